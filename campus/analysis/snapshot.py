@@ -1,0 +1,268 @@
+"""A plain, immutable picture of one campus: the input of every analysis and of the scenario engine.
+
+Nothing here imports Django. ``campus.snapshot_adapter.build_snapshot(campus_id)`` fills these
+dataclasses from the database in a handful of queries; tests and notebooks may build them by hand.
+
+Units are in the field names (kW, W, m, °C, hours). Identifiers are the database primary keys
+(ints); when a snapshot is built by hand any unique ints will do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# ---------------------------------------------------------------- catalog
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    slug: str
+    name: str
+    vendor: str
+    tdp_w: float
+    memory_gb: float
+    # dense peak TFLOPS per precision ("fp8", "bf16", "fp16", "tf32", "fp32"); a precision the part
+    # does not support is absent (A100 has no "fp8").
+    peak_tflops: dict[str, float]
+    fp8_support: bool
+    scaleup_gbps: float  # scale-up (NVLink / Infinity Fabric / HCCS) bandwidth per GPU, GB/s
+    slowdown_temp_c: float
+    shutdown_temp_c: float
+    # power cap -> throughput: points (cap as a fraction of TDP, throughput as a fraction of
+    # throughput at TDP), sorted by cap; interpolate linearly, clamp at the ends.
+    cap_curve: tuple[tuple[float, float], ...] = ((0.5, 0.7), (1.0, 1.0))
+    min_cap_fraction: float = 0.5
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    slug: str
+    name: str
+    gpu: str  # GpuSpec.slug
+    gpus_per_node: int
+    overhead_w: float  # everything in the server beyond the GPUs (CPUs, NICs, fans, PSU losses), W
+    nics: int
+    nic_kind: str  # "connectx7" | "bluefield3" | "dual-port"
+    nic_extra_w: float  # extra power per NIC over a ConnectX-7 (BlueField-3: ~50 W), W
+    nic_speed_gbps: float
+    rack_units: int
+
+
+@dataclass(frozen=True)
+class SwitchSpec:
+    slug: str
+    name: str
+    fabric: str
+    radix: int
+    port_speed_gbps: float
+    power_w_copper: float
+    power_w_optics: float
+
+
+@dataclass(frozen=True)
+class MediumSpec:
+    slug: str  # "dac" | "aec" | "sr" | "dr" | "fr" | "zr" | "nvlink"
+    name: str
+    max_reach_m: float
+    power_w_per_end: float
+    relative_cost: float  # cost of one cable with its ends, relative to a multimode SR link = 1.0
+    mtbf_hours: float
+    is_optical: bool
+
+
+@dataclass(frozen=True)
+class FailureRate:
+    """A failure rate of one component class, from one published data set."""
+
+    component: str  # "gpu", "hbm", "nic", "optics", "switch", "node", "psu", "pdu", "ups", "cdu", "utility_feed", ...
+    per: str  # what one unit is: "gpu", "node", "link", "switch", "device", "job-gpu"
+    mtbf_hours: float  # mean time between failures of ONE unit
+    interrupts_job: bool
+    repair_hours: float
+    dataset: str  # e.g. "llama3-2024", "infrastructure-estimates"
+    source: str = ""
+
+
+# ---------------------------------------------------------------- the campus
+
+
+@dataclass(frozen=True)
+class BuildingSnap:
+    id: int
+    name: str
+    x_m: float
+    y_m: float
+    width_m: float
+    length_m: float
+
+
+@dataclass(frozen=True)
+class HallSnap:
+    id: int
+    building_id: int
+    name: str
+    width_m: float
+    length_m: float
+
+
+@dataclass(frozen=True)
+class RackSnap:
+    id: int
+    name: str
+    hall_id: int
+    building_id: int
+    x_m: float
+    y_m: float
+    cooling_type: str  # "air" | "rear-door" | "direct-to-chip" | "immersion"
+    design_kw: float
+    cooling_unit_id: int | None
+    pod_id: int | None
+    status: str
+    # (NodeSpec.slug, count) of the active servers in the rack
+    nodes: tuple[tuple[str, int], ...] = ()
+    extra_it_kw: float = 0.0  # storage, CPU nodes, switches housed in the rack, kW
+
+
+@dataclass(frozen=True)
+class UtilityFeedSnap:
+    id: int
+    name: str
+    capacity_kw: float
+
+
+@dataclass(frozen=True)
+class PowerDeviceSnap:
+    id: int
+    name: str
+    kind: str  # "substation" | "transformer" | "switchgear" | "generator" | "ups" | "pdu" | "busway" | "rpp"
+    rated_kw: float
+    efficiency: float  # output / input, 0..1
+    max_utilization: float  # usable fraction of rated_kw, 0..1
+    building_id: int | None
+    utility_feed_id: int | None  # grid connection the device draws from (top of the chain)
+    battery_minutes: float = 0.0  # UPS ride-through at rated load
+    start_delay_s: float = 0.0  # generator start
+    ramp_s: float = 0.0  # generator ramp to full load
+    status: str = "active"
+
+
+@dataclass(frozen=True)
+class PowerFeedSnap:
+    id: int
+    upstream_id: int  # PowerDeviceSnap.id
+    downstream_device_id: int | None
+    rack_id: int | None
+    side: str  # "A" | "B" | "N"
+    rating_kw: float
+
+
+@dataclass(frozen=True)
+class CoolingPlantSnap:
+    id: int
+    name: str
+    kind: str  # "chiller" | "dry-cooler" | "cooling-tower"
+    capacity_kw: float
+    cop: float
+    building_id: int | None
+    power_device_id: int | None
+    restart_minutes: float = 6.0
+
+
+@dataclass(frozen=True)
+class CoolingUnitSnap:
+    id: int
+    name: str
+    kind: str  # "crah" | "cdu" | "rear-door" | "immersion"
+    capacity_kw: float
+    supply_temp_c: float
+    return_temp_c: float
+    flow_lpm: float
+    plant_id: int | None
+    power_device_id: int | None
+    hall_id: int | None
+    group: str = ""  # units that back each other up (N+1 checked per group)
+
+
+@dataclass(frozen=True)
+class PodSnap:
+    id: int
+    name: str
+    fabric: str  # "infiniband-ndr" | "spectrum-x" | "tomahawk5"
+    topology: str  # "rail-optimized" | "middle-of-rack"
+    oversubscription: float  # above the island (1.0 = non-blocking)
+    switch_model: str | None  # SwitchSpec.slug
+    building_id: int | None
+
+
+@dataclass(frozen=True)
+class SwitchSnap:
+    id: int
+    name: str
+    pod_id: int | None  # None: campus level (inter-island)
+    tier: str  # "leaf" | "spine" | "core"
+    model: str  # SwitchSpec.slug
+    count: int  # identical switches in this group
+    hall_id: int | None
+    rack_id: int | None
+    network: str = "backend"  # "backend" | "frontend"
+
+
+@dataclass(frozen=True)
+class LinkSnap:
+    """A bundle of ``count`` identical cables between two end points."""
+
+    id: int
+    pod_id: int | None
+    network: str
+    medium: str  # MediumSpec.slug
+    count: int
+    length_m: float
+    speed_gbps: float
+    a_rack_id: int | None
+    a_switch_id: int | None
+    b_switch_id: int
+
+
+@dataclass(frozen=True)
+class CampusSnapshot:
+    id: int
+    name: str
+    grid_capacity_kw: float
+    price_usd_per_kwh: float
+    design_pue: float
+    ambient_temp_c: float
+    other_it_fraction: float  # storage, CPU nodes and misc IT as a fraction of IT power
+    gpus: dict[str, GpuSpec] = field(default_factory=dict)
+    node_models: dict[str, NodeSpec] = field(default_factory=dict)
+    switch_models: dict[str, SwitchSpec] = field(default_factory=dict)
+    media: dict[str, MediumSpec] = field(default_factory=dict)
+    failure_rates: tuple[FailureRate, ...] = ()
+    buildings: tuple[BuildingSnap, ...] = ()
+    halls: tuple[HallSnap, ...] = ()
+    racks: tuple[RackSnap, ...] = ()
+    utility_feeds: tuple[UtilityFeedSnap, ...] = ()
+    power_devices: tuple[PowerDeviceSnap, ...] = ()
+    power_feeds: tuple[PowerFeedSnap, ...] = ()
+    cooling_plants: tuple[CoolingPlantSnap, ...] = ()
+    cooling_units: tuple[CoolingUnitSnap, ...] = ()
+    pods: tuple[PodSnap, ...] = ()
+    switches: tuple[SwitchSnap, ...] = ()
+    links: tuple[LinkSnap, ...] = ()
+
+    def node_power_w(self, node_slug: str) -> float:
+        """Electrical power of one server at full GPU TDP, W."""
+        spec = self.node_models[node_slug]
+        gpu = self.gpus[spec.gpu]
+        return spec.gpus_per_node * gpu.tdp_w + spec.overhead_w + spec.nics * spec.nic_extra_w
+
+    def rack_gpus(self, rack: RackSnap) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for slug, count in rack.nodes:
+            spec = self.node_models[slug]
+            out[spec.gpu] = out.get(spec.gpu, 0) + count * spec.gpus_per_node
+        return out
+
+    def rack_it_kw(self, rack: RackSnap) -> float:
+        """IT load of a rack at full GPU TDP (servers plus in-rack extras), kW."""
+        servers_w = sum(self.node_power_w(slug) * count for slug, count in rack.nodes)
+        return servers_w / 1000.0 + rack.extra_it_kw

@@ -1,0 +1,8 @@
+from rest_framework.pagination import LimitOffsetPagination
+
+
+class TwinPagination(LimitOffsetPagination):
+    """?limit=&offset= paging, NetBox style; ``limit`` is capped so one request stays bounded."""
+
+    default_limit = 50
+    max_limit = 1000

@@ -1,0 +1,102 @@
+"""One choice set per kind or status, as the spec, the API and the database all spell them."""
+
+from django.db import models
+
+
+class Status(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PLANNED = "planned", "Planned"
+    OFFLINE = "offline", "Offline"
+    FAILED = "failed", "Failed"
+
+
+class NodeStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    SPARE = "spare", "Hot spare"
+    FAILED = "failed", "Failed"
+    MAINTENANCE = "maintenance", "Maintenance"
+    PLANNED = "planned", "Planned"
+
+
+class CoolingType(models.TextChoices):
+    AIR = "air", "Air"
+    REAR_DOOR = "rear-door", "Rear-door heat exchanger"
+    DIRECT_TO_CHIP = "direct-to-chip", "Direct-to-chip liquid"
+    IMMERSION = "immersion", "Immersion"
+
+
+LIQUID_COOLING_TYPES = (CoolingType.DIRECT_TO_CHIP, CoolingType.IMMERSION)
+
+
+class PowerDeviceKind(models.TextChoices):
+    SUBSTATION = "substation", "Substation"
+    TRANSFORMER = "transformer", "Transformer"
+    SWITCHGEAR = "switchgear", "Switchgear"
+    GENERATOR = "generator", "Generator"
+    UPS = "ups", "UPS"
+    PDU = "pdu", "PDU"
+    BUSWAY = "busway", "Busway"
+    RPP = "rpp", "Remote power panel"
+
+
+class FeedSide(models.TextChoices):
+    A = "A", "Side A"
+    B = "B", "Side B"
+    N = "N", "Single (no redundancy)"
+
+
+class CoolingPlantKind(models.TextChoices):
+    CHILLER = "chiller", "Chiller"
+    DRY_COOLER = "dry-cooler", "Dry cooler"
+    COOLING_TOWER = "cooling-tower", "Cooling tower"
+
+
+class CoolingUnitKind(models.TextChoices):
+    CRAH = "crah", "CRAH"
+    CDU = "cdu", "Coolant distribution unit"
+    REAR_DOOR = "rear-door", "Rear-door heat exchanger"
+    IMMERSION = "immersion", "Immersion tank"
+
+
+class NicKind(models.TextChoices):
+    CONNECTX7 = "connectx7", "ConnectX-7"
+    BLUEFIELD3 = "bluefield3", "BlueField-3 DPU"
+    DUAL_PORT = "dual-port", "Dual-port 2x400G"
+
+
+class Fabric(models.TextChoices):
+    INFINIBAND_NDR = "infiniband-ndr", "InfiniBand NDR"
+    SPECTRUM_X = "spectrum-x", "Spectrum-X Ethernet"
+    TOMAHAWK5 = "tomahawk5", "Tomahawk 5 Ethernet"
+
+
+class Topology(models.TextChoices):
+    RAIL_OPTIMIZED = "rail-optimized", "Rail-optimized"
+    MIDDLE_OF_RACK = "middle-of-rack", "Middle-of-rack"
+
+
+class SwitchTier(models.TextChoices):
+    LEAF = "leaf", "Leaf (tier 1)"
+    SPINE = "spine", "Spine (tier 2)"
+    CORE = "core", "Core (tier 3)"
+    SUPER_SPINE = "super-spine", "Super-spine (tier 4, inter-island)"
+
+
+class Network(models.TextChoices):
+    BACKEND = "backend", "Back-end GPU fabric"
+    FRONTEND = "frontend", "Front-end Ethernet"
+    SCALEUP = "scaleup", "Scale-up (NVLink)"
+
+
+class MediumKind(models.TextChoices):
+    COPPER = "copper", "Copper"
+    OPTICAL = "optical", "Optical"
+    NVLINK = "nvlink", "NVLink"
+
+
+class FailureUnit(models.TextChoices):
+    GPU = "gpu", "per GPU"
+    NODE = "node", "per node"
+    LINK = "link", "per link"
+    SWITCH = "switch", "per switch"
+    DEVICE = "device", "per device"

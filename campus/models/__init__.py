@@ -1,0 +1,28 @@
+from .catalog import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
+from .compute import Node
+from .cooling import CoolingPlant, CoolingUnit
+from .network import Link, Pod, Switch
+from .power import PowerDevice, PowerFeed
+from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
+
+__all__ = [
+    "Building",
+    "Campus",
+    "CoolingPlant",
+    "CoolingUnit",
+    "DataHall",
+    "FailureRate",
+    "GPUModel",
+    "Link",
+    "LinkMedium",
+    "Node",
+    "NodeModel",
+    "Pod",
+    "PowerDevice",
+    "PowerFeed",
+    "Rack",
+    "Row",
+    "Switch",
+    "SwitchModel",
+    "UtilityFeed",
+]

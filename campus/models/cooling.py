@@ -1,0 +1,74 @@
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from campus.choices import CoolingPlantKind, CoolingUnitKind, Status
+
+from .base import TimestampedModel
+
+
+class CoolingPlant(TimestampedModel):
+    """Heat rejection: chillers, dry coolers, cooling towers."""
+
+    campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="cooling_plants")
+    building = models.ForeignKey(
+        "campus.Building", on_delete=models.CASCADE, null=True, blank=True, related_name="cooling_plants"
+    )
+    name = models.CharField(max_length=128)
+    kind = models.CharField(max_length=16, choices=CoolingPlantKind.choices)
+    capacity_kw = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(2_000_000)])
+    cop = models.FloatField(default=5.0, validators=[MinValueValidator(0.5), MaxValueValidator(100)])
+    restart_minutes = models.FloatField(default=6, validators=[MinValueValidator(0), MaxValueValidator(240)])
+    power_device = models.ForeignKey(
+        "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_plants"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="coolingplant_unique_name"),
+            models.CheckConstraint(condition=Q(capacity_kw__gt=0), name="coolingplant_capacity_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CoolingUnit(TimestampedModel):
+    """A CRAH, CDU, rear-door heat exchanger or immersion tank, and the racks it serves (Rack.cooling_unit)."""
+
+    campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="cooling_units")
+    hall = models.ForeignKey(
+        "campus.DataHall", on_delete=models.CASCADE, null=True, blank=True, related_name="cooling_units"
+    )
+    plant = models.ForeignKey(CoolingPlant, on_delete=models.SET_NULL, null=True, blank=True, related_name="units")
+    power_device = models.ForeignKey(
+        "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_units"
+    )
+    name = models.CharField(max_length=128)
+    kind = models.CharField(max_length=16, choices=CoolingUnitKind.choices)
+    capacity_kw = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(100_000)])
+    supply_temp_c = models.FloatField(default=25, validators=[MinValueValidator(0), MaxValueValidator(70)])
+    return_temp_c = models.FloatField(default=45, validators=[MinValueValidator(0), MaxValueValidator(90)])
+    flow_lpm = models.FloatField(default=0, validators=[MinValueValidator(0)], help_text="Coolant or air-equivalent flow, L/min.")
+    group = models.CharField(max_length=64, blank=True, help_text="Units that back each other up (N+1 is checked per group).")
+    x_m = models.FloatField(null=True, blank=True)
+    y_m = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="coolingunit_unique_name"),
+            models.CheckConstraint(condition=Q(capacity_kw__gt=0), name="coolingunit_capacity_positive"),
+            models.CheckConstraint(
+                condition=Q(return_temp_c__gte=models.F("supply_temp_c")), name="coolingunit_return_not_below_supply"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

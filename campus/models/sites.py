@@ -1,0 +1,168 @@
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from campus.choices import CoolingType, Status
+
+from .base import TimestampedModel
+
+
+class Campus(TimestampedModel):
+    name = models.CharField(max_length=128, unique=True)
+    location = models.CharField(max_length=256, blank=True)
+    latitude = models.FloatField(null=True, blank=True, validators=[MinValueValidator(-90), MaxValueValidator(90)])
+    longitude = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(-180), MaxValueValidator(180)]
+    )
+    grid_capacity_mw = models.FloatField(
+        validators=[MinValueValidator(0), MaxValueValidator(100_000)], help_text="Grid interconnect capacity, MW."
+    )
+    price_usd_per_kwh = models.FloatField(
+        default=0.078, validators=[MinValueValidator(0), MaxValueValidator(10)], help_text="Energy price, USD/kWh."
+    )
+    design_pue = models.FloatField(default=1.2, validators=[MinValueValidator(1.0), MaxValueValidator(3.0)])
+    ambient_temp_c = models.FloatField(default=25, validators=[MinValueValidator(-60), MaxValueValidator(60)])
+    other_it_fraction = models.FloatField(
+        default=0.10,
+        validators=[MinValueValidator(0), MaxValueValidator(0.9)],
+        help_text="Storage, CPU nodes and other IT beyond the GPU servers and fabric, as a fraction of IT power.",
+    )
+    description = models.TextField(blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("name",)
+        verbose_name_plural = "campuses"
+        constraints = [
+            models.CheckConstraint(condition=Q(grid_capacity_mw__gte=0), name="campus_grid_nonnegative"),
+            models.CheckConstraint(condition=Q(design_pue__gte=1.0), name="campus_pue_at_least_one"),
+            models.CheckConstraint(condition=Q(price_usd_per_kwh__gte=0), name="campus_price_nonnegative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UtilityFeed(TimestampedModel):
+    """A grid connection: where the campus takes power from the utility."""
+
+    campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="utility_feeds")
+    name = models.CharField(max_length=128)
+    utility = models.CharField(max_length=128, blank=True)
+    capacity_mw = models.FloatField(validators=[MinValueValidator(0), MaxValueValidator(100_000)])
+    voltage_kv = models.FloatField(default=138, validators=[MinValueValidator(0)])
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="utilityfeed_unique_name"),
+            models.CheckConstraint(condition=Q(capacity_mw__gte=0), name="utilityfeed_capacity_nonnegative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Building(TimestampedModel):
+    campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="buildings")
+    name = models.CharField(max_length=128)
+    x_m = models.FloatField(default=0, help_text="Position of the building's corner on the campus plan, m.")
+    y_m = models.FloatField(default=0)
+    width_m = models.FloatField(default=100, validators=[MinValueValidator(1)])
+    length_m = models.FloatField(default=100, validators=[MinValueValidator(1)])
+    design_it_mw = models.FloatField(default=0, validators=[MinValueValidator(0)])
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        constraints = [models.UniqueConstraint(fields=("campus", "name"), name="building_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DataHall(TimestampedModel):
+    building = models.ForeignKey(Building, on_delete=models.CASCADE, related_name="halls")
+    name = models.CharField(max_length=128)
+    x_m = models.FloatField(default=0, help_text="Position of the hall inside its building, m.")
+    y_m = models.FloatField(default=0)
+    width_m = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(2000)])
+    length_m = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(2000)])
+    design_it_mw = models.FloatField(default=0, validators=[MinValueValidator(0)])
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("building", "name")
+        verbose_name = "data hall"
+        constraints = [
+            models.UniqueConstraint(fields=("building", "name"), name="datahall_unique_name"),
+            models.CheckConstraint(condition=Q(width_m__gt=0, length_m__gt=0), name="datahall_positive_size"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Row(TimestampedModel):
+    hall = models.ForeignKey(DataHall, on_delete=models.CASCADE, related_name="rows")
+    name = models.CharField(max_length=64)
+    x_m = models.FloatField(default=0)
+    y_m = models.FloatField(default=0)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("hall", "name")
+        constraints = [models.UniqueConstraint(fields=("hall", "name"), name="row_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rack(TimestampedModel):
+    campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="racks")
+    hall = models.ForeignKey(DataHall, on_delete=models.CASCADE, related_name="racks")
+    row = models.ForeignKey(Row, on_delete=models.SET_NULL, null=True, blank=True, related_name="racks")
+    name = models.CharField(max_length=128)
+    x_m = models.FloatField(help_text="Position of the rack's corner in its hall, m.")
+    y_m = models.FloatField()
+    width_m = models.FloatField(default=0.6, validators=[MinValueValidator(0.1), MaxValueValidator(5)])
+    depth_m = models.FloatField(default=1.2, validators=[MinValueValidator(0.1), MaxValueValidator(5)])
+    rack_units = models.PositiveSmallIntegerField(default=48)
+    cooling_type = models.CharField(max_length=16, choices=CoolingType.choices, default=CoolingType.AIR)
+    design_kw = models.FloatField(validators=[MinValueValidator(0), MaxValueValidator(500)])
+    extra_it_kw = models.FloatField(
+        default=0, validators=[MinValueValidator(0)], help_text="Storage, CPU nodes and switches housed here, kW."
+    )
+    cooling_unit = models.ForeignKey(
+        "campus.CoolingUnit", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks"
+    )
+    pod = models.ForeignKey("campus.Pod", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="rack_unique_name"),
+            models.CheckConstraint(condition=Q(design_kw__gte=0), name="rack_design_kw_nonnegative"),
+        ]
+        indexes = [models.Index(fields=("hall", "name"))]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        errors = {}
+        if self.hall_id and self.campus_id and self.hall.building.campus_id != self.campus_id:
+            errors["hall"] = "The hall belongs to another campus."
+        if self.row_id and self.hall_id and self.row.hall_id != self.hall_id:
+            errors["row"] = "The row belongs to another hall."
+        if self.hall_id and (self.x_m > self.hall.width_m or self.y_m > self.hall.length_m or self.x_m < 0 or self.y_m < 0):
+            errors["x_m"] = "The rack lies outside its hall."
+        if errors:
+            raise ValidationError(errors)
