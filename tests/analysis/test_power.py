@@ -1,0 +1,281 @@
+"""Power roll-up, failover cascades, redundancy findings and stranded capacity on hand-built chains."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from campus.analysis.power import redundancy_check, rollup, stranded_capacity
+from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, replace, two_n
+
+
+def test_2n_rack_load_splits_half_per_side():
+    snap = two_n((10, 30))
+    r = rollup(snap)
+    assert r.feed_load_kw[101] == pytest.approx(5.0)
+    assert r.feed_load_kw[201] == pytest.approx(5.0)
+    assert r.device_load_kw[11] == pytest.approx(20.0)
+    assert r.utility_load_kw == {1: pytest.approx(20.0), 2: pytest.approx(20.0)}
+    assert r.total_input_kw == pytest.approx(40.0)
+    assert not r.tripped and not r.racks_without_power and not r.rack_sides_lost
+
+
+def test_b_side_carries_whole_rack_when_a_pdu_fails():
+    r = rollup(two_n((10, 30)), failed=frozenset({11}))
+    assert r.feed_load_kw[202] == pytest.approx(30.0)
+    assert r.device_load_kw[12] == pytest.approx(40.0)
+    assert r.device_load_kw[11] == 0.0
+    assert r.rack_sides_lost == {1: {"A"}, 2: {"A"}}
+    assert r.racks_without_power == set()
+    assert 11 in r.dead_devices and 12 not in r.dead_devices
+
+
+def test_b_side_trips_when_a_side_load_exceeds_rating():
+    # 30 kW rack on 20 kW feeds: 15 kW per side is fine, 30 kW on B alone is not.
+    snap = two_n((10, 30), feed_rating_kw=20.0)
+    assert rollup(snap).tripped == []
+    r = rollup(snap, failed=frozenset({11}))
+    assert [(k, i) for k, i, _ in r.tripped] == [("feed", 202)]
+    assert r.racks_without_power == {2}
+    assert r.feed_load_kw[201] == pytest.approx(10.0)
+    assert r.device_load_kw[12] == pytest.approx(10.0)
+
+
+def test_pdu_overload_cascade_darkens_all_its_racks():
+    r = rollup(two_n((10, 30), pdu_rated_kw=35.0), failed=frozenset({11}))
+    assert [(k, i) for k, i, _ in r.tripped] == [("device", 12)]
+    assert "40.0 kW > rated 35.0 kW" in r.tripped[0][2]
+    assert r.racks_without_power == {1, 2}
+    assert r.total_input_kw == 0.0
+
+
+def test_downstream_breaker_trips_before_the_pdu_above_it():
+    # Both the B feed of rack 2 (30 > 20) and PDU 12 (40 > 35) are overloaded; the feed opens first,
+    # which leaves PDU 12 at 10 kW so it survives.
+    r = rollup(two_n((10, 30), pdu_rated_kw=35.0, feed_rating_kw=20.0), failed=frozenset({11}))
+    assert [(k, i) for k, i, _ in r.tripped] == [("feed", 202)]
+    assert 12 not in r.dead_devices
+    assert r.racks_without_power == {2}
+
+
+def test_device_input_is_output_over_efficiency():
+    snap = two_n((19,))
+    snap = replace(
+        snap, power_devices=tuple(replace(d, efficiency=0.95) if d.id == 1 else d for d in snap.power_devices)
+    )
+    r = rollup(snap)
+    assert r.device_output_kw[1] == pytest.approx(9.5)
+    assert r.device_load_kw[1] == pytest.approx(10.0)
+    assert r.utility_load_kw[1] == pytest.approx(10.0)
+
+
+def test_utilization_and_headroom_use_rated_and_planning_limits():
+    r = rollup(two_n((10, 30)))
+    assert r.device_utilization[11] == pytest.approx(0.2)
+    assert r.device_headroom_kw[11] == pytest.approx(100 * 0.8 - 20)
+
+
+def _n_plus_1(ups_rated_kw: float) -> object:
+    """Three UPS (ids 1-3) share one switchboard 10 feeding a single-corded 60 kW rack."""
+    devices = [device(i, "ups", ups_rated_kw, utility_feed_id=1) for i in (1, 2, 3)]
+    devices.append(device(10, "switchgear", 1000.0))
+    feeds = [feed(i, dev=10, side="N", fid=i) for i in (1, 2, 3)] + [feed(10, rack=1, fid=50)]
+    return campus(
+        racks=(rack(1, 60),),
+        utility_feeds=(UtilityFeedSnap(1, "U", 1e6),),
+        power_devices=tuple(devices),
+        power_feeds=tuple(feeds),
+    )
+
+
+def test_n_plus_1_ups_share_evenly_and_survive_one_loss():
+    snap = _n_plus_1(ups_rated_kw=30.0)
+    assert rollup(snap).device_load_kw[1] == pytest.approx(20.0)
+    r = rollup(snap, failed=frozenset({3}))
+    assert r.device_load_kw[1] == pytest.approx(30.0)
+    assert r.tripped == [] and r.racks_without_power == set()
+
+
+def test_n_plus_1_cascade_trips_survivors_in_order():
+    r = rollup(_n_plus_1(ups_rated_kw=25.0), failed=frozenset({3}))
+    # 60 kW over two UPS is 30 kW each > 25: both trip together (same depth), then the board dies.
+    assert [(k, i) for k, i, _ in r.tripped] == [("device", 1), ("device", 2)]
+    assert r.racks_without_power == {1}
+    assert 10 in r.dead_devices
+
+
+def _with_generator() -> object:
+    devices = (
+        device(1, "switchgear", 1000.0, utility_feed_id=1),
+        device(2, "generator", 1000.0),
+        device(3, "pdu", 1000.0),
+    )
+    feeds = (feed(2, dev=1, fid=1), feed(1, dev=3, fid=2), feed(3, rack=1, fid=3))
+    return campus(
+        racks=(rack(1, 10),),
+        utility_feeds=(UtilityFeedSnap(1, "U", 1e6),),
+        power_devices=devices,
+        power_feeds=feeds,
+    )
+
+
+def test_generator_is_standby_while_the_utility_is_up():
+    r = rollup(_with_generator())
+    assert r.device_load_kw[2] == 0.0
+    assert r.utility_load_kw[1] == pytest.approx(10.0)
+
+
+def test_generator_carries_the_load_when_the_utility_feed_fails():
+    r = rollup(_with_generator(), failed_feeds=frozenset({1}))
+    assert r.device_load_kw[2] == pytest.approx(10.0)
+    assert r.utility_load_kw[1] == 0.0
+    assert r.racks_without_power == set()
+    assert r.total_input_kw == pytest.approx(10.0)
+
+
+def test_failed_utility_without_generator_darkens_single_corded_racks():
+    snap = _with_generator()
+    r = rollup(snap, failed=frozenset({2}), failed_feeds=frozenset({1}))
+    assert r.racks_without_power == {1}
+    assert r.rack_sides_lost == {1: {"N"}}
+
+
+def test_rack_load_override_replaces_the_default_load():
+    r = rollup(two_n((10, 30)), rack_load_kw={1: 4.0})
+    assert r.feed_load_kw[101] == pytest.approx(2.0)
+    assert r.device_load_kw[11] == pytest.approx(17.0)
+
+
+def test_cycle_in_the_chain_is_rejected_with_device_names():
+    snap = campus(power_devices=(device(1), device(2)), power_feeds=(feed(1, dev=2), feed(2, dev=1)))
+    with pytest.raises(ValueError, match="cycle.*PDU-1"):
+        rollup(snap)
+
+
+def test_unknown_failed_device_is_rejected():
+    with pytest.raises(ValueError, match="^failed:"):
+        rollup(two_n(), failed=frozenset({999}))
+
+
+def test_device_in_failed_status_is_dead_from_the_start():
+    snap = two_n((10,))
+    snap = replace(
+        snap, power_devices=tuple(replace(d, status="failed") if d.id == 1 else d for d in snap.power_devices)
+    )
+    r = rollup(snap)
+    assert {1, 11} <= r.dead_devices
+    assert r.feed_load_kw[201] == pytest.approx(10.0)
+
+
+def test_redundancy_check_finds_the_cascade_and_the_single_point():
+    findings = {f.device_id: f for f in redundancy_check(two_n((10, 30), pdu_rated_kw=35.0))}
+    assert findings[11].kind == "cascade"
+    assert findings[11].racks_lost == [1, 2]
+    assert findings[11].gpus_lost == 320
+    assert [(k, i) for k, i, _ in findings[11].tripped] == [("device", 12)]
+    assert redundancy_check(two_n((10, 30))) == []
+    single = redundancy_check(_n_plus_1(ups_rated_kw=30.0))
+    assert [(f.device_id, f.kind, f.racks_lost) for f in single] == [(10, "single-point", [1])]
+
+
+def test_stranded_capacity_names_the_binding_constraint():
+    # Feed pairs rated 50 (A) / 40 (B): provisioned 50, usable min(40 feed, 45 design) -> 10 stranded by feed.
+    snap = two_n((10,))
+    feeds = tuple(
+        replace(f, rating_kw=50.0 if f.side == "A" else 40.0) if f.rack_id else f for f in snap.power_feeds
+    )
+    snap = replace(
+        snap, power_feeds=feeds, racks=(replace(snap.racks[0], design_kw=45.0),), grid_capacity_kw=1e9
+    )
+    s = stranded_capacity(snap)
+    row = s.racks[1]
+    assert (row.provisioned_kw, row.usable_kw, row.binding) == (50.0, 40.0, "feed")
+    assert row.stranded_kw == pytest.approx(10.0)
+    # design below both feeds binds instead; the grid share binds when the grid is small
+    snap2 = replace(snap, racks=(replace(snap.racks[0], design_kw=30.0),))
+    assert stranded_capacity(snap2).racks[1].binding == "design"
+    snap3 = replace(snap, grid_capacity_kw=24.0)  # 24 / PUE 1.2 = 20 kW of IT
+    row3 = stranded_capacity(snap3).campus
+    assert row3.stranded_kw == pytest.approx(30.0) and row3.binding == "grid"
+
+
+# ---------------------------------------------------------------- properties on random chains
+
+
+@st.composite
+def random_chain(draw):
+    """Random layered chain: utilities -> UPS layer -> PDU layer -> racks, with random A/B wiring."""
+    n_ups = draw(st.integers(1, 4))
+    n_pdu = draw(st.integers(1, 6))
+    n_racks = draw(st.integers(1, 8))
+    eff = draw(st.sampled_from([1.0, 0.95]))
+    devices = [device(i, "ups", 1e9, utility_feed_id=1 + i % 2, efficiency=eff) for i in range(1, n_ups + 1)]
+    devices += [device(100 + j, "pdu", 1e9, efficiency=eff) for j in range(n_pdu)]
+    feeds = []
+    fid = 1
+    for j in range(n_pdu):
+        ups = draw(st.lists(st.integers(1, n_ups), min_size=1, max_size=n_ups, unique=True))
+        for u in ups:
+            feeds.append(feed(u, dev=100 + j, side=draw(st.sampled_from("ABN")), fid=fid))
+            fid += 1
+    racks = []
+    for r in range(1, n_racks + 1):
+        racks.append(rack(r, draw(st.integers(0, 20))))
+        pdus = draw(st.lists(st.integers(0, n_pdu - 1), min_size=1, max_size=3, unique=True))
+        for k, p in enumerate(pdus):
+            feeds.append(feed(100 + p, rack=r, side="AB"[k % 2], fid=fid))
+            fid += 1
+    snap = campus(
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 1e9), UtilityFeedSnap(2, "U2", 1e9)),
+        power_devices=tuple(devices),
+        power_feeds=tuple(feeds),
+    )
+    failed = draw(st.frozensets(st.sampled_from([d.id for d in devices]), max_size=3))
+    extra = draw(st.sampled_from([d.id for d in devices]))
+    return snap, failed, extra
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_chain())
+def test_rollup_conserves_power_between_racks_and_utilities(case):
+    snap, failed, _ = case
+    r = rollup(snap, failed=failed)
+    eff = snap.power_devices[0].efficiency
+    powered = sum(snap.rack_it_kw(x) for x in snap.racks if x.id not in r.racks_without_power)
+    # two device levels between rack and utility, each dividing by the same efficiency
+    assert sum(r.utility_load_kw.values()) == pytest.approx(powered / eff**2, rel=1e-9, abs=1e-9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_chain())
+def test_failing_one_more_device_never_powers_more_racks(case):
+    snap, failed, extra = case
+    before = rollup(snap, failed=failed).racks_without_power
+    after = rollup(snap, failed=failed | {extra}).racks_without_power
+    assert before <= after
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_chain(), st.floats(5.0, 60.0))
+def test_incremental_failure_matches_a_snapshot_with_the_device_marked_failed(case, rating_kw):
+    snap, failed, _ = case
+    # finite ratings so cascades happen too
+    snap = replace(
+        snap,
+        power_devices=tuple(
+            replace(d, rated_kw=rating_kw) if d.kind == "pdu" else d for d in snap.power_devices
+        ),
+    )
+    incremental = rollup(snap, failed=failed)
+    marked = replace(
+        snap,
+        power_devices=tuple(replace(d, status="failed") if d.id in failed else d for d in snap.power_devices),
+    )
+    full = rollup(marked)
+    assert incremental.racks_without_power == full.racks_without_power
+    assert incremental.dead_devices == full.dead_devices
+    assert incremental.tripped == full.tripped
+    for k, v in full.device_load_kw.items():
+        assert incremental.device_load_kw[k] == pytest.approx(v, abs=1e-9)
