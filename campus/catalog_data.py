@@ -1,0 +1,1019 @@
+"""Catalog defaults of the twin: GPUs, server models, NICs, switches, link media, failure rates and
+facility/training constants, each with its unit, source and an ``estimate`` flag.
+
+Pure Python, no Django: the data migration seeds the catalog tables from these lists and tests
+and notebooks use them directly. Dict keys are the model field names. Units are in the names.
+``docs/catalog.md`` lists every figure with its source and the assumptions behind it.
+
+Conventions
+- ``source`` is a short citation (document, date, title). ``estimate`` is True where any figure of
+  the row is not a published value (vendor sheets missing, fitted curves, reliability estimates).
+- Peak TFLOPS are *dense* (no 2:4 sparsity), per GPU.
+- Every ``cap_curve`` is an estimate fitted to a handful of published points (see ``CAP_CURVE_SOURCE``);
+  the row's ``estimate`` flag covers the other figures, the curve is always an estimate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Row = dict[str, Any]
+
+# ---------------------------------------------------------------- GPUs
+
+CAP_CURVE_SOURCE = (
+    "cap curve: estimate fitted to NVIDIA Blackwell power profiles (2025, ~15% energy saved at >97% perf), "
+    "Meta GB200 cluster 960 W of 1,200 W with perf/W optimum near 1,000 W (arXiv 2605.24461), "
+    "Zeus (NSDI 2023) and Perseus (SOSP 2024): 15-30% energy saved with little throughput loss"
+)
+
+# Throughput (fraction of throughput at TDP) against power cap (fraction of TDP). Each curve starts
+# at the part's minimum settable cap so that interpolation never extrapolates below it.
+#
+# Hopper: 0.8 of TDP keeps 96% of throughput (17% energy saved) and 0.7 keeps 91% (23% saved), the
+# 15-30% band of Zeus/Perseus. Below ~0.5 clocks fall faster than power because static power stays.
+_HOPPER_CURVE = [
+    [0.29, 0.40],
+    [0.4, 0.58],
+    [0.5, 0.72],
+    [0.6, 0.83],
+    [0.7, 0.91],
+    [0.8, 0.96],
+    [0.9, 0.99],
+    [1.0, 1.0],
+]
+# Ampere: the same shape down to the A100's 100 W (0.25) minimum limit.
+_AMPERE_CURVE = [
+    [0.25, 0.36],
+    [0.4, 0.6],
+    [0.5, 0.73],
+    [0.6, 0.84],
+    [0.7, 0.92],
+    [0.8, 0.97],
+    [0.9, 0.99],
+    [1.0, 1.0],
+]
+# Blackwell: 0.83 of TDP (1,000 W of 1,200 W) keeps 97.2% -> 14.6% energy saved (NVIDIA power
+# profiles) and is the perf/W optimum (Meta); below it throughput falls faster than power, so
+# 0.8 (Meta's 960 W provisioning) keeps 93%.
+_BLACKWELL_CURVE = [
+    [0.5, 0.56],
+    [0.6, 0.69],
+    [0.7, 0.81],
+    [0.8, 0.93],
+    [0.83, 0.972],
+    [0.9, 0.99],
+    [1.0, 1.0],
+]
+# Parts without published capping data: the Hopper shape from a 0.5 minimum cap.
+_GENERIC_CURVE = [
+    [0.5, 0.72],
+    [0.6, 0.83],
+    [0.7, 0.91],
+    [0.8, 0.96],
+    [0.9, 0.99],
+    [1.0, 1.0],
+]
+
+# H100 thresholds as reported by nvidia-smi -q: "GPU Max Operating Temp" 87 °C (clocks start to drop;
+# hardware slowdown follows at 89 °C), shutdown 92 °C, "Memory Max Operating Temp" 95 °C.
+_H100_THERMAL = {"slowdown_temp_c": 87.0, "shutdown_temp_c": 92.0, "hbm_max_temp_c": 95.0}
+
+GPU_MODELS: list[Row] = [
+    {
+        "slug": "h100-sxm",
+        "name": "NVIDIA H100 SXM5 80GB",
+        "vendor": "NVIDIA",
+        "tdp_w": 700.0,
+        "memory_gb": 80.0,
+        "memory_bandwidth_tbps": 3.35,
+        "peak_fp8_tflops": 1979.0,
+        "peak_bf16_tflops": 989.0,
+        "peak_fp16_tflops": 989.0,
+        "peak_tf32_tflops": 494.7,
+        "fp8_support": True,
+        "scaleup_gbps": 900.0,  # NVLink 4, 18 links, bidirectional
+        **_H100_THERMAL,
+        "cap_curve": _HOPPER_CURVE,
+        "min_cap_fraction": 0.29,  # nvidia-smi minimum power limit 200 W of 700 W
+        "source": "NVIDIA H100 Tensor Core GPU datasheet (2023); thermal limits from nvidia-smi -q; "
+        + CAP_CURVE_SOURCE,
+        "estimate": False,
+    },
+    {
+        "slug": "h200",
+        "name": "NVIDIA H200 SXM 141GB",
+        "vendor": "NVIDIA",
+        "tdp_w": 700.0,
+        "memory_gb": 141.0,
+        "memory_bandwidth_tbps": 4.8,
+        "peak_fp8_tflops": 1979.0,
+        "peak_bf16_tflops": 989.0,
+        "peak_fp16_tflops": 989.0,
+        "peak_tf32_tflops": 494.7,
+        "fp8_support": True,
+        "scaleup_gbps": 900.0,
+        **_H100_THERMAL,  # assumed equal to H100 (same GH100 die)
+        "cap_curve": _HOPPER_CURVE,
+        "min_cap_fraction": 0.29,
+        "source": "NVIDIA H200 Tensor Core GPU datasheet (2024); thermal limits assumed equal to H100; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "b200",
+        "name": "NVIDIA B200 (HGX B200)",
+        "vendor": "NVIDIA",
+        "tdp_w": 1000.0,
+        "memory_gb": 180.0,  # 1,440 GB per 8-GPU HGX B200
+        "memory_bandwidth_tbps": 8.0,
+        "peak_fp8_tflops": 4500.0,
+        "peak_bf16_tflops": 2250.0,
+        "peak_fp16_tflops": 2250.0,
+        "peak_tf32_tflops": 1125.0,
+        "fp8_support": True,
+        "scaleup_gbps": 1800.0,  # NVLink 5
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA HGX B200 / DGX B200 datasheets (2024), sparse figures halved; thermal limits and "
+        "minimum cap assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "gb200",
+        "name": "NVIDIA GB200 (Blackwell GPU in NVL72)",
+        "vendor": "NVIDIA",
+        "tdp_w": 1200.0,
+        "memory_gb": 186.0,  # 13.4 TB HBM3e per 72 GPUs
+        "memory_bandwidth_tbps": 8.0,
+        "peak_fp8_tflops": 5000.0,  # 720 PF sparse per NVL72 / 72 / 2
+        "peak_bf16_tflops": 2500.0,
+        "peak_fp16_tflops": 2500.0,
+        "peak_tf32_tflops": 1250.0,
+        "fp8_support": True,
+        "scaleup_gbps": 1800.0,
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA GB200 NVL72 datasheet (2024), rack figures per GPU, sparse halved; 1,200 W per "
+        "GPU per Meta GB200 cluster (arXiv 2605.24461); thermal limits assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "a100-sxm",
+        "name": "NVIDIA A100 SXM4 80GB",
+        "vendor": "NVIDIA",
+        "tdp_w": 400.0,
+        "memory_gb": 80.0,
+        "memory_bandwidth_tbps": 2.039,
+        "peak_fp8_tflops": None,
+        "peak_bf16_tflops": 312.0,
+        "peak_fp16_tflops": 312.0,
+        "peak_tf32_tflops": 156.0,
+        "fp8_support": False,
+        "scaleup_gbps": 600.0,  # NVLink 3
+        "slowdown_temp_c": 85.0,  # nvidia-smi "GPU Max Operating Temp"
+        "shutdown_temp_c": 92.0,
+        "hbm_max_temp_c": 95.0,
+        "cap_curve": _AMPERE_CURVE,
+        "min_cap_fraction": 0.25,  # nvidia-smi minimum power limit 100 W of 400 W
+        "source": "NVIDIA A100 Tensor Core GPU datasheet (2021); thermal limits from nvidia-smi -q; "
+        + CAP_CURVE_SOURCE,
+        "estimate": False,
+    },
+    {
+        "slug": "mi300x",
+        "name": "AMD Instinct MI300X",
+        "vendor": "AMD",
+        "tdp_w": 750.0,
+        "memory_gb": 192.0,
+        "memory_bandwidth_tbps": 5.3,
+        "peak_fp8_tflops": 2614.9,
+        "peak_bf16_tflops": 1307.4,
+        "peak_fp16_tflops": 1307.4,
+        "peak_tf32_tflops": 653.7,
+        "fp8_support": True,
+        "scaleup_gbps": 896.0,  # 7 Infinity Fabric peer links x 128 GB/s
+        **_H100_THERMAL,  # AMD publishes no throttle thresholds; H100 values assumed
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "AMD Instinct MI300X datasheet (2023); thermal limits and minimum cap assumed; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "mi325x",
+        "name": "AMD Instinct MI325X",
+        "vendor": "AMD",
+        "tdp_w": 1000.0,
+        "memory_gb": 256.0,
+        "memory_bandwidth_tbps": 6.0,
+        "peak_fp8_tflops": 2614.9,
+        "peak_bf16_tflops": 1307.4,
+        "peak_fp16_tflops": 1307.4,
+        "peak_tf32_tflops": 653.7,
+        "fp8_support": True,
+        "scaleup_gbps": 896.0,
+        **_H100_THERMAL,
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "AMD Instinct MI325X datasheet (2024); thermal limits and minimum cap assumed; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "h20",
+        "name": "NVIDIA H20",
+        "vendor": "NVIDIA",
+        "tdp_w": 400.0,
+        "memory_gb": 96.0,
+        "memory_bandwidth_tbps": 4.0,
+        "peak_fp8_tflops": 296.0,
+        "peak_bf16_tflops": 148.0,
+        "peak_fp16_tflops": 148.0,
+        "peak_tf32_tflops": 74.0,
+        "fp8_support": True,
+        "scaleup_gbps": 900.0,
+        **_H100_THERMAL,
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA H20 specification as reported by the trade press (2023-11), no public datasheet; "
+        "thermal limits assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "ascend-910b",
+        "name": "Huawei Ascend 910B",
+        "vendor": "Huawei",
+        "tdp_w": 400.0,
+        "memory_gb": 64.0,
+        "memory_bandwidth_tbps": 1.6,
+        "peak_fp8_tflops": None,
+        "peak_bf16_tflops": 320.0,
+        "peak_fp16_tflops": 320.0,
+        "peak_tf32_tflops": 160.0,  # no TF32; HF32 path assumed at half the FP16 rate
+        "fp8_support": False,
+        "scaleup_gbps": 392.0,  # HCCS, 7 x 56 GB/s
+        **_H100_THERMAL,  # no published thresholds
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "Huawei Atlas 800T A2 / Ascend 910B figures as reported publicly (2023), no vendor "
+        "datasheet in English; thermal limits assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "cambricon-mlu370",
+        "name": "Cambricon MLU370-X8",
+        "vendor": "Cambricon",
+        "tdp_w": 250.0,
+        "memory_gb": 48.0,  # LPDDR5, not HBM
+        "memory_bandwidth_tbps": 0.6144,
+        "peak_fp8_tflops": None,
+        "peak_bf16_tflops": 96.0,
+        "peak_fp16_tflops": 96.0,
+        "peak_tf32_tflops": 24.0,  # no TF32; the FP32 rate
+        "fp8_support": False,
+        "scaleup_gbps": 200.0,  # MLU-Link
+        **_H100_THERMAL,
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "Cambricon MLU370-X8 product page (2022); thermal limits assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+]
+
+# ---------------------------------------------------------------- NICs
+
+NIC_KINDS: dict[str, Row] = {
+    # ConnectX-7 is the reference: its power is inside the server overhead. "connectx7" also stands for
+    # any plain NIC (ConnectX-6, integrated RoCE ports) whose power is part of the server overhead.
+    "connectx7": {
+        "extra_w_per_nic": 0.0,
+        "transceivers_per_nic": 1.0,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): reference NIC of the 575 W/GPU overhead",
+        "estimate": False,
+    },
+    "bluefield3": {
+        "extra_w_per_nic": 50.0,
+        "transceivers_per_nic": 1.0,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): BlueField-3 ~50 W more per NIC than ConnectX-7",
+        "estimate": False,
+    },
+    # Twin-port 2x400G OSFP (Cedar-7 style): two NIC ports share one node-side transceiver.
+    "dual-port": {
+        "extra_w_per_nic": 0.0,
+        "transceivers_per_nic": 0.5,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): twin-port 2x400G modules halve node-side optics",
+        "estimate": False,
+    },
+}
+
+# ---------------------------------------------------------------- servers
+
+# 575 W per GPU beyond the GPUs in an 8xH100 server: 8 x 700 W + 4,600 W = 10.2 kW, the DGX H100
+# maximum system power (6 x 3.3 kW PSUs, 4+2).
+_H100_OVERHEAD_W = 575.0 * 8
+
+NODE_MODELS: list[Row] = [
+    {
+        "slug": "hgx-h100-8",
+        "name": "HGX H100 8-GPU server",
+        "gpu": "h100-sxm",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): 575 W/GPU overhead; NVIDIA DGX H100 "
+        "user guide (2023): 10.2 kW max",
+        "estimate": False,
+    },
+    {
+        "slug": "dgx-h100",
+        "name": "NVIDIA DGX H100",
+        "gpu": "h100-sxm",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,
+        "nics": 8,
+        "nic_kind": "dual-port",  # 8 ConnectX-7 behind 4 twin-port OSFP cages (Cedar-7 modules)
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "NVIDIA DGX H100 user guide (2023): 10.2 kW max, 8x ConnectX-7 via 4 OSFP; "
+        "SemiAnalysis, 100k H100 clusters (2024-06)",
+        "estimate": False,
+    },
+    {
+        "slug": "dgx-h100-bf3",
+        "name": "DGX H100 class server with BlueField-3 back-end NICs",
+        "gpu": "h100-sxm",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,
+        "nics": 8,
+        "nic_kind": "bluefield3",  # adds 8 x 50 W -> 10.6 kW
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): BlueField-3 instead of ConnectX-7",
+        "estimate": False,
+    },
+    {
+        "slug": "hgx-h200-8",
+        "name": "HGX H200 8-GPU server",
+        "gpu": "h200",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,  # same host platform as HGX H100
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "H100 overhead (SemiAnalysis 2024-06) assumed for the same HGX host platform",
+        "estimate": True,
+    },
+    {
+        "slug": "hgx-b200-8",
+        "name": "HGX B200 8-GPU server",
+        "gpu": "b200",
+        "gpus_per_node": 8,
+        "overhead_w": 6300.0,  # DGX B200 ~14.3 kW max minus 8 x 1,000 W
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 10,
+        "source": "NVIDIA DGX B200 datasheet (2024): ~14.3 kW max, 10U, 8x ConnectX-7 400G",
+        "estimate": True,
+    },
+    {
+        "slug": "gb200-nvl72-tray",
+        "name": "GB200 NVL72 compute tray (2 Grace + 4 Blackwell)",
+        "gpu": "gb200",
+        "gpus_per_node": 4,
+        # 18 trays x (4 x 1,200 W + 2,530 W) = 132 kW per NVL72 rack; the tray's share of the NVSwitch
+        # trays, Grace CPUs, NICs, fans and power-shelf losses.
+        "overhead_w": 2530.0,
+        "nics": 4,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 1,
+        "source": "NVIDIA GB200 NVL72 (2024): 18 compute trays of 4 GPUs, 1U; rack ~120-132 kW "
+        "(SemiAnalysis GB200 hardware architecture, 2024-07)",
+        "estimate": True,
+    },
+    {
+        "slug": "dgx-a100",
+        "name": "NVIDIA DGX A100",
+        "gpu": "a100-sxm",
+        "gpus_per_node": 8,
+        "overhead_w": 3300.0,  # 6.5 kW max minus 8 x 400 W
+        "nics": 8,
+        "nic_kind": "connectx7",  # ConnectX-6 HDR; plain NIC, power in the overhead
+        "nic_speed_gbps": 200.0,
+        "rack_units": 6,
+        "source": "NVIDIA DGX A100 datasheet (2020): 6.5 kW max, 6U, 8x ConnectX-6 200G",
+        "estimate": False,
+    },
+    {
+        "slug": "mi300x-8",
+        "name": "AMD Instinct MI300X 8-GPU OAM platform",
+        "gpu": "mi300x",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,  # same class of dual-socket host, fans and PSUs as HGX H100
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "AMD Instinct MI300X platform (2023): 8 OAM; host overhead assumed equal to HGX H100 "
+        "(SemiAnalysis 2024-06)",
+        "estimate": True,
+    },
+    {
+        "slug": "mi325x-8",
+        "name": "AMD Instinct MI325X 8-GPU OAM platform",
+        "gpu": "mi325x",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "AMD Instinct MI325X platform (2024): 8 OAM; host overhead assumed equal to HGX H100",
+        "estimate": True,
+    },
+    {
+        "slug": "hgx-h20-8",
+        "name": "HGX H20 8-GPU server",
+        "gpu": "h20",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,
+        "nics": 8,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "HGX host platform assumed; H100 overhead (SemiAnalysis 2024-06)",
+        "estimate": True,
+    },
+    {
+        "slug": "atlas-800t-a2",
+        "name": "Huawei Atlas 800T A2 (8x Ascend 910B)",
+        "gpu": "ascend-910b",
+        "gpus_per_node": 8,
+        "overhead_w": 2400.0,  # 4 Kunpeng 920 CPUs, fans and PSU losses, ~300 W per NPU
+        "nics": 8,
+        "nic_kind": "connectx7",  # 200GE RoCE ports integrated on each NPU; power in the overhead
+        "nic_speed_gbps": 200.0,
+        "rack_units": 4,
+        "source": "Huawei Atlas 800T A2 training server as described publicly (2023); overhead estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "mlu370-x8-8",
+        "name": "Cambricon MLU370-X8 8-card server",
+        "gpu": "cambricon-mlu370",
+        "gpus_per_node": 8,
+        "overhead_w": 1600.0,  # dual-socket PCIe host, ~200 W per card
+        "nics": 4,
+        "nic_kind": "connectx7",
+        "nic_speed_gbps": 100.0,
+        "rack_units": 4,
+        "source": "Cambricon MLU370-X8 product page (2022); host overhead and NICs estimated",
+        "estimate": True,
+    },
+]
+
+# ---------------------------------------------------------------- switches
+
+# power_w_optics: the QM9700 figures (747 W with DAC, ~1,500 W with optics) differ by ~12 W per 400G
+# port, the transceiver power the switch supplies; the 128-port boxes are scaled the same way.
+SWITCH_MODELS: list[Row] = [
+    {
+        "slug": "quantum-2-qm9700",
+        "name": "NVIDIA Quantum-2 QM9700",
+        "vendor": "NVIDIA",
+        "fabric": "infiniband-ndr",
+        "radix": 64,
+        "port_speed_gbps": 400.0,
+        "power_w_copper": 747.0,
+        "power_w_optics": 1500.0,
+        "rack_units": 1,
+        "source": "NVIDIA QM9700 datasheet (2022); SemiAnalysis, 100k H100 clusters (2024-06)",
+        "estimate": False,
+    },
+    {
+        "slug": "spectrum-x-sn5600",
+        "name": "NVIDIA Spectrum-X SN5600",
+        "vendor": "NVIDIA",
+        "fabric": "spectrum-x",
+        "radix": 128,
+        "port_speed_gbps": 400.0,
+        "power_w_copper": 1000.0,
+        "power_w_optics": 2500.0,  # + 128 x ~12 W
+        "rack_units": 2,
+        "source": "NVIDIA Spectrum-X SN5600 (2023): 51.2 Tb/s, 64x800G = 128x400G, 2U; power estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "tomahawk5-128x400",
+        "name": "Broadcom Tomahawk 5 51.2T switch (128x400G)",
+        "vendor": "Broadcom",
+        "fabric": "tomahawk5",
+        "radix": 128,
+        "port_speed_gbps": 400.0,
+        "power_w_copper": 900.0,
+        "power_w_optics": 2400.0,  # + 128 x ~12 W
+        "rack_units": 2,
+        "source": "Broadcom Tomahawk 5 (BCM78900, 2022): 51.2 Tb/s; box power estimated",
+        "estimate": True,
+    },
+]
+
+# ---------------------------------------------------------------- link media
+
+_HOURS_PER_YEAR = 8760.0
+# NIC-leaf optical link (both transceivers and the fibre): MTBF ~5 years (SemiAnalysis 2024-06).
+_OPTICAL_LINK_MTBF_H = 5 * _HOURS_PER_YEAR
+_DUAL_PORT_LINK_MTBF_H = 4 * _HOURS_PER_YEAR
+
+LINK_MEDIA: list[Row] = [
+    {
+        "slug": "dac",
+        "name": "Passive copper DAC",
+        "kind": "copper",
+        "max_reach_m": 3.0,
+        "power_w_per_end": 0.0,  # passive
+        "relative_cost": 0.2,
+        "mtbf_hours": 1_000_000.0,  # no active parts; an order above optics
+        "is_optical": False,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): DAC < 3 m, ~0 W; cost and MTBF estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "aec",
+        "name": "Active electrical cable (AEC)",
+        "kind": "copper",
+        "max_reach_m": 7.0,
+        "power_w_per_end": 6.0,  # retimer per end
+        "relative_cost": 0.5,
+        "mtbf_hours": 200_000.0,
+        "is_optical": False,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): AEC < 7 m; power, cost and MTBF estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "sr",
+        "name": "Multimode SR / AOC 400G",
+        "kind": "optical",
+        "max_reach_m": 50.0,
+        "power_w_per_end": 10.0,
+        "relative_cost": 1.0,  # the reference
+        "mtbf_hours": _OPTICAL_LINK_MTBF_H,
+        "is_optical": True,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): multimode <= 50 m, 400G transceiver ~10-12 W, "
+        "NIC-leaf optical link MTBF ~5 years",
+        "estimate": False,
+    },
+    {
+        "slug": "dr",
+        "name": "Single-mode DR4 400G",
+        "kind": "optical",
+        "max_reach_m": 500.0,
+        "power_w_per_end": 12.0,
+        "relative_cost": 2.5,
+        "mtbf_hours": _OPTICAL_LINK_MTBF_H,  # assumed equal to the SR link
+        "is_optical": True,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): single-mode ~2.5x multimode cost; "
+        "MTBF assumed equal to multimode",
+        "estimate": True,
+    },
+    {
+        "slug": "fr",
+        "name": "Single-mode FR4 400G",
+        "kind": "optical",
+        "max_reach_m": 2000.0,
+        "power_w_per_end": 12.0,
+        "relative_cost": 2.5,
+        "mtbf_hours": _OPTICAL_LINK_MTBF_H,
+        "is_optical": True,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): single-mode ~2.5x multimode cost; "
+        "MTBF assumed equal to multimode",
+        "estimate": True,
+    },
+    {
+        "slug": "zr",
+        "name": "Coherent 400ZR (campus / metro)",
+        "kind": "optical",
+        "max_reach_m": 80_000.0,
+        "power_w_per_end": 20.0,  # coherent DSP module
+        "relative_cost": 12.0,  # "> 10x" multimode
+        "mtbf_hours": _OPTICAL_LINK_MTBF_H,
+        "is_optical": True,
+        "source": "SemiAnalysis, 100k H100 clusters (2024-06): coherent > 2 km at > 10x cost; OIF 400ZR "
+        "(2020) 80 km; power, cost and MTBF estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "nvlink",
+        "name": "NVLink copper (in node / NVL72 spine)",
+        "kind": "nvlink",
+        "max_reach_m": 2.0,
+        "power_w_per_end": 0.0,  # counted in the GPU and NVSwitch power
+        "relative_cost": 0.0,  # included in the system price
+        "mtbf_hours": 1_000_000.0,
+        "is_optical": False,
+        "source": "NVIDIA GB200 NVL72 (2024): copper NVLink spine within the rack; MTBF estimated",
+        "estimate": True,
+    },
+]
+
+# ---------------------------------------------------------------- failure rates
+
+DEFAULT_JOB_RATE_SET = "llama3-2024"
+INFRASTRUCTURE_RATE_SET = "infrastructure-estimates"
+
+# Llama 3 405B pre-training (Dubey et al., arXiv 2407.21783, Table 5): 419 unexpected interruptions in
+# a 54-day snapshot on 16,384 H100 GPUs in 2,048 eight-GPU servers.
+LLAMA3_GPUS = 16_384
+LLAMA3_NODES = 2_048
+LLAMA3_DAYS = 54
+LLAMA3_HOURS = LLAMA3_DAYS * 24.0
+_LLAMA3_SOURCE = "Llama 3 paper, arXiv 2407.21783 (2024-07), Table 5: 419 interruptions, 54 days, 16,384 H100"
+
+# component -> (paper category, interruptions, per, repair_hours). Repair hours are estimates of how long
+# the unit is out of the pool (the job itself restarts on spares after ``restart_minutes``):
+# a GPU swap takes 24-72 h including diagnosis and RMA logistics; causes fixed by a restart take 0 h.
+LLAMA3_INTERRUPTIONS: dict[str, tuple[str, int, str, float]] = {
+    "gpu": ("Faulty GPU", 148, "gpu", 48.0),
+    "hbm": ("GPU HBM3 memory", 72, "gpu", 48.0),  # the GPU is swapped
+    "gpu_sram": ("GPU SRAM memory", 19, "gpu", 48.0),
+    "gpu_gsp": ("GPU system processor", 17, "gpu", 2.0),  # firmware reset / reboot, re-test
+    "gpu_thermal": ("GPU thermal interface + sensor", 6, "gpu", 8.0),  # rework thermal interface
+    "sdc": ("Silent data corruption", 6, "gpu", 48.0),  # the suspect GPU is swapped
+    "software": ("Software bug", 54, "node", 0.0),
+    "host_maintenance": ("Host maintenance", 32, "node", 4.0),
+    "nic": ("Network interface card", 7, "node", 8.0),
+    "nccl_watchdog": ("NCCL watchdog timeouts", 7, "node", 0.0),
+    "ssd": ("SSD", 3, "node", 8.0),
+    "psu": ("Power supply", 3, "node", 4.0),  # hot-swappable PSU
+    "chassis": ("Server chassis", 2, "node", 24.0),
+    "io_board": ("IO expansion board", 2, "node", 24.0),
+    "dependency": ("Dependency", 2, "node", 1.0),  # an external service; back once it is
+    "cpu": ("CPU", 2, "node", 24.0),
+    "system_memory": ("System memory", 2, "node", 8.0),
+    # switch and cable failures, spread over nodes: each node's share of the fabric
+    "network": ("Network switch/cable", 35, "node", 4.0),
+}
+
+
+def _llama3_rows() -> list[Row]:
+    units = {"gpu": LLAMA3_GPUS, "node": LLAMA3_NODES}
+    rows = []
+    for component, (category, count, per, repair_hours) in LLAMA3_INTERRUPTIONS.items():
+        # n events on U units in H hours -> one unit fails every U*H/n hours
+        rows.append(
+            {
+                "component": component,
+                "per": per,
+                "mtbf_hours": round(units[per] * LLAMA3_HOURS / count, 1),
+                "interrupts_job": True,
+                "repair_hours": repair_hours,
+                "dataset": "llama3-2024",
+                "source": f"{_LLAMA3_SOURCE}; '{category}' {count} events; repair hours estimated",
+                "estimate": False,
+            }
+        )
+    return rows
+
+
+def _per_node_day_rate_row(dataset: str, failures_per_1000_node_days: float, cluster: str) -> Row:
+    return {
+        "component": "node",
+        "per": "node",
+        "mtbf_hours": round(1000.0 / failures_per_1000_node_days * 24.0, 1),
+        "interrupts_job": True,
+        "repair_hours": 24.0,  # node out for triage and repair; estimate
+        "dataset": dataset,
+        "source": f"Kokolis et al., Revisiting Reliability in Large-Scale ML Research Clusters, arXiv "
+        f"2410.21680 (2024): {cluster} {failures_per_1000_node_days} failures per 1,000 node-days; "
+        "repair hours estimated",
+        "estimate": False,
+    }
+
+
+_OPTICS_SOURCE = "SemiAnalysis, 100k H100 clusters (2024-06)"
+_IEEE_493 = "IEEE Std 493-2007 (Gold Book) order of magnitude"
+
+FAILURE_RATES: list[Row] = [
+    *_llama3_rows(),
+    _per_node_day_rate_row("meta-rsc1-2024", 6.50, "RSC-1"),
+    _per_node_day_rate_row("meta-rsc2-2024", 2.34, "RSC-2"),
+    # Component-level optics set: every link failure counts, whether or not a job was running.
+    {
+        "component": "optics_link",
+        "per": "link",
+        "mtbf_hours": _OPTICAL_LINK_MTBF_H,
+        "interrupts_job": True,
+        "repair_hours": 4.0,  # swap a transceiver or re-terminate; estimate
+        "dataset": "optics-component",
+        "source": f"{_OPTICS_SOURCE}: NIC-leaf optical link MTBF ~5 years; repair estimated",
+        "estimate": False,
+    },
+    {
+        "component": "optics_link_dual_port",
+        "per": "link",
+        "mtbf_hours": _DUAL_PORT_LINK_MTBF_H,
+        "interrupts_job": True,
+        "repair_hours": 4.0,
+        "dataset": "optics-component",
+        "source": f"{_OPTICS_SOURCE}: dual-port 2x400G link MTBF ~4 years; repair estimated",
+        "estimate": False,
+    },
+    {
+        "component": "copper_link",
+        "per": "link",
+        "mtbf_hours": 1_000_000.0,
+        "interrupts_job": True,
+        "repair_hours": 2.0,
+        "dataset": "optics-component",
+        "source": f"{_OPTICS_SOURCE}: copper links more reliable than optics; MTBF estimated",
+        "estimate": True,
+    },
+    {
+        "component": "switch",
+        "per": "switch",
+        "mtbf_hours": 250_000.0,  # vendor-calculated MTBFs of data-centre switches are 2-5e5 h
+        "interrupts_job": True,
+        "repair_hours": 8.0,  # swap from spares
+        "dataset": "optics-component",
+        "source": "Vendor Telcordia SR-332 MTBF range for data-centre switches; estimate",
+        "estimate": True,
+    },
+    # Facility classes that none of the job sets covers. Whether a failure reaches a job depends on
+    # redundancy and ride-through, which the power and cooling models decide: interrupts_job=False.
+    {
+        "component": "utility_feed",
+        "per": "device",
+        "mtbf_hours": round(_HOURS_PER_YEAR / 1.956, 1),  # 1.956 outages per year, single circuit
+        "interrupts_job": False,
+        "repair_hours": 1.32,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": f"{_IEEE_493}: single-circuit utility supply 1.956 failures/yr, 1.32 h; estimate",
+        "estimate": True,
+    },
+    {
+        "component": "transformer",
+        "per": "device",
+        "mtbf_hours": round(_HOURS_PER_YEAR / 0.0059, 1),
+        "interrupts_job": False,
+        "repair_hours": 168.0,  # replaced from a spare; repair in place takes weeks
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": f"{_IEEE_493}: liquid-filled power transformer ~0.006 failures/yr; estimate",
+        "estimate": True,
+    },
+    {
+        "component": "switchgear",
+        "per": "device",
+        "mtbf_hours": round(_HOURS_PER_YEAR / 0.005, 1),
+        "interrupts_job": False,
+        "repair_hours": 24.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": f"{_IEEE_493}: metal-clad switchgear and breakers ~0.005 failures/yr; estimate",
+        "estimate": True,
+    },
+    {
+        "component": "ups",
+        "per": "device",
+        "mtbf_hours": 250_000.0,
+        "interrupts_job": False,
+        "repair_hours": 8.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Vendor double-conversion UPS module MTBF claims 2e5-1e6 h; estimate",
+        "estimate": True,
+    },
+    {
+        "component": "pdu",
+        "per": "device",
+        "mtbf_hours": 500_000.0,
+        "interrupts_job": False,
+        "repair_hours": 4.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Vendor rack/floor PDU MTBF claims 4e5-1e6 h; estimate",
+        "estimate": True,
+    },
+    {
+        "component": "cdu",
+        "per": "device",
+        "mtbf_hours": 100_000.0,  # pumps dominate
+        "interrupts_job": False,
+        "repair_hours": 8.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Coolant distribution unit with redundant pumps, estimate from pump reliability data",
+        "estimate": True,
+    },
+    {
+        "component": "chiller",
+        "per": "device",
+        "mtbf_hours": 50_000.0,
+        "interrupts_job": False,
+        "repair_hours": 24.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": f"{_IEEE_493}: chillers among the least reliable facility items; estimate",
+        "estimate": True,
+    },
+    {
+        # Standby failures that show up when the generator is called; the per-demand probability is
+        # POWER_DEFAULTS["generator_fail_to_start_probability"].
+        "component": "generator",
+        "per": "device",
+        "mtbf_hours": 50_000.0,
+        "interrupts_job": False,
+        "repair_hours": 24.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": f"{_IEEE_493}: standby diesel generator; estimate",
+        "estimate": True,
+    },
+]
+
+# ---------------------------------------------------------------- facility and training constants
+
+
+def _d(value: float, unit: str, source: str, estimate: bool) -> Row:
+    return {"value": value, "unit": unit, "source": source, "estimate": estimate}
+
+
+_SEMI = "SemiAnalysis, 100k H100 clusters (2024-06)"
+_RC_NOTE = (
+    "estimate fitted so that with heat removal stopped a liquid-cooled group goes from steady state "
+    "to shutdown in ~30 s and an air-cooled rack in ~3 min (DOMAIN: under a minute / minutes)"
+)
+
+# Lumped thermal model C dT/dt = P - G (T - T_coolant), both C and G scaled by the load in kW.
+# Liquid: P/G = 40 K above a 25 °C supply -> 65 °C at full load; C/P gives 27 K to 92 °C in ~30 s.
+# Air: P/G = 50 K above a 25 °C inlet -> 75 °C; C/P gives 17 K to 92 °C in ~170 s.
+COOLING_DEFAULTS: dict[str, Row] = {
+    "air_cooling_limit_kw_per_rack": _d(
+        40.0, "kW/rack", "Industry range 30-50 kW per rack (DOMAIN §3)", True
+    ),
+    "coolant_flow_lpm_per_kw": _d(
+        1.5, "L/min per kW", "Vendor CDU sizing 1.5-2 L/min per kW (~10 K rise in water)", False
+    ),
+    "supply_temp_c": _d(25.0, "°C", "ASHRAE TC 9.9 liquid cooling classes W17-W45 (2021)", False),
+    "return_temp_c": _d(45.0, "°C", "ASHRAE TC 9.9 liquid cooling classes W17-W45 (2021)", False),
+    "cdu_in_rack_kw": _d(100.0, "kW", "In-rack CDUs ~50-200 kW (vendor ranges); mid value", True),
+    "cdu_facility_kw": _d(2000.0, "kW", "In-row / facility CDUs ~1-5 MW (vendor ranges); mid value", True),
+    "chiller_restart_minutes": _d(
+        6.0,
+        "min",
+        "Chiller restart after a power event: 4-8 min typical, up to ~30 min (vendor restart data)",
+        True,
+    ),
+    "chiller_cop": _d(5.0, "W/W", "Water-cooled centrifugal chiller COP 5-7; low end", True),
+    "liquid_heat_capacity_j_per_k_per_kw": _d(1100.0, "J/K per kW", _RC_NOTE, True),
+    "liquid_conductance_w_per_k_per_kw": _d(25.0, "W/K per kW", _RC_NOTE, True),
+    "air_heat_capacity_j_per_k_per_kw": _d(10000.0, "J/K per kW", _RC_NOTE, True),
+    "air_conductance_w_per_k_per_kw": _d(20.0, "W/K per kW", _RC_NOTE, True),
+    "pue_liquid": _d(1.15, "ratio", "Liquid-cooled AI halls PUE ~1.1-1.2 (DOMAIN §2); mid value", True),
+    "pue_air": _d(1.5, "ratio", "Air-cooled PUE ~1.4-1.6 (DOMAIN §2); mid value", True),
+    "pue_global_2023": _d(1.58, "ratio", "Uptime Institute Global Data Center Survey (2023)", False),
+}
+
+POWER_DEFAULTS: dict[str, Row] = {
+    "price_usd_per_kwh": _d(0.078, "USD/kWh", f"{_SEMI}: US EIA average industrial rate", False),
+    "other_it_fraction": _d(
+        0.10, "fraction of IT power", f"{_SEMI}: storage, CPU nodes, switches, optics ~10%", False
+    ),
+    "efficiency_substation": _d(0.995, "output/input", "Utility substation step-down losses; estimate", True),
+    "efficiency_transformer": _d(
+        0.99, "output/input", "DOE 2016 distribution transformer levels ~98.9-99.2%", True
+    ),
+    "efficiency_switchgear": _d(0.999, "output/input", "Breaker and bus losses; estimate", True),
+    "efficiency_generator": _d(1.0, "output/input", "Source in the chain; fuel not modelled", True),
+    "efficiency_ups": _d(0.96, "output/input", "Double-conversion UPS at typical load 94-97%", True),
+    "efficiency_pdu": _d(0.995, "output/input", "PDU with no transformer, cable losses only; estimate", True),
+    "efficiency_busway": _d(0.998, "output/input", "Busway conductor losses; estimate", True),
+    "efficiency_rpp": _d(0.998, "output/input", "Remote power panel; estimate", True),
+    "max_utilization": _d(0.8, "fraction of rating", "NEC 80% continuous-load rule for breakers", False),
+    "ups_battery_minutes": _d(5.0, "min", "Typical UPS ride-through sized to cover generator start", True),
+    "generator_start_delay_s": _d(10.0, "s", "NFPA 110 Type 10 emergency power: 10 s", False),
+    "generator_ramp_s": _d(
+        60.0, "s", "Diesel generator block loading to full load; DOMAIN range 1-90 min", True
+    ),
+    "generator_fail_to_start_probability": _d(
+        0.01, "per demand", f"{_IEEE_493}: standby diesel fail-to-start ~1%; estimate", True
+    ),
+}
+
+TRAINING_DEFAULTS: dict[str, Row] = {
+    "mfu_bf16": _d(0.40, "fraction of peak", f"{_SEMI}: ~40% BF16 on H100; Llama 3 405B 38-43%", False),
+    "mfu_fp8": _d(0.35, "fraction of peak", f"{_SEMI}: ~35% FP8 for trillion-parameter models", False),
+    "checkpoint_write_minutes": _d(5.0, "min", "Kokolis et al., arXiv 2410.21680 (2024)", False),
+    "restart_minutes": _d(10.0, "min", "Kokolis et al., arXiv 2410.21680 (2024): 5-20 min; mid value", True),
+    "checkpoint_interval_minutes": _d(
+        180.0, "min", "BLOOM 176B training: checkpoint every 3 h (2022)", False
+    ),
+    "ettr_target": _d(0.90, "fraction", "Llama 3 paper, arXiv 2407.21783: ETTR above 90%", False),
+    "hot_spare_fraction": _d(
+        0.10, "fraction of nodes", "OPT-175B logbook (2022): 12 spare nodes for 124 in use", False
+    ),
+    "in_memory_lost_steps": _d(
+        1.0,
+        "steps",
+        "In-memory reconstruction from peer HBM loses at most ~1 step (Gemini report, Google, 2023)",
+        True,
+    ),
+    "backend_gbps_per_gpu": _d(400.0, "Gb/s", f"{_SEMI}: one 400G back-end port per GPU", False),
+}
+
+_DEFAULT_TABLES: tuple[dict[str, Row], ...] = (COOLING_DEFAULTS, POWER_DEFAULTS, TRAINING_DEFAULTS)
+
+# ---------------------------------------------------------------- accessors
+
+
+def _by_slug(rows: list[Row], slug: str, what: str) -> Row:
+    for row in rows:
+        if row["slug"] == slug:
+            return row
+    known = ", ".join(r["slug"] for r in rows)
+    raise KeyError(f"unknown {what} {slug!r}; known: {known}")
+
+
+def gpu(slug: str) -> Row:
+    return _by_slug(GPU_MODELS, slug, "GPU model")
+
+
+def node_model(slug: str) -> Row:
+    return _by_slug(NODE_MODELS, slug, "node model")
+
+
+def switch_model(slug: str) -> Row:
+    return _by_slug(SWITCH_MODELS, slug, "switch model")
+
+
+def medium(slug: str) -> Row:
+    return _by_slug(LINK_MEDIA, slug, "link medium")
+
+
+def nic_kind(slug: str) -> Row:
+    try:
+        return NIC_KINDS[slug]
+    except KeyError:
+        raise KeyError(f"unknown NIC kind {slug!r}; known: {', '.join(NIC_KINDS)}") from None
+
+
+def datasets() -> list[str]:
+    """Failure-rate data sets in catalog order."""
+    return list(dict.fromkeys(r["dataset"] for r in FAILURE_RATES))
+
+
+def rates(dataset: str) -> list[Row]:
+    """The failure-rate rows of one data set."""
+    rows = [r for r in FAILURE_RATES if r["dataset"] == dataset]
+    if not rows:
+        raise KeyError(f"unknown failure-rate dataset {dataset!r}; known: {', '.join(datasets())}")
+    return rows
+
+
+def default_value(name: str) -> float:
+    """The value of a cooling, power or training default by name."""
+    for table in _DEFAULT_TABLES:
+        if name in table:
+            return table[name]["value"]
+    raise KeyError(f"unknown default {name!r}; see COOLING_DEFAULTS, POWER_DEFAULTS, TRAINING_DEFAULTS")
+
+
+def device_efficiency(kind: str) -> float:
+    """Default output/input efficiency of a power device kind ("ups", "pdu", ...)."""
+    return default_value(f"efficiency_{kind}")
+
+
+def peak_tflops(gpu_row: Row) -> dict[str, float]:
+    """Dense peak TFLOPS by precision, leaving out precisions the part lacks (as ``GpuSpec.peak_tflops``)."""
+    out = {}
+    for precision in ("fp8", "bf16", "fp16", "tf32"):
+        value = gpu_row[f"peak_{precision}_tflops"]
+        if value is not None:
+            out[precision] = value
+    return out
+
+
+def node_power_w(slug: str) -> float:
+    """Electrical power of one server at full GPU TDP, W (the same sum as ``CampusSnapshot.node_power_w``)."""
+    node = node_model(slug)
+    return (
+        node["gpus_per_node"] * gpu(node["gpu"])["tdp_w"]
+        + node["overhead_w"]
+        + node["nics"] * nic_kind(node["nic_kind"])["extra_w_per_nic"]
+    )
+
+
+# Upper reach of each cable class, shortest first (DOMAIN §4).
+_REACH_ORDER = ("dac", "aec", "sr", "dr", "fr")
+
+
+def medium_for_length(length_m: float) -> str:
+    """The cheapest medium that reaches ``length_m``: <=3 m dac, <=7 m aec, <=50 m sr, <=500 m dr,
+    <=2,000 m fr, beyond that zr."""
+    if length_m < 0:
+        raise ValueError(f"cable length must not be negative, got {length_m} m")
+    for slug in _REACH_ORDER:
+        if length_m <= medium(slug)["max_reach_m"]:
+            return slug
+    return "zr"
