@@ -61,7 +61,11 @@ def health(request):
     broker, workers = _broker_and_workers()
     ok = database["ok"] and broker["ok"]
     return Response(
-        {"status": "ok" if ok and workers["ok"] else ("degraded" if ok else "down"),
-         "database": database, "broker": broker, "workers": workers},
+        {
+            "status": "ok" if ok and workers["ok"] else ("degraded" if ok else "down"),
+            "database": database,
+            "broker": broker,
+            "workers": workers,
+        },
         status=200 if ok else 503,
     )

@@ -167,13 +167,14 @@ if REDIS_URL:
 else:
     # Embedded default: kombu's filesystem transport, no server needed. Web, worker and beat
     # exchange messages through files under var/celery.
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (CELERY_DATA_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DATA_DIR / "queue"),
         "data_folder_out": str(CELERY_DATA_DIR / "queue"),
         "processed_folder": str(CELERY_DATA_DIR / "processed"),
+        "control_folder": str(CELERY_DATA_DIR / "control"),
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = f"db+sqlite:///{CELERY_DATA_DIR / 'results.sqlite3'}"

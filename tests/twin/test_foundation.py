@@ -1,0 +1,48 @@
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from rest_framework.authtoken.models import Token
+
+from campus import catalog_data
+from campus.models import FailureRate, GPUModel, NodeModel
+
+
+@pytest.mark.django_db
+def test_no_model_change_is_missing_a_migration():
+    out = io.StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+
+
+@pytest.mark.django_db
+def test_catalog_is_seeded_from_the_documented_defaults():
+    assert set(GPUModel.objects.values_list("slug", flat=True)) == {
+        row["slug"] for row in catalog_data.GPU_MODELS
+    }
+    h100 = GPUModel.objects.get(slug="h100-sxm")
+    assert h100.tdp_w == catalog_data.gpu("h100-sxm")["tdp_w"]
+    assert NodeModel.objects.get(slug="hgx-h100-8").gpu_model == h100
+    assert FailureRate.objects.filter(dataset=catalog_data.DEFAULT_JOB_RATE_SET).exists()
+
+
+@pytest.mark.django_db
+def test_create_api_token_prints_a_token_for_a_user_with_that_role():
+    out = io.StringIO()
+    call_command("create_api_token", "robot", "--role", "planner", stdout=out)
+    token = Token.objects.get(user__username="robot")
+    assert out.getvalue().strip() == token.key
+    assert list(token.user.groups.values_list("name", flat=True)) == ["planner"]
+    # Changing the role replaces the group, the token stays.
+    call_command("create_api_token", "robot", "--role", "viewer", stdout=io.StringIO())
+    assert list(token.user.groups.values_list("name", flat=True)) == ["viewer"]
+
+
+@pytest.mark.django_db
+def test_health_reports_database_and_broker(client):
+    response = client.get("/api/health/")
+    body = response.json()
+    assert response.status_code == 200
+    assert body["database"] == {"ok": True, "vendor": connection.vendor}
+    assert body["broker"]["ok"] is True
+    assert set(body["workers"]) >= {"ok", "count", "names"}
