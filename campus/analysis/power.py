@@ -69,6 +69,11 @@ class PowerGraph:
         self.default_rack_load_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
         self.status_dead = frozenset(d.id for d in snap.power_devices if d.status in DEAD_STATUSES)
         self._baseline: _State | None = None
+        self._baseline_dark: frozenset[int] | None = None
+        self.by_utility: dict[int, list[int]] = {}
+        for d in snap.power_devices:
+            if d.utility_feed_id is not None:
+                self.by_utility.setdefault(d.utility_feed_id, []).append(d.id)
 
     def _topological_order(self) -> tuple[list[int], dict[int, int]]:
         """Kahn's algorithm from the sources down; depth = longest path from a source."""
@@ -162,6 +167,7 @@ class _State:
     in_kw: dict[int, float] = field(default_factory=dict)
     utility_share_kw: dict[int, float] = field(default_factory=dict)  # device id -> kW drawn from its utility
     racks: set[int] = field(default_factory=set)  # racks re-solved
+    overloads: list[tuple[float, str, int, str]] | None = None  # of a full solve, computed on demand
 
 
 def _split(groups: dict[str, list[int]], load_kw: float, out: dict[int, float]) -> None:
@@ -308,13 +314,19 @@ def _overloads(
     for fid, load in st.feed_load_kw.items():
         check_feed(fid, load)
     if base is not None:
-        for d, load in base.in_kw.items():
-            if d not in st.in_kw:
-                check_device(d, load)
-        for fid, load in base.feed_load_kw.items():
-            if fid not in st.feed_load_kw:
-                check_feed(fid, load)
+        # only the baseline's own overloads can matter outside the re-solved region
+        for _, kind, ident, _ in _baseline_overloads(g, base):
+            if kind == "device" and ident not in st.in_kw:
+                check_device(ident, base.in_kw[ident])
+            elif kind == "feed" and ident not in st.feed_load_kw:
+                check_feed(ident, base.feed_load_kw[ident])
     return found
+
+
+def _baseline_overloads(g: PowerGraph, base: _State) -> list[tuple[float, str, int, str]]:
+    if base.overloads is None:
+        base.overloads = _overloads(g, base, None, set(), set())
+    return base.overloads
 
 
 @dataclass
@@ -345,7 +357,7 @@ def _run(
     dead_devices = set(g.status_dead) | failed
     dead_feeds = set(failed_power_feeds)
     tripped: list[tuple[str, int, str]] = []
-    utility_hit = {d for d, dev in g.devices.items() if dev.utility_feed_id in failed_feeds}
+    utility_hit = {d for u in failed_feeds for d in g.by_utility.get(u, ())}
     while True:
         seeds = (dead_devices - g.status_dead) | utility_hit
         for fid in dead_feeds:
@@ -500,11 +512,15 @@ def racks_dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
     return dark
 
 
-def _baseline_dark(g: PowerGraph) -> set[int]:
-    base = g.baseline()
-    return {
-        rid for rid, fids in g.rack_feeds.items() if not any(base.feed_live.get(fid, False) for fid in fids)
-    }
+def _baseline_dark(g: PowerGraph) -> frozenset[int]:
+    if g._baseline_dark is None:
+        base = g.baseline()
+        g._baseline_dark = frozenset(
+            rid
+            for rid, fids in g.rack_feeds.items()
+            if not any(base.feed_live.get(fid, False) for fid in fids)
+        )
+    return g._baseline_dark
 
 
 # ---------------------------------------------------------------- redundancy
