@@ -1,0 +1,65 @@
+# Campus Twin — the two commands are `make run` and `make test`; everything else is here for them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export DJANGO_SETTINGS_MODULE ?= twin.settings.local
+
+.PHONY: help setup run test test-fast lint format bench demo clean
+
+help:
+	@echo "make run    set up, migrate, load the demo campus, serve http://127.0.0.1:8000 with a Celery worker and beat"
+	@echo "make test   set up and run the whole test suite (PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set)"
+	@echo "make setup  install Python and npm dependencies and build the dashboard bundle (quick when nothing changed)"
+	@echo "make lint   ruff;  make bench  benchmarks (print tables);  make clean  remove local state"
+
+# ---------------------------------------------------------------- setup (idempotent, stamp files)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+
+$(VENV)/.deps: pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet -e ".[dev]"
+	@touch $@
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null)
+frontend/static/frontend/dist/.built: frontend/node_modules/.installed $(FRONTEND_SOURCES) frontend/package.json
+	cd frontend && npm run --silent build
+	@touch $@
+
+setup: $(VENV)/.deps frontend/static/frontend/dist/.built
+
+# ---------------------------------------------------------------- the two commands
+run: setup
+	@bash scripts/run.sh
+
+test: setup
+	@bash scripts/test.sh
+
+# ---------------------------------------------------------------- the rest
+test-fast: setup
+	$(PY) -m pytest -m "not e2e" -q
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: setup
+	@bash scripts/bench.sh
+
+demo: setup
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_demo_campus
+
+clean:
+	rm -rf var test-results frontend/static/frontend/dist
