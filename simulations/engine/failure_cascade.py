@@ -1,0 +1,640 @@
+"""Random failures of every component class, propagated through the power and cooling graphs, against one
+synchronous training job that checkpoints, fails, waits for capacity and restarts.
+
+Model
+- Rates: the snapshot's failure rates of ONE job data set (e.g. "llama3-2024": job-interrupting events by
+  cause) plus, optionally, the facility set ("infrastructure-estimates": utility feeds, transformers, UPSs,
+  PDUs, CDUs, chillers...). Overlapping job sets are never summed; a component present in both sets keeps
+  the job set's rate.
+- Arrivals: every class is a Poisson process of rate count x 1/MTBF. Their superposition is sampled up
+  front with numpy (exponential inter-arrival times at the total rate, the class drawn in proportion to its
+  rate, the failing unit drawn uniformly within the class), and one SimPy process walks through the events
+  that happen (failures and the repairs that matter), never one process per component.
+- Job-level classes (per GPU, node, link, switch of the job) interrupt the job. Facility classes are
+  propagated: what a failed device, utility feed, CDU or chiller takes down (A/B failover, overload trips,
+  cooling redundancy) is computed once per unit with ``campus.analysis.power.rollup`` and the cooling
+  rules below, cached, and looked up in the hot loop. The job is interrupted when a dark rack holds job
+  nodes; dark racks stay out of the pool until the unit is repaired.
+- Capacity: the job needs its nodes; the eligible nodes it leaves free (hot spares included) replace
+  failed ones. Under "hot_spares" a node failure takes the node out for its repair time; under
+  "checkpoint_restart" and "in_memory" the failed part is assumed replaced within the restart (the
+  classic Young/Daly setting). When too few healthy nodes remain the job waits for the next repair.
+- Recovery: see :mod:`simulations.engine.job`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import simpy
+
+from campus.analysis.power import rollup
+from campus.analysis.snapshot import CampusSnapshot, FailureRate
+from simulations.engine.job import (
+    JobTimeline,
+    expected_ettr,
+    in_memory_copy_hours,
+    job_tflops,
+    young_daly_interval_hours,
+)
+from simulations.engine.params import FailureCascadeParams, ParamsError
+from simulations.engine.results import Progress, ReplicaResult
+
+# Target of a failure class.
+JOB, POWER_DEVICE, UTILITY_FEED, COOLING_UNIT, COOLING_PLANT = range(5)
+
+# Facility components and the snapshot elements they name (exact kinds, so two rows never cover one device).
+FACILITY_COMPONENTS: dict[str, tuple[int, frozenset[str] | None]] = {
+    "substation": (POWER_DEVICE, frozenset({"substation"})),
+    "transformer": (POWER_DEVICE, frozenset({"transformer"})),
+    "switchgear": (POWER_DEVICE, frozenset({"switchgear"})),
+    "generator": (POWER_DEVICE, frozenset({"generator"})),
+    "ups": (POWER_DEVICE, frozenset({"ups"})),
+    "pdu": (POWER_DEVICE, frozenset({"pdu"})),
+    "busway": (POWER_DEVICE, frozenset({"busway"})),
+    "rpp": (POWER_DEVICE, frozenset({"rpp"})),
+    "utility_feed": (UTILITY_FEED, None),
+    "cdu": (COOLING_UNIT, frozenset({"cdu"})),
+    "crah": (COOLING_UNIT, frozenset({"crah"})),
+    "rear_door": (COOLING_UNIT, frozenset({"rear-door"})),
+    "immersion": (COOLING_UNIT, frozenset({"immersion"})),
+    "chiller": (COOLING_PLANT, frozenset({"chiller"})),
+    "dry_cooler": (COOLING_PLANT, frozenset({"dry-cooler"})),
+    "cooling_tower": (COOLING_PLANT, frozenset({"cooling-tower"})),
+}
+JOB_UNITS = ("gpu", "job-gpu", "node", "link", "switch")
+DEAD_RACK_STATUSES = frozenset({"failed", "offline", "decommissioned"})
+# OPT-175B kept 12 spare nodes for 124 in use: ~10 % (catalog TRAINING_DEFAULTS["hot_spare_fraction"]).
+DEFAULT_HOT_SPARE_FRACTION = 0.10
+# Without links or switches in the snapshot: one NIC-leaf link per NIC, one leaf per 32 NIC ports
+# (a 64-port switch with half its ports facing down).
+LEAF_DOWNLINKS = 32
+_PROGRESS_EVERY = 4096
+
+
+@dataclass(frozen=True)
+class FailureClass:
+    component: str
+    target: int  # JOB, POWER_DEVICE, ...
+    units: tuple[int, ...]  # element ids for facility classes; () for job classes
+    count: int
+    mtbf_hours: float
+    repair_hours: float
+    consumes_node: bool  # under "hot_spares" the failed node leaves the pool for repair_hours
+
+    @property
+    def rate_per_hour(self) -> float:
+        return self.count / self.mtbf_hours if self.mtbf_hours > 0 else 0.0
+
+
+@dataclass
+class CascadePlan:
+    """Everything about one snapshot and parameter set that does not depend on the seed."""
+
+    snap: CampusSnapshot
+    params: FailureCascadeParams
+    classes: list[FailureClass]
+    job_racks: dict[int, int]  # rack id -> job nodes in it
+    eligible_by_rack: dict[int, int]  # rack id -> eligible nodes in it
+    job_nodes: int
+    job_gpus: int
+    job_gpus_by_model: dict[str, int]
+    eligible_nodes: int
+    spare_nodes: int
+    job_tflops: float
+    interval_h: float
+    write_h: float
+    restart_h: float
+    copy_h: float
+    job_rate_per_hour: float
+    unmodelled: list[str]
+    _impact: dict[tuple[int, int], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+    _cooling: _CoolingGraph | None = None
+    _base_dark: frozenset[int] | None = None
+
+    @property
+    def total_rate_per_hour(self) -> float:
+        return sum(c.rate_per_hour for c in self.classes)
+
+    # ---------------------------------------------------------- facility impact (cached per unit)
+
+    def impact(self, cls_index: int, unit_index: int) -> tuple[tuple[int, ...], bool]:
+        """(racks the failure darkens among the eligible ones, whether any holds job nodes)."""
+        key = (cls_index, unit_index)
+        hit = self._impact.get(key)
+        if hit is not None:
+            return hit
+        cls = self.classes[cls_index]
+        unit = cls.units[unit_index]
+        racks = self._racks_lost(cls.target, unit)
+        racks_t = tuple(sorted(r for r in racks if r in self.eligible_by_rack))
+        out = (racks_t, any(r in self.job_racks for r in racks_t))
+        self._impact[key] = out
+        return out
+
+    def _racks_lost(self, target: int, unit: int) -> set[int]:
+        if self._cooling is None:
+            self._cooling = _CoolingGraph(self.snap)
+        if target in (POWER_DEVICE, UTILITY_FEED):
+            if self._base_dark is None:
+                self._base_dark = frozenset(rollup(self.snap).racks_without_power)
+            if target == POWER_DEVICE:
+                res = rollup(self.snap, failed=frozenset({unit}))
+            else:
+                res = rollup(self.snap, failed_feeds=frozenset({unit}))
+            lost = set(res.racks_without_power) - self._base_dark
+            dead_units = {u.id for u in self.snap.cooling_units if u.power_device_id in res.dead_devices}
+            dead_plants = {p.id for p in self.snap.cooling_plants if p.power_device_id in res.dead_devices}
+            if dead_units or dead_plants:
+                lost |= self._cooling.racks_without_cooling(dead_units, dead_plants)
+            return lost
+        if target == COOLING_UNIT:
+            return self._cooling.racks_without_cooling({unit}, set())
+        return self._cooling.racks_without_cooling(set(), {unit})
+
+
+class _CoolingGraph:
+    """Which racks lose heat removal when cooling units or plants are lost.
+
+    A lost unit's racks keep cooling when the live units of its redundancy group (same non-empty
+    ``group``) have spare capacity for the unit's load; a lost plant's units keep heat rejection when the
+    live plants of the same building can absorb the plant's load.
+    """
+
+    def __init__(self, snap: CampusSnapshot) -> None:
+        self.unit_racks: dict[int, list[int]] = {}
+        self.unit_load_kw: dict[int, float] = {}
+        for r in snap.racks:
+            if r.cooling_unit_id is not None:
+                self.unit_racks.setdefault(r.cooling_unit_id, []).append(r.id)
+                self.unit_load_kw[r.cooling_unit_id] = self.unit_load_kw.get(
+                    r.cooling_unit_id, 0.0
+                ) + snap.rack_it_kw(r)
+        self.units = {u.id: u for u in snap.cooling_units}
+        self.plants = {p.id: p for p in snap.cooling_plants}
+        self.plant_units: dict[int, list[int]] = {}
+        for u in snap.cooling_units:
+            if u.plant_id is not None:
+                self.plant_units.setdefault(u.plant_id, []).append(u.id)
+        self.plant_load_kw = {
+            p: sum(self.unit_load_kw.get(u, 0.0) for u in us) for p, us in self.plant_units.items()
+        }
+
+    def racks_without_cooling(self, dead_units: set[int], dead_plants: set[int]) -> set[int]:
+        dead_units = set(dead_units)
+        for pid in dead_plants:
+            plant = self.plants.get(pid)
+            if plant is None:
+                continue
+            spare = sum(
+                p.capacity_kw - self.plant_load_kw.get(p.id, 0.0)
+                for p in self.plants.values()
+                if p.id not in dead_plants and p.building_id == plant.building_id
+            )
+            if spare < self.plant_load_kw.get(pid, 0.0):
+                dead_units.update(self.plant_units.get(pid, ()))
+        lost: set[int] = set()
+        for uid in dead_units:
+            unit = self.units.get(uid)
+            if unit is None:
+                continue
+            load = self.unit_load_kw.get(uid, 0.0)
+            if unit.group:
+                spare = sum(
+                    u.capacity_kw - self.unit_load_kw.get(u.id, 0.0)
+                    for u in self.units.values()
+                    if u.group == unit.group and u.hall_id == unit.hall_id and u.id not in dead_units
+                )
+                if spare >= load:
+                    continue
+            lost.update(self.unit_racks.get(uid, ()))
+        return lost
+
+
+# ---------------------------------------------------------------- preparation
+
+
+def _select_rates(snap: CampusSnapshot, p: FailureCascadeParams) -> list[FailureRate]:
+    job_rows = [r for r in snap.failure_rates if r.dataset == p.rate_set]
+    if not job_rows:
+        have = sorted({r.dataset for r in snap.failure_rates})
+        raise ParamsError(
+            [
+                {
+                    "field": "rate_set",
+                    "message": f"no failure rates of data set {p.rate_set!r}; have: {', '.join(have)}",
+                }
+            ]
+        )
+    rows = list(job_rows)
+    if p.include_infrastructure and p.infrastructure_set != p.rate_set:
+        have = {r.component for r in rows}
+        rows += [
+            r for r in snap.failure_rates if r.dataset == p.infrastructure_set and r.component not in have
+        ]
+    known = {r.component for r in rows}
+    errors = []
+    for name, table in (
+        ("rate_overrides", p.rate_overrides),
+        ("repair_hours_overrides", p.repair_hours_overrides),
+    ):
+        for comp in table:
+            if comp not in known:
+                errors.append(
+                    {
+                        "field": f"{name}.{comp}",
+                        "message": f"unknown component; known: {', '.join(sorted(known))}",
+                    }
+                )
+    if errors:
+        raise ParamsError(errors)
+    return rows
+
+
+def _place_job(
+    snap: CampusSnapshot, p: FailureCascadeParams
+) -> tuple[dict[int, int], dict[int, int], dict[str, int], int]:
+    """Eligible nodes per rack, the job's nodes per rack (racks filled in pod then id order), its GPUs by model
+    and the spare nodes it leaves."""
+    base_dark = rollup(snap).racks_without_power if snap.power_feeds else set()
+    models = set(p.gpu_models) if p.gpu_models else None
+    if models is not None:
+        unknown = sorted(models - set(snap.gpus))
+        if unknown:
+            raise ParamsError([{"field": "gpu_models", "message": f"unknown GPU models {unknown}"}])
+    eligible: dict[int, list[tuple[str, int]]] = {}
+    racks = sorted(snap.racks, key=lambda r: (r.pod_id if r.pod_id is not None else -1, r.id))
+    for r in racks:
+        if r.status in DEAD_RACK_STATUSES or r.id in base_dark:
+            continue
+        members = [
+            (slug, n)
+            for slug, n in r.nodes
+            if n > 0 and (models is None or snap.node_models[slug].gpu in models)
+        ]
+        if members:
+            eligible[r.id] = members
+    total_nodes = sum(n for ms in eligible.values() for _, n in ms)
+    total_gpus = sum(snap.node_models[s].gpus_per_node * n for ms in eligible.values() for s, n in ms)
+    if total_nodes == 0:
+        raise ParamsError(
+            [{"field": "gpu_models", "message": "the campus has no active GPU nodes of these models"}]
+        )
+    if p.job_gpus is None:
+        if p.hot_spares is not None:
+            spares = p.hot_spares
+        elif p.recovery == "hot_spares":
+            spares = max(
+                1, round(total_nodes * DEFAULT_HOT_SPARE_FRACTION / (1 + DEFAULT_HOT_SPARE_FRACTION))
+            )
+        else:
+            spares = 0
+        if spares >= total_nodes:
+            raise ParamsError(
+                [{"field": "hot_spares", "message": f"the campus has only {total_nodes} eligible nodes"}]
+            )
+        want_nodes, want_gpus = total_nodes - spares, None
+    else:
+        if p.job_gpus > total_gpus:
+            raise ParamsError(
+                [{"field": "job_gpus", "message": f"the campus has only {total_gpus} eligible GPUs"}]
+            )
+        want_nodes, want_gpus = None, p.job_gpus
+    job_racks: dict[int, int] = {}
+    by_model: dict[str, int] = {}
+    nodes = gpus = 0
+    for rid, members in eligible.items():
+        for slug, n in members:
+            per = snap.node_models[slug].gpus_per_node
+            take = 0
+            while take < n and not (
+                (want_nodes is not None and nodes >= want_nodes)
+                or (want_gpus is not None and gpus >= want_gpus)
+            ):
+                take += 1
+                nodes += 1
+                gpus += per
+            if take:
+                job_racks[rid] = job_racks.get(rid, 0) + take
+                gslug = snap.node_models[slug].gpu
+                by_model[gslug] = by_model.get(gslug, 0) + take * per
+    spare_nodes = total_nodes - nodes
+    if p.job_gpus is not None and p.hot_spares is not None and p.hot_spares > spare_nodes:
+        raise ParamsError(
+            [
+                {
+                    "field": "hot_spares",
+                    "message": f"only {spare_nodes} eligible nodes are left outside the job",
+                }
+            ]
+        )
+    eligible_by_rack = {rid: sum(n for _, n in ms) for rid, ms in eligible.items()}
+    return eligible_by_rack, job_racks, by_model, spare_nodes
+
+
+def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
+    p = params
+    eligible_by_rack, job_racks, by_model, spare_nodes = _place_job(snap, p)
+    job_nodes = sum(job_racks.values())
+    job_gpus = sum(by_model.values())
+    campus_gpus = sum(sum(snap.rack_gpus(r).values()) for r in snap.racks)
+    share = job_gpus / campus_gpus if campus_gpus else 0.0
+    job_node_specs = {
+        slug
+        for r in snap.racks
+        if r.id in job_racks
+        for slug, n in r.nodes
+        if n > 0 and snap.node_models[slug].gpu in by_model
+    }
+    backend_links = sum(link.count for link in snap.links if link.network == "backend")
+    backend_switches = sum(s.count for s in snap.switches if s.network == "backend")
+    nic_ports = (
+        sum(snap.node_models[s].nics for s in job_node_specs) / max(len(job_node_specs), 1) * job_nodes
+    )
+    counts_by_per = {
+        "gpu": job_gpus,
+        "job-gpu": job_gpus,
+        "node": job_nodes,
+        "link": round(backend_links * share) if backend_links else round(nic_ports),
+        "switch": round(backend_switches * share)
+        if backend_switches
+        else math.ceil(nic_ports / LEAF_DOWNLINKS),
+    }
+    classes: list[FailureClass] = []
+    unmodelled: list[str] = []
+    for r in _select_rates(snap, p):
+        mtbf = p.rate_overrides.get(r.component, r.mtbf_hours)
+        repair = p.repair_hours_overrides.get(r.component, r.repair_hours)
+        if r.component in FACILITY_COMPONENTS and r.per not in ("gpu", "job-gpu", "node", "link", "switch"):
+            target, kinds = FACILITY_COMPONENTS[r.component]
+            if target == POWER_DEVICE:
+                units = tuple(
+                    d.id
+                    for d in snap.power_devices
+                    if d.kind in kinds and d.status not in ("failed", "offline")
+                )
+            elif target == UTILITY_FEED:
+                units = tuple(u.id for u in snap.utility_feeds)
+            elif target == COOLING_UNIT:
+                units = tuple(u.id for u in snap.cooling_units if u.kind in kinds)
+            else:
+                units = tuple(c.id for c in snap.cooling_plants if c.kind in kinds)
+            if units:
+                classes.append(FailureClass(r.component, target, units, len(units), mtbf, repair, False))
+            continue
+        if r.per in JOB_UNITS and r.interrupts_job:
+            count = counts_by_per[r.per]
+            if count > 0:
+                consumes = r.per in ("gpu", "job-gpu", "node") and repair > 0
+                classes.append(FailureClass(r.component, JOB, (), count, mtbf, repair, consumes))
+            continue
+        unmodelled.append(r.component)
+    job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
+    write_h = p.checkpoint_write_minutes / 60.0
+    step_h = p.step_seconds / 3600.0
+    if p.checkpoint_interval_minutes == "optimal":
+        interval_h = max(
+            young_daly_interval_hours(write_h, 1.0 / job_rate if job_rate > 0 else math.inf), step_h
+        )
+    else:
+        interval_h = p.checkpoint_interval_minutes / 60.0
+    copy_h = 0.0
+    if p.recovery == "in_memory":
+        if p.fabric_gbps is not None:
+            gbps = p.fabric_gbps
+        else:
+            gbps = min(
+                (
+                    snap.node_models[s].nic_speed_gbps
+                    * snap.node_models[s].nics
+                    / snap.node_models[s].gpus_per_node
+                )
+                for s in job_node_specs
+            )
+        copy_h = in_memory_copy_hours(p.state_gb_per_gpu, gbps)
+    return CascadePlan(
+        snap=snap,
+        params=p,
+        classes=classes,
+        job_racks=job_racks,
+        eligible_by_rack=eligible_by_rack,
+        job_nodes=job_nodes,
+        job_gpus=job_gpus,
+        job_gpus_by_model=by_model,
+        eligible_nodes=sum(eligible_by_rack.values()),
+        spare_nodes=spare_nodes,
+        job_tflops=job_tflops(snap.gpus, by_model, p.precision, p.mfu),
+        interval_h=interval_h,
+        write_h=write_h,
+        restart_h=p.restart_minutes / 60.0,
+        copy_h=copy_h,
+        job_rate_per_hour=job_rate,
+        unmodelled=unmodelled,
+    )
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def sample_failures(
+    rng: np.random.Generator, rates_per_hour: np.ndarray, duration_h: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Failure times (h, sorted) and class indices of a superposition of Poisson processes.
+
+    Inter-arrival times are exponential at the total rate; each arrival belongs to class i with
+    probability rate_i / total.
+    """
+    total = float(rates_per_hour.sum())
+    if total <= 0 or duration_h <= 0:
+        return np.empty(0), np.empty(0, dtype=np.int64)
+    expect = total * duration_h
+    chunks = []
+    t0 = 0.0
+    while True:
+        n = int(expect + 6.0 * math.sqrt(expect) + 16)
+        times = t0 + np.cumsum(rng.exponential(1.0 / total, n))
+        chunks.append(times)
+        if times[-1] >= duration_h:
+            break
+        t0 = float(times[-1])
+    times = np.concatenate(chunks)
+    times = times[times < duration_h]
+    cum = np.cumsum(rates_per_hour) / total
+    classes = np.searchsorted(cum, rng.random(times.size), side="right")
+    np.minimum(classes, rates_per_hour.size - 1, out=classes)
+    return times, classes
+
+
+# ---------------------------------------------------------------- one replica
+
+
+def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    p = plan.params
+    rng = np.random.default_rng(seed)
+    duration_h = p.duration_days * 24.0
+    classes = plan.classes
+    rates = np.array([c.rate_per_hour for c in classes], dtype=float)
+    times_a, cls_a = sample_failures(rng, rates, duration_h)
+    counts = np.array([max(c.count, 1) for c in classes], dtype=np.int64)
+    units_a = (rng.random(times_a.size) * counts[cls_a]).astype(np.int64) if times_a.size else cls_a
+    times = times_a.tolist()
+    cls_l = cls_a.tolist()
+    units = units_a.tolist()
+
+    in_memory = p.recovery == "in_memory"
+    hot_spares = p.recovery == "hot_spares"
+    tl = JobTimeline(
+        plan.interval_h,
+        plan.write_h,
+        plan.restart_h,
+        len(classes),
+        step_h=p.step_seconds / 3600.0,
+        in_memory=in_memory,
+    )
+    extra_h = plan.copy_h
+    target = [c.target for c in classes]
+    repair = [c.repair_hours for c in classes]
+    consumes = [hot_spares and c.consumes_node for c in classes]
+    eligible_by_rack = plan.eligible_by_rack
+    need = plan.job_nodes
+    eligible = plan.eligible_nodes
+    state = {"down": 0, "wait_since": -1.0, "wait_h": 0.0, "outages": 0, "events": 0}
+    rack_outages: dict[int, int] = {}
+    repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks); racks () = one node
+    n = len(times)
+    inf = math.inf
+
+    def proc(env: simpy.Environment):
+        down = 0
+        seq = 0
+        i = 0
+        events = 0
+        wait_h = 0.0
+        wait_since = -1.0
+        outages = 0
+        next_progress = _PROGRESS_EVERY
+        while True:
+            t_f = times[i] if i < n else inf
+            t_r = repairs[0][0] if repairs else inf
+            t = t_f if t_f < t_r else t_r
+            if t >= duration_h:
+                break
+            yield env.timeout(t - env.now)
+            events += 1
+            if t_r <= t_f:
+                _, _, racks = heapq.heappop(repairs)
+                if racks:
+                    for rid in racks:
+                        c = rack_outages[rid] - 1
+                        rack_outages[rid] = c
+                        if c == 0:
+                            down -= eligible_by_rack[rid]
+                else:
+                    down -= 1
+                if tl.waiting and eligible - down >= need:
+                    tl.capacity_back(t, extra_h)
+                    wait_h += t - wait_since
+                continue
+            c = cls_l[i]
+            u = units[i]
+            i += 1
+            if target[c] == JOB:
+                if consumes[c]:
+                    down += 1
+                    seq += 1
+                    heapq.heappush(repairs, (t + repair[c], seq, ()))
+                hit = True
+            else:
+                racks, hit = plan.impact(c, u)
+                if not racks:
+                    continue
+                outages += 1
+                for rid in racks:
+                    k = rack_outages.get(rid, 0)
+                    rack_outages[rid] = k + 1
+                    if k == 0:
+                        down += eligible_by_rack[rid]
+                seq += 1
+                heapq.heappush(repairs, (t + repair[c], seq, racks))
+            was_waiting = tl.waiting
+            ok = eligible - down >= need
+            if hit:
+                tl.fail(t, c, ok, extra_h)
+            elif not ok and not was_waiting and t < tl.ready_at:
+                tl.capacity_lost(t)
+            if tl.waiting and not was_waiting:
+                wait_since = t
+            elif was_waiting and not tl.waiting:
+                wait_h += t - wait_since
+            if progress is not None and events >= next_progress:
+                next_progress += _PROGRESS_EVERY
+                progress(t / duration_h)
+        if tl.waiting:
+            wait_h += duration_h - wait_since
+        state["events"] = events
+        state["wait_h"] = wait_h
+        state["outages"] = outages
+
+    env = simpy.Environment()
+    env.process(proc(env))
+    env.run()
+    tl.finish(duration_h)
+    if progress is not None:
+        progress(1.0)
+    return _result(plan, tl, duration_h, state)
+
+
+def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) -> ReplicaResult:
+    p = plan.params
+    g = plan.job_gpus
+    lost_h = tl.lost_work_h + tl.down_h
+    n_int = tl.interruptions
+    expected = (
+        expected_ettr(plan.job_rate_per_hour, plan.interval_h, plan.write_h, plan.restart_h)
+        if p.recovery != "in_memory"
+        else math.nan
+    )
+    metrics = {
+        "ettr": tl.useful_h / duration_h,
+        "interruptions": float(n_int),
+        "interruptions_per_day": n_int / (duration_h / 24.0),
+        "lost_gpu_hours": lost_h * g,
+        "mean_lost_hours_per_interruption": lost_h / n_int if n_int else 0.0,
+        "lost_work_hours": tl.lost_work_h,
+        "downtime_hours": tl.down_h,
+        "waiting_for_capacity_hours": state["wait_h"],
+        "checkpoint_overhead_hours": tl.useful_h * plan.write_h / plan.interval_h
+        if plan.interval_h > 0
+        else 0.0,
+        "useful_gpu_hours": tl.useful_h * g,
+        "useful_eflop": tl.useful_h * 3600.0 * plan.job_tflops * 1e12 / 1e18,
+        "job_gpus": float(g),
+        "job_nodes": float(plan.job_nodes),
+        "spare_nodes": float(plan.spare_nodes),
+        "job_mtbf_hours_expected": 1.0 / plan.job_rate_per_hour if plan.job_rate_per_hour > 0 else math.inf,
+        "checkpoint_interval_minutes": plan.interval_h * 60.0,
+        "facility_outages": float(state["outages"]),
+    }
+    if math.isfinite(expected):
+        metrics["ettr_expected_job_classes"] = expected
+    metrics = {k: v for k, v in metrics.items() if math.isfinite(v)}
+    by_cause: dict[str, float] = {}
+    for c, cnt in zip(plan.classes, tl.by_cause_count, strict=True):
+        if cnt:
+            by_cause[c.component] = by_cause.get(c.component, 0.0) + cnt
+    # series: cumulative interruptions and committed useful hours on an even grid
+    t_grid = np.linspace(0.0, duration_h, p.series_points)
+    fail_t = np.asarray(tl.trace_t[1:-1])
+    useful = np.interp(t_grid, np.asarray(tl.trace_t), np.asarray(tl.trace_useful))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ettr_series = np.where(t_grid > 0, useful / np.where(t_grid > 0, t_grid, 1.0), 1.0)
+    series = {
+        "t_hours": t_grid,
+        "interruptions": np.searchsorted(fail_t, t_grid, side="right").astype(float),
+        "useful_hours": useful,
+        "ettr": ettr_series,
+    }
+    return ReplicaResult(metrics=metrics, by_cause=by_cause, series=series, events=state["events"])

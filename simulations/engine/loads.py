@@ -1,0 +1,131 @@
+"""Campus electrical load and job throughput as functions of GPU power caps.
+
+The campus is reduced to groups of identical servers (one per pod and server model). A group's power is
+linear in its GPUs' cap; its throughput follows the GPU model's cap curve. IT power includes the in-rack
+extras and the rest of the IT estate (storage, CPU nodes, switches), written down as a fraction of IT
+power (``other_it_fraction``): IT = servers / (1 - fraction). Facility power = IT x PUE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from campus.analysis.snapshot import CampusSnapshot, GpuSpec
+from simulations.engine.job import cap_throughput_fraction, peak_tflops
+
+DEAD_RACK_STATUSES = frozenset({"failed", "offline", "decommissioned"})
+
+
+@dataclass(frozen=True)
+class ServerGroup:
+    pod_id: int | None
+    node_slug: str
+    gpu: GpuSpec
+    nodes: int
+    gpus: int
+    node_fixed_w: float  # overhead + extra NIC power per node, W
+    nominal_tflops: float  # sustained at full power: gpus x peak x MFU
+
+    @property
+    def gpu_tdp_kw(self) -> float:
+        return self.gpus * self.gpu.tdp_w / 1000.0
+
+    @property
+    def fixed_kw(self) -> float:
+        return self.nodes * self.node_fixed_w / 1000.0
+
+
+@dataclass(frozen=True)
+class CampusLoad:
+    groups: tuple[ServerGroup, ...]
+    extra_it_kw: float  # in-rack extras
+    other_it_fraction: float
+    pue: float
+
+    def it_kw(self, gpu_power_fraction: Sequence[float]) -> float:
+        """IT power with each group's GPUs drawing the given fraction of TDP, kW."""
+        servers = self.extra_it_kw
+        for g, f in zip(self.groups, gpu_power_fraction, strict=True):
+            servers += g.fixed_kw + g.gpu_tdp_kw * f
+        return servers / (1.0 - self.other_it_fraction)
+
+    def facility_kw(self, gpu_power_fraction: Sequence[float]) -> float:
+        return self.it_kw(gpu_power_fraction) * self.pue
+
+    @property
+    def nominal_tflops(self) -> float:
+        return sum(g.nominal_tflops for g in self.groups)
+
+    def throughput_tflops(
+        self, speed: Sequence[float], scope: str = "pod", running: Sequence[bool] | None = None
+    ) -> float:
+        """Sustained TFLOPS given each group's speed fraction. Within a synchronous job (a pod, or the
+        whole campus) every group runs at the pace of the slowest one; a paused group contributes nothing
+        and, in a campus-wide job, stops the job."""
+        if running is None:
+            running = [True] * len(self.groups)
+        if scope == "campus":
+            if not all(running):
+                return 0.0
+            pace = min(speed, default=0.0)
+            return pace * self.nominal_tflops
+        pods: dict[int | None, list[int]] = {}
+        for i, g in enumerate(self.groups):
+            pods.setdefault(g.pod_id, []).append(i)
+        total = 0.0
+        for members in pods.values():
+            live = [i for i in members if running[i]]
+            if not live:
+                continue
+            pace = min(speed[i] for i in live)
+            total += pace * sum(self.groups[i].nominal_tflops for i in live)
+        return total
+
+
+def campus_load(
+    snap: CampusSnapshot, precision: str, mfu: float, utilization: float = 1.0, pue: float | None = None
+) -> CampusLoad:
+    """Group the active servers of ``snap`` by (pod, server model). ``utilization`` scales both the GPU
+    power and the work done (a GPU busy a fraction u of the time)."""
+    counts: dict[tuple[int | None, str], int] = {}
+    extra = 0.0
+    for r in snap.racks:
+        if r.status in DEAD_RACK_STATUSES:
+            continue
+        extra += r.extra_it_kw
+        for slug, n in r.nodes:
+            if n > 0:
+                counts[(r.pod_id, slug)] = counts.get((r.pod_id, slug), 0) + n
+    groups = []
+    for (pod, slug), n in sorted(
+        counts.items(), key=lambda kv: (kv[0][0] if kv[0][0] is not None else -1, kv[0][1])
+    ):
+        spec = snap.node_models[slug]
+        gpu = snap.gpus[spec.gpu]
+        gpus = n * spec.gpus_per_node
+        groups.append(
+            ServerGroup(
+                pod_id=pod,
+                node_slug=slug,
+                gpu=gpu,
+                nodes=n,
+                gpus=gpus,
+                node_fixed_w=spec.overhead_w + spec.nics * spec.nic_extra_w,
+                nominal_tflops=gpus * peak_tflops(gpu, precision) * mfu * utilization,
+            )
+        )
+    # Utilization scales GPU power through the fraction handed to it_kw; the groups keep TDP.
+    return CampusLoad(
+        tuple(groups), extra, snap.other_it_fraction, pue if pue is not None else snap.design_pue
+    )
+
+
+def speed_at_cap(gpu: GpuSpec, cap_fraction: float) -> float:
+    """Throughput fraction of a GPU capped at ``cap_fraction`` of TDP (no cap above TDP)."""
+    return cap_throughput_fraction(gpu, min(cap_fraction, 1.0))
+
+
+def effective_cap(gpu: GpuSpec, cap_fraction: float) -> float:
+    """The cap the driver actually applies: at least the part's minimum, at most TDP."""
+    return min(max(cap_fraction, gpu.min_cap_fraction), 1.0)

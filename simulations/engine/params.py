@@ -1,0 +1,297 @@
+"""Validated parameters of every scenario kind.
+
+One pydantic model per kind. Every field has a default, so ``{}`` is a valid parameter set; unknown keys are
+rejected so that a typo never silently falls back to a default. Units are in the field names. Where each
+default comes from is documented in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    ValidationError,
+    model_validator,
+)
+
+from campus.catalog_data import default_value
+
+KINDS: tuple[str, ...] = ("power_capping", "grid_limit", "liquid_cooling", "failure_cascade")
+
+
+class ParamsError(ValueError):
+    """Invalid scenario parameters; ``errors`` is a list of {"field": "a.b[0].c", "message": ...}."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- shared pieces
+
+
+class JobParams(_Strict):
+    """The synchronous training job whose throughput and interruptions the scenario reports."""
+
+    precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
+    # Model FLOPs utilisation at full power: Llama 3 405B reached 38-43 % in BF16 (DOMAIN.md section 5).
+    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
+    # Wall time of one optimiser step at full speed (sets the work lost by in-memory recovery), s.
+    step_seconds: float = Field(10.0, gt=0)
+    checkpoint_interval_minutes: float | Literal["optimal"] = "optimal"
+    # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
+    checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
+
+    @model_validator(mode="after")
+    def _positive_interval(self) -> JobParams:
+        if self.checkpoint_interval_minutes != "optimal" and not self.checkpoint_interval_minutes > 0:
+            raise ValueError("checkpoint_interval_minutes must be > 0 or 'optimal'")
+        return self
+
+
+class CapRule(_Strict):
+    """A power cap for the GPUs of one model and/or one pod (both None: every GPU)."""
+
+    gpu_model: str | None = None
+    pod_id: int | None = None
+    cap_fraction: float | None = Field(None, gt=0, le=1.5)
+    cap_w: float | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _one_cap(self) -> CapRule:
+        if (self.cap_fraction is None) == (self.cap_w is None):
+            raise ValueError("give exactly one of cap_fraction (of TDP) or cap_w")
+        return self
+
+
+class CapStep(_Strict):
+    start_hours: float = Field(0.0, ge=0)
+    caps: list[CapRule] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------- power_capping
+
+
+class PowerCappingParams(_Strict):
+    duration_hours: float = Field(24.0, gt=0)
+    # Static caps applied from t = 0 (later rules win when several match one GPU group).
+    caps: list[CapRule] = Field(default_factory=lambda: [CapRule(cap_fraction=0.8)])
+    # Cap changes over time; each step replaces the caps in force from start_hours on.
+    schedule: list[CapStep] = Field(default_factory=list)
+    utilization: float = Field(1.0, ge=0, le=1)
+    pue: float | None = Field(None, ge=1)  # None: the campus design PUE
+    price_usd_per_kwh: float | None = Field(None, ge=0)  # None: the campus price
+    job: JobParams = Field(default_factory=JobParams)
+    # "campus": one synchronous job over every GPU (slowest member sets the pace); "pod": one job per pod.
+    job_scope: Literal["campus", "pod"] = "pod"
+
+    @model_validator(mode="after")
+    def _sorted_schedule(self) -> PowerCappingParams:
+        starts = [s.start_hours for s in self.schedule]
+        if starts != sorted(starts):
+            raise ValueError("schedule must be sorted by start_hours")
+        return self
+
+
+# ---------------------------------------------------------------- grid_limit
+
+
+class CapacityStep(_Strict):
+    start_hours: float = Field(0.0, ge=0)
+    capacity_kw: float = Field(..., ge=0)
+
+
+class GridEvent(_Strict):
+    """A demand-response event: the interconnect capacity is cut by ``cut_fraction`` for a while."""
+
+    start_hours: float = Field(14.0, ge=0)
+    duration_hours: float = Field(3.0, gt=0)
+    # Emerald AI field test (DOMAIN.md section 2): 25 % for 3 h on a grid-stress day.
+    cut_fraction: float = Field(0.25, ge=0, le=1)
+
+
+class GridLimitParams(_Strict):
+    duration_hours: float = Field(24.0, gt=0)
+    step_minutes: float = Field(1.0, gt=0, le=60)
+    capacity_kw: float | None = Field(None, ge=0)  # None: the campus grid capacity
+    capacity_schedule: list[CapacityStep] = Field(default_factory=list)
+    events: list[GridEvent] = Field(default_factory=lambda: [GridEvent()])
+    policy: Literal["cap", "pause", "ride_through", "generators"] = "cap"
+    # Pods paused first under "pause" (lower number first); pods not named come last, highest id first.
+    pod_priorities: dict[int, int] = Field(default_factory=dict)
+    utilization: float = Field(1.0, ge=0, le=1)
+    pue: float | None = Field(None, ge=1)
+    # A paused GPU idles at this fraction of its TDP (estimate: H100 idles near 70-100 W of 700 W).
+    idle_gpu_fraction: float = Field(0.12, ge=0, le=1)
+    # Battery energy: None derives it from the UPSs of the snapshot (rated_kw x battery_minutes).
+    battery_kwh: float | None = Field(None, ge=0)
+    battery_initial_fraction: float = Field(1.0, ge=0, le=1)
+    battery_recharge_kw: float | None = Field(None, ge=0)  # None: 10 % of the battery's rated discharge
+    # Generators: None derives capacity, start delay and ramp from the snapshot's generator devices.
+    generator_kw: float | None = Field(None, ge=0)
+    generator_start_delay_s: float | None = Field(None, ge=0)
+    generator_ramp_s: float | None = Field(None, ge=0)
+    job: JobParams = Field(default_factory=JobParams)
+
+    @model_validator(mode="after")
+    def _sorted_schedule(self) -> GridLimitParams:
+        starts = [s.start_hours for s in self.capacity_schedule]
+        if starts != sorted(starts):
+            raise ValueError("capacity_schedule must be sorted by start_hours")
+        return self
+
+
+# ---------------------------------------------------------------- liquid_cooling
+
+
+class CoolingEvent(_Strict):
+    kind: Literal["cdu_loss", "pump_loss", "chiller_loss", "supply_temp_excursion"] = "cdu_loss"
+    # The cooling unit (cdu_loss, pump_loss, supply_temp_excursion) or plant (chiller_loss) id;
+    # None picks the unit or plant carrying the most GPUs.
+    target_id: int | None = None
+    at_minutes: float = Field(5.0, ge=0)
+    # Time until flow / heat rejection is back (repair or failover), min.
+    repair_minutes: float = Field(30.0, ge=0)
+    # pump_loss: the flow left with the remaining pumps, fraction of nominal (one of two pumps lost).
+    remaining_flow_fraction: float = Field(0.5, ge=0, le=1)
+    # supply_temp_excursion: supply temperature rise, K.
+    supply_rise_k: float = Field(10.0, ge=0)
+
+
+class LiquidCoolingParams(_Strict):
+    duration_minutes: float = Field(120.0, gt=0)
+    events: list[CoolingEvent] = Field(default_factory=lambda: [CoolingEvent()])
+    # Chiller restart after the repair; None: the plant's restart_minutes (4-8 min typical, DOMAIN.md section 3).
+    chiller_restart_minutes: float | None = Field(None, ge=0)
+    # Lumped RC per kW of load, C dT/dt = P - G (T - T_coolant) (catalog COOLING_DEFAULTS, estimates fitted
+    # to "shutdown in under a minute" for cold plates and "minutes" for room air, DOMAIN.md section 3).
+    liquid_heat_capacity_j_per_k_per_kw: float = Field(
+        default_value("liquid_heat_capacity_j_per_k_per_kw"), gt=0
+    )
+    liquid_conductance_w_per_k_per_kw: float = Field(default_value("liquid_conductance_w_per_k_per_kw"), gt=0)
+    air_heat_capacity_j_per_k_per_kw: float = Field(default_value("air_heat_capacity_j_per_k_per_kw"), gt=0)
+    air_conductance_w_per_k_per_kw: float = Field(default_value("air_conductance_w_per_k_per_kw"), gt=0)
+    # Conductance left without forced flow (natural convection, conduction to the frame), fraction of nominal.
+    residual_conductance_fraction: float = Field(0.03, ge=0, le=1)
+    # G ~ flow^0.8 (turbulent forced convection, Dittus-Boelter).
+    flow_exponent: float = Field(0.8, ge=0)
+    # Coolant loop water per kW of heat, L/kW: heats the loop while the chiller is down (estimate).
+    loop_volume_l_per_kw: float = Field(3.0, gt=0)
+    node_restart_minutes: float = Field(15.0, ge=0)
+    # Time series sample points (the solution itself is exact between events).
+    series_points: int = Field(600, ge=10, le=20000)
+    job: JobParams = Field(default_factory=JobParams)
+
+
+# ---------------------------------------------------------------- failure_cascade
+
+
+class FailureCascadeParams(_Strict):
+    duration_days: float = Field(30.0, gt=0)
+    job_gpus: int | None = Field(None, gt=0)  # None: every GPU of the campus (less the hot spares)
+    gpu_models: list[str] | None = None  # restrict the job to these GPU models; None: all
+    recovery: Literal["checkpoint_restart", "in_memory", "hot_spares"] = "checkpoint_restart"
+    checkpoint_interval_minutes: float | Literal["optimal"] = "optimal"
+    # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
+    checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
+    # Spare nodes held outside the job; None: 10 % of the job's nodes under "hot_spares" (OPT-175B kept
+    # 12 spares for 124 nodes), 0 otherwise.
+    hot_spares: int | None = Field(None, ge=0)
+    # In-memory recovery: state copied from the peers' HBM to the replacement GPU, GB per GPU, and the
+    # back-end bandwidth per GPU that carries it (None: the node's NIC speed).
+    state_gb_per_gpu: float = Field(80.0, ge=0)
+    fabric_gbps: float | None = Field(None, gt=0)
+    step_seconds: float = Field(10.0, gt=0)
+    rate_set: str = "llama3-2024"
+    include_infrastructure: bool = True
+    infrastructure_set: str = "infrastructure-estimates"
+    rate_overrides: dict[str, PositiveFloat] = Field(default_factory=dict)  # component -> mtbf_hours
+    repair_hours_overrides: dict[str, NonNegativeFloat] = Field(
+        default_factory=dict
+    )  # component -> repair hours
+    precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
+    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
+    series_points: int = Field(200, ge=2, le=20000)
+
+    @model_validator(mode="after")
+    def _checks(self) -> FailureCascadeParams:
+        if self.checkpoint_interval_minutes != "optimal" and not self.checkpoint_interval_minutes > 0:
+            raise ValueError("checkpoint_interval_minutes must be > 0 or 'optimal'")
+        return self
+
+
+MODELS: dict[str, type[BaseModel]] = {
+    "power_capping": PowerCappingParams,
+    "grid_limit": GridLimitParams,
+    "liquid_cooling": LiquidCoolingParams,
+    "failure_cascade": FailureCascadeParams,
+}
+
+
+# Tags pydantic puts in an error location for the member of a union that failed, not a field name.
+_UNION_TAGS = frozenset({"float", "int", "str", "bool", "literal['optimal']", "none"})
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    """("caps", 0, "cap_w") -> "caps[0].cap_w"."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _model(kind: str) -> type[BaseModel]:
+    try:
+        return MODELS[kind]
+    except KeyError:
+        raise ParamsError(
+            [{"field": "kind", "message": f"unknown kind {kind!r}; one of {', '.join(KINDS)}"}]
+        ) from None
+
+
+def validate_params(kind: str, data: dict[str, Any] | None) -> BaseModel:
+    """Validate ``data`` for ``kind``; raise ParamsError naming each bad field as ``a.b[0].c``."""
+    model = _model(kind)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ParamsError([{"field": "", "message": "parameters must be an object"}])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        # Union members report one error each under the same field: merge them into one message.
+        by_field: dict[str, list[str]] = {}
+        for err in exc.errors():
+            parts = [p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS)]
+            msg = err["msg"].removeprefix("Value error, ")
+            if "[key]" in parts:
+                parts.remove("[key]")
+                msg = f"invalid key: {msg}"
+            messages = by_field.setdefault(_path(tuple(parts)), [])
+            if msg not in messages:
+                messages.append(msg)
+        raise ParamsError([{"field": f, "message": " or ".join(m)} for f, m in by_field.items()]) from None
+
+
+def params_json_schema(kind: str) -> dict[str, Any]:
+    """JSON schema of one kind's parameters (for the API and the form)."""
+    return _model(kind).model_json_schema()
+
+
+def default_params(kind: str) -> dict[str, Any]:
+    """Every parameter of ``kind`` at its default, as JSON-ready data."""
+    return _model(kind)().model_dump(mode="json")
