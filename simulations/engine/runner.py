@@ -137,9 +137,8 @@ def aggregate(results: Iterable[ReplicaResult]) -> dict[str, Any]:
 
 
 def downsample(series: Mapping[str, np.ndarray], max_points: int) -> dict[str, np.ndarray]:
-    """Thin every series to at most ``max_points`` samples along "t_hours", keeping the first and last
-    points and, per bucket, the sample of each series farthest from the bucket mean (so spikes survive
-    in the min/max sense for step-like signals)."""
+    """Thin every series to at most ``max_points`` evenly spaced samples along "t_hours", keeping the
+    first and the last point. Series shorter than that come back unchanged."""
     t = np.asarray(series["t_hours"])
     n = t.size
     if max_points < 2:

@@ -1,0 +1,216 @@
+"""failure_cascade against closed forms (Poisson counts, renewal ETTR, lost work) and graph propagation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from simulations.engine import failure_cascade
+from simulations.engine.job import (
+    expected_ettr,
+    expected_lost_hours_per_interruption,
+    young_daly_interval_hours,
+)
+from simulations.engine.params import ParamsError, validate_params
+from simulations.engine.runner import aggregate, prepare, replica_seed
+from tests.engine.builders import campus, catalog_rates, single_rate
+
+# 8 racks x 4 nodes x 8 GPUs = 256 GPUs in the default test campus.
+GPUS = 256
+
+
+def _plan(snap, **params):
+    return prepare(
+        snap, "failure_cascade", {"rate_set": "test-set", "include_infrastructure": False, **params}
+    )
+
+
+def _runs(prepared, n, run_seed=7):
+    return [prepared.run(replica_seed(run_seed, i)) for i in range(n)]
+
+
+def test_interruption_count_matches_the_poisson_rate():
+    mtbf_h = 50_000.0  # per GPU -> job rate 256/50,000 per hour
+    snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
+    prepared = _plan(snap, duration_days=200, checkpoint_interval_minutes=60)
+    results = _runs(prepared, 40)
+    counts = np.array([r.metrics["interruptions"] for r in results])
+    expected = GPUS / mtbf_h * 200 * 24.0
+    # Poisson: the mean of n counts has standard error sqrt(expected / n).
+    assert abs(counts.mean() - expected) < 4.0 * math.sqrt(expected / counts.size)
+    assert counts.var(ddof=1) == pytest.approx(expected, rel=0.5)
+
+
+def test_mean_lost_time_per_interruption_is_half_the_checkpoint_period_plus_restart():
+    mtbf_h = 256 * 200.0  # job MTBF 200 h, much longer than the 1 h checkpoint period
+    snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
+    prepared = _plan(
+        snap,
+        duration_days=2000,
+        checkpoint_interval_minutes=60,
+        checkpoint_write_minutes=0,
+        restart_minutes=12,
+    )
+    results = _runs(prepared, 10)
+    lost = np.array([r.metrics["mean_lost_hours_per_interruption"] for r in results])
+    rate = 1 / 200.0
+    expected = expected_lost_hours_per_interruption(rate, 1.0, 0.0) + 0.2
+    assert expected == pytest.approx(0.5 + 0.2, rel=0.01)  # the closed form tends to tau/2 + R
+    sem = lost.std(ddof=1) / math.sqrt(lost.size)
+    assert abs(lost.mean() - expected) < 4 * sem + 0.01
+
+
+def test_ettr_matches_the_renewal_expectation_within_the_monte_carlo_ci():
+    mtbf_h = 256 * 5.0  # job MTBF 5 h: many failures, a strong effect
+    snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
+    prepared = _plan(
+        snap,
+        duration_days=200,
+        checkpoint_interval_minutes=60,
+        checkpoint_write_minutes=6,
+        restart_minutes=12,
+    )
+    agg = aggregate(_runs(prepared, 30))
+    expected = expected_ettr(1 / 5.0, 1.0, 0.1, 0.2)
+    half = agg["ettr"]["ci95_high"] - agg["ettr"]["mean"]
+    # 2x the 95 % half-width, plus the end effect of one unfinished segment in 4,800 h
+    assert abs(agg["ettr"]["mean"] - expected) < 2 * half + 1.1 / (200 * 24)
+    assert expected < 0.85  # the scenario really loses time
+
+
+def test_optimal_checkpoint_interval_follows_young_daly_for_the_job_rate():
+    snap = campus(failure_rates=(single_rate("gpu", 256 * 20.0),))
+    plan = _plan(snap, checkpoint_write_minutes=5).plan
+    assert plan.job_rate_per_hour == pytest.approx(1 / 20.0)
+    assert plan.interval_h == pytest.approx(young_daly_interval_hours(5 / 60, 20.0))
+    # Young's first-order form is close when the write is short against the MTBF
+    assert plan.interval_h == pytest.approx(math.sqrt(2 * (5 / 60) * 20.0), rel=0.1)
+
+
+def test_in_memory_recovery_loses_about_one_step_instead_of_half_a_checkpoint_period():
+    snap = campus(failure_rates=(single_rate("gpu", 256 * 10.0),))
+    common = dict(duration_days=100, checkpoint_interval_minutes=120, restart_minutes=6, step_seconds=20)
+    ckpt = _plan(snap, recovery="checkpoint_restart", **common)
+    mem = _plan(snap, recovery="in_memory", state_gb_per_gpu=80, fabric_gbps=400, **common)
+    assert mem.plan.copy_h == pytest.approx(80 * 8 / 400 / 3600)
+    r_ckpt = aggregate(_runs(ckpt, 5))
+    r_mem = aggregate(_runs(mem, 5))
+    assert r_mem["ettr"]["mean"] > r_ckpt["ettr"]["mean"] + 0.05
+    per_int = r_mem["mean_lost_hours_per_interruption"]["mean"]
+    # half a 20 s step on average + the 1.6 s copy + the 6 min restart
+    assert per_int == pytest.approx((10 + 1.6) / 3600 + 0.1, abs=0.01)
+
+
+def test_hot_spare_pool_runs_dry_and_the_job_waits_for_repairs():
+    rates = (single_rate("gpu", 256 * 2.0, repair_hours=100.0),)
+    snap = campus(failure_rates=rates)
+    few = aggregate(_runs(_plan(snap, recovery="hot_spares", hot_spares=1, duration_days=30), 3))
+    many = aggregate(
+        _runs(_plan(snap, recovery="hot_spares", hot_spares=0, job_gpus=8 * 8, duration_days=30), 3)
+    )
+    assert few["waiting_for_capacity_hours"]["mean"] > 100
+    # 64-GPU job on a 256-GPU campus: 24 free nodes absorb failures every ~8 h repaired in 100 h
+    assert many["waiting_for_capacity_hours"]["mean"] == 0.0
+    assert few["ettr"]["mean"] < many["ettr"]["mean"]
+
+
+def test_repairs_refill_the_hot_spare_pool():
+    # one failure every 20 h per job, repaired in 10 h, one spare: the pool is always back in time
+    snap = campus(failure_rates=(single_rate("gpu", 256 * 20.0, repair_hours=1.0),))
+    agg = aggregate(_runs(_plan(snap, recovery="hot_spares", hot_spares=1, duration_days=60), 3))
+    assert agg["interruptions"]["mean"] > 50
+    assert agg["waiting_for_capacity_hours"]["mean"] < 5.0
+
+
+def _pdu_only_snapshot(**kwargs):
+    pdu = [r for r in catalog_rates("infrastructure-estimates") if r.component == "pdu"]
+    rates = (single_rate("gpu", 1e12), *[r.__class__(**{**r.__dict__, "mtbf_hours": 200.0}) for r in pdu])
+    return campus(failure_rates=rates, **kwargs)
+
+
+def test_pdu_failure_interrupts_the_job_only_when_the_other_side_trips():
+    params = dict(rate_set="test-set", include_infrastructure=True, duration_days=100)
+    redundant = aggregate(_runs(prepare(_pdu_only_snapshot(), "failure_cascade", params), 3))
+    # B-side feeds rated 30 kW for 40.8 kW racks: losing an A-side PDU trips the B feeds (a cascade)
+    fragile = aggregate(_runs(prepare(_pdu_only_snapshot(feed_rating_kw=30.0), "failure_cascade", params), 3))
+    assert "pdu" not in redundant["by_cause"]
+    assert redundant["interruptions"]["mean"] == 0
+    assert fragile["by_cause"]["pdu"]["mean"] > 5
+    assert fragile["facility_outages"]["mean"] == fragile["by_cause"]["pdu"]["mean"]
+
+
+def test_cdu_loss_is_covered_by_its_redundancy_group_but_not_alone():
+    cdu = [r for r in catalog_rates("infrastructure-estimates") if r.component == "cdu"]
+    rates = (single_rate("gpu", 1e12), *[r.__class__(**{**r.__dict__, "mtbf_hours": 100.0}) for r in cdu])
+    params = dict(rate_set="test-set", duration_days=50)
+    alone = prepare(campus(failure_rates=rates), "failure_cascade", params)
+    grouped = prepare(campus(failure_rates=rates, cdu_groups=True), "failure_cascade", params)
+    assert alone.plan.impact(1, 0)[1] is True
+    assert grouped.plan.impact(1, 0) == ((), False)
+    assert aggregate(_runs(alone, 2))["by_cause"]["cdu"]["mean"] > 5
+    assert aggregate(_runs(grouped, 2))["interruptions"]["mean"] == 0
+
+
+def test_only_one_job_dataset_is_used_plus_the_infrastructure_set():
+    snap = campus(
+        failure_rates=catalog_rates(
+            "llama3-2024", "meta-rsc1-2024", "optics-component", "infrastructure-estimates"
+        )
+    )
+    plan = prepare(snap, "failure_cascade", {}).plan
+    components = {c.component for c in plan.classes}
+    assert "gpu" in components and "pdu" in components
+    assert "optics_link" not in components and "node" not in components
+    rsc = prepare(snap, "failure_cascade", {"rate_set": "meta-rsc1-2024"}).plan
+    assert {c.component for c in rsc.classes if c.target == failure_cascade.JOB} == {"node"}
+
+
+def test_same_seed_gives_the_same_replica_and_another_seed_differs():
+    snap = campus()
+    prepared = prepare(snap, "failure_cascade", {"duration_days": 60})
+    a, b, c = prepared.run(11), prepared.run(11), prepared.run(12)
+    assert a.metrics == b.metrics and a.by_cause == b.by_cause
+    assert all(np.array_equal(a.series[k], b.series[k]) for k in a.series)
+    assert a.metrics != c.metrics
+
+
+def test_unknown_components_in_overrides_are_rejected_by_name():
+    with pytest.raises(ParamsError) as exc:
+        prepare(campus(), "failure_cascade", {"rate_overrides": {"flux_capacitor": 10.0}})
+    assert exc.value.errors[0]["field"] == "rate_overrides.flux_capacitor"
+
+
+def test_rate_overrides_change_the_rate_of_the_named_component():
+    snap = campus()
+    base = prepare(snap, "failure_cascade", {}).plan
+    faster = prepare(snap, "failure_cascade", {"rate_overrides": {"gpu": 1000.0}}).plan
+    gpu_rate = {c.component: c.rate_per_hour for c in faster.classes}["gpu"]
+    assert gpu_rate == pytest.approx(GPUS / 1000.0)
+    assert faster.job_rate_per_hour > base.job_rate_per_hour
+
+
+def test_superposed_sampling_draws_classes_in_proportion_to_their_rates():
+    rng = np.random.default_rng(3)
+    rates = np.array([1.0, 3.0, 6.0])
+    times, classes = failure_cascade.sample_failures(rng, rates, 5000.0)
+    assert np.all(np.diff(times) >= 0) and times[-1] < 5000.0
+    share = np.bincount(classes, minlength=3) / classes.size
+    assert share == pytest.approx(rates / rates.sum(), abs=0.01)
+    assert times.size == pytest.approx(10 * 5000, rel=0.03)
+
+
+def test_series_have_a_time_axis_and_end_at_the_reported_totals():
+    snap = campus()
+    r = prepare(snap, "failure_cascade", {"duration_days": 30, "series_points": 50}).run(5)
+    assert r.series["t_hours"][0] == 0 and r.series["t_hours"][-1] == pytest.approx(720)
+    assert all(v.shape == (50,) for v in r.series.values())
+    assert r.series["interruptions"][-1] == r.metrics["interruptions"]
+    assert r.series["useful_hours"][-1] == pytest.approx(r.metrics["ettr"] * 720)
+
+
+def test_a_job_larger_than_the_campus_is_rejected():
+    with pytest.raises(ParamsError) as exc:
+        prepare(campus(), "failure_cascade", validate_params("failure_cascade", {"job_gpus": 10_000}))
+    assert exc.value.errors[0]["field"] == "job_gpus"

@@ -1,0 +1,80 @@
+"""Parameter validation: defaults, strictness and error paths that name the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulations.engine.params import KINDS, ParamsError, default_params, params_json_schema, validate_params
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_empty_object_is_valid_for_every_kind(kind):
+    assert validate_params(kind, {}).model_dump(mode="json") == default_params(kind)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_defaults_validate_back_to_themselves(kind):
+    data = default_params(kind)
+    assert validate_params(kind, data).model_dump(mode="json") == data
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_unknown_keys_are_rejected_by_name(kind):
+    with pytest.raises(ParamsError) as exc:
+        validate_params(kind, {"duration_dayz": 3})
+    assert exc.value.errors == [{"field": "duration_dayz", "message": "Extra inputs are not permitted"}]
+
+
+def test_nested_errors_carry_dotted_and_bracketed_paths():
+    with pytest.raises(ParamsError) as exc:
+        validate_params("grid_limit", {"events": [{}, {"cut_fraction": 2}], "job": {"mfu": 0}})
+    fields = {e["field"] for e in exc.value.errors}
+    assert fields == {"events[1].cut_fraction", "job.mfu"}
+
+
+def test_a_cap_rule_needs_exactly_one_of_fraction_or_watts():
+    with pytest.raises(ParamsError) as exc:
+        validate_params(
+            "power_capping", {"schedule": [{"start_hours": 2, "caps": [{"cap_fraction": 0.7, "cap_w": 500}]}]}
+        )
+    assert exc.value.errors[0]["field"] == "schedule[0].caps[0]"
+    assert "exactly one" in exc.value.errors[0]["message"]
+
+
+def test_checkpoint_interval_takes_a_number_or_optimal_in_one_message():
+    assert (
+        validate_params("failure_cascade", {"checkpoint_interval_minutes": 90}).checkpoint_interval_minutes
+        == 90
+    )
+    with pytest.raises(ParamsError) as exc:
+        validate_params("failure_cascade", {"checkpoint_interval_minutes": "often"})
+    assert [e["field"] for e in exc.value.errors] == ["checkpoint_interval_minutes"]
+    with pytest.raises(ParamsError):
+        validate_params("failure_cascade", {"checkpoint_interval_minutes": 0})
+
+
+def test_override_tables_validate_each_value_under_its_key():
+    with pytest.raises(ParamsError) as exc:
+        validate_params(
+            "failure_cascade", {"rate_overrides": {"gpu": -5}, "repair_hours_overrides": {"pdu": "x"}}
+        )
+    assert {e["field"] for e in exc.value.errors} == {"rate_overrides.gpu", "repair_hours_overrides.pdu"}
+
+
+def test_recovery_mode_is_one_of_three():
+    with pytest.raises(ParamsError) as exc:
+        validate_params("failure_cascade", {"recovery": "pray"})
+    assert exc.value.errors[0]["field"] == "recovery"
+
+
+def test_an_unknown_kind_is_a_params_error():
+    with pytest.raises(ParamsError) as exc:
+        validate_params("meteor_strike", {})
+    assert exc.value.errors[0]["field"] == "kind"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_schema_lists_every_default_parameter(kind):
+    schema = params_json_schema(kind)
+    assert set(schema["properties"]) == set(default_params(kind))
+    assert schema.get("additionalProperties") is False
