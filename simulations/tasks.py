@@ -1,0 +1,86 @@
+"""Celery tasks of the simulations app. Each is keyed by an id, reads its state from the database and can run
+twice without harm (Saleor style); the work itself lives in ``simulations.services``.
+
+Delivery: ``acks_late`` and ``reject_on_worker_lost`` (settings) put the message of a chunk whose worker died
+back on the queue; the chunk then re-runs and skips what is stored. With Redis an unacknowledged message comes
+back only after the transport's visibility timeout, so ``reap_stale_runs`` (beat, and once at each worker
+start) re-sends what a dead worker held well before that.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
+from celery.signals import worker_ready
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+class RunTask(Task):
+    """Turns a hard time limit (the worker kills the child process) into a failed run with a clear error."""
+
+    ignore_result = True
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        if isinstance(exc, TimeLimitExceeded) and args:
+            services._fail(
+                int(args[0]),
+                f"{self.name} exceeded the hard time limit ({exc}); fewer replicas per run or a larger "
+                "TWIN_TASK_TIME_LIMIT would let it finish",
+            )
+
+
+@shared_task(base=RunTask, name="simulations.tasks.start_run")
+def start_run(run_id: int) -> str:
+    """Snapshot the campus once and fan the replicas out in chunks. Does nothing if the run finished."""
+    return services.start(run_id)
+
+
+@shared_task(base=RunTask, bind=True, name="simulations.tasks.run_chunk")
+def run_chunk(self, run_id: int, indices: list[int], number: int | None = None) -> str:
+    """Run the replicas ``indices`` of a run that are not stored yet; the last one finishes the run."""
+    try:
+        return services.execute_chunk(run_id, list(indices), number)
+    except SoftTimeLimitExceeded:
+        limit = self.request.timelimit[1] if self.request.timelimit else None
+        services._fail(
+            run_id,
+            f"a chunk of replicas {indices[0]}-{indices[-1]} exceeded the soft time limit"
+            + (f" of {limit} s" if limit else "")
+            + "; the replicas stored so far are kept",
+        )
+        return "timeout"
+    except Exception as exc:
+        # A replica that raises would raise again on every retry: fail the run with the reason instead.
+        log.exception("run %s chunk %s failed", run_id, number)
+        services._fail(run_id, f"replica failed: {type(exc).__name__}: {exc}")
+        return "failed"
+
+
+@shared_task(base=RunTask, name="simulations.tasks.run_schedule")
+def run_schedule(schedule_id: int) -> int | None:
+    """One firing of a schedule (from beat): a new run; thresholds flag it when it finishes."""
+    run = services.run_schedule(schedule_id)
+    return run.pk if run else None
+
+
+@shared_task(base=RunTask, name="simulations.tasks.reap_stale_runs")
+def reap_stale_runs() -> dict:
+    """Re-send chunks of dead workers and lost messages; fail runs that keep losing their workers."""
+    report = services.reap_stale_runs()
+    if any(report.values()):
+        log.warning("reaper: %s", report)
+    return report
+
+
+@worker_ready.connect(weak=False, dispatch_uid="simulations.reap_on_worker_ready")
+def _reap_on_start(sender=None, **_kwargs) -> None:
+    # A worker that starts (often: the one replacing a dead one) picks up what was left behind at once.
+    try:
+        reap_stale_runs.delay()
+    except Exception:
+        log.exception("could not queue the reaper at worker start")
