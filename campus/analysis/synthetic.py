@@ -4,6 +4,7 @@ Layout (defaults): HGX H100 servers (10.2 kW), 4 per rack (~41 kW, the DOMAIN §
 128 racks per hall in rows of 16, 4 halls per building (16,384 GPUs, one compute island per building).
 Power per building, 2N: utility -> substation -> transformer A/B -> switchgear A/B (+ a standby generator
 each) -> per hall UPS A/B -> per row PDU A/B -> rack feeds A/B rated so one side carries the rack.
+Chillers hang off a mechanical board and CDUs off a hall mechanical PDU, each fed from both sides.
 Cooling per hall: an N+1 group of facility CDUs; per building an N+1 set of chillers.
 Fabric per building island: a fat tree from ``fabric.design_fabric``; islands joined by a super-spine layer.
 The catalog (``campus.catalog_data``) supplies the specs, so the figures carry their sources.
@@ -133,6 +134,11 @@ def synthetic_campus(
             )
             link(gen, sg, "N", top_kw)
             switchgear[side] = sg
+        # Mechanical loads sit on a board fed from both sides, so one side's loss keeps cooling running.
+        mech_kw = math.ceil(it_kw / 5.0 / 1000.0) * 1000.0  # chillers at COP 5
+        msb = dev("switchgear", "MSB", mech_kw)
+        for s in "AB":
+            link(switchgear[s], msb, s, mech_kw)
         n_chillers = math.ceil(it_kw / 10_000.0) + 1  # 10 MW chillers, N+1
         plant_ids = []
         for c in range(n_chillers):
@@ -145,7 +151,7 @@ def synthetic_campus(
                     10_000.0,
                     cat.default_value("chiller_cop"),
                     bid,
-                    switchgear["AB"[c % 2]],
+                    msb,
                     cat.default_value("chiller_restart_minutes"),
                 )
             )
@@ -175,6 +181,9 @@ def synthetic_campus(
             }
             for s in "AB":
                 link(switchgear[s], ups[s], "N", ups_kw)
+            mpdu = dev("pdu", f"H{h + 1} MPDU", pdu_kw)
+            for s in "AB":
+                link(ups[s], mpdu, s, pdu_kw)
             hall_units = []
             for c in range(cdus_per_hall):
                 uid = unit_id()
@@ -188,7 +197,7 @@ def synthetic_campus(
                         cat.default_value("return_temp_c"),
                         cdu_kw * cat.default_value("coolant_flow_lpm_per_kw"),
                         plant_ids[uid % len(plant_ids)],
-                        ups["AB"[c % 2]],
+                        mpdu,
                         hall_id,
                         group=f"B{bid}-H{h + 1}",
                     )

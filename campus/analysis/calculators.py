@@ -1,0 +1,218 @@
+"""The calculators behind ``POST /api/calculators/<name>/``: keyword arguments in, a JSON-ready dict out.
+
+Every invalid input raises ``ValueError`` whose message starts with the field name ("mtbf_hours: must
+be > 0"), which the API turns into a 400 naming the field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from campus.analysis.compute import PRECISIONS, gpus_by_model, peak_pflops, training_days
+from campus.analysis.reliability import (
+    daly_interval_hours,
+    ettr_checkpoint,
+    first_failure_minutes,
+    job_mttf_hours,
+    young_interval_hours,
+)
+from campus.analysis.snapshot import CampusSnapshot, GpuSpec
+
+
+def _number(name: str, value: Any, *, positive: bool = False, allow_zero: bool = True) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"{name}: must be a number")
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: must be a number") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{name}: must be finite")
+    if positive and x <= 0:
+        raise ValueError(f"{name}: must be > 0")
+    if not allow_zero and x == 0:
+        raise ValueError(f"{name}: must not be 0")
+    if x < 0:
+        raise ValueError(f"{name}: must be >= 0")
+    return x
+
+
+def _integer(name: str, value: Any) -> int:
+    x = _number(name, value, positive=True)
+    if x != int(x):
+        raise ValueError(f"{name}: must be a whole number")
+    return int(x)
+
+
+def _only(kwargs: Mapping[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(kwargs) - allowed)
+    if extra:
+        raise ValueError(f"{extra[0]}: unknown parameter (expected one of {', '.join(sorted(allowed))})")
+
+
+def training_time(
+    flops: Any = None,
+    gpus: Any = None,
+    gpu_model: GpuSpec | None = None,
+    precision: str = "bf16",
+    mfu: Any = 0.4,
+    ettr: Any = 1.0,
+    snapshot: CampusSnapshot | None = None,
+    gpus_by_model_: Mapping[str, int] | None = None,
+    specs: Mapping[str, GpuSpec] | None = None,
+) -> dict:
+    """Days to train ``flops`` FLOPs on ``gpus`` x ``gpu_model`` (or on every GPU of ``snapshot``)."""
+    if flops is None:
+        raise ValueError("flops: required")
+    total = _number("flops", flops, positive=True)
+    mfu_v = _number("mfu", mfu, positive=True)
+    ettr_v = _number("ettr", ettr, positive=True)
+    if mfu_v > 1:
+        raise ValueError("mfu: must be <= 1")
+    if ettr_v > 1:
+        raise ValueError("ettr: must be <= 1")
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision: must be one of {', '.join(PRECISIONS)}")
+    if snapshot is not None:
+        counts, table = gpus_by_model(snapshot), snapshot.gpus
+    elif gpus_by_model_ is not None:
+        if specs is None:
+            raise ValueError("specs: required with gpus_by_model")
+        counts, table = dict(gpus_by_model_), specs
+    else:
+        if gpu_model is None:
+            raise ValueError("gpu_model: required")
+        if gpus is None:
+            raise ValueError("gpus: required")
+        counts, table = {gpu_model.slug: _integer("gpus", gpus)}, {gpu_model.slug: gpu_model}
+    peak = peak_pflops(counts, table)[precision]
+    if peak <= 0:
+        raise ValueError(f"precision: no GPU in the set supports {precision}")
+    days = training_days(total, counts, specs=table, precision=precision, mfu=mfu_v, ettr=ettr_v)
+    return {
+        "days": days,
+        "hours": days * 24.0,
+        "gpus": sum(counts.values()),
+        "gpus_by_model": counts,
+        "precision": precision,
+        "peak_pflops": peak,
+        "effective_pflops": peak * mfu_v * ettr_v,
+        "mfu": mfu_v,
+        "ettr": ettr_v,
+    }
+
+
+def job_mttf(**kwargs: Any) -> dict:
+    """Job MTTF, hours, from ``nodes`` (or ``gpus`` / ``gpus_per_node``) and ``failures_per_1000_node_days``,
+    or from ``rates`` = [{per, mtbf_hours[, interrupts_job]}] applied to gpus and nodes."""
+    _only(kwargs, {"nodes", "gpus", "gpus_per_node", "failures_per_1000_node_days", "rates"})
+    gpn = _integer("gpus_per_node", kwargs.get("gpus_per_node", 8))
+    nodes = kwargs.get("nodes")
+    gpus = kwargs.get("gpus")
+    if nodes is None and gpus is None:
+        raise ValueError("nodes: give nodes or gpus")
+    n_nodes = _integer("nodes", nodes) if nodes is not None else math.ceil(_integer("gpus", gpus) / gpn)
+    n_gpus = _integer("gpus", gpus) if gpus is not None else n_nodes * gpn
+    rates = kwargs.get("rates")
+    if rates is not None:
+        if not isinstance(rates, list | tuple) or not rates:
+            raise ValueError("rates: must be a non-empty list")
+        counts = {"gpu": n_gpus, "node": n_nodes}
+        lam = 0.0
+        for i, row in enumerate(rates):
+            if not isinstance(row, Mapping):
+                raise ValueError(f"rates: item {i} must be an object")
+            per = row.get("per", "node")
+            if per not in counts:
+                raise ValueError(f"rates: item {i} per must be 'gpu' or 'node'")
+            if not row.get("interrupts_job", True):
+                continue
+            lam += counts[per] / _number("mtbf_hours", row.get("mtbf_hours"), positive=True)
+        if lam <= 0:
+            raise ValueError("rates: no job-interrupting rate given")
+        hours = 1.0 / lam
+    else:
+        rate = kwargs.get("failures_per_1000_node_days")
+        if rate is None:
+            raise ValueError("failures_per_1000_node_days: required (or rates)")
+        hours = job_mttf_hours(n_nodes, _number("failures_per_1000_node_days", rate, positive=True))
+    return {"hours": hours, "minutes": hours * 60.0, "nodes": n_nodes, "gpus": n_gpus}
+
+
+def first_failure(components: Any = None) -> dict:
+    """Minutes to the first failure among ``components`` = [{count, mtbf_hours}, ...]."""
+    if not isinstance(components, list | tuple) or not components:
+        raise ValueError("components: must be a non-empty list of {count, mtbf_hours}")
+    pairs = []
+    for i, row in enumerate(components):
+        if not isinstance(row, Mapping):
+            raise ValueError(f"components: item {i} must be an object")
+        pairs.append(
+            (_number("count", row.get("count")), _number("mtbf_hours", row.get("mtbf_hours"), positive=True))
+        )
+    minutes = first_failure_minutes(pairs)
+    return {"minutes": minutes, "hours": minutes / 60.0, "failures_per_day": 1440.0 / minutes}
+
+
+def checkpoint_interval(
+    mtbf_hours: Any = None, checkpoint_minutes: Any = None, restart_minutes: Any = 0.0
+) -> dict:
+    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model)."""
+    if mtbf_hours is None:
+        raise ValueError("mtbf_hours: required")
+    if checkpoint_minutes is None:
+        raise ValueError("checkpoint_minutes: required")
+    m = _number("mtbf_hours", mtbf_hours, positive=True)
+    d = _number("checkpoint_minutes", checkpoint_minutes, positive=True) / 60.0
+    r = _number("restart_minutes", restart_minutes) / 60.0
+    young = young_interval_hours(d, m)
+    daly = daly_interval_hours(d, m)
+    return {
+        "young_minutes": young * 60.0,
+        "daly_minutes": daly * 60.0,
+        "expected_ettr": ettr_checkpoint(daly, d, r, m),
+        "expected_ettr_young": ettr_checkpoint(young, d, r, m),
+        "expected_ettr_first_order": ettr_checkpoint(daly, d, r, m, exact=False),
+    }
+
+
+CALCULATORS: dict[str, Callable[..., dict]] = {
+    "training-time": training_time,
+    "job-mttf": job_mttf,
+    "first-failure": first_failure,
+    "checkpoint-interval": checkpoint_interval,
+}
+
+
+def run_calculator(name: str, params: Mapping[str, Any]) -> dict:
+    """Look up and run a calculator; unknown names and unknown parameters raise ValueError."""
+    fn = CALCULATORS.get(name)
+    if fn is None:
+        raise ValueError(f"name: unknown calculator {name!r}; known: {', '.join(CALCULATORS)}")
+    if name == "training-time":
+        allowed = {
+            "flops",
+            "gpus",
+            "gpu_model",
+            "precision",
+            "mfu",
+            "ettr",
+            "snapshot",
+            "gpus_by_model",
+            "specs",
+        }
+        _only(params, allowed)
+        kw = dict(params)
+        if "gpus_by_model" in kw:
+            kw["gpus_by_model_"] = kw.pop("gpus_by_model")
+        return fn(**kw)
+    if name == "job-mttf":
+        return fn(**params)
+    allowed = {
+        "first-failure": {"components"},
+        "checkpoint-interval": {"mtbf_hours", "checkpoint_minutes", "restart_minutes"},
+    }[name]
+    _only(params, allowed)
+    return fn(**params)

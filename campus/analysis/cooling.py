@@ -1,0 +1,169 @@
+"""Heat balance: cooling units and plants against the heat of the racks they serve.
+
+All IT power becomes heat, so a rack's heat is its IT load (kW). A unit's heat is the sum over the racks
+that name it; a plant's heat is the sum over its units. Coolant flow needed = heat x 1.5 L/min per kW
+(vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. An N+1 group passes
+when the group's heat fits in its capacity without its largest unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+
+from campus.analysis.snapshot import CampusSnapshot
+
+# Air cooling runs out at about 30-50 kW per rack (DOMAIN §3); 40 kW is the mid-point default.
+AIR_COOLING_LIMIT_KW = 40.0
+# Coolant flow per kW of heat, L/min (vendor CDU sizing 1.5-2 L/min per kW).
+FLOW_LPM_PER_KW = 1.5
+AIR_COOLED = "air"
+
+
+@dataclass(frozen=True)
+class UnitLoad:
+    id: int
+    name: str
+    group: str
+    plant_id: int | None
+    capacity_kw: float
+    heat_kw: float
+    utilization: float
+    racks: int
+    flow_needed_lpm: float
+    flow_lpm: float
+    overloaded: bool
+    flow_short: bool
+
+
+@dataclass(frozen=True)
+class PlantLoad:
+    id: int
+    name: str
+    building_id: int | None
+    capacity_kw: float
+    heat_kw: float
+    utilization: float
+    cop: float
+    electrical_kw: float
+    overloaded: bool
+
+
+@dataclass(frozen=True)
+class GroupCheck:
+    group: str
+    units: int
+    heat_kw: float
+    capacity_kw: float
+    capacity_without_largest_kw: float
+    n_plus_1: bool
+
+
+@dataclass
+class CoolingBalance:
+    heat_load_kw: float  # all IT heat of the campus
+    unit_capacity_kw: float
+    plant_capacity_kw: float
+    capacity_kw: float  # heat rejection: plants when modelled, else units
+    unassigned_heat_kw: float  # heat of racks that name no cooling unit
+    plant_electrical_kw: float
+    units: list[UnitLoad] = field(default_factory=list)
+    plants: list[PlantLoad] = field(default_factory=list)
+    groups: list[GroupCheck] = field(default_factory=list)
+    racks_over_air_limit: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def cooling_balance(
+    snap: CampusSnapshot,
+    rack_load_kw: Mapping[int, float] | None = None,
+    air_limit_kw: float = AIR_COOLING_LIMIT_KW,
+    flow_lpm_per_kw: float = FLOW_LPM_PER_KW,
+    failed_units: frozenset[int] = frozenset(),
+    failed_plants: frozenset[int] = frozenset(),
+) -> CoolingBalance:
+    """Heat per unit, plant and N+1 group. Failed units and plants carry no capacity."""
+    if air_limit_kw <= 0:
+        raise ValueError("air_limit_kw: must be > 0")
+    if flow_lpm_per_kw <= 0:
+        raise ValueError("flow_lpm_per_kw: must be > 0")
+    unit_heat: dict[int, float] = {}
+    unit_racks: dict[int, int] = {}
+    total = unassigned = 0.0
+    over_air: list[int] = []
+    for r in snap.racks:
+        load = rack_load_kw.get(r.id, snap.rack_it_kw(r)) if rack_load_kw is not None else snap.rack_it_kw(r)
+        total += load
+        if r.cooling_type == AIR_COOLED and load > air_limit_kw:
+            over_air.append(r.id)
+        if r.cooling_unit_id is None:
+            unassigned += load
+        else:
+            unit_heat[r.cooling_unit_id] = unit_heat.get(r.cooling_unit_id, 0.0) + load
+            unit_racks[r.cooling_unit_id] = unit_racks.get(r.cooling_unit_id, 0) + 1
+    units: list[UnitLoad] = []
+    plant_heat: dict[int, float] = {}
+    groups: dict[str, list[tuple[float, float]]] = {}  # group -> [(capacity, heat)]
+    for u in snap.cooling_units:
+        heat = unit_heat.get(u.id, 0.0)
+        cap = 0.0 if u.id in failed_units or u.plant_id in failed_plants else u.capacity_kw
+        need = heat * flow_lpm_per_kw
+        units.append(
+            UnitLoad(
+                id=u.id,
+                name=u.name,
+                group=u.group,
+                plant_id=u.plant_id,
+                capacity_kw=cap,
+                heat_kw=heat,
+                utilization=heat / cap if cap > 0 else (0.0 if heat == 0 else float("inf")),
+                racks=unit_racks.get(u.id, 0),
+                flow_needed_lpm=need,
+                flow_lpm=u.flow_lpm,
+                overloaded=heat > cap,
+                flow_short=u.flow_lpm > 0 and need > u.flow_lpm,
+            )
+        )
+        if u.plant_id is not None:
+            plant_heat[u.plant_id] = plant_heat.get(u.plant_id, 0.0) + heat
+        if u.group:
+            groups.setdefault(u.group, []).append((cap, heat))
+    plants: list[PlantLoad] = []
+    for p in snap.cooling_plants:
+        heat = plant_heat.get(p.id, 0.0)
+        cap = 0.0 if p.id in failed_plants else p.capacity_kw
+        plants.append(
+            PlantLoad(
+                id=p.id,
+                name=p.name,
+                building_id=p.building_id,
+                capacity_kw=cap,
+                heat_kw=heat,
+                utilization=heat / cap if cap > 0 else (0.0 if heat == 0 else float("inf")),
+                cop=p.cop,
+                electrical_kw=heat / p.cop if p.cop > 0 else 0.0,
+                overloaded=heat > cap,
+            )
+        )
+    checks = []
+    for name, members in sorted(groups.items()):
+        caps = [c for c, _ in members]
+        heat = sum(h for _, h in members)
+        without = sum(caps) - max(caps)
+        checks.append(GroupCheck(name, len(members), heat, sum(caps), without, heat <= without))
+    unit_cap = sum(u.capacity_kw for u in units)
+    plant_cap = sum(p.capacity_kw for p in plants)
+    return CoolingBalance(
+        heat_load_kw=total,
+        unit_capacity_kw=unit_cap,
+        plant_capacity_kw=plant_cap,
+        capacity_kw=plant_cap if snap.cooling_plants else unit_cap,
+        unassigned_heat_kw=unassigned,
+        plant_electrical_kw=sum(p.electrical_kw for p in plants),
+        units=units,
+        plants=plants,
+        groups=checks,
+        racks_over_air_limit=over_air,
+    )

@@ -1,0 +1,99 @@
+"""Where the IT power goes, facility power (IT x PUE), annual energy and its cost.
+
+``other_it_fraction`` is the share of IT power outside the GPU servers (DOMAIN §2: storage servers,
+switches, CPU nodes and optics add roughly 10% of IT power). The back-end fabric and the racks'
+``extra_it_kw`` that the inventory itemises are part of that share, so ``other_it_kw`` is only the
+remainder: IT = servers / (1 - fraction) unless the itemised part alone is larger, in which case
+IT = servers + itemised and nothing is added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.snapshot import CampusSnapshot
+
+HOURS_PER_YEAR = 8760.0
+
+
+@dataclass(frozen=True)
+class ItBreakdown:
+    gpu_kw: float
+    server_overhead_kw: float  # CPUs, NICs (incl. DPU extra), fans, PSU losses
+    network_kw: float  # switches and transceivers counted from the inventory
+    rack_extra_kw: float  # racks' itemised extra IT (storage, CPU nodes)
+    other_it_kw: float  # the rest of other_it_fraction
+    it_kw: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _check_fraction(name: str, value: float, upper: float = 1.0) -> None:
+    if not 0.0 <= value <= upper:
+        raise ValueError(f"{name}: must be between 0 and {upper:g}")
+
+
+def it_breakdown(
+    snap: CampusSnapshot,
+    gpu_power_fraction: float = 1.0,
+    network_kw: float | None = None,
+) -> ItBreakdown:
+    """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its TDP (1.0 = full TDP).
+
+    ``network_kw`` overrides the fabric power (default: ``fabric_from_inventory`` over all networks).
+    """
+    _check_fraction("gpu_power_fraction", gpu_power_fraction, 1.5)
+    gpu_w = overhead_w = 0.0
+    extra_kw = 0.0
+    for r in snap.racks:
+        extra_kw += r.extra_it_kw
+        for slug, count in r.nodes:
+            spec = snap.node_models[slug]
+            gpu_w += count * spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w * gpu_power_fraction
+            overhead_w += count * (spec.overhead_w + spec.nics * spec.nic_extra_w)
+    if network_kw is None:
+        networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
+        network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))
+    servers_kw = (gpu_w + overhead_w) / 1000.0
+    itemised_kw = network_kw + extra_kw
+    fraction = snap.other_it_fraction
+    _check_fraction("other_it_fraction", fraction, 0.99)
+    it_kw = max(servers_kw / (1.0 - fraction), servers_kw + itemised_kw)
+    return ItBreakdown(
+        gpu_kw=gpu_w / 1000.0,
+        server_overhead_kw=overhead_w / 1000.0,
+        network_kw=network_kw,
+        rack_extra_kw=extra_kw,
+        other_it_kw=it_kw - servers_kw - itemised_kw,
+        it_kw=it_kw,
+    )
+
+
+@dataclass(frozen=True)
+class EnergyFigures:
+    it_kw: float
+    pue: float
+    facility_kw: float
+    annual_energy_mwh: float
+    annual_cost_usd: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def facility_energy(it_kw: float, pue: float, price_usd_per_kwh: float) -> EnergyFigures:
+    """Facility power = IT x PUE; annual energy = average facility power x 8,760 h; cost = energy x price.
+
+    ``it_kw`` is the *average* IT power over the year (scale GPU power with ``gpu_power_fraction``).
+    """
+    if it_kw < 0:
+        raise ValueError("it_kw: must be >= 0")
+    if pue < 1.0:
+        raise ValueError("pue: must be >= 1")
+    if price_usd_per_kwh < 0:
+        raise ValueError("price_usd_per_kwh: must be >= 0")
+    facility_kw = it_kw * pue
+    energy_kwh = facility_kw * HOURS_PER_YEAR
+    return EnergyFigures(it_kw, pue, facility_kw, energy_kwh / 1000.0, energy_kwh * price_usd_per_kwh)

@@ -1,0 +1,188 @@
+"""What is impacted if this device fails: racks and GPUs losing a power side, all power, or cooling.
+
+A power failure runs the roll-up cascade to its end. Cooling follows power: a cooling unit whose power
+device is dead stops, and so does a plant whose power device is dead (taking its units with it). Racks
+served by a stopped unit lose cooling. A campus-wide synchronous job is interrupted when any of its
+GPUs is lost (no power, or no cooling).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campus.analysis.power import PowerRollup, power_graph, rollup
+from campus.analysis.snapshot import CampusSnapshot
+
+KINDS = ("power", "cooling", "plant", "utility")
+
+
+@dataclass
+class Impact:
+    kind: str
+    device_id: int
+    device_name: str
+    racks_lost_a: list[int]  # lost side A only
+    racks_lost_b: list[int]  # lost side B only
+    racks_lost_both: list[int]  # without power
+    racks_lost_cooling: list[int]  # powered, but their cooling unit stopped
+    gpus_lost_a: int
+    gpus_lost_b: int
+    gpus_lost_power: int
+    gpus_lost_cooling: int
+    tripped: list[tuple[str, int, str]]  # the cascade, in order
+    dead_devices: list[int]
+    cooling_units_stopped: list[int]
+    plants_stopped: list[int]
+    usable_gpus_before: int
+    usable_gpus_after: int
+    job_interrupted: bool
+    job_fraction_lost: float
+    names: dict[str, dict[int, str]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "device_id": self.device_id,
+            "device_name": self.device_name,
+            "racks": {
+                "lost_a": self.racks_lost_a,
+                "lost_b": self.racks_lost_b,
+                "lost_both": self.racks_lost_both,
+                "lost_cooling": self.racks_lost_cooling,
+            },
+            "gpus": {
+                "lost_a": self.gpus_lost_a,
+                "lost_b": self.gpus_lost_b,
+                "lost_power": self.gpus_lost_power,
+                "lost_cooling": self.gpus_lost_cooling,
+                "usable_before": self.usable_gpus_before,
+                "usable_after": self.usable_gpus_after,
+            },
+            "tripped": [
+                {"kind": k, "id": i, "name": self.names.get(k, {}).get(i, ""), "reason": r}
+                for k, i, r in self.tripped
+            ],
+            "dead_devices": self.dead_devices,
+            "cooling_units_stopped": self.cooling_units_stopped,
+            "plants_stopped": self.plants_stopped,
+            "job": {"interrupted": self.job_interrupted, "fraction_of_gpus_lost": self.job_fraction_lost},
+        }
+
+
+def _cooling_lost(
+    snap: CampusSnapshot, dead_devices: set[int], failed_units: set[int], failed_plants: set[int]
+) -> tuple[set[int], set[int], set[int]]:
+    """(stopped plants, stopped units, racks whose unit stopped)."""
+    plants = set(failed_plants) | {
+        p.id
+        for p in snap.cooling_plants
+        if p.power_device_id is not None and p.power_device_id in dead_devices
+    }
+    units = set(failed_units) | {
+        u.id
+        for u in snap.cooling_units
+        if (u.power_device_id is not None and u.power_device_id in dead_devices) or u.plant_id in plants
+    }
+    racks = {r.id for r in snap.racks if r.cooling_unit_id in units}
+    return plants, units, racks
+
+
+def _usable(snap: CampusSnapshot, r: PowerRollup, cooled_out: set[int]) -> tuple[int, dict[int, int]]:
+    gpus = {x.id: sum(snap.rack_gpus(x).values()) for x in snap.racks}
+    lost = r.racks_without_power | cooled_out
+    return sum(n for rid, n in gpus.items() if rid not in lost), gpus
+
+
+def impact(snap: CampusSnapshot, device_id: int, kind: str = "power") -> Impact:
+    """Impact of losing one power device, cooling unit, cooling plant or utility feed (by id)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind: must be one of {', '.join(KINDS)}")
+    g = power_graph(snap)
+    failed_units: set[int] = set()
+    failed_plants: set[int] = set()
+    if kind == "power":
+        if device_id not in g.devices:
+            raise ValueError(f"device_id: no power device {device_id}")
+        name = g.devices[device_id].name
+        after = rollup(snap, failed=frozenset({device_id}))
+    elif kind == "utility":
+        feeds = {u.id: u for u in snap.utility_feeds}
+        if device_id not in feeds:
+            raise ValueError(f"device_id: no utility feed {device_id}")
+        name = feeds[device_id].name
+        after = rollup(snap, failed_feeds=frozenset({device_id}))
+    elif kind == "cooling":
+        units = {u.id: u for u in snap.cooling_units}
+        if device_id not in units:
+            raise ValueError(f"device_id: no cooling unit {device_id}")
+        name = units[device_id].name
+        failed_units.add(device_id)
+        after = rollup(snap)
+    else:
+        plants = {p.id: p for p in snap.cooling_plants}
+        if device_id not in plants:
+            raise ValueError(f"device_id: no cooling plant {device_id}")
+        name = plants[device_id].name
+        failed_plants.add(device_id)
+        after = rollup(snap)
+    before = rollup(snap)
+    _, _, cool_before = _cooling_lost(snap, before.dead_devices, set(), set())
+    plants_out, units_out, cool_after = _cooling_lost(snap, after.dead_devices, failed_units, failed_plants)
+    usable_before, gpus = _usable(snap, before, cool_before)
+    usable_after, _ = _usable(snap, after, cool_after)
+
+    def new(racks: set[int], old: set[int]) -> list[int]:
+        return sorted(racks - old)
+
+    lost_both = new(after.racks_without_power, before.racks_without_power)
+    lost_a = sorted(
+        rid
+        for rid, sides in after.rack_sides_lost.items()
+        if rid not in after.racks_without_power
+        and "A" in sides
+        and "A" not in before.rack_sides_lost.get(rid, ())
+    )
+    lost_b = sorted(
+        rid
+        for rid, sides in after.rack_sides_lost.items()
+        if rid not in after.racks_without_power
+        and "B" in sides
+        and "B" not in before.rack_sides_lost.get(rid, ())
+    )
+    lost_cooling = sorted(cool_after - cool_before - after.racks_without_power)
+    power_gpus = sum(gpus[r] for r in lost_both)
+    cooling_gpus = sum(gpus[r] for r in lost_cooling)
+    lost_total = usable_before - usable_after
+    names: dict[str, dict[int, str]] = {"device": {}, "feed": {}}
+    for k, i, _ in after.tripped:
+        if k == "device":
+            names["device"][i] = g.devices[i].name
+        else:
+            f = g.feeds[i]
+            if f.downstream_device_id is not None:
+                below = g.devices[f.downstream_device_id].name
+            else:
+                below = g.racks[f.rack_id].name if f.rack_id in g.racks else f"rack {f.rack_id}"
+            names["feed"][i] = f"{g.devices[f.upstream_id].name} -> {below} ({f.side})"
+    return Impact(
+        kind=kind,
+        device_id=device_id,
+        device_name=name,
+        racks_lost_a=lost_a,
+        racks_lost_b=lost_b,
+        racks_lost_both=lost_both,
+        racks_lost_cooling=lost_cooling,
+        gpus_lost_a=sum(gpus[r] for r in lost_a),
+        gpus_lost_b=sum(gpus[r] for r in lost_b),
+        gpus_lost_power=power_gpus,
+        gpus_lost_cooling=cooling_gpus,
+        tripped=after.tripped,
+        dead_devices=sorted(after.dead_devices - before.dead_devices),
+        cooling_units_stopped=sorted(units_out),
+        plants_stopped=sorted(plants_out),
+        usable_gpus_before=usable_before,
+        usable_gpus_after=usable_after,
+        job_interrupted=lost_total > 0,
+        job_fraction_lost=lost_total / usable_before if usable_before else 0.0,
+        names=names,
+    )

@@ -1,0 +1,319 @@
+"""Failure rates, job MTTF, checkpoint intervals and the effective training time ratio (ETTR).
+
+Failures are a Poisson process: n independent units of MTBF m fail at n/m per hour, rates add, and
+the expected time to the first failure is 1 / total rate. A synchronous job stops on any failure of a
+component class that ``interrupts_job``.
+
+Failure-rate data sets belong to a definition of "failure" (DOMAIN §5). A job set ("llama3-2024",
+"meta-rsc1-2024", ...) counts job interruptions; "infrastructure-estimates" adds facility classes that
+no job set covers; the component-level "optics-component" set overlaps the job sets' network
+category and is never added to one.
+
+Checkpoint/restart (Daly, "A higher order estimate of the optimum checkpoint interval for restart
+dumps", FGCS 22, 2006), with checkpoint cost δ, restart time R, job MTBF M and interval τ:
+  Young:  τ = √(2δM)
+  Daly:   τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ   for δ < 2M, else τ = M
+  ETTR (exact, exponential failures): τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1))
+  ETTR (first order): 1 − δ/τ − (τ/2 + R)/M   (waste = checkpointing + half an interval redone + restart)
+In-memory reconstruction loses about one step plus the copy from peers per failure instead of τ/2.
+Hot spares hide the repair time while they last; the chance they run out is the Poisson tail of the
+number of nodes in repair (mean = node failure rate x repair time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+from campus.analysis.snapshot import CampusSnapshot, FailureRate
+
+DEFAULT_JOB_DATASET = "llama3-2024"
+INFRASTRUCTURE_DATASET = "infrastructure-estimates"
+COMPONENT_DATASETS = frozenset({"optics-component"})
+HOURS_PER_DAY = 24.0
+
+
+def _positive(name: str, value: float) -> None:
+    if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
+        raise ValueError(f"{name}: must be > 0")
+
+
+def _non_negative(name: str, value: float) -> None:
+    if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
+        raise ValueError(f"{name}: must be >= 0")
+
+
+def _fraction(name: str, value: float) -> None:
+    if not (isinstance(value, int | float) and 0.0 <= value < 1.0):
+        raise ValueError(f"{name}: must be >= 0 and < 1")
+
+
+# ---------------------------------------------------------------- rates
+
+
+def select_rates(
+    rates: Iterable[FailureRate], dataset: str = DEFAULT_JOB_DATASET, include_infrastructure: bool = True
+) -> list[FailureRate]:
+    """The rows of one data set, plus the facility classes for a job set (never the component set)."""
+    rows = list(rates)
+    known = {r.dataset for r in rows}
+    if dataset not in known:
+        raise ValueError(f"dataset: unknown failure-rate set {dataset!r}; known: {', '.join(sorted(known))}")
+    chosen = [r for r in rows if r.dataset == dataset]
+    if include_infrastructure and dataset not in COMPONENT_DATASETS and dataset != INFRASTRUCTURE_DATASET:
+        chosen += [r for r in rows if r.dataset == INFRASTRUCTURE_DATASET]
+    return chosen
+
+
+def failures_per_hour(
+    rates: Iterable[FailureRate], counts: Mapping[str, float], job_only: bool = True
+) -> float:
+    """Sum of count/MTBF over the classes; ``counts`` maps a unit ("gpu", "node", "link", ...) to how many.
+
+    Classes whose unit is not in ``counts`` are left out; with ``job_only`` only job-interrupting ones count.
+    """
+    total = 0.0
+    for r in rates:
+        if job_only and not r.interrupts_job:
+            continue
+        n = counts.get(r.per)
+        if not n:
+            continue
+        _positive("mtbf_hours", r.mtbf_hours)
+        total += n / r.mtbf_hours
+    return total
+
+
+def job_mttf_hours(
+    nodes: int | None = None,
+    failures_per_1000_node_days: float | None = None,
+    *,
+    rates: Iterable[FailureRate] | None = None,
+    counts: Mapping[str, float] | None = None,
+) -> float:
+    """Mean time to a job-interrupting failure, hours.
+
+    Either ``nodes`` x ``failures_per_1000_node_days`` (Kokolis et al., arXiv 2410.21680: MTTF falls as
+    1/(nodes x rate)), or per-class ``rates`` applied to ``counts`` of units.
+    """
+    if rates is not None:
+        if counts is None:
+            raise ValueError("counts: required with rates")
+        lam = failures_per_hour(rates, counts)
+        if lam <= 0:
+            raise ValueError("rates: no job-interrupting class applies to the counts given")
+        return 1.0 / lam
+    if nodes is None:
+        raise ValueError("nodes: required (or rates with counts)")
+    if failures_per_1000_node_days is None:
+        raise ValueError("failures_per_1000_node_days: required with nodes")
+    _positive("nodes", nodes)
+    _positive("failures_per_1000_node_days", failures_per_1000_node_days)
+    return 1000.0 * HOURS_PER_DAY / (nodes * failures_per_1000_node_days)
+
+
+def first_failure_minutes(components: Sequence[tuple[float, float]]) -> float:
+    """Expected minutes to the first failure among ``components`` = [(count, mtbf_hours), ...]."""
+    if not components:
+        raise ValueError("components: must not be empty")
+    lam = 0.0
+    for count, mtbf in components:
+        _non_negative("count", count)
+        _positive("mtbf_hours", mtbf)
+        lam += count / mtbf
+    if lam <= 0:
+        raise ValueError("count: at least one component must have count > 0")
+    return 60.0 / lam
+
+
+# ---------------------------------------------------------------- checkpointing
+
+
+def young_interval_hours(checkpoint_hours: float, mtbf_hours: float) -> float:
+    """Young (1974): τ = √(2δM)."""
+    _positive("checkpoint_hours", checkpoint_hours)
+    _positive("mtbf_hours", mtbf_hours)
+    return math.sqrt(2.0 * checkpoint_hours * mtbf_hours)
+
+
+def daly_interval_hours(checkpoint_hours: float, mtbf_hours: float) -> float:
+    """Daly (FGCS 2006) higher-order optimum: √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ for δ < 2M, else M."""
+    _positive("checkpoint_hours", checkpoint_hours)
+    _positive("mtbf_hours", mtbf_hours)
+    d, m = checkpoint_hours, mtbf_hours
+    if d >= 2.0 * m:
+        return m
+    x = d / (2.0 * m)
+    return math.sqrt(2.0 * d * m) * (1.0 + math.sqrt(x) / 3.0 + x / 9.0) - d
+
+
+def ettr_checkpoint(
+    interval_hours: float,
+    checkpoint_hours: float,
+    restart_hours: float,
+    mtbf_hours: float,
+    exact: bool = True,
+) -> float:
+    """Expected fraction of wall time spent on useful work under checkpoint/restart.
+
+    exact: Daly's exponential model τ / (M e^{R/M} (e^{(τ+δ)/M} − 1)); else the first-order
+    1 − δ/τ − (τ/2 + R)/M, floored at 0.
+    """
+    _positive("interval_hours", interval_hours)
+    _non_negative("checkpoint_hours", checkpoint_hours)
+    _non_negative("restart_hours", restart_hours)
+    _positive("mtbf_hours", mtbf_hours)
+    t, d, r, m = interval_hours, checkpoint_hours, restart_hours, mtbf_hours
+    if exact:
+        # expm1 keeps precision when (τ+δ) << M
+        denom = m * math.exp(r / m) * math.expm1((t + d) / m)
+        return t / denom
+    return max(0.0, 1.0 - d / t - (t / 2.0 + r) / m)
+
+
+def ettr_in_memory(
+    mtbf_hours: float,
+    step_seconds: float,
+    reconstruction_seconds: float,
+    restart_hours: float,
+    lost_steps: float = 1.0,
+    overhead_fraction: float = 0.0,
+) -> float:
+    """ETTR when a failed member is rebuilt from peers' memory: each failure costs ``lost_steps`` steps,
+    the copy and the restart; ``overhead_fraction`` is the steady cost of keeping the in-memory copies.
+    ETTR = (1 − overhead) · M / (M + loss)."""
+    _positive("mtbf_hours", mtbf_hours)
+    _positive("step_seconds", step_seconds)
+    _non_negative("reconstruction_seconds", reconstruction_seconds)
+    _non_negative("restart_hours", restart_hours)
+    _non_negative("lost_steps", lost_steps)
+    _fraction("overhead_fraction", overhead_fraction)
+    loss_h = (lost_steps * step_seconds + reconstruction_seconds) / 3600.0 + restart_hours
+    return (1.0 - overhead_fraction) * mtbf_hours / (mtbf_hours + loss_h)
+
+
+def reconstruction_seconds(memory_gb: float, link_gbps: float) -> float:
+    """Time to copy a GPU's state from a peer: GB x 8 / Gb/s (80 GB over 400 Gb/s = 1.6 s)."""
+    _non_negative("memory_gb", memory_gb)
+    _positive("link_gbps", link_gbps)
+    return memory_gb * 8.0 / link_gbps
+
+
+def spare_shortfall_probability(failures_per_hour_: float, repair_hours: float, spares: int) -> float:
+    """P(more units in repair than spares): Poisson tail with mean = failure rate x repair time."""
+    _non_negative("failures_per_hour", failures_per_hour_)
+    _non_negative("repair_hours", repair_hours)
+    if not isinstance(spares, int) or spares < 0:
+        raise ValueError("spares: must be an integer >= 0")
+    mean = failures_per_hour_ * repair_hours
+    if mean == 0:
+        return 0.0
+    term = math.exp(-mean)
+    cdf = term
+    for k in range(1, spares + 1):
+        term *= mean / k
+        cdf += term
+    return max(0.0, 1.0 - cdf)
+
+
+def effective_restart_hours(
+    restart_hours: float, repair_hours: float, spares: int, node_failures_per_hour: float
+) -> float:
+    """Restart time per failure when a failed node must be replaced: with a spare it is swapped in and
+    only ``restart_hours`` is lost; when spares have run out the job also waits ``repair_hours``."""
+    _non_negative("restart_hours", restart_hours)
+    short = spare_shortfall_probability(node_failures_per_hour, repair_hours, spares)
+    return restart_hours + short * repair_hours
+
+
+def lost_gpu_hours_per_failure(
+    gpus: int,
+    interval_hours: float,
+    checkpoint_hours: float,
+    restart_hours: float,
+    in_memory_loss_hours: float | None = None,
+) -> float:
+    """Expected GPU-hours lost per failure: every GPU of the job redoes half a checkpoint period
+    ((τ + δ)/2) and waits out the restart; with in-memory reconstruction the redo is
+    ``in_memory_loss_hours`` (about one step plus the copy) instead."""
+    _positive("gpus", gpus)
+    _non_negative("restart_hours", restart_hours)
+    if in_memory_loss_hours is not None:
+        _non_negative("in_memory_loss_hours", in_memory_loss_hours)
+        return gpus * (in_memory_loss_hours + restart_hours)
+    _positive("interval_hours", interval_hours)
+    _non_negative("checkpoint_hours", checkpoint_hours)
+    return gpus * ((interval_hours + checkpoint_hours) / 2.0 + restart_hours)
+
+
+# ---------------------------------------------------------------- a campus-wide job
+
+
+def campus_counts(snap: CampusSnapshot, network: str = "backend") -> dict[str, float]:
+    """Units of each kind a campus-wide job depends on: gpus, nodes, links, switches."""
+    gpus = nodes = 0
+    for r in snap.racks:
+        for slug, count in r.nodes:
+            nodes += count
+            gpus += count * snap.node_models[slug].gpus_per_node
+    links = sum(x.count for x in snap.links if x.network == network and x.medium != "nvlink")
+    switches = sum(s.count for s in snap.switches if s.network == network)
+    return {"gpu": gpus, "node": nodes, "link": links, "switch": switches}
+
+
+def link_components(snap: CampusSnapshot, network: str = "backend") -> list[tuple[float, float]]:
+    """(count, mtbf_hours) per link bundle of a network, MTBF from the bundle's medium."""
+    out = []
+    for x in snap.links:
+        if x.network != network or x.count <= 0:
+            continue
+        spec = snap.media.get(x.medium)
+        if spec is not None and spec.mtbf_hours > 0:
+            out.append((float(x.count), spec.mtbf_hours))
+    return out
+
+
+def campus_job_reliability(
+    snap: CampusSnapshot,
+    dataset: str = DEFAULT_JOB_DATASET,
+    checkpoint_minutes: float = 5.0,
+    restart_minutes: float = 10.0,
+) -> dict:
+    """Reliability of one synchronous job on every GPU of the campus (JSON-ready).
+
+    Job MTTF from the job data set applied to the campus's GPUs and nodes; first link failure from the
+    back-end links' media MTBFs (a separate, component-level view); the Daly-optimal checkpoint
+    interval and the exact ETTR at that interval.
+    """
+    _positive("checkpoint_minutes", checkpoint_minutes)
+    _non_negative("restart_minutes", restart_minutes)
+    counts = campus_counts(snap)
+    out: dict = {
+        "dataset": dataset,
+        "gpus": counts["gpu"],
+        "nodes": counts["node"],
+        "job_mttf_hours": None,
+        "first_link_failure_minutes": None,
+        "optimal_checkpoint_minutes": None,
+        "young_checkpoint_minutes": None,
+        "expected_ettr": None,
+        "checkpoint_minutes": checkpoint_minutes,
+        "restart_minutes": restart_minutes,
+    }
+    links = link_components(snap)
+    if links and any(c > 0 for c, _ in links):
+        out["first_link_failure_minutes"] = first_failure_minutes(links)
+    if counts["gpu"] <= 0 or not snap.failure_rates:
+        return out
+    job_rates = select_rates(snap.failure_rates, dataset, include_infrastructure=False)
+    lam = failures_per_hour(job_rates, {"gpu": counts["gpu"], "node": counts["node"]})
+    if lam <= 0:
+        return out
+    mttf = 1.0 / lam
+    d = checkpoint_minutes / 60.0
+    tau = daly_interval_hours(d, mttf)
+    out["job_mttf_hours"] = mttf
+    out["optimal_checkpoint_minutes"] = tau * 60.0
+    out["young_checkpoint_minutes"] = young_interval_hours(d, mttf) * 60.0
+    out["expected_ettr"] = ettr_checkpoint(tau, d, restart_minutes / 60.0, mttf)
+    return out

@@ -1,0 +1,277 @@
+"""The campus at a glance (dashboard and ``/summary`` API) and the per-rack floor-map metrics.
+
+Everything returned is JSON-serialisable (plain dicts, lists, numbers, strings, None).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from campus.analysis.compute import campus_peak_pflops, gpus_by_model
+from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
+from campus.analysis.energy import facility_energy, it_breakdown
+from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.power import PowerRollup, power_graph, redundancy_check, rollup, stranded_capacity
+from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability
+from campus.analysis.snapshot import CampusSnapshot
+
+# MFU defaults when none is given (DOMAIN §5, SemiAnalysis 2024-06): ~40% BF16, ~35% FP8 on H100.
+DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
+# Redundancy findings listed in a summary (the count is always complete).
+MAX_FINDINGS = 50
+
+
+def _mw(kw: float) -> float:
+    return kw / 1000.0
+
+
+def _clean(value: Any) -> Any:
+    """Replace non-finite floats (JSON has no inf/NaN) with None, recursively."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def campus_summary(
+    snap: CampusSnapshot,
+    pue: float | None = None,
+    mfu: float | None = None,
+    gpu_power_fraction: float = 1.0,
+    dataset: str = DEFAULT_JOB_DATASET,
+    checkpoint_minutes: float = 5.0,
+    restart_minutes: float = 10.0,
+    air_limit_kw: float = AIR_COOLING_LIMIT_KW,
+    include_redundancy: bool = True,
+) -> dict:
+    """Inventory, power, cooling, network, compute and reliability figures of a campus.
+
+    ``pue`` defaults to the campus design PUE; ``mfu`` (one value for every precision) defaults to
+    ``DEFAULT_MFU``; ``gpu_power_fraction`` is the average GPU draw as a fraction of TDP for the energy
+    figures (1.0: every GPU at TDP all year, an upper bound).
+    """
+    pue = snap.design_pue if pue is None else pue
+    if mfu is not None and not 0.0 < mfu <= 1.0:
+        raise ValueError("mfu: must be > 0 and <= 1")
+    by_model = gpus_by_model(snap)
+    nodes = sum(c for r in snap.racks for _, c in r.nodes)
+    gpus = sum(by_model.values())
+
+    fabric = fabric_from_inventory(snap)
+    other_networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
+    other_networks.discard("backend")
+    network_kw = fabric.fabric_power_kw + sum(
+        fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(other_networks)
+    )
+    it = it_breakdown(snap, gpu_power_fraction, network_kw=network_kw)
+    energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
+    chain = rollup(snap)
+    stranded = stranded_capacity(snap)
+    findings = redundancy_check(snap) if include_redundancy else []
+    cooling = cooling_balance(snap, air_limit_kw=air_limit_kw)
+    peak = campus_peak_pflops(snap)
+    effective = {
+        p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")
+    }
+    rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
+
+    g = power_graph(snap)
+    over_planning = [d for d, h in chain.device_headroom_kw.items() if h < 0 and d not in chain.dead_devices]
+    tightest = min(
+        ((h, d) for d, h in chain.device_headroom_kw.items() if d not in chain.dead_devices),
+        default=None,
+    )
+    summary = {
+        "campus": {"id": snap.id, "name": snap.name},
+        "inventory": {
+            "buildings": len(snap.buildings),
+            "halls": len(snap.halls),
+            "racks": len(snap.racks),
+            "nodes": nodes,
+            "gpus": gpus,
+            "gpus_by_model": by_model,
+            "power_devices": len(snap.power_devices),
+            "power_feeds": len(snap.power_feeds),
+            "cooling_units": len(snap.cooling_units),
+            "cooling_plants": len(snap.cooling_plants),
+            "pods": len(snap.pods),
+        },
+        "power": {
+            "gpu_mw": _mw(it.gpu_kw),
+            "server_overhead_mw": _mw(it.server_overhead_kw),
+            "network_mw": _mw(it.network_kw),
+            "rack_extra_mw": _mw(it.rack_extra_kw),
+            "other_it_mw": _mw(it.other_it_kw),
+            "it_mw": _mw(it.it_kw),
+            "pue": pue,
+            "facility_mw": _mw(energy.facility_kw),
+            "grid_capacity_mw": _mw(snap.grid_capacity_kw),
+            "grid_headroom_mw": _mw(snap.grid_capacity_kw - energy.facility_kw),
+            "annual_energy_twh": energy.annual_energy_mwh / 1e6,
+            "annual_cost_usd": energy.annual_cost_usd,
+            "price_usd_per_kwh": snap.price_usd_per_kwh,
+            "gpu_power_fraction": gpu_power_fraction,
+            "chain_input_mw": _mw(chain.total_input_kw),
+            "utility_load_mw": {str(k): _mw(v) for k, v in chain.utility_load_kw.items()},
+            "devices_over_planning_limit": [
+                {"id": d, "name": g.devices[d].name, "headroom_kw": chain.device_headroom_kw[d]}
+                for d in sorted(over_planning)
+            ],
+            "tightest_device": (
+                {"id": tightest[1], "name": g.devices[tightest[1]].name, "headroom_kw": tightest[0]}
+                if tightest is not None
+                else None
+            ),
+            "tripped_at_design_load": [{"kind": k, "id": i, "reason": r} for k, i, r in chain.tripped],
+            "racks_without_power": len(chain.racks_without_power),
+            "stranded_mw": _mw(stranded.campus.stranded_kw),
+            "stranded_by_constraint_mw": {
+                k: _mw(v) for k, v in stranded.campus.stranded_by_constraint_kw.items()
+            },
+            "redundancy_findings_count": len(findings),
+            "redundancy_findings": [f.as_dict() for f in findings[:MAX_FINDINGS]],
+        },
+        "cooling": {
+            "heat_load_mw": _mw(cooling.heat_load_kw),
+            "capacity_mw": _mw(cooling.capacity_kw),
+            "unit_capacity_mw": _mw(cooling.unit_capacity_kw),
+            "plant_capacity_mw": _mw(cooling.plant_capacity_kw),
+            "plant_electrical_mw": _mw(cooling.plant_electrical_kw),
+            "unassigned_heat_mw": _mw(cooling.unassigned_heat_kw),
+            "racks_over_air_limit": len(cooling.racks_over_air_limit),
+            "air_limit_kw": air_limit_kw,
+            "units_overloaded": [u.id for u in cooling.units if u.overloaded],
+            "plants_overloaded": [p.id for p in cooling.plants if p.overloaded],
+            "groups_failing_n_plus_1": [c.group for c in cooling.groups if not c.n_plus_1],
+        },
+        "network": {
+            "tiers": fabric.tiers,
+            "switches": fabric.switches,
+            "transceivers": fabric.transceivers,
+            "links": fabric.links,
+            "links_by_medium": fabric.links_by_medium,
+            "copper_share": fabric.copper_share,
+            "fabric_power_kw": fabric.fabric_power_kw,
+            "pods": [
+                {
+                    "id": p.pod_id,
+                    "name": p.name,
+                    "gpus": p.gpus,
+                    "tiers": p.tiers,
+                    "switches": p.switches,
+                    "links_by_medium": p.links_by_medium,
+                    "copper_share": p.copper_share,
+                    "fabric_power_kw": p.fabric_power_kw,
+                    "oversubscription": p.oversubscription,
+                    "bisection_tbps": p.bisection_tbps,
+                }
+                for p in fabric.pods
+            ],
+        },
+        "compute": {
+            "peak_pflops": peak,
+            "mfu": mfu if mfu is not None else DEFAULT_MFU,
+            "effective_pflops": effective,
+        },
+        "reliability": rel,
+        "buildings": building_cards(snap, chain, pue),
+    }
+    return _clean(summary)
+
+
+def building_cards(
+    snap: CampusSnapshot, chain: PowerRollup | None = None, pue: float | None = None
+) -> list[dict]:
+    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x PUE) and the planning
+    headroom of its top-of-chain devices (MW; None when it has no grid-connected device)."""
+    chain = chain if chain is not None else rollup(snap)
+    pue = snap.design_pue if pue is None else pue
+    cards: dict[int, dict] = {
+        b.id: {"id": b.id, "name": b.name, "racks": 0, "gpus": 0, "it_mw": 0.0, "gpus_by_model": {}}
+        for b in snap.buildings
+    }
+    for r in snap.racks:
+        card = cards.get(r.building_id)
+        if card is None:
+            continue
+        card["racks"] += 1
+        card["it_mw"] += snap.rack_it_kw(r) / 1000.0
+        for slug, n in snap.rack_gpus(r).items():
+            card["gpus"] += n
+            card["gpus_by_model"][slug] = card["gpus_by_model"].get(slug, 0) + n
+    headroom: dict[int, float] = {}
+    for d in snap.power_devices:
+        if d.utility_feed_id is not None and d.building_id in cards:
+            headroom[d.building_id] = headroom.get(d.building_id, 0.0) + chain.device_headroom_kw.get(
+                d.id, 0.0
+            )
+    for bid, card in cards.items():
+        card["facility_mw"] = card["it_mw"] * pue
+        card["headroom_mw"] = headroom[bid] / 1000.0 if bid in headroom else None
+    return list(cards.values())
+
+
+def rack_metrics(
+    snap: CampusSnapshot, hall_id: int | None = None, chain: PowerRollup | None = None
+) -> list[dict]:
+    """Floor-map figures per rack (optionally one hall).
+
+    feed_a_pct / feed_b_pct: load carried by the side / that side's total feed rating x 100 (None if the
+    rack has no such side). density_kw_per_m2: rack load over its share of the hall floor (hall area /
+    racks in the hall), i.e. white-space density.
+    """
+    chain = chain if chain is not None else rollup(snap)
+    g = power_graph(snap)
+    halls = {h.id: h for h in snap.halls}
+    per_hall: dict[int, int] = {}
+    for r in snap.racks:
+        per_hall[r.hall_id] = per_hall.get(r.hall_id, 0) + 1
+    out = []
+    for r in snap.racks:
+        if hall_id is not None and r.hall_id != hall_id:
+            continue
+        load = snap.rack_it_kw(r)
+        side_load: dict[str, float] = {}
+        side_rating: dict[str, float] = {}
+        for fid in g.rack_feeds.get(r.id, ()):
+            f = g.feeds[fid]
+            side_load[f.side] = side_load.get(f.side, 0.0) + chain.feed_load_kw.get(fid, 0.0)
+            side_rating[f.side] = side_rating.get(f.side, 0.0) + f.rating_kw
+
+        def pct(side: str, side_load=side_load, side_rating=side_rating) -> float | None:
+            rating = side_rating.get(side)
+            return 100.0 * side_load.get(side, 0.0) / rating if rating else None
+
+        hall = halls.get(r.hall_id)
+        floor = hall.width_m * hall.length_m / per_hall[r.hall_id] if hall is not None else 0.0
+        by_model = snap.rack_gpus(r)
+        out.append(
+            {
+                "id": r.id,
+                "name": r.name,
+                "hall_id": r.hall_id,
+                "building_id": r.building_id,
+                "x_m": r.x_m,
+                "y_m": r.y_m,
+                "load_kw": load,
+                "design_kw": r.design_kw,
+                "load_pct_of_design": 100.0 * load / r.design_kw if r.design_kw > 0 else None,
+                "feed_a_pct": pct("A"),
+                "feed_b_pct": pct("B"),
+                "feed_n_pct": pct("N"),
+                "density_kw_per_m2": load / floor if floor > 0 else None,
+                "cooling_type": r.cooling_type,
+                "gpus": sum(by_model.values()),
+                "gpus_by_model": by_model,
+                "status": r.status,
+                "pod_id": r.pod_id,
+                "cooling_unit_id": r.cooling_unit_id,
+                "sides_lost": sorted(chain.rack_sides_lost.get(r.id, ())),
+                "powered": r.id not in chain.racks_without_power,
+            }
+        )
+    return _clean(out)
