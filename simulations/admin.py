@@ -24,7 +24,15 @@ class RunAdmin(admin.ModelAdmin):
     list_display = ("id", "scenario", "status", "progress", "replicas_done", "replicas", "flagged", "created")
     list_filter = ("status", "flagged", "scenario__kind")
     search_fields = ("scenario__name", "error")
-    readonly_fields = ("created", "started", "finished", "updated", "celery_task_id", "attempts", "replicas_done")
+    readonly_fields = (
+        "created",
+        "started",
+        "finished",
+        "updated",
+        "celery_task_id",
+        "attempts",
+        "replicas_done",
+    )
     exclude = ("snapshot",)
     inlines = [ReplicaInline]
 

@@ -68,7 +68,9 @@ class Scenario(models.Model):
 
     class Meta:
         ordering = ("campus", "name")
-        constraints = [models.UniqueConstraint(fields=("campus", "name"), name="scenario_unique_name_per_campus")]
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="scenario_unique_name_per_campus")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -83,7 +85,9 @@ class Run(models.Model):
     """One execution of a scenario: ``replicas`` independent seeded replicas, then their aggregate."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
-    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED, db_index=True)
+    status = models.CharField(
+        max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED, db_index=True
+    )
     progress = models.FloatField(default=0.0, validators=[MinValueValidator(0), MaxValueValidator(1)])
     seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED)])
     replicas = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_REPLICAS)])
@@ -116,11 +120,15 @@ class Run(models.Model):
     class Meta:
         ordering = ("-created", "-id")
         constraints = [
-            models.CheckConstraint(condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_0_1"),
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_0_1"
+            ),
             models.CheckConstraint(
                 condition=Q(replicas__gte=1) & Q(replicas__lte=MAX_REPLICAS), name="run_replicas_in_range"
             ),
-            models.CheckConstraint(condition=Q(replicas_done__lte=models.F("replicas")), name="run_done_le_total"),
+            models.CheckConstraint(
+                condition=Q(replicas_done__lte=models.F("replicas")), name="run_done_le_total"
+            ),
         ]
         indexes = [models.Index(fields=("status", "updated"), name="run_status_heartbeat")]
 
@@ -271,12 +279,18 @@ class Schedule(models.Model):
         default=20, validators=[MinValueValidator(1), MaxValueValidator(MAX_REPLICAS)]
     )
     # None: a fresh seed each time (independent samples night after night).
-    seed = models.BigIntegerField(null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED)])
+    seed = models.BigIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED)]
+    )
     # [{"metric": "ettr", "op": "<", "value": 0.9, "stat": "mean"}]; "campus.<name>" tests the campus summary.
     thresholds = models.JSONField(default=list, blank=True)
     enabled = models.BooleanField(default=True)
     periodic_task = models.OneToOneField(
-        "django_celery_beat.PeriodicTask", on_delete=models.SET_NULL, null=True, blank=True, editable=False,
+        "django_celery_beat.PeriodicTask",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
         related_name="+",
     )
     owner = models.ForeignKey(
@@ -298,6 +312,13 @@ class Schedule(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        from .schedules import sync_periodic_task
+
+        self.crontab = " ".join(self.crontab.split())
+        super().save(*args, **kwargs)
+        sync_periodic_task(self)
+
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
         if bool(self.crontab.strip()) == (self.interval_seconds is not None):
@@ -309,13 +330,6 @@ class Schedule(models.Model):
         errors.update(threshold_errors(self.thresholds))
         if errors:
             raise ValidationError(errors)
-
-    def save(self, *args, **kwargs) -> None:
-        from .schedules import sync_periodic_task
-
-        self.crontab = " ".join(self.crontab.split())
-        super().save(*args, **kwargs)
-        sync_periodic_task(self)
 
 
 from . import schedules  # noqa: E402,F401  (connects the PeriodicTask clean-up on delete)

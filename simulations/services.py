@@ -145,9 +145,8 @@ _PREPARED_MAX = 4
 
 
 def _prepare(kind: str, snap: Any, params: Any) -> Any:
-    runner = _runner()
-    prepare = getattr(runner, "prepare", None)
-    return prepare(kind, snap, params) if prepare else None
+    """The engine's per-snapshot precomputation (job placement, failure classes...), shared by the replicas."""
+    return _runner().prepare(snap, kind, params)
 
 
 def _prepared(run: Run) -> _Prepared:
@@ -171,9 +170,7 @@ def _prepared(run: Run) -> _Prepared:
 
 
 def _run_replica(prep: _Prepared, seed: int, progress) -> Any:
-    runner = _runner()
-    target = prep.plan if prep.plan is not None else prep.snap
-    return runner.run_replica(prep.kind, target, prep.params, seed, progress=progress)
+    return prep.plan.run(seed, progress)
 
 
 # ---------------------------------------------------------------- launching and cancelling
@@ -285,8 +282,13 @@ def start(run_id: int) -> str:
         run.save(update_fields=["snapshot", "status", "started", "attempts", "updated"])
         size = run.chunk_size
         chunks = RunChunk.objects.bulk_create(
-            RunChunk(run=run, number=n, indices=list(range(lo, min(lo + size, run.replicas))), attempts=1,
-                     dispatched=now)
+            RunChunk(
+                run=run,
+                number=n,
+                indices=list(range(lo, min(lo + size, run.replicas))),
+                attempts=1,
+                dispatched=now,
+            )
             for n, lo in enumerate(range(0, run.replicas, size))
         )
         # This process will likely run some chunks itself: keep what it just built.
@@ -365,13 +367,18 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
                 chunk.worker = _worker_name()
                 chunk.save(update_fields=["state", "heartbeat", "worker"])
         run.save(update_fields=["updated"])
-    stored = set(ReplicaResult.objects.filter(run_id=run_id, index__in=indices).values_list("index", flat=True))
+    stored = set(
+        ReplicaResult.objects.filter(run_id=run_id, index__in=indices).values_list("index", flat=True)
+    )
     todo = [i for i in indices if i not in stored]
     runner = _runner()
     prep = _prepared(run)
     with _Heartbeat(run_id, chunk.pk if chunk else None) as beat:
         for index in todo:
-            if beat.stopped_run.is_set() or not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
+            if (
+                beat.stopped_run.is_set()
+                or not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists()
+            ):
                 return "stopped"
             seed = int(runner.replica_seed(run.seed, index))
             started = time.monotonic()
@@ -401,7 +408,9 @@ def _progress_writer(run_id: int, replicas: int, beat: _Heartbeat):
         share = min(max(float(fraction), 0.0), 1.0)
         # Progress never goes backwards, whatever order concurrent chunks write in.
         Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(
-            progress=Greatest(F("progress"), Least(Value(1.0), (F("replicas_done") + share) / float(replicas))),
+            progress=Greatest(
+                F("progress"), Least(Value(1.0), (F("replicas_done") + share) / float(replicas))
+            ),
             updated=timezone.now(),
         )
 
@@ -482,8 +491,12 @@ def _downsample(t: np.ndarray, columns: dict[str, np.ndarray], max_points: int) 
             if hi <= lo:
                 continue
             seg = values[lo:hi]
-            picks.extend((lo + int(np.nanargmin(seg)) if np.isfinite(seg).any() else lo,
-                          lo + int(np.nanargmax(seg)) if np.isfinite(seg).any() else hi - 1))
+            picks.extend(
+                (
+                    lo + int(np.nanargmin(seg)) if np.isfinite(seg).any() else lo,
+                    lo + int(np.nanargmax(seg)) if np.isfinite(seg).any() else hi - 1,
+                )
+            )
         keep = np.unique(np.asarray(picks))[:max_points]
     out = {"t_hours": [round(float(x), 6) for x in t[keep]]}
     for name, col in columns.items():
@@ -530,16 +543,14 @@ def finalize(run: Run) -> None:
     """
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index"))
     results = _engine_results(rows)
-    metrics = _runner().aggregate(results)
-    causes = sorted({c for r in rows for c in r.by_cause})
-    by_cause = {
-        c: float(np.mean([float(r.by_cause.get(c) or 0.0) for r in rows])) for c in causes
-    }
+    aggregated = _runner().aggregate(results)
+    totals = ("by_cause", "replicas", "events")
     summary = {
-        "metrics": _plain(metrics),
-        "by_cause_mean": _plain(by_cause),
+        "metrics": _plain({k: v for k, v in aggregated.items() if k not in totals}),
+        "by_cause": _plain(aggregated.get("by_cause") or {}),
         "replicas": len(rows),
-        "events": int(sum(r.events for r in rows)),
+        "events": int(aggregated.get("events") or 0),
+        # Engine time summed over the replicas (not wall time: chunks run in parallel).
         "compute_s": float(sum(r.duration_s for r in rows)),
     }
     RunSeries.objects.filter(run=run).delete()
@@ -571,8 +582,18 @@ def finalize(run: Run) -> None:
     run.progress = 1.0
     run.finished = timezone.now()
     run.snapshot = None
-    run.save(update_fields=["summary", "flagged", "flag_reasons", "status", "progress", "finished", "snapshot",
-                            "updated"])
+    run.save(
+        update_fields=[
+            "summary",
+            "flagged",
+            "flag_reasons",
+            "status",
+            "progress",
+            "finished",
+            "snapshot",
+            "updated",
+        ]
+    )
     RunChunk.objects.filter(run=run).update(state=RunChunk.State.DONE)
     _PREPARED.pop(run.pk, None)
 
@@ -642,10 +663,17 @@ def evaluate_thresholds(rules: list[dict], summary: dict, campus_values=None) ->
                 actual = entry
         where = metric if metric.startswith("campus.") else f"{metric} ({stat})"
         if actual is None:
-            reasons.append({**rule, "stat": stat, "actual": None, "message": f"{where} is not in the results"})
+            reasons.append(
+                {**rule, "stat": stat, "actual": None, "message": f"{where} is not in the results"}
+            )
         elif _OPS[op](float(actual), limit):
             reasons.append(
-                {**rule, "stat": stat, "actual": float(actual), "message": f"{where} = {actual:.6g} {op} {limit:g}"}
+                {
+                    **rule,
+                    "stat": stat,
+                    "actual": float(actual),
+                    "message": f"{where} = {actual:.6g} {op} {limit:g}",
+                }
             )
     return reasons
 
@@ -705,7 +733,9 @@ def reap_stale_runs(now=None) -> dict[str, list[int]]:
             cache.append(broker_backlog())
         return cache[0] in (0, None)
 
-    stale_runs = Run.objects.filter(status=RunStatus.RUNNING, updated__lt=stale_before).values_list("pk", flat=True)
+    stale_runs = Run.objects.filter(status=RunStatus.RUNNING, updated__lt=stale_before).values_list(
+        "pk", flat=True
+    )
     for run_id in list(stale_runs):
         _reap_run(run_id, stale_before, queued_before, report, queue_empty)
     # Runs whose start_run never ran (its message was lost): send it again.
@@ -732,13 +762,15 @@ def _reap_run(run_id: int, stale_before, queued_before, report, queue_empty) -> 
                 chunk.state = RunChunk.State.DONE
                 chunk.save(update_fields=["state"])
                 continue
-            if chunk.state == RunChunk.State.RUNNING and (chunk.heartbeat is None or chunk.heartbeat < stale_before):
-                lost.append(chunk)
-            elif (
+            worker_died = chunk.state == RunChunk.State.RUNNING and (
+                chunk.heartbeat is None or chunk.heartbeat < stale_before
+            )
+            message_lost = (
                 chunk.state == RunChunk.State.QUEUED
                 and (chunk.dispatched is None or chunk.dispatched < queued_before)
                 and queue_empty()
-            ):
+            )
+            if worker_died or message_lost:
                 lost.append(chunk)
         if not chunks and run.replicas_done < run.replicas:
             # Started before any chunk was recorded (should not happen): nothing to re-send, fail clearly.
@@ -793,8 +825,14 @@ def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | No
     if row is None:
         return None
     data = row.full() if full else dict(row.display)
-    return {"run": run.pk, "metric": metric, "full": full, "points_total": row.points,
-            "points": len(data.get("t_hours", [])), **data}
+    return {
+        "run": run.pk,
+        "metric": metric,
+        "full": full,
+        "points_total": row.points,
+        "points": len(data.get("t_hours", [])),
+        **data,
+    }
 
 
 def compare_runs(runs: list[Run]) -> dict[str, Any]:
@@ -822,8 +860,16 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
     return {
         "baseline": base.pk,
         "runs": [
-            {"id": r.pk, "scenario": r.scenario_id, "scenario_name": r.scenario.name, "kind": r.scenario.kind,
-             "status": r.status, "replicas": r.replicas, "seed": r.seed, "params": r.params}
+            {
+                "id": r.pk,
+                "scenario": r.scenario_id,
+                "scenario_name": r.scenario.name,
+                "kind": r.scenario.kind,
+                "status": r.status,
+                "replicas": r.replicas,
+                "seed": r.seed,
+                "params": r.params,
+            }
             for r in runs
         ],
         "metrics": metrics,
