@@ -1,9 +1,291 @@
-"""Placeholder."""
+"""A limit on the grid interconnect over time, and how the campus sheds load to stay under it.
+
+Capacity: a base value (the campus interconnect), an optional schedule of new values, and demand-response
+events that cut it by a fraction for a while (cuts of overlapping events multiply). The campus wants its
+full facility demand (every GPU at TDP x utilisation, x PUE); the shortfall is what does not fit.
+
+Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
+- "cap": one uniform GPU power cap (each part no lower than its minimum) sized so the draw fits; if even
+  the minimum caps do not fit, pods are paused as under "pause".
+- "pause": pods are paused, lowest priority first, until the draw fits; a paused GPU idles.
+- "ride_through": the UPS batteries carry the shortfall while they last, then "cap" takes over; they
+  recharge from the grid headroom afterwards.
+- "generators": standby generators are called when a shortfall starts; they deliver nothing during their
+  start delay and ramp linearly to full output; the batteries bridge the gap and "cap" covers what
+  neither can. A start fails with the catalog's fail-to-start probability (the one random element).
+Throughput: each pod is a synchronous job at the pace of its slowest (most capped) GPU group; a paused
+pod does no work.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from campus.analysis.snapshot import CampusSnapshot
+from campus.catalog_data import default_value
+from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
+from simulations.engine.params import GridLimitParams, ParamsError
+from simulations.engine.results import Progress, ReplicaResult
+
+# Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
+# sized for a recharge over hours, not minutes).
+RECHARGE_FRACTION = 0.10
+_TOL = 1e-9
 
 
-def prepare(snap, params):
-    raise NotImplementedError
+@dataclass
+class GridPlan:
+    params: GridLimitParams
+    load: CampusLoad
+    limit_kw: np.ndarray  # per step
+    t_hours: np.ndarray  # start of each step
+    dt_h: float
+    pod_order: list[int | None]  # pods in the order they are paused
+    battery_kwh: float
+    battery_kw: float
+    recharge_kw: float
+    generator_kw: float
+    generator_delay_h: float
+    generator_ramp_h: float
+    fail_to_start: float
+    price_usd_per_kwh: float
 
 
-def run(plan, seed, progress=None):
-    raise NotImplementedError
+def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
+    p = params
+    base = p.capacity_kw if p.capacity_kw is not None else snap.grid_capacity_kw
+    if not base > 0 and not p.capacity_schedule:
+        raise ParamsError(
+            [{"field": "capacity_kw", "message": "the campus has no grid capacity; give capacity_kw"}]
+        )
+    load = campus_load(snap, p.job.precision, p.job.mfu, p.utilization, p.pue)
+    dt_h = p.step_minutes / 60.0
+    n = max(1, math.ceil(p.duration_hours / dt_h - 1e-9))
+    t = np.arange(n) * dt_h
+    limit = np.full(n, float(base))
+    for step in p.capacity_schedule:
+        limit[t >= step.start_hours - 1e-12] = step.capacity_kw
+    for ev in p.events:
+        active = (t >= ev.start_hours - 1e-12) & (t < ev.start_hours + ev.duration_hours - 1e-12)
+        limit[active] *= 1.0 - ev.cut_fraction
+    pods = sorted({g.pod_id for g in load.groups}, key=lambda x: -1 if x is None else x)
+    # unnamed pods have the highest priority number (paused last), the highest id first among them
+    unnamed = max(p.pod_priorities.values(), default=0) + 1
+    order = sorted(
+        pods,
+        key=lambda pod: (p.pod_priorities.get(pod, unnamed) if pod is not None else unnamed, -(pod or 0)),
+    )
+    ups = [d for d in snap.power_devices if d.kind == "ups" and d.status not in ("failed", "offline")]
+    gens = [d for d in snap.power_devices if d.kind == "generator" and d.status not in ("failed", "offline")]
+    battery_kw = sum(d.rated_kw for d in ups) if ups else math.inf
+    battery_kwh = (
+        p.battery_kwh
+        if p.battery_kwh is not None
+        else sum(d.rated_kw * d.battery_minutes / 60.0 for d in ups)
+    )
+    if p.battery_recharge_kw is not None:
+        recharge = p.battery_recharge_kw
+    else:
+        recharge = RECHARGE_FRACTION * (battery_kw if math.isfinite(battery_kw) else battery_kwh)
+    gen_kw = p.generator_kw if p.generator_kw is not None else sum(d.rated_kw for d in gens)
+    delay_s = p.generator_start_delay_s
+    if delay_s is None:
+        delay_s = max((d.start_delay_s for d in gens), default=default_value("generator_start_delay_s"))
+    ramp_s = p.generator_ramp_s
+    if ramp_s is None:
+        ramp_s = max((d.ramp_s for d in gens), default=default_value("generator_ramp_s"))
+    return GridPlan(
+        params=p,
+        load=load,
+        limit_kw=limit,
+        t_hours=t,
+        dt_h=dt_h,
+        pod_order=order,
+        battery_kwh=battery_kwh,
+        battery_kw=battery_kw,
+        recharge_kw=recharge,
+        generator_kw=gen_kw,
+        generator_delay_h=delay_s / 3600.0,
+        generator_ramp_h=ramp_s / 3600.0,
+        fail_to_start=p.generator_fail_to_start_probability,
+        price_usd_per_kwh=snap.price_usd_per_kwh,
+    )
+
+
+class _Shedder:
+    """Fits the campus draw under a target by capping and/or pausing; caches the last answer."""
+
+    def __init__(self, plan: GridPlan) -> None:
+        self.load = plan.load
+        self.u = plan.params.utilization
+        self.idle = plan.params.idle_gpu_fraction
+        self.order = plan.pod_order
+        self.groups = plan.load.groups
+        self.mins = [g.gpu.min_cap_fraction for g in self.groups]
+
+    def draw(self, cap: float, running: list[bool]) -> float:
+        fr = [max(cap, m) * self.u if r else self.idle for m, r in zip(self.mins, running, strict=True)]
+        return self.load.facility_kw(fr)
+
+    def full(self) -> tuple[float, float, list[bool]]:
+        running = [True] * len(self.groups)
+        return self.draw(1.0, running), 1.0, running
+
+    def fit(self, target_kw: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
+        """(draw, uniform cap, running flags) with the draw at or under ``target_kw`` when possible:
+        cap first (if allowed), then pause pods in order, capping the ones left running."""
+        running = [True] * len(self.groups)
+        lo = min(self.mins, default=1.0) if allow_cap else 1.0
+        for step in range(len(self.order) + 1):
+            if step:
+                pod = self.order[step - 1]
+                running = [r and g.pod_id != pod for r, g in zip(running, self.groups, strict=True)]
+            if self.draw(1.0, running) <= target_kw * (1 + _TOL):
+                return self.draw(1.0, running), 1.0, running
+            if allow_cap and self.draw(lo, running) <= target_kw:
+                return self._bisect(target_kw, running, lo)
+        return self.draw(lo, running), lo, running
+
+    def _bisect(self, target_kw: float, running: list[bool], lo: float) -> tuple[float, float, list[bool]]:
+        hi = 1.0
+        if self.draw(hi, running) <= target_kw:
+            return self.draw(hi, running), hi, running
+        for _ in range(40):
+            mid = 0.5 * (lo + hi)
+            if self.draw(mid, running) <= target_kw:
+                lo = mid
+            else:
+                hi = mid
+        return self.draw(lo, running), lo, running
+
+
+def _episodes(flags: np.ndarray) -> int:
+    """Number of runs of True."""
+    f = flags.astype(np.int8)
+    return int(np.count_nonzero(np.diff(np.concatenate(([0], f))) == 1))
+
+
+def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    p = plan.params
+    rng = np.random.default_rng(seed)
+    shed = _Shedder(plan)
+    load = plan.load
+    dt = plan.dt_h
+    n = plan.t_hours.size
+    policy = p.policy
+    full_kw, _, all_on = shed.full()
+    nominal = load.throughput_tflops([1.0] * len(load.groups), "pod")
+    energy = plan.battery_kwh * p.battery_initial_fraction
+    out = {
+        k: np.zeros(n)
+        for k in (
+            "demand_kw",
+            "grid_kw",
+            "battery_kwh",
+            "generator_kw",
+            "shortfall_kw",
+            "cap_fraction",
+            "throughput_fraction",
+            "paused_pods",
+        )
+    }
+    gen_start: float | None = None
+    gen_ok = True
+    starts = failed_starts = 0
+    cache: dict[tuple[float, bool], tuple[float, float, list[bool]]] = {}
+
+    def fit(target: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
+        key = (round(target, 6), allow_cap)
+        hit = cache.get(key)
+        if hit is None:
+            hit = shed.fit(target, allow_cap)
+            cache[key] = hit
+        return hit
+
+    for k in range(n):
+        t = plan.t_hours[k]
+        limit = float(plan.limit_kw[k])
+        short = max(0.0, full_kw - limit)
+        gen = batt = charge = 0.0
+        if short <= 0:
+            draw, cap, running = full_kw, 1.0, all_on
+            gen_start = None
+            if energy < plan.battery_kwh and policy in ("ride_through", "generators"):
+                charge = min(plan.recharge_kw, limit - full_kw, (plan.battery_kwh - energy) / dt)
+                energy += charge * dt
+        else:
+            supply = 0.0
+            if policy == "generators":
+                if gen_start is None:
+                    gen_start = t
+                    starts += 1
+                    gen_ok = rng.random() >= plan.fail_to_start
+                    failed_starts += 0 if gen_ok else 1
+                since = t - gen_start
+                if gen_ok and since >= plan.generator_delay_h:
+                    ramp = (
+                        1.0
+                        if plan.generator_ramp_h <= 0
+                        else min(1.0, (since - plan.generator_delay_h) / plan.generator_ramp_h)
+                    )
+                    gen = min(short, plan.generator_kw * ramp)
+                supply += gen
+            if policy in ("ride_through", "generators") and energy > 0:
+                batt = min(short - supply, energy / dt, plan.battery_kw)
+                energy -= batt * dt
+                supply += batt
+            if policy == "pause":
+                draw, cap, running = fit(limit, allow_cap=False)
+            else:
+                draw, cap, running = fit(limit + supply, allow_cap=True)
+            # generators and batteries only cover what the campus actually draws
+            excess = supply - max(0.0, draw - limit)
+            if excess > 0:
+                give_back = min(excess, batt)
+                energy += give_back * dt
+                batt -= give_back
+                gen -= min(excess - give_back, gen)
+        grid = draw - batt - gen + charge
+        speeds = [speed_at_cap(g.gpu, max(cap, g.gpu.min_cap_fraction)) for g in load.groups]
+        tput = load.throughput_tflops(speeds, "pod", running)
+        out["demand_kw"][k] = full_kw
+        out["grid_kw"][k] = grid
+        out["battery_kwh"][k] = energy
+        out["generator_kw"][k] = gen
+        out["shortfall_kw"][k] = short
+        out["cap_fraction"][k] = cap
+        out["throughput_fraction"][k] = tput / nominal if nominal > 0 else 0.0
+        out["paused_pods"][k] = len({g.pod_id for g, r in zip(load.groups, running, strict=True) if not r})
+        if progress is not None and k % 1000 == 0:
+            progress(k / n)
+    if progress is not None:
+        progress(1.0)
+    over = out["grid_kw"] > plan.limit_kw * (1 + 1e-6)
+    short_flags = out["shortfall_kw"] > 0
+    hours = n * dt
+    lost_tflops_h = float(np.sum(1.0 - out["throughput_fraction"]) * dt * nominal)
+    metrics = {
+        "shortfall_mwh": float(out["shortfall_kw"].sum() * dt / 1000.0),
+        "max_shortfall_kw": float(out["shortfall_kw"].max()),
+        "shortfall_events": float(_episodes(short_flags)),
+        "overload_events": float(_episodes(over)),
+        "overload_mwh": float(np.clip(out["grid_kw"] - plan.limit_kw, 0, None).sum() * dt / 1000.0),
+        "throughput_lost_fraction": lost_tflops_h / (nominal * hours) if nominal > 0 else 0.0,
+        "lost_eflop": lost_tflops_h * 3600.0 / 1e6,
+        "min_cap_fraction": float(out["cap_fraction"].min()),
+        "paused_pod_hours": float(out["paused_pods"].sum() * dt),
+        "battery_min_kwh": float(out["battery_kwh"].min()),
+        "battery_min_fraction": float(out["battery_kwh"].min() / plan.battery_kwh)
+        if plan.battery_kwh > 0
+        else 0.0,
+        "generator_mwh": float(out["generator_kw"].sum() * dt / 1000.0),
+        "generator_starts": float(starts),
+        "generator_failed_starts": float(failed_starts),
+        "grid_energy_mwh": float(out["grid_kw"].sum() * dt / 1000.0),
+        "cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh),
+    }
+    series = {"t_hours": plan.t_hours.copy(), "limit_kw": plan.limit_kw.copy(), **out}
+    return ReplicaResult(metrics=metrics, series=series, events=n)

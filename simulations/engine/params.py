@@ -141,6 +141,10 @@ class GridLimitParams(_Strict):
     generator_kw: float | None = Field(None, ge=0)
     generator_start_delay_s: float | None = Field(None, ge=0)
     generator_ramp_s: float | None = Field(None, ge=0)
+    # Chance that a generator call fails (IEEE 493 order of magnitude, catalog POWER_DEFAULTS).
+    generator_fail_to_start_probability: float = Field(
+        default_value("generator_fail_to_start_probability"), ge=0, le=1
+    )
     job: JobParams = Field(default_factory=JobParams)
 
     @model_validator(mode="after")
