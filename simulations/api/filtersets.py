@@ -1,0 +1,33 @@
+import django_filters
+
+from simulations.choices import RunStatus, ScenarioKind
+from simulations.models import Run, Scenario, Schedule
+
+
+class ScenarioFilterSet(django_filters.FilterSet):
+    kind = django_filters.MultipleChoiceFilter(choices=ScenarioKind.choices)
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Scenario
+        fields = ("campus", "kind", "name", "owner")
+
+
+class RunFilterSet(django_filters.FilterSet):
+    campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
+    kind = django_filters.MultipleChoiceFilter(field_name="scenario__kind", choices=ScenarioKind.choices)
+    status = django_filters.MultipleChoiceFilter(choices=RunStatus.choices)
+    created_after = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
+    created_before = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
+
+    class Meta:
+        model = Run
+        fields = ("scenario", "campus", "status", "kind", "flagged", "schedule")
+
+
+class ScheduleFilterSet(django_filters.FilterSet):
+    campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
+
+    class Meta:
+        model = Schedule
+        fields = ("scenario", "campus", "enabled")

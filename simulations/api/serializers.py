@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from simulations.choices import ScenarioKind
+from simulations.models import (
+    MAX_REPLICAS,
+    MAX_SEED,
+    ReplicaResult,
+    Run,
+    Scenario,
+    Schedule,
+    crontab_errors,
+    params_errors,
+    threshold_errors,
+)
+
+
+class ScenarioSerializer(serializers.ModelSerializer):
+    kind = serializers.ChoiceField(choices=ScenarioKind.choices)
+    params = serializers.JSONField(
+        required=False,
+        help_text="Parameters of the kind (see /api/scenarios/kinds/); anything left out takes its default.",
+    )
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    runs_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Scenario
+        fields = (
+            "id",
+            "campus",
+            "kind",
+            "name",
+            "description",
+            "params",
+            "owner",
+            "created",
+            "updated",
+            "runs_url",
+        )
+        read_only_fields = ("owner", "created", "updated")
+
+    def get_runs_url(self, obj: Scenario) -> str:
+        return f"/api/runs/?scenario={obj.pk}"
+
+    def validate(self, attrs: dict) -> dict:
+        kind = attrs.get("kind", getattr(self.instance, "kind", None))
+        params = attrs.get("params", getattr(self.instance, "params", None))
+        if params is None:
+            params = {}
+            attrs["params"] = params
+        errors = params_errors(kind, params)
+        if errors:
+            # {"params": {"caps[0].cap_w": ["..."]}}: the dashboard marks the form field by its path.
+            raise serializers.ValidationError({"params": errors})
+        return attrs
+
+
+class RunSerializer(serializers.ModelSerializer):
+    scenario_name = serializers.CharField(source="scenario.name", read_only=True)
+    kind = serializers.CharField(source="scenario.kind", read_only=True)
+    campus = serializers.IntegerField(source="scenario.campus_id", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    duration_s = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Run
+        fields = (
+            "id",
+            "scenario",
+            "scenario_name",
+            "kind",
+            "campus",
+            "status",
+            "progress",
+            "replicas",
+            "replicas_done",
+            "seed",
+            "params",
+            "summary",
+            "error",
+            "flagged",
+            "flag_reasons",
+            "schedule",
+            "created_by",
+            "attempts",
+            "created",
+            "started",
+            "finished",
+            "updated",
+            "duration_s",
+        )
+        read_only_fields = fields
+
+    def get_duration_s(self, obj: Run) -> float | None:
+        if obj.started is None:
+            return None
+        end = obj.finished or obj.updated
+        return max(0.0, (end - obj.started).total_seconds())
+
+
+class RunRequestSerializer(serializers.Serializer):
+    replicas = serializers.IntegerField(min_value=1, max_value=MAX_REPLICAS, default=10)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        allow_null=True,
+        help_text="Same seed, same scenario and inventory: same results. Omitted: a fresh random seed.",
+    )
+
+
+class ReplicaResultSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ReplicaResult
+        fields = ("index", "seed", "metrics", "by_cause", "events", "duration_s", "created")
+        read_only_fields = fields
+
+
+class ScheduleSerializer(serializers.ModelSerializer):
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    thresholds = serializers.JSONField(
+        required=False,
+        help_text='Rules that flag a run, e.g. [{"metric": "ettr", "op": "<", "value": 0.9}]; "stat" (default '
+        '"mean") picks p5/p50/p95/ci95_low/ci95_high; a "campus.<name>" metric tests the campus summary.',
+    )
+    last_run = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Schedule
+        fields = (
+            "id",
+            "scenario",
+            "name",
+            "crontab",
+            "interval_seconds",
+            "replicas",
+            "seed",
+            "thresholds",
+            "enabled",
+            "periodic_task",
+            "owner",
+            "created",
+            "updated",
+            "last_run",
+        )
+        read_only_fields = ("periodic_task", "owner", "created", "updated")
+        extra_kwargs = {
+            "crontab": {"help_text": 'Five fields, "minute hour day-of-month month day-of-week" (UTC).'},
+            "interval_seconds": {"help_text": "Instead of a crontab: every so many seconds (at least 60)."},
+        }
+
+    def get_last_run(self, obj: Schedule) -> dict | None:
+        run = obj.runs.order_by("-created").values("id", "status", "flagged", "created").first()
+        return run
+
+    def validate(self, attrs: dict) -> dict:
+        def current(name: str, default=None):
+            return attrs[name] if name in attrs else getattr(self.instance, name, default)
+
+        crontab = (current("crontab", "") or "").strip()
+        interval = current("interval_seconds")
+        errors: dict[str, list[str]] = {}
+        if bool(crontab) == (interval is not None):
+            errors["crontab"] = ["give exactly one of crontab or interval_seconds"]
+        elif crontab:
+            problems = crontab_errors(crontab)
+            if problems:
+                errors["crontab"] = problems
+        errors.update(threshold_errors(current("thresholds", [])))
+        if errors:
+            raise serializers.ValidationError(errors)
+        attrs["crontab"] = " ".join(crontab.split())
+        if "thresholds" not in attrs and self.instance is None:
+            attrs["thresholds"] = []
+        return attrs

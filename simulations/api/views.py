@@ -1,0 +1,268 @@
+"""Scenarios, runs and schedules: querysets, serializers and filtersets; the work is in simulations.services."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from simulations import services
+from simulations.models import Run, Scenario, Schedule
+
+from . import filtersets
+from .serializers import (
+    ReplicaResultSerializer,
+    RunRequestSerializer,
+    RunSerializer,
+    ScenarioSerializer,
+    ScheduleSerializer,
+)
+
+MAX_COMPARE = 10
+
+_SCENARIO_EXAMPLE = OpenApiExample(
+    "Failures over 30 days with in-memory recovery",
+    value={
+        "campus": 1,
+        "kind": "failure_cascade",
+        "name": "30 days, in-memory recovery",
+        "params": {"duration_days": 30, "recovery": "in_memory"},
+    },
+    request_only=True,
+)
+_BAD_PARAMS_EXAMPLE = OpenApiExample(
+    "A bad parameter is named by its path",
+    value={"params": {"caps[0].cap_fraction": ["Input should be less than or equal to 1.5"]}},
+    response_only=True,
+    status_codes=["400"],
+)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List scenarios"),
+    retrieve=extend_schema(summary="Get one scenario"),
+    create=extend_schema(
+        summary="Create a scenario",
+        description="`params: {}` is valid for every kind (every parameter has a default). A bad parameter "
+        'comes back as 400 `{"params": {"<path>": ["message"]}}`.',
+        examples=[_SCENARIO_EXAMPLE, _BAD_PARAMS_EXAMPLE],
+    ),
+    update=extend_schema(summary="Replace a scenario"),
+    partial_update=extend_schema(summary="Update fields of a scenario"),
+    destroy=extend_schema(summary="Delete a scenario with its runs and schedules"),
+)
+class ScenarioViewSet(viewsets.ModelViewSet):
+    queryset = Scenario.objects.select_related("campus", "owner")
+    serializer_class = ScenarioSerializer
+    filterset_class = filtersets.ScenarioFilterSet
+    search_fields = ("name", "description")
+    ordering_fields = ("id", "name", "kind", "created", "updated")
+
+    def perform_create(self, serializer) -> None:
+        serializer.save(owner=self.request.user)
+
+    @extend_schema(
+        summary="Scenario kinds with their parameter schema and defaults",
+        responses=inline_serializer(
+            "ScenarioKind",
+            {
+                "kind": serializers.CharField(),
+                "label": serializers.CharField(),
+                "schema": serializers.DictField(),
+                "defaults": serializers.DictField(),
+            },
+            many=True,
+        ),
+    )
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def kinds(self, request):
+        return Response(services.kinds())
+
+    @extend_schema(
+        summary="Run the scenario (Monte Carlo on the workers)",
+        description="Queues a run of `replicas` independent replicas (1-1000) and answers 202 with it; poll "
+        "`/api/runs/{id}/` for status and progress. The same seed on the same scenario and inventory gives the "
+        "same results.",
+        request=RunRequestSerializer,
+        responses={202: RunSerializer},
+        examples=[
+            OpenApiExample("100 replicas, fixed seed", value={"replicas": 100, "seed": 42}, request_only=True)
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def run(self, request, pk=None):
+        scenario = self.get_object()
+        body = RunRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        run = services.launch_run(
+            scenario,
+            replicas=body.validated_data["replicas"],
+            seed=body.validated_data.get("seed"),
+            user=request.user,
+        )
+        return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _parse_ids(raw: str | None) -> list[int]:
+    if not raw:
+        raise ValidationError({"ids": ["give two or more run ids, e.g. ids=1,2"]})
+    try:
+        ids = [int(part) for part in raw.split(",") if part.strip()]
+    except ValueError:
+        raise ValidationError({"ids": ["run ids must be integers separated by commas"]}) from None
+    ids = list(dict.fromkeys(ids))
+    if not 2 <= len(ids) <= MAX_COMPARE:
+        raise ValidationError({"ids": [f"give between 2 and {MAX_COMPARE} distinct run ids"]})
+    return ids
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List runs", description="Filter by scenario, campus, status, kind, flagged."),
+    retrieve=extend_schema(summary="Get one run: status, progress and, once finished, its summary"),
+)
+class RunViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Run.objects.select_related("scenario", "created_by").defer("snapshot")
+    serializer_class = RunSerializer
+    filterset_class = filtersets.RunFilterSet
+    search_fields = ("scenario__name", "error")
+    ordering_fields = ("id", "created", "started", "finished", "status", "progress", "replicas")
+
+    @extend_schema(
+        summary="Cancel a queued or running run",
+        description="Chunks stop before their next replica (or inside one, at its next progress report). "
+        "409 if the run already finished.",
+        request=None,
+        responses={200: RunSerializer, 409: OpenApiResponse(description="The run already finished.")},
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        run = self.get_object()
+        try:
+            run = services.cancel_run(run.pk)
+        except services.RunFinishedError as exc:
+            return Response({"detail": str(exc), "status": run.status}, status=status.HTTP_409_CONFLICT)
+        return Response(RunSerializer(run).data)
+
+    @extend_schema(
+        summary="A run's time series",
+        description="Without `metric`: the metrics the run has series for. With it: the mean across replicas "
+        "with 5th/95th percentile bands, thinned to at most 2,000 points (`full=1`: every point).",
+        parameters=[
+            OpenApiParameter("metric", OpenApiTypes.STR, description="Series name, e.g. ettr"),
+            OpenApiParameter(
+                "full", OpenApiTypes.BOOL, description="Every point instead of the display copy"
+            ),
+        ],
+        responses=OpenApiTypes.OBJECT,
+        examples=[
+            OpenApiExample(
+                "ETTR series",
+                value={
+                    "run": 7,
+                    "metric": "ettr",
+                    "full": False,
+                    "points_total": 200,
+                    "points": 3,
+                    "t_hours": [0, 360, 720],
+                    "values": [1, 0.95, 0.93],
+                    "p5": [1, 0.9, 0.88],
+                    "p95": [1, 0.99, 0.97],
+                },
+                response_only=True,
+            )
+        ],
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def timeseries(self, request, pk=None):
+        run = self.get_object()
+        metric = request.query_params.get("metric")
+        available = services.series_metrics(run)
+        if not metric:
+            return Response({"run": run.pk, "metrics": available})
+        full = request.query_params.get("full", "").lower() in {"1", "true", "yes"}
+        data = services.timeseries(run, metric, full=full)
+        if data is None:
+            choices = ", ".join(available) if available else "none yet (the run has not finished)"
+            raise ValidationError({"metric": [f"unknown metric {metric!r}; this run has: {choices}"]})
+        return Response(data)
+
+    @extend_schema(
+        summary="The stored replica results of a run", responses=ReplicaResultSerializer(many=True)
+    )
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def replicas(self, request, pk=None):
+        run = self.get_object()
+        queryset = run.replica_results.defer("series").order_by("index")
+        page = self.paginate_queryset(queryset)
+        data = ReplicaResultSerializer(page if page is not None else queryset, many=True).data
+        return self.get_paginated_response(data) if page is not None else Response(data)
+
+    @extend_schema(
+        summary="Compare runs side by side",
+        description="Summaries of 2-10 runs; the first id is the baseline every other run is compared with "
+        "(difference of the means, in % of the baseline, and whether the 95% intervals are apart).",
+        parameters=[OpenApiParameter("ids", OpenApiTypes.STR, required=True, description="e.g. 3,7")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    @action(detail=False, methods=["get"], filter_backends=[], pagination_class=None)
+    def compare(self, request):
+        ids = _parse_ids(request.query_params.get("ids"))
+        found = {r.pk: r for r in self.get_queryset().filter(pk__in=ids)}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise ValidationError({"ids": [f"unknown run ids: {', '.join(map(str, missing))}"]})
+        return Response(services.compare_runs([found[i] for i in ids]))
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List schedules"),
+    retrieve=extend_schema(summary="Get one schedule"),
+    create=extend_schema(
+        summary="Create a schedule (admin)",
+        examples=[
+            OpenApiExample(
+                "Nightly, flag when goodput drops below 90%",
+                value={
+                    "scenario": 1,
+                    "name": "nightly grid cut",
+                    "crontab": "0 2 * * *",
+                    "replicas": 50,
+                    "thresholds": [
+                        {"metric": "ettr", "op": "<", "value": 0.9},
+                        {"metric": "campus.power.headroom_kw", "op": "<", "value": 0},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
+    ),
+    update=extend_schema(summary="Replace a schedule (admin)"),
+    partial_update=extend_schema(summary="Update fields of a schedule (admin)"),
+    destroy=extend_schema(summary="Delete a schedule (admin); its runs are kept"),
+)
+class ScheduleViewSet(viewsets.ModelViewSet):
+    queryset = Schedule.objects.select_related("scenario", "owner", "periodic_task")
+    serializer_class = ScheduleSerializer
+    filterset_class = filtersets.ScheduleFilterSet
+    search_fields = ("name",)
+    ordering_fields = ("id", "name", "created", "updated")
+    write_role = "admin"
+
+    def perform_create(self, serializer) -> None:
+        with transaction.atomic():
+            serializer.save(owner=self.request.user)
+
+    def perform_update(self, serializer) -> None:
+        with transaction.atomic():
+            serializer.save()
