@@ -1,8 +1,9 @@
 """What is impacted if this device fails: racks and GPUs losing a power side, all power, or cooling.
 
 A power failure runs the roll-up cascade to its end. Cooling follows power: a cooling unit whose power
-device is dead stops, and so does a plant whose power device is dead (taking its units with it). Racks
-served by a stopped unit lose cooling. A campus-wide synchronous job is interrupted when any of its
+device is dead stops, and so does a plant whose power device is dead. A stopped plant stops its units
+unless the building's other plants can take the building's heat; racks of a stopped unit lose cooling
+unless the rest of its N+1 group can carry the group's heat. A campus-wide synchronous job is interrupted when any of its
 GPUs is lost (no power, or no cooling).
 """
 
@@ -72,18 +73,53 @@ class Impact:
 def _cooling_lost(
     snap: CampusSnapshot, dead_devices: set[int], failed_units: set[int], failed_plants: set[int]
 ) -> tuple[set[int], set[int], set[int]]:
-    """(stopped plants, stopped units, racks whose unit stopped)."""
+    """(stopped plants, stopped units, racks left without cooling).
+
+    Redundancy absorbs a loss when the survivors can carry the heat: the other plants of the same
+    building (units re-home to them), and the other units of an N+1 group. Otherwise the racks of the
+    stopped units lose cooling.
+    """
+    heat: dict[int, float] = {}
+    for r in snap.racks:
+        if r.cooling_unit_id is not None:
+            heat[r.cooling_unit_id] = heat.get(r.cooling_unit_id, 0.0) + snap.rack_it_kw(r)
     plants = set(failed_plants) | {
         p.id
         for p in snap.cooling_plants
         if p.power_device_id is not None and p.power_device_id in dead_devices
     }
+    plant_building = {p.id: p.building_id for p in snap.cooling_plants}
+    orphaned: set[int] = set()  # plants whose units find no spare chiller capacity
+    if plants:
+        spare: dict[int | None, float] = {}
+        load: dict[int | None, float] = {}
+        for p in snap.cooling_plants:
+            if p.id not in plants:
+                spare[p.building_id] = spare.get(p.building_id, 0.0) + p.capacity_kw
+        for u in snap.cooling_units:
+            if u.plant_id in plant_building:
+                b = plant_building[u.plant_id]
+                load[b] = load.get(b, 0.0) + heat.get(u.id, 0.0)
+        orphaned = {p for p in plants if load.get(plant_building[p], 0.0) > spare.get(plant_building[p], 0.0)}
     units = set(failed_units) | {
         u.id
         for u in snap.cooling_units
-        if (u.power_device_id is not None and u.power_device_id in dead_devices) or u.plant_id in plants
+        if (u.power_device_id is not None and u.power_device_id in dead_devices) or u.plant_id in orphaned
     }
-    racks = {r.id for r in snap.racks if r.cooling_unit_id in units}
+    uncovered = set(units)
+    if units:
+        by_group: dict[str, list] = {}
+        for u in snap.cooling_units:
+            if u.group:
+                by_group.setdefault(u.group, []).append(u)
+        for members in by_group.values():
+            stopped = [u for u in members if u.id in units]
+            if not stopped:
+                continue
+            survivors_kw = sum(u.capacity_kw for u in members if u.id not in units)
+            if sum(heat.get(u.id, 0.0) for u in members) <= survivors_kw:
+                uncovered -= {u.id for u in stopped}
+    racks = {r.id for r in snap.racks if r.cooling_unit_id in uncovered}
     return plants, units, racks
 
 

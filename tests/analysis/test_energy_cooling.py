@@ -1,0 +1,84 @@
+"""IT power breakdown, facility energy and cost, and the cooling heat balance."""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.analysis.cooling import cooling_balance
+from campus.analysis.energy import facility_energy, it_breakdown
+from tests.analysis.builders import CoolingPlantSnap, CoolingUnitSnap, campus, rack
+
+
+def test_it_breakdown_adds_other_it_as_the_rest_of_the_fraction():
+    snap = campus(racks=(rack(1, 10), rack(2, 10)), other_it_fraction=0.1)
+    it = it_breakdown(snap)
+    assert it.gpu_kw == pytest.approx(16.0)  # 20 nodes x 8 x 100 W
+    assert it.server_overhead_kw == pytest.approx(4.0)
+    assert it.it_kw == pytest.approx(20.0 / 0.9)
+    assert it.other_it_kw == pytest.approx(20.0 / 0.9 - 20.0)
+
+
+def test_itemised_network_power_counts_inside_the_other_it_share():
+    snap = campus(racks=(rack(1, 10), rack(2, 10)), other_it_fraction=0.1)
+    assert it_breakdown(snap, network_kw=1.0).it_kw == pytest.approx(20.0 / 0.9)
+    big = it_breakdown(snap, network_kw=5.0)
+    assert big.it_kw == pytest.approx(25.0)
+    assert big.other_it_kw == pytest.approx(0.0)
+
+
+def test_gpu_power_fraction_scales_only_gpu_power():
+    snap = campus(racks=(rack(1, 10),))
+    it = it_breakdown(snap, gpu_power_fraction=0.5)
+    assert it.gpu_kw == pytest.approx(4.0)
+    assert it.server_overhead_kw == pytest.approx(2.0)
+
+
+def test_facility_energy_is_it_times_pue_over_a_year():
+    e = facility_energy(100.0, 1.2, 0.1)
+    assert e.facility_kw == pytest.approx(120.0)
+    assert e.annual_energy_mwh == pytest.approx(120.0 * 8760 / 1000)
+    assert e.annual_cost_usd == pytest.approx(120.0 * 8760 * 0.1)
+    with pytest.raises(ValueError, match="^pue:"):
+        facility_energy(1.0, 0.9, 0.1)
+
+
+def _cooled():
+    return campus(
+        racks=(rack(1, 10, cooling_unit_id=1), rack(2, 45, cooling_unit_id=2, cooling_type="air")),
+        cooling_units=(
+            CoolingUnitSnap(1, "U1", "cdu", 25.0, 25.0, 45.0, 100.0, 1, None, 1, group="g"),
+            CoolingUnitSnap(2, "U2", "crah", 50.0, 25.0, 45.0, 60.0, 1, None, 1, group="g"),
+        ),
+        cooling_plants=(CoolingPlantSnap(1, "CH1", "chiller", 100.0, 5.0, 1, None),),
+    )
+
+
+def test_cooling_heat_per_unit_and_plant_and_electrical_power():
+    c = cooling_balance(_cooled())
+    u1, u2 = c.units
+    assert (u1.heat_kw, u2.heat_kw) == (10.0, 45.0)
+    assert u2.utilization == pytest.approx(0.9)
+    assert u2.flow_needed_lpm == pytest.approx(67.5)
+    assert u2.flow_short and not u1.flow_short
+    assert c.plants[0].heat_kw == pytest.approx(55.0)
+    assert c.plants[0].electrical_kw == pytest.approx(11.0)
+    assert c.heat_load_kw == pytest.approx(55.0)
+    assert c.capacity_kw == 100.0
+
+
+def test_air_cooled_racks_above_the_limit_are_listed():
+    assert cooling_balance(_cooled()).racks_over_air_limit == [2]
+    assert cooling_balance(_cooled(), air_limit_kw=50.0).racks_over_air_limit == []
+
+
+def test_n_plus_1_group_fails_when_the_rest_cannot_carry_the_largest_unit_loss():
+    (group,) = cooling_balance(_cooled()).groups
+    assert group.capacity_without_largest_kw == 25.0
+    assert not group.n_plus_1
+    lighter = cooling_balance(_cooled(), rack_load_kw={2: 10.0})
+    assert lighter.groups[0].n_plus_1
+
+
+def test_failed_unit_carries_no_capacity_and_shows_overloaded():
+    c = cooling_balance(_cooled(), failed_units=frozenset({2}))
+    assert c.units[1].capacity_kw == 0.0 and c.units[1].overloaded
