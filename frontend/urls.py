@@ -1,1 +1,19 @@
-urlpatterns: list = []
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+app_name = "frontend"
+
+urlpatterns = [
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="frontend/login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", views.home, name="home"),
+    path("campuses/<int:campus_id>/", views.overview, name="overview"),
+    path("campuses/<int:campus_id>/map/", views.floor_map, name="map"),
+    path("campuses/<int:campus_id>/scenarios/", views.scenarios, name="scenarios"),
+]

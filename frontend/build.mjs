@@ -1,0 +1,33 @@
+// Bundles the dashboard's entry points (and their CSS) into static/frontend/dist/.
+// `npm run build` once; `npm run watch` rebuilds on change while developing.
+import * as esbuild from "esbuild";
+
+const watch = process.argv.includes("--watch");
+
+const options = {
+  entryPoints: {
+    overview: "src/pages/overview.js",
+    map: "src/pages/map.js",
+    scenarios: "src/pages/scenarios.js",
+    style: "src/styles/main.css",
+  },
+  bundle: true,
+  format: "esm",
+  splitting: true,
+  target: ["chrome110", "firefox115", "safari16"],
+  outdir: "static/frontend/dist",
+  entryNames: "[name]",
+  chunkNames: "chunks/[name]-[hash]",
+  assetNames: "assets/[name]-[hash]",
+  minify: !watch,
+  sourcemap: true,
+  legalComments: "linked",
+  logLevel: "info",
+};
+
+if (watch) {
+  const context = await esbuild.context(options);
+  await context.watch();
+} else {
+  await esbuild.build(options);
+}

@@ -1,0 +1,117 @@
+// Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out.
+
+export class ApiError extends Error {
+  constructor(status, body, url) {
+    super(ApiError.describe(status, body));
+    this.status = status;
+    this.body = body;
+    this.url = url;
+  }
+
+  static describe(status, body) {
+    if (body && typeof body === "object") {
+      if (typeof body.detail === "string") return body.detail;
+      const parts = [];
+      for (const [key, value] of Object.entries(body)) {
+        parts.push(`${key}: ${Array.isArray(value) ? value.join(" ") : JSON.stringify(value)}`);
+      }
+      if (parts.length) return parts.join("; ");
+    }
+    return `Request failed (HTTP ${status})`;
+  }
+
+  /** Field errors of a 400 as {field: "message"}, flattened one level for nested params. */
+  fieldErrors() {
+    const out = {};
+    const walk = (value, prefix) => {
+      if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+        out[prefix] = value.join(" ");
+      } else if (value && typeof value === "object" && !Array.isArray(value)) {
+        for (const [k, v] of Object.entries(value)) walk(v, prefix ? `${prefix}.${k}` : k);
+      } else if (typeof value === "string") {
+        out[prefix] = value;
+      } else if (Array.isArray(value)) {
+        out[prefix] = value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(" ");
+      }
+    };
+    if (this.body && typeof this.body === "object") walk(this.body, "");
+    return out;
+  }
+}
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  if (match) return decodeURIComponent(match[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+async function request(method, url, body, { signal } = {}) {
+  const headers = { Accept: "application/json" };
+  const init = { method, headers, credentials: "same-origin", signal };
+  if (method !== "GET" && method !== "HEAD") {
+    headers["X-CSRFToken"] = csrfToken();
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+  }
+  const response = await fetch(url, init);
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { detail: text.slice(0, 300) };
+    }
+  }
+  if (!response.ok) {
+    if (response.status === 403 && String(data?.detail ?? "").includes("credentials were not provided")) {
+      window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    }
+    throw new ApiError(response.status, data, url);
+  }
+  return data;
+}
+
+export const api = {
+  get: (url, opts) => request("GET", url, undefined, opts),
+  post: (url, body, opts) => request("POST", url, body ?? {}, opts),
+  patch: (url, body, opts) => request("PATCH", url, body, opts),
+  del: (url, opts) => request("DELETE", url, undefined, opts),
+
+  /** Every row of a paginated list (limit/offset, or a plain array). */
+  async all(url, { limit = 1000, signal } = {}) {
+    const sep = url.includes("?") ? "&" : "?";
+    let next = `${url}${sep}limit=${limit}`;
+    const rows = [];
+    while (next) {
+      const page = await request("GET", next, undefined, { signal });
+      if (Array.isArray(page)) return page;
+      rows.push(...(page.results ?? []));
+      next = page.next ? sameOrigin(page.next) : null;
+    }
+    return rows;
+  },
+};
+
+// The API builds absolute `next` links from the request host; keep them on this origin.
+function sameOrigin(link) {
+  try {
+    const u = new URL(link, window.location.href);
+    return u.pathname + u.search;
+  } catch {
+    return link;
+  }
+}
+
+export function qs(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") search.set(key, value);
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}

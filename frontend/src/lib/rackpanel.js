@@ -1,0 +1,195 @@
+// The rack panel: servers and GPUs, the A and B power paths up to the utility, cooling unit, pod and links.
+import { api, qs } from "./api.js";
+import { clear, el } from "./dom.js";
+import * as f from "./format.js";
+import { gpuColor } from "./colors.js";
+
+let generation = 0;
+
+export async function loadRackPanel(panel, rack, state, { onClose }) {
+  const mine = ++generation;
+  clear(panel);
+  const close = el("button", { type: "button", class: "icon-button", "aria-label": "Close rack panel", "data-testid": "rack-panel-close", onclick: onClose }, "×");
+  panel.append(
+    el(
+      "header",
+      { class: "panel-head" },
+      el("div", {}, el("h2", { "data-testid": "rack-panel-name" }, rack.name), el("p", { class: "muted small" }, [rack.building_name, rack.hall_name].filter(Boolean).join(" · "))),
+      close,
+    ),
+    el(
+      "dl",
+      { class: "kv" },
+      el("dt", {}, "Load"), el("dd", {}, `${f.kw(rack.load_kw)} of ${f.kw(rack.design_kw)} design`),
+      el("dt", {}, "Feeds"), el("dd", {}, `A ${f.num(rack.feed_a_pct, 0)} % · B ${f.num(rack.feed_b_pct, 0)} % of rating`),
+      el("dt", {}, "Density"), el("dd", {}, `${f.num(rack.density_kw_per_m2, 1)} kW/m²`),
+      el("dt", {}, "Cooling"), el("dd", {}, rack.cooling_type ?? "–"),
+      el("dt", {}, "Status"), el("dd", {}, rack.status ?? "–"),
+      el("dt", {}, "GPUs"), el("dd", { "data-testid": "rack-panel-gpus" }, f.num(rack.gpus ?? 0)),
+    ),
+  );
+  const sections = {
+    nodes: section(panel, "Servers and GPUs", "rack-panel-nodes"),
+    power: section(panel, "Power paths", "rack-panel-power"),
+    cooling: section(panel, "Cooling", "rack-panel-cooling"),
+    network: section(panel, "Pod and links", "rack-panel-network"),
+  };
+  panel.focus({ preventScroll: true });
+
+  const [nodes, chain, unit, pod, links] = await Promise.allSettled([
+    api.all(`/api/nodes/${qs({ rack: rack.id })}`),
+    api.get(`/api/campuses/${state.campusId}/power-chain/${qs({ rack: rack.id })}`),
+    rack.cooling_unit_id ? api.get(`/api/cooling-units/${rack.cooling_unit_id}/`) : Promise.resolve(null),
+    rack.pod_id ? api.get(`/api/pods/${rack.pod_id}/`) : Promise.resolve(null),
+    api.all(`/api/links/${qs({ rack: rack.id })}`),
+  ]);
+  if (mine !== generation) return;
+
+  fill(sections.nodes, nodes, (rows) => nodesView(rows, rack));
+  fill(sections.power, chain, powerView);
+  fill(sections.cooling, unit, (u) => (u ? coolingView(u) : el("p", { class: "muted" }, "No cooling unit assigned.")));
+  fill(sections.network, pod, (p) => networkView(p, links.status === "fulfilled" ? links.value : []));
+  panel.dataset.ready = "true";
+}
+
+function section(panel, title, testid) {
+  const body = el("div", { class: "panel-body" }, el("p", { class: "loading" }, "Loading…"));
+  panel.append(el("section", { class: "panel-section", "data-testid": testid }, el("h3", {}, title), body));
+  return body;
+}
+
+function fill(body, settled, render) {
+  clear(body);
+  if (settled.status === "rejected") body.append(el("p", { class: "notice notice-error small" }, settled.reason?.message ?? "Unavailable"));
+  else body.append(render(settled.value));
+}
+
+function nodesView(rows, rack) {
+  const byModel = new Map();
+  for (const n of rows) {
+    const model = n.node_model_name ?? n.node_model?.name ?? n.node_model_slug ?? n.node_model ?? "server";
+    const entry = byModel.get(model) ?? { count: 0, statuses: {} };
+    entry.count += 1;
+    entry.statuses[n.status] = (entry.statuses[n.status] ?? 0) + 1;
+    byModel.set(model, entry);
+  }
+  const gpus = Object.entries(rack.gpus_by_model ?? {});
+  return el(
+    "div",
+    {},
+    gpus.length
+      ? el("ul", { class: "gpu-list" }, gpus.map(([m, n]) => el("li", {}, el("i", { class: "swatch", style: { background: gpuColor(m) } }), el("span", { class: "gpu-model" }, m), el("span", { class: "gpu-count" }, `${f.num(n)} GPUs`))))
+      : null,
+    rows.length
+      ? el(
+          "table",
+          { class: "table compact" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Server model"), el("th", { class: "num" }, "Count"), el("th", {}, "Status"))),
+          el(
+            "tbody",
+            {},
+            [...byModel].map(([model, e]) =>
+              el("tr", {}, el("td", {}, String(model)), el("td", { class: "num" }, f.num(e.count)), el("td", {}, Object.entries(e.statuses).map(([s, n]) => `${n} ${s}`).join(", "))),
+            ),
+          ),
+        )
+      : el("p", { class: "muted" }, "No servers in this rack."),
+  );
+}
+
+function powerView(chain) {
+  const paths = normalizePaths(chain);
+  if (!paths.length) return el("p", { class: "muted" }, "No power feeds.");
+  return el(
+    "div",
+    { class: "paths" },
+    paths.map(({ side, steps }) =>
+      el(
+        "div",
+        { class: `path path-${side.toLowerCase()}`, "data-side": side },
+        el("div", { class: "path-side" }, `Side ${side}`),
+        el(
+          "ol",
+          { class: "chain" },
+          steps.map((s) =>
+            el(
+              "li",
+              {},
+              el("span", { class: "chain-kind" }, s.kind ?? ""),
+              el("span", { class: "chain-name" }, s.name ?? String(s.id ?? "")),
+              s.load_pct != null || s.utilization != null
+                ? el("span", { class: "chain-load" }, s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization))
+                : s.rated_kw != null
+                  ? el("span", { class: "chain-load" }, f.kw(s.rated_kw, 0))
+                  : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Accepts {a: [...], b: [...]}, {paths: [{side, devices}]} or {A: ..., B: ...}. Steps go rack → utility. */
+function normalizePaths(chain) {
+  if (!chain) return [];
+  if (Array.isArray(chain.paths)) {
+    return chain.paths.map((p) => ({ side: p.side ?? "?", steps: p.devices ?? p.steps ?? p.path ?? [] }));
+  }
+  const out = [];
+  for (const side of ["A", "B", "N"]) {
+    const steps = chain[side] ?? chain[side.toLowerCase()];
+    if (Array.isArray(steps) && steps.length) out.push({ side, steps });
+    else if (steps && Array.isArray(steps.devices)) out.push({ side, steps: steps.devices });
+  }
+  return out;
+}
+
+function coolingView(u) {
+  return el(
+    "dl",
+    { class: "kv" },
+    el("dt", {}, "Unit"), el("dd", {}, `${u.name} (${u.kind})`),
+    el("dt", {}, "Capacity"), el("dd", {}, f.kw(u.capacity_kw, 0)),
+    el("dt", {}, "Supply / return"), el("dd", {}, `${f.num(u.supply_temp_c, 0)} / ${f.num(u.return_temp_c, 0)} °C`),
+    u.group ? el("dt", {}, "Group") : null, u.group ? el("dd", {}, u.group) : null,
+  );
+}
+
+function networkView(pod, links) {
+  return el(
+    "div",
+    {},
+    pod
+      ? el(
+          "dl",
+          { class: "kv" },
+          el("dt", {}, "Pod"), el("dd", { "data-testid": "rack-panel-pod" }, pod.name),
+          el("dt", {}, "Fabric"), el("dd", {}, `${pod.fabric} · ${pod.topology}`),
+          el("dt", {}, "Oversubscription"), el("dd", {}, `${f.num(pod.oversubscription, 1)} : 1`),
+        )
+      : el("p", { class: "muted" }, "Not in a pod."),
+    links.length
+      ? el(
+          "table",
+          { class: "table compact" },
+          el("thead", {}, el("tr", {}, el("th", {}, "Network"), el("th", {}, "To"), el("th", { class: "num" }, "Cables"), el("th", {}, "Medium"), el("th", { class: "num" }, "Length"))),
+          el(
+            "tbody",
+            {},
+            links.slice(0, 40).map((l) =>
+              el(
+                "tr",
+                {},
+                el("td", {}, l.network ?? ""),
+                el("td", {}, l.b_switch_name ?? l.b_switch?.name ?? String(l.b_switch ?? "")),
+                el("td", { class: "num" }, f.num(l.count)),
+                el("td", {}, l.medium_slug ?? l.medium?.slug ?? String(l.medium ?? "")),
+                el("td", { class: "num" }, `${f.num(l.length_m, 0)} m`),
+              ),
+            ),
+          ),
+        )
+      : el("p", { class: "muted small" }, "No links recorded for this rack."),
+  );
+}

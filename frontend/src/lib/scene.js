@@ -1,0 +1,94 @@
+// Turns the floor-map API's answer (one hall, or the whole campus: buildings → halls → racks) into what the
+// renderer draws: racks with world positions in metres and outlines of halls and buildings.
+
+const GAP_M = 12;
+
+export function hallScene(data) {
+  const hall = data.hall ?? data;
+  const racks = (data.racks ?? hall.racks ?? []).map((r) => placeRack(r, 0, 0, hall));
+  const outlines = [{ x: 0, y: 0, w: num(hall.width_m, 10), h: num(hall.length_m ?? hall.depth_m, 10), level: "hall", label: hall.name, id: hall.id }];
+  return { racks, outlines, title: hall.name };
+}
+
+/** Whole campus (or one building of it when buildingId is given). */
+export function campusScene(data, buildingId = null) {
+  let buildings = data.buildings ?? [];
+  if (buildingId) buildings = buildings.filter((b) => b.id === buildingId);
+  const boxes = buildings.map((b) => {
+    const halls = b.halls ?? [];
+    const hallBoxes = layoutHalls(halls);
+    const w = Math.max(num(b.width_m, 0), ...hallBoxes.map((h) => h.x + h.w));
+    const h = Math.max(num(b.length_m ?? b.depth_m, 0), ...hallBoxes.map((hb) => hb.y + hb.h));
+    return { b, hallBoxes, x: num(b.x_m, 0), y: num(b.y_m, 0), w: Math.max(w, 1), h: Math.max(h, 1) };
+  });
+  // Buildings without a campus position (or overlapping ones) are set side by side.
+  if (overlaps(boxes)) {
+    let x = 0;
+    for (const box of boxes) {
+      box.x = x;
+      box.y = 0;
+      x += box.w + GAP_M * 3;
+    }
+  }
+  const racks = [];
+  const outlines = [];
+  for (const box of boxes) {
+    outlines.push({ x: box.x, y: box.y, w: box.w, h: box.h, level: "building", label: box.b.name, id: box.b.id });
+    for (const hb of box.hallBoxes) {
+      const hx = box.x + hb.x;
+      const hy = box.y + hb.y;
+      outlines.push({ x: hx, y: hy, w: hb.w, h: hb.h, level: "hall", label: hb.hall.name, id: hb.hall.id });
+      for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
+    }
+  }
+  const title = buildingId && buildings[0] ? buildings[0].name : data.name ?? data.campus?.name ?? "Whole campus";
+  return { racks, outlines, title };
+}
+
+function layoutHalls(halls) {
+  const boxes = halls.map((hall) => ({
+    hall,
+    x: num(hall.x_m, 0),
+    y: num(hall.y_m, 0),
+    w: num(hall.width_m, 10),
+    h: num(hall.length_m ?? hall.depth_m, 10),
+  }));
+  if (overlaps(boxes)) {
+    let y = 0;
+    for (const box of boxes) {
+      box.x = 0;
+      box.y = y;
+      y += box.h + GAP_M;
+    }
+  }
+  return boxes;
+}
+
+function overlaps(boxes) {
+  for (let i = 0; i < boxes.length; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      const a = boxes[i];
+      const b = boxes[j];
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) return true;
+    }
+  }
+  return false;
+}
+
+function placeRack(r, ox, oy, hall, building) {
+  return {
+    ...r,
+    hall_id: r.hall_id ?? hall?.id,
+    hall_name: hall?.name,
+    building_name: building?.name,
+    x: ox + num(r.x_m, 0),
+    y: oy + num(r.y_m, 0),
+    w: num(r.width_m, 0.6),
+    h: num(r.depth_m, 1.2),
+  };
+}
+
+function num(v, fallback) {
+  const n = Number(v);
+  return v === null || v === undefined || Number.isNaN(n) ? fallback : n;
+}

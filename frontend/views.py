@@ -1,0 +1,100 @@
+"""The dashboard's pages. Each is a template that carries a small JSON boot block; the page's JS module
+reads everything else from the REST API with the session cookie."""
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from campus.api.permissions import ROLES, user_role
+from campus.models import Building, Campus, DataHall
+
+
+def _context(request, campus: Campus | None, page: str, **boot) -> dict:
+    role = user_role(request.user)
+    can_write = role is not None and ROLES.index(role) >= ROLES.index("planner")
+    campuses = list(Campus.objects.order_by("name").values("id", "name"))
+    return {
+        "campus": campus,
+        "campuses": campuses,
+        "page": page,
+        "role": role,
+        "can_write": can_write,
+        "boot": {
+            "campusId": campus.id if campus else None,
+            "campusName": campus.name if campus else "",
+            "role": role,
+            "canWrite": can_write,
+            "page": page,
+            **boot,
+        },
+    }
+
+
+@login_required
+def home(request):
+    first = Campus.objects.order_by("name").values_list("id", flat=True).first()
+    if first is not None:
+        return redirect(reverse("frontend:overview", args=[first]))
+    return render(request, "frontend/empty.html", _context(request, None, "overview"))
+
+
+@login_required
+def overview(request, campus_id: int):
+    campus = get_object_or_404(Campus, pk=campus_id)
+    return render(request, "frontend/overview.html", _context(request, campus, "overview"))
+
+
+def _navigation(campus: Campus) -> list[dict]:
+    """Buildings and their halls with rack counts, for the map's campus → building → hall picker."""
+    halls = (
+        DataHall.objects.filter(building__campus=campus)
+        .annotate(rack_count=Count("racks"))
+        .order_by("building__name", "name")
+        .values("id", "name", "building_id", "rack_count")
+    )
+    buildings = {
+        b["id"]: {**b, "halls": []}
+        for b in Building.objects.filter(campus=campus).order_by("name").values("id", "name")
+    }
+    for hall in halls:
+        building = buildings.get(hall["building_id"])
+        if building is not None:
+            building["halls"].append({"id": hall["id"], "name": hall["name"], "racks": hall["rack_count"]})
+    return list(buildings.values())
+
+
+def _int_param(request, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
+@login_required
+def floor_map(request, campus_id: int):
+    campus = get_object_or_404(Campus, pk=campus_id)
+    hall_id = _int_param(request, "hall")
+    if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
+        raise Http404("No such hall on this campus.")
+    return render(
+        request,
+        "frontend/map.html",
+        _context(
+            request,
+            campus,
+            "map",
+            hallId=hall_id,
+            buildingId=_int_param(request, "building"),
+            rackId=_int_param(request, "rack"),
+            runId=_int_param(request, "run"),
+            navigation=_navigation(campus),
+        ),
+    )
+
+
+@login_required
+def scenarios(request, campus_id: int):
+    campus = get_object_or_404(Campus, pk=campus_id)
+    return render(
+        request, "frontend/scenarios.html", _context(request, campus, "scenarios", runId=_int_param(request, "run"))
+    )
