@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
@@ -349,7 +349,6 @@ def _worker_name() -> str:
 
 def execute_chunk(run_id: int, indices: list[int], number: int | None = None) -> str:
     """Run the replicas ``indices`` of the run that are not stored yet. Safe to run twice, or concurrently."""
-    close_old_connections()
     with transaction.atomic():
         run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
         if run is None:

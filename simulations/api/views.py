@@ -240,7 +240,7 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
                     "replicas": 50,
                     "thresholds": [
                         {"metric": "ettr", "op": "<", "value": 0.9},
-                        {"metric": "campus.power.headroom_kw", "op": "<", "value": 0},
+                        {"metric": "campus.power.grid_headroom_mw", "op": "<", "value": 0},
                     ],
                 },
                 request_only=True,
