@@ -1,15 +1,43 @@
+"""Errors as answers: model validation → 400 naming the field, constraint violations and protected
+references → 409, oversized bodies → 413. Nothing a client sends should end in a 500."""
+
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
+from django.db.models import ProtectedError, RestrictedError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "Conflicts with existing data."
+    default_code = "conflict"
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "Request too large."
+    default_code = "too_large"
+
+
+def _protected_detail(exc) -> str:
+    objs = list(getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", None) or [])
+    kinds = sorted({obj._meta.verbose_name for obj in objs})
+    return f"Cannot delete: still referenced by {len(objs)} object(s) ({', '.join(kinds)})."
+
+
 def exception_handler(exc, context):
     """DRF's handler, plus model validation (400) and database constraint violations (409) instead of 500s."""
     if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
-        exc = exceptions.ValidationError(detail=detail)
-    if isinstance(exc, IntegrityError):
+        from campus.api.serializers_.base import model_errors
+
+        exc = exceptions.ValidationError(detail=model_errors(exc))
+    elif isinstance(exc, ProtectedError | RestrictedError):
+        exc = Conflict(_protected_detail(exc))
+    elif isinstance(exc, IntegrityError):
         return Response({"detail": f"Conflicts with existing data: {exc}"}, status=status.HTTP_409_CONFLICT)
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(str(exc) or PayloadTooLarge.default_detail)
     return drf_exception_handler(exc, context)

@@ -6,3 +6,10 @@ class TwinPagination(LimitOffsetPagination):
 
     default_limit = 50
     max_limit = 1000
+
+
+class ChangePagination(LimitOffsetPagination):
+    """Change-log pages: each entry is diffed against its predecessor, so pages stay smaller."""
+
+    default_limit = 50
+    max_limit = 200

@@ -11,21 +11,27 @@ def user_role(user) -> str | None:
         return None
     if user.is_superuser:
         return "admin"
+    cached = getattr(user, "_twin_role", False)
+    if cached is not False:
+        return cached
     names = {group.name for group in user.groups.all()}
-    for role in reversed(ROLES):
-        if role in names:
-            return role
-    return None
+    role = next((r for r in reversed(ROLES) if r in names), None)
+    user._twin_role = role
+    return role
+
+
+def has_role(user, needed: str) -> bool:
+    role = user_role(user)
+    return role is not None and ROLES.index(role) >= ROLES.index(needed)
 
 
 class RolePermission(BasePermission):
-    """Reads need any role; writes need planner (or the view's ``write_role``)."""
+    """Reads need the view's ``read_role`` (default: any role); writes need ``write_role`` (default: planner).
+
+    Anonymous requests fail authentication first, so they get 401 (with a WWW-Authenticate header) rather
+    than 403."""
 
     def has_permission(self, request, view) -> bool:
-        role = user_role(request.user)
-        if role is None:
-            return False
         if request.method in SAFE_METHODS:
-            return True
-        needed = getattr(view, "write_role", "planner")
-        return ROLES.index(role) >= ROLES.index(needed)
+            return has_role(request.user, getattr(view, "read_role", "viewer"))
+        return has_role(request.user, getattr(view, "write_role", "planner"))

@@ -1,5 +1,62 @@
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import DefaultRouter, Route
 
-router = DefaultRouter()
+from campus.api import views
+from campus.api.serializers_.base import register_basename
 
-urlpatterns = router.urls
+
+class TwinRouter(DefaultRouter):
+    """DefaultRouter plus bulk writes on the list route (NetBox's NetBoxRouter): PUT/PATCH/DELETE a list."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        list_route = self.routes[0]
+        self.routes[0] = Route(
+            url=list_route.url,
+            mapping={
+                **list_route.mapping,
+                "put": "bulk_update",
+                "patch": "bulk_partial_update",
+                "delete": "bulk_destroy",
+            },
+            name=list_route.name,
+            detail=list_route.detail,
+            initkwargs=list_route.initkwargs,
+        )
+
+
+router = TwinRouter()
+router.include_root_view = False
+
+REGISTRY = [
+    ("campuses", views.CampusViewSet, "campus"),
+    ("utility-feeds", views.UtilityFeedViewSet, "utilityfeed"),
+    ("buildings", views.BuildingViewSet, "building"),
+    ("halls", views.DataHallViewSet, "datahall"),
+    ("rows", views.RowViewSet, "row"),
+    ("racks", views.RackViewSet, "rack"),
+    ("power-devices", views.PowerDeviceViewSet, "powerdevice"),
+    ("power-feeds", views.PowerFeedViewSet, "powerfeed"),
+    ("cooling-plants", views.CoolingPlantViewSet, "coolingplant"),
+    ("cooling-units", views.CoolingUnitViewSet, "coolingunit"),
+    ("nodes", views.NodeViewSet, "node"),
+    ("pods", views.PodViewSet, "pod"),
+    ("switches", views.SwitchViewSet, "switch"),
+    ("links", views.LinkViewSet, "link"),
+    ("gpu-models", views.GPUModelViewSet, "gpumodel"),
+    ("node-models", views.NodeModelViewSet, "nodemodel"),
+    ("switch-models", views.SwitchModelViewSet, "switchmodel"),
+    ("link-media", views.LinkMediumViewSet, "linkmedium"),
+    ("failure-rates", views.FailureRateViewSet, "failurerate"),
+    ("users", views.UserViewSet, "user"),
+]
+for prefix, viewset, basename in REGISTRY:
+    router.register(prefix, viewset, basename=basename)
+    register_basename(viewset.queryset.model, basename)
+router.register("changes", views.ChangeViewSet, basename="change")
+
+urlpatterns = (
+    [
+        # Paths of other modules (spec import/export, calculators) go here, before the router's.
+    ]
+    + router.urls
+)

@@ -1,0 +1,238 @@
+"""Behaviour shared by every inventory viewset: brief mode, bulk writes, history, conditional GET."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.http import http_date
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from campus.api import history
+from campus.api.exceptions import PayloadTooLarge
+from campus.api.pagination import ChangePagination
+from campus.api.serializers_ import ChangeSerializer
+
+# Most objects one bulk request may carry; larger lists get a 413 (split them).
+MAX_BULK_OBJECTS = 5000
+TRUE_VALUES = {"1", "true", "yes", "on"}
+
+BRIEF_PARAMETER = OpenApiParameter(
+    "brief",
+    OpenApiTypes.BOOL,
+    description="Return brief objects ({id, url, name}) instead of full ones.",
+    required=False,
+)
+
+
+class BulkIdSerializer(serializers.Serializer):
+    id = serializers.IntegerField(min_value=1)
+
+
+def _is_brief(request) -> bool:
+    return request is not None and request.query_params.get("brief", "").lower() in TRUE_VALUES
+
+
+class BriefModeMixin:
+    """``?brief=1`` returns each object's ``Meta.brief_fields`` only (and skips the heavy prefetches)."""
+
+    brief_prefetch: tuple = ()
+
+    @property
+    def brief(self) -> bool:
+        return _is_brief(getattr(self, "request", None))
+
+    def get_serializer(self, *args, **kwargs):
+        if self.brief and "brief" not in kwargs:
+            kwargs["brief"] = True
+        return super().get_serializer(*args, **kwargs)
+
+    def get_queryset(self):
+        qs = super().get_queryset()
+        if not self.brief and getattr(self, "full_prefetch", None):
+            qs = qs.prefetch_related(*self.full_prefetch())
+        return qs
+
+
+class AtomicWriteMixin:
+    """Each write in a savepoint, so a constraint error (→ 409) leaves the connection usable."""
+
+    def perform_create(self, serializer):
+        with transaction.atomic():
+            serializer.save()
+
+    def perform_update(self, serializer):
+        with transaction.atomic():
+            serializer.save()
+
+    def perform_destroy(self, instance):
+        with transaction.atomic():
+            instance.delete()
+
+
+def _index_errors(errors) -> dict:
+    """Bulk errors as ``{"<list index>": {field: [messages]}}``."""
+    if isinstance(errors, dict):
+        if set(errors) <= {"non_field_errors"}:
+            return errors
+        return {str(index): error for index, error in errors.items() if error}
+    return {str(index): error for index, error in enumerate(errors) if error}
+
+
+class BulkMixin:
+    """POST a list to create, PUT/PATCH a list of objects with ``id`` to update, DELETE a list of ``{id}``.
+    All or nothing: one bad object rejects the whole request, with errors keyed by list index."""
+
+    def _check_size(self, data) -> None:
+        if len(data) > MAX_BULK_OBJECTS:
+            raise PayloadTooLarge(f"At most {MAX_BULK_OBJECTS} objects per bulk request; got {len(data)}.")
+        if not data:
+            raise serializers.ValidationError({"non_field_errors": ["Expected a non-empty list of objects."]})
+
+    def create(self, request, *args, **kwargs):
+        if not isinstance(request.data, list):
+            return super().create(request, *args, **kwargs)
+        self._check_size(request.data)
+        serializer = self.get_serializer(data=request.data, many=True)
+        if not serializer.is_valid():
+            errors = serializer.errors
+            return Response(_index_errors(errors), status=status.HTTP_400_BAD_REQUEST)
+        with transaction.atomic():
+            serializer.save()
+        return Response(serializer.data, status=status.HTTP_201_CREATED)
+
+    def _bulk_targets(self, data) -> tuple[list, dict]:
+        if not isinstance(data, list):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["Expected a list of objects with an id."]}
+            )
+        self._check_size(data)
+        errors: dict[str, dict] = {}
+        ids: list[int] = []
+        for index, item in enumerate(data):
+            id_serializer = BulkIdSerializer(data=item) if isinstance(item, dict) else None
+            if id_serializer is None:
+                errors[str(index)] = {"non_field_errors": ["Expected an object."]}
+            elif not id_serializer.is_valid():
+                errors[str(index)] = id_serializer.errors
+            else:
+                ids.append(id_serializer.validated_data["id"])
+        if errors:
+            raise serializers.ValidationError(errors)
+        if len(set(ids)) != len(ids):
+            seen: set[int] = set()
+            for index, pk in enumerate(ids):
+                if pk in seen:
+                    errors[str(index)] = {"id": [f"Object {pk} appears more than once."]}
+                seen.add(pk)
+            raise serializers.ValidationError(errors)
+        objects = self.filter_queryset(self.get_queryset()).in_bulk(ids) if ids else {}
+        for index, pk in enumerate(ids):
+            if pk not in objects:
+                errors[str(index)] = {"id": [f"No object with id {pk}."]}
+        if errors:
+            raise serializers.ValidationError(errors)
+        return ids, objects
+
+    def _bulk_update(self, request, partial: bool):
+        ids, objects = self._bulk_targets(request.data)
+        errors: dict[str, dict] = {}
+        with transaction.atomic():
+            saved = []
+            for index, (pk, item) in enumerate(zip(ids, request.data, strict=True)):
+                data = {k: v for k, v in item.items() if k != "id"}
+                serializer = self.get_serializer(objects[pk], data=data, partial=partial)
+                if not serializer.is_valid():
+                    errors[str(index)] = serializer.errors
+                    continue
+                if not errors:
+                    serializer.save()
+                    saved.append(serializer)
+            if errors:
+                transaction.set_rollback(True)
+                return Response(errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response([s.data for s in saved], status=status.HTTP_200_OK)
+
+    def bulk_update(self, request, *args, **kwargs):
+        return self._bulk_update(request, partial=False)
+
+    def bulk_partial_update(self, request, *args, **kwargs):
+        return self._bulk_update(request, partial=True)
+
+    def bulk_destroy(self, request, *args, **kwargs):
+        ids, objects = self._bulk_targets(request.data)
+        with transaction.atomic():
+            for pk in ids:
+                objects[pk].delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HistoryMixin:
+    """``GET …/{id}/history/``: the object's changes, newest first."""
+
+    @extend_schema(
+        summary="Change history of this object",
+        description="Who changed the object and when: + created, ~ changed (with each field's before and "
+        "after), - deleted. Newest first, paginated.",
+        responses=ChangeSerializer(many=True),
+        examples=[
+            OpenApiExample(
+                "A rating change",
+                response_only=True,
+                value={
+                    "count": 1,
+                    "next": None,
+                    "previous": None,
+                    "results": [
+                        {
+                            "id": 42,
+                            "model": "rack",
+                            "object_id": 7,
+                            "object_repr": "R-A01",
+                            "type": "~",
+                            "date": "2026-11-21T19:00:00Z",
+                            "user": {"id": 2, "username": "planner"},
+                            "reason": None,
+                            "changes": [{"field": "design_kw", "old": 40.0, "new": 60.0}],
+                        }
+                    ],
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        filter_backends=[],
+        pagination_class=ChangePagination,
+        url_path="history",
+    )
+    def history(self, request, pk=None):
+        model = self.get_queryset().model
+        # The object may be deleted; its history stays readable.
+        try:
+            pk_int = int(pk)
+        except (TypeError, ValueError):
+            raise NotFound() from None
+        qs = history.history_queryset(model, pk_int)
+        page = self.paginate_queryset(qs)
+        if not page and not qs.exists():
+            raise NotFound()
+        return self.get_paginated_response(ChangeSerializer(history.entries(page), many=True).data)
+
+
+class ConditionalGetMixin:
+    """Detail responses carry Last-Modified (from ``last_updated``); ConditionalGetMiddleware adds the ETag
+    and answers If-None-Match / If-Modified-Since with 304."""
+
+    def retrieve(self, request, *args, **kwargs):
+        instance = self.get_object()
+        response = Response(self.get_serializer(instance).data)
+        stamp = getattr(instance, "last_updated", None)
+        if stamp is not None:
+            response["Last-Modified"] = http_date(stamp.timestamp())
+        return response

@@ -1,0 +1,98 @@
+"""The power block of a rack's API representation, from prefetched rows and the catalog specs.
+
+Loads come from ``CampusSnapshot.node_power_w`` (the same figure every analysis uses), on a snapshot that
+holds only the catalog: one set of catalog queries per request, however many racks are listed.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+
+from campus.analysis.snapshot import CampusSnapshot
+from campus.choices import NodeStatus
+from campus.models import Node, PowerFeed
+from campus.snapshot_adapter import catalog_snapshot_parts
+
+_CONTEXT_KEY = "_catalog_snapshot"
+
+
+def rack_prefetches() -> list[Prefetch]:
+    return [
+        Prefetch(
+            "nodes",
+            queryset=Node.objects.filter(status=NodeStatus.ACTIVE)
+            .select_related("node_model")
+            .only("id", "rack_id", "node_model__slug"),
+            to_attr="active_nodes",
+        ),
+        Prefetch(
+            "feeds",
+            queryset=PowerFeed.objects.select_related("upstream").only(
+                "id", "rack_id", "side", "rating_kw", "upstream__id", "upstream__name"
+            ),
+            to_attr="power_feeds",
+        ),
+    ]
+
+
+def catalog_snapshot(context: dict) -> CampusSnapshot:
+    snap = context.get(_CONTEXT_KEY)
+    if snap is None:
+        snap = CampusSnapshot(
+            id=0,
+            name="",
+            grid_capacity_kw=0,
+            price_usd_per_kwh=0,
+            design_pue=1,
+            ambient_temp_c=25,
+            other_it_fraction=0,
+            **catalog_snapshot_parts(),
+        )
+        context[_CONTEXT_KEY] = snap
+    return snap
+
+
+def rack_power(rack, context: dict) -> dict:
+    snap = catalog_snapshot(context)
+    nodes = getattr(rack, "active_nodes", None)
+    if nodes is None:
+        nodes = list(rack.nodes.filter(status=NodeStatus.ACTIVE).select_related("node_model"))
+    feeds = getattr(rack, "power_feeds", None)
+    if feeds is None:
+        feeds = list(rack.feeds.select_related("upstream"))
+    servers_w = 0.0
+    gpus_by_model: dict[str, int] = {}
+    for node in nodes:
+        slug = node.node_model.slug
+        spec = snap.node_models.get(slug)
+        if spec is None:
+            continue
+        servers_w += snap.node_power_w(slug)
+        gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node
+    it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
+    side_kw = {"A": 0.0, "B": 0.0, "N": 0.0}
+    for feed in feeds:
+        side_kw[feed.side] = side_kw.get(feed.side, 0.0) + feed.rating_kw
+    sides = [kw for kw in (side_kw["A"], side_kw["B"]) if kw > 0] or (
+        [side_kw["N"]] if side_kw["N"] > 0 else []
+    )
+    weakest = min(sides) if sides else 0.0
+    return {
+        "gpus": sum(gpus_by_model.values()),
+        "gpus_by_model": gpus_by_model,
+        "it_load_kw": round(it_load_kw, 3),
+        "design_kw": rack.design_kw,
+        "feeds": [
+            {
+                "id": feed.id,
+                "side": feed.side,
+                "rating_kw": feed.rating_kw,
+                "upstream_id": feed.upstream_id,
+                "upstream_name": feed.upstream.name,
+            }
+            for feed in sorted(feeds, key=lambda f: (f.side, f.id))
+        ],
+        "feed_a_kw": side_kw["A"],
+        "feed_b_kw": side_kw["B"],
+        "single_side_load_pct": round(100.0 * it_load_kw / weakest, 2) if weakest > 0 else None,
+    }

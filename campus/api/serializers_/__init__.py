@@ -1,0 +1,50 @@
+"""API serializers, one module per domain (NetBox ``api/serializers_``)."""
+
+from .base import BriefRelatedField, TwinModelSerializer
+from .catalog import (
+    FailureRateSerializer,
+    GPUModelSerializer,
+    LinkMediumSerializer,
+    NodeModelSerializer,
+    SwitchModelSerializer,
+)
+from .compute import NodeSerializer
+from .cooling import CoolingPlantSerializer, CoolingUnitSerializer
+from .history import ChangeSerializer
+from .network import LinkSerializer, PodSerializer, SwitchSerializer
+from .power import PowerDeviceSerializer, PowerFeedSerializer
+from .sites import (
+    BuildingSerializer,
+    CampusSerializer,
+    DataHallSerializer,
+    RackSerializer,
+    RowSerializer,
+    UtilityFeedSerializer,
+)
+from .users import UserSerializer
+
+__all__ = [
+    "BriefRelatedField",
+    "BuildingSerializer",
+    "CampusSerializer",
+    "ChangeSerializer",
+    "CoolingPlantSerializer",
+    "CoolingUnitSerializer",
+    "DataHallSerializer",
+    "FailureRateSerializer",
+    "GPUModelSerializer",
+    "LinkMediumSerializer",
+    "LinkSerializer",
+    "NodeModelSerializer",
+    "NodeSerializer",
+    "PodSerializer",
+    "PowerDeviceSerializer",
+    "PowerFeedSerializer",
+    "RackSerializer",
+    "RowSerializer",
+    "SwitchModelSerializer",
+    "SwitchSerializer",
+    "TwinModelSerializer",
+    "UserSerializer",
+    "UtilityFeedSerializer",
+]

@@ -1,0 +1,206 @@
+"""Shared serializer machinery: brief nested objects, write-by-id, model validation naming the field."""
+
+from __future__ import annotations
+
+import copy
+import math
+from functools import lru_cache
+
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
+from django.db.models import CheckConstraint, Q, UniqueConstraint
+from django.urls import reverse
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import build_basic_type, build_object_type
+from drf_spectacular.types import OpenApiTypes
+from rest_framework import serializers
+
+# Model -> router basename, filled by campus.api.urls (and by any app registering its viewsets).
+BASENAMES: dict[type[models.Model], str] = {}
+
+
+def register_basename(model: type[models.Model], basename: str) -> None:
+    BASENAMES[model] = basename
+
+
+@lru_cache(maxsize=256)
+def _detail_path_template(basename: str) -> str:
+    # One reverse() per basename and process; list pages with thousands of nested objects only format strings.
+    return reverse(f"{basename}-detail", kwargs={"pk": 987654321}).replace("987654321", "{pk}")
+
+
+def _origin(request) -> str:
+    if request is None:
+        return ""
+    origin = getattr(request, "_twin_origin", None)
+    if origin is None:
+        origin = request.build_absolute_uri("/").rstrip("/")
+        request._twin_origin = origin
+    return origin
+
+
+def detail_url(model: type[models.Model], pk, request) -> str | None:
+    basename = BASENAMES.get(model)
+    if basename is None:
+        return None
+    return _origin(request) + _detail_path_template(basename).format(pk=pk)
+
+
+def display_name(obj) -> str:
+    name = getattr(obj, "name", None)
+    return name if isinstance(name, str) and name else str(obj)
+
+
+class BriefRelatedField(serializers.PrimaryKeyRelatedField):
+    """Writes by primary key; reads as the brief object ``{id, url, name}``."""
+
+    def use_pk_only_optimization(self) -> bool:
+        return False
+
+    def to_representation(self, value):
+        return {
+            "id": value.pk,
+            "url": detail_url(type(value), value.pk, self.context.get("request")),
+            "name": display_name(value),
+        }
+
+
+class BriefRelatedFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "campus.api.serializers_.base.BriefRelatedField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        if direction == "request":
+            return build_basic_type(OpenApiTypes.INT)
+        return build_object_type(
+            properties={
+                "id": build_basic_type(OpenApiTypes.INT),
+                "url": {"type": "string", "format": "uri", "nullable": True},
+                "name": build_basic_type(OpenApiTypes.STR),
+            },
+            required=["id", "url", "name"],
+        )
+
+
+class FiniteFloatField(serializers.FloatField):
+    """A float that is a real number: NaN and ±infinity are refused (they are not JSON and break the analytics)."""
+
+    default_error_messages = {"finite": "Enter a finite number."}
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("finite")
+        return value
+
+
+class SelfUrlField(serializers.Field):
+    """The object's own API URL, without one reverse() per row."""
+
+    def __init__(self, **kwargs):
+        kwargs["read_only"] = True
+        kwargs["source"] = "*"
+        super().__init__(**kwargs)
+
+    def to_representation(self, value):
+        return detail_url(type(value), value.pk, self.context.get("request"))
+
+
+class SelfUrlFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "campus.api.serializers_.base.SelfUrlField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {"type": "string", "format": "uri", "readOnly": True}
+
+
+def _q_fields(q) -> list[str]:
+    out: list[str] = []
+    for child in q.children:
+        if isinstance(child, Q):
+            out.extend(_q_fields(child))
+        else:
+            out.append(child[0].split("__")[0])
+    return out
+
+
+def constraint_field(constraint) -> str:
+    """The field an error of this constraint is reported on (the last field of a unique set: its name)."""
+    if isinstance(constraint, UniqueConstraint) and constraint.fields:
+        return constraint.fields[-1]
+    if isinstance(constraint, CheckConstraint):
+        fields = _q_fields(constraint.condition)
+        if fields:
+            return fields[0]
+    return "non_field_errors"
+
+
+def model_errors(exc: DjangoValidationError) -> dict:
+    detail = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}
+    if NON_FIELD_ERRORS in detail:
+        detail = dict(detail)
+        detail["non_field_errors"] = detail.pop(NON_FIELD_ERRORS)
+    return detail
+
+
+def validate_model_instance(instance: models.Model) -> None:
+    """full_clean() with constraint violations attributed to a field, raised as a DRF ValidationError."""
+    errors: dict[str, list[str]] = {}
+    try:
+        instance.full_clean(validate_unique=False, validate_constraints=False)
+    except DjangoValidationError as exc:
+        for key, messages in model_errors(exc).items():
+            errors.setdefault(key, []).extend(messages)
+    if not errors:
+        try:
+            instance.validate_unique()
+        except DjangoValidationError as exc:
+            for key, messages in model_errors(exc).items():
+                errors.setdefault(key, []).extend(messages)
+        for constraint in instance._meta.constraints:
+            try:
+                constraint.validate(type(instance), instance)
+            except DjangoValidationError as exc:
+                errors.setdefault(constraint_field(constraint), []).extend(exc.messages)
+    if errors:
+        raise serializers.ValidationError(errors)
+
+
+class TwinModelSerializer(serializers.ModelSerializer):
+    """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
+    and the model's own validation (field validators, clean(), constraints) run before saving."""
+
+    serializer_related_field = BriefRelatedField
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.FloatField: FiniteFloatField,
+    }
+    url = SelfUrlField()
+
+    def __init__(self, *args, brief: bool = False, **kwargs):
+        self.brief = brief
+        super().__init__(*args, **kwargs)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.brief:
+            return {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
+        return fields
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if self.instance is not None and not isinstance(self.instance, list | tuple | models.QuerySet):
+            instance = copy.copy(self.instance)
+            # The copy shares the cache of related objects; drop it so clean() sees the new relations.
+            instance._state = copy.copy(instance._state)
+            instance._state.fields_cache = {}
+        else:
+            instance = self.Meta.model()
+        for name, value in attrs.items():
+            setattr(instance, name, value)
+        validate_model_instance(instance)
+        return attrs
+
+
+class CatalogSerializer(TwinModelSerializer):
+    class Meta:
+        brief_fields = ("id", "url", "slug", "name")

@@ -1,0 +1,11 @@
+from campus.models import Node
+
+from .base import TwinModelSerializer
+
+
+class NodeSerializer(TwinModelSerializer):
+    class Meta:
+        model = Node
+        fields = "__all__"
+        validators = []
+        brief_fields = ("id", "url", "name")

@@ -1,0 +1,19 @@
+from campus.models import PowerDevice, PowerFeed
+
+from .base import TwinModelSerializer
+
+
+class PowerDeviceSerializer(TwinModelSerializer):
+    class Meta:
+        model = PowerDevice
+        fields = "__all__"
+        validators = []
+        brief_fields = ("id", "url", "name", "kind")
+
+
+class PowerFeedSerializer(TwinModelSerializer):
+    class Meta:
+        model = PowerFeed
+        fields = "__all__"
+        validators = []
+        brief_fields = ("id", "url", "side", "rating_kw")

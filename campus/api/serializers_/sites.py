@@ -1,0 +1,86 @@
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from campus.models import Building, Campus, DataHall, Rack, Row, UtilityFeed
+
+from .base import TwinModelSerializer
+
+BRIEF = ("id", "url", "name")
+
+
+class CampusSerializer(TwinModelSerializer):
+    class Meta:
+        model = Campus
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+
+class UtilityFeedSerializer(TwinModelSerializer):
+    class Meta:
+        model = UtilityFeed
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+
+class BuildingSerializer(TwinModelSerializer):
+    class Meta:
+        model = Building
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+
+class DataHallSerializer(TwinModelSerializer):
+    class Meta:
+        model = DataHall
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+
+class RowSerializer(TwinModelSerializer):
+    class Meta:
+        model = Row
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+
+class RackFeedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    side = serializers.CharField()
+    rating_kw = serializers.FloatField()
+    upstream_id = serializers.IntegerField()
+    upstream_name = serializers.CharField()
+
+
+class RackPowerSerializer(serializers.Serializer):
+    gpus = serializers.IntegerField(help_text="GPUs in the rack's active servers.")
+    gpus_by_model = serializers.DictField(child=serializers.IntegerField())
+    it_load_kw = serializers.FloatField(help_text="IT load at full GPU TDP (servers plus extra_it_kw), kW.")
+    design_kw = serializers.FloatField()
+    feeds = RackFeedSerializer(many=True)
+    feed_a_kw = serializers.FloatField(help_text="Total rating of the rack's side-A feeds, kW.")
+    feed_b_kw = serializers.FloatField(help_text="Total rating of the rack's side-B feeds, kW.")
+    single_side_load_pct = serializers.FloatField(
+        allow_null=True,
+        help_text="IT load as a % of the weaker side's rating (what one side carries if the other fails).",
+    )
+
+
+class RackSerializer(TwinModelSerializer):
+    power = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rack
+        fields = "__all__"
+        validators = []
+        brief_fields = BRIEF
+
+    @extend_schema_field(RackPowerSerializer)
+    def get_power(self, rack):
+        from campus.api.rack_power import rack_power
+
+        return rack_power(rack, self.context)
