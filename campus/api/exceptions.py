@@ -41,3 +41,15 @@ def exception_handler(exc, context):
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(str(exc) or PayloadTooLarge.default_detail)
     return drf_exception_handler(exc, context)
+
+
+def field_error(
+    exc: ValueError, rename: dict[str, str] | None = None, default_field: str = "non_field_errors"
+):
+    """A ValidationError from the analyses' ``ValueError("<field>: message")`` convention."""
+    text = str(exc)
+    field, sep, message = text.partition(": ")
+    if not sep or not field.replace("_", "").replace("-", "").isalnum():
+        field, message = default_field, text
+    field = (rename or {}).get(field, field)
+    return exceptions.ValidationError({field: [message]})

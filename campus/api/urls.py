@@ -1,6 +1,6 @@
 from rest_framework.routers import DefaultRouter, Route
 
-from campus.api import views
+from campus.api import calculators, views
 from campus.api.serializers_.base import register_basename
 
 
@@ -54,9 +54,8 @@ for prefix, viewset, basename in REGISTRY:
     register_basename(viewset.queryset.model, basename)
 router.register("changes", views.ChangeViewSet, basename="change")
 
-urlpatterns = (
-    [
-        # Paths of other modules (spec import/export, calculators) go here, before the router's.
-    ]
-    + router.urls
-)
+urlpatterns = [
+    # Paths of other modules (spec import/export) go here, before the router's.
+    *calculators.urlpatterns,
+    *router.urls,
+]

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
 
 from campus import models
-from campus.api import filtersets, history
+from campus.api import analytics, filtersets, history
 from campus.api import serializers_ as s
+from campus.api.exceptions import field_error
 from campus.api.mixins import (
     BRIEF_PARAMETER,
     AtomicWriteMixin,
@@ -21,6 +24,7 @@ from campus.api.mixins import (
 )
 from campus.api.pagination import ChangePagination
 from campus.api.rack_power import rack_prefetches
+from campus.api.serializers_ import analytics as a
 
 
 def inventory_schema(serializer_class, noun: str):
@@ -276,9 +280,293 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return paginator.get_paginated_response(s.ChangeSerializer(history.entries(page), many=True).data)
 
 
+def _query(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+SUMMARY_EXAMPLE = {
+    "campus": {"id": 1, "name": "Example 100k"},
+    "inventory": {
+        "buildings": 4,
+        "halls": 16,
+        "racks": 3125,
+        "nodes": 12500,
+        "gpus": 100000,
+        "gpus_by_model": {"h100-sxm": 100000},
+    },
+    "power": {
+        "it_mw": 150.2,
+        "pue": 1.2,
+        "facility_mw": 180.3,
+        "grid_capacity_mw": 250.0,
+        "annual_cost_usd": 123000000.0,
+        "stranded_mw": 3.1,
+        "redundancy_findings_count": 0,
+    },
+    "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0},
+    "network": {"tiers": 3, "switches": 5200},
+    "compute": {"peak_pflops": {"bf16": 98900.0}, "effective_pflops": {"bf16": 39560.0}},
+    "reliability": {"dataset": "llama3-2024"},
+    "buildings": [{"id": 1, "name": "B1", "racks": 780, "gpus": 25000, "it_mw": 37.5}],
+}
+
+
 @inventory_schema(s.CampusSerializer, "campuses")
 class CampusViewSet(InventoryViewSet):
     queryset = models.Campus.objects.all()
     serializer_class = s.CampusSerializer
     filterset_class = filtersets.CampusFilterSet
     search_fields = ("name", "location")
+
+    def _state(self):
+        return analytics.campus_state(self.get_object())
+
+    @extend_schema(
+        summary="Campus summary: inventory, power, cooling, network, compute, reliability",
+        description="Computed from the current inventory; cached until the campus' rows change. Query "
+        "parameters override the assumptions (PUE, MFU, average GPU draw, failure data set, ...).",
+        parameters=[a.SummaryQuerySerializer],
+        responses={200: a.SummarySerializer},
+        examples=[OpenApiExample("Summary (abridged)", value=SUMMARY_EXAMPLE, response_only=True)],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def summary(self, request, pk=None):
+        params = {k: v for k, v in _query(a.SummaryQuerySerializer, request).items() if v is not None}
+        state = self._state()
+        try:
+            return Response(analytics.campus_summary(state, **params))
+        except ValueError as exc:
+            raise field_error(exc) from None
+
+    @extend_schema(
+        summary="What is impacted if this device fails",
+        description="Fails one power device (`kind=power`), cooling unit (`cooling`), cooling plant (`plant`) "
+        "or utility feed (`utility`) and runs the cascade: racks losing side A, side B, all power or cooling, "
+        "GPUs lost, devices tripped.",
+        parameters=[a.ImpactQuerySerializer],
+        responses={200: a.ImpactSerializer},
+        examples=[
+            OpenApiExample(
+                "UPS loss",
+                response_only=True,
+                value={
+                    "kind": "power",
+                    "device_id": 12,
+                    "device_name": "UPS-2",
+                    "racks": {"lost_a": [101, 102], "lost_b": [], "lost_both": [], "lost_cooling": []},
+                    "gpus": {
+                        "lost_a": 64,
+                        "lost_b": 0,
+                        "lost_power": 0,
+                        "lost_cooling": 0,
+                        "usable_before": 100000,
+                        "usable_after": 100000,
+                    },
+                    "tripped": [],
+                    "dead_devices": [12],
+                    "cooling_units_stopped": [],
+                    "plants_stopped": [],
+                    "job": {"interrupted": False, "fraction_of_gpus_lost": 0.0},
+                },
+            ),
+            OpenApiExample(
+                "Unknown device",
+                status_codes=["400"],
+                response_only=True,
+                value={"device": ["no power device 999"]},
+            ),
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def impact(self, request, pk=None):
+        params = _query(a.ImpactQuerySerializer, request)
+        state = self._state()
+        try:
+            return Response(analytics.impact(state, params["device"], params["kind"]))
+        except ValueError as exc:
+            raise field_error(exc, rename={"device_id": "device"}) from None
+
+    @extend_schema(
+        summary="Floor map: halls and racks with their positions and metrics",
+        description="With `hall`: the hall's size and one object per rack (position, size, load, A/B feed "
+        "loading, density, cooling type, GPUs, status). Without: every building with its halls, and the "
+        "racks of the whole campus as compact arrays in `rack_columns` order.",
+        parameters=[a.FloorMapQuerySerializer],
+        responses={200: a.FloorMapSerializer},
+        examples=[
+            OpenApiExample(
+                "One hall",
+                response_only=True,
+                value={
+                    "hall": {
+                        "id": 3,
+                        "name": "H1",
+                        "building_id": 1,
+                        "x_m": 0,
+                        "y_m": 0,
+                        "width_m": 40,
+                        "length_m": 60,
+                    },
+                    "racks": [
+                        {
+                            "id": 101,
+                            "name": "R-001",
+                            "x_m": 2.0,
+                            "y_m": 3.0,
+                            "width_m": 0.6,
+                            "depth_m": 1.2,
+                            "load_kw": 41.1,
+                            "design_kw": 60,
+                            "feed_a_pct": 25.7,
+                            "feed_b_pct": 25.7,
+                            "cooling_type": "direct-to-chip",
+                            "gpus": 32,
+                        }
+                    ],
+                    "cooling_units": [],
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="floor-map")
+    def floor_map(self, request, pk=None):
+        params = _query(a.FloorMapQuerySerializer, request)
+        state = self._state()
+        try:
+            return Response(analytics.floor_map(state, params.get("hall")))
+        except ValueError as exc:
+            raise field_error(exc) from None
+
+    @extend_schema(
+        summary="Power chain of one rack: its A and B paths up to the utility",
+        description="Per side: the rack's feeds and every device upstream (nearest first) with load, rating, "
+        "utilisation and planning headroom from the healthy roll-up, and the utility feeds at the top.",
+        parameters=[a.PowerChainQuerySerializer],
+        responses={200: a.PowerChainSerializer},
+        examples=[
+            OpenApiExample(
+                "2N rack",
+                response_only=True,
+                value={
+                    "rack": {
+                        "id": 101,
+                        "name": "R-001",
+                        "load_kw": 41.1,
+                        "design_kw": 60,
+                        "sides_lost": [],
+                        "powered": True,
+                    },
+                    "sides": [
+                        {
+                            "side": "A",
+                            "feeds": [
+                                {
+                                    "id": 5,
+                                    "side": "A",
+                                    "upstream_id": 7,
+                                    "rating_kw": 80,
+                                    "load_kw": 20.6,
+                                    "load_pct": 25.7,
+                                    "live": True,
+                                }
+                            ],
+                            "devices": [
+                                {
+                                    "id": 7,
+                                    "name": "PDU-A1",
+                                    "kind": "pdu",
+                                    "depth": 1,
+                                    "rated_kw": 300,
+                                    "load_kw": 206.0,
+                                    "utilization": 0.69,
+                                    "headroom_kw": 34.0,
+                                }
+                            ],
+                            "utility_feeds": [
+                                {"id": 1, "name": "Grid 1", "capacity_kw": 100000, "load_kw": 9000}
+                            ],
+                        },
+                    ],
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="power-chain")
+    def power_chain(self, request, pk=None):
+        params = _query(a.PowerChainQuerySerializer, request)
+        state = self._state()
+        try:
+            return Response(analytics.power_chain(state, params["rack"]))
+        except ValueError as exc:
+            raise field_error(exc) from None
+
+    @extend_schema(
+        summary="Redundancy check: single failures that cascade or darken racks",
+        description="Fails each live power device alone (generators excepted) and lists those whose loss trips "
+        "another element (`cascade`) or leaves racks without power (`single-point`).",
+        parameters=[a.RedundancyQuerySerializer],
+        responses={200: a.RedundancySerializer},
+        examples=[
+            OpenApiExample(
+                "One cascade",
+                response_only=True,
+                value={
+                    "count": 1,
+                    "findings": [
+                        {
+                            "device_id": 7,
+                            "device_name": "PDU-A1",
+                            "kind": "cascade",
+                            "tripped": [{"kind": "device", "id": 8, "reason": "overload"}],
+                            "racks_lost": [101],
+                            "gpus_lost": 32,
+                        }
+                    ],
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def redundancy(self, request, pk=None):
+        params = _query(a.RedundancyQuerySerializer, request)
+        findings = analytics.redundancy(self._state(), params["include_single_points"])
+        return Response({"count": len(findings), "findings": findings})
+
+    @extend_schema(
+        summary="Stranded power capacity",
+        description="Power provisioned to racks that another constraint (the weaker feed side, design_kw, "
+        "cooling, the grid) keeps from being used; per campus, building and hall (and rack with `racks=true`).",
+        parameters=[a.StrandedQuerySerializer],
+        responses={200: a.StrandedSerializer},
+        examples=[
+            OpenApiExample(
+                "Cooling-bound",
+                response_only=True,
+                value={
+                    "campus": {
+                        "scope": "campus",
+                        "id": None,
+                        "provisioned_kw": 1000.0,
+                        "usable_kw": 800.0,
+                        "stranded_kw": 200.0,
+                        "binding": "cooling",
+                        "stranded_by_constraint_kw": {"cooling": 200.0},
+                    },
+                    "buildings": [],
+                    "halls": [],
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def stranded(self, request, pk=None):
+        params = _query(a.StrandedQuerySerializer, request)
+        return Response(analytics.stranded(self._state(), params["racks"]))

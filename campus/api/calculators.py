@@ -1,0 +1,266 @@
+"""``POST /api/calculators/<name>/``: the calculators of campus.analysis.calculators behind DRF validation.
+
+Input and output field names are the calculators' own. Errors the calculators find themselves
+(``ValueError("<field>: message")``) become a 400 naming that field.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.urls import path
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+from campus.analysis import calculators
+from campus.analysis.compute import PRECISIONS
+from campus.api.exceptions import field_error
+from campus.models import Campus, GPUModel
+from campus.snapshot_adapter import gpu_spec
+
+# ---------------------------------------------------------------- inputs
+
+
+class TrainingTimeInput(serializers.Serializer):
+    flops = serializers.FloatField(min_value=1, help_text="Training compute, FLOPs (e.g. 3.8e25).")
+    gpus = serializers.IntegerField(required=False, min_value=1, max_value=10_000_000)
+    gpu_model = serializers.SlugRelatedField(
+        slug_field="slug", queryset=GPUModel.objects.all(), required=False, help_text="GPU model slug."
+    )
+    gpus_by_model = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=10_000_000),
+        required=False,
+        help_text="A mixed fleet: {gpu model slug: count}.",
+    )
+    campus = serializers.PrimaryKeyRelatedField(
+        queryset=Campus.objects.all(), required=False, help_text="Every GPU of this campus."
+    )
+    precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
+    mfu = serializers.FloatField(default=0.4, min_value=0.0001, max_value=1)
+    ettr = serializers.FloatField(default=1.0, min_value=0.0001, max_value=1)
+
+    def validate_gpus_by_model(self, value):
+        known = set(GPUModel.objects.filter(slug__in=list(value)).values_list("slug", flat=True))
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise serializers.ValidationError(f"Unknown GPU model(s): {', '.join(unknown)}.")
+        return value
+
+
+class RateInput(serializers.Serializer):
+    per = serializers.ChoiceField(choices=["gpu", "node"], default="node")
+    mtbf_hours = serializers.FloatField(min_value=0.001)
+    interrupts_job = serializers.BooleanField(default=True)
+
+
+class JobMttfInput(serializers.Serializer):
+    nodes = serializers.IntegerField(required=False, min_value=1, max_value=10_000_000)
+    gpus = serializers.IntegerField(required=False, min_value=1, max_value=100_000_000)
+    gpus_per_node = serializers.IntegerField(required=False, min_value=1, max_value=72)
+    failures_per_1000_node_days = serializers.FloatField(required=False, min_value=0.0001, max_value=1e6)
+    rates = RateInput(many=True, required=False)
+
+
+class ComponentInput(serializers.Serializer):
+    count = serializers.FloatField(min_value=0, max_value=1e9)
+    mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e12)
+
+
+class FirstFailureInput(serializers.Serializer):
+    components = ComponentInput(many=True, allow_empty=False)
+
+
+class CheckpointIntervalInput(serializers.Serializer):
+    mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9)
+    checkpoint_minutes = serializers.FloatField(min_value=0.001, max_value=1e6)
+    restart_minutes = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
+
+
+# ---------------------------------------------------------------- outputs
+
+
+class TrainingTimeOutput(serializers.Serializer):
+    days = serializers.FloatField()
+    hours = serializers.FloatField()
+    gpus = serializers.IntegerField()
+    gpus_by_model = serializers.DictField(child=serializers.IntegerField())
+    precision = serializers.CharField()
+    peak_pflops = serializers.FloatField()
+    effective_pflops = serializers.FloatField()
+    mfu = serializers.FloatField()
+    ettr = serializers.FloatField()
+
+
+class JobMttfOutput(serializers.Serializer):
+    hours = serializers.FloatField()
+    minutes = serializers.FloatField()
+    nodes = serializers.IntegerField()
+    gpus = serializers.IntegerField()
+
+
+class FirstFailureOutput(serializers.Serializer):
+    minutes = serializers.FloatField()
+    hours = serializers.FloatField()
+    failures_per_day = serializers.FloatField()
+
+
+class CheckpointIntervalOutput(serializers.Serializer):
+    young_minutes = serializers.FloatField()
+    daly_minutes = serializers.FloatField()
+    expected_ettr = serializers.FloatField()
+    expected_ettr_young = serializers.FloatField()
+    expected_ettr_first_order = serializers.FloatField()
+
+
+# ---------------------------------------------------------------- views
+
+
+def _finite(value) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
+
+
+class CalculatorView(GenericAPIView):
+    """Validate the body, run the calculator, return its result. Any role may run calculators."""
+
+    write_role = "viewer"
+    filter_backends: list = []
+    pagination_class = None
+    output_serializer: type[serializers.Serializer]
+
+    def compute(self, data: dict) -> dict:
+        raise NotImplementedError
+
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            result = self.compute(dict(serializer.validated_data))
+        except (ValueError, ZeroDivisionError, OverflowError) as exc:
+            raise field_error(exc) from None
+        if not _finite(result):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["These inputs give no finite result (e.g. every count is 0)."]}
+            )
+        return Response(result)
+
+
+def calculator_schema(
+    input_serializer, output_serializer, summary: str, request_example: dict, response: dict
+):
+    return extend_schema(
+        summary=summary,
+        request=input_serializer,
+        responses={200: output_serializer},
+        examples=[
+            OpenApiExample("Request", value=request_example, request_only=True),
+            OpenApiExample("Response", value=response, response_only=True),
+        ],
+    )
+
+
+@calculator_schema(
+    TrainingTimeInput,
+    TrainingTimeOutput,
+    "Days to train a model of `flops` FLOPs",
+    {"flops": 3.8e25, "gpus": 16384, "gpu_model": "h100-sxm", "precision": "bf16", "mfu": 0.4, "ettr": 0.9},
+    {
+        "days": 75.8,
+        "hours": 1819.0,
+        "gpus": 16384,
+        "gpus_by_model": {"h100-sxm": 16384},
+        "precision": "bf16",
+        "peak_pflops": 16204.0,
+        "effective_pflops": 5833.4,
+        "mfu": 0.4,
+        "ettr": 0.9,
+    },
+)
+class TrainingTimeView(CalculatorView):
+    serializer_class = TrainingTimeInput
+    output_serializer = TrainingTimeOutput
+
+    def compute(self, data):
+        from campus.snapshot_adapter import build_snapshot, catalog_snapshot_parts
+
+        kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "ettr")}
+        if data.get("campus") is not None:
+            kwargs["snapshot"] = build_snapshot(data["campus"])
+        elif data.get("gpus_by_model"):
+            kwargs["gpus_by_model_"] = data["gpus_by_model"]
+            kwargs["specs"] = catalog_snapshot_parts()["gpus"]
+        else:
+            if data.get("gpu_model") is not None:
+                kwargs["gpu_model"] = gpu_spec(data["gpu_model"])
+            kwargs["gpus"] = data.get("gpus")
+        return calculators.training_time(**kwargs)
+
+
+@calculator_schema(
+    JobMttfInput,
+    JobMttfOutput,
+    "Mean time to failure of a job spanning `nodes`",
+    {"nodes": 2048, "failures_per_1000_node_days": 6.5},
+    {"hours": 1.8, "minutes": 108.2, "nodes": 2048, "gpus": 16384},
+)
+class JobMttfView(CalculatorView):
+    serializer_class = JobMttfInput
+    output_serializer = JobMttfOutput
+
+    def compute(self, data):
+        return calculators.job_mttf(**data)
+
+
+@calculator_schema(
+    FirstFailureInput,
+    FirstFailureOutput,
+    "Minutes to the first failure among many components",
+    {"components": [{"count": 100000, "mtbf_hours": 43800}, {"count": 16384, "mtbf_hours": 50000}]},
+    {"minutes": 22.6, "hours": 0.38, "failures_per_day": 63.7},
+)
+class FirstFailureView(CalculatorView):
+    serializer_class = FirstFailureInput
+    output_serializer = FirstFailureOutput
+
+    def compute(self, data):
+        return calculators.first_failure([dict(row) for row in data["components"]])
+
+
+@calculator_schema(
+    CheckpointIntervalInput,
+    CheckpointIntervalOutput,
+    "Optimum checkpoint interval (Young and Daly) and the ETTR it gives",
+    {"mtbf_hours": 3.0, "checkpoint_minutes": 5, "restart_minutes": 10},
+    {
+        "young_minutes": 42.4,
+        "daly_minutes": 39.0,
+        "expected_ettr": 0.83,
+        "expected_ettr_young": 0.83,
+        "expected_ettr_first_order": 0.84,
+    },
+)
+class CheckpointIntervalView(CalculatorView):
+    serializer_class = CheckpointIntervalInput
+    output_serializer = CheckpointIntervalOutput
+
+    def compute(self, data):
+        return calculators.checkpoint_interval(**data)
+
+
+urlpatterns = [
+    path("calculators/training-time/", TrainingTimeView.as_view(), name="calculator-training-time"),
+    path("calculators/job-mttf/", JobMttfView.as_view(), name="calculator-job-mttf"),
+    path("calculators/first-failure/", FirstFailureView.as_view(), name="calculator-first-failure"),
+    path(
+        "calculators/checkpoint-interval/",
+        CheckpointIntervalView.as_view(),
+        name="calculator-checkpoint-interval",
+    ),
+]

@@ -1,0 +1,149 @@
+"""Query parameters and response shapes of the campus analytics endpoints."""
+
+from rest_framework import serializers
+
+from campus.analysis.impact import KINDS
+from campus.analysis.reliability import DEFAULT_JOB_DATASET
+
+
+class SummaryQuerySerializer(serializers.Serializer):
+    pue = serializers.FloatField(
+        required=False, min_value=1.0, max_value=3.0, help_text="Override the campus design PUE."
+    )
+    mfu = serializers.FloatField(
+        required=False,
+        min_value=0.01,
+        max_value=1.0,
+        help_text="Model FLOPs utilisation for every precision (default: 0.40 BF16, 0.35 FP8).",
+    )
+    gpu_power_fraction = serializers.FloatField(
+        required=False,
+        default=1.0,
+        min_value=0.05,
+        max_value=1.0,
+        help_text="Average GPU draw as a fraction of TDP, for energy.",
+    )
+    dataset = serializers.CharField(
+        required=False,
+        default=DEFAULT_JOB_DATASET,
+        max_length=64,
+        help_text="Failure-rate data set for the reliability figures.",
+    )
+    checkpoint_minutes = serializers.FloatField(required=False, default=5.0, min_value=0.01, max_value=1440)
+    restart_minutes = serializers.FloatField(required=False, default=10.0, min_value=0, max_value=1440)
+    air_limit_kw = serializers.FloatField(
+        required=False,
+        min_value=1,
+        max_value=500,
+        help_text="Rack density above which air cooling is flagged, kW.",
+    )
+    include_redundancy = serializers.BooleanField(
+        required=False, default=True, help_text="Run the single-failure redundancy check."
+    )
+
+
+class ImpactQuerySerializer(serializers.Serializer):
+    device = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="Id of the power device, cooling unit, plant or utility feed.",
+    )
+    kind = serializers.ChoiceField(
+        choices=KINDS,
+        default="power",
+        help_text="What `device` names: a power device, a cooling unit, a cooling plant or a utility feed.",
+    )
+
+
+class FloorMapQuerySerializer(serializers.Serializer):
+    hall = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="One hall in detail; without it, the whole campus in compact form.",
+    )
+
+
+class PowerChainQuerySerializer(serializers.Serializer):
+    rack = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+class RedundancyQuerySerializer(serializers.Serializer):
+    include_single_points = serializers.BooleanField(
+        required=False, default=True, help_text="Also report devices whose loss leaves racks without power."
+    )
+
+
+class StrandedQuerySerializer(serializers.Serializer):
+    racks = serializers.BooleanField(required=False, default=False, help_text="Include one row per rack.")
+
+
+class SummarySerializer(serializers.Serializer):
+    campus = serializers.DictField()
+    inventory = serializers.DictField()
+    power = serializers.DictField()
+    cooling = serializers.DictField()
+    network = serializers.DictField()
+    compute = serializers.DictField()
+    reliability = serializers.DictField()
+    buildings = serializers.ListField(child=serializers.DictField())
+
+
+class ImpactSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    device_id = serializers.IntegerField()
+    device_name = serializers.CharField()
+    racks = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
+    gpus = serializers.DictField(child=serializers.IntegerField())
+    tripped = serializers.ListField(child=serializers.DictField())
+    dead_devices = serializers.ListField(child=serializers.IntegerField())
+    cooling_units_stopped = serializers.ListField(child=serializers.IntegerField())
+    plants_stopped = serializers.ListField(child=serializers.IntegerField())
+    job = serializers.DictField()
+
+
+class FloorMapSerializer(serializers.Serializer):
+    hall = serializers.DictField(required=False, help_text="With ?hall: the hall's position and size, m.")
+    racks = serializers.ListField(
+        help_text="With ?hall: one object per rack. Without: one array per rack, in `rack_columns` order."
+    )
+    cooling_units = serializers.ListField(child=serializers.DictField(), required=False)
+    campus = serializers.DictField(required=False)
+    buildings = serializers.ListField(child=serializers.DictField(), required=False)
+    rack_columns = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class PowerChainSerializer(serializers.Serializer):
+    rack = serializers.DictField()
+    sides = serializers.ListField(child=serializers.DictField())
+
+
+class RedundancyFindingSerializer(serializers.Serializer):
+    device_id = serializers.IntegerField()
+    device_name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["cascade", "single-point"])
+    tripped = serializers.ListField(child=serializers.DictField())
+    racks_lost = serializers.ListField(child=serializers.IntegerField())
+    gpus_lost = serializers.IntegerField()
+
+
+class RedundancySerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    findings = RedundancyFindingSerializer(many=True)
+
+
+class StrandedRowSerializer(serializers.Serializer):
+    scope = serializers.CharField()
+    id = serializers.IntegerField(allow_null=True)
+    provisioned_kw = serializers.FloatField()
+    usable_kw = serializers.FloatField()
+    stranded_kw = serializers.FloatField()
+    binding = serializers.CharField(allow_blank=True)
+    stranded_by_constraint_kw = serializers.DictField(child=serializers.FloatField())
+
+
+class StrandedSerializer(serializers.Serializer):
+    campus = StrandedRowSerializer()
+    buildings = StrandedRowSerializer(many=True)
+    halls = StrandedRowSerializer(many=True)
+    racks = StrandedRowSerializer(many=True, required=False)
