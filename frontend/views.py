@@ -96,5 +96,7 @@ def floor_map(request, campus_id: int):
 def scenarios(request, campus_id: int):
     campus = get_object_or_404(Campus, pk=campus_id)
     return render(
-        request, "frontend/scenarios.html", _context(request, campus, "scenarios", runId=_int_param(request, "run"))
+        request,
+        "frontend/scenarios.html",
+        _context(request, campus, "scenarios", runId=_int_param(request, "run")),
     )

@@ -43,7 +43,16 @@ window.floorMap = {
     const racks = view.scene?.racks ?? [];
     return racks.map((r, i) => {
       const p = map.clientPoint(i);
-      return { id: r.id, name: r.name, color: map.colors[i], x: p.x, y: p.y, highlighted: map.highlight.has(i) };
+      return {
+        id: r.id,
+        name: r.name,
+        color: map.colors[i],
+        x: p.x,
+        y: p.y,
+        w: r.w * map.scale,
+        h: r.h * map.scale,
+        highlighted: map.highlight.has(i),
+      };
     });
   },
   get metric() {
@@ -61,6 +70,12 @@ window.floorMap = {
   get impact() {
     return view.impact?.counts ?? null;
   },
+  get scale() {
+    return map.scale;
+  },
+  get impactColors() {
+    return Object.fromEntries(Object.entries(IMPACT).map(([k, v]) => [k, v.color]));
+  },
   get firstPaintMs() {
     return map.firstPaint;
   },
@@ -70,6 +85,13 @@ window.floorMap = {
   panBy: (dx, dy) => map.panBy(dx, dy),
   zoomAt: (factor) => map.zoomAt(factor),
   draw: () => map.draw(),
+  fit: () => map.fit(),
+  /** Fit, below the zoom where rack names are drawn, and paint now (for pixel checks). */
+  fitForCheck: () => {
+    map.fit();
+    if (map.scale >= 24) map.zoomAt(20 / map.scale);
+    map.draw();
+  },
   rackIndex: (id) => view.scene?.racks.findIndex((r) => r.id === id) ?? -1,
   openRack: (id) => {
     const i = view.scene?.racks.findIndex((r) => r.id === id) ?? -1;
@@ -375,8 +397,9 @@ async function runImpact(value) {
   }
 }
 
-/** rack id -> "both" | "cascade" | "a" | "b" | "cooling"; the worst outcome wins. */
+/** rack id -> "cascade" | "both" | "a" | "b" | "cooling"; the worst outcome wins. */
 function classifyImpact(data) {
+  const racks = data.racks ?? {};
   const kindOf = new Map();
   const put = (ids, k) => {
     for (const item of ids ?? []) {
@@ -384,36 +407,52 @@ function classifyImpact(data) {
       if (!kindOf.has(id)) kindOf.set(id, k);
     }
   };
-  put(data.racks_lost_both ?? data.racks_down ?? data.racks_losing_both, "both");
-  put(data.racks_cascade ?? data.racks_lost_by_cascade, "cascade");
-  put(data.racks_lost_a ?? data.racks_losing_a, "a");
-  put(data.racks_lost_b ?? data.racks_losing_b, "b");
-  put(data.racks_lost_cooling ?? data.racks_losing_cooling, "cooling");
+  // Racks downstream of a device or feed that tripped on overload after the failure (the cascade).
+  const cascade = new Set(racks.lost_by_cascade ?? racks.cascade ?? []);
+  const tripped = new Set((data.tripped ?? []).filter((t) => t.kind === "device").map((t) => t.id));
+  const trippedFeeds = new Set((data.tripped ?? []).filter((t) => t.kind === "feed").map((t) => t.id));
+  if (tripped.size || trippedFeeds.size) {
+    for (const r of view.scene?.racks ?? []) {
+      for (const feed of r.feeds ?? []) {
+        if (tripped.has(feed.upstream_id) || trippedFeeds.has(feed.id)) cascade.add(r.id);
+      }
+    }
+  }
+  const lostPower = new Set([...(racks.lost_both ?? []), ...(racks.lost_a ?? []), ...(racks.lost_b ?? [])]);
+  put([...cascade].filter((id) => lostPower.has(id)), "cascade");
+  put(racks.lost_both, "both");
+  put(racks.lost_a, "a");
+  put(racks.lost_b, "b");
+  put(racks.lost_cooling, "cooling");
   return kindOf;
 }
 
 function impactCounts(data, kindOf) {
   const counts = { both: 0, cascade: 0, a: 0, b: 0, cooling: 0 };
   for (const k of kindOf.values()) counts[k] += 1;
-  return { ...counts, gpus_lost: data.gpus_lost ?? null };
+  const gpus = data.gpus ?? {};
+  return { ...counts, gpus_lost_power: gpus.lost_power ?? null, gpus_lost_cooling: gpus.lost_cooling ?? null };
 }
 
 function renderImpact(data, kindOf) {
   const result = $("impact-result");
   const counts = impactCounts(data, kindOf);
-  const tripped = data.tripped_devices ?? data.tripped ?? [];
+  const gpus = data.gpus ?? {};
+  const lost = (gpus.lost_power ?? 0) + (gpus.lost_cooling ?? 0);
+  const tripped = data.tripped ?? [];
   clear(result).append(
     el(
       "div",
-      { class: "impact-headline", "data-testid": "impact-gpus-lost", "data-value": data.gpus_lost ?? "" },
-      el("span", { class: "big" }, f.num(data.gpus_lost ?? 0)),
+      { class: "impact-headline", "data-testid": "impact-gpus-lost", "data-value": lost },
+      el("span", { class: "big" }, f.num(lost)),
       " GPUs lost",
-      data.gpus_lost_cooling != null ? el("span", { class: "muted" }, ` · ${f.num(data.gpus_lost_cooling)} at risk from cooling`) : null,
+      el("div", { class: "muted small" }, `${f.num(gpus.lost_power ?? 0)} without power · ${f.num(gpus.lost_cooling ?? 0)} without cooling · ${f.num((gpus.lost_a ?? 0) + (gpus.lost_b ?? 0))} on one feed`),
+      data.job?.interrupted ? el("div", { class: "small bad" }, `A campus-wide job is interrupted (${f.pct(data.job.fraction_of_gpus_lost, 1)} of its GPUs).`) : null,
     ),
     el(
       "table",
       { class: "table compact", "data-testid": "impact-counts" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "Racks"), el("th", {}, "Here"))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, "Racks"), el("th", { class: "num" }, "In view"))),
       el(
         "tbody",
         {},
@@ -432,10 +471,10 @@ function renderImpact(data, kindOf) {
       ? el(
           "div",
           { class: "tripped", "data-testid": "impact-tripped" },
-          el("div", { class: "legend-title" }, `Tripped devices (${tripped.length})`),
-          el("ul", {}, tripped.slice(0, 30).map((d) => el("li", {}, typeof d === "object" ? `${d.name ?? d.id}${d.reason ? ` — ${d.reason}` : ""}` : String(d)))),
+          el("div", { class: "legend-title" }, `Cascade: ${tripped.length} trip${tripped.length === 1 ? "" : "s"}, in order`),
+          el("ol", {}, tripped.slice(0, 50).map((t) => el("li", {}, `${t.name || `${t.kind} ${t.id}`}${t.reason ? ` — ${t.reason}` : ""}`))),
         )
-      : null,
+      : el("p", { class: "muted small" }, "No cascade: the other feeds carry the load."),
   );
 }
 

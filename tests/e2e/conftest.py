@@ -1,0 +1,236 @@
+"""Browser tests of the dashboard: a live server in a thread, the demo campus in the test database, Debian's
+Chromium driven by Playwright, and a Celery worker in this process for the runs a page launches.
+
+The data of a module is written once, outside any test transaction, and removed when the module ends, so
+the live server, the worker and the test all see the same rows without flushing the catalog tables that
+the migrations filled.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the Django calls the fixtures make are still
+# plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("TWIN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
+BUNDLE = ROOT / "frontend" / "static" / "frontend" / "dist"
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+PASSWORD = "e2e-password-1"
+
+
+# ---------------------------------------------------------------- the bundle and the browser
+
+
+@pytest.fixture(scope="session")
+def frontend_bundle() -> Path:
+    """The esbuild bundle (`make setup` builds it); built here when node_modules is there but dist is not."""
+    if not (BUNDLE / "map.js").exists():
+        if (ROOT / "frontend" / "node_modules").exists():
+            subprocess.run(["npm", "run", "--silent", "build"], cwd=ROOT / "frontend", check=True)
+        else:
+            pytest.fail("The dashboard bundle is missing: run `make setup` (npm ci and npm run build).")
+    return BUNDLE
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (never a downloaded browser).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class PageWatch:
+    """Console errors, uncaught exceptions and any request that would leave this machine."""
+
+    def __init__(self) -> None:
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.external: list[str] = []
+        self.failed: list[str] = []
+
+    def check(self) -> None:
+        assert not self.external, f"requests left localhost: {self.external}"
+        assert not self.page_errors, f"uncaught errors in the page: {self.page_errors}"
+        assert not self.console_errors, f"console errors: {self.console_errors}"
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in {"data", "blob", "about"}:
+        return True
+    return (parts.hostname or "") in LOCAL_HOSTS
+
+
+def new_page(browser, base_url: str, width: int = 1280, height: int = 800):
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=base_url)
+    page = context.new_page()
+    watch = PageWatch()
+
+    def guard(route):
+        if _is_local(route.request.url):
+            route.continue_()
+        else:
+            watch.external.append(route.request.url)
+            route.abort()
+
+    page.route(re.compile(r".*"), guard)
+    page.on("console", lambda msg: watch.console_errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: watch.page_errors.append(str(exc)))
+    page.on("requestfailed", lambda req: watch.failed.append(req.url))
+    page.set_default_timeout(20_000)
+    return context, page, watch
+
+
+def login(page, username: str, password: str = PASSWORD, next_path: str = "/") -> None:
+    page.goto(f"/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("[data-testid=login-submit]")
+    page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+# ---------------------------------------------------------------- server, data and worker
+
+
+@pytest.fixture(scope="module")
+def live_url(django_db_setup, django_db_blocker, frontend_bundle):
+    """A threaded live server (static files from the finders, like runserver) on a free port."""
+    from django.conf import settings
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.db import connections
+    from django.test.testcases import LiveServerThread
+
+    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
+    with django_db_blocker.unblock():
+        # An in-memory SQLite test database lives in one connection: share it with the server thread.
+        overrides = {}
+        for conn in connections.all():
+            if conn.vendor == "sqlite" and conn.is_in_memory_db():
+                overrides[conn.alias] = conn
+                conn.inc_thread_sharing()
+        thread = LiveServerThread("127.0.0.1", StaticFilesHandler, connections_override=overrides, port=0)
+        thread.daemon = True
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        yield f"http://127.0.0.1:{thread.port}"
+        thread.terminate()
+        for conn in overrides.values():
+            conn.dec_thread_sharing()
+
+
+def load_campus() -> int:
+    """The demo campus (load_demo_campus) when the command is there, else a generated mixed campus."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from campus.models import Campus
+
+    before = set(Campus.objects.values_list("id", flat=True))
+    try:
+        call_command("load_demo_campus", verbosity=0)
+    except CommandError:
+        from campus.spec.generate import generate_spec
+        from campus.spec.importer import import_campus
+
+        spec = generate_spec(
+            "E2E campus",
+            mix=[{"gpu_model": "h100-sxm", "gpus": 1024}, {"gpu_model": "gb200", "gpus": 576}],
+        )
+        import_campus(spec)
+    new = Campus.objects.exclude(id__in=before).order_by("id").values_list("id", flat=True)
+    return new.first() or Campus.objects.order_by("id").values_list("id", flat=True).first()
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The campus and one user per role, written for the whole module and removed after it."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        before = set(Campus.objects.values_list("id", flat=True))
+        campus_id = load_campus()
+        users = {}
+        for role in ("viewer", "planner"):
+            user = get_user_model().objects.create_user(username=f"e2e-{role}", password=PASSWORD)
+            user.groups.add(Group.objects.get_or_create(name=role)[0])
+            users[role] = user.username
+    yield {"campus_id": campus_id, "users": users}
+    with django_db_blocker.unblock():
+        from simulations.models import Scenario
+
+        Scenario.objects.filter(campus_id=campus_id).delete()
+        Campus.objects.exclude(id__in=before).delete()
+        get_user_model().objects.filter(username__in=users.values()).delete()
+
+
+@pytest.fixture(scope="module")
+def celery_worker_thread(django_db_blocker):
+    """A real Celery worker (solo pool) in a thread of this process, on the project's broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from twin.celery import app
+
+    app.loader.import_default_modules()
+    with (
+        django_db_blocker.unblock(),
+        start_worker(
+            app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING", shutdown_timeout=30
+        ) as worker,
+    ):
+        yield worker
+
+
+@pytest.fixture
+def planner_page(chromium, live_url, demo, request):
+    context, page, watch = new_page(chromium, live_url)
+    login(page, demo["users"]["planner"])
+    yield page, watch
+    if getattr(request.node, "rep_call_failed", False):
+        screenshot(page, f"failed-{request.node.name}")
+    context.close()
+
+
+@pytest.fixture
+def viewer_page(chromium, live_url, demo):
+    context, page, watch = new_page(chromium, live_url)
+    login(page, demo["users"]["viewer"])
+    yield page, watch
+    context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        item.rep_call_failed = True
+    return report

@@ -1,0 +1,359 @@
+"""The planners' dashboard in a real browser (Debian's Chromium) against a live server with the demo campus.
+
+Every test also checks, through its page fixture, that the page logged no console error, threw nothing and
+sent no request beyond localhost.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PASSWORD, login, new_page, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
+
+RUN_TIMEOUT_MS = 180_000
+
+
+def api(page, path: str):
+    response = page.request.get(path)
+    assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
+    return response.json()
+
+
+def wait_map_ready(page) -> None:
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+
+
+def largest_hall(page, campus_id: int) -> dict:
+    data = api(page, f"/api/campuses/{campus_id}/floor-map/")
+    halls = [h for b in data["buildings"] for h in b["halls"]]
+    return max(halls, key=lambda h: len(h["racks"]))
+
+
+# ---------------------------------------------------------------- login and roles
+
+
+def test_pages_need_a_login_and_the_login_page_signs_in(chromium, live_url, demo):
+    context, page, watch = new_page(chromium, live_url)
+    page.goto(f"/campuses/{demo['campus_id']}/map/")
+    assert "/login/" in page.url
+    page.fill("#id_username", demo["users"]["planner"])
+    page.fill("#id_password", "wrong-password")
+    page.click("[data-testid=login-submit]")
+    assert page.locator("[data-testid=login-error]").is_visible()
+    screenshot(page, "login-error")
+    page.fill("#id_password", PASSWORD)
+    page.click("[data-testid=login-submit]")
+    page.wait_for_url(f"**/campuses/{demo['campus_id']}/map/")
+    assert page.locator("[data-testid=role-badge]").text_content().strip() == "planner"
+    page.click("[data-testid=logout]")
+    page.wait_for_url("**/login/")
+    watch.check()
+    context.close()
+
+
+def test_a_viewer_sees_scenarios_but_cannot_launch(viewer_page, demo):
+    page, watch = viewer_page
+    page.goto(f"/campuses/{demo['campus_id']}/scenarios/")
+    assert page.locator("[data-testid=read-only-note]").is_visible()
+    page.locator("[data-testid=kind-list] .kind-card").first.click()
+    launch = page.locator("[data-testid=launch]")
+    assert launch.is_disabled()
+    # The API refuses the write as well: the page only hides what the server enforces.
+    token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
+    response = page.request.post(
+        "/api/scenarios/",
+        data={"campus": demo["campus_id"], "kind": "failure_cascade", "name": "not allowed", "params": {}},
+        headers={"X-CSRFToken": token},
+    )
+    assert response.status == 403
+    screenshot(page, "scenarios-viewer")
+    watch.check()
+
+
+# ---------------------------------------------------------------- overview
+
+
+def test_overview_figures_match_the_summary_api(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    summary = api(page, f"/api/campuses/{campus_id}/summary/")
+
+    def shown(testid: str) -> float:
+        return float(page.get_attribute(f"[data-testid={testid}]", "data-value"))
+
+    power, inventory = summary["power"], summary["inventory"]
+    assert shown("fig-gpus") == inventory["gpus"]
+    assert page.inner_text("[data-testid=fig-gpus-text]") == f"{inventory['gpus']:,}"
+    assert shown("fig-it-mw") == pytest.approx(power["it_mw"])
+    assert page.inner_text("[data-testid=fig-it-mw-text]") == f"{power['it_mw']:,.1f} MW"
+    assert shown("fig-facility-mw") == pytest.approx(power["facility_mw"])
+    assert page.inner_text("[data-testid=fig-facility-mw-text]") == f"{power['facility_mw']:,.1f} MW"
+    assert shown("fig-grid-mw") == pytest.approx(power["grid_capacity_mw"])
+    assert shown("fig-pue") == pytest.approx(power["pue"])
+    assert page.inner_text("[data-testid=fig-pue-text]") == f"{power['pue']:.2f}"
+    assert shown("fig-cost") == pytest.approx(power["annual_cost_usd"])
+    assert shown("fig-power-headroom") == pytest.approx(power["grid_headroom_mw"])
+    cooling = summary["cooling"]
+    assert shown("fig-cooling-headroom") == pytest.approx(cooling["capacity_mw"] - cooling["heat_load_mw"])
+    for precision in ("fp8", "bf16", "fp16"):
+        assert shown(f"fig-pflops-{precision}") == pytest.approx(summary["compute"]["peak_pflops"][precision])
+    assert shown("fig-ettr") == pytest.approx(summary["reliability"]["expected_ettr"])
+
+    by_model = {
+        li.get_attribute("data-model"): int(li.get_attribute("data-value"))
+        for li in page.locator("[data-testid=fig-gpus-by-model] li").all()
+    }
+    assert by_model == inventory["gpus_by_model"]
+    cards = page.locator("[data-testid=building-card]")
+    assert cards.count() == len(summary["buildings"]) >= 1
+    for building in summary["buildings"]:
+        card = page.locator(f"[data-testid=building-card][data-building-id='{building['id']}']")
+        assert card.locator("[data-field=gpus]").inner_text() == f"{building['gpus']:,}"
+        assert card.locator("[data-field=it_mw]").inner_text() == f"{building['it_mw']:,.1f} MW"
+    screenshot(page, "overview")
+    watch.check()
+
+
+def test_overview_fits_a_wide_screen(chromium, live_url, demo):
+    context, page, watch = new_page(chromium, live_url, width=1920, height=1080)
+    login(page, demo["users"]["planner"])
+    page.goto(f"/campuses/{demo['campus_id']}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    no_overflow = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert no_overflow
+    screenshot(page, "overview-wide")
+    watch.check()
+    context.close()
+
+
+# ---------------------------------------------------------------- floor map
+
+DRAWN_CHECK = """
+() => {
+  window.floorMap.draw();
+  const canvas = document.querySelector('[data-testid=floor-canvas]');
+  const ctx = canvas.getContext('2d');
+  const box = canvas.getBoundingClientRect();
+  const dpr = canvas.width / box.width;
+  const hex = (d) => '#' + [d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, '0')).join('');
+  const bad = [];
+  let checked = 0, skipped = 0;
+  for (const r of window.floorMap.racks) {
+    // Racks under 4 px overlap their neighbours on screen; their own pixel may be a neighbour's.
+    if (r.w < 4 || r.h < 4) { skipped += 1; continue; }
+    checked += 1;
+    const px = Math.floor((r.x - box.left) * dpr), py = Math.floor((r.y - box.top) * dpr);
+    if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) { bad.push([r.name, 'outside']); continue; }
+    const got = hex(ctx.getImageData(px, py, 1, 1).data);
+    if (got !== r.color.toLowerCase()) bad.push([r.name, got, r.color]);
+  }
+  return {bad, checked, skipped};
+}
+"""
+
+
+def test_floor_map_draws_every_rack_of_the_largest_hall(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/")
+    hall = largest_hall(page, campus_id)
+    page.goto(f"/campuses/{campus_id}/map/?hall={hall['id']}")
+    wait_map_ready(page)
+    state = page.evaluate("({hallId: floorMap.hallId, metric: floorMap.metric, racks: floorMap.racks})")
+    assert state["hallId"] == hall["id"]
+    assert state["metric"] == "load_kw"
+    assert sorted(r["id"] for r in state["racks"]) == sorted(r["id"] for r in hall["racks"])
+    assert all(r["color"].startswith("#") for r in state["racks"])
+    # Each rack's centre pixel has the rack's colour: every one of them was actually painted.
+    page.evaluate("floorMap.fitForCheck()")
+    drawn = page.evaluate(DRAWN_CHECK)
+    assert drawn == {"bad": [], "checked": len(hall["racks"]), "skipped": 0}
+    legend_items = page.locator("[data-testid=legend] li")
+    assert legend_items.count() >= 2
+    screenshot(page, "floor-map-hall")
+
+    page.select_option("[data-testid=metric-picker]", "cooling_type")
+    page.wait_for_function("floorMap.metric === 'cooling_type'")
+    assert page.evaluate(DRAWN_CHECK)["bad"] == []
+    assert "Cooling type" in page.inner_text("[data-testid=legend]")
+    screenshot(page, "floor-map-cooling-type")
+    watch.check()
+
+
+def test_floor_map_of_the_whole_campus_and_keyboard_zoom(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/map/")
+    wait_map_ready(page)
+    data = api(page, f"/api/campuses/{campus_id}/floor-map/")
+    expected = sorted(r["id"] for b in data["buildings"] for h in b["halls"] for r in h["racks"])
+    assert sorted(r["id"] for r in page.evaluate("floorMap.racks")) == expected
+    drawn = page.evaluate(DRAWN_CHECK)
+    assert drawn["bad"] == [] and drawn["checked"] > 0
+    screenshot(page, "floor-map-campus")
+
+    page.focus("[data-testid=floor-canvas]")
+    before = page.evaluate("floorMap.scale")
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert page.evaluate("floorMap.scale") > before
+    first = page.evaluate("floorMap.racks[0].x")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("floorMap.racks[0].x") < first
+    page.keyboard.press("0")
+    assert page.evaluate("floorMap.scale") == pytest.approx(before)
+    watch.check()
+
+
+def test_clicking_a_rack_opens_its_panel_with_power_paths(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/")
+    hall = largest_hall(page, campus_id)
+    page.goto(f"/campuses/{campus_id}/map/?hall={hall['id']}")
+    wait_map_ready(page)
+    rack = max(
+        page.evaluate("floorMap.racks"),
+        key=lambda r: next(x["gpus"] for x in hall["racks"] if x["id"] == r["id"]),
+    )
+    page.mouse.move(rack["x"], rack["y"])
+    tooltip = page.locator("[data-testid=map-tooltip]")
+    tooltip.wait_for(state="visible")
+    assert rack["name"] in tooltip.inner_text()
+    page.mouse.click(rack["x"], rack["y"])
+    panel = page.locator("[data-testid=rack-panel]")
+    panel.wait_for(state="visible")
+    assert panel.locator("[data-testid=rack-panel-name]").inner_text() == rack["name"]
+    page.wait_for_selector("[data-testid=rack-panel][data-ready=true]")
+    chain = api(page, f"/api/campuses/{campus_id}/power-chain/?rack={rack['id']}")
+    power = panel.locator("[data-testid=rack-panel-power]")
+    sides = power.locator(".path").evaluate_all("els => els.map(e => e.dataset.side)")
+    assert "A" in sides and "B" in sides
+    for side in ("A", "B"):
+        names = power.locator(f".path[data-side={side}] .chain-name").all_inner_texts()
+        expected = [d["name"] for d in _path(chain, side)]
+        assert names == expected
+    expected_gpus = next(x["gpus"] for x in hall["racks"] if x["id"] == rack["id"])
+    assert panel.locator("[data-testid=rack-panel-gpus]").inner_text() == f"{expected_gpus:,}"
+    assert panel.locator("[data-testid=rack-panel-nodes] table").count() == 1
+    screenshot(page, "rack-panel")
+    page.keyboard.press("Escape")
+    panel.wait_for(state="hidden")
+    watch.check()
+
+
+def _path(chain: dict, side: str) -> list[dict]:
+    if "paths" in chain:
+        return next(p for p in chain["paths"] if p["side"] == side).get("devices", [])
+    value = chain.get(side) or chain.get(side.lower())
+    return value["devices"] if isinstance(value, dict) else value
+
+
+# ---------------------------------------------------------------- impact mode
+
+
+def test_impact_mode_highlights_the_racks_the_impact_api_names(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/map/")
+    wait_map_ready(page)
+    page.wait_for_selector("[data-testid=impact-device][data-ready=true]")
+    ups = page.locator("[data-testid=impact-device] option[value^='power:']", has_text="UPS")
+    option = (
+        ups.first
+        if ups.count()
+        else page.locator("[data-testid=impact-device] option[value^='power:']").first
+    )
+    value = option.get_attribute("value")
+    page.select_option("[data-testid=impact-device]", value)
+    page.wait_for_selector("[data-testid=impact-gpus-lost]")
+    kind, device = value.split(":")
+    impact = api(page, f"/api/campuses/{campus_id}/impact/?device={device}&kind={kind}")
+    racks = impact["racks"]
+    hit = set(racks["lost_a"]) | set(racks["lost_b"]) | set(racks["lost_both"]) | set(racks["lost_cooling"])
+    assert hit, "failing this device should hit some racks"
+    shown = page.evaluate("floorMap.racks")
+    assert {r["id"] for r in shown if r["highlighted"]} == hit
+    colours = {r["id"]: r["color"] for r in shown}
+    impact_colours = page.evaluate("floorMap.impactColors")
+    for rid in racks["lost_a"]:
+        assert colours[rid] in (impact_colours["a"], impact_colours["cascade"])
+    for rid in racks["lost_b"]:
+        assert colours[rid] in (impact_colours["b"], impact_colours["cascade"])
+    for rid in racks["lost_both"]:
+        assert colours[rid] in (impact_colours["both"], impact_colours["cascade"])
+    for rid in set(colours) - hit:
+        assert colours[rid] == impact_colours["unaffected"]
+    lost = impact["gpus"]["lost_power"] + impact["gpus"]["lost_cooling"]
+    assert int(page.get_attribute("[data-testid=impact-gpus-lost]", "data-value")) == lost
+    assert page.evaluate(DRAWN_CHECK)["bad"] == []
+    screenshot(page, "impact-mode")
+    page.click("[data-testid=impact-clear]")
+    assert not any(r["highlighted"] for r in page.evaluate("floorMap.racks"))
+    watch.check()
+
+
+# ---------------------------------------------------------------- scenarios and runs
+
+
+def test_scenario_form_shows_client_and_api_errors(planner_page, demo):
+    page, watch = planner_page
+    page.goto(f"/campuses/{demo['campus_id']}/scenarios/")
+    page.click("[data-testid=kind-power_capping]")
+    form = page.locator("[data-testid=scenario-form]")
+    form.wait_for(state="visible")
+    # Client side: out of the schema's range, caught before any request.
+    page.fill("#param-job-mfu", "5")
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if r.method == "POST" else None)
+    page.click("[data-testid=launch]")
+    error = page.locator("[data-path='job.mfu'] .field-error")
+    error.wait_for(state="visible")
+    assert "≤ 1" in error.inner_text()
+    assert requests == []
+    page.fill("#param-job-mfu", "0.4")
+    # Server side only: a cap rule with both a fraction and watts passes the schema but not the API.
+    page.fill("#param-caps", '[{"cap_fraction": 0.8, "cap_w": 500}]')
+    page.click("[data-testid=launch]")
+    page.wait_for_selector("[data-testid=api-errors]")
+    caps_error = page.locator("[data-path=caps] .field-error")
+    assert caps_error.is_visible()
+    assert "cap_fraction" in caps_error.inner_text() or "exactly one" in caps_error.inner_text()
+    screenshot(page, "scenario-form-errors")
+    # A 400 logs a failed resource load in the console; that one is expected here.
+    watch.console_errors = [e for e in watch.console_errors if "400" not in e]
+    watch.check()
+
+
+def test_a_scenario_launched_from_the_page_finishes_and_shows_its_charts(
+    planner_page, demo, celery_worker_thread
+):
+    page, watch = planner_page
+    page.goto(f"/campuses/{demo['campus_id']}/scenarios/")
+    page.click("[data-testid=kind-failure_cascade]")
+    page.fill("[data-testid=scenario-name]", "E2E failures, 3 days")
+    page.fill("#param-duration_days", "3")
+    page.fill("[data-testid=run-replicas]", "4")
+    page.fill("[data-testid=run-seed]", "7")
+    page.click("[data-testid=launch]")
+    detail = page.locator("[data-testid=run-detail]")
+    detail.wait_for(state="visible")
+    page.wait_for_selector("[data-testid=run-detail][data-status=succeeded]", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_selector("[data-testid=run-detail][data-results=ready]")
+    run_id = int(detail.get_attribute("data-run-id"))
+    run = api(page, f"/api/runs/{run_id}/")
+    assert run["status"] == "succeeded" and run["replicas_done"] == 4
+    metrics = api(page, f"/api/runs/{run_id}/timeseries/")["metrics"]
+    charts = page.locator("[data-testid=run-charts] [data-testid=chart]")
+    assert charts.count() == min(len(metrics), 8) >= 1
+    assert page.locator("[data-testid=run-charts] canvas").count() >= charts.count()
+    assert page.locator("[data-testid=run-distributions] [data-testid=histogram]").count() >= 1
+    rows = page.locator("[data-testid=summary-table] tbody tr")
+    assert rows.count() == len(run["summary"]["metrics"])
+    detail.scroll_into_view_if_needed()
+    screenshot(page, "run-results")
+    watch.check()
