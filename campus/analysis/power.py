@@ -22,7 +22,8 @@ what-if on a 100k-GPU campus touches a few hundred elements instead of the whole
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import heapq
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
@@ -62,6 +63,10 @@ class PowerGraph:
                 self.up_feeds[f.downstream_device_id].append(f.id)
             elif f.rack_id is not None:
                 self.rack_feeds.setdefault(f.rack_id, []).append(f.id)
+        self.rack_feed_info: dict[int, tuple[tuple[int, str, int], ...]] = {
+            rid: tuple((fid, self.feeds[fid].side, self.feeds[fid].upstream_id) for fid in fids)
+            for rid, fids in self.rack_feeds.items()
+        }
         self.generators = frozenset(d.id for d in snap.power_devices if d.kind == GENERATOR_KIND)
         self.order, self.depth = self._topological_order()
         self.pos = {d: i for i, d in enumerate(self.order)}
@@ -179,6 +184,62 @@ def _split(groups: dict[str, list[int]], load_kw: float, out: dict[int, float]) 
             out[i] = share
 
 
+def _alive(
+    g: PowerGraph,
+    d: int,
+    dead_devices: frozenset[int] | set[int],
+    dead_feeds: frozenset[int] | set[int],
+    failed_utilities: frozenset[int],
+    is_live: Callable[[int], bool],
+) -> bool:
+    """A device lives unless dead itself or cut off from every source (its utility and its feeds)."""
+    if d in dead_devices:
+        return False
+    ups = g.up_feeds[d]
+    util = g.devices[d].utility_feed_id
+    if not ups and util is None:
+        return True  # a standalone source (generator, or a chain whose grid side is not modelled)
+    if util is not None and util not in failed_utilities:
+        return True
+    feeds = g.feeds
+    return any(fid not in dead_feeds and is_live(feeds[fid].upstream_id) for fid in ups)
+
+
+def _liveness_changes(
+    g: PowerGraph,
+    base: _State,
+    seeds: Iterable[int],
+    dead_devices: set[int],
+    dead_feeds: set[int],
+    failed_utilities: frozenset[int],
+) -> set[int]:
+    """Devices whose liveness differs from the baseline, walking down from the seeds in topological
+    order and stopping wherever a device keeps its baseline state."""
+    flipped: dict[int, bool] = {}
+
+    def is_live(d: int) -> bool:
+        v = flipped.get(d)
+        return base.live[d] if v is None else v
+
+    heap = [(g.pos[d], d) for d in set(seeds)]
+    heapq.heapify(heap)
+    seen: set[int] = set()
+    while heap:
+        _, d = heapq.heappop(heap)
+        if d in seen:
+            continue
+        seen.add(d)
+        alive = _alive(g, d, dead_devices, dead_feeds, failed_utilities, is_live)
+        if alive == base.live[d]:
+            continue
+        flipped[d] = alive
+        for fid in g.down_feeds[d]:
+            child = g.feeds[fid].downstream_device_id
+            if child is not None and child not in seen:
+                heapq.heappush(heap, (g.pos[child], child))
+    return set(flipped)
+
+
 def _solve(
     g: PowerGraph,
     base: _State | None,
@@ -209,19 +270,7 @@ def _solve(
 
     # liveness, top down
     for d in order:
-        alive = False
-        if d not in dead_devices:
-            ups = g.up_feeds[d]
-            util = devices[d].utility_feed_id
-            if not ups and util is None:
-                alive = True  # a standalone source (generator, or a chain whose grid side is not modelled)
-            elif util is not None and util not in failed_utilities:
-                alive = True
-            else:
-                for fid in ups:
-                    if fid not in dead_feeds and is_live(feeds[fid].upstream_id):
-                        alive = True
-                        break
+        alive = _alive(g, d, dead_devices, dead_feeds, failed_utilities, is_live)
         live[d] = alive
         for fid in g.down_feeds[d]:
             feed_live[fid] = alive and fid not in dead_feeds
@@ -233,16 +282,28 @@ def _solve(
             feed_live[fid] = v
         return v
 
-    # rack feeds
+    # rack feeds (the hot loop of a what-if: inlined lookups)
     default_load = g.default_rack_load_kw
-    for rid in racks:
-        st.racks.add(rid)
-        fids = g.rack_feeds.get(rid, ())
+    rack_info = g.rack_feed_info
+    st.racks = set(racks)
+    for rid in st.racks:
         groups: dict[str, list[int]] = {}
-        for fid in fids:
+        for fid, side, up in rack_info.get(rid, ()):
             feed_load[fid] = 0.0
-            if feed_is_live(fid):
-                groups.setdefault(feeds[fid].side, []).append(fid)
+            ok = feed_live.get(fid)
+            if ok is None:
+                if fid in dead_feeds:
+                    ok = False
+                else:
+                    lv = live.get(up)
+                    ok = base_live[up] if lv is None else lv
+                feed_live[fid] = ok
+            if ok:
+                members = groups.get(side)
+                if members is None:
+                    groups[side] = [fid]
+                else:
+                    members.append(fid)
         if groups:
             if rack_load_kw is not None:
                 load = rack_load_kw.get(rid, default_load.get(rid, 0.0))
@@ -368,18 +429,23 @@ def _run(
         if not seeds and not dead_feeds:
             st = _State()
         else:
-            below = g.descendants(seeds)
+            changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
+            # Loads change only below devices whose liveness flips: their racks move to the other side
+            # and their children re-split their input. Everything else keeps its baseline values.
+            core = set(seeds) | changed
             racks: set[int] = set()
-            for d in below:
+            for d in changed:
                 for fid in g.down_feeds[d]:
-                    rid = g.feeds[fid].rack_id
-                    if rid is not None and g.feeds[fid].downstream_device_id is None:
-                        racks.add(rid)
+                    f = g.feeds[fid]
+                    if f.downstream_device_id is not None:
+                        core.add(f.downstream_device_id)
+                    elif f.rack_id is not None:
+                        racks.add(f.rack_id)
             for fid in dead_feeds:
                 f = g.feeds[fid]
                 if f.rack_id is not None and f.downstream_device_id is None:
                     racks.add(f.rack_id)
-            feeders = set(below)
+            feeders = core
             for rid in racks:
                 for fid in g.rack_feeds.get(rid, ()):
                     feeders.add(g.feeds[fid].upstream_id)

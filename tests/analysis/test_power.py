@@ -279,3 +279,122 @@ def test_incremental_failure_matches_a_snapshot_with_the_device_marked_failed(ca
     assert incremental.tripped == full.tripped
     for k, v in full.device_load_kw.items():
         assert incremental.device_load_kw[k] == pytest.approx(v, abs=1e-9)
+
+
+# ---------------------------------------------------------------- against a brute-force reference
+
+
+def _reference(snap, failed, failed_utils, failed_power_feeds):
+    """A direct, recursive reading of the roll-up rules, recomputed from scratch after every trip."""
+    dead, dead_feeds, tripped = set(failed), set(failed_power_feeds), []
+    while True:
+        over, dark, loads = _reference_pass(snap, dead, dead_feeds, failed_utils)
+        if not over:
+            return tripped, dark, loads
+        deepest = max(o[0] for o in over)
+        for _, kind, ident in sorted((o for o in over if o[0] == deepest), key=lambda o: (o[1], o[2])):
+            tripped.append((kind, ident))
+            (dead if kind == "device" else dead_feeds).add(ident)
+
+
+def _reference_pass(snap, dead, dead_feeds, failed_utils):
+    devices = {d.id: d for d in snap.power_devices}
+    ups = {d: [f for f in snap.power_feeds if f.downstream_device_id == d] for d in devices}
+    downs = {d: [f for f in snap.power_feeds if f.upstream_id == d] for d in devices}
+    rack_feeds = {
+        r.id: [f for f in snap.power_feeds if f.rack_id == r.id and f.downstream_device_id is None]
+        for r in snap.racks
+    }
+    live, inp, feed_load = {}, {}, {}
+
+    def depth(d):
+        return max((depth(f.upstream_id) + 1 for f in ups[d]), default=0)
+
+    def utility_ok(dev):
+        return dev.utility_feed_id is not None and dev.utility_feed_id not in failed_utils
+
+    def is_live(d):
+        if d not in live:
+            dev = devices[d]
+            live[d] = d not in dead and (
+                (not ups[d] and dev.utility_feed_id is None)
+                or utility_ok(dev)
+                or any(f.id not in dead_feeds and is_live(f.upstream_id) for f in ups[d])
+            )
+        return live[d]
+
+    def feed_ok(f):
+        return f.id not in dead_feeds and is_live(f.upstream_id)
+
+    def split(feeds, load, extra_utility=False):
+        groups = {"utility": [None]} if extra_utility else {}
+        for f in feeds:
+            groups.setdefault(f.side, []).append(f)
+        return {
+            f.id: load / len(groups) / len(members)
+            for members in groups.values()
+            for f in members
+            if f is not None
+        }
+
+    for r in snap.racks:
+        feed_load.update(split([f for f in rack_feeds[r.id] if feed_ok(f)], snap.rack_it_kw(r)))
+
+    def device_in(d):
+        if d not in inp:
+            out = sum(feed_load_of(f) for f in downs[d]) if is_live(d) else 0.0
+            inp[d] = out / devices[d].efficiency
+        return inp[d]
+
+    def feed_load_of(f):
+        if f.downstream_device_id is None:
+            return feed_load.get(f.id, 0.0)
+        child = f.downstream_device_id
+        if not is_live(child):
+            return 0.0
+        util_ok = utility_ok(devices[child])
+        live_feeds = [x for x in ups[child] if feed_ok(x)]
+        normal = [x for x in live_feeds if devices[x.upstream_id].kind != "generator"]
+        chosen = normal if (normal or util_ok) else live_feeds
+        return split(chosen, device_in(child), util_ok).get(f.id, 0.0)
+
+    over = []
+    for d, dev in devices.items():
+        if is_live(d) and device_in(d) > dev.rated_kw * (1 + 1e-9):
+            over.append((depth(d), "device", d))
+    for f in snap.power_feeds:
+        if feed_ok(f) and feed_load_of(f) > f.rating_kw * (1 + 1e-9):
+            over.append((depth(f.upstream_id) + 0.5, "feed", f.id))
+    dark = {r for r, fs in rack_feeds.items() if fs and not any(feed_ok(f) for f in fs)}
+    return over, dark, {d: device_in(d) for d in devices}
+
+
+@st.composite
+def random_chain_with_generators(draw):
+    snap, failed, _ = draw(random_chain())
+    rating = draw(st.floats(5.0, 80.0))
+    feed_rating = draw(st.floats(3.0, 40.0))
+    gen = device(900, "generator", draw(st.floats(10.0, 200.0)))
+    ups_ids = [d.id for d in snap.power_devices if d.kind == "ups"]
+    backed = draw(st.lists(st.sampled_from(ups_ids), unique=True))
+    devices = tuple(replace(d, rated_kw=rating) if d.kind == "pdu" else d for d in snap.power_devices) + (
+        gen,
+    )
+    feeds = tuple(replace(f, rating_kw=feed_rating) if f.rack_id is not None else f for f in snap.power_feeds)
+    feeds += tuple(feed(900, dev=u, fid=5000 + u) for u in backed)
+    snap = replace(snap, power_devices=devices, power_feeds=feeds)
+    failed_utils = draw(st.frozensets(st.sampled_from([1, 2]), max_size=2))
+    failed_pf = draw(st.frozensets(st.sampled_from([f.id for f in feeds]), max_size=2))
+    return snap, failed, failed_utils, failed_pf
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_chain_with_generators())
+def test_incremental_rollup_matches_a_brute_force_reference(case):
+    snap, failed, failed_utils, failed_pf = case
+    got = rollup(snap, failed=failed, failed_feeds=failed_utils, failed_power_feeds=failed_pf)
+    tripped, dark, loads = _reference(snap, failed, failed_utils, failed_pf)
+    assert [(k, i) for k, i, _ in got.tripped] == tripped
+    assert got.racks_without_power == dark
+    for d, v in loads.items():
+        assert got.device_load_kw[d] == pytest.approx(v, abs=1e-9)
