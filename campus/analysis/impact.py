@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from campus.analysis.power import PowerRollup, power_graph, rollup
+from campus.analysis.power import PowerRollup, baseline_rollup, power_graph, rollup
 from campus.analysis.snapshot import CampusSnapshot
 
 KINDS = ("power", "cooling", "plant", "utility")
@@ -79,10 +79,11 @@ def _cooling_lost(
     building (units re-home to them), and the other units of an N+1 group. Otherwise the racks of the
     stopped units lose cooling.
     """
+    rack_kw = power_graph(snap).default_rack_load_kw
     heat: dict[int, float] = {}
     for r in snap.racks:
         if r.cooling_unit_id is not None:
-            heat[r.cooling_unit_id] = heat.get(r.cooling_unit_id, 0.0) + snap.rack_it_kw(r)
+            heat[r.cooling_unit_id] = heat.get(r.cooling_unit_id, 0.0) + rack_kw[r.id]
     plants = set(failed_plants) | {
         p.id
         for p in snap.cooling_plants
@@ -124,9 +125,9 @@ def _cooling_lost(
 
 
 def _usable(snap: CampusSnapshot, r: PowerRollup, cooled_out: set[int]) -> tuple[int, dict[int, int]]:
-    gpus = {x.id: sum(snap.rack_gpus(x).values()) for x in snap.racks}
+    gpus = power_graph(snap).rack_gpu_count
     lost = r.racks_without_power | cooled_out
-    return sum(n for rid, n in gpus.items() if rid not in lost), gpus
+    return sum(gpus.values()) - sum(gpus[rid] for rid in lost if rid in gpus), gpus
 
 
 def impact(snap: CampusSnapshot, device_id: int, kind: str = "power") -> Impact:
@@ -153,15 +154,15 @@ def impact(snap: CampusSnapshot, device_id: int, kind: str = "power") -> Impact:
             raise ValueError(f"device_id: no cooling unit {device_id}")
         name = units[device_id].name
         failed_units.add(device_id)
-        after = rollup(snap)
+        after = baseline_rollup(snap)
     else:
         plants = {p.id: p for p in snap.cooling_plants}
         if device_id not in plants:
             raise ValueError(f"device_id: no cooling plant {device_id}")
         name = plants[device_id].name
         failed_plants.add(device_id)
-        after = rollup(snap)
-    before = rollup(snap)
+        after = baseline_rollup(snap)
+    before = baseline_rollup(snap)
     _, _, cool_before = _cooling_lost(snap, before.dead_devices, set(), set())
     plants_out, units_out, cool_after = _cooling_lost(snap, after.dead_devices, failed_units, failed_plants)
     usable_before, gpus = _usable(snap, before, cool_before)

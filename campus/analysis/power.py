@@ -72,9 +72,12 @@ class PowerGraph:
         self.pos = {d: i for i, d in enumerate(self.order)}
         self.racks = {r.id: r for r in snap.racks}
         self.default_rack_load_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+        self.rack_gpus = {r.id: snap.rack_gpus(r) for r in snap.racks}
+        self.rack_gpu_count = {rid: sum(by_model.values()) for rid, by_model in self.rack_gpus.items()}
         self.status_dead = frozenset(d.id for d in snap.power_devices if d.status in DEAD_STATUSES)
         self._baseline: _State | None = None
         self._baseline_dark: frozenset[int] | None = None
+        self._baseline_rollup: PowerRollup | None = None
         self.by_utility: dict[int, list[int]] = {}
         for d in snap.power_devices:
             if d.utility_feed_id is not None:
@@ -510,6 +513,14 @@ def rollup(
     return _materialise(g, res)
 
 
+def baseline_rollup(snap: CampusSnapshot) -> PowerRollup:
+    """``rollup(snap)`` computed once per snapshot and shared: callers must not modify it."""
+    g = power_graph(snap)
+    if g._baseline_rollup is None:
+        g._baseline_rollup = rollup(snap)
+    return g._baseline_rollup
+
+
 def _merged(base: dict, over: dict) -> dict:
     out = dict(base)
     out.update(over)
@@ -627,7 +638,7 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
         lost = sorted(racks_dark_after(g, res) - base_dark)
         if not res.tripped and not (include_single_points and lost):
             continue
-        gpus = sum(sum(snap.rack_gpus(g.racks[r]).values()) for r in lost if r in g.racks)
+        gpus = sum(g.rack_gpu_count.get(r, 0) for r in lost)
         findings.append(
             RedundancyFinding(
                 device_id=d,
@@ -763,6 +774,7 @@ __all__ = [
     "DEAD_STATUSES",
     "PowerGraph",
     "PowerRollup",
+    "baseline_rollup",
     "RedundancyFinding",
     "StrandedCapacity",
     "StrandedRow",

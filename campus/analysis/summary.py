@@ -12,7 +12,13 @@ from campus.analysis.compute import campus_peak_pflops, gpus_by_model
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import fabric_from_inventory
-from campus.analysis.power import PowerRollup, power_graph, redundancy_check, rollup, stranded_capacity
+from campus.analysis.power import (
+    PowerRollup,
+    baseline_rollup,
+    power_graph,
+    redundancy_check,
+    stranded_capacity,
+)
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability
 from campus.analysis.snapshot import CampusSnapshot
 
@@ -69,7 +75,7 @@ def campus_summary(
     )
     it = it_breakdown(snap, gpu_power_fraction, network_kw=network_kw)
     energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
-    chain = rollup(snap)
+    chain = baseline_rollup(snap)
     stranded = stranded_capacity(snap)
     findings = redundancy_check(snap) if include_redundancy else []
     cooling = cooling_balance(snap, air_limit_kw=air_limit_kw)
@@ -188,19 +194,20 @@ def building_cards(
 ) -> list[dict]:
     """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x PUE) and the planning
     headroom of its top-of-chain devices (MW; None when it has no grid-connected device)."""
-    chain = chain if chain is not None else rollup(snap)
+    chain = chain if chain is not None else baseline_rollup(snap)
     pue = snap.design_pue if pue is None else pue
     cards: dict[int, dict] = {
         b.id: {"id": b.id, "name": b.name, "racks": 0, "gpus": 0, "it_mw": 0.0, "gpus_by_model": {}}
         for b in snap.buildings
     }
+    g = power_graph(snap)
     for r in snap.racks:
         card = cards.get(r.building_id)
         if card is None:
             continue
         card["racks"] += 1
-        card["it_mw"] += snap.rack_it_kw(r) / 1000.0
-        for slug, n in snap.rack_gpus(r).items():
+        card["it_mw"] += g.default_rack_load_kw[r.id] / 1000.0
+        for slug, n in g.rack_gpus[r.id].items():
             card["gpus"] += n
             card["gpus_by_model"][slug] = card["gpus_by_model"].get(slug, 0) + n
     headroom: dict[int, float] = {}
@@ -224,7 +231,7 @@ def rack_metrics(
     rack has no such side). density_kw_per_m2: rack load over its share of the hall floor (hall area /
     racks in the hall), i.e. white-space density.
     """
-    chain = chain if chain is not None else rollup(snap)
+    chain = chain if chain is not None else baseline_rollup(snap)
     g = power_graph(snap)
     halls = {h.id: h for h in snap.halls}
     per_hall: dict[int, int] = {}
@@ -234,7 +241,7 @@ def rack_metrics(
     for r in snap.racks:
         if hall_id is not None and r.hall_id != hall_id:
             continue
-        load = snap.rack_it_kw(r)
+        load = g.default_rack_load_kw[r.id]
         side_load: dict[str, float] = {}
         side_rating: dict[str, float] = {}
         for fid in g.rack_feeds.get(r.id, ()):
@@ -248,7 +255,7 @@ def rack_metrics(
 
         hall = halls.get(r.hall_id)
         floor = hall.width_m * hall.length_m / per_hall[r.hall_id] if hall is not None else 0.0
-        by_model = snap.rack_gpus(r)
+        by_model = dict(g.rack_gpus[r.id])
         out.append(
             {
                 "id": r.id,
@@ -274,4 +281,4 @@ def rack_metrics(
                 "powered": r.id not in chain.racks_without_power,
             }
         )
-    return _clean(out)
+    return out  # every float above is a finite quotient with a guarded denominator
