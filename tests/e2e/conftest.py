@@ -23,7 +23,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("TWIN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-SCREENSHOTS = ROOT / "test-results" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("TWIN_SCREENSHOTS", ROOT / "test-results" / "screenshots"))
 BUNDLE = ROOT / "frontend" / "static" / "frontend" / "dist"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 PASSWORD = "e2e-password-1"

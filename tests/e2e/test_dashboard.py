@@ -25,10 +25,21 @@ def wait_map_ready(page) -> None:
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
 
 
+def campus_racks(data: dict) -> list[dict]:
+    """The whole-campus floor map sends racks as rows in `rack_columns` order."""
+    columns = data["rack_columns"]
+    return [dict(zip(columns, row, strict=True)) for row in data["racks"]]
+
+
 def largest_hall(page, campus_id: int) -> dict:
-    data = api(page, f"/api/campuses/{campus_id}/floor-map/")
-    halls = [h for b in data["buildings"] for h in b["halls"]]
-    return max(halls, key=lambda h: len(h["racks"]))
+    """The hall with the most racks, as the single-hall floor map answers it."""
+    racks = campus_racks(api(page, f"/api/campuses/{campus_id}/floor-map/"))
+    counts: dict[int, int] = {}
+    for rack in racks:
+        counts[rack["hall_id"]] = counts.get(rack["hall_id"], 0) + 1
+    hall_id = max(counts, key=counts.get)
+    data = api(page, f"/api/campuses/{campus_id}/floor-map/?hall={hall_id}")
+    return {**data["hall"], "racks": data["racks"]}
 
 
 # ---------------------------------------------------------------- login and roles
@@ -190,7 +201,7 @@ def test_floor_map_of_the_whole_campus_and_keyboard_zoom(planner_page, demo):
     page.goto(f"/campuses/{campus_id}/map/")
     wait_map_ready(page)
     data = api(page, f"/api/campuses/{campus_id}/floor-map/")
-    expected = sorted(r["id"] for b in data["buildings"] for h in b["halls"] for r in h["racks"])
+    expected = sorted(r["id"] for r in campus_racks(data))
     assert sorted(r["id"] for r in page.evaluate("floorMap.racks")) == expected
     drawn = page.evaluate(DRAWN_CHECK)
     assert drawn["bad"] == [] and drawn["checked"] > 0
@@ -247,10 +258,9 @@ def test_clicking_a_rack_opens_its_panel_with_power_paths(planner_page, demo):
 
 
 def _path(chain: dict, side: str) -> list[dict]:
-    if "paths" in chain:
-        return next(p for p in chain["paths"] if p["side"] == side).get("devices", [])
-    value = chain.get(side) or chain.get(side.lower())
-    return value["devices"] if isinstance(value, dict) else value
+    """Devices upstream of the rack's feed on one side, nearest first, then the utility feeds."""
+    entry = next(s for s in chain["sides"] if s["side"] == side)
+    return entry["devices"] + entry["utility_feeds"]
 
 
 # ---------------------------------------------------------------- impact mode

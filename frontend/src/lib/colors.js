@@ -101,7 +101,7 @@ export const IMPACT = {
   a: { color: "#f08a1c", label: "Loses feed A (on B)" },
   b: { color: "#7c5cff", label: "Loses feed B (on A)" },
   cooling: { color: "#0b8bd9", label: "Loses cooling" },
-  unaffected: { color: "#dfe4ea", label: "Unaffected" },
+  unaffected: { color: "#cfd6df", label: "Unaffected" },
 };
 
 const GPU_PALETTE = ["#2f6fde", "#17a77a", "#e0452b", "#e3b50f", "#7c5cff", "#c2409a", "#19a29b", "#f08a1c"];

@@ -114,9 +114,9 @@ function powerView(chain) {
           steps.map((s) =>
             el(
               "li",
-              {},
+              { class: `${s.feed ? "chain-feed" : ""} ${s.live === false ? "chain-dead" : ""}`, title: s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null },
               el("span", { class: "chain-kind" }, s.kind ?? ""),
-              el("span", { class: "chain-name" }, s.name ?? String(s.id ?? "")),
+              el("span", { class: s.feed ? "chain-feed-name" : "chain-name" }, s.name ?? String(s.id ?? "")),
               s.load_pct != null || s.utilization != null
                 ? el("span", { class: "chain-load" }, s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization))
                 : s.rated_kw != null
@@ -130,19 +130,24 @@ function powerView(chain) {
   );
 }
 
-/** Accepts {a: [...], b: [...]}, {paths: [{side, devices}]} or {A: ..., B: ...}. Steps go rack → utility. */
+/** Steps of each side, rack → utility: the rack feed, the devices upstream (nearest first), the grid. */
 function normalizePaths(chain) {
   if (!chain) return [];
+  if (Array.isArray(chain.sides)) {
+    return chain.sides.map((side) => ({
+      side: side.side,
+      steps: [
+        // The rack's own feed; the feeds between devices further up are not listed.
+        ...(side.feeds ?? []).filter((f) => f.downstream_device_id == null).map((f) => ({ kind: "rack feed", name: `${f.side} feed, ${f.rating_kw} kW`, load_pct: f.load_pct, live: f.live, feed: true })),
+        ...(side.devices ?? []),
+        ...(side.utility_feeds ?? []).map((u) => ({ ...u, kind: "utility feed", utilization: u.capacity_kw ? u.load_kw / u.capacity_kw : null })),
+      ],
+    }));
+  }
   if (Array.isArray(chain.paths)) {
-    return chain.paths.map((p) => ({ side: p.side ?? "?", steps: p.devices ?? p.steps ?? p.path ?? [] }));
+    return chain.paths.map((p) => ({ side: p.side ?? "?", steps: p.devices ?? p.steps ?? [] }));
   }
-  const out = [];
-  for (const side of ["A", "B", "N"]) {
-    const steps = chain[side] ?? chain[side.toLowerCase()];
-    if (Array.isArray(steps) && steps.length) out.push({ side, steps });
-    else if (steps && Array.isArray(steps.devices)) out.push({ side, steps: steps.devices });
-  }
-  return out;
+  return [];
 }
 
 function coolingView(u) {

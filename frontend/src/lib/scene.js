@@ -12,7 +12,7 @@ export function hallScene(data) {
 
 /** Whole campus (or one building of it when buildingId is given). */
 export function campusScene(data, buildingId = null) {
-  let buildings = data.buildings ?? [];
+  let buildings = withRacks(data);
   if (buildingId) buildings = buildings.filter((b) => b.id === buildingId);
   const boxes = buildings.map((b) => {
     const halls = b.halls ?? [];
@@ -43,6 +43,25 @@ export function campusScene(data, buildingId = null) {
   }
   const title = buildingId && buildings[0] ? buildings[0].name : data.name ?? data.campus?.name ?? "Whole campus";
   return { racks, outlines, title };
+}
+
+/** The campus answer carries racks as compact rows (`rack_columns`); put them back under their halls. */
+function withRacks(data) {
+  const buildings = data.buildings ?? [];
+  if (!Array.isArray(data.rack_columns)) return buildings;
+  if (!data.__decoded) {
+    const cols = data.rack_columns;
+    const byHall = new Map();
+    for (const row of data.racks ?? []) {
+      const rack = {};
+      for (let i = 0; i < cols.length; i += 1) rack[cols[i]] = row[i];
+      let list = byHall.get(rack.hall_id);
+      if (!list) byHall.set(rack.hall_id, (list = []));
+      list.push(rack);
+    }
+    data.__decoded = buildings.map((b) => ({ ...b, halls: (b.halls ?? []).map((h) => ({ ...h, racks: byHall.get(h.id) ?? h.racks ?? [] })) }));
+  }
+  return data.__decoded;
 }
 
 function layoutHalls(halls) {

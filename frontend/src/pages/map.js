@@ -267,11 +267,13 @@ function showTooltip(index, event) {
   const r = view.scene.racks[index];
   const metric = METRICS[view.metric];
   clear(tooltip).append(
+    ...[
     el("strong", {}, r.name),
     el("div", {}, [r.building_name, r.hall_name].filter(Boolean).join(" · ")),
     el("div", {}, `${metric.title}: ${metric.describe(r)}`),
     el("div", {}, `${f.num(r.gpus ?? 0)} GPUs${r.gpus_by_model ? ` (${Object.keys(r.gpus_by_model).join(", ")})` : ""} · ${r.cooling_type ?? ""}`),
     view.impact?.kindOf.has(r.id) ? el("div", { class: "tooltip-impact" }, IMPACT[view.impact.kindOf.get(r.id)].label) : null,
+    ].filter(Boolean),
   );
   tooltip.hidden = false;
   const wrap = $("canvas-wrap").getBoundingClientRect();
