@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from campus.analysis.catalog import catalog_specs
 from campus.analysis.compute import PRECISIONS, gpus_by_model, peak_pflops, training_days
 from campus.analysis.reliability import (
     daly_interval_hours,
@@ -55,7 +56,7 @@ def _only(kwargs: Mapping[str, Any], allowed: set[str]) -> None:
 def training_time(
     flops: Any = None,
     gpus: Any = None,
-    gpu_model: GpuSpec | None = None,
+    gpu_model: GpuSpec | str | None = None,
     precision: str = "bf16",
     mfu: Any = 0.4,
     ettr: Any = 1.0,
@@ -63,7 +64,9 @@ def training_time(
     gpus_by_model_: Mapping[str, int] | None = None,
     specs: Mapping[str, GpuSpec] | None = None,
 ) -> dict:
-    """Days to train ``flops`` FLOPs on ``gpus`` x ``gpu_model`` (or on every GPU of ``snapshot``)."""
+    """Days to train ``flops`` FLOPs on ``gpus`` x ``gpu_model`` (or on every GPU of ``snapshot``).
+
+    ``gpu_model`` is a ``GpuSpec`` or a slug looked up in ``specs`` (default: the catalog)."""
     if flops is None:
         raise ValueError("flops: required")
     total = _number("flops", flops, positive=True)
@@ -86,6 +89,11 @@ def training_time(
             raise ValueError("gpu_model: required")
         if gpus is None:
             raise ValueError("gpus: required")
+        if isinstance(gpu_model, str):
+            known = specs if specs is not None else catalog_specs()["gpus"]
+            if gpu_model not in known:
+                raise ValueError(f"gpu_model: unknown GPU model {gpu_model!r}")
+            gpu_model = known[gpu_model]
         counts, table = {gpu_model.slug: _integer("gpus", gpus)}, {gpu_model.slug: gpu_model}
     peak = peak_pflops(counts, table)[precision]
     if peak <= 0:

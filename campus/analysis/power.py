@@ -577,7 +577,7 @@ def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
     )
 
 
-def racks_dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
+def _racks_dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
     """Racks without power in an outcome, looking only at the re-solved racks (plus the baseline's)."""
     dark = set(_baseline_dark(g))
     for rid in res.state.racks:
@@ -635,7 +635,7 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
         if d in g.generators or not base.live.get(d, False):
             continue
         res = _run(g, {d}, frozenset(), (), None)
-        lost = sorted(racks_dark_after(g, res) - base_dark)
+        lost = sorted(_racks_dark_after(g, res) - base_dark)
         if not res.tripped and not (include_single_points and lost):
             continue
         gpus = sum(g.rack_gpu_count.get(r, 0) for r in lost)

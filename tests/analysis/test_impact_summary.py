@@ -216,3 +216,10 @@ def test_first_failure_and_training_time_calculators():
         run_calculator("nope", {})
     with pytest.raises(ValueError, match="^bogus:"):
         run_calculator("first-failure", {"components": [], "bogus": 1})
+
+
+def test_training_time_calculator_resolves_a_catalog_slug():
+    out = training_time(flops=1e24, gpus=1000, gpu_model="h100-sxm", mfu=0.4, ettr=0.9)
+    assert out["days"] == pytest.approx(1e24 / (1000 * 989e12 * 0.36) / 86400)
+    with pytest.raises(ValueError, match="^gpu_model:"):
+        training_time(flops=1e24, gpus=10, gpu_model="no-such-gpu")

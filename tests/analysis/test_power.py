@@ -398,3 +398,16 @@ def test_incremental_rollup_matches_a_brute_force_reference(case):
     assert got.racks_without_power == dark
     for d, v in loads.items():
         assert got.device_load_kw[d] == pytest.approx(v, abs=1e-9)
+
+
+def test_cut_rack_feed_moves_the_rack_to_its_other_side():
+    r = rollup(two_n((10, 30)), failed_power_feeds=frozenset({102}))
+    assert r.rack_sides_lost == {2: {"A"}}
+    assert r.feed_load_kw[202] == pytest.approx(30.0)
+    assert r.device_load_kw[11] == pytest.approx(5.0)
+
+
+def test_failure_and_load_override_combine():
+    r = rollup(two_n((10, 30)), failed=frozenset({11}), rack_load_kw={2: 12.0})
+    assert r.device_load_kw[12] == pytest.approx(22.0)
+    assert r.feed_load_kw[202] == pytest.approx(12.0)
