@@ -1,9 +1,510 @@
-"""Placeholder."""
+"""Loss of a CDU, a pump or a chiller, or a supply-temperature excursion: GPU temperatures, throttling,
+shutdown and what it costs the training job.
+
+Thermal model (DOMAIN.md section 3): every group of identical racks (same cooling type and GPU model,
+hit by the same events) is one lumped RC, scaled per kW of load,
+
+    c dT/dt = 1000 p - g (T - T_coolant(t)),   tau = c / g,
+
+with ``p`` the heat as a fraction of full load, ``c`` J/K per kW and ``g`` W/K per kW. Between events the
+coolant temperature is constant or a ramp, so the solution is an exact exponential (plus a ramp term);
+the code jumps from event to event and never takes small time steps. Threshold crossings are found in
+closed form (constant coolant) or by bisection on the closed form (ramp).
+
+- cdu_loss: the unit's flow stops (``g`` falls to the residual fraction) unless the live units of its
+  redundancy group have the spare capacity to carry it, in which case they do (flow scaled by the cover).
+- pump_loss: the flow falls to ``remaining_flow_fraction``; ``g`` scales as flow^``flow_exponent``.
+- supply_temp_excursion: the supply temperature rises by ``supply_rise_k``.
+- chiller_loss: heat is no longer rejected; the loop water heats at full load / (loop volume x 4.186
+  kJ/(L K)) less what the building's other plants can absorb (conservative: the rate at full load).
+  Cooling returns after the repair plus the chiller's restart time; the loop is then assumed back at its
+  supply temperature at once.
+- At the slowdown temperature the GPUs lower their power to hold it (p = g (T_slow - T_c) / 1000); below
+  the part's minimum cap they cannot, heat at minimum power and may reach the shutdown temperature; a shut
+  down group stays off until cooling is back, then restarts after ``node_restart_minutes``.
+- The job is one synchronous job over every GPU of the campus: it runs at the pace of the slowest group;
+  a shutdown interrupts it (work since the last checkpoint lost, at a random checkpoint phase) and it
+  restarts ``restart_minutes`` after the group is back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from campus.analysis.snapshot import CampusSnapshot, GpuSpec
+from campus.catalog_data import default_value
+from simulations.engine.job import cap_throughput_fraction
+from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
+from simulations.engine.results import Progress, ReplicaResult
+
+WATER_J_PER_K_PER_L = 4186.0
+LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})
+NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
+_EPS_S = 1e-9
 
 
-def prepare(snap, params):
-    raise NotImplementedError
+# ---------------------------------------------------------------- the closed form
 
 
-def run(plan, seed, progress=None):
-    raise NotImplementedError
+def rc_temperature(t_s: np.ndarray | float, t0_c: float, p: float, g: float, c: float, a: float, b: float):
+    """Exact solution of c dT/dt = 1000 p - g (T - (a + b t)) with T(0) = t0_c (t in s, g W/K, c J/K per kW)."""
+    tau = c / g
+    t = np.asarray(t_s, dtype=float)
+    particular = a + b * t + 1000.0 * p / g - b * tau
+    return particular + (t0_c - (a + 1000.0 * p / g - b * tau)) * np.exp(-t / tau)
+
+
+def _crossing(
+    t0_c: float, p: float, g: float, c: float, a: float, b: float, target: float, horizon_s: float
+) -> float:
+    """First time in (0, horizon] at which the RC temperature reaches ``target`` from below; inf if never."""
+    tau = c / g
+    t_inf = a + 1000.0 * p / g  # the asymptote for a constant coolant
+    if t0_c >= target:
+        slope = 1000.0 * p - g * (t0_c - a)
+        if slope > 0 or (b == 0.0 and t_inf >= target):
+            return 0.0
+    if b == 0.0:
+        if t_inf <= target or t0_c >= target:
+            return math.inf
+        t = -tau * math.log((target - t_inf) / (t0_c - t_inf))
+        return t if t <= horizon_s else math.inf
+    # with a rising coolant: scan the closed form for the first upward crossing, then bisect it
+    n = 256
+    ts = np.linspace(0.0, horizon_s, n + 1)
+    below = rc_temperature(ts, t0_c, p, g, c, a, b) < target
+    up = np.nonzero(below[:-1] & ~below[1:])[0]
+    if up.size == 0:
+        return math.inf
+    lo, hi = float(ts[up[0]]), float(ts[up[0] + 1])
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if float(rc_temperature(mid, t0_c, p, g, c, a, b)) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# ---------------------------------------------------------------- preparation
+
+
+@dataclass
+class Group:
+    label: str
+    gpu: GpuSpec
+    gpus: int
+    load_kw: float
+    liquid: bool
+    events: tuple[int, ...]  # indices of the events that reach it
+
+
+@dataclass
+class EventEffect:
+    start_s: float
+    end_s: float
+    g_factor: float  # conductance multiplier while active
+    supply_rise_k: float
+    ramp_k_per_s: float
+
+
+@dataclass
+class CoolingPlan:
+    params: LiquidCoolingParams
+    groups: list[Group]
+    effects: list[EventEffect]
+    supply_c: dict[str, float]  # group label -> nominal coolant temperature
+    campus_gpus: int
+    job_interval_h: float
+    targets: list[int | None] = field(default_factory=list)
+
+
+def _pick_target(
+    snap: CampusSnapshot, ev: CoolingEvent, gpus_by_unit: dict[int, int], field_name: str
+) -> int:
+    plants = {p.id for p in snap.cooling_plants}
+    units = {u.id for u in snap.cooling_units}
+    if ev.kind == "chiller_loss":
+        by_plant: dict[int, int] = {}
+        for u in snap.cooling_units:
+            if u.plant_id is not None:
+                by_plant[u.plant_id] = by_plant.get(u.plant_id, 0) + gpus_by_unit.get(u.id, 0)
+        if ev.target_id is None:
+            if not by_plant:
+                raise ParamsError(
+                    [{"field": field_name, "message": "the campus has no cooling plant serving racks"}]
+                )
+            return max(by_plant, key=lambda k: (by_plant[k], -k))
+        if ev.target_id not in plants:
+            raise ParamsError([{"field": field_name, "message": f"no cooling plant {ev.target_id}"}])
+        return ev.target_id
+    if ev.target_id is None:
+        if not gpus_by_unit:
+            raise ParamsError([{"field": field_name, "message": "no rack is served by a cooling unit"}])
+        return max(gpus_by_unit, key=lambda k: (gpus_by_unit[k], -k))
+    if ev.target_id not in units:
+        raise ParamsError([{"field": field_name, "message": f"no cooling unit {ev.target_id}"}])
+    return ev.target_id
+
+
+def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
+    p = params
+    racks = [r for r in snap.racks if r.status not in ("failed", "offline", "decommissioned") and r.nodes]
+    gpus_by_unit: dict[int, int] = {}
+    load_by_unit: dict[int, float] = {}
+    for r in racks:
+        if r.cooling_unit_id is not None:
+            gpus_by_unit[r.cooling_unit_id] = gpus_by_unit.get(r.cooling_unit_id, 0) + sum(
+                snap.rack_gpus(r).values()
+            )
+            load_by_unit[r.cooling_unit_id] = load_by_unit.get(r.cooling_unit_id, 0.0) + snap.rack_it_kw(r)
+    units = {u.id: u for u in snap.cooling_units}
+    plants = {pl.id: pl for pl in snap.cooling_plants}
+    plant_load = {
+        pid: sum(load_by_unit.get(u.id, 0.0) for u in snap.cooling_units if u.plant_id == pid)
+        for pid in plants
+    }
+    effects: list[EventEffect] = []
+    hit_units: list[set[int]] = []
+    targets: list[int | None] = []
+    for i, ev in enumerate(p.events):
+        target = _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id")
+        targets.append(target)
+        start = ev.at_minutes * 60.0
+        end = start + ev.repair_minutes * 60.0
+        g_factor, rise, ramp = 1.0, 0.0, 0.0
+        if ev.kind == "chiller_loss":
+            plant = plants[target]
+            restart = (
+                p.chiller_restart_minutes if p.chiller_restart_minutes is not None else plant.restart_minutes
+            )
+            end += restart * 60.0
+            load = plant_load.get(target, 0.0)
+            spare = sum(
+                pl.capacity_kw - plant_load.get(pl.id, 0.0)
+                for pl in plants.values()
+                if pl.id != target and pl.building_id == plant.building_id
+            )
+            uncovered = max(0.0, 1.0 - max(spare, 0.0) / load) if load > 0 else 0.0
+            ramp = uncovered * 1000.0 / (p.loop_volume_l_per_kw * WATER_J_PER_K_PER_L)
+            hit = {u.id for u in snap.cooling_units if u.plant_id == target}
+        else:
+            hit = {target}
+            if ev.kind == "supply_temp_excursion":
+                rise = ev.supply_rise_k
+            else:
+                flow = 0.0 if ev.kind == "cdu_loss" else ev.remaining_flow_fraction
+                unit = units[target]
+                if ev.kind == "cdu_loss" and unit.group:
+                    load = load_by_unit.get(target, 0.0)
+                    spare = sum(
+                        u.capacity_kw - load_by_unit.get(u.id, 0.0)
+                        for u in units.values()
+                        if u.group == unit.group and u.hall_id == unit.hall_id and u.id != target
+                    )
+                    flow = min(1.0, max(spare, 0.0) / load) if load > 0 else 1.0
+                g_factor = max(flow**p.flow_exponent if flow > 0 else 0.0, p.residual_conductance_fraction)
+                g_factor = min(g_factor, 1.0)
+        effects.append(EventEffect(start, end, g_factor, rise, ramp))
+        hit_units.append(hit)
+    # groups: racks with the same cooling class, GPU model and set of events reaching them
+    acc: dict[tuple, list[float]] = {}
+    meta: dict[tuple, tuple[GpuSpec, bool, tuple[int, ...]]] = {}
+    campus_gpus = 0
+    for r in racks:
+        evs = tuple(i for i, hit in enumerate(hit_units) if r.cooling_unit_id in hit)
+        liquid = r.cooling_type in LIQUID_TYPES
+        rack_gpus = snap.rack_gpus(r)
+        total = sum(rack_gpus.values()) or 1
+        for slug, n in rack_gpus.items():
+            campus_gpus += n
+            key = (liquid, slug, evs)
+            a = acc.setdefault(key, [0, 0.0])
+            a[0] += n
+            a[1] += snap.rack_it_kw(r) * n / total
+            meta[key] = (snap.gpus[slug], liquid, evs)
+    groups = []
+    supply: dict[str, float] = {}
+    unit_supply = {u.id: u.supply_temp_c for u in snap.cooling_units}
+    for key, (n, kw) in sorted(acc.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
+        gpu, liquid, evs = meta[key]
+        label = f"{'liquid' if liquid else 'air'}/{gpu.slug}/" + (
+            "+".join(f"e{i}" for i in evs) or "unaffected"
+        )
+        groups.append(Group(label, gpu, int(n), kw, liquid, evs))
+        temps = [
+            unit_supply[t]
+            for i in evs
+            for t in ([targets[i]] if p.events[i].kind != "chiller_loss" else [])
+            if t in unit_supply
+        ]
+        supply[label] = (
+            temps[0] if temps else (default_value("supply_temp_c") if liquid else snap.ambient_temp_c)
+        )
+    interval = p.job.checkpoint_interval_minutes
+    interval_h = (default_value("checkpoint_interval_minutes") if interval == "optimal" else interval) / 60.0
+    return CoolingPlan(p, groups, effects, supply, campus_gpus, interval_h, targets)
+
+
+# ---------------------------------------------------------------- one group through time
+
+
+@dataclass
+class Segment:
+    t0: float
+    t1: float
+    mode: int
+    temp0: float
+    p: float  # heat fraction (NORMAL/MIN_POWER), or unused
+    g: float
+    a: float  # coolant temperature at t0
+    b: float  # coolant ramp, K/s
+
+
+def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
+    """The group's piecewise history as exact segments."""
+    p = plan.params
+    if grp.liquid:
+        c, g0 = p.liquid_heat_capacity_j_per_k_per_kw, p.liquid_conductance_w_per_k_per_kw
+    else:
+        c, g0 = p.air_heat_capacity_j_per_k_per_kw, p.air_conductance_w_per_k_per_kw
+    supply = plan.supply_c[grp.label]
+    t_end = p.duration_minutes * 60.0
+    slow, shut = grp.gpu.slowdown_temp_c, grp.gpu.shutdown_temp_c
+    p_min = grp.gpu.min_cap_fraction
+    restart_s = p.node_restart_minutes * 60.0
+    # phase boundaries: event starts and ends
+    cuts = {0.0, t_end}
+    # Heat only flows from the GPUs into the loop, so a heating loop stops short of the shutdown
+    # temperature (every GPU is off by then): the ramp ends there.
+    cool_cap = shut
+    for i in grp.events:
+        e = plan.effects[i]
+        cuts.update(x for x in (e.start_s, e.end_s) if 0 < x < t_end)
+        if e.ramp_k_per_s > 0:
+            t_cap = e.start_s + (cool_cap - supply - e.supply_rise_k) / e.ramp_k_per_s
+            if e.start_s < t_cap < min(e.end_s, t_end):
+                cuts.add(t_cap)
+    bounds = sorted(cuts)
+
+    def env_at(t: float) -> tuple[float, float, float, bool]:
+        """(g, coolant at t, ramp, cooling impaired) at time t (within one phase)."""
+        g, a, b, impaired = g0, supply, 0.0, False
+        for i in grp.events:
+            e = plan.effects[i]
+            if e.start_s <= t < e.end_s:
+                impaired = True
+                g *= e.g_factor
+                a += e.supply_rise_k + e.ramp_k_per_s * (t - e.start_s)
+                b += e.ramp_k_per_s
+        if b > 0 and a >= cool_cap - 1e-9:
+            a, b = max(a, cool_cap), 0.0
+        return g, a, b, impaired
+
+    segs: list[Segment] = []
+    temp = supply + 1000.0 / g0  # steady state at full load
+    mode = NORMAL
+    restart_at = math.inf
+    for k in range(len(bounds) - 1):
+        t, t_phase_end = bounds[k], bounds[k + 1]
+        while t < t_phase_end - _EPS_S:
+            g, a, b, impaired = env_at(t)
+            horizon = t_phase_end - t
+            if mode == SHUTDOWN:
+                if not impaired and restart_at == math.inf:
+                    restart_at = t + restart_s
+                t_next = min(t_phase_end, restart_at)
+                segs.append(Segment(t, t_next, SHUTDOWN, temp, 0.0, g, a, b))
+                temp = float(rc_temperature(t_next - t, temp, 0.0, g, c, a, b))
+                t = t_next
+                if t >= restart_at - _EPS_S:
+                    mode, restart_at = NORMAL, math.inf
+                continue
+            if mode == THROTTLED:
+                need = g * (slow - a) / 1000.0  # heat that holds T at slowdown, at the phase start
+                if need >= 1.0:
+                    mode = NORMAL
+                    continue
+                if need < p_min:
+                    mode = MIN_POWER
+                    continue
+                # p falls with a rising coolant: reach p_min after (need - p_min) / (g b / 1000)
+                dt = (need - p_min) / (g * b / 1000.0) if b > 0 else math.inf
+                t_next = min(t_phase_end, t + dt)
+                segs.append(Segment(t, t_next, THROTTLED, slow, need, g, a, b))
+                t = t_next
+                if dt <= horizon:
+                    mode = MIN_POWER
+                continue
+            heat = 1.0 if mode == NORMAL else p_min
+            target = slow if mode == NORMAL else shut
+            # at minimum power and cooled back to slowdown: can the GPUs hold it above the minimum?
+            if mode == MIN_POWER and temp <= slow + 1e-9 and g * (slow - a) / 1000.0 >= p_min:
+                mode = THROTTLED
+                continue
+            t_cross = _crossing(temp, heat, g, c, a, b, target, horizon)
+            t_next = min(t_phase_end, t + t_cross)
+            segs.append(Segment(t, t_next, mode, temp, heat, g, a, b))
+            temp = float(rc_temperature(t_next - t, temp, heat, g, c, a, b))
+            t = t_next
+            if t_cross <= horizon:
+                if mode == NORMAL:
+                    mode, temp = THROTTLED, slow
+                else:
+                    mode, temp = SHUTDOWN, shut
+            elif mode == MIN_POWER and temp < slow - 1e-6:
+                mode = NORMAL
+    return segs
+
+
+def _evaluate(
+    segs: list[Segment], grp: Group, c: float, t_s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(temperature, speed fraction, coolant) of a group at sample times."""
+    temp = np.empty_like(t_s)
+    speed = np.empty_like(t_s)
+    cool = np.empty_like(t_s)
+    starts = np.array([s.t0 for s in segs])
+    idx = np.clip(np.searchsorted(starts, t_s, side="right") - 1, 0, len(segs) - 1)
+    for j, s in enumerate(segs):
+        m = idx == j
+        if not m.any():
+            continue
+        dt = t_s[m] - s.t0
+        cool[m] = s.a + s.b * dt
+        if s.mode == THROTTLED:
+            temp[m] = s.temp0
+            heat = np.clip(s.g * (s.temp0 - cool[m]) / 1000.0, 0.0, 1.0)
+            speed[m] = [cap_throughput_fraction(grp.gpu, float(h)) for h in heat]
+        else:
+            temp[m] = rc_temperature(dt, s.temp0, s.p, s.g, c, s.a, s.b)
+            if s.mode == NORMAL:
+                speed[m] = 1.0
+            elif s.mode == MIN_POWER:
+                speed[m] = cap_throughput_fraction(grp.gpu, grp.gpu.min_cap_fraction)
+            else:
+                speed[m] = 0.0
+    return temp, speed, cool
+
+
+# ---------------------------------------------------------------- one replica
+
+
+def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    p = plan.params
+    rng = np.random.default_rng(seed)
+    t_end = p.duration_minutes * 60.0
+    histories = [(_simulate_group(plan, g), g) for g in plan.groups]
+    # exact event instants from the segments; series on an even grid
+    first_throttle = first_shutdown = math.inf
+    down_windows: list[tuple[float, float]] = []
+    throttled_gpu_s = shutdown_gpu_s = 0.0
+    events = 0
+    for segs, grp in histories:
+        events += len(segs)
+        for s in segs:
+            if s.mode in (THROTTLED, MIN_POWER):
+                first_throttle = min(first_throttle, s.t0)
+                throttled_gpu_s += (s.t1 - s.t0) * grp.gpus
+            if s.mode == SHUTDOWN:
+                first_shutdown = min(first_shutdown, s.t0)
+                shutdown_gpu_s += (s.t1 - s.t0) * grp.gpus
+                down_windows.append((s.t0, s.t1))
+    t_s = np.linspace(0.0, t_end, p.series_points)
+    c_of = {True: p.liquid_heat_capacity_j_per_k_per_kw, False: p.air_heat_capacity_j_per_k_per_kw}
+    pace = np.ones_like(t_s)
+    max_temp = np.full_like(t_s, -np.inf)
+    max_cool = np.full_like(t_s, -np.inf)
+    throttled_gpus = np.zeros_like(t_s)
+    shutdown_gpus = np.zeros_like(t_s)
+    series: dict[str, np.ndarray] = {}
+    for segs, grp in histories:
+        temp, speed, cool = _evaluate(segs, grp, c_of[grp.liquid], t_s)
+        pace = np.minimum(pace, speed)
+        max_temp = np.maximum(max_temp, temp)
+        max_cool = np.maximum(max_cool, cool)
+        throttled_gpus += np.where((speed < 1.0) & (speed > 0.0), grp.gpus, 0)
+        shutdown_gpus += np.where(speed == 0.0, grp.gpus, 0)
+        if grp.events and len(series) < 16:
+            series[f"gpu_temp_c.{grp.label}"] = temp
+    # job: interrupted at each shutdown, back restart_minutes after the group is up again
+    job_down = np.zeros_like(t_s, dtype=bool)
+    lost_work_s = 0.0
+    interruptions = 0
+    down_s = 0.0
+    seg_s = (plan.job_interval_h * 3600.0) + p.job.checkpoint_write_minutes * 60.0
+    phase = rng.uniform(0.0, seg_s)  # where in its checkpoint cycle the job was at t = 0
+    merged = _merge(down_windows)
+    restart_s = p.job.restart_minutes * 60.0
+    for t0, t1 in merged:
+        interruptions += 1
+        lost_work_s += (phase + t0) % seg_s
+        back = min(t_end, t1 + restart_s)
+        down_s += back - t0
+        job_down |= (t_s >= t0) & (t_s < back)
+        phase = -back  # the job restarts from its checkpoint at ``back``: cycle phase 0 there
+    pace = np.where(job_down, 0.0, pace)
+    up_pace = _mean_pace_excluding(histories, plan, t_end, merged, restart_s)
+    job_gpus = plan.campus_gpus
+    mean_pace = float(np.trapezoid(pace, t_s) / t_end) if t_end > 0 else 1.0
+    metrics: dict[str, float] = {
+        "max_gpu_temp_c": float(max_temp.max()),
+        "max_coolant_temp_c": float(max_cool.max()),
+        "throttled_gpu_hours": throttled_gpu_s / 3600.0,
+        "shutdown_gpu_hours": shutdown_gpu_s / 3600.0,
+        "job_interruptions": float(interruptions),
+        "job_slowdown_fraction": 1.0 - up_pace,
+        "job_throughput_fraction": mean_pace,
+        "lost_work_hours": lost_work_s / 3600.0,
+        "lost_gpu_hours": job_gpus * (lost_work_s + down_s) / 3600.0,
+    }
+    starts = [plan.effects[i].start_s for i in range(len(plan.effects))]
+    t_first_event = min(starts) if starts else 0.0
+    if math.isfinite(first_throttle):
+        metrics["time_to_throttle_s"] = first_throttle - t_first_event
+    if math.isfinite(first_shutdown):
+        metrics["time_to_shutdown_s"] = first_shutdown - t_first_event
+    if progress is not None:
+        progress(1.0)
+    out = {
+        "t_hours": t_s / 3600.0,
+        "max_gpu_temp_c": max_temp,
+        "coolant_temp_c": max_cool,
+        "job_pace": pace,
+        "throttled_gpus": throttled_gpus,
+        "shutdown_gpus": shutdown_gpus,
+        **series,
+    }
+    return ReplicaResult(metrics=metrics, series=out, events=events)
+
+
+def _merge(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(windows):
+        if out and a <= out[-1][1] + _EPS_S:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _mean_pace_excluding(
+    histories, plan: CoolingPlan, t_end: float, down: list[tuple[float, float]], restart_s: float
+) -> float:
+    """Time-average pace of the job while it runs (a fine grid; the pace itself is exact per point)."""
+    t = np.linspace(0.0, t_end, 4001)
+    pace = np.ones_like(t)
+    c_of = {
+        True: plan.params.liquid_heat_capacity_j_per_k_per_kw,
+        False: plan.params.air_heat_capacity_j_per_k_per_kw,
+    }
+    for segs, grp in histories:
+        if grp.events:
+            pace = np.minimum(pace, _evaluate(segs, grp, c_of[grp.liquid], t)[1])
+    up = np.ones_like(t, dtype=bool)
+    for t0, t1 in down:
+        up &= ~((t >= t0) & (t < t1 + restart_s))
+    return float(pace[up].mean()) if up.any() else 1.0

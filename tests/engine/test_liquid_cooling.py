@@ -1,0 +1,129 @@
+"""liquid_cooling: the RC model against its closed form, throttling, shutdown and recovery."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from simulations.engine.job import cap_throughput_fraction
+from simulations.engine.liquid_cooling import rc_temperature
+from simulations.engine.runner import prepare, run_replica
+from tests.engine.builders import campus
+
+C_LIQ, G_LIQ = 1100.0, 25.0  # the catalog defaults the params start from
+
+
+def _rk4(t_end, t0, p, g, c, a, b, n=20000):
+    h = t_end / n
+    temp, t = t0, 0.0
+
+    def f(t, x):
+        return (1000 * p - g * (x - (a + b * t))) / c
+
+    for _ in range(n):
+        k1 = f(t, temp)
+        k2 = f(t + h / 2, temp + h / 2 * k1)
+        k3 = f(t + h / 2, temp + h / 2 * k2)
+        k4 = f(t + h, temp + h * k3)
+        temp += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        t += h
+    return temp
+
+
+@pytest.mark.parametrize("b", [0.0, 0.05])
+def test_rc_closed_form_matches_a_numerical_integration(b):
+    for t_end in (5.0, 60.0, 400.0):
+        exact = float(rc_temperature(t_end, 65.0, 0.7, 3.0, C_LIQ, 25.0, b))
+        assert exact == pytest.approx(_rk4(t_end, 65.0, 0.7, 3.0, C_LIQ, 25.0, b), abs=1e-6)
+
+
+def _cdu_loss(**params):
+    base = {"events": [{"kind": "cdu_loss", "at_minutes": 5, "repair_minutes": 30}], "duration_minutes": 120}
+    return run_replica("liquid_cooling", campus(), {**base, **params}, seed=1)
+
+
+def test_time_to_throttle_and_shutdown_after_a_cdu_loss_match_the_exponential():
+    r = _cdu_loss()
+    h100 = campus().gpus["h100-sxm"]
+    g = G_LIQ * 0.03  # residual conductance without flow
+    tau = C_LIQ / g
+    t_inf = 25 + 1000 / g
+    to_slow = tau * math.log((t_inf - 65) / (t_inf - h100.slowdown_temp_c))
+    # the flow left cannot hold slowdown above the minimum cap: the GPUs heat on at minimum power
+    t_inf_min = 25 + 1000 * h100.min_cap_fraction / g
+    to_shut = tau * math.log((t_inf_min - h100.slowdown_temp_c) / (t_inf_min - h100.shutdown_temp_c))
+    assert r.metrics["time_to_throttle_s"] == pytest.approx(to_slow, rel=1e-6)
+    assert r.metrics["time_to_shutdown_s"] == pytest.approx(to_slow + to_shut, rel=1e-6)
+    assert r.metrics["time_to_shutdown_s"] < 60  # DOMAIN: cold plates reach shutdown in under a minute
+
+
+def test_air_cooled_racks_take_minutes_to_reach_shutdown():
+    r = run_replica("liquid_cooling", campus(cooling_type="air"), {}, seed=1)
+    assert 60 < r.metrics["time_to_shutdown_s"] < 15 * 60
+
+
+def test_shut_down_gpus_come_back_after_repair_and_node_restart():
+    r = _cdu_loss(node_restart_minutes=15)
+    gpus_on_unit = 4 * 4 * 8  # the CDU serves 4 racks of 4 eight-GPU nodes
+    off_s = (5 + 30 + 15) * 60 - (5 * 60 + r.metrics["time_to_shutdown_s"])
+    assert r.metrics["shutdown_gpu_hours"] == pytest.approx(gpus_on_unit * off_s / 3600)
+    assert r.metrics["job_interruptions"] == 1
+    t = r.series["t_hours"] * 60
+    assert np.all(r.series["job_pace"][(t > 6) & (t < 60)] == 0)  # down until restart_minutes after 50 min
+    assert np.all(r.series["job_pace"][t > 61] == 1)
+
+
+def test_a_pump_loss_throttles_to_the_heat_the_reduced_flow_removes():
+    r = run_replica(
+        "liquid_cooling", campus(), {"events": [{"kind": "pump_loss", "remaining_flow_fraction": 0.2}]}, 1
+    )
+    h100 = campus().gpus["h100-sxm"]
+    g = G_LIQ * 0.2**0.8
+    holdable = g * (h100.slowdown_temp_c - 25) / 1000
+    assert r.metrics["job_interruptions"] == 0
+    assert r.metrics["max_gpu_temp_c"] == pytest.approx(h100.slowdown_temp_c)
+    assert r.series["job_pace"].min() == pytest.approx(cap_throughput_fraction(h100, holdable))
+
+
+def test_a_redundancy_group_with_spare_capacity_absorbs_a_lost_cdu():
+    r = run_replica("liquid_cooling", campus(cdu_groups=True), {}, seed=1)
+    assert "time_to_throttle_s" not in r.metrics
+    assert r.metrics["max_gpu_temp_c"] == pytest.approx(25 + 1000 / G_LIQ)
+
+
+def test_the_chiller_restart_time_extends_the_outage():
+    events = [{"kind": "chiller_loss", "at_minutes": 5, "repair_minutes": 2}]
+    quick = run_replica("liquid_cooling", campus(), {"events": events, "chiller_restart_minutes": 0}, 1)
+    slow = run_replica("liquid_cooling", campus(), {"events": events, "chiller_restart_minutes": 20}, 1)
+    assert quick.metrics["max_coolant_temp_c"] < slow.metrics["max_coolant_temp_c"]
+    assert (
+        slow.metrics["throttled_gpu_hours"] + slow.metrics["shutdown_gpu_hours"]
+        > quick.metrics["throttled_gpu_hours"]
+    )
+    t = slow.series["t_hours"] * 60
+    assert np.all(slow.series["coolant_temp_c"][t > 5 + 2 + 20 + 0.1] == pytest.approx(25.0))
+
+
+def test_the_supply_excursion_raises_the_steady_temperature_by_the_same_amount():
+    r = run_replica(
+        "liquid_cooling",
+        campus(),
+        {"events": [{"kind": "supply_temp_excursion", "supply_rise_k": 10, "repair_minutes": 600}]},
+        1,
+    )
+    assert r.metrics["max_gpu_temp_c"] == pytest.approx(25 + 10 + 1000 / G_LIQ, abs=0.01)
+    assert r.metrics["job_slowdown_fraction"] == 0
+
+
+def test_the_lost_work_depends_on_the_seeded_checkpoint_phase_only():
+    a, b, c = _cdu_loss(), _cdu_loss(), run_replica("liquid_cooling", campus(), {}, seed=2)
+    assert a.metrics == b.metrics
+    assert a.metrics["lost_work_hours"] != c.metrics["lost_work_hours"]
+    assert a.metrics["time_to_shutdown_s"] == c.metrics["time_to_shutdown_s"]
+
+
+def test_the_unit_with_most_gpus_is_the_default_target():
+    plan = prepare(campus(racks=6), "liquid_cooling", {}).plan
+    assert plan.targets == [500]  # 4 racks on CDU 500, 2 on CDU 501
