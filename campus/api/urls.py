@@ -1,6 +1,6 @@
 from rest_framework.routers import DefaultRouter, Route
 
-from campus.api import calculators, views
+from campus.api import calculators, spec_views, views
 from campus.api.serializers_.base import register_basename
 
 
@@ -57,5 +57,6 @@ router.register("changes", views.ChangeViewSet, basename="change")
 urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
+    *spec_views.urlpatterns,
     *router.urls,
 ]

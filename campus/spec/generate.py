@@ -72,6 +72,7 @@ class GeneratorError(ValueError):
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
 
 

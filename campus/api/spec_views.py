@@ -1,0 +1,341 @@
+"""HTTP edges of the campus spec: import (YAML/JSON body), export, and the reference-design generator.
+
+The views only parse, check sizes and map errors to responses; validation and writing live in
+``campus.spec`` (one path for the API, the management commands and the generator).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campus.choices import Fabric, NicKind, Topology
+from campus.models import Campus, GPUModel
+from campus.spec.catalog import db_catalog
+from campus.spec.exporter import export_campus
+from campus.spec.formats import SpecFormatError, dump_spec, parse_spec
+from campus.spec.generate import GeneratorError, generate_spec
+from campus.spec.importer import SpecError, import_campus, spec_counts
+
+# A 100k-GPU campus is ~15 MB of YAML; 50 MB leaves room and bounds the memory one request may take.
+DEFAULT_SPEC_MAX_BYTES = 50 * 1024 * 1024
+# The generator runs inside the request; beyond this the import is better run by the management command.
+GENERATE_MAX_GPUS = 250_000
+
+
+def spec_max_bytes() -> int:
+    return int(getattr(settings, "TWIN_SPEC_MAX_BYTES", DEFAULT_SPEC_MAX_BYTES))
+
+
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The spec is larger than the limit."
+    default_code = "payload_too_large"
+
+
+def _read_limited(stream) -> bytes:
+    """The body, refusing more than the limit even when no Content-Length was sent (chunked)."""
+    limit = spec_max_bytes()
+    body = stream.read(limit + 1) if stream is not None else b""
+    if len(body) > limit:
+        raise PayloadTooLarge(f"The spec is larger than {limit} bytes.")
+    return body
+
+
+class _SpecParser(BaseParser):
+    fmt = "yaml"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return parse_spec(_read_limited(stream), self.fmt)
+        except SpecFormatError as exc:
+            raise ParseError(str(exc)) from None
+
+
+class SpecJSONParser(_SpecParser):
+    media_type = "application/json"
+    fmt = "json"
+
+
+class SpecYAMLParser(_SpecParser):
+    media_type = "application/x-yaml"
+
+
+class SpecYAMLParserApplication(_SpecParser):
+    media_type = "application/yaml"
+
+
+class SpecYAMLParserText(_SpecParser):
+    media_type = "text/yaml"
+
+
+class YAMLRenderer(BaseRenderer):
+    media_type = "application/x-yaml"
+    format = "yaml"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return dump_spec(data, "yaml").encode("utf-8") if data is not None else b""
+
+
+_ERROR_LIST = inline_serializer(
+    "SpecErrorList",
+    {
+        "errors": serializers.ListField(
+            child=inline_serializer(
+                "SpecErrorItem", {"path": serializers.CharField(), "message": serializers.CharField()}
+            )
+        )
+    },
+)
+_IMPORT_RESULT = inline_serializer(
+    "SpecImportResult",
+    {
+        "id": serializers.IntegerField(),
+        "name": serializers.CharField(),
+        "counts": serializers.DictField(child=serializers.IntegerField()),
+    },
+)
+_SMALL_SPEC = {
+    "spec_version": 1,
+    "campus": {"name": "Example", "grid_capacity_mw": 2},
+    "power_devices": [{"name": "PDU-A", "kind": "pdu", "rated_kw": 100}],
+    "buildings": [
+        {
+            "name": "B1",
+            "halls": [
+                {
+                    "name": "H1",
+                    "width_m": 20,
+                    "length_m": 30,
+                    "rows": [
+                        {
+                            "name": "R01",
+                            "racks": [
+                                {
+                                    "name": "R01-01",
+                                    "x_m": 3,
+                                    "y_m": 3,
+                                    "design_kw": 40.8,
+                                    "feed_a": "PDU-A",
+                                    "nodes": [{"model": "hgx-h100-8", "count": 4}],
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+    ],
+}
+
+
+def _created(campus: Campus, spec: dict) -> Response:
+    return Response(
+        {"id": campus.pk, "name": campus.name, "counts": spec_counts(spec)}, status=status.HTTP_201_CREATED
+    )
+
+
+class CampusImportView(APIView):
+    """Import a whole campus from a spec document; every error is listed with its path, nothing is written."""
+
+    parser_classes = [SpecJSONParser, SpecYAMLParser, SpecYAMLParserApplication, SpecYAMLParserText]
+
+    @extend_schema(
+        operation_id="campuses_import",
+        summary="Import a campus spec (YAML or JSON)",
+        description=(
+            "The body is a campus spec (docs/campus-spec.md) as JSON (`application/json`) or YAML "
+            "(`application/x-yaml`, `application/yaml`, `text/yaml`). `?replace=true` replaces the contents of "
+            "an existing campus of the same name. An invalid spec gives 400 with every error and its path; "
+            "a body over the size limit (50 MB by default) gives 413."
+        ),
+        parameters=[
+            OpenApiParameter("replace", OpenApiTypes.BOOL, description="Replace a campus of the same name.")
+        ],
+        request={"application/json": OpenApiTypes.OBJECT, "application/x-yaml": OpenApiTypes.STR},
+        responses={
+            201: _IMPORT_RESULT,
+            400: _ERROR_LIST,
+            413: OpenApiResponse(description="The body is larger than the limit."),
+        },
+        examples=[
+            OpenApiExample("A one-rack campus", value=_SMALL_SPEC, request_only=True),
+            OpenApiExample(
+                "Errors",
+                value={
+                    "errors": [
+                        {
+                            "path": "buildings[0].halls[0].rows[0].racks[0].feed_a",
+                            "message": 'unknown power device "PDU-9"',
+                        }
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+        tags=["campus spec"],
+    )
+    def post(self, request):
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if length.isdigit() and int(length) > spec_max_bytes():
+            raise PayloadTooLarge(f"The spec is larger than {spec_max_bytes()} bytes.")
+        try:
+            data = request.data
+        except ParseError as exc:
+            return Response(
+                {"errors": [{"path": "$", "message": str(exc.detail)}]}, status=status.HTTP_400_BAD_REQUEST
+            )
+        replace = str(request.query_params.get("replace", "")).lower() in {"1", "true", "yes"}
+        try:
+            campus = import_campus(data, replace=replace)
+        except SpecError as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return _created(campus, data)
+
+
+class CampusExportView(APIView):
+    """The campus as a spec document: YAML by default, JSON with ``?format=json``."""
+
+    renderer_classes = [YAMLRenderer, JSONRenderer]
+
+    @extend_schema(
+        operation_id="campuses_export",
+        summary="Export a campus as a spec",
+        description="YAML (default) or JSON (`?format=json` or `Accept: application/json`); import gives it back.",
+        responses={
+            (200, "application/x-yaml"): OpenApiTypes.STR,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+        },
+        tags=["campus spec"],
+    )
+    def get(self, request, pk: int, format=None):
+        campus = get_object_or_404(Campus, pk=pk)
+        response = Response(export_campus(campus))
+        extension = (
+            "json"
+            if getattr(request, "accepted_renderer", None) and request.accepted_renderer.format == "json"
+            else "yaml"
+        )
+        response["Content-Disposition"] = f'inline; filename="campus-{campus.pk}.{extension}"'
+        return response
+
+
+class MixEntrySerializer(serializers.Serializer):
+    gpu_model = serializers.SlugField(max_length=64)
+    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
+
+    def validate_gpu_model(self, value: str) -> str:
+        if not GPUModel.objects.filter(slug=value).exists():
+            raise serializers.ValidationError(f'unknown GPU model "{value}"')
+        return value
+
+
+class GenerateSerializer(serializers.Serializer):
+    """Parameters of the reference-design generator (docs/generator.md)."""
+
+    name = serializers.CharField(max_length=128)
+    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS, required=False)
+    gpu_model = serializers.SlugField(max_length=64, default="h100-sxm")
+    fabric = serializers.ChoiceField(choices=Fabric.choices, default=Fabric.INFINIBAND_NDR)
+    topology = serializers.ChoiceField(choices=Topology.choices, default=Topology.RAIL_OPTIMIZED)
+    nic = serializers.ChoiceField(choices=NicKind.choices, default=NicKind.CONNECTX7)
+    cooling = serializers.ChoiceField(choices=[("liquid", "Liquid"), ("air", "Air")], default="liquid")
+    pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False, allow_null=True, default=None)
+    price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
+    mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
+    oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
+    pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)
+    building_max_it_mw = serializers.FloatField(min_value=0.1, max_value=2000, default=80.0)
+    hall_max_it_mw = serializers.FloatField(min_value=0.1, max_value=500, default=20.0)
+    racks_per_row = serializers.IntegerField(min_value=1, max_value=60, default=32)
+    location = serializers.CharField(max_length=256, required=False, default="", allow_blank=True)
+    replace = serializers.BooleanField(default=False)
+
+    def validate_gpu_model(self, value: str) -> str:
+        if not GPUModel.objects.filter(slug=value).exists():
+            raise serializers.ValidationError(f'unknown GPU model "{value}"')
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        mix = attrs.get("mix")
+        if not mix and attrs.get("gpus") is None:
+            raise serializers.ValidationError({"gpus": "give gpus or a mix"})
+        if mix and sum(m["gpus"] for m in mix) > GENERATE_MAX_GPUS:
+            raise serializers.ValidationError({"mix": f"at most {GENERATE_MAX_GPUS} GPUs in all"})
+        if not attrs["replace"] and Campus.objects.filter(name=attrs["name"].strip()).exists():
+            raise serializers.ValidationError({"name": f'a campus named "{attrs["name"]}" already exists'})
+        return attrs
+
+
+class CampusGenerateView(APIView):
+    """Generate a reference design and import it (the same importer as a spec upload)."""
+
+    @extend_schema(
+        operation_id="campuses_generate",
+        summary="Generate a reference-design campus",
+        request=GenerateSerializer,
+        responses={201: _IMPORT_RESULT, 400: OpenApiResponse(description="The field at fault and why.")},
+        examples=[
+            OpenApiExample(
+                "16k H100, InfiniBand, rail-optimized",
+                value={
+                    "name": "Campus A",
+                    "gpus": 16384,
+                    "gpu_model": "h100-sxm",
+                    "fabric": "infiniband-ndr",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "A mix",
+                value={
+                    "name": "Campus B",
+                    "mix": [{"gpu_model": "h100-sxm", "gpus": 8192}, {"gpu_model": "gb200", "gpus": 4608}],
+                    "cooling": "liquid",
+                    "pue": 1.2,
+                },
+                request_only=True,
+            ),
+        ],
+        tags=["campus spec"],
+    )
+    def post(self, request):
+        params = GenerateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        options = dict(params.validated_data)
+        replace = options.pop("replace")
+        if options.get("mix"):
+            options["mix"] = [dict(m) for m in options["mix"]]
+        try:
+            spec = generate_spec(catalog=db_catalog(), **options)
+        except GeneratorError as exc:
+            return Response({exc.field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            campus = import_campus(spec, replace=replace)
+        except SpecError as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return _created(campus, spec)
+
+
+urlpatterns = [
+    path("campuses/import/", CampusImportView.as_view(), name="campus-import"),
+    path("campuses/generate/", CampusGenerateView.as_view(), name="campus-generate"),
+    path("campuses/<int:pk>/export/", CampusExportView.as_view(), name="campus-export"),
+]

@@ -1,0 +1,98 @@
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from campus.spec.catalog import db_catalog
+from campus.spec.formats import dump_spec
+from campus.spec.generate import FABRIC_SWITCH, GeneratorError, generate_spec
+from campus.spec.importer import SpecError, import_campus
+
+
+def parse_mix(text: str) -> list[dict]:
+    """ "h100-sxm:8192,gb200:4608" -> [{"gpu_model": "h100-sxm", "gpus": 8192}, ...]."""
+    mix = []
+    for part in text.split(","):
+        model, sep, count = part.strip().partition(":")
+        if not sep or not model or not count.strip().isdigit():
+            raise CommandError(f'--mix: expected "gpu-model:count,...", got "{part.strip()}"')
+        mix.append({"gpu_model": model.strip(), "gpus": int(count)})
+    return mix
+
+
+class Command(BaseCommand):
+    help = "Generate a reference-design campus (power, cooling, fabric) and import it; prints the campus id."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--name", required=True)
+        parser.add_argument("--gpus", type=int, help="Number of GPUs (or give --mix).")
+        parser.add_argument("--gpu-model", default="h100-sxm")
+        parser.add_argument("--fabric", default="infiniband-ndr", choices=sorted(FABRIC_SWITCH))
+        parser.add_argument(
+            "--topology", default="rail-optimized", choices=("rail-optimized", "middle-of-rack")
+        )
+        parser.add_argument("--nic", default="connectx7", choices=("connectx7", "bluefield3", "dual-port"))
+        parser.add_argument("--cooling", default="liquid", choices=("liquid", "air"))
+        parser.add_argument(
+            "--pue", type=float, help="Design PUE (default by cooling: liquid 1.15, air 1.5)."
+        )
+        parser.add_argument("--price", type=float, default=0.078, help="Energy price, USD/kWh.")
+        parser.add_argument("--mix", help='GPU mix, e.g. "h100-sxm:8192,gb200:4608".')
+        parser.add_argument("--oversubscription", type=float, default=7.0, help="Above each island.")
+        parser.add_argument("--pod-max-gpus", type=int, default=8192)
+        parser.add_argument("--building-max-it-mw", type=float, default=80.0)
+        parser.add_argument("--hall-max-it-mw", type=float, default=20.0)
+        parser.add_argument("--racks-per-row", type=int, default=32)
+        parser.add_argument(
+            "--replace", action="store_true", help="Replace an existing campus of the same name."
+        )
+        parser.add_argument(
+            "--spec-only", action="store_true", help="Write the spec instead of importing it."
+        )
+        parser.add_argument("-o", "--output", help="With --spec-only: file to write (.json for JSON).")
+
+    def handle(self, *args, **o):
+        started = time.perf_counter()
+        try:
+            spec = generate_spec(
+                name=o["name"],
+                gpus=o["gpus"],
+                gpu_model=o["gpu_model"],
+                fabric=o["fabric"],
+                topology=o["topology"],
+                nic=o["nic"],
+                cooling=o["cooling"],
+                pue=o["pue"],
+                price_usd_per_kwh=o["price"],
+                mix=parse_mix(o["mix"]) if o["mix"] else None,
+                oversubscription=o["oversubscription"],
+                pod_max_gpus=o["pod_max_gpus"],
+                building_max_it_mw=o["building_max_it_mw"],
+                hall_max_it_mw=o["hall_max_it_mw"],
+                racks_per_row=o["racks_per_row"],
+                catalog=db_catalog(),
+            )
+        except GeneratorError as exc:
+            raise CommandError(f"--{exc.field.replace('_', '-')}: {exc}") from None
+        self.stderr.write(f"{'generated':>15}: {time.perf_counter() - started:6.2f} s")
+        if o["spec_only"]:
+            output = o["output"]
+            fmt = "json" if output and output.lower().endswith(".json") else "yaml"
+            text = dump_spec(spec, fmt)
+            if output:
+                Path(output).write_text(text, encoding="utf-8")
+                self.stderr.write(f"spec written to {output}")
+            else:
+                self.stdout.write(text, ending="")
+            return
+
+        def progress(stage: str, count: int) -> None:
+            self.stderr.write(f"{stage:>15}: {count:>7} rows  {time.perf_counter() - started:6.2f} s")
+
+        try:
+            campus = import_campus(spec, progress=progress, replace=o["replace"])
+        except SpecError as exc:
+            for error in exc.errors:
+                self.stderr.write(f"{error['path']}: {error['message']}")
+            raise CommandError(f"{len(exc.errors)} error(s); nothing was written") from None
+        self.stdout.write(str(campus.pk))

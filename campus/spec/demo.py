@@ -1,0 +1,48 @@
+"""The demo campus: two buildings of H100, GB200 NVL72 and MI300X, a few thousand GPUs.
+
+Built by the reference-design generator with a mix, so it exercises every kind of inventory: a 2N power
+chain with generators, CDUs and dry coolers, three compute islands and a super-spine between them.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campus.models import Campus
+from campus.spec.catalog import db_catalog
+from campus.spec.generate import generate_spec
+from campus.spec.importer import import_campus
+
+DEMO_NAME = "Demo campus"
+# Two H100 islands of 2,048 fill building 1 (hall limit 6 MW, building limit 12 MW); GB200 and MI300X
+# islands go to building 2.
+DEMO_MIX = (
+    {"gpu_model": "h100-sxm", "gpus": 4096},
+    {"gpu_model": "gb200", "gpus": 1152},
+    {"gpu_model": "mi300x", "gpus": 1024},
+)
+
+
+def demo_spec() -> dict:
+    return generate_spec(
+        DEMO_NAME,
+        mix=[dict(m) for m in DEMO_MIX],
+        fabric="infiniband-ndr",
+        topology="rail-optimized",
+        cooling="liquid",
+        pue=1.2,
+        pod_max_gpus=2048,
+        building_max_it_mw=6.0,
+        hall_max_it_mw=3.0,
+        location="Demo site",
+        catalog=db_catalog(),
+    )
+
+
+def load_demo_campus() -> tuple[Campus, bool]:
+    """The demo campus and whether it was created now (idempotent: an existing one is left alone)."""
+    with transaction.atomic():
+        existing = Campus.objects.filter(name=DEMO_NAME).first()
+        if existing is not None:
+            return existing, False
+        return import_campus(demo_spec()), True

@@ -1,0 +1,39 @@
+"""Reading and writing spec documents as YAML or JSON (libyaml's C loader and dumper when available)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+YAML_MEDIA_TYPES = ("application/x-yaml", "application/yaml", "text/yaml", "text/x-yaml")
+
+
+class SpecFormatError(ValueError):
+    """The document is not valid YAML/JSON; the message says where."""
+
+
+def parse_spec(text: str | bytes, fmt: str = "yaml") -> Any:
+    """Parse a spec document. JSON is a subset of YAML, so "yaml" reads both."""
+    try:
+        if fmt == "json":
+            return json.loads(text)
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+    except json.JSONDecodeError as exc:
+        raise SpecFormatError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SpecFormatError(f"invalid YAML{where}: {problem}") from None
+
+
+def dump_spec(spec: dict[str, Any], fmt: str = "yaml") -> str:
+    """The spec as text; keys keep the exporter's order (name first)."""
+    if fmt == "json":
+        return json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
+    return yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
