@@ -335,6 +335,67 @@ def design_inter_island(
     )
 
 
+@dataclass(frozen=True)
+class CampusFabricDesign:
+    """One fat tree per island plus the inter-island layer; totals across both."""
+
+    islands: tuple[FabricDesign, ...]
+    inter_island: InterIslandDesign
+    tiers: int
+    switches: int
+    links_by_medium: dict[str, int]
+    transceivers: float
+    copper_share: float
+    fabric_power_kw: float
+
+    def as_dict(self) -> dict:
+        return {
+            "islands": [d.as_dict() for d in self.islands],
+            "inter_island": self.inter_island.as_dict(),
+            "tiers": self.tiers,
+            "switches": self.switches,
+            "links_by_medium": self.links_by_medium,
+            "transceivers": self.transceivers,
+            "copper_share": self.copper_share,
+            "fabric_power_kw": self.fabric_power_kw,
+        }
+
+
+def design_campus_fabric(
+    island_gpus: Sequence[int],
+    switch: SwitchSpec,
+    topology: str = "rail-optimized",
+    inter_island_oversubscription: float = 7.0,
+    inter_island_m: float = INTER_ISLAND_M,
+    **island_kw,
+) -> CampusFabricDesign:
+    """Non-blocking islands of ``island_gpus`` GPUs each, joined above by an oversubscribed layer."""
+    if not island_gpus:
+        raise ValueError("island_gpus: must not be empty")
+    islands = tuple(design_fabric(n, switch, topology, **island_kw) for n in island_gpus)
+    inter = design_inter_island(
+        [d.endpoints for d in islands], switch, inter_island_oversubscription, inter_island_m
+    )
+    links: dict[str, int] = {}
+    for d in islands:
+        for m, n in d.links_by_medium.items():
+            links[m] = links.get(m, 0) + n
+    if inter.uplinks:
+        links[inter.medium] = links.get(inter.medium, 0) + inter.uplinks
+    total = sum(links.values())
+    copper = sum(n for m, n in links.items() if m not in OPTICAL_MEDIA)
+    return CampusFabricDesign(
+        islands=islands,
+        inter_island=inter,
+        tiers=max(d.tiers for d in islands) + (1 if inter.switches else 0),
+        switches=sum(d.switches for d in islands) + inter.switches,
+        links_by_medium=links,
+        transceivers=sum(d.transceivers for d in islands) + inter.transceivers,
+        copper_share=copper / total if total else 0.0,
+        fabric_power_kw=sum(d.fabric_power_kw for d in islands) + inter.fabric_power_kw,
+    )
+
+
 # ---------------------------------------------------------------- inventory generation (campus generator)
 
 
@@ -495,6 +556,7 @@ class PodFabric:
     fabric_power_kw: float
     oversubscription: float
     bisection_tbps: float
+    design_tiers: int | None = None  # tiers a fat tree of the pod's switch model needs for its end points
 
 
 @dataclass
@@ -623,6 +685,7 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
                 fabric_power_kw=(b["sw_w"] + b["tx_w"]) / 1000.0,
                 oversubscription=over,
                 bisection_tbps=endpoints * speed / 2.0 / over / 1000.0 if pod_id is not None else 0.0,
+                design_tiers=_design_tiers(snap, pod, endpoints),
             )
         )
     links_by_medium: dict[str, int] = {}
@@ -647,6 +710,12 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
         fabric_power_kw=sw_kw + tx_kw,
         pods=out,
     )
+
+
+def _design_tiers(snap: CampusSnapshot, pod: PodSnap | None, endpoints: int) -> int | None:
+    if pod is None or endpoints <= 0 or pod.switch_model not in snap.switch_models:
+        return None
+    return tiers_for(endpoints, snap.switch_models[pod.switch_model].radix)
 
 
 def _pod_port_speed(snap: CampusSnapshot, pod: PodSnap | None) -> float:

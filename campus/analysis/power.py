@@ -78,6 +78,9 @@ class PowerGraph:
         self._baseline: _State | None = None
         self._baseline_dark: frozenset[int] | None = None
         self._baseline_rollup: PowerRollup | None = None
+        self.utility_ids = frozenset(u.id for u in snap.utility_feeds) | {
+            d.utility_feed_id for d in snap.power_devices if d.utility_feed_id is not None
+        }
         self.by_utility: dict[int, list[int]] = {}
         for d in snap.power_devices:
             if d.utility_feed_id is not None:
@@ -509,6 +512,9 @@ def rollup(
     unknown_feeds = set(failed_power_feeds) - g.feeds.keys()
     if unknown_feeds:
         raise ValueError(f"failed_power_feeds: unknown power feed ids {sorted(unknown_feeds)}")
+    unknown_utilities = set(failed_feeds) - g.utility_ids
+    if unknown_utilities:
+        raise ValueError(f"failed_feeds: unknown utility feed ids {sorted(unknown_utilities)}")
     res = _run(g, failed, frozenset(failed_feeds), failed_power_feeds, rack_load_kw)
     return _materialise(g, res)
 

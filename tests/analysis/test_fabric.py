@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.fabric import (
+    design_campus_fabric,
     design_fabric,
     design_inter_island,
     fabric_from_inventory,
@@ -167,3 +168,17 @@ def test_other_networks_are_counted_separately():
     snap = replace(snap, links=snap.links + (LinkSnap(9, 1, "frontend", "dac", 4, 2.0, 100.0, 1, None, 1),))
     assert fabric_from_inventory(snap).links == 48
     assert fabric_from_inventory(snap, "frontend").links == 4
+
+
+def test_campus_design_adds_the_inter_island_tier_and_its_switches():
+    c = design_campus_fabric([2048, 2048], QM9700, inter_island_oversubscription=8.0)
+    assert c.tiers == 3
+    assert c.inter_island.uplinks == 512
+    assert c.switches == 2 * 96 + 8
+    assert c.links_by_medium == {"sr": 8192, "fr": 512}
+    single = design_campus_fabric([2048], QM9700)
+    assert single.tiers == 2 and single.inter_island.switches == 0
+
+
+def test_inventory_pod_reports_the_tiers_its_size_needs():
+    assert fabric_from_inventory(_two_rack_pod()).pods[0].design_tiers == 1  # 32 end points, radix 64

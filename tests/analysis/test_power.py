@@ -411,3 +411,8 @@ def test_failure_and_load_override_combine():
     r = rollup(two_n((10, 30)), failed=frozenset({11}), rack_load_kw={2: 12.0})
     assert r.device_load_kw[12] == pytest.approx(22.0)
     assert r.feed_load_kw[202] == pytest.approx(12.0)
+
+
+def test_unknown_utility_feed_is_rejected():
+    with pytest.raises(ValueError, match="^failed_feeds:"):
+        rollup(two_n(), failed_feeds=frozenset({77}))
