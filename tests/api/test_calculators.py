@@ -1,0 +1,122 @@
+"""POST /api/calculators/<name>/: results follow the published formulas; bad input is a 400 naming the field."""
+
+import math
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests import factories as f
+
+
+def post(client, name, body):
+    return client.post(reverse(f"calculator-{name}"), body, format="json")
+
+
+@pytest.mark.django_db
+class TestCheckpointInterval:
+    def test_young_interval_is_sqrt_of_twice_cost_times_mtbf(self, viewer_client):
+        response = post(viewer_client, "checkpoint-interval", {"mtbf_hours": 3.0, "checkpoint_minutes": 5})
+        assert response.status_code == 200, response.data
+        assert response.data["young_minutes"] == pytest.approx(math.sqrt(2 * (5 / 60) * 3.0) * 60)
+        assert 0 < response.data["expected_ettr"] <= 1
+
+    def test_negative_mtbf_is_400_naming_mtbf_hours(self, viewer_client):
+        response = post(viewer_client, "checkpoint-interval", {"mtbf_hours": -1, "checkpoint_minutes": 5})
+        assert response.status_code == 400
+        assert "mtbf_hours" in response.data
+
+    def test_anonymous_is_401(self, anon_client):
+        assert post(anon_client, "checkpoint-interval", {}).status_code == 401
+
+
+@pytest.mark.django_db
+class TestJobMttf:
+    def test_mttf_falls_as_one_over_nodes_times_rate(self, viewer_client):
+        small = post(viewer_client, "job-mttf", {"nodes": 1000, "failures_per_1000_node_days": 6.5}).data
+        large = post(viewer_client, "job-mttf", {"nodes": 2000, "failures_per_1000_node_days": 6.5}).data
+        assert small["hours"] == pytest.approx(24 * 1000 / (1000 * 6.5))
+        assert large["hours"] == pytest.approx(small["hours"] / 2)
+
+    def test_neither_nodes_nor_gpus_is_400_naming_nodes(self, viewer_client):
+        response = post(viewer_client, "job-mttf", {"failures_per_1000_node_days": 6.5})
+        assert response.status_code == 400
+        assert "nodes" in response.data
+
+    def test_rates_bad_item_is_400_naming_rates(self, viewer_client):
+        response = post(viewer_client, "job-mttf", {"nodes": 10, "rates": [{"per": "rack", "mtbf_hours": 5}]})
+        assert response.status_code == 400
+        assert "rates" in response.data
+
+
+@pytest.mark.django_db
+class TestFirstFailure:
+    def test_first_failure_is_inverse_of_summed_rates(self, viewer_client):
+        body = {"components": [{"count": 1000, "mtbf_hours": 50_000}, {"count": 500, "mtbf_hours": 10_000}]}
+        response = post(viewer_client, "first-failure", body)
+        assert response.status_code == 200, response.data
+        rate_per_hour = 1000 / 50_000 + 500 / 10_000
+        assert response.data["minutes"] == pytest.approx(60 / rate_per_hour)
+
+    def test_empty_components_is_400_naming_components(self, viewer_client):
+        response = post(viewer_client, "first-failure", {"components": []})
+        assert response.status_code == 400
+        assert "components" in response.data
+
+    def test_all_zero_counts_is_400_not_an_infinite_answer(self, viewer_client):
+        response = post(viewer_client, "first-failure", {"components": [{"count": 0, "mtbf_hours": 10}]})
+        assert response.status_code == 400
+
+
+@pytest.mark.django_db
+class TestTrainingTime:
+    def test_days_scale_inversely_with_gpus(self, viewer_client):
+        gpu = f.GPUModelFactory(peak_bf16_tflops=1000.0)
+        one = post(viewer_client, "training-time", {"flops": 1e24, "gpus": 1000, "gpu_model": gpu.slug}).data
+        two = post(viewer_client, "training-time", {"flops": 1e24, "gpus": 2000, "gpu_model": gpu.slug}).data
+        expected_days = 1e24 / (1000 * 1000e12 * 0.4) / 86400
+        assert one["days"] == pytest.approx(expected_days)
+        assert two["days"] == pytest.approx(expected_days / 2)
+
+    def test_unknown_gpu_model_is_400_naming_gpu_model(self, viewer_client):
+        response = post(viewer_client, "training-time", {"flops": 1e24, "gpus": 8, "gpu_model": "nope"})
+        assert response.status_code == 400
+        assert "gpu_model" in response.data
+
+    def test_fp8_on_a_gpu_without_fp8_is_400_naming_precision(self, viewer_client):
+        gpu = f.GPUModelFactory(fp8_support=False, peak_fp8_tflops=None)
+        body = {"flops": 1e24, "gpus": 8, "gpu_model": gpu.slug, "precision": "fp8"}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 400
+        assert "precision" in response.data
+
+    def test_whole_campus_counts_its_gpus(self, viewer_client):
+        node = f.NodeFactory()
+        body = {"flops": 1e24, "campus": node.rack.campus_id}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 200, response.data
+        assert response.data["gpus"] == node.node_model.gpus_per_node
+
+
+@pytest.mark.django_db
+# The client fixture holds no per-example state: each example is one independent POST.
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=st.dictionaries(
+        st.sampled_from(["mtbf_hours", "checkpoint_minutes", "restart_minutes", "other"]),
+        st.one_of(
+            st.none(), st.floats(allow_nan=False, allow_infinity=False), st.integers(), st.text(max_size=5)
+        ),
+    )
+)
+def test_checkpoint_interval_never_fails_on_any_body(viewer_client, body):
+    response = post(viewer_client, "checkpoint-interval", body)
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert set(response.data) <= {
+            "mtbf_hours",
+            "checkpoint_minutes",
+            "restart_minutes",
+            "non_field_errors",
+        }
