@@ -244,8 +244,7 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
         supply[label] = (
             temps[0] if temps else (default_value("supply_temp_c") if liquid else snap.ambient_temp_c)
         )
-    interval = p.job.checkpoint_interval_minutes
-    interval_h = (default_value("checkpoint_interval_minutes") if interval == "optimal" else interval) / 60.0
+    interval_h = p.job.checkpoint_interval_minutes / 60.0
     return CoolingPlan(p, groups, effects, supply, campus_gpus, interval_h, targets)
 
 

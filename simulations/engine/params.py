@@ -39,24 +39,22 @@ class _Strict(BaseModel):
 # ---------------------------------------------------------------- shared pieces
 
 
-class JobParams(_Strict):
-    """The synchronous training job whose throughput and interruptions the scenario reports."""
+class ThroughputParams(_Strict):
+    """How fast the GPUs train: the peak at ``precision`` times the model FLOPs utilisation."""
 
     precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
-    # Model FLOPs utilisation at full power: Llama 3 405B reached 38-43 % in BF16 (DOMAIN.md section 5).
+    # Model FLOPs utilisation at full power: ~40 % BF16 on H100, 38-43 % for Llama 3 405B (DOMAIN.md section 5).
     mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
-    # Wall time of one optimiser step at full speed (sets the work lost by in-memory recovery), s.
-    step_seconds: float = Field(10.0, gt=0)
-    checkpoint_interval_minutes: float | Literal["optimal"] = "optimal"
+
+
+class JobParams(ThroughputParams):
+    """A synchronous job that checkpoints and restarts after an interruption."""
+
+    # BLOOM 176B checkpointed every 3 h (catalog TRAINING_DEFAULTS).
+    checkpoint_interval_minutes: float = Field(default_value("checkpoint_interval_minutes"), gt=0)
     # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
     checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
     restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
-
-    @model_validator(mode="after")
-    def _positive_interval(self) -> JobParams:
-        if self.checkpoint_interval_minutes != "optimal" and not self.checkpoint_interval_minutes > 0:
-            raise ValueError("checkpoint_interval_minutes must be > 0 or 'optimal'")
-        return self
 
 
 class CapRule(_Strict):
@@ -91,7 +89,7 @@ class PowerCappingParams(_Strict):
     utilization: float = Field(1.0, ge=0, le=1)
     pue: float | None = Field(None, ge=1)  # None: the campus design PUE
     price_usd_per_kwh: float | None = Field(None, ge=0)  # None: the campus price
-    job: JobParams = Field(default_factory=JobParams)
+    job: ThroughputParams = Field(default_factory=ThroughputParams)
     # "campus": one synchronous job over every GPU (slowest member sets the pace); "pod": one job per pod.
     job_scope: Literal["campus", "pod"] = "pod"
 
@@ -145,7 +143,7 @@ class GridLimitParams(_Strict):
     generator_fail_to_start_probability: float = Field(
         default_value("generator_fail_to_start_probability"), ge=0, le=1
     )
-    job: JobParams = Field(default_factory=JobParams)
+    job: ThroughputParams = Field(default_factory=ThroughputParams)
 
     @model_validator(mode="after")
     def _sorted_schedule(self) -> GridLimitParams:
