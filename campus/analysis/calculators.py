@@ -116,6 +116,7 @@ def job_mttf(**kwargs: Any) -> dict:
     """Job MTTF, hours, from ``nodes`` (or ``gpus`` / ``gpus_per_node``) and ``failures_per_1000_node_days``,
     or from ``rates`` = [{per, mtbf_hours[, interrupts_job]}] applied to gpus and nodes."""
     _only(kwargs, {"nodes", "gpus", "gpus_per_node", "failures_per_1000_node_days", "rates"})
+    kwargs = {k: v for k, v in kwargs.items() if v is not None}  # a null field counts as absent
     gpn = _integer("gpus_per_node", kwargs.get("gpus_per_node", 8))
     nodes = kwargs.get("nodes")
     gpus = kwargs.get("gpus")
@@ -174,7 +175,7 @@ def checkpoint_interval(
         raise ValueError("checkpoint_minutes: required")
     m = _number("mtbf_hours", mtbf_hours, positive=True)
     d = _number("checkpoint_minutes", checkpoint_minutes, positive=True) / 60.0
-    r = _number("restart_minutes", restart_minutes) / 60.0
+    r = _number("restart_minutes", 0.0 if restart_minutes is None else restart_minutes) / 60.0
     young = young_interval_hours(d, m)
     daly = daly_interval_hours(d, m)
     return {

@@ -15,9 +15,10 @@ UPS, PDU, ...) -> racks, joined by ``PowerFeedSnap`` edges. Loads flow upward fr
   trips; the roll-up repeats until nothing more trips (the cascade). When several elements are overloaded
   at once the most downstream ones trip first (breaker selectivity), which may relieve those above.
 
-Everything after the first solve is incremental: a failure only re-solves its *affected closure*
-(its descendants, the racks they feed, and every ancestor of those racks' feeds), so a single-device
-what-if on a 100k-GPU campus touches a few hundred elements instead of the whole graph.
+Everything after the first solve is incremental: a failure only re-solves its *affected closure* (the
+devices whose liveness flips, their children, the racks they feed, and every ancestor of those racks'
+feeds), so a single-device what-if on a 100k-GPU campus touches a few hundred elements instead of the
+whole graph.
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ class PowerGraph:
         self.up_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
         self.down_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
         self.rack_feeds: dict[int, list[int]] = {}
-        self.device_feeds_into: dict[int, list[int]] = {}  # rack feeds and device feeds per upstream device
         for f in snap.power_feeds:
             if f.upstream_id not in self.devices:
                 raise ValueError(f"power feed {f.id}: upstream device {f.upstream_id} is not in the snapshot")
@@ -116,21 +116,6 @@ class PowerGraph:
         if self._baseline is None:
             self._baseline = _solve(self, None, self.status_dead, frozenset(), frozenset(), None)
         return self._baseline
-
-    # closures used by the incremental solve
-    def descendants(self, seeds: Iterable[int]) -> set[int]:
-        seen: set[int] = set()
-        stack = list(seeds)
-        while stack:
-            d = stack.pop()
-            if d in seen:
-                continue
-            seen.add(d)
-            for fid in self.down_feeds[d]:
-                child = self.feeds[fid].downstream_device_id
-                if child is not None and child not in seen:
-                    stack.append(child)
-        return seen
 
     def ancestors(self, seeds: Iterable[int]) -> set[int]:
         seen: set[int] = set()
