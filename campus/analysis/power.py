@@ -619,23 +619,27 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
     ``include_single_points``, leaves racks without power that had it). Generators are skipped: they
     only carry load when the utility is gone, which is a double failure."""
     g = power_graph(snap)
-    base_dark = _baseline_dark(g)
     base = g.baseline()
+    # The design load itself may already trip something; findings are what a failure adds to that.
+    start = _run(g, (), frozenset(), (), None)
+    start_dark = _racks_dark_after(g, start)
+    start_trips = {(k, i) for k, i, _ in start.tripped}
     findings: list[RedundancyFinding] = []
     for d in g.order:
-        if d in g.generators or not base.live.get(d, False):
+        if d in g.generators or not start.state.live.get(d, base.live.get(d, False)):
             continue
         res = _run(g, {d}, frozenset(), (), None)
-        lost = sorted(_racks_dark_after(g, res) - base_dark)
-        if not res.tripped and not (include_single_points and lost):
+        trips = [t for t in res.tripped if (t[0], t[1]) not in start_trips]
+        lost = sorted(_racks_dark_after(g, res) - start_dark)
+        if not trips and not (include_single_points and lost):
             continue
         gpus = sum(g.rack_gpu_count.get(r, 0) for r in lost)
         findings.append(
             RedundancyFinding(
                 device_id=d,
                 device_name=g.devices[d].name,
-                kind="cascade" if res.tripped else "single-point",
-                tripped=res.tripped,
+                kind="cascade" if trips else "single-point",
+                tripped=trips,
                 racks_lost=lost,
                 gpus_lost=gpus,
             )

@@ -416,3 +416,18 @@ def test_failure_and_load_override_combine():
 def test_unknown_utility_feed_is_rejected():
     with pytest.raises(ValueError, match="^failed_feeds:"):
         rollup(two_n(), failed_feeds=frozenset({77}))
+
+
+def test_redundancy_check_ignores_trips_the_design_load_already_causes():
+    snap = two_n((10, 30))
+    # a separate, single-corded chain that is overloaded as designed
+    overloaded = device(50, "pdu", 5.0, utility_feed_id=3)
+    snap = replace(
+        snap,
+        racks=snap.racks + (rack(3, 10),),
+        utility_feeds=snap.utility_feeds + (UtilityFeedSnap(3, "U3", 100.0),),
+        power_devices=snap.power_devices + (overloaded,),
+        power_feeds=snap.power_feeds + (feed(50, rack=3, fid=300),),
+    )
+    assert [(k, i) for k, i, _ in rollup(snap).tripped] == [("device", 50)]
+    assert redundancy_check(snap) == []
