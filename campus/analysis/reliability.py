@@ -273,6 +273,45 @@ def link_components(snap: CampusSnapshot, network: str = "backend") -> list[tupl
     return out
 
 
+def device_counts(snap: CampusSnapshot) -> dict[str, int]:
+    """Facility units by component class name: power devices by kind, cooling units by kind, plants by
+    kind, utility feeds (the names the infrastructure rate set uses)."""
+    out: dict[str, int] = {"utility_feed": len(snap.utility_feeds)}
+    for d in snap.power_devices:
+        out[d.kind] = out.get(d.kind, 0) + 1
+    for u in snap.cooling_units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    for p in snap.cooling_plants:
+        out[p.kind] = out.get(p.kind, 0) + 1
+    return out
+
+
+def failure_table(snap: CampusSnapshot, dataset: str = DEFAULT_JOB_DATASET) -> list[dict]:
+    """Expected failures per day of each component class on this campus (JSON-ready rows).
+
+    Job-set classes count per GPU or per node; facility classes per device of the matching kind.
+    """
+    units = campus_counts(snap)
+    devices = device_counts(snap)
+    rows = []
+    for r in select_rates(snap.failure_rates, dataset):
+        count = devices.get(r.component, 0) if r.per == "device" else units.get(r.per, 0)
+        rows.append(
+            {
+                "component": r.component,
+                "per": r.per,
+                "count": count,
+                "mtbf_hours": r.mtbf_hours,
+                "failures_per_day": count / r.mtbf_hours * HOURS_PER_DAY if r.mtbf_hours > 0 else 0.0,
+                "interrupts_job": r.interrupts_job,
+                "repair_hours": r.repair_hours,
+                "dataset": r.dataset,
+                "source": r.source,
+            }
+        )
+    return rows
+
+
 def campus_job_reliability(
     snap: CampusSnapshot,
     dataset: str = DEFAULT_JOB_DATASET,
@@ -316,4 +355,5 @@ def campus_job_reliability(
     out["optimal_checkpoint_minutes"] = tau * 60.0
     out["young_checkpoint_minutes"] = young_interval_hours(d, mttf) * 60.0
     out["expected_ettr"] = ettr_checkpoint(tau, d, restart_minutes / 60.0, mttf)
+    out["job_failures_per_day"] = HOURS_PER_DAY / mttf
     return out

@@ -19,7 +19,7 @@ from campus.analysis.power import (
     redundancy_check,
     stranded_capacity,
 )
-from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability
+from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 
 # MFU defaults when none is given (DOMAIN §5, SemiAnalysis 2024-06): ~40% BF16, ~35% FP8 on H100.
@@ -84,6 +84,7 @@ def campus_summary(
         p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")
     }
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
+    rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
 
     g = power_graph(snap)
     over_planning = [d for d, h in chain.device_headroom_kw.items() if h < 0 and d not in chain.dead_devices]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from campus.analysis import reliability as rel
 from campus.analysis.compute import peak_pflops, training_days
-from tests.analysis.builders import A100, H100, FailureRate
+from tests.analysis.builders import A100, H100, FailureRate, replace, two_n
 
 
 def test_peak_sums_models_and_counts_unsupported_precision_as_zero():
@@ -129,3 +129,18 @@ def test_job_sets_take_facility_classes_but_never_the_component_set():
     assert {r.dataset for r in rel.select_rates(rows, "optics-component")} == {"optics-component"}
     with pytest.raises(ValueError, match="^dataset:"):
         rel.select_rates(rows, "nope")
+
+
+def test_failure_table_counts_units_of_each_class():
+    rows = [
+        FailureRate("gpu", "gpu", 1000.0, True, 48, "llama3-2024"),
+        FailureRate("pdu", "device", 2400.0, False, 4, "infrastructure-estimates"),
+        FailureRate("optics_link", "link", 10.0, True, 4, "optics-component"),
+    ]
+    snap = replace(two_n((10, 30)), failure_rates=tuple(rows))
+    table = {r["component"]: r for r in rel.failure_table(snap)}
+    assert set(table) == {"gpu", "pdu"}
+    assert table["gpu"]["count"] == 320
+    assert table["gpu"]["failures_per_day"] == pytest.approx(320 / 1000 * 24)
+    assert table["pdu"]["count"] == 2
+    assert table["pdu"]["failures_per_day"] == pytest.approx(2 / 2400 * 24)
