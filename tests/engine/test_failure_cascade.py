@@ -214,3 +214,11 @@ def test_a_job_larger_than_the_campus_is_rejected():
     with pytest.raises(ParamsError) as exc:
         prepare(campus(), "failure_cascade", validate_params("failure_cascade", {"job_gpus": 10_000}))
     assert exc.value.errors[0]["field"] == "job_gpus"
+
+
+def test_progress_is_reported_in_order_and_ends_at_one():
+    seen = []
+    params = {"duration_days": 200, "rate_overrides": {"gpu": 100.0}}  # ~12,000 events
+    prepare(campus(), "failure_cascade", params).run(1, progress=seen.append)
+    assert len(seen) > 1
+    assert seen == sorted(seen) and seen[-1] == 1.0 and 0 <= seen[0] < 1

@@ -88,3 +88,10 @@ def test_a_generator_that_fails_to_start_leaves_the_shortfall_to_capping():
     assert r.metrics["throughput_lost_fraction"] == pytest.approx(
         _run("cap").metrics["throughput_lost_fraction"]
     )
+
+
+def test_a_limit_below_the_idle_campus_is_reported_as_an_overload():
+    r = _run("pause", events=[{"start_hours": 1, "duration_hours": 2, "cut_fraction": 0.9}])
+    assert r.metrics["overload_events"] == 1
+    assert r.metrics["overload_mwh"] > 0
+    assert r.metrics["throughput_lost_fraction"] == pytest.approx(2 / 5)  # every pod paused for 2 of 5 h
