@@ -13,6 +13,7 @@ write no django-simple-history rows: an import is one event, not thousands of ed
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -303,38 +304,41 @@ class _Checker:
         self._check_cycles(children)
 
     def _check_cycles(self, children: dict[str, list[tuple[str, int]]]) -> None:
-        """Report each cycle of device → device feeds once, naming its devices, at one of its feeds."""
-        WHITE, GREY, BLACK = 0, 1, 2
+        """Report each cycle of device → device feeds once, naming its devices, at the cycle's feed that
+        comes last in the document (usually the one that closed it)."""
+        white, grey, black = 0, 1, 2
         colour: dict[str, int] = {}
         reported: set[frozenset[str]] = set()
         for root in sorted(children):
-            if colour.get(root, WHITE) != WHITE:
+            if colour.get(root, white) != white:
                 continue
-            # iterative DFS; the stack holds (device, iterator over its children)
+            # Iterative DFS. ``on_path`` holds (device, index of the feed that led to it).
             stack: list[tuple[str, Iterable]] = [(root, iter(children.get(root, ())))]
-            on_path = [root]
-            colour[root] = GREY
+            on_path: list[tuple[str, int]] = [(root, -1)]
+            colour[root] = grey
             while stack:
                 device, it = stack[-1]
                 step = next(it, None)
                 if step is None:
                     stack.pop()
                     on_path.pop()
-                    colour[device] = BLACK
+                    colour[device] = black
                     continue
                 child, feed_index = step
-                state = colour.get(child, WHITE)
-                if state == WHITE:
-                    colour[child] = GREY
-                    on_path.append(child)
+                state = colour.get(child, white)
+                if state == white:
+                    colour[child] = grey
+                    on_path.append((child, feed_index))
                     stack.append((child, iter(children.get(child, ()))))
-                elif state == GREY:
-                    cycle = on_path[on_path.index(child) :]
+                elif state == grey:
+                    start = next(i for i, (name, _) in enumerate(on_path) if name == child)
+                    cycle = [name for name, _ in on_path[start:]]
+                    feeds = [index for _, index in on_path[start + 1 :]] + [feed_index]
                     key = frozenset(cycle)
                     if key not in reported and len(reported) < 20:
                         reported.add(key)
                         names = " → ".join(f'"{n}"' for n in [*cycle, child])
-                        self.error(f"power_feeds[{feed_index}].to", f"power chain has a cycle: {names}")
+                        self.error(f"power_feeds[{max(feeds)}].to", f"power chain has a cycle: {names}")
 
     # -- cooling
 
@@ -388,11 +392,30 @@ class _Checker:
                 )
 
 
+def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
+    """Values JSON Schema lets through but the database must not get: NaN or infinite numbers (YAML
+    ``.nan``, JSON ``NaN``) and text with NUL characters. Iterative, so deep nesting cannot overflow."""
+    errors: list[dict[str, str]] = []
+    stack: list[tuple[Any, tuple]] = [(data, ())]
+    while stack and len(errors) < limit:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            errors.append({"path": format_path(path) or "$", "message": f"{value} is not a finite number"})
+        elif isinstance(value, str) and "\x00" in value:
+            errors.append({"path": format_path(path) or "$", "message": "text must not contain NUL characters"})
+    errors.sort(key=lambda e: e["path"])
+    return errors
+
+
 def validate_spec(data: Any, replace: bool = False) -> list[dict[str, str]]:
     """All errors of a spec (empty when it can be imported). Reads the catalog, writes nothing."""
     if not isinstance(data, dict):
         return [{"path": "$", "message": "a campus spec is a mapping (YAML or JSON object)"}]
-    errors = schema_errors(data)
+    errors = schema_errors(data) + value_errors(data)
     if errors:
         return errors
     checker = _Checker(data, _Catalog(), replace)

@@ -77,7 +77,8 @@ NODE_GROUP = _obj(
 
 RACK = _obj(
     {
-        "name": _name(),
+        # Node names are "<rack>-n01": keep room for the suffix within the 128 characters of Node.name.
+        "name": _name(120),
         "x_m": _COORD,
         "y_m": _COORD,
         "width_m": _num(0.1, 5),
