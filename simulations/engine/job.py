@@ -227,8 +227,8 @@ class JobTimeline:
         self.trace_useful.append(self.useful_h)
 
     def capacity_lost(self, t: float) -> None:
-        """The job is down (not by its own failure) and must wait for capacity: treat as an interruption
-        only through :meth:`fail`; here the restart is simply postponed."""
+        """Healthy nodes ran short during a restart (a failure elsewhere took them): wait for a repair.
+        The downtime so far stays charged to the interruption being recovered."""
         if not self.waiting and t < self.ready_at:
             self._close_downtime(t)
             self.last_fail_t = t

@@ -340,10 +340,21 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
                 continue
             heat = 1.0 if mode == NORMAL else p_min
             target = slow if mode == NORMAL else shut
-            # at minimum power and cooled back to slowdown: can the GPUs hold it above the minimum?
-            if mode == MIN_POWER and temp <= slow + 1e-9 and g * (slow - a) / 1000.0 >= p_min:
-                mode = THROTTLED
-                continue
+            if mode == MIN_POWER and g * (slow - a) / 1000.0 >= p_min:
+                # cooling can hold slowdown again above the minimum power: throttle once back down to it
+                if temp <= slow + 1e-9:
+                    mode = THROTTLED
+                    continue
+                if b == 0.0:
+                    t_inf = a + 1000.0 * p_min / g
+                    t_down = (c / g) * math.log((temp - t_inf) / (slow - t_inf))
+                    t_next = min(t_phase_end, t + t_down)
+                    segs.append(Segment(t, t_next, MIN_POWER, temp, p_min, g, a, b))
+                    temp = float(rc_temperature(t_next - t, temp, p_min, g, c, a, b))
+                    t = t_next
+                    if t_down <= horizon:
+                        mode, temp = THROTTLED, slow
+                    continue
             t_cross = _crossing(temp, heat, g, c, a, b, target, horizon)
             t_next = min(t_phase_end, t + t_cross)
             segs.append(Segment(t, t_next, mode, temp, heat, g, a, b))

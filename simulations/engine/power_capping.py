@@ -137,5 +137,6 @@ def run(plan: CappingPlan, seed: int, progress: Progress | None = None) -> Repli
         "facility_kw": np.asarray(fac),
         "throughput_pflops": np.asarray(tput) / 1000.0,
         "mean_cap_fraction": np.asarray(capmean),
+        "perf_per_w_tflops_per_kw": np.asarray(tput) / np.maximum(np.asarray(fac), 1e-12),
     }
     return ReplicaResult(metrics=metrics, series=series, events=len(plan.segments))

@@ -127,3 +127,14 @@ def test_the_lost_work_depends_on_the_seeded_checkpoint_phase_only():
 def test_the_unit_with_most_gpus_is_the_default_target():
     plan = prepare(campus(racks=6), "liquid_cooling", {}).plan
     assert plan.targets == [500]  # 4 racks on CDU 500, 2 on CDU 501
+
+
+def test_gpus_leave_the_throttle_soon_after_a_short_outage_ends():
+    # flow back after 40 s: past the throttle point (~25 s) and short of shutdown (~48 s)
+    r = _cdu_loss(events=[{"kind": "cdu_loss", "at_minutes": 5, "repair_minutes": 40 / 60}])
+    gpus_on_unit = 4 * 4 * 8
+    assert "time_to_shutdown_s" not in r.metrics
+    throttled_s = r.metrics["throttled_gpu_hours"] * 3600 / gpus_on_unit
+    assert 40 - r.metrics["time_to_throttle_s"] < throttled_s < 40 - r.metrics["time_to_throttle_s"] + 10
+    t = r.series["t_hours"] * 60
+    assert np.all(r.series["job_pace"][t > 6] == 1)
