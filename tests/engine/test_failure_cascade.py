@@ -222,3 +222,18 @@ def test_progress_is_reported_in_order_and_ends_at_one():
     prepare(campus(), "failure_cascade", params).run(1, progress=seen.append)
     assert len(seen) > 1
     assert seen == sorted(seen) and seen[-1] == 1.0 and 0 <= seen[0] < 1
+
+
+def test_a_dark_rack_makes_a_campus_wide_job_wait_for_the_repair_unless_free_nodes_cover_it():
+    params = dict(rate_set="test-set", include_infrastructure=True, duration_days=100, restart_minutes=10)
+    snap = _pdu_only_snapshot(feed_rating_kw=30.0)  # every PDU loss darkens its 4 racks (16 nodes)
+    whole = prepare(snap, "failure_cascade", params).run(4)
+    outages = whole.metrics["facility_outages"]
+    assert outages > 5
+    # each outage holds the job until the PDU is back (4 h), then the restart follows
+    assert whole.metrics["waiting_for_capacity_hours"] == pytest.approx(4.0 * outages, rel=0.1)
+    assert whole.metrics["downtime_hours"] == pytest.approx((4.0 + 10 / 60) * outages, rel=0.1)
+    half = prepare(snap, "failure_cascade", {**params, "job_gpus": GPUS // 2}).run(4)
+    # 16 free nodes cover one dark PDU; only two overlapping outages make the half-campus job wait
+    assert half.metrics["waiting_for_capacity_hours"] < 0.2 * whole.metrics["waiting_for_capacity_hours"]
+    assert half.metrics["interruptions"] < outages  # only the job's own racks interrupt it
