@@ -1,0 +1,98 @@
+"""Export is deterministic and import gives it back: export → import → export is identical."""
+
+import copy
+
+import pytest
+
+from campus.models import Campus, Node, PowerDevice, PowerFeed, Rack
+from campus.spec.exporter import export_campus
+from campus.spec.formats import dump_spec, parse_spec
+from campus.spec.generate import generate_spec
+from campus.spec.importer import import_campus
+
+
+def reimported(spec: dict) -> dict:
+    """Import ``spec`` under its own name after deleting the campus of that name, and export it again."""
+    Campus.objects.filter(name=spec["campus"]["name"]).delete()
+    return export_campus(import_campus(copy.deepcopy(spec)))
+
+
+@pytest.mark.django_db
+def test_generated_mix_campus_round_trips_identically():
+    spec = generate_spec(
+        "Round trip",
+        mix=[{"gpu_model": "h100-sxm", "gpus": 1024}, {"gpu_model": "gb200", "gpus": 288}],
+        pod_max_gpus=1024,
+        hall_max_it_mw=1.0,
+        building_max_it_mw=1.5,
+    )
+    first = export_campus(import_campus(spec))
+    second = reimported(first)
+    assert second == first
+    assert len(first["buildings"]) == 2
+
+
+@pytest.mark.django_db
+def test_round_trip_through_yaml_and_json_text():
+    first = export_campus(import_campus(generate_spec("Text round trip", 512, topology="middle-of-rack")))
+    for fmt in ("yaml", "json"):
+        assert reimported(parse_spec(dump_spec(first, fmt), fmt)) == first
+
+
+@pytest.mark.django_db
+def test_hand_edited_inventory_round_trips(small_spec):
+    """Things the generator never writes: node statuses, unequal A/B ratings, single-corded racks, racks
+    outside rows, N-side feeds, devices without a building."""
+    small_spec["buildings"][0]["halls"][0]["racks"] = [
+        {"name": "LOOSE-1", "x_m": 10.0, "y_m": 10.0, "design_kw": 12.5, "status": "planned"}
+    ]
+    small_spec["power_devices"].append(
+        {"name": "RPP-1", "kind": "rpp", "rated_kw": 30.0, "status": "offline"}
+    )
+    small_spec["power_feeds"].append({"from": "RPP-1", "rack": "LOOSE-1", "side": "N", "rating_kw": 20.0})
+    rack = small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][1]
+    rack.pop("feed_rating_kw")
+    rack["feed_a_rating_kw"] = 45.0
+    rack["feed_b_rating_kw"] = 60.0
+    rack["nodes"] = [
+        {"model": "hgx-h100-8", "count": 2},
+        {"model": "hgx-h100-8", "count": 1, "status": "spare"},
+        {"model": "dgx-h100", "count": 1, "status": "failed"},
+    ]
+    campus = import_campus(small_spec)
+    first = export_campus(campus)
+    exported_rack = first["buildings"][0]["halls"][0]["rows"][0]["racks"][1]
+    assert exported_rack["feed_a_rating_kw"] == 45.0 and exported_rack["feed_b_rating_kw"] == 60.0
+    assert exported_rack["nodes"] == rack["nodes"]
+    assert first["buildings"][0]["halls"][0]["racks"][0]["name"] == "LOOSE-1"
+    assert {"from": "RPP-1", "rack": "LOOSE-1", "side": "N", "rating_kw": 20.0} in first["power_feeds"]
+    assert reimported(first) == first
+
+
+@pytest.mark.django_db
+def test_export_reflects_edits_made_outside_the_spec(small_spec):
+    campus = import_campus(small_spec)
+    PowerDevice.objects.filter(campus=campus, name="PDU-B").update(rated_kw=175.0)
+    Rack.objects.filter(campus=campus, name="R01-02").update(design_kw=30.0)
+    Node.objects.filter(name="R01-01-n04").update(status="maintenance")
+    spec = export_campus(campus)
+    assert next(d for d in spec["power_devices"] if d["name"] == "PDU-B")["rated_kw"] == 175.0
+    racks = spec["buildings"][0]["halls"][0]["rows"][0]["racks"]
+    assert racks[1]["design_kw"] == 30.0
+    assert racks[0]["nodes"] == [
+        {"model": "hgx-h100-8", "count": 3},
+        {"model": "hgx-h100-8", "count": 1, "status": "maintenance"},
+    ]
+    assert reimported(spec) == spec
+
+
+@pytest.mark.django_db
+def test_export_order_does_not_depend_on_insert_order(small_spec):
+    first = export_campus(import_campus(copy.deepcopy(small_spec)))
+    Campus.objects.all().delete()
+    shuffled = copy.deepcopy(small_spec)
+    for key in ("power_devices", "power_feeds", "links", "switches", "utility_feeds"):
+        shuffled[key].reverse()
+    shuffled["buildings"][0]["halls"][0]["rows"][0]["racks"].reverse()
+    assert export_campus(import_campus(shuffled)) == first
+    assert PowerFeed.objects.count() == 8
