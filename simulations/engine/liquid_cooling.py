@@ -44,6 +44,9 @@ WATER_J_PER_K_PER_L = 4186.0
 LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
 _EPS_S = 1e-9
+# Bounds on the series one replica carries: per affected group, and per affected rack (for the floor-map replay).
+MAX_GROUP_SERIES = 16
+MAX_RACK_SERIES = 512
 
 
 # ---------------------------------------------------------------- the closed form
@@ -100,6 +103,7 @@ class Group:
     load_kw: float
     liquid: bool
     events: tuple[int, ...]  # indices of the events that reach it
+    rack_ids: tuple[int, ...] = ()
 
 
 @dataclass
@@ -213,6 +217,7 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     # groups: racks with the same cooling class, GPU model and set of events reaching them
     acc: dict[tuple, list[float]] = {}
     meta: dict[tuple, tuple[GpuSpec, bool, tuple[int, ...]]] = {}
+    members: dict[tuple, list[int]] = {}
     campus_gpus = 0
     for r in racks:
         evs = tuple(i for i, hit in enumerate(hit_units) if r.cooling_unit_id in hit)
@@ -226,6 +231,7 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
             a[0] += n
             a[1] += snap.rack_it_kw(r) * n / total
             meta[key] = (snap.gpus[slug], liquid, evs)
+            members.setdefault(key, []).append(r.id)
     groups = []
     supply: dict[str, float] = {}
     unit_supply = {u.id: u.supply_temp_c for u in snap.cooling_units}
@@ -234,7 +240,7 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
         label = f"{'liquid' if liquid else 'air'}/{gpu.slug}/" + (
             "+".join(f"e{i}" for i in evs) or "unaffected"
         )
-        groups.append(Group(label, gpu, int(n), kw, liquid, evs))
+        groups.append(Group(label, gpu, int(n), kw, liquid, evs, tuple(members[key])))
         temps = [
             unit_supply[t]
             for i in evs
@@ -431,6 +437,7 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
     throttled_gpus = np.zeros_like(t_s)
     shutdown_gpus = np.zeros_like(t_s)
     series: dict[str, np.ndarray] = {}
+    rack_temp: dict[int, np.ndarray] = {}
     for segs, grp in histories:
         temp, speed, cool = _evaluate(segs, grp, c_of[grp.liquid], t_s)
         pace = np.minimum(pace, speed)
@@ -438,8 +445,12 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
         max_cool = np.maximum(max_cool, cool)
         throttled_gpus += np.where((speed < 1.0) & (speed > 0.0), grp.gpus, 0)
         shutdown_gpus += np.where(speed == 0.0, grp.gpus, 0)
-        if grp.events and len(series) < 16:
-            series[f"gpu_temp_c.{grp.label}"] = temp
+        if grp.events:
+            if len(series) < MAX_GROUP_SERIES:
+                series[f"gpu_temp_c.{grp.label}"] = temp
+            for rid in grp.rack_ids:
+                prev = rack_temp.get(rid)
+                rack_temp[rid] = temp if prev is None else np.maximum(prev, temp)
     # job: interrupted at each shutdown, back restart_minutes after the group is up again
     job_down = np.zeros_like(t_s, dtype=bool)
     lost_work_s = 0.0
@@ -488,6 +499,9 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
         "shutdown_gpus": shutdown_gpus,
         **series,
     }
+    if p.rack_series:
+        for rid in sorted(rack_temp)[:MAX_RACK_SERIES]:
+            out[f"rack.{rid}.gpu_temp_c"] = rack_temp[rid]
     return ReplicaResult(metrics=metrics, series=out, events=events)
 
 

@@ -192,6 +192,8 @@ class LiquidCoolingParams(_Strict):
     node_restart_minutes: float = Field(15.0, ge=0)
     # Time series sample points (the solution itself is exact between events).
     series_points: int = Field(600, ge=10, le=20000)
+    # One "rack.<id>.gpu_temp_c" series per affected rack (at most 512), for replay on the floor map.
+    rack_series: bool = True
     job: JobParams = Field(default_factory=JobParams)
 
 

@@ -138,3 +138,12 @@ def test_gpus_leave_the_throttle_soon_after_a_short_outage_ends():
     assert 40 - r.metrics["time_to_throttle_s"] < throttled_s < 40 - r.metrics["time_to_throttle_s"] + 10
     t = r.series["t_hours"] * 60
     assert np.all(r.series["job_pace"][t > 6] == 1)
+
+
+def test_each_affected_rack_gets_its_own_temperature_series():
+    r = _cdu_loss()
+    racks = sorted(k for k in r.series if k.startswith("rack."))
+    assert racks == [f"rack.{i}.gpu_temp_c" for i in (100, 101, 102, 103)]  # the 4 racks of CDU 500
+    assert np.array_equal(r.series["rack.100.gpu_temp_c"], r.series["gpu_temp_c.liquid/h100-sxm/e0"])
+    quiet = _cdu_loss(rack_series=False)
+    assert not any(k.startswith("rack.") for k in quiet.series)
