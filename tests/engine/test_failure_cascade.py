@@ -237,3 +237,16 @@ def test_a_dark_rack_makes_a_campus_wide_job_wait_for_the_repair_unless_free_nod
     # 16 free nodes cover one dark PDU; only two overlapping outages make the half-campus job wait
     assert half.metrics["waiting_for_capacity_hours"] < 0.2 * whole.metrics["waiting_for_capacity_hours"]
     assert half.metrics["interruptions"] < outages  # only the job's own racks interrupt it
+
+
+def test_an_exception_from_progress_stops_the_replica():
+    class Stop(Exception):
+        pass
+
+    def progress(fraction):
+        if fraction < 1.0:
+            raise Stop()
+
+    params = {"duration_days": 200, "rate_overrides": {"gpu": 100.0}}
+    with pytest.raises(Stop):
+        prepare(campus(), "failure_cascade", params).run(1, progress=progress)
