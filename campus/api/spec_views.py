@@ -6,6 +6,8 @@ The views only parse, check sizes and map errors to responses; validation and wr
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -22,6 +24,7 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus.choices import Fabric, NicKind, Topology
@@ -90,7 +93,13 @@ class YAMLRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        return dump_spec(data, "yaml").encode("utf-8") if data is not None else b""
+        if data is None:
+            return b""
+        response = (renderer_context or {}).get("response")
+        if response is not None and response.status_code >= 400:
+            # Error bodies hold DRF's ErrorDetail strings, which YAML cannot represent as they are.
+            data = json.loads(json.dumps(data, cls=encoders.JSONEncoder))
+        return dump_spec(data, "yaml").encode("utf-8")
 
 
 _ERROR_LIST = inline_serializer(

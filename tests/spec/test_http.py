@@ -1,0 +1,194 @@
+"""POST /api/campuses/import/, GET /api/campuses/{id}/export/, POST /api/campuses/generate/."""
+
+import json
+
+import pytest
+import yaml
+
+from campus.models import Campus, Rack
+from campus.spec.exporter import export_campus
+from campus.spec.formats import dump_spec
+from campus.spec.importer import import_campus
+
+from .conftest import inventory_counts
+
+IMPORT_URL = "/api/campuses/import/"
+GENERATE_URL = "/api/campuses/generate/"
+
+
+def export_url(pk: int) -> str:
+    return f"/api/campuses/{pk}/export/"
+
+
+def post_spec(client, spec, content_type="application/x-yaml", fmt="yaml", url=IMPORT_URL):
+    return client.generic("POST", url, dump_spec(spec, fmt).encode(), content_type=content_type)
+
+
+@pytest.mark.parametrize(
+    ("content_type", "fmt"),
+    [
+        ("application/x-yaml", "yaml"),
+        ("application/yaml", "yaml"),
+        ("text/yaml", "yaml"),
+        ("application/json", "json"),
+    ],
+)
+def test_planner_imports_yaml_or_json(planner_client, small_spec, content_type, fmt):
+    response = post_spec(planner_client, small_spec, content_type, fmt)
+    assert response.status_code == 201, response.content
+    body = response.json()
+    campus = Campus.objects.get(pk=body["id"])
+    assert body["name"] == campus.name == "Small"
+    assert body["counts"]["racks"] == 2 == Rack.objects.filter(campus=campus).count()
+    assert body["counts"]["gpus"] == 64
+
+
+def test_invalid_spec_gives_400_with_every_path_and_writes_nothing(planner_client, small_spec):
+    small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["feed_a"] = "PDU-9"
+    small_spec["links"][2]["medium"] = "dac"
+    before = inventory_counts()
+    response = post_spec(planner_client, small_spec)
+    assert response.status_code == 400
+    assert response.json() == {
+        "errors": [
+            {
+                "path": "buildings[0].halls[0].rows[0].racks[0].feed_a",
+                "message": 'unknown power device "PDU-9"',
+            },
+            {"path": "links[2].length_m", "message": '15.0 m exceeds the reach of "dac" (3.0 m)'},
+        ]
+    }
+    assert inventory_counts() == before
+
+
+def test_malformed_yaml_gives_400_with_the_line(planner_client):
+    response = planner_client.generic(
+        "POST", IMPORT_URL, b"campus: [unclosed\n", content_type="application/x-yaml"
+    )
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["path"] == "$"
+    assert "line" in error["message"]
+
+
+def test_body_over_the_limit_gives_413_and_writes_nothing(planner_client, small_spec, settings):
+    body = dump_spec(small_spec, "yaml").encode()
+    settings.TWIN_SPEC_MAX_BYTES = len(body) - 1
+    before = inventory_counts()
+    response = planner_client.generic("POST", IMPORT_URL, body, content_type="application/x-yaml")
+    assert response.status_code == 413
+    assert inventory_counts() == before
+    settings.TWIN_SPEC_MAX_BYTES = len(body)
+    assert (
+        planner_client.generic("POST", IMPORT_URL, body, content_type="application/x-yaml").status_code == 201
+    )
+
+
+def test_unsupported_content_type_gives_415(planner_client, small_spec):
+    response = planner_client.generic("POST", IMPORT_URL, b"<campus/>", content_type="application/xml")
+    assert response.status_code == 415
+
+
+def test_replace_query_parameter_replaces_an_existing_campus(planner_client, small_spec):
+    first = post_spec(planner_client, small_spec).json()["id"]
+    assert post_spec(planner_client, small_spec).status_code == 400
+    small_spec["campus"]["grid_capacity_mw"] = 5.0
+    response = post_spec(planner_client, small_spec, url=IMPORT_URL + "?replace=true")
+    assert response.status_code == 201
+    assert response.json()["id"] == first
+    assert Campus.objects.get(pk=first).grid_capacity_mw == 5.0
+
+
+def test_anonymous_gets_401_and_viewer_gets_403_on_import(anon_client, viewer_client, small_spec):
+    assert post_spec(anon_client, small_spec).status_code == 401
+    assert post_spec(viewer_client, small_spec).status_code == 403
+    assert post_spec(viewer_client, small_spec, url=GENERATE_URL).status_code == 403
+    assert Campus.objects.count() == 0
+
+
+def test_export_is_yaml_by_default_and_json_on_request(viewer_client, small_spec):
+    campus = import_campus(small_spec)
+    expected = export_campus(campus)
+    response = viewer_client.get(export_url(campus.pk))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-yaml")
+    assert yaml.safe_load(response.content) == expected
+    response = viewer_client.get(export_url(campus.pk) + "?format=json")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert json.loads(response.content) == expected
+
+
+def test_exported_yaml_imports_back(planner_client, small_spec):
+    campus = import_campus(small_spec)
+    text = planner_client.get(export_url(campus.pk)).content
+    campus.delete()
+    response = planner_client.generic("POST", IMPORT_URL, text, content_type="application/x-yaml")
+    assert response.status_code == 201
+    assert export_campus(Campus.objects.get(pk=response.json()["id"])) == yaml.safe_load(text)
+
+
+def test_export_needs_a_role_and_an_existing_campus(anon_client, viewer_client, small_spec):
+    campus = import_campus(small_spec)
+    assert anon_client.get(export_url(campus.pk)).status_code == 401
+    assert viewer_client.get(export_url(campus.pk + 1000)).status_code == 404
+
+
+def test_generate_creates_a_campus(planner_client):
+    response = planner_client.post(
+        GENERATE_URL,
+        {
+            "name": "Generated",
+            "mix": [{"gpu_model": "h100-sxm", "gpus": 512}, {"gpu_model": "gb200", "gpus": 144}],
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["counts"]["gpus"] == 656
+    campus = Campus.objects.get(pk=body["id"])
+    assert campus.name == "Generated"
+    assert Rack.objects.filter(campus=campus).count() == body["counts"]["racks"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"name": "X", "gpus": 1024, "fabric": "token-ring"}, "fabric"),
+        ({"name": "X", "gpus": 0}, "gpus"),
+        ({"name": "X"}, "gpus"),
+        ({"name": "X", "gpus": 1001}, "gpus"),
+        ({"name": "X", "gpus": 1024, "gpu_model": "tpu-v5"}, "gpu_model"),
+        ({"name": "X", "gpus": 1024, "gpu_model": "gb200", "cooling": "air"}, "cooling"),
+        ({"name": "X", "gpus": 1024, "pue": 5}, "pue"),
+        ({"name": "X", "mix": [{"gpu_model": "h100-sxm", "gpus": -8}]}, "mix"),
+        ({"gpus": 1024}, "name"),
+    ],
+)
+def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):
+    before = inventory_counts()
+    response = planner_client.post(GENERATE_URL, payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    assert inventory_counts() == before
+
+
+def test_generate_refuses_an_existing_name_unless_replace(planner_client):
+    payload = {"name": "Twice", "gpus": 256}
+    first = planner_client.post(GENERATE_URL, payload, format="json").json()["id"]
+    response = planner_client.post(GENERATE_URL, payload, format="json")
+    assert response.status_code == 400
+    assert "name" in response.json()
+    response = planner_client.post(GENERATE_URL, {**payload, "replace": True, "gpus": 512}, format="json")
+    assert response.status_code == 201
+    assert response.json()["id"] == first
+    assert response.json()["counts"]["gpus"] == 512
+
+
+def test_spec_endpoints_are_in_the_openapi_schema(viewer_client):
+    response = viewer_client.get("/api/schema/?format=json")
+    assert response.status_code == 200
+    paths = json.loads(response.content)["paths"]
+    assert "post" in paths["/api/campuses/import/"]
+    assert "post" in paths["/api/campuses/generate/"]
+    assert "get" in paths["/api/campuses/{id}/export/"]
