@@ -12,8 +12,9 @@ Model
   that happen (failures and the repairs that matter), never one process per component.
 - Job-level classes (per GPU, node, link, switch of the job) interrupt the job. Facility classes are
   propagated: what a failed device, utility feed, CDU or chiller takes down (A/B failover, overload trips,
-  cooling redundancy) is computed once per unit with ``campus.analysis.power.rollup`` and the cooling
-  rules below, cached, and looked up in the hot loop. The job is interrupted when a dark rack holds job
+  cooling that follows power, N+1 cooling groups and plants) is computed once per unit with
+  ``campus.analysis.impact.impact`` (the power roll-up cascade plus the cooling rules), cached, and looked
+  up in the hot loop. The job is interrupted when a dark rack holds job
   nodes; dark racks stay out of the pool until the unit is repaired.
 - Capacity: the job needs its nodes; the eligible nodes it leaves free (hot spares included) replace
   failed ones. Under "hot_spares" a node failure takes the node out for its repair time; under
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import simpy
 
+from campus.analysis.impact import impact
 from campus.analysis.power import rollup
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from simulations.engine.job import (
@@ -64,6 +66,12 @@ FACILITY_COMPONENTS: dict[str, tuple[int, frozenset[str] | None]] = {
     "chiller": (COOLING_PLANT, frozenset({"chiller"})),
     "dry_cooler": (COOLING_PLANT, frozenset({"dry-cooler"})),
     "cooling_tower": (COOLING_PLANT, frozenset({"cooling-tower"})),
+}
+_IMPACT_KIND = {
+    POWER_DEVICE: "power",
+    UTILITY_FEED: "utility",
+    COOLING_UNIT: "cooling",
+    COOLING_PLANT: "plant",
 }
 JOB_UNITS = ("gpu", "job-gpu", "node", "link", "switch")
 DEAD_RACK_STATUSES = frozenset({"failed", "offline", "decommissioned"})
@@ -112,8 +120,6 @@ class CascadePlan:
     job_rate_per_hour: float
     unmodelled: list[str]
     _impact: dict[tuple[int, int], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
-    _cooling: _CoolingGraph | None = None
-    _base_dark: frozenset[int] | None = None
 
     @property
     def total_rate_per_hour(self) -> float:
@@ -135,83 +141,22 @@ class CascadePlan:
         self._impact[key] = out
         return out
 
+    def warm_impacts(self) -> int:
+        """Fill the impact table for every facility unit now (otherwise it fills as failures hit units);
+        returns the number of units. Worth it before many replicas on one process."""
+        n = 0
+        for ci, cls in enumerate(self.classes):
+            if cls.target != JOB:
+                for ui in range(len(cls.units)):
+                    self.impact(ci, ui)
+                    n += 1
+        return n
+
     def _racks_lost(self, target: int, unit: int) -> set[int]:
-        if self._cooling is None:
-            self._cooling = _CoolingGraph(self.snap)
-        if target in (POWER_DEVICE, UTILITY_FEED):
-            if self._base_dark is None:
-                self._base_dark = frozenset(rollup(self.snap).racks_without_power)
-            if target == POWER_DEVICE:
-                res = rollup(self.snap, failed=frozenset({unit}))
-            else:
-                res = rollup(self.snap, failed_feeds=frozenset({unit}))
-            lost = set(res.racks_without_power) - self._base_dark
-            dead_units = {u.id for u in self.snap.cooling_units if u.power_device_id in res.dead_devices}
-            dead_plants = {p.id for p in self.snap.cooling_plants if p.power_device_id in res.dead_devices}
-            if dead_units or dead_plants:
-                lost |= self._cooling.racks_without_cooling(dead_units, dead_plants)
-            return lost
-        if target == COOLING_UNIT:
-            return self._cooling.racks_without_cooling({unit}, set())
-        return self._cooling.racks_without_cooling(set(), {unit})
-
-
-class _CoolingGraph:
-    """Which racks lose heat removal when cooling units or plants are lost.
-
-    A lost unit's racks keep cooling when the live units of its redundancy group (same non-empty
-    ``group``) have spare capacity for the unit's load; a lost plant's units keep heat rejection when the
-    live plants of the same building can absorb the plant's load.
-    """
-
-    def __init__(self, snap: CampusSnapshot) -> None:
-        self.unit_racks: dict[int, list[int]] = {}
-        self.unit_load_kw: dict[int, float] = {}
-        for r in snap.racks:
-            if r.cooling_unit_id is not None:
-                self.unit_racks.setdefault(r.cooling_unit_id, []).append(r.id)
-                self.unit_load_kw[r.cooling_unit_id] = self.unit_load_kw.get(
-                    r.cooling_unit_id, 0.0
-                ) + snap.rack_it_kw(r)
-        self.units = {u.id: u for u in snap.cooling_units}
-        self.plants = {p.id: p for p in snap.cooling_plants}
-        self.plant_units: dict[int, list[int]] = {}
-        for u in snap.cooling_units:
-            if u.plant_id is not None:
-                self.plant_units.setdefault(u.plant_id, []).append(u.id)
-        self.plant_load_kw = {
-            p: sum(self.unit_load_kw.get(u, 0.0) for u in us) for p, us in self.plant_units.items()
-        }
-
-    def racks_without_cooling(self, dead_units: set[int], dead_plants: set[int]) -> set[int]:
-        dead_units = set(dead_units)
-        for pid in dead_plants:
-            plant = self.plants.get(pid)
-            if plant is None:
-                continue
-            spare = sum(
-                p.capacity_kw - self.plant_load_kw.get(p.id, 0.0)
-                for p in self.plants.values()
-                if p.id not in dead_plants and p.building_id == plant.building_id
-            )
-            if spare < self.plant_load_kw.get(pid, 0.0):
-                dead_units.update(self.plant_units.get(pid, ()))
-        lost: set[int] = set()
-        for uid in dead_units:
-            unit = self.units.get(uid)
-            if unit is None:
-                continue
-            load = self.unit_load_kw.get(uid, 0.0)
-            if unit.group:
-                spare = sum(
-                    u.capacity_kw - self.unit_load_kw.get(u.id, 0.0)
-                    for u in self.units.values()
-                    if u.group == unit.group and u.hall_id == unit.hall_id and u.id not in dead_units
-                )
-                if spare >= load:
-                    continue
-            lost.update(self.unit_racks.get(uid, ()))
-        return lost
+        """Racks left without power or cooling by the loss of one unit: the same answer as the
+        dashboard's "what if it fails" (``campus.analysis.impact``)."""
+        res = impact(self.snap, unit, _IMPACT_KIND[target])
+        return set(res.racks_lost_both) | set(res.racks_lost_cooling)
 
 
 # ---------------------------------------------------------------- preparation
