@@ -223,3 +223,11 @@ def test_training_time_calculator_resolves_a_catalog_slug():
     assert out["days"] == pytest.approx(1e24 / (1000 * 989e12 * 0.36) / 86400)
     with pytest.raises(ValueError, match="^gpu_model:"):
         training_time(flops=1e24, gpus=10, gpu_model="no-such-gpu")
+
+
+@pytest.mark.parametrize("device_id", [1, 2, 11, 12])
+@pytest.mark.parametrize("pdu_rated_kw", [15.0, 35.0, 100.0])
+def test_a_failure_never_adds_usable_gpus(device_id, pdu_rated_kw):
+    im = impact(two_n((10, 30), pdu_rated_kw=pdu_rated_kw), device_id)
+    assert im.usable_gpus_after <= im.usable_gpus_before
+    assert im.job_interrupted == (im.usable_gpus_after < im.usable_gpus_before)

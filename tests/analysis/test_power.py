@@ -431,3 +431,22 @@ def test_redundancy_check_ignores_trips_the_design_load_already_causes():
     )
     assert [(k, i) for k, i, _ in rollup(snap).tripped] == [("device", 50)]
     assert redundancy_check(snap) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_chain(), st.floats(1.0, 100.0), st.floats(1.0, 1e5))
+def test_stranded_never_exceeds_provisioned_and_usable_never_exceeds_any_limit(case, design_kw, grid_kw):
+    snap, _, _ = case
+    feeds = tuple(replace(f, rating_kw=5.0 + (f.id % 7) * 3.0) if f.rack_id else f for f in snap.power_feeds)
+    snap = replace(
+        snap,
+        power_feeds=feeds,
+        racks=tuple(replace(r, design_kw=design_kw) for r in snap.racks),
+        grid_capacity_kw=grid_kw,
+    )
+    result = stranded_capacity(snap)
+    for row in result.racks.values():
+        assert 0.0 <= row.usable_kw <= row.provisioned_kw
+        assert row.usable_kw <= design_kw + 1e-9
+        assert row.stranded_kw == pytest.approx(row.provisioned_kw - row.usable_kw)
+    assert result.campus.stranded_kw == pytest.approx(sum(r.stranded_kw for r in result.racks.values()))
