@@ -250,3 +250,21 @@ def test_an_exception_from_progress_stops_the_replica():
     params = {"duration_days": 200, "rate_overrides": {"gpu": 100.0}}
     with pytest.raises(Stop):
         prepare(campus(), "failure_cascade", params).run(1, progress=progress)
+
+
+def test_on_the_synthetic_2n_campus_only_cooling_feeds_can_darken_racks():
+    from campus.analysis.synthetic import synthetic_campus
+
+    snap = synthetic_campus(4096)
+    plan = prepare(snap, "failure_cascade", {"duration_days": 365}).plan
+    assert plan.warm_impacts() > 10
+    cooling_power = {u.power_device_id for u in snap.cooling_units} | {
+        p.power_device_id for p in snap.cooling_plants
+    }
+    for (ci, ui), (racks, _) in plan._impact.items():
+        cls = plan.classes[ci]
+        if racks:
+            # the A/B IT path rides through any single loss; only what powers cooling can stop racks
+            assert cls.target == failure_cascade.POWER_DEVICE and cls.units[ui] in cooling_power
+        if cls.component == "ups":
+            assert racks == ()
