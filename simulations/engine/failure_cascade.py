@@ -35,6 +35,7 @@ import simpy
 from campus.analysis.impact import impact
 from campus.analysis.power import rollup
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
+from campus.catalog_data import default_value
 from simulations.engine.job import (
     JobTimeline,
     expected_ettr,
@@ -340,7 +341,11 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
     job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
     write_h = p.checkpoint_write_minutes / 60.0
     step_h = p.step_seconds / 3600.0
-    if p.checkpoint_interval_minutes == "optimal":
+    if p.checkpoint_interval_minutes == "optimal" and p.recovery == "in_memory":
+        # Failures do not roll back to the checkpoint, so there is no trade-off to optimise: checkpoints
+        # are only for durability, at the catalog's interval (BLOOM: every 3 h).
+        interval_h = default_value("checkpoint_interval_minutes") / 60.0
+    elif p.checkpoint_interval_minutes == "optimal":
         interval_h = max(
             young_daly_interval_hours(write_h, 1.0 / job_rate if job_rate > 0 else math.inf), step_h
         )

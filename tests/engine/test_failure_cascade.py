@@ -268,3 +268,11 @@ def test_on_the_synthetic_2n_campus_only_cooling_feeds_can_darken_racks():
             assert cls.target == failure_cascade.POWER_DEVICE and cls.units[ui] in cooling_power
         if cls.component == "ups":
             assert racks == ()
+
+
+def test_in_memory_recovery_checkpoints_only_for_durability():
+    snap = campus(failure_rates=(single_rate("gpu", 256 * 2.0),))
+    mem = _plan(snap, recovery="in_memory").plan
+    ckpt = _plan(snap, recovery="checkpoint_restart").plan
+    assert mem.interval_h == pytest.approx(3.0)  # catalog: every 3 h
+    assert ckpt.interval_h < 1.0  # Young/Daly for a 2 h job MTBF
