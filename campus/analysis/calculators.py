@@ -6,6 +6,7 @@ be > 0"), which the API turns into a 400 naming the field.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -14,9 +15,13 @@ from campus.analysis.catalog import catalog_specs
 from campus.analysis.compute import PRECISIONS, gpus_by_model, peak_pflops, training_days
 from campus.analysis.reliability import (
     daly_interval_hours,
+    effective_restart_hours,
     ettr_checkpoint,
+    ettr_in_memory,
     first_failure_minutes,
     job_mttf_hours,
+    lost_gpu_hours_per_failure,
+    reconstruction_seconds,
     young_interval_hours,
 )
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
@@ -187,11 +192,67 @@ def checkpoint_interval(
     }
 
 
+def recovery_options(
+    mtbf_hours: Any = None,
+    checkpoint_minutes: Any = None,
+    restart_minutes: Any = 10.0,
+    step_seconds: Any = None,
+    memory_gb: Any = 80.0,
+    link_gbps: Any = 400.0,
+    gpus: Any = None,
+    spares: Any = 0,
+    repair_hours: Any = 48.0,
+    node_failures_per_hour: Any = 0.0,
+) -> dict:
+    """Checkpoint/restart at the Daly interval against in-memory reconstruction, for a job of ``gpus``
+    with job MTBF ``mtbf_hours``; hot ``spares`` hide ``repair_hours`` while they last."""
+    if mtbf_hours is None:
+        raise ValueError("mtbf_hours: required")
+    if checkpoint_minutes is None:
+        raise ValueError("checkpoint_minutes: required")
+    if step_seconds is None:
+        raise ValueError("step_seconds: required")
+    if gpus is None:
+        raise ValueError("gpus: required")
+    m = _number("mtbf_hours", mtbf_hours, positive=True)
+    d = _number("checkpoint_minutes", checkpoint_minutes, positive=True) / 60.0
+    n_gpus = _integer("gpus", gpus)
+    n_spares = int(_number("spares", spares))
+    restart_h = effective_restart_hours(
+        _number("restart_minutes", restart_minutes) / 60.0,
+        _number("repair_hours", repair_hours),
+        n_spares,
+        _number("node_failures_per_hour", node_failures_per_hour),
+    )
+    tau = daly_interval_hours(d, m)
+    copy_s = reconstruction_seconds(
+        _number("memory_gb", memory_gb), _number("link_gbps", link_gbps, positive=True)
+    )
+    step_s = _number("step_seconds", step_seconds, positive=True)
+    in_memory_loss_h = (step_s + copy_s) / 3600.0
+    return {
+        "effective_restart_minutes": restart_h * 60.0,
+        "checkpoint_restart": {
+            "interval_minutes": tau * 60.0,
+            "expected_ettr": ettr_checkpoint(tau, d, restart_h, m),
+            "lost_gpu_hours_per_failure": lost_gpu_hours_per_failure(n_gpus, tau, d, restart_h),
+        },
+        "in_memory": {
+            "reconstruction_seconds": copy_s,
+            "expected_ettr": ettr_in_memory(m, step_s, copy_s, restart_h),
+            "lost_gpu_hours_per_failure": lost_gpu_hours_per_failure(
+                n_gpus, tau, d, restart_h, in_memory_loss_hours=in_memory_loss_h
+            ),
+        },
+    }
+
+
 CALCULATORS: dict[str, Callable[..., dict]] = {
     "training-time": training_time,
     "job-mttf": job_mttf,
     "first-failure": first_failure,
     "checkpoint-interval": checkpoint_interval,
+    "recovery-options": recovery_options,
 }
 
 
@@ -219,9 +280,5 @@ def run_calculator(name: str, params: Mapping[str, Any]) -> dict:
         return fn(**kw)
     if name == "job-mttf":
         return fn(**params)
-    allowed = {
-        "first-failure": {"components"},
-        "checkpoint-interval": {"mtbf_hours", "checkpoint_minutes", "restart_minutes"},
-    }[name]
-    _only(params, allowed)
+    _only(params, set(inspect.signature(fn).parameters))
     return fn(**params)

@@ -336,6 +336,9 @@ def campus_job_reliability(
         "optimal_checkpoint_minutes": None,
         "young_checkpoint_minutes": None,
         "expected_ettr": None,
+        "job_failures_per_day": None,
+        "lost_gpu_hours_per_failure": None,
+        "lost_gpu_hours_per_day": None,
         "checkpoint_minutes": checkpoint_minutes,
         "restart_minutes": restart_minutes,
     }
@@ -356,4 +359,7 @@ def campus_job_reliability(
     out["young_checkpoint_minutes"] = young_interval_hours(d, mttf) * 60.0
     out["expected_ettr"] = ettr_checkpoint(tau, d, restart_minutes / 60.0, mttf)
     out["job_failures_per_day"] = HOURS_PER_DAY / mttf
+    lost = lost_gpu_hours_per_failure(counts["gpu"], tau, d, restart_minutes / 60.0)
+    out["lost_gpu_hours_per_failure"] = lost
+    out["lost_gpu_hours_per_day"] = lost * HOURS_PER_DAY / mttf
     return out

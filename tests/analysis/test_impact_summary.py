@@ -231,3 +231,31 @@ def test_a_failure_never_adds_usable_gpus(device_id, pdu_rated_kw):
     im = impact(two_n((10, 30), pdu_rated_kw=pdu_rated_kw), device_id)
     assert im.usable_gpus_after <= im.usable_gpus_before
     assert im.job_interrupted == (im.usable_gpus_after < im.usable_gpus_before)
+
+
+def test_recovery_options_compare_checkpoint_restart_with_in_memory():
+    out = run_calculator(
+        "recovery-options",
+        {"mtbf_hours": 2.0, "checkpoint_minutes": 5, "restart_minutes": 10, "step_seconds": 10, "gpus": 1000},
+    )
+    assert out["in_memory"]["reconstruction_seconds"] == pytest.approx(1.6)
+    assert out["in_memory"]["expected_ettr"] > out["checkpoint_restart"]["expected_ettr"]
+    assert out["in_memory"]["lost_gpu_hours_per_failure"] == pytest.approx(
+        1000 * ((10 + 1.6) / 3600 + 10 / 60)
+    )
+    # without spares a node repair adds to every restart
+    no_spares = run_calculator(
+        "recovery-options",
+        {
+            "mtbf_hours": 2.0,
+            "checkpoint_minutes": 5,
+            "step_seconds": 10,
+            "gpus": 1000,
+            "node_failures_per_hour": 0.5,
+            "repair_hours": 24,
+            "spares": 0,
+        },
+    )
+    assert no_spares["effective_restart_minutes"] > 10.0
+    with pytest.raises(ValueError, match="^step_seconds:"):
+        run_calculator("recovery-options", {"mtbf_hours": 2.0, "checkpoint_minutes": 5, "gpus": 8})
