@@ -276,3 +276,20 @@ def test_in_memory_recovery_checkpoints_only_for_durability():
     ckpt = _plan(snap, recovery="checkpoint_restart").plan
     assert mem.interval_h == pytest.approx(3.0)  # catalog: every 3 h
     assert ckpt.interval_h < 1.0  # Young/Daly for a 2 h job MTBF
+
+
+def test_useful_flops_count_every_gpu_model_of_a_mixed_job():
+    snap = campus(node_models=("hgx-h100-8", "dgx-a100"), failure_rates=(single_rate("gpu", 256 * 50.0),))
+    plan = _plan(snap, precision="fp8", mfu=0.35).plan
+    assert plan.job_gpus_by_model == {"h100-sxm": 128, "a100-sxm": 128}
+    h100, a100 = snap.gpus["h100-sxm"], snap.gpus["a100-sxm"]
+    # the A100 has no FP8: it counts at its BF16 peak
+    expected_tflops = 128 * 0.35 * (h100.peak_tflops["fp8"] + a100.peak_tflops["bf16"])
+    assert plan.job_tflops == pytest.approx(expected_tflops)
+    r = prepare(
+        snap,
+        "failure_cascade",
+        {"rate_set": "test-set", "include_infrastructure": False, "precision": "fp8", "mfu": 0.35},
+    ).run(2)
+    useful_h = r.metrics["useful_gpu_hours"] / 256
+    assert r.metrics["useful_eflop"] == pytest.approx(useful_h * 3600 * expected_tflops * 1e12 / 1e18)
