@@ -24,6 +24,7 @@ whole graph.
 from __future__ import annotations
 
 import heapq
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -134,6 +135,7 @@ class PowerGraph:
 
 _GRAPH_CACHE: dict[int, tuple[CampusSnapshot, PowerGraph]] = {}
 _GRAPH_CACHE_SIZE = 8
+_GRAPH_LOCK = threading.Lock()
 
 
 def power_graph(snap: CampusSnapshot) -> PowerGraph:
@@ -142,10 +144,11 @@ def power_graph(snap: CampusSnapshot) -> PowerGraph:
     if hit is not None and hit[0] is snap:
         return hit[1]
     graph = PowerGraph(snap)
-    if len(_GRAPH_CACHE) >= _GRAPH_CACHE_SIZE:
-        _GRAPH_CACHE.pop(next(iter(_GRAPH_CACHE)))
-    # Holding the snapshot keeps id() from being reused by another object while the entry lives.
-    _GRAPH_CACHE[id(snap)] = (snap, graph)
+    with _GRAPH_LOCK:  # API workers may share the cache across threads
+        while len(_GRAPH_CACHE) >= _GRAPH_CACHE_SIZE:
+            _GRAPH_CACHE.pop(next(iter(_GRAPH_CACHE)), None)
+        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
+        _GRAPH_CACHE[id(snap)] = (snap, graph)
     return graph
 
 
