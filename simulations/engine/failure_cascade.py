@@ -451,7 +451,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     eligible_by_rack = plan.eligible_by_rack
     need = plan.job_nodes
     eligible = plan.eligible_nodes
-    state = {"down": 0, "wait_since": -1.0, "wait_h": 0.0, "outages": 0, "events": 0}
+    state: dict[str, float] = {}  # filled by the process when it ends
     rack_outages: dict[int, int] = {}
     repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks); racks () = one node
     n = len(times)
@@ -474,6 +474,9 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                 break
             yield env.timeout(t - env.now)
             events += 1
+            if progress is not None and events >= next_progress:
+                next_progress += _PROGRESS_EVERY
+                progress(t / duration_h)
             if t_r <= t_f:
                 _, _, racks = heapq.heappop(repairs)
                 if racks:
@@ -519,9 +522,6 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                 wait_since = t
             elif was_waiting and not tl.waiting:
                 wait_h += t - wait_since
-            if progress is not None and events >= next_progress:
-                next_progress += _PROGRESS_EVERY
-                progress(t / duration_h)
         if tl.waiting:
             wait_h += duration_h - wait_since
         state["events"] = events

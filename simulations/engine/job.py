@@ -200,7 +200,8 @@ class JobTimeline:
             self.useful_h += k * self.interval_h + compute_rem
             return 0.0
         if self.in_memory:
-            lost = compute_rem % self.step_h if self.step_h > 0 else 0.0
+            # only the step in progress is lost (none while a checkpoint is being written)
+            lost = compute_rem % self.step_h if self.step_h > 0 and rem < self.interval_h else 0.0
             self.useful_h += k * self.interval_h + compute_rem - lost
             return lost
         self.useful_h += k * self.interval_h

@@ -88,3 +88,13 @@ def test_timeline_waits_for_capacity_then_restarts():
     tl.finish(5.0)
     assert tl.down_h == pytest.approx(3.5)
     assert tl.useful_h == pytest.approx(1.0 + 0.5)
+
+
+def test_in_memory_timeline_loses_only_the_step_in_progress():
+    tl = JobTimeline(interval_h=1.0, write_h=0.5, restart_h=0.1, n_causes=1, step_h=0.3, in_memory=True)
+    tl.fail(2.0, 0, capacity_ok=True)  # one segment (1 h) done, then 0.5 h into the next: 0.2 h of step lost
+    assert tl.lost_work_h == pytest.approx(0.2)
+    assert tl.useful_h == pytest.approx(1.0 + 0.3)
+    tl.fail(3.35, 0, capacity_ok=True)  # up at 2.1; 1.25 h later: mid checkpoint write, no step lost
+    assert tl.lost_work_h == pytest.approx(0.2)
+    assert tl.useful_h == pytest.approx(1.3 + 1.0)
