@@ -556,9 +556,7 @@ def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) 
         "lost_work_hours": tl.lost_work_h,
         "downtime_hours": tl.down_h,
         "waiting_for_capacity_hours": state["wait_h"],
-        "checkpoint_overhead_hours": tl.useful_h * plan.write_h / plan.interval_h
-        if plan.interval_h > 0
-        else 0.0,
+        "checkpoint_overhead_hours": tl.overhead_h,
         "useful_gpu_hours": tl.useful_h * g,
         "useful_eflop": tl.useful_h * 3600.0 * plan.job_tflops * 1e12 / 1e18,
         "job_gpus": float(g),

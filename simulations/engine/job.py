@@ -138,6 +138,7 @@ class JobTimeline:
         "waiting",
         "useful_h",
         "lost_work_h",
+        "overhead_h",
         "down_h",
         "interruptions",
         "by_cause_count",
@@ -167,6 +168,7 @@ class JobTimeline:
         self.waiting = False  # down and waiting for capacity (a repair), ready_at undefined
         self.useful_h = 0.0  # committed compute, h
         self.lost_work_h = 0.0  # compute and checkpoint writes thrown away, h
+        self.overhead_h = 0.0  # checkpoint writes that were not thrown away, h
         self.down_h = 0.0  # restart and waiting, h
         self.interruptions = 0
         self.by_cause_count = [0] * n_causes
@@ -196,13 +198,17 @@ class JobTimeline:
         else:
             k, rem = 0, elapsed
         compute_rem = rem if rem < self.interval_h else self.interval_h
+        writing = rem - compute_rem  # time spent on a checkpoint write still in progress
+        self.overhead_h += k * self.write_h
         if not interrupted:
             self.useful_h += k * self.interval_h + compute_rem
+            self.overhead_h += writing
             return 0.0
         if self.in_memory:
-            # only the step in progress is lost (none while a checkpoint is being written)
-            lost = compute_rem % self.step_h if self.step_h > 0 and rem < self.interval_h else 0.0
+            # only the step in progress is lost (none while a checkpoint is being written, which is wasted)
+            lost = compute_rem % self.step_h if self.step_h > 0 and writing == 0 else 0.0
             self.useful_h += k * self.interval_h + compute_rem - lost
+            self.overhead_h += writing
             return lost
         self.useful_h += k * self.interval_h
         return rem

@@ -293,3 +293,18 @@ def test_useful_flops_count_every_gpu_model_of_a_mixed_job():
     ).run(2)
     useful_h = r.metrics["useful_gpu_hours"] / 256
     assert r.metrics["useful_eflop"] == pytest.approx(useful_h * 3600 * expected_tflops * 1e12 / 1e18)
+
+
+@pytest.mark.parametrize("recovery", ["checkpoint_restart", "in_memory", "hot_spares"])
+def test_the_time_budget_of_a_replica_adds_up_to_its_duration(recovery):
+    snap = _pdu_only_snapshot(feed_rating_kw=30.0)
+    params = {
+        "rate_set": "test-set",
+        "duration_days": 60,
+        "recovery": recovery,
+        "rate_overrides": {"gpu": 256 * 3.0},
+    }
+    m = prepare(snap, "failure_cascade", params).run(8).metrics
+    parts = m["ettr"] * 60 * 24 + m["checkpoint_overhead_hours"] + m["lost_work_hours"] + m["downtime_hours"]
+    assert parts == pytest.approx(60 * 24)
+    assert m["lost_gpu_hours"] == pytest.approx((m["lost_work_hours"] + m["downtime_hours"]) * m["job_gpus"])

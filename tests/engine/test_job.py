@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulations.engine.job import (
     JobTimeline,
@@ -98,3 +100,24 @@ def test_in_memory_timeline_loses_only_the_step_in_progress():
     tl.fail(3.35, 0, capacity_ok=True)  # up at 2.1; 1.25 h later: mid checkpoint write, no step lost
     assert tl.lost_work_h == pytest.approx(0.2)
     assert tl.useful_h == pytest.approx(1.3 + 1.0)
+
+
+@given(
+    gaps=st.lists(st.floats(0.001, 5.0), min_size=0, max_size=30),
+    blocked=st.lists(st.booleans(), min_size=30, max_size=30),
+    in_memory=st.booleans(),
+)
+@settings(max_examples=200, deadline=None)
+def test_useful_overhead_lost_and_down_time_add_up_to_the_wall_time(gaps, blocked, in_memory):
+    tl = JobTimeline(interval_h=1.0, write_h=0.2, restart_h=0.3, n_causes=2, step_h=0.05, in_memory=in_memory)
+    t = 0.0
+    for i, gap in enumerate(gaps):
+        t += gap
+        if tl.waiting:
+            tl.capacity_back(t)
+        else:
+            tl.fail(t, i % 2, capacity_ok=not blocked[i])
+    end = t + 2.0
+    tl.finish(end)
+    assert tl.useful_h + tl.overhead_h + tl.lost_work_h + tl.down_h == pytest.approx(end, abs=1e-9)
+    assert sum(tl.by_cause_lost_h) == pytest.approx(tl.lost_work_h + tl.down_h, abs=1e-9)
