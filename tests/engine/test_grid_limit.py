@@ -95,3 +95,18 @@ def test_a_limit_below_the_idle_campus_is_reported_as_an_overload():
     assert r.metrics["overload_events"] == 1
     assert r.metrics["overload_mwh"] > 0
     assert r.metrics["throughput_lost_fraction"] == pytest.approx(2 / 5)  # every pod paused for 2 of 5 h
+
+
+def test_a_capacity_schedule_replaces_the_base_capacity_from_its_start():
+    r = _run(
+        "cap",
+        events=[],
+        capacity_schedule=[
+            {"start_hours": 1, "capacity_kw": 300.0},
+            {"start_hours": 4, "capacity_kw": 1000.0},
+        ],
+    )
+    t, limit = r.series["t_hours"], r.series["limit_kw"]
+    assert np.all(limit[(t >= 1) & (t < 4)] == 300.0) and np.all(limit[t >= 4] == 1000.0)
+    assert np.all(r.series["grid_kw"][(t >= 1) & (t < 4)] <= 300.0 + 1e-6)
+    assert r.metrics["shortfall_events"] == 1

@@ -147,3 +147,20 @@ def test_each_affected_rack_gets_its_own_temperature_series():
     assert np.array_equal(r.series["rack.100.gpu_temp_c"], r.series["gpu_temp_c.liquid/h100-sxm/e0"])
     quiet = _cdu_loss(rack_series=False)
     assert not any(k.startswith("rack.") for k in quiet.series)
+
+
+def test_overlapping_events_on_one_unit_compound():
+    events = [
+        {"kind": "pump_loss", "remaining_flow_fraction": 0.6, "at_minutes": 5, "repair_minutes": 60},
+        {"kind": "supply_temp_excursion", "supply_rise_k": 8, "at_minutes": 20, "repair_minutes": 20},
+    ]
+    r = run_replica("liquid_cooling", campus(), {"events": events}, 1)
+    h100 = campus().gpus["h100-sxm"]
+    g = G_LIQ * 0.6**0.8
+    alone = 25 + 1000 / g  # the pump loss alone stays under slowdown
+    assert alone < h100.slowdown_temp_c
+    holdable = g * (h100.slowdown_temp_c - 33) / 1000  # with the excursion it must throttle
+    assert r.series["job_pace"].min() == pytest.approx(cap_throughput_fraction(h100, holdable))
+    t = r.series["t_hours"] * 60
+    assert np.all(r.series["job_pace"][(t > 5) & (t < 20)] == 1)
+    assert r.metrics["time_to_throttle_s"] > 15 * 60
