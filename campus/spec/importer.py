@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import fastjsonschema
-from django.db import connections, router, transaction
+from django.db import connections, models, router, transaction
 from django.utils import timezone
 from jsonschema import Draft7Validator
 
@@ -406,7 +406,9 @@ def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
         elif isinstance(value, float) and not math.isfinite(value):
             errors.append({"path": format_path(path) or "$", "message": f"{value} is not a finite number"})
         elif isinstance(value, str) and "\x00" in value:
-            errors.append({"path": format_path(path) or "$", "message": "text must not contain NUL characters"})
+            errors.append(
+                {"path": format_path(path) or "$", "message": "text must not contain NUL characters"}
+            )
     errors.sort(key=lambda e: e["path"])
     return errors
 
@@ -516,23 +518,55 @@ def _insert_rows(model, rows: list[dict[str, Any]], progress: Progress | None, s
         progress(stage, len(rows))
 
 
+# Children before parents, so every delete leaves no dangling reference inside the inventory.
+_CLEAR_ORDER = (
+    Link,
+    Switch,
+    PowerFeed,
+    Node,
+    Rack,
+    CoolingUnit,
+    CoolingPlant,
+    Pod,
+    PowerDevice,
+    Row,
+    DataHall,
+    Building,
+    UtilityFeed,
+)
+
+
+def _referenced_only_by_inventory() -> bool:
+    """True when nothing outside the inventory tables points at them (other apps refer to the campus
+    only), so the contents can be deleted table by table in SQL."""
+    inventory = set(_CLEAR_ORDER)
+    for model in _CLEAR_ORDER:
+        for rel in model._meta.related_objects:
+            if rel.related_model not in inventory and rel.on_delete is not models.DO_NOTHING:
+                return False
+    return True
+
+
 def _clear_campus(campus: Campus) -> None:
-    """Delete a campus's contents, keeping the campus row (and its id) for the new contents."""
-    for model in (
-        Link,
-        Switch,
-        PowerFeed,
-        Node,
-        Rack,
-        CoolingUnit,
-        CoolingPlant,
-        Pod,
-        PowerDevice,
-        Building,
-        UtilityFeed,
-    ):
-        lookup = {"rack__campus": campus} if model is Node else {"campus": campus}
-        model.objects.filter(**lookup).delete()
+    """Delete a campus's contents, keeping the campus row (and its id) for the new contents.
+
+    Like the import, this is one bulk event: one DELETE per table and no per-row history. Should another
+    model ever point at inventory rows, the ORM's cascading delete is used instead.
+    """
+    bulk = _referenced_only_by_inventory()
+    for model in _CLEAR_ORDER:
+        if model is Node:
+            qs = Node.objects.filter(rack__campus=campus)
+        elif model in (Row, DataHall):
+            qs = model.objects.filter(
+                **{"hall__building__campus" if model is Row else "building__campus": campus}
+            )
+        else:
+            qs = model.objects.filter(campus=campus)
+        if bulk:
+            qs._raw_delete(qs.db)
+        else:
+            qs.delete()
 
 
 def import_campus(data: dict, progress: Progress | None = None, replace: bool = False) -> Campus:

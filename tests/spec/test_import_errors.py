@@ -237,6 +237,12 @@ def test_replace_keeps_the_campus_id_and_swaps_the_contents(small_spec):
     assert Campus.objects.get(pk=first.pk).grid_capacity_mw == 3.0
     assert list(Rack.objects.filter(campus=second).values_list("name", flat=True)) == ["R01-01"]
     assert Node.objects.filter(rack__campus=second).count() == 4
+    # nothing of the old contents is left: the counts are those of a fresh import of the new spec
+    replaced = inventory_counts()
+    Campus.objects.all().delete()
+    small_spec["campus"]["name"] = "Fresh"
+    import_campus(small_spec)
+    assert inventory_counts() == replaced
 
 
 @pytest.mark.django_db
