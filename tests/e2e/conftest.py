@@ -105,10 +105,10 @@ def login(page, username: str, password: str = PASSWORD, next_path: str = "/") -
     page.wait_for_url(lambda url: "/login/" not in url)
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(page, name: str, full_page: bool = False) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=False)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -47,7 +47,8 @@ const axisStyle = { stroke: "#4a5568", grid: { stroke: "#e7ebf0", width: 1 }, ti
  * time axes are equal; otherwise give one chart per run.
  */
 export function timeChart(container, { title, unit = "", series, yRange = null, testid = "chart" }) {
-  const box = el("div", { class: "chart", "data-testid": testid, "data-metric": title });
+  const banded = series.length === 1 && series[0].p5 && series[0].p95;
+  const box = el("div", { class: `chart${banded ? " has-band" : ""}`, "data-testid": testid, "data-metric": title });
   const head = el("h3", {}, title + (unit ? ` (${unit})` : ""));
   const plotBox = el("div", { class: "chart-plot" });
   box.append(head, plotBox);

@@ -51,7 +51,9 @@ export function compact(value) {
 export function label(key) {
   return String(key)
     .replace(/_/g, " ")
-    .replace(/\b(mw|kw|gpu|gpus|pue|ettr|mttf|it|usd|twh|cdu|ups|pdu)\b/gi, (m) => m.toUpperCase())
+    .replace(/\bkw\b/gi, "kW")
+    .replace(/\b(mw|gpu|pue|ettr|mttf|mtbf|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops)\b/gi, (m) => m.toUpperCase())
+    .replace(/\bgpus\b/gi, "GPUs")
     .replace(/^./, (c) => c.toUpperCase());
 }
 

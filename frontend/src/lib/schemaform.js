@@ -148,7 +148,7 @@ export class SchemaForm {
       } else if (isSimple(base)) {
         grid.append(this._simple(path, name, base, nullable, constants, value));
       } else {
-        nested.push([name, base, value, path, "json"]);
+        nested.push([name, { ...base, nullable }, value, path, "json"]);
       }
     }
     for (const [name, base, value, path, mode] of nested) {
@@ -225,11 +225,12 @@ export class SchemaForm {
   _json(path, name, base, value) {
     const id = this._id(path);
     const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true });
-    const text = JSON.stringify(value ?? (base.type === "array" ? [] : base.type === "object" ? {} : null), null, 1).replace(/\n\s*/g, " ");
-    const input = el("textarea", { id, name: path, rows: 2, spellcheck: "false", class: "json-input", "aria-describedby": `${id}-error` }, text);
+    // null (the engine's "all" or "derived") stays an empty box; everything else is compact JSON.
+    const text = value === null || value === undefined ? "" : JSON.stringify(value);
+    const input = el("textarea", { id, name: path, rows: 1, spellcheck: "false", class: "json-input", "aria-describedby": `${id}-error` }, text);
     const read = () => {
       const raw = input.value.trim();
-      if (!raw) return base.type === "array" ? [] : null;
+      if (!raw) return base.nullable ? null : base.type === "array" ? [] : base.type === "object" ? {} : null;
       try {
         return JSON.parse(raw);
       } catch {
@@ -241,7 +242,7 @@ export class SchemaForm {
       { class: "field field-json", "data-path": path },
       el("label", { for: id }, niceLabel(base.title ?? name)),
       input,
-      el("div", { class: "field-help" }, base.description ? `${base.description} (JSON)` : "JSON"),
+      el("div", { class: "field-help" }, [base.description, base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — ")),
       errorEl,
     );
     this.fields.push({ path, read, input, errorEl, wrap, json: true });

@@ -278,6 +278,7 @@ function renderRunHead(run) {
   const active = run.status === "queued" || run.status === "running";
   const pct = Math.round((run.progress ?? 0) * 100);
   box.append(
+    ...[
     el(
       "div",
       { class: "card-head" },
@@ -300,6 +301,7 @@ function renderRunHead(run) {
     active ? el("p", { class: "muted small" }, `${pct} % done — this page follows the run.`) : null,
     run.status === "failed" ? el("p", { class: "notice notice-error", "data-testid": "run-failed" }, run.error || "The run failed.") : null,
     run.flagged ? el("div", { class: "notice notice-warn" }, el("strong", {}, "Flagged: "), (run.flag_reasons ?? []).map((r) => el("span", { class: "flag" }, typeof r === "object" ? r.message ?? `${r.metric} ${r.op} ${r.value}` : String(r)))) : null,
+    ].filter(Boolean),
   );
 }
 
@@ -356,7 +358,8 @@ function percentileBars(metrics) {
     "div",
     { class: "dist", "data-testid": "percentile-bars" },
     Object.entries(metrics ?? {}).map(([name, s]) => {
-      if (s?.p5 == null || s?.p95 == null) return null;
+      // Only metrics that vary over the replicas: a constant has no spread to show.
+      if (s?.p5 == null || s?.p95 == null || !(s.p95 > s.p5)) return null;
       const lo = Math.min(s.p5, s.min ?? s.p5);
       const hi = Math.max(s.p95, s.max ?? s.p95);
       const span = hi - lo || 1;
@@ -382,22 +385,39 @@ async function seriesFor(runId) {
 async function renderResults(run) {
   const box = $("run-detail");
   const metrics = run.summary?.metrics ?? {};
-  box.append(el("h3", {}, "Summary over replicas"), summaryTable(metrics));
-  if (run.summary?.by_cause && Object.keys(run.summary.by_cause).length) {
-    box.append(
-      el("h3", {}, "By cause"),
-      el("dl", { class: "kv", "data-testid": "by-cause" }, Object.entries(run.summary.by_cause).flatMap(([k, v]) => [el("dt", {}, f.label(k)), el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2))])),
-    );
-  }
-
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
-  box.append(el("h3", {}, "Time series (mean, band: 5th–95th percentile over replicas)"), chartsBox);
+  const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
+  const byCause = run.summary?.by_cause ?? {};
+  box.append(
+    el("h3", { class: "results-title" }, "Time series", el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile")),
+    chartsBox,
+    el("h3", { class: "results-title" }, "Distributions over replicas"),
+    dist,
+    el(
+      "div",
+      { class: "results-grid" },
+      el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(metrics)),
+      el(
+        "div",
+        {},
+        Object.keys(byCause).length
+          ? [
+              el("h3", { class: "results-title" }, "Interruptions by cause (mean per replica)"),
+              el("dl", { class: "kv", "data-testid": "by-cause" }, Object.entries(byCause).flatMap(([k, v]) => [el("dt", {}, f.label(k)), el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2))])),
+            ]
+          : null,
+        el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
+        percentileBars(metrics),
+      ),
+    ),
+  );
+
   try {
     const { all, plain } = await seriesFor(run.id);
     if (rackSeriesMetrics(all).length) {
       box.insertBefore(
         el("p", { class: "notice" }, "This run has per-rack series. ", el("a", { href: `/campuses/${state.campusId}/map/?run=${run.id}&metric=temperature`, "data-testid": "replay-link" }, "Replay it on the floor map")),
-        chartsBox.previousSibling,
+        box.querySelector(".results-title"),
       );
     }
     if (!plain.length) chartsBox.append(el("p", { class: "muted" }, "This run recorded no time series."));
@@ -411,22 +431,20 @@ async function renderResults(run) {
     chartsBox.append(errorBox(error));
   }
 
-  const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
-  box.append(el("h3", {}, "Distributions over replicas"), dist);
   try {
     const page = await api.get(`/api/runs/${run.id}/replicas/${qs({ limit: 1000 })}`);
     const reps = Array.isArray(page) ? page : page.results ?? [];
     if (run.id !== openRunId) return;
     if (reps.length > 1) {
-      const names = prioritise(Object.keys(reps[0].metrics ?? {})).slice(0, 6);
+      const names = prioritise(Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1)).slice(0, 6);
       for (const name of names) histogram(dist, { title: f.label(name), values: reps.map((r) => r.metrics?.[name]) });
+      if (!names.length) dist.append(el("p", { class: "muted" }, "Every replica gave the same figures."));
     } else {
       dist.append(el("p", { class: "muted" }, "One replica: no distribution to show."));
     }
-  } catch {
-    // The summary's percentiles below still tell the spread.
+  } catch (error) {
+    dist.append(errorBox(error));
   }
-  box.append(percentileBars(metrics));
   box.dataset.results = "ready";
 }
 
