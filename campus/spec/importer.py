@@ -813,7 +813,7 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
         for g in groups:
             model_pk, _ = catalog.node_models[g["model"]]
             status = g.get("status", NodeStatus.ACTIVE.value)
-            for _ in range(g["count"]):
+            for _ in range(int(g["count"])):  # JSON Schema lets 4.0 pass as an integer
                 index += 1
                 nodes.append(
                     {
@@ -870,7 +870,7 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
                 "a_switch_id": switch_id.get(k.get("a_switch")),
                 "b_switch_id": switch_id[k["b_switch"]],
                 "medium_id": catalog.media[k["medium"]][0],
-                "count": k["count"],
+                "count": int(k["count"]),
                 "length_m": k["length_m"],
                 "speed_gbps": k.get("speed_gbps", default_speed),
             }

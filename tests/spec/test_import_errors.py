@@ -37,6 +37,16 @@ def test_valid_small_spec_imports_every_section(small_spec):
 
 
 @pytest.mark.django_db
+def test_whole_numbers_written_as_floats_are_accepted_as_integers(small_spec):
+    small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["nodes"][0]["count"] = 4.0
+    small_spec["links"][0]["count"] = 32.0
+    small_spec["switches"][0]["count"] = 2.0
+    campus = import_campus(small_spec)
+    assert Node.objects.filter(rack__campus=campus).count() == 8
+    assert sorted(campus.links.values_list("count", flat=True)) == [32, 32, 64]
+
+
+@pytest.mark.django_db
 def test_schema_negative_rating_names_the_field(small_spec):
     small_spec["power_devices"][4]["rated_kw"] = -5
     errors = rejected(small_spec)

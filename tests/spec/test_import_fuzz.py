@@ -50,6 +50,7 @@ VALUES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=12),
     st.sampled_from(NAMES),
+    st.sampled_from([0, 0.0, 1.0, 4.0, 0.05, -1, 1e9, "", "A", "N", "air", "leaf", "sr"]),
     st.lists(st.integers(), max_size=2),
     st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
 )
