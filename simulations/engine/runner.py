@@ -42,9 +42,9 @@ _MODULES = {
 def replica_seed(run_seed: int, index: int) -> int:
     """The seed of replica ``index`` of a run: an independent numpy SeedSequence child, as a 63-bit int."""
     ss = np.random.SeedSequence(entropy=int(run_seed), spawn_key=(int(index),))
-    return int(
-        ss.generate_state(2, dtype=np.uint32).astype(np.uint64) @ np.array([1 << 31, 1], dtype=np.uint64)
-    )
+    hi, lo = (int(x) for x in ss.generate_state(2, dtype=np.uint32))
+    # masked to 63 bits: fits a signed 64-bit database column
+    return ((hi << 31) + lo) & ((1 << 63) - 1)
 
 
 @dataclass
