@@ -275,7 +275,7 @@ export class FloorMap {
     }
 
     this.lastFrameMs = performance.now() - t0;
-    if (this.firstPaint === null) {
+    if (this.firstPaint === null && racks.length) {
       this.firstPaint = performance.now();
       performance.mark("floormap-first-paint");
     }
