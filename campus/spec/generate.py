@@ -55,6 +55,8 @@ CDU_PUMP_FRACTION = 0.02  # CDU pump power per kW of heat moved; estimate
 CRAH_FAN_FRACTION = 0.04  # CRAH fan power per kW of heat; estimate
 GRID_MARGIN = 1.15  # grid interconnect above the design facility power
 UPLINK_M_SAME_HALL = 20.0
+# Middle-of-rack: a leaf serves at most 16 racks, 8 either side: 8 x 0.6 m + 2 m of risers < 7 m (AEC).
+MOR_SEGMENT_RACKS = 16
 SPINE_CORE_M = 10.0
 INTER_BUILDING_EXTRA_M = 100.0  # risers and trays inside both buildings
 
@@ -706,16 +708,22 @@ class _Builder:
                             gname = f"{pname}-LEAF-{self.buildings[bi]['name']}{hall['name']}-RAIL{rail + 1}"
                             self._link(pname, gname, plan.nodes, length, nic_speed, a_rack=spec["name"])
             else:
-                # One leaf group per row, in the middle rack of the row; nodes reach it by copper.
+                # One leaf group per row segment of at most MOR_SEGMENT_RACKS racks, in its middle rack:
+                # every node cable then stays within copper (AEC) reach.
                 by_row: dict[int, list] = {}
                 for m in members:
                     by_row.setdefault(id(m[3]), []).append(m)
-                for racks in by_row.values():
-                    bi, hi, hall, row_spec = racks[0][:4]
+                segments = [
+                    row[i : i + MOR_SEGMENT_RACKS]
+                    for row in by_row.values()
+                    for i in range(0, len(row), MOR_SEGMENT_RACKS)
+                ]
+                for racks in segments:
+                    bi, hi, hall, _ = racks[0][:4]
                     middle = racks[len(racks) // 2][4]
                     ports = sum(plan.nodes for *_, plan in racks) * rails
                     count = math.ceil(ports / down)
-                    gname = f"{pname}-LEAF-{middle['name'].rsplit('-', 1)[0]}"
+                    gname = f"{pname}-LEAF-{middle['name']}"
                     self.switches.append(
                         self._switch(gname, pname, "leaf", count, bi, hall, rack=middle["name"])
                     )

@@ -169,6 +169,17 @@ def test_each_pod_has_the_tiers_design_fabric_computes_from_the_radix(gpus, fabr
     assert leaf_ports_down >= gpus
 
 
+def test_middle_of_rack_puts_node_cables_on_copper_and_a_third_of_the_fabric():
+    spec = generate_spec("G", 16384, topology="middle-of-rack", pod_max_gpus=8192)
+    node_media = {k["medium"] for k in spec["links"] if "a_rack" in k}
+    assert node_media <= {"dac", "aec"}
+    copper = sum(k["count"] for k in spec["links"] if k["medium"] in ("dac", "aec"))
+    share = copper / sum(k["count"] for k in spec["links"])
+    assert 0.25 <= share <= 0.34
+    rail = generate_spec("G", 16384, topology="rail-optimized", pod_max_gpus=8192)
+    assert {k["medium"] for k in rail["links"] if "a_rack" in k} <= {"aec", "sr"}
+
+
 def test_islands_are_joined_by_a_super_spine_with_the_oversubscription():
     spec = generate_spec("G", 32768, pod_max_gpus=8192, oversubscription=7.0)
     assert len(spec["pods"]) == 4
