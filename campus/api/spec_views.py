@@ -231,8 +231,7 @@ class CampusExportView(APIView):
         responses={
             (200, "application/x-yaml"): OpenApiTypes.STR,
             (200, "application/json"): OpenApiTypes.OBJECT,
-            (404, "application/x-yaml"): OpenApiResponse(description="No campus with this id."),
-            (404, "application/json"): OpenApiResponse(description="No campus with this id."),
+            404: OpenApiResponse(description="No campus with this id."),
         },
         tags=["campus spec"],
     )
