@@ -460,12 +460,19 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
     phase = rng.uniform(0.0, seg_s)  # where in its checkpoint cycle the job was at t = 0
     merged = _merge(down_windows)
     restart_s = p.job.restart_minutes * 60.0
+    back = -math.inf
     for t0, t1 in merged:
         interruptions += 1
-        lost_work_s += (phase + t0) % seg_s
-        back = min(t_end, t1 + restart_s)
-        down_s += back - t0
-        job_down |= (t_s >= t0) & (t_s < back)
+        if t0 < back:
+            # a shutdown while the job is still restarting: no work to lose, the restart starts over
+            new_back = min(t_end, max(back, t1 + restart_s))
+            down_s += new_back - back
+        else:
+            lost_work_s += (phase + t0) % seg_s
+            new_back = min(t_end, t1 + restart_s)
+            down_s += new_back - t0
+        job_down |= (t_s >= t0) & (t_s < new_back)
+        back = new_back
         phase = -back  # the job restarts from its checkpoint at ``back``: cycle phase 0 there
     pace = np.where(job_down, 0.0, pace)
     up_pace = _mean_pace_excluding(histories, plan, t_end, merged, restart_s)

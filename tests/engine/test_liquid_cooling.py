@@ -164,3 +164,29 @@ def test_overlapping_events_on_one_unit_compound():
     t = r.series["t_hours"] * 60
     assert np.all(r.series["job_pace"][(t > 5) & (t < 20)] == 1)
     assert r.metrics["time_to_throttle_s"] > 15 * 60
+
+
+def test_a_second_shutdown_during_the_restart_loses_no_more_work():
+    def loss(at2):
+        events = [
+            {"kind": "cdu_loss", "target_id": 500, "at_minutes": 5, "repair_minutes": 10},
+            {"kind": "cdu_loss", "target_id": 501, "at_minutes": at2, "repair_minutes": 10},
+        ]
+        params = {"events": events, "node_restart_minutes": 5, "job": {"restart_minutes": 30}}
+        return run_replica("liquid_cooling", campus(), params, seed=4).metrics
+
+    one = run_replica(
+        "liquid_cooling",
+        campus(),
+        {
+            "events": [{"kind": "cdu_loss", "target_id": 500, "at_minutes": 5, "repair_minutes": 10}],
+            "node_restart_minutes": 5,
+            "job": {"restart_minutes": 30},
+        },
+        seed=4,
+    ).metrics
+    during = loss(25)  # the first group is back at 20 min, the job restarts until 50 min
+    assert during["job_interruptions"] == 2
+    assert during["lost_work_hours"] == pytest.approx(one["lost_work_hours"])
+    # the second group is back at 40 min (plus its shutdown delay), so the job restarts until ~70 min
+    assert during["lost_gpu_hours"] > one["lost_gpu_hours"]
