@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
@@ -347,8 +347,28 @@ def _worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+_last_sweep = [0.0]
+
+
+def sweep_now_and_then() -> None:
+    """Reap from the workers themselves, at most once per half stale period per process: beat's reaper task
+    waits in the same queue as the chunks, behind however many of them are queued."""
+    now = time.monotonic()
+    if now - _last_sweep[0] < STALE_S / 2:
+        return
+    _last_sweep[0] = now
+    try:
+        report = reap_stale_runs()
+    except Exception:
+        log.exception("reaper sweep")
+        return
+    if any(report.values()):
+        log.warning("reaper: %s", report)
+
+
 def execute_chunk(run_id: int, indices: list[int], number: int | None = None) -> str:
     """Run the replicas ``indices`` of the run that are not stored yet. Safe to run twice, or concurrently."""
+    sweep_now_and_then()
     with transaction.atomic():
         run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
         if run is None:
@@ -462,13 +482,13 @@ def _plain(data: dict) -> dict:
 
 
 def _engine_results(rows: list[ReplicaResult]) -> list[Any]:
+    # Without their series: aggregate() reads metrics, causes and event counts only.
     from simulations.engine.results import ReplicaResult as EngineResult
 
     return [
         EngineResult(
             metrics={k: (float("nan") if v is None else v) for k, v in r.metrics.items()},
             by_cause=dict(r.by_cause),
-            series=unpack_series(r.series),
             events=r.events,
         )
         for r in rows
@@ -503,35 +523,60 @@ def _downsample(t: np.ndarray, columns: dict[str, np.ndarray], max_points: int) 
     return out
 
 
+# Above this many replica x point values per metric the percentile bands are taken on every k-th point
+# (the mean stays at full resolution): 1,000 replicas of a 50k-point series would otherwise need GBs.
+BAND_VALUES_MAX = 8_000_000
+
+
 def _aggregate_series(rows: list[ReplicaResult]) -> dict[str, dict[str, np.ndarray]]:
-    """Mean and 5th/95th percentile of each series across replicas, on a shared time axis."""
-    per_replica = [s for s in (unpack_series(r.series) for r in rows) if "t_hours" in s and len(s["t_hours"])]
-    if not per_replica:
+    """Mean and 5th/95th percentile of each series across replicas, on a shared time axis.
+
+    Reads one metric of one replica at a time (npz members load lazily), so memory stays near one metric's
+    band matrix whatever the number of metrics.
+    """
+    files = []
+    for r in rows:
+        if r.series:
+            f = np.load(io.BytesIO(bytes(r.series)), allow_pickle=False)
+            if "t_hours" in f.files:
+                files.append((f, f["t_hours"].astype(np.float64)))
+    files = [(f, t) for f, t in files if len(t)]
+    if not files:
         return {}
     # Replicas of a kind usually share one sampling grid; when they do not, resample on the longest one.
-    grid = max((s["t_hours"] for s in per_replica), key=len).astype(np.float64)
-    names = sorted({n for s in per_replica for n in s if n != "t_hours"})
+    grid = max((t for _, t in files), key=len)
+    names = sorted({n for f, _ in files for n in f.files if n != "t_hours"})
+    stride = max(1, math.ceil(len(files) * len(grid) / BAND_VALUES_MAX))
+    band_grid = grid[::stride]
     out = {}
     for name in names:
-        stack = []
-        for s in per_replica:
-            if name not in s:
+        total = np.zeros(len(grid))
+        count = np.zeros(len(grid))
+        band = []
+        for f, t in files:
+            if name not in f.files:
                 continue
-            t = s["t_hours"].astype(np.float64)
-            v = s[name].astype(np.float64)
+            v = f[name].astype(np.float64)
             if len(v) != len(t):
                 continue
-            stack.append(v if len(t) == len(grid) and np.allclose(t, grid) else np.interp(grid, t, v))
-        if not stack:
+            if not (len(t) == len(grid) and np.array_equal(t, grid)):
+                v = np.interp(grid, t, v)
+            finite = np.isfinite(v)
+            total += np.where(finite, v, 0.0)
+            count += finite
+            band.append(v[::stride].astype(np.float32))
+        if not band:
             continue
-        m = np.vstack(stack)
+        m = np.vstack(band)
+        # np.nanpercentile loops in Python over the columns (seconds for a 50k-point series): use it only
+        # when there is a gap to skip.
+        percentile = np.nanpercentile if np.isnan(m).any() else np.percentile
         with np.errstate(all="ignore"):
-            out[name] = {
-                "values": np.nanmean(m, axis=0),
-                "p5": np.nanpercentile(m, 5, axis=0),
-                "p95": np.nanpercentile(m, 95, axis=0),
-                "t_hours": grid,
-            }
+            p5, p95 = percentile(m, [5, 95], axis=0)
+            mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+        if stride > 1:
+            p5, p95 = np.interp(grid, band_grid, p5), np.interp(grid, band_grid, p95)
+        out[name] = {"values": mean, "p5": p5, "p95": p95, "t_hours": grid}
     return out
 
 
@@ -732,10 +777,19 @@ def reap_stale_runs(now=None) -> dict[str, list[int]]:
             cache.append(broker_backlog())
         return cache[0] in (0, None)
 
-    stale_runs = Run.objects.filter(status=RunStatus.RUNNING, updated__lt=stale_before).values_list(
-        "pk", flat=True
+    # Judged chunk by chunk, not by the run's own heartbeat: while one chunk of a run is dead, its live
+    # siblings keep Run.updated fresh.
+    suspects = (
+        RunChunk.objects.filter(run__status=RunStatus.RUNNING)
+        .filter(
+            Q(state=RunChunk.State.RUNNING, heartbeat__lt=stale_before)
+            | Q(state=RunChunk.State.RUNNING, heartbeat__isnull=True)
+            | Q(state=RunChunk.State.QUEUED, dispatched__lt=queued_before)
+        )
+        .values_list("run_id", flat=True)
+        .distinct()
     )
-    for run_id in list(stale_runs):
+    for run_id in sorted(set(suspects)):
         _reap_run(run_id, stale_before, queued_before, report, queue_empty)
     # Runs whose start_run never ran (its message was lost): send it again.
     old_queued = list(

@@ -79,8 +79,15 @@ def reap_stale_runs() -> dict:
 
 @worker_ready.connect(weak=False, dispatch_uid="simulations.reap_on_worker_ready")
 def _reap_on_start(sender=None, **_kwargs) -> None:
-    # A worker that starts (often: the one replacing a dead one) picks up what was left behind at once.
+    # A worker that starts (often: the one replacing a dead one) picks up what was left behind at once,
+    # here in the main process rather than as a task queued behind the very chunks it may have to re-send.
+    from django.db import connection
+
     try:
-        reap_stale_runs.delay()
+        report = services.reap_stale_runs()
+        if any(report.values()):
+            log.warning("reaper at worker start: %s", report)
     except Exception:
-        log.exception("could not queue the reaper at worker start")
+        log.exception("reaper at worker start")
+    finally:
+        connection.close()

@@ -143,7 +143,10 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
         description="Chunks stop before their next replica (or inside one, at its next progress report). "
         "409 if the run already finished.",
         request=None,
-        responses={200: RunSerializer, 409: OpenApiResponse(description="The run already finished.")},
+        responses={
+            200: RunSerializer,
+            409: OpenApiResponse(OpenApiTypes.OBJECT, description="The run already finished."),
+        },
     )
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
