@@ -66,7 +66,6 @@ FABRIC_SWITCH = {
     "tomahawk5": "tomahawk5-128x400",
 }
 COOLING = ("liquid", "air")
-NODE_STATUS_ACTIVE = "active"
 
 
 class GeneratorError(ValueError):
