@@ -367,3 +367,72 @@ def test_a_scenario_launched_from_the_page_finishes_and_shows_its_charts(
     detail.scroll_into_view_if_needed()
     screenshot(page, "run-results", full_page=True)
     watch.check()
+
+
+def launch_from_page(page, kind: str, name: str, replicas: int, seed: int, fields: dict | None = None) -> int:
+    page.click(f"[data-testid=kind-{kind}]")
+    page.fill("[data-testid=scenario-name]", name)
+    for selector, value in (fields or {}).items():
+        page.fill(selector, value)
+    page.fill("[data-testid=run-replicas]", str(replicas))
+    page.fill("[data-testid=run-seed]", str(seed))
+    before = page.get_attribute("[data-testid=run-detail]", "data-run-id")
+    page.click("[data-testid=launch]")
+    page.wait_for_function(
+        """(before) => {
+          const d = document.querySelector('[data-testid=run-detail]');
+          return d.dataset.runId && d.dataset.runId !== before && d.dataset.results === 'ready';
+        }""",
+        arg=before,
+        timeout=RUN_TIMEOUT_MS,
+    )
+    assert page.get_attribute("[data-testid=run-detail]", "data-status") == "succeeded"
+    return int(page.get_attribute("[data-testid=run-detail]", "data-run-id"))
+
+
+def test_a_cooling_run_replays_on_the_floor_map(planner_page, demo, celery_worker_thread):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/scenarios/")
+    run_id = launch_from_page(page, "liquid_cooling", "E2E CDU loss", replicas=2, seed=3)
+    names = api(page, f"/api/runs/{run_id}/timeseries/")["metrics"]
+    with_series = {int(n.split(".")[1]) for n in names if n.startswith("rack.") and n.endswith("temp_c")}
+    assert with_series, "the cooling run should record per-rack temperatures"
+    page.click("[data-testid=replay-link]")
+    page.wait_for_url(f"**/campuses/{campus_id}/map/?run={run_id}*")
+    wait_map_ready(page)
+    page.wait_for_selector("#replay-controls:not([hidden])", timeout=60_000)
+    slider = page.locator("[data-testid=replay-slider]")
+    last = int(slider.get_attribute("max"))
+    assert last > 0
+    slider.focus()
+    page.keyboard.press("End")
+    assert page.evaluate("floorMap.metric") == "temperature"
+    no_data = page.evaluate("floorMap.noDataColor")
+    racks = page.evaluate("floorMap.racks")
+    coloured = {r["id"] for r in racks if r["color"] != no_data}
+    assert coloured == with_series & {r["id"] for r in racks}
+    screenshot(page, "replay-end")
+    page.keyboard.press("Home")
+    assert page.inner_text("[data-testid=replay-time]").strip() in {"0 min", "0.0 h"}
+    watch.check()
+
+
+def test_two_runs_compare_side_by_side(planner_page, demo, celery_worker_thread):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/scenarios/")
+    first = launch_from_page(page, "grid_limit", "E2E grid cut, cap", 2, 11)
+    second = launch_from_page(page, "grid_limit", "E2E grid cut, other seed", 2, 12)
+    for run_id in (first, second):
+        page.check(f"[data-testid=run-row][data-run-id='{run_id}'] input[type=checkbox]")
+    page.click("[data-testid=compare-button]")
+    page.wait_for_selector("[data-testid=compare-view][data-ready=true]", timeout=60_000)
+    compared = api(page, f"/api/runs/compare/?ids={first},{second}")
+    rows = page.locator("[data-testid=compare-table] tbody tr")
+    assert rows.count() == len(compared["metrics"])
+    assert page.locator("[data-testid=compare-column]").count() == 2
+    assert page.locator("[data-testid=compare-chart]").count() >= 2
+    page.locator("[data-testid=compare-view]").scroll_into_view_if_needed()
+    screenshot(page, "compare-runs")
+    watch.check()

@@ -33,6 +33,7 @@ export class FloorMap {
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
     this._resize();
     this._wire();
+    this.draw(); // an opaque canvas starts black: paint the background before the racks arrive
   }
 
   // ------------------------------------------------------------------ scene
@@ -246,7 +247,8 @@ export class FloorMap {
       if (wpx < 40) continue;
       ctx.font = o.level === "building" ? "600 13px system-ui, sans-serif" : "12px system-ui, sans-serif";
       ctx.fillStyle = o.level === "building" ? "#253041" : "#4a5568";
-      const y = o.level === "building" ? sy - 18 : sy + 4;
+      // Labels sit just above their outline (buildings leave room around their halls).
+      const y = o.level === "building" ? sy - 18 : sy - 15;
       ctx.fillText(o.label, Math.max(sx + 4, 4), Math.max(y, 2), Math.max(wpx - 8, 20));
     }
     if (scale >= 28) {

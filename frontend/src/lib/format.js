@@ -52,6 +52,7 @@ export function label(key) {
   return String(key)
     .replace(/_/g, " ")
     .replace(/\bkw\b/gi, "kW")
+    .replace(/\bkwh\b/gi, "kWh")
     .replace(/\b(mw|gpu|pue|ettr|mttf|mtbf|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops)\b/gi, (m) => m.toUpperCase())
     .replace(/\bgpus\b/gi, "GPUs")
     .replace(/^./, (c) => c.toUpperCase());

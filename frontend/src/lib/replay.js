@@ -3,20 +3,30 @@ import { api, qs } from "./api.js";
 import { clear, el } from "./dom.js";
 import * as f from "./format.js";
 
-// Per-rack series the engine may record, best first.
-export const RACK_METRICS = ["rack_temp_c", "rack_inlet_temp_c", "rack_gpu_temp_c", "rack_coolant_temp_c"];
+const FETCH_CONCURRENCY = 6;
 
-/** {t: number[], racks: Map(rackId -> number[])} from a timeseries answer, or null when it has no per-rack data. */
-export function perRackSeries(data) {
-  if (!data) return null;
-  const t = data.t_hours ?? data.t ?? data.time_hours ?? null;
-  const src = data.racks ?? data.by_rack ?? data.per_rack ?? (data.series && !Array.isArray(data.series) ? data.series : null);
-  if (!t || !src || typeof src !== "object") return null;
-  const racks = new Map();
-  for (const [id, values] of Object.entries(src)) {
-    if (Array.isArray(values)) racks.set(Number(id), values);
-  }
-  return racks.size ? { t, racks } : null;
+/** Names of per-rack series among a run's metrics: "rack.<id>.<quantity>" (also rack:<id>:… or rack_<id>_…). */
+export function rackSeriesMetrics(names) {
+  return names.filter((n) => /^rack[._:]\d+[._:]/.test(n));
+}
+
+function parseRackMetric(name) {
+  const m = /^rack[._:](\d+)[._:](.+)$/.exec(name);
+  return m ? { rackId: Number(m[1]), quantity: m[2] } : null;
+}
+
+/** Runs `work` over `items`, a few at a time. */
+async function pool(items, work, size = FETCH_CONCURRENCY) {
+  const out = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
+  return out;
 }
 
 export class Replay {
@@ -31,11 +41,11 @@ export class Replay {
   }
 
   async init(runId) {
-    const runs = await api.all(`/api/runs/${qs({ campus: this.state.campusId })}`);
-    const finished = runs.filter((r) => r.status === "succeeded");
+    const page = await api.get(`/api/runs/${qs({ campus: this.state.campusId, status: "succeeded", ordering: "-created", limit: 100 })}`);
+    const finished = page.results ?? page;
     clear(this.ui.select).append(el("option", { value: "" }, finished.length ? "No run" : "No finished runs yet"));
     for (const r of finished) {
-      this.ui.select.append(el("option", { value: r.id }, `#${r.id} ${r.scenario_name ?? r.scenario?.name ?? ""} (${f.dateTime(r.finished ?? r.created)})`.trim()));
+      this.ui.select.append(el("option", { value: r.id }, `#${r.id} ${r.scenario_name ?? ""} · ${r.kind ?? ""}`));
     }
     if (runId && finished.some((r) => r.id === runId)) {
       this.ui.select.value = String(runId);
@@ -52,26 +62,33 @@ export class Replay {
       this.ui.onValues(null);
       return;
     }
+    const mine = (this.token = Symbol("replay"));
     this.ui.note.textContent = "Loading the run's per-rack series…";
-    for (const metric of RACK_METRICS) {
-      try {
-        const data = await api.get(`/api/runs/${value}/timeseries/${qs({ metric })}`);
-        const series = perRackSeries(data);
-        if (series) {
-          this.series = series;
-          break;
-        }
-      } catch {
-        // try the next metric name
+    try {
+      const index = await api.get(`/api/runs/${value}/timeseries/`);
+      const parsed = rackSeriesMetrics(index.metrics ?? []).map((name) => ({ name, ...parseRackMetric(name) }));
+      // One quantity per rack; a temperature when the run has one.
+      const quantities = [...new Set(parsed.map((p) => p.quantity))];
+      const quantity = quantities.find((q) => q.includes("temp")) ?? quantities[0];
+      const wanted = parsed.filter((p) => p.quantity === quantity);
+      if (!wanted.length) {
+        this.ui.note.textContent = "This run has no per-rack series to replay.";
+        this.ui.onValues(null);
+        return;
       }
-    }
-    if (!this.series) {
-      this.ui.note.textContent = "This run has no per-rack series to replay.";
+      const answers = await pool(wanted, (p) => api.get(`/api/runs/${value}/timeseries/${qs({ metric: p.name })}`));
+      if (mine !== this.token) return;
+      const t = answers[0].t_hours ?? [];
+      const racks = new Map();
+      wanted.forEach((p, i) => racks.set(p.rackId, { t: answers[i].t_hours ?? t, values: answers[i].values ?? [] }));
+      this.series = { t, racks, quantity };
+    } catch (error) {
+      this.ui.note.textContent = `Could not load the run: ${error.message}`;
       this.ui.onValues(null);
       return;
     }
-    this.ui.note.textContent = `${f.num(this.series.racks.size)} racks over ${f.hours(this.series.t.at(-1) ?? 0)}.`;
-    this.ui.slider.max = String(this.series.t.length - 1);
+    this.ui.note.textContent = `${f.num(this.series.racks.size)} racks (${this.series.quantity.replace(/_/g, " ")}) over ${f.hours(this.series.t.at(-1) ?? 0)}; racks without a series kept their nominal state.`;
+    this.ui.slider.max = String(Math.max(0, this.series.t.length - 1));
     this.ui.slider.value = "0";
     this.ui.controls.hidden = false;
     this.show(0);
@@ -79,9 +96,11 @@ export class Replay {
 
   show(step) {
     if (!this.series) return;
+    const at = this.series.t[step] ?? 0;
     const values = new Map();
-    for (const [id, arr] of this.series.racks) values.set(id, arr[Math.min(step, arr.length - 1)]);
-    this.ui.time.textContent = f.hours(this.series.t[step] ?? 0);
+    for (const [id, { t, values: v }] of this.series.racks) values.set(id, v[nearest(t, at)] ?? null);
+    this.ui.time.textContent = f.hours(at);
+    this.ui.slider.setAttribute("aria-valuetext", f.hours(at));
     this.ui.onValues(values);
   }
 
@@ -104,7 +123,14 @@ export class Replay {
   }
 }
 
-/** Names of per-rack series among a run's metrics: "rack.<id>.<quantity>" (or rack:<id>:..., rack_<id>_...). */
-export function rackSeriesMetrics(names) {
-  return names.filter((n) => /^rack[._:]\d+[._:]/.test(n));
+
+function nearest(t, at) {
+  let lo = 0;
+  let hi = t.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && Math.abs(t[lo - 1] - at) < Math.abs(t[lo] - at) ? lo - 1 : lo;
 }

@@ -155,7 +155,8 @@ export class SchemaForm {
       if (mode === "json") {
         parent.append(this._json(path, name, base, value));
       } else {
-        const fs = el("fieldset", {}, el("legend", {}, niceLabel(base.title ?? name)));
+        // The property's name reads better than the nested model's class name ("Job", not "JobParams").
+        const fs = el("fieldset", {}, el("legend", {}, niceLabel(name)));
         if (base.description) fs.append(el("p", { class: "field-help" }, base.description));
         parent.append(fs);
         this._object(fs, base, value, path);

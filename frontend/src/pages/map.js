@@ -32,8 +32,9 @@ let campusCache = null;
 
 const map = new FloorMap(canvas, {
   onHover: showTooltip,
-  onClick: (index) => {
+  onClick: (index, event) => {
     if (index >= 0) openRack(index);
+    else if (!view.hallId) enterHallAt(event);
   },
 });
 
@@ -73,6 +74,7 @@ window.floorMap = {
   get scale() {
     return map.scale;
   },
+  noDataColor: NO_DATA,
   get impactColors() {
     return Object.fromEntries(Object.entries(IMPACT).map(([k, v]) => [k, v.color]));
   },
@@ -218,7 +220,10 @@ function recolor() {
   const counts = new Map();
   for (const c of map.colors) counts.set(c, (counts.get(c) ?? 0) + 1);
   const bins = metric.scale.bins.map((b) => ({ ...b, count: counts.get(b.color) ?? 0 }));
-  if (counts.get(NO_DATA)) bins.push({ color: NO_DATA, label: "No data", count: counts.get(NO_DATA) });
+  if (counts.get(NO_DATA)) {
+    const label = view.metric === "temperature" && view.replayValues ? "No series (nominal)" : "No data";
+    bins.push({ color: NO_DATA, label, count: counts.get(NO_DATA) });
+  }
   renderLegend(metric.title + (metric.unit ? ` (${metric.unit})` : ""), bins);
   if (view.metric === "temperature" && !view.replayValues) {
     $("legend").append(el("p", { class: "muted small" }, "Temperatures come from a run: pick one under “Replay a run”."));
@@ -281,6 +286,15 @@ function showTooltip(index, event) {
   const y = event.clientY - wrap.top + 14;
   tooltip.style.left = `${Math.min(x, wrap.width - tooltip.offsetWidth - 8)}px`;
   tooltip.style.top = `${Math.min(y, wrap.height - tooltip.offsetHeight - 8)}px`;
+}
+
+/** In the campus or building view, a click on a hall's floor (not on a rack) opens that hall. */
+function enterHallAt(event) {
+  const box = canvas.getBoundingClientRect();
+  const wx = map.ox + (event.clientX - box.left) / map.scale;
+  const wy = map.oy + (event.clientY - box.top) / map.scale;
+  const hall = view.scene?.outlines.find((o) => o.level === "hall" && wx >= o.x && wx <= o.x + o.w && wy >= o.y && wy <= o.y + o.h);
+  if (hall) go({ hallId: hall.id });
 }
 
 function openRack(index) {

@@ -275,6 +275,7 @@ function renderRunHead(run) {
   clear(box);
   box.dataset.runId = run.id;
   box.dataset.status = run.status;
+  delete box.dataset.results;
   const active = run.status === "queued" || run.status === "running";
   const pct = Math.round((run.progress ?? 0) * 100);
   box.append(
@@ -463,6 +464,7 @@ function prioritise(names) {
 async function compareRuns(ids) {
   const box = $("compare-view");
   box.hidden = false;
+  delete box.dataset.ready;
   destroyCharts(box);
   clear(box).append(el("p", { class: "loading" }, "Comparing…"));
   box.scrollIntoView({ behavior: "smooth", block: "start" });
