@@ -13,6 +13,7 @@ write no django-simple-history rows: an import is one event, not thousands of ed
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -395,10 +396,21 @@ class _Checker:
 def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
     """Values JSON Schema lets through but the database must not get: NaN or infinite numbers (YAML
     ``.nan``, JSON ``NaN``) and text with NUL characters. Iterative, so deep nesting cannot overflow."""
+    try:
+        # Fast path: the C JSON encoder refuses NaN/infinity and writes NUL as \u0000.
+        if "\\u0000" not in json.dumps(data, allow_nan=False, default=str):
+            return []
+    except (ValueError, TypeError, RecursionError):
+        pass
     errors: list[dict[str, str]] = []
     stack: list[tuple[Any, tuple]] = [(data, ())]
+    seen: set[int] = set()  # YAML anchors can make a document refer to itself
     while stack and len(errors) < limit:
         value, path = stack.pop()
+        if isinstance(value, dict | list):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
         if isinstance(value, dict):
             stack.extend((v, (*path, k)) for k, v in value.items())
         elif isinstance(value, list):
@@ -417,7 +429,10 @@ def validate_spec(data: Any, replace: bool = False) -> list[dict[str, str]]:
     """All errors of a spec (empty when it can be imported). Reads the catalog, writes nothing."""
     if not isinstance(data, dict):
         return [{"path": "$", "message": "a campus spec is a mapping (YAML or JSON object)"}]
-    errors = schema_errors(data) + value_errors(data)
+    try:
+        errors = schema_errors(data) + value_errors(data)
+    except RecursionError:
+        return [{"path": "$", "message": "the document nests too deeply or refers to itself"}]
     if errors:
         return errors
     checker = _Checker(data, _Catalog(), replace)

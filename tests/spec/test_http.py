@@ -71,6 +71,13 @@ def test_malformed_yaml_gives_400_with_the_line(planner_client):
     assert "line" in error["message"]
 
 
+def test_deeply_nested_json_gives_400(planner_client):
+    body = b'{"campus": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    response = planner_client.generic("POST", IMPORT_URL, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "$"
+
+
 def test_body_over_the_limit_gives_413_and_writes_nothing(planner_client, small_spec, settings):
     body = dump_spec(small_spec, "yaml").encode()
     settings.TWIN_SPEC_MAX_BYTES = len(body) - 1

@@ -3,6 +3,7 @@
 import pytest
 
 from campus.models import Campus, Node, PowerFeed, Rack
+from campus.spec.formats import parse_spec
 from campus.spec.importer import SpecError, import_campus, validate_spec
 
 from .conftest import inventory_counts
@@ -222,6 +223,18 @@ def test_not_a_number_and_nul_text_are_refused(small_spec):
     small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["x_m"] = float("nan")
     small_spec["campus"]["description"] = "bad\x00text"
     assert sorted(paths(rejected(small_spec))) == [f"{RACK0}.x_m", "campus.description"]
+
+
+@pytest.mark.django_db
+def test_a_document_that_refers_to_itself_or_nests_too_deeply():
+    looping = parse_spec("campus: {name: X, grid_capacity_mw: 1}\nbuildings: &b [{name: B, halls: *b}]")
+    assert "buildings[0].halls[0].halls" in paths(rejected(looping))
+    deep = {"campus": {"name": "X", "grid_capacity_mw": 1, "description": []}}
+    inner = deep["campus"]["description"]
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    assert rejected(deep) == [{"path": "$", "message": "the document nests too deeply or refers to itself"}]
 
 
 @pytest.mark.django_db
