@@ -8,6 +8,7 @@ mid-run survives it; time series are float32 little-endian bytes at full resolut
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -214,12 +215,18 @@ class RunSeries(models.Model):
     def __str__(self) -> str:
         return f"{self.metric} of run {self.run_id}"
 
-    def full(self) -> dict[str, list[float]]:
-        out = {"t_hours": unpack_floats(self.t_hours).tolist(), "values": unpack_floats(self.values).tolist()}
+    def full(self) -> dict[str, list[float | None]]:
+        """Every point; gaps (NaN, infinities) become None, since strict JSON has neither."""
+
+        def plain(data) -> list[float | None]:
+            values = unpack_floats(data).astype(float)
+            return [v if math.isfinite(v) else None for v in values.tolist()]
+
+        out = {"t_hours": plain(self.t_hours), "values": plain(self.values)}
         if self.p5 is not None:
-            out["p5"] = unpack_floats(self.p5).tolist()
+            out["p5"] = plain(self.p5)
         if self.p95 is not None:
-            out["p95"] = unpack_floats(self.p95).tolist()
+            out["p95"] = plain(self.p95)
         return out
 
 
