@@ -89,6 +89,29 @@ export class FloorMap {
     this._viewChanged();
   }
 
+  /** Fit the view to some racks (by index), never closer than a rack a few pixels wide needs. */
+  fitTo(indices) {
+    if (!indices.length) return;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const i of indices) {
+      const r = this.racks[i];
+      x0 = Math.min(x0, r.x);
+      y0 = Math.min(y0, r.y);
+      x1 = Math.max(x1, r.x + r.w);
+      y1 = Math.max(y1, r.y + r.h);
+    }
+    const pad = 6; // m around the racks
+    const w = x1 - x0 + 2 * pad;
+    const h = y1 - y0 + 2 * pad;
+    this.scale = clamp(Math.min(this.width / w, this.height / h, 20), MIN_SCALE, MAX_SCALE);
+    this.ox = x0 - pad - (this.width / this.scale - w) / 2;
+    this.oy = y0 - pad - (this.height / this.scale - h) / 2;
+    this._viewChanged();
+  }
+
   zoomAt(factor, sx = this.width / 2, sy = this.height / 2) {
     const wx = this.ox + sx / this.scale;
     const wy = this.oy + sy / this.scale;

@@ -91,17 +91,17 @@ export class Replay {
     this.ui.slider.max = String(Math.max(0, this.series.t.length - 1));
     this.ui.slider.value = "0";
     this.ui.controls.hidden = false;
-    this.show(0);
+    this.show(0, true);
   }
 
-  show(step) {
+  show(step, first = false) {
     if (!this.series) return;
     const at = this.series.t[step] ?? 0;
     const values = new Map();
     for (const [id, { t, values: v }] of this.series.racks) values.set(id, v[nearest(t, at)] ?? null);
     this.ui.time.textContent = f.hours(at);
     this.ui.slider.setAttribute("aria-valuetext", f.hours(at));
-    this.ui.onValues(values);
+    this.ui.onValues(values, first);
   }
 
   toggle() {

@@ -94,6 +94,7 @@ window.floorMap = {
     if (map.scale >= 24) map.zoomAt(20 / map.scale);
     map.draw();
   },
+  fitToIds: (ids) => map.fitTo(ids.filter((id) => view.byId.has(id)).map((id) => view.byId.get(id))),
   rackIndex: (id) => view.scene?.racks.findIndex((r) => r.id === id) ?? -1,
   openRack: (id) => {
     const i = view.scene?.racks.findIndex((r) => r.id === id) ?? -1;
@@ -286,6 +287,11 @@ function showTooltip(index, event) {
   const y = event.clientY - wrap.top + 14;
   tooltip.style.left = `${Math.min(x, wrap.width - tooltip.offsetWidth - 8)}px`;
   tooltip.style.top = `${Math.min(y, wrap.height - tooltip.offsetHeight - 8)}px`;
+}
+
+function zoomToRacks(ids) {
+  map.fitTo(ids.filter((id) => view.byId.has(id)).map((id) => view.byId.get(id)));
+  canvas.focus({ preventScroll: true });
 }
 
 /** In the campus or building view, a click on a hall's floor (not on a rack) opens that hall. */
@@ -483,6 +489,9 @@ function renderImpact(data, kindOf) {
         ),
       ),
     ),
+    kindOf.size
+      ? el("button", { type: "button", class: "button-quiet", "data-testid": "impact-zoom", onclick: () => zoomToRacks([...kindOf.keys()]) }, "Zoom to the racks hit")
+      : el("p", { class: "notice small", "data-testid": "impact-none" }, "No rack is hit: the redundancy carries this failure."),
     tripped.length
       ? el(
           "div",
@@ -514,8 +523,10 @@ const replay = new Replay(state, {
   play: $("replay-play"),
   controls: $("replay-controls"),
   note: $("replay-note"),
-  onValues(values) {
+  onValues(values, first) {
     view.replayValues = values;
+    // The racks a run follows are often a few among thousands: show them when the replay starts.
+    if (values && first) zoomToRacks([...values.keys()]);
     if (values && view.metric !== "temperature" && !view.impact) {
       view.metric = "temperature";
       $("metric-picker").value = "temperature";
@@ -527,9 +538,12 @@ const replay = new Replay(state, {
 // ------------------------------------------------------------------ start
 
 buildPicker();
-load();
+const loaded = load();
 loadDevices().catch((error) => {
   clear($("impact-device")).append(el("option", { value: "" }, "Devices unavailable"));
   $("impact-result").append(errorBox(error, "impact-error"));
 });
-replay.init(state.runId).catch(() => {});
+// After the map: a replay named in the URL zooms to its racks, which needs them placed.
+loaded.then(() => replay.init(state.runId)).catch((error) => {
+  $("replay-note").textContent = `Runs unavailable: ${error.message}`;
+});
