@@ -500,18 +500,32 @@ def _bulk(model, objs: list, progress: Progress | None, stage: str) -> list:
     return created
 
 
-def _insert_rows(model, rows: list[dict[str, Any]], progress: Progress | None, stage: str) -> None:
-    """Insert rows (dicts of column attnames) whose ids nobody needs back: nodes, rack feeds, links.
+def _insert_rows(
+    model, rows: list[dict[str, Any]], progress: Progress | None, stage: str, return_ids: bool = False
+) -> list[int]:
+    """Insert rows (dicts of column attnames, the same keys in every row) of the big tables: racks,
+    nodes, rack feeds, links. Returns the new ids when ``return_ids``, in row order.
 
     On PostgreSQL this is one COPY per table, several times faster than a multi-row INSERT through the
-    ORM for tens of thousands of rows. Columns left out take the model field's default, as the ORM would.
+    ORM for tens of thousands of rows; ids, when needed, are drawn from the table's sequence first (one
+    query). Columns left out take the model field's default, as the ORM would.
     """
     connection = connections[router.db_for_write(model)]
     if connection.vendor != "postgresql":
-        _bulk(model, [model(**row) for row in rows], progress, stage)
-        return
+        created = _bulk(model, [model(**row) for row in rows], progress, stage)
+        return [obj.pk for obj in created] if return_ids else []
+    ids: list[int] = []
+    if return_ids and rows:
+        table = model._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                [table, model._meta.pk.column, len(rows)],
+            )
+            ids = [row[0] for row in cursor.fetchall()]
+        rows = [{model._meta.pk.attname: pk, **row} for pk, row in zip(ids, rows, strict=True)]
     now = timezone.now()
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key or ids]
     given = set().union(*(row.keys() for row in rows[:1])) if rows else set()
     constant: dict[str, Any] = {}
     for f in fields:
@@ -531,6 +545,7 @@ def _insert_rows(model, rows: list[dict[str, Any]], progress: Progress | None, s
             copy.write_row([row[c] if c in row else constant[c] for c in columns])
     if progress:
         progress(stage, len(rows))
+    return ids
 
 
 # Children before parents, so every delete leaves no dangling reference inside the inventory.
@@ -773,9 +788,12 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
     unit_id = {u.name: u.pk for u in units}
 
     # Racks, their feeds and nodes.
-    rack_objs: list[Rack] = []
+    rack_rows: list[dict[str, Any]] = []
     rack_specs: list[dict] = []
-    rack_fields = ("width_m", "depth_m", "rack_units", "cooling_type", "extra_it_kw", "status")
+    rack_defaults = {
+        f: Rack._meta.get_field(f).get_default()
+        for f in ("width_m", "depth_m", "rack_units", "cooling_type", "extra_it_kw", "status")
+    }
     for b in building_specs:
         for h in b.get("halls", []):
             hid = hall_id[(b["name"], h["name"])]
@@ -787,27 +805,27 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
             placed += [(None, k) for k in h.get("racks", [])]
             for rid, k in placed:
                 rack_specs.append(k)
-                rack_objs.append(
-                    Rack(
-                        campus_id=cid,
-                        hall_id=hid,
-                        row_id=rid,
-                        name=k["name"],
-                        x_m=k["x_m"],
-                        y_m=k["y_m"],
-                        design_kw=k["design_kw"],
-                        cooling_unit_id=unit_id.get(k.get("cooling_unit")),
-                        pod_id=pod_id.get(k.get("pod")),
-                        **_given(k, rack_fields),
-                    )
+                rack_rows.append(
+                    {
+                        "campus_id": cid,
+                        "hall_id": hid,
+                        "row_id": rid,
+                        "name": k["name"],
+                        "x_m": k["x_m"],
+                        "y_m": k["y_m"],
+                        "design_kw": k["design_kw"],
+                        "cooling_unit_id": unit_id.get(k.get("cooling_unit")),
+                        "pod_id": pod_id.get(k.get("pod")),
+                        **{f: k.get(f, default) for f, default in rack_defaults.items()},
+                    }
                 )
-    racks = _bulk(Rack, rack_objs, progress, "racks")
-    rack_id = {r.name: r.pk for r in racks}
+    rack_ids = _insert_rows(Rack, rack_rows, progress, "racks", return_ids=True)
+    rack_id = {k["name"]: pk for k, pk in zip(rack_specs, rack_ids, strict=True)}
 
     # Leaf tables: rows as plain dicts (every row of a table has the same keys), no model instances.
     rack_feeds: list[dict[str, Any]] = []
     nodes: list[dict[str, Any]] = []
-    for spec, rack in zip(rack_specs, racks, strict=True):
+    for spec, rack_pk in zip(rack_specs, rack_ids, strict=True):
         for side in ("a", "b"):
             if side_device := spec.get(f"feed_{side}"):
                 rating = spec.get(f"feed_{side}_rating_kw", spec.get("feed_rating_kw", spec["design_kw"]))
@@ -816,7 +834,7 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
                         "campus_id": cid,
                         "upstream_id": device_id[side_device],
                         "downstream_device_id": None,
-                        "rack_id": rack.pk,
+                        "rack_id": rack_pk,
                         "side": side.upper(),
                         "rating_kw": rating,
                     }
@@ -832,9 +850,9 @@ def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bo
                 index += 1
                 nodes.append(
                     {
-                        "rack_id": rack.pk,
+                        "rack_id": rack_pk,
                         "node_model_id": model_pk,
-                        "name": f"{rack.name}-n{index:0{width}d}",
+                        "name": f"{spec['name']}-n{index:0{width}d}",
                         "status": status,
                     }
                 )
