@@ -1,5 +1,5 @@
 """Browser tests of the dashboard: a live server in a thread, the demo campus in the test database, Debian's
-Chromium driven by Playwright, and a Celery worker in this process for the runs a page launches.
+Chromium driven by Playwright, and a Celery worker for the runs a page launches.
 
 The data of a module is written once, outside any test transaction, and removed when the module ends, so
 the live server, the worker and the test all see the same rows without flushing the catalog tables that
@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
+import sys
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -199,9 +202,73 @@ def demo(django_db_setup, django_db_blocker):
         get_user_model().objects.filter(username__in=users.values()).delete()
 
 
+def _worker_env() -> dict[str, str]:
+    """The environment of a worker process that reads the test database and shares this process' broker."""
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    auth = db["USER"] or "postgres"
+    if db["PASSWORD"]:
+        auth += f":{db['PASSWORD']}"
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "twin.settings.test",
+        "DATABASE_URL": f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CONN_MAX_AGE": "0",
+        "TWIN_VAR_DIR": str(settings.VAR_DIR),
+        "LOG_LEVEL": "WARNING",
+    }
+
+
 @pytest.fixture(scope="module")
-def celery_worker_thread(django_db_blocker):
-    """A real Celery worker (solo pool) in a thread of this process, on the project's broker."""
+def celery_worker(django_db_blocker, tmp_path_factory):
+    """A real Celery worker for the runs the pages launch.
+
+    On PostgreSQL (CI): a `celery -A twin worker` process against the test database and this process'
+    broker. On SQLite the test database lives in this process' memory, so the worker runs here, in a thread
+    (Celery's embedded test worker, solo pool); the tasks and the broker are the same.
+    """
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        log_path = tmp_path_factory.mktemp("worker") / "celery.log"
+        with log_path.open("wb") as log:
+            proc = subprocess.Popen(
+                [
+                    str(Path(sys.executable).with_name("celery")),
+                    "-A",
+                    "twin",
+                    "worker",
+                    "--loglevel",
+                    "WARNING",
+                    "--concurrency",
+                    "1",
+                    "--hostname",
+                    f"dashboard-e2e-{uuid.uuid4().hex[:8]}@%h",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                cwd=ROOT,
+                env=_worker_env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            try:
+                yield proc
+            finally:
+                # Stop the whole process group (the worker and its pool) before the test database is dropped.
+                for sig, wait_s in ((signal.SIGTERM, 20), (signal.SIGKILL, 5)):
+                    if proc.poll() is not None:
+                        break
+                    os.killpg(proc.pid, sig)
+                    try:
+                        proc.wait(timeout=wait_s)
+                    except subprocess.TimeoutExpired:
+                        continue
+        return
+
     from celery.contrib.testing.worker import start_worker
 
     from twin.celery import app

@@ -342,9 +342,7 @@ def test_scenario_form_shows_client_and_api_errors(planner_page, demo):
     watch.check()
 
 
-def test_a_scenario_launched_from_the_page_finishes_and_shows_its_charts(
-    planner_page, demo, celery_worker_thread
-):
+def test_a_scenario_launched_from_the_page_finishes_and_shows_its_charts(planner_page, demo, celery_worker):
     page, watch = planner_page
     page.goto(f"/campuses/{demo['campus_id']}/scenarios/")
     page.click("[data-testid=kind-failure_cascade]")
@@ -393,7 +391,7 @@ def launch_from_page(page, kind: str, name: str, replicas: int, seed: int, field
     return int(page.get_attribute("[data-testid=run-detail]", "data-run-id"))
 
 
-def test_a_cooling_run_replays_on_the_floor_map(planner_page, demo, celery_worker_thread):
+def test_a_cooling_run_replays_on_the_floor_map(planner_page, demo, celery_worker):
     page, watch = planner_page
     campus_id = demo["campus_id"]
     page.goto(f"/campuses/{campus_id}/scenarios/")
@@ -424,7 +422,7 @@ def test_a_cooling_run_replays_on_the_floor_map(planner_page, demo, celery_worke
     watch.check()
 
 
-def test_two_runs_compare_side_by_side(planner_page, demo, celery_worker_thread):
+def test_two_runs_compare_side_by_side(planner_page, demo, celery_worker):
     page, watch = planner_page
     campus_id = demo["campus_id"]
     page.goto(f"/campuses/{campus_id}/scenarios/")
