@@ -10,6 +10,7 @@ The cache lives in the process (each gunicorn worker keeps its own); it holds a 
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from rest_framework.renderers import JSONRenderer
 
 from campus import models
 from campus.analysis import impact as impact_mod
@@ -149,6 +151,16 @@ def forget(campus_id: int | None = None) -> None:
 
 
 # ---------------------------------------------------------------- the endpoints' bodies
+
+
+def rendered(state: CampusState, key: tuple, data: Callable[[], Any]) -> tuple[bytes, str]:
+    """JSON bytes and their ETag, kept with the state: a hot endpoint renders its body once per version."""
+
+    def render():
+        body = JSONRenderer().render(data())
+        return body, f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"'
+
+    return state.memo(("rendered", *key), render)
 
 
 def campus_summary(state: CampusState, **params) -> dict:

@@ -35,6 +35,7 @@ ERROR_RESPONSES = {
         ],
     ),
     413: OpenApiResponse(Detail, description="Request body or bulk list too large."),
+    415: OpenApiResponse(Detail, description="Unsupported request body type (bulk requests take JSON only)."),
     429: OpenApiResponse(Detail, description="Throttled; retry after the Retry-After header."),
 }
 
@@ -102,6 +103,11 @@ class TwinAutoSchema(AutoSchema):
             return {200: self.view.get_serializer_class()(many=True)}
         return super().get_response_serializers()
 
+    def map_parsers(self):
+        if self._bulk_action():
+            return ["application/json"]
+        return super().map_parsers()
+
     def get_summary(self):
         action = self._bulk_action()
         return BULK_SUMMARIES[action][0] if action else super().get_summary()
@@ -115,6 +121,14 @@ class TwinAutoSchema(AutoSchema):
 
     def _is_list_view(self, serializer=None):
         return False if self._bulk_action() else super()._is_list_view(serializer)
+
+    def _map_serializer(self, serializer, direction, bypass_extensions=False):
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        brief = getattr(getattr(serializer, "Meta", None), "brief_fields", None)
+        if direction == "response" and brief and "required" in schema:
+            # ?brief=1 answers with the brief fields only: only they are always present.
+            schema["required"] = [name for name in schema["required"] if name in brief]
+        return schema
 
     def get_operation_id(self):
         action = getattr(self.view, "action", None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
@@ -280,6 +281,14 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return paginator.get_paginated_response(s.ChangeSerializer(history.entries(page), many=True).data)
 
 
+def _json(state, key: tuple, data) -> HttpResponse:
+    """A cached analytics body: rendered once per campus version, with its ETag (If-None-Match → 304)."""
+    body, etag = analytics.rendered(state, key, data)
+    response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    return response
+
+
 def _query(serializer_class, request) -> dict:
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
@@ -337,7 +346,11 @@ class CampusViewSet(InventoryViewSet):
         params = {k: v for k, v in _query(a.SummaryQuerySerializer, request).items() if v is not None}
         state = self._state()
         try:
-            return Response(analytics.campus_summary(state, **params))
+            return _json(
+                state,
+                ("summary", tuple(sorted(params.items()))),
+                lambda: analytics.campus_summary(state, **params),
+            )
         except ValueError as exc:
             raise field_error(exc) from None
 
@@ -438,7 +451,8 @@ class CampusViewSet(InventoryViewSet):
         params = _query(a.FloorMapQuerySerializer, request)
         state = self._state()
         try:
-            return Response(analytics.floor_map(state, params.get("hall")))
+            hall = params.get("hall")
+            return _json(state, ("floor_map", hall), lambda: analytics.floor_map(state, hall))
         except ValueError as exc:
             raise field_error(exc) from None
 

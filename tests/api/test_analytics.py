@@ -79,16 +79,16 @@ class TestSummary:
     def test_summary_counts_the_inventory(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("summary", site["campus"]))
-        assert response.status_code == 200, response.data
-        inventory = response.data["inventory"]
+        assert response.status_code == 200, response.json()
+        inventory = response.json()["inventory"]
         assert inventory["racks"] == RACKS
         assert inventory["nodes"] == RACKS * NODES_PER_RACK
         assert inventory["gpus"] == RACKS * NODES_PER_RACK * 8
 
     def test_pue_parameter_overrides_the_design_pue(self, viewer_client):
         site = build_campus()
-        design = viewer_client.get(url("summary", site["campus"])).data["power"]
-        override = viewer_client.get(url("summary", site["campus"]), {"pue": 1.5}).data["power"]
+        design = viewer_client.get(url("summary", site["campus"])).json()["power"]
+        override = viewer_client.get(url("summary", site["campus"]), {"pue": 1.5}).json()["power"]
         assert design["pue"] == pytest.approx(1.25)
         assert override["pue"] == pytest.approx(1.5)
         assert override["facility_mw"] == pytest.approx(override["it_mw"] * 1.5)
@@ -98,28 +98,28 @@ class TestSummary:
         site = build_campus()
         response = viewer_client.get(url("summary", site["campus"]), {param: value})
         assert response.status_code == 400
-        assert param in response.data
+        assert param in response.json()
 
     def test_unknown_dataset_is_400_naming_dataset(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("summary", site["campus"]), {"dataset": "no-such-set"})
         assert response.status_code == 400
-        assert "dataset" in response.data
+        assert "dataset" in response.json()
 
     def test_summary_follows_inventory_changes(self, viewer_client, planner_client):
         site = build_campus()
-        before = viewer_client.get(url("summary", site["campus"])).data["inventory"]["gpus"]
+        before = viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"]
         created = planner_client.post(
             reverse("node-list"),
             {"rack": site["racks"][0].pk, "node_model": site["node_model"].pk, "name": "extra"},
             format="json",
         )
         assert created.status_code == 201
-        after = viewer_client.get(url("summary", site["campus"])).data["inventory"]["gpus"]
+        after = viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"]
         assert after == before + 8
         deleted = planner_client.delete(reverse("node-detail", kwargs={"pk": created.data["id"]}))
         assert deleted.status_code == 204
-        assert viewer_client.get(url("summary", site["campus"])).data["inventory"]["gpus"] == before
+        assert viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"] == before
 
     def test_summary_answers_conditional_get_with_304(self, viewer_client):
         site = build_campus()
@@ -141,37 +141,37 @@ class TestImpact:
         site = build_campus()
         pdu_a = site["devices"]["A"][1]
         response = viewer_client.get(url("impact", site["campus"]), {"device": pdu_a.pk, "kind": "power"})
-        assert response.status_code == 200, response.data
-        assert sorted(response.data["racks"]["lost_a"]) == sorted(r.pk for r in site["racks"])
-        assert response.data["racks"]["lost_both"] == []
-        assert response.data["gpus"]["lost_power"] == 0
+        assert response.status_code == 200, response.json()
+        assert sorted(response.json()["racks"]["lost_a"]) == sorted(r.pk for r in site["racks"])
+        assert response.json()["racks"]["lost_both"] == []
+        assert response.json()["gpus"]["lost_power"] == 0
 
     def test_b_side_that_cannot_carry_the_rack_trips_when_a_fails(self, viewer_client):
         site = build_campus(b_feed_kw=15.0)  # 20.4 kW rack on a 15 kW B feed
         pdu_a = site["devices"]["A"][1]
         response = viewer_client.get(url("impact", site["campus"]), {"device": pdu_a.pk})
         assert response.status_code == 200
-        assert sorted(response.data["racks"]["lost_both"]) == sorted(r.pk for r in site["racks"])
-        assert response.data["gpus"]["lost_power"] == RACKS * NODES_PER_RACK * 8
+        assert sorted(response.json()["racks"]["lost_both"]) == sorted(r.pk for r in site["racks"])
+        assert response.json()["gpus"]["lost_power"] == RACKS * NODES_PER_RACK * 8
 
     def test_missing_device_is_400_naming_device(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("impact", site["campus"]))
         assert response.status_code == 400
-        assert "device" in response.data
+        assert "device" in response.json()
 
     def test_device_of_another_campus_is_400_naming_device(self, viewer_client):
         site = build_campus()
         other = f.PowerDeviceFactory()
         response = viewer_client.get(url("impact", site["campus"]), {"device": other.pk})
         assert response.status_code == 400
-        assert "device" in response.data
+        assert "device" in response.json()
 
     def test_unknown_kind_is_400_naming_kind(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("impact", site["campus"]), {"device": site["sub"].pk, "kind": "x"})
         assert response.status_code == 400
-        assert "kind" in response.data
+        assert "kind" in response.json()
 
 
 @pytest.mark.django_db
@@ -179,9 +179,9 @@ class TestFloorMapAndPowerChain:
     def test_hall_floor_map_lists_racks_with_position_size_and_load(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("floor-map", site["campus"]), {"hall": site["hall"].pk})
-        assert response.status_code == 200, response.data
-        assert response.data["hall"]["width_m"] == pytest.approx(20.0)
-        racks = {r["id"]: r for r in response.data["racks"]}
+        assert response.status_code == 200, response.json()
+        assert response.json()["hall"]["width_m"] == pytest.approx(20.0)
+        racks = {r["id"]: r for r in response.json()["racks"]}
         assert set(racks) == {r.pk for r in site["racks"]}
         first = racks[site["racks"][1].pk]
         assert (first["x_m"], first["y_m"], first["width_m"], first["depth_m"]) == (2.0, 1.0, 0.6, 1.2)
@@ -192,24 +192,24 @@ class TestFloorMapAndPowerChain:
         site = build_campus()
         response = viewer_client.get(url("floor-map", site["campus"]))
         assert response.status_code == 200
-        columns = response.data["rack_columns"]
-        rows = [dict(zip(columns, row, strict=True)) for row in response.data["racks"]]
+        columns = response.json()["rack_columns"]
+        rows = [dict(zip(columns, row, strict=True)) for row in response.json()["racks"]]
         assert {r["id"] for r in rows} == {r.pk for r in site["racks"]}
-        assert [h["id"] for b in response.data["buildings"] for h in b["halls"]] == [site["hall"].pk]
+        assert [h["id"] for b in response.json()["buildings"] for h in b["halls"]] == [site["hall"].pk]
 
     def test_unknown_hall_is_400_naming_hall(self, viewer_client):
         site = build_campus()
         other_hall = f.DataHallFactory()
         response = viewer_client.get(url("floor-map", site["campus"]), {"hall": other_hall.pk})
         assert response.status_code == 400
-        assert "hall" in response.data
+        assert "hall" in response.json()
 
     def test_power_chain_reaches_the_utility_on_both_sides(self, viewer_client):
         site = build_campus()
         rack = site["racks"][0]
         response = viewer_client.get(url("power-chain", site["campus"]), {"rack": rack.pk})
-        assert response.status_code == 200, response.data
-        sides = {s["side"]: s for s in response.data["sides"]}
+        assert response.status_code == 200, response.json()
+        sides = {s["side"]: s for s in response.json()["sides"]}
         assert set(sides) == {"A", "B"}
         for side in ("A", "B"):
             ups, pdu = site["devices"][side]
@@ -225,7 +225,7 @@ class TestFloorMapAndPowerChain:
         site = build_campus()
         response = viewer_client.get(url("power-chain", site["campus"]))
         assert response.status_code == 400
-        assert "rack" in response.data
+        assert "rack" in response.json()
 
 
 @pytest.mark.django_db
@@ -234,22 +234,22 @@ class TestRedundancyAndStranded:
         site = build_campus(b_feed_kw=15.0)
         response = viewer_client.get(url("redundancy", site["campus"]))
         assert response.status_code == 200
-        by_device = {x["device_id"]: x for x in response.data["findings"]}
+        by_device = {x["device_id"]: x for x in response.json()["findings"]}
         pdu_a = site["devices"]["A"][1]
         assert by_device[pdu_a.pk]["kind"] == "cascade"
-        assert response.data["count"] == len(response.data["findings"])
+        assert response.json()["count"] == len(response.json()["findings"])
 
     def test_healthy_2n_campus_has_no_cascade(self, viewer_client):
         site = build_campus()
         response = viewer_client.get(url("redundancy", site["campus"]), {"include_single_points": "false"})
         assert response.status_code == 200
-        assert response.data["findings"] == []
+        assert response.json()["findings"] == []
 
     def test_stranded_counts_the_weaker_side(self, viewer_client):
         site = build_campus(b_feed_kw=40.0)  # provisioned 80 (side A), usable 40 (side B must carry alone)
         response = viewer_client.get(url("stranded", site["campus"]), {"racks": "true"})
         assert response.status_code == 200
-        campus_row = response.data["campus"]
+        campus_row = response.json()["campus"]
         assert campus_row["stranded_kw"] == pytest.approx(RACKS * 40.0)
         assert campus_row["binding"] == "feed"
-        assert len(response.data["racks"]) == RACKS
+        assert len(response.json()["racks"]) == RACKS

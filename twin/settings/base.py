@@ -155,7 +155,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/",
-    "ENUM_NAME_OVERRIDES": {"StatusEnum": "campus.choices.Status", "NodeStatusEnum": "campus.choices.NodeStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "campus.choices.Status",
+        "NodeStatusEnum": "campus.choices.NodeStatus",
+        "NicKindEnum": "campus.choices.NicKind",
+    },
 }
 
 # ------------------------------------------------------------------ Celery
