@@ -222,65 +222,49 @@ def _worker_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def celery_worker(django_db_blocker, tmp_path_factory):
-    """A real Celery worker for the runs the pages launch.
-
-    On PostgreSQL (CI): a `celery -A twin worker` process against the test database and this process'
-    broker. On SQLite the test database lives in this process' memory, so the worker runs here, in a thread
-    (Celery's embedded test worker, solo pool); the tasks and the broker are the same.
-    """
+def celery_worker(tmp_path_factory):
+    """A `celery -A twin worker` process for the runs the pages launch, reading the test database and sharing
+    this process' broker. It needs a database another process can open: PostgreSQL (DATABASE_URL), as in CI;
+    SQLite's test database lives in this process' memory."""
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        log_path = tmp_path_factory.mktemp("worker") / "celery.log"
-        with log_path.open("wb") as log:
-            proc = subprocess.Popen(
-                [
-                    str(Path(sys.executable).with_name("celery")),
-                    "-A",
-                    "twin",
-                    "worker",
-                    "--loglevel",
-                    "WARNING",
-                    "--concurrency",
-                    "1",
-                    "--hostname",
-                    f"dashboard-e2e-{uuid.uuid4().hex[:8]}@%h",
-                    "--without-gossip",
-                    "--without-mingle",
-                ],
-                cwd=ROOT,
-                env=_worker_env(),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            try:
-                yield proc
-            finally:
-                # Stop the whole process group (the worker and its pool) before the test database is dropped.
-                for sig, wait_s in ((signal.SIGTERM, 20), (signal.SIGKILL, 5)):
-                    if proc.poll() is not None:
-                        break
-                    os.killpg(proc.pid, sig)
-                    try:
-                        proc.wait(timeout=wait_s)
-                    except subprocess.TimeoutExpired:
-                        continue
-        return
-
-    from celery.contrib.testing.worker import start_worker
-
-    from twin.celery import app
-
-    app.loader.import_default_modules()
-    with (
-        django_db_blocker.unblock(),
-        start_worker(
-            app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING", shutdown_timeout=30
-        ) as worker,
-    ):
-        yield worker
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker process needs a database it can share: set DATABASE_URL to PostgreSQL")
+    log_path = tmp_path_factory.mktemp("worker") / "celery.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("celery")),
+                "-A",
+                "twin",
+                "worker",
+                "--loglevel",
+                "WARNING",
+                "--concurrency",
+                "1",
+                "--hostname",
+                f"dashboard-e2e-{uuid.uuid4().hex[:8]}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=_worker_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            yield proc
+        finally:
+            # Stop the whole process group (the worker and its pool) before the test database is dropped.
+            for sig, wait_s in ((signal.SIGTERM, 20), (signal.SIGKILL, 5)):
+                if proc.poll() is not None:
+                    break
+                os.killpg(proc.pid, sig)
+                try:
+                    proc.wait(timeout=wait_s)
+                except subprocess.TimeoutExpired:
+                    continue
 
 
 @pytest.fixture
