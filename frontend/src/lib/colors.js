@@ -58,7 +58,8 @@ export const METRICS = {
     title: "Density",
     unit: "kW/m²",
     value: (r) => r.density_kw_per_m2,
-    scale: binned([10, 20, 40, 60, 80, 120, 160], SEQUENTIAL, "kW/m²"),
+    // White-space density (the API divides by each rack's share of the hall floor): a few kW/m² is typical.
+    scale: binned([1, 2, 4, 6, 8, 12, 20], SEQUENTIAL, "kW/m²"),
     describe: (r) => `${fmt1(r.density_kw_per_m2)} kW/m²`,
   },
   cooling_type: {

@@ -4,6 +4,11 @@
 import { clear, el } from "./dom.js";
 import { label as niceLabel } from "./format.js";
 
+/** Docstrings carry reStructuredText literals (``name``); show them as plain names. */
+function plain(text) {
+  return text ? String(text).replace(/``/g, "") : text;
+}
+
 export function resolve(schema, root) {
   let s = schema;
   while (s && s.$ref) {
@@ -157,7 +162,7 @@ export class SchemaForm {
       } else {
         // The property's name reads better than the nested model's class name ("Job", not "JobParams").
         const fs = el("fieldset", {}, el("legend", {}, niceLabel(name)));
-        if (base.description) fs.append(el("p", { class: "field-help" }, base.description));
+        if (base.description) fs.append(el("p", { class: "field-help" }, plain(base.description)));
         parent.append(fs);
         this._object(fs, base, value, path);
       }
@@ -174,7 +179,7 @@ export class SchemaForm {
     let input;
     let read;
     const help = [];
-    if (base.description) help.push(base.description);
+    if (base.description) help.push(plain(base.description));
     if (Array.isArray(base.enum)) {
       input = el("select", { id, name: path });
       if (nullable) input.append(el("option", { value: "" }, "— default —"));
@@ -228,7 +233,7 @@ export class SchemaForm {
     const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true });
     // null (the engine's "all" or "derived") stays an empty box; everything else is compact JSON.
     const text = value === null || value === undefined ? "" : JSON.stringify(value);
-    const input = el("textarea", { id, name: path, rows: 1, spellcheck: "false", class: "json-input", "aria-describedby": `${id}-error` }, text);
+    const input = el("textarea", { id, name: path, rows: Math.min(6, Math.max(1, Math.ceil(text.length / 56))), spellcheck: "false", class: "json-input", "aria-describedby": `${id}-error` }, text);
     const read = () => {
       const raw = input.value.trim();
       if (!raw) return base.nullable ? null : base.type === "array" ? [] : base.type === "object" ? {} : null;
@@ -243,7 +248,7 @@ export class SchemaForm {
       { class: "field field-json", "data-path": path },
       el("label", { for: id }, niceLabel(base.title ?? name)),
       input,
-      el("div", { class: "field-help" }, [base.description, base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — ")),
+      el("div", { class: "field-help" }, [plain(base.description), base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — ")),
       errorEl,
     );
     this.fields.push({ path, read, input, errorEl, wrap, json: true });
