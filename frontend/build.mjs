@@ -1,5 +1,6 @@
 // Bundles the dashboard's entry points (and their CSS) into static/frontend/dist/.
 // `npm run build` once; `npm run watch` rebuilds on change while developing.
+import { rmSync } from "node:fs";
 import * as esbuild from "esbuild";
 
 const watch = process.argv.includes("--watch");
@@ -29,5 +30,7 @@ if (watch) {
   const context = await esbuild.context(options);
   await context.watch();
 } else {
+  // Start clean so renamed chunks of earlier builds do not pile up in dist/.
+  rmSync(options.outdir, { recursive: true, force: true });
   await esbuild.build(options);
 }
