@@ -543,8 +543,19 @@ class _Builder:
                 )
 
     def _hall_power(
-        self, bname, hall, rows, subs, plant_names, unit_kw, unit_power_fraction, eff_pdu, eff_ups
+        self,
+        bname: str,
+        hall: Row,
+        rows: list[tuple[Row, list[tuple[Row, _RackPlan]]]],
+        subs: dict[str, str],
+        plant_names: list[str],
+        unit_kw: float,
+        unit_power_fraction: float,
+        eff_pdu: float,
+        eff_ups: float,
     ) -> None:
+        """Transformers, switchgear, generators, UPS modules and row PDUs of one hall (both sides), its
+        cooling units, and the racks' feeds and cooling-unit assignments."""
         hname = hall["name"]
         prefix = f"{bname}-{hname}"
         liquid = self.cooling == "liquid"
