@@ -44,6 +44,11 @@ WATER_J_PER_K_PER_L = 4186.0
 LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
 _EPS_S = 1e-9
+# Margin on the heat the cooling can hold at slowdown against the minimum power, so that the throttled
+# and minimum-power modes cannot hand over to each other without time passing.
+_EPS_P = 1e-9
+# A phase never needs more mode changes than this; more means a modelling bug, not a long phase.
+_MAX_STEPS_PER_PHASE = 1000
 # Bounds on the series one replica carries: per affected group, and per affected rack (for the floor-map replay).
 MAX_GROUP_SERIES = 16
 MAX_RACK_SERIES = 512
@@ -306,7 +311,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
                 a += e.supply_rise_k + e.ramp_k_per_s * (t - e.start_s)
                 b += e.ramp_k_per_s
         if b > 0 and a >= cool_cap - 1e-9:
-            a, b = max(a, cool_cap), 0.0
+            a, b = cool_cap, 0.0
         return g, a, b, impaired
 
     segs: list[Segment] = []
@@ -315,7 +320,11 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
     restart_at = math.inf
     for k in range(len(bounds) - 1):
         t, t_phase_end = bounds[k], bounds[k + 1]
+        steps = 0
         while t < t_phase_end - _EPS_S:
+            steps += 1
+            if steps > _MAX_STEPS_PER_PHASE:
+                raise RuntimeError(f"thermal model of {grp.label} stuck at t = {t:.3f} s")
             g, a, b, impaired = env_at(t)
             horizon = t_phase_end - t
             if mode == SHUTDOWN:
@@ -333,7 +342,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
                 if need >= 1.0:
                     mode = NORMAL
                     continue
-                if need < p_min:
+                if need <= p_min + _EPS_P:
                     mode = MIN_POWER
                     continue
                 # p falls with a rising coolant: reach p_min after (need - p_min) / (g b / 1000)
@@ -346,7 +355,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
                 continue
             heat = 1.0 if mode == NORMAL else p_min
             target = slow if mode == NORMAL else shut
-            if mode == MIN_POWER and g * (slow - a) / 1000.0 >= p_min:
+            if mode == MIN_POWER and g * (slow - a) / 1000.0 > p_min + _EPS_P:
                 # cooling can hold slowdown again above the minimum power: throttle once back down to it
                 if temp <= slow + 1e-9:
                     mode = THROTTLED

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.liquid_cooling import rc_temperature
@@ -190,3 +192,32 @@ def test_a_second_shutdown_during_the_restart_loses_no_more_work():
     assert during["lost_work_hours"] == pytest.approx(one["lost_work_hours"])
     # the second group is back at 40 min (plus its shutdown delay), so the job restarts until ~70 min
     assert during["lost_gpu_hours"] > one["lost_gpu_hours"]
+
+
+@given(
+    kind=st.sampled_from(["cdu_loss", "pump_loss", "chiller_loss", "supply_temp_excursion"]),
+    at=st.floats(0, 30),
+    repair=st.floats(0, 60),
+    flow=st.floats(0, 1),
+    rise=st.floats(0, 40),
+    air=st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_temperatures_never_pass_the_shutdown_limit_and_the_pace_stays_in_range(
+    kind, at, repair, flow, rise, air
+):
+    snap = campus(cooling_type="air" if air else "direct-to-chip")
+    event = {
+        "kind": kind,
+        "at_minutes": at,
+        "repair_minutes": repair,
+        "remaining_flow_fraction": flow,
+        "supply_rise_k": rise,
+    }
+    r = run_replica(
+        "liquid_cooling", snap, {"events": [event], "duration_minutes": 90, "series_points": 200}, seed=0
+    )
+    h100 = snap.gpus["h100-sxm"]
+    assert r.metrics["max_gpu_temp_c"] <= h100.shutdown_temp_c + 1e-6 or kind == "supply_temp_excursion"
+    assert r.metrics["max_coolant_temp_c"] <= h100.shutdown_temp_c + 1e-6 or kind == "supply_temp_excursion"
+    assert np.all((r.series["job_pace"] >= 0) & (r.series["job_pace"] <= 1))
