@@ -25,6 +25,8 @@ def parse_spec(text: str | bytes, fmt: str = "yaml") -> Any:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except json.JSONDecodeError as exc:
         raise SpecFormatError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise SpecFormatError(f"the document is not UTF-8 text (byte {exc.start})") from None
     except RecursionError:
         raise SpecFormatError("the document nests too deeply") from None
     except yaml.YAMLError as exc:

@@ -393,14 +393,28 @@ class _Checker:
                 )
 
 
+def _text_problem(value: str) -> str | None:
+    if "\x00" in value:
+        return "text must not contain NUL characters"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "text must be valid Unicode (no lone surrogates)"
+    return None
+
+
 def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
     """Values JSON Schema lets through but the database must not get: NaN or infinite numbers (YAML
-    ``.nan``, JSON ``NaN``) and text with NUL characters. Iterative, so deep nesting cannot overflow."""
+    ``.nan``, JSON ``NaN``), text with NUL characters or lone surrogates (JSON ``"\\ud800"``).
+    Iterative, so deep nesting cannot overflow."""
     try:
-        # Fast path: the C JSON encoder refuses NaN/infinity and writes NUL as \u0000.
-        if "\\u0000" not in json.dumps(data, allow_nan=False, default=str):
+        # Fast path: the C JSON encoder refuses NaN/infinity and writes NUL as \u0000; encoding the
+        # result refuses lone surrogates.
+        text = json.dumps(data, allow_nan=False, default=str, ensure_ascii=False)
+        text.encode("utf-8")
+        if "\\u0000" not in text:
             return []
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError, RecursionError):  # UnicodeEncodeError is a ValueError
         pass
     errors: list[dict[str, str]] = []
     stack: list[tuple[Any, tuple]] = [(data, ())]
@@ -417,10 +431,8 @@ def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
             stack.extend((v, (*path, i)) for i, v in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
             errors.append({"path": format_path(path) or "$", "message": f"{value} is not a finite number"})
-        elif isinstance(value, str) and "\x00" in value:
-            errors.append(
-                {"path": format_path(path) or "$", "message": "text must not contain NUL characters"}
-            )
+        elif isinstance(value, str) and (problem := _text_problem(value)):
+            errors.append({"path": format_path(path) or "$", "message": problem})
     errors.sort(key=lambda e: e["path"])
     return errors
 

@@ -71,6 +71,15 @@ def test_malformed_yaml_gives_400_with_the_line(planner_client):
     assert "line" in error["message"]
 
 
+@pytest.mark.parametrize("content_type", ["application/json", "application/x-yaml"])
+def test_body_that_is_not_utf8_gives_400(planner_client, content_type):
+    response = planner_client.generic(
+        "POST", IMPORT_URL, b'{"campus": "\xff\xfe"}', content_type=content_type
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "$"
+
+
 def test_deeply_nested_json_gives_400(planner_client):
     body = b'{"campus": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     response = planner_client.generic("POST", IMPORT_URL, body, content_type="application/json")

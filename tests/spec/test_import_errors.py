@@ -219,10 +219,11 @@ def test_return_temperature_below_supply(small_spec):
 
 
 @pytest.mark.django_db
-def test_not_a_number_and_nul_text_are_refused(small_spec):
+def test_not_a_number_nul_text_and_lone_surrogates_are_refused(small_spec):
     small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["x_m"] = float("nan")
     small_spec["campus"]["description"] = "bad\x00text"
-    assert sorted(paths(rejected(small_spec))) == [f"{RACK0}.x_m", "campus.description"]
+    small_spec["campus"]["location"] = "lone \ud800 surrogate"
+    assert sorted(paths(rejected(small_spec))) == [f"{RACK0}.x_m", "campus.description", "campus.location"]
 
 
 @pytest.mark.django_db
