@@ -9,6 +9,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from campus.spec.formats import dump_spec
 from campus.spec.importer import SpecError, import_campus
 
 from .conftest import SMALL_SPEC, inventory_counts
@@ -106,4 +107,31 @@ def test_mutated_specs_are_imported_or_rejected_with_paths(mutations):
         else:
             event("imported")
             assert campus.pk is not None
+        transaction.set_rollback(True)
+
+
+BODIES = st.one_of(
+    st.binary(max_size=200),
+    st.text(max_size=200).map(str.encode),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+        lambda children: (
+            st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+        ),
+        max_leaves=10,
+    ).map(lambda value: dump_spec({"campus": value}, "yaml").encode()),
+)
+
+
+@pytest.mark.django_db
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(BODIES, st.sampled_from(["application/json", "application/x-yaml"]))
+def test_import_endpoint_answers_any_body_with_201_or_400(planner_client, body, content_type):
+    before = inventory_counts()
+    with transaction.atomic():
+        response = planner_client.generic("POST", "/api/campuses/import/", body, content_type=content_type)
+        assert response.status_code in (201, 400), response.content
+        if response.status_code == 400:
+            assert all(e["path"] and e["message"] for e in response.json()["errors"])
+            assert inventory_counts() == before
         transaction.set_rollback(True)
