@@ -189,7 +189,7 @@ def demo(django_db_setup, django_db_blocker):
         before = set(Campus.objects.values_list("id", flat=True))
         campus_id = load_campus()
         users = {}
-        for role in ("viewer", "planner"):
+        for role in ("viewer", "planner", "admin"):
             user = get_user_model().objects.create_user(username=f"e2e-{role}", password=PASSWORD)
             user.groups.add(Group.objects.get_or_create(name=role)[0])
             users[role] = user.username
@@ -274,6 +274,14 @@ def planner_page(chromium, live_url, demo, request):
     yield page, watch
     if getattr(request.node, "rep_call_failed", False):
         screenshot(page, f"failed-{request.node.name}")
+    context.close()
+
+
+@pytest.fixture
+def admin_page(chromium, live_url, demo):
+    context, page, watch = new_page(chromium, live_url)
+    login(page, demo["users"]["admin"])
+    yield page, watch
     context.close()
 
 

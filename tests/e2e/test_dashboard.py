@@ -440,3 +440,57 @@ def test_two_runs_compare_side_by_side(planner_page, demo, celery_worker):
     page.locator("[data-testid=compare-view]").scroll_into_view_if_needed()
     screenshot(page, "compare-runs")
     watch.check()
+
+
+def post(page, path: str, data: dict) -> dict:
+    token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
+    response = page.request.post(path, data=data, headers={"X-CSRFToken": token})
+    assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
+    return response.json()
+
+
+def test_a_scheduled_run_shows_with_its_flag(admin_page, demo, celery_worker):
+    page, watch = admin_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/scenarios/")
+    scenario = post(
+        page,
+        "/api/scenarios/",
+        {
+            "campus": campus_id,
+            "kind": "failure_cascade",
+            "name": "E2E nightly",
+            "params": {"duration_days": 2},
+        },
+    )
+    # ETTR is at most 1, so this threshold flags every run: the page must show it.
+    schedule = post(
+        page,
+        "/api/schedules/",
+        {
+            "scenario": scenario["id"],
+            "name": "E2E nightly failures",
+            "crontab": "0 2 * * *",
+            "replicas": 2,
+            "seed": 5,
+            "thresholds": [{"metric": "ettr", "op": "<", "value": 2}],
+        },
+    )
+    from simulations.tasks import run_schedule
+
+    run_schedule.delay(schedule["id"])  # what beat sends at 02:00
+    row = page.locator(f"[data-testid=schedule-table] tr[data-schedule-id='{schedule['id']}']")
+    for _ in range(60):
+        page.goto(f"/campuses/{campus_id}/scenarios/")
+        row.wait_for()
+        if row.locator(".flag", has_text="flagged").count():
+            break
+        page.wait_for_timeout(1000)
+    assert row.locator(".flag", has_text="flagged").count() == 1
+    assert "0 2 * * *" in row.inner_text()
+    assert "ettr (mean) < 2" in row.inner_text() or "ettr < 2" in row.inner_text()
+    row.locator("a").first.click()
+    page.wait_for_selector("[data-testid=run-detail][data-status=succeeded]")
+    assert "ettr" in page.inner_text("[data-testid=run-flags]")
+    screenshot(page, "scheduled-run-flagged")
+    watch.check()

@@ -24,6 +24,13 @@ function append(node, children) {
   }
 }
 
+/** Replace a node's children; null, undefined and false children are left out, arrays are flattened. */
+export function fill(node, ...children) {
+  clear(node);
+  append(node, children);
+  return node;
+}
+
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;

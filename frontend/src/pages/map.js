@@ -1,7 +1,7 @@
 // Floor map page: campus → building → hall navigation, racks coloured by a metric, hover tooltip, rack panel,
 // impact mode (what if this device fails?) and the replay of a run's per-rack series.
 import { api, qs } from "../lib/api.js";
-import { boot, clear, el, errorBox, wireCampusPicker } from "../lib/dom.js";
+import { boot, clear, el, errorBox, fill, wireCampusPicker } from "../lib/dom.js";
 import * as f from "../lib/format.js";
 import { FloorMap } from "../lib/floormap.js";
 import { IMPACT, METRICS, NO_DATA } from "../lib/colors.js";
@@ -272,14 +272,13 @@ function showTooltip(index, event) {
   }
   const r = view.scene.racks[index];
   const metric = METRICS[view.metric];
-  clear(tooltip).append(
-    ...[
+  fill(
+    tooltip,
     el("strong", {}, r.name),
     el("div", {}, [r.building_name, r.hall_name].filter(Boolean).join(" · ")),
     el("div", {}, `${metric.title}: ${metric.describe(r)}`),
     el("div", {}, `${f.num(r.gpus ?? 0)} GPUs${r.gpus_by_model ? ` (${Object.keys(r.gpus_by_model).join(", ")})` : ""} · ${r.cooling_type ?? ""}`),
     view.impact?.kindOf.has(r.id) ? el("div", { class: "tooltip-impact" }, IMPACT[view.impact.kindOf.get(r.id)].label) : null,
-    ].filter(Boolean),
   );
   tooltip.hidden = false;
   const wrap = $("canvas-wrap").getBoundingClientRect();

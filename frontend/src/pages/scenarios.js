@@ -1,7 +1,7 @@
 // Scenarios and runs: new scenario from a kind's template (schema-driven form), launch, live progress, results
 // (time series, distributions over replicas, replay link), compare runs, scheduled runs.
 import { ApiError, api, qs } from "../lib/api.js";
-import { boot, clear, el, errorBox, wireCampusPicker } from "../lib/dom.js";
+import { boot, clear, el, errorBox, fill, wireCampusPicker } from "../lib/dom.js";
 import * as f from "../lib/format.js";
 import { SchemaForm } from "../lib/schemaform.js";
 import { destroyCharts, histogram, timeChart } from "../lib/charts.js";
@@ -272,14 +272,13 @@ async function poll(id, first = false) {
 function renderRunHead(run) {
   const box = $("run-detail");
   destroyCharts(box);
-  clear(box);
   box.dataset.runId = run.id;
   box.dataset.status = run.status;
   delete box.dataset.results;
   const active = run.status === "queued" || run.status === "running";
   const pct = Math.round((run.progress ?? 0) * 100);
-  box.append(
-    ...[
+  fill(
+    box,
     el(
       "div",
       { class: "card-head" },
@@ -301,8 +300,7 @@ function renderRunHead(run) {
     active ? el("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "data-testid": "run-progress" }, el("div", { style: { width: `${pct}%` } })) : null,
     active ? el("p", { class: "muted small" }, `${pct} % done — this page follows the run.`) : null,
     run.status === "failed" ? el("p", { class: "notice notice-error", "data-testid": "run-failed" }, run.error || "The run failed.") : null,
-    run.flagged ? el("div", { class: "notice notice-warn" }, el("strong", {}, "Flagged: "), (run.flag_reasons ?? []).map((r) => el("span", { class: "flag" }, typeof r === "object" ? r.message ?? `${r.metric} ${r.op} ${r.value}` : String(r)))) : null,
-    ].filter(Boolean),
+    run.flagged ? el("div", { class: "notice notice-warn", "data-testid": "run-flags" }, el("strong", {}, "Flagged: "), (run.flag_reasons ?? []).map((r) => el("span", { class: "flag" }, typeof r === "object" ? r.message ?? `${r.metric} ${r.op} ${r.value}` : String(r)))) : null,
   );
 }
 
