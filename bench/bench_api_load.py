@@ -134,10 +134,12 @@ def main() -> None:
     campus_id = manage(
         env,
         "shell",
+        "--no-imports",
         "-c",
         f"from campus.models import Campus; c = Campus.objects.filter(name={args.campus!r}).first(); "
         "print(c.pk if c else '')",
-    )
+    ).splitlines()
+    campus_id = campus_id[-1].strip() if campus_id else ""
     if not campus_id:
         if not args.generate:
             raise SystemExit(f"no campus {args.campus!r}: pass --generate to build one")

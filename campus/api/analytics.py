@@ -53,11 +53,13 @@ _VERSION_SOURCES: list[tuple[type, str | None]] = [
 ]
 
 
-def _version_sql() -> str:
+def _version_sql(catalog_only: bool = False) -> str:
     qn = connection.ops.quote_name
     parts = []
     building, hall, rack = (qn(m._meta.db_table) for m in (models.Building, models.DataHall, models.Rack))
     for model, how in _VERSION_SOURCES:
+        if catalog_only and how is not None:
+            continue
         table = qn(model._meta.db_table)
         if how is None:
             where = ""
@@ -80,6 +82,13 @@ def campus_version(campus_id: int) -> tuple:
     """What changes whenever anything the campus' analytics read changes."""
     with connection.cursor() as cursor:
         cursor.execute(_version_sql(), {"c": campus_id})
+        return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
+
+
+def catalog_version() -> tuple:
+    """What changes whenever a catalog row changes."""
+    with connection.cursor() as cursor:
+        cursor.execute(_version_sql(catalog_only=True))
         return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
 
 

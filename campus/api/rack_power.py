@@ -6,6 +6,8 @@ holds only the catalog: one set of catalog queries per request, however many rac
 
 from __future__ import annotations
 
+import threading
+
 from django.db.models import Prefetch
 
 from campus.analysis.snapshot import CampusSnapshot
@@ -35,9 +37,23 @@ def rack_prefetches() -> list[Prefetch]:
     ]
 
 
+_catalog_cache: dict[str, tuple] = {}
+_catalog_lock = threading.Lock()
+
+
 def catalog_snapshot(context: dict) -> CampusSnapshot:
+    """The catalog as a snapshot: once per request, rebuilt only when a catalog row changes."""
     snap = context.get(_CONTEXT_KEY)
-    if snap is None:
+    if snap is not None:
+        return snap
+    from campus.api.analytics import catalog_version
+
+    version = catalog_version()
+    with _catalog_lock:
+        cached = _catalog_cache.get("catalog")
+    if cached is not None and cached[0] == version:
+        snap = cached[1]
+    else:
         snap = CampusSnapshot(
             id=0,
             name="",
@@ -48,7 +64,9 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
             other_it_fraction=0,
             **catalog_snapshot_parts(),
         )
-        context[_CONTEXT_KEY] = snap
+        with _catalog_lock:
+            _catalog_cache["catalog"] = (version, snap)
+    context[_CONTEXT_KEY] = snap
     return snap
 
 

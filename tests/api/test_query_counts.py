@@ -76,7 +76,7 @@ def test_campus_floor_map_of_thousand_racks_in_bounded_queries(
     with django_assert_max_num_queries(40):
         response = viewer_client.get(url)
     assert response.status_code == 200
-    assert len(response.data["racks"]) == RACKS
+    assert len(response.json()["racks"]) == RACKS
 
 
 @pytest.mark.django_db
