@@ -6,6 +6,8 @@ sent no request beyond localhost.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .conftest import PASSWORD, login, new_page, screenshot
@@ -53,11 +55,17 @@ def test_pages_need_a_login_and_the_login_page_signs_in(chromium, live_url, demo
     page.fill("#id_password", "wrong-password")
     page.click("[data-testid=login-submit]")
     assert page.locator("[data-testid=login-error]").is_visible()
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
     screenshot(page, "login-error")
     page.fill("#id_password", PASSWORD)
     page.click("[data-testid=login-submit]")
     page.wait_for_url(f"**/campuses/{demo['campus_id']}/map/")
     assert page.locator("[data-testid=role-badge]").text_content().strip() == "planner"
+    # Let the page finish its requests: after signing out they would (rightly) be refused.
+    wait_map_ready(page)
+    page.wait_for_selector("[data-testid=impact-device][data-ready=true]")
+    page.wait_for_load_state("networkidle")
     page.click("[data-testid=logout]")
     page.wait_for_url("**/login/")
     watch.check()
@@ -493,4 +501,68 @@ def test_a_scheduled_run_shows_with_its_flag(admin_page, demo, celery_worker):
     page.wait_for_selector("[data-testid=run-detail][data-status=succeeded]")
     assert "ettr" in page.inner_text("[data-testid=run-flags]")
     screenshot(page, "scheduled-run-flagged")
+    watch.check()
+
+
+# ---------------------------------------------------------------- accessibility
+
+AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+"""
+
+
+@pytest.mark.parametrize("page_path", ["/campuses/{id}/", "/campuses/{id}/map/", "/campuses/{id}/scenarios/"])
+def test_pages_pass_the_wcag_aa_checks(planner_page, demo, page_path):
+    """axe-core (npm, bundled with the dashboard's dev dependencies): contrast, labels, names, structure."""
+    page, watch = planner_page
+    page.goto(page_path.format(id=demo["campus_id"]))
+    if "/map/" in page_path:
+        wait_map_ready(page)
+    elif "/scenarios/" in page_path:
+        page.click("[data-testid=kind-grid_limit]")
+    else:
+        page.wait_for_selector("#overview[data-ready=true]")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
+    watch.check()
+
+
+def test_the_map_works_from_the_keyboard(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/")
+    hall = largest_hall(page, campus_id)
+    page.goto(f"/campuses/{campus_id}/map/?hall={hall['id']}")
+    wait_map_ready(page)
+    # Tab order reaches the canvas; keys pan and zoom it.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.testid") == "floor-canvas":
+            break
+    assert page.evaluate("document.activeElement.dataset.testid") == "floor-canvas"
+    scale = page.evaluate("floorMap.scale")
+    page.keyboard.press("-")
+    assert page.evaluate("floorMap.scale") < scale
+    # A rack by name: type it, Enter, and its panel opens with the focus in it; Escape closes it.
+    name = hall["racks"][len(hall["racks"]) // 2]["name"]
+    page.focus("[data-testid=rack-search]")
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    panel = page.locator("[data-testid=rack-panel]")
+    panel.wait_for(state="visible")
+    assert panel.locator("[data-testid=rack-panel-name]").inner_text() == name
+    assert page.evaluate("document.activeElement.dataset.testid") == "rack-panel"
+    page.wait_for_selector("[data-testid=rack-panel][data-ready=true]")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
+    page.keyboard.press("Escape")
+    panel.wait_for(state="hidden")
     watch.check()

@@ -43,7 +43,7 @@ async function loadKinds() {
     list.append(
       el(
         "button",
-        { type: "button", class: "kind-card", role: "listitem", "aria-pressed": "false", "data-kind": k.kind, "data-testid": `kind-${k.kind}`, onclick: () => chooseKind(k.kind) },
+        { type: "button", class: "kind-card", "aria-pressed": "false", "data-kind": k.kind, "data-testid": `kind-${k.kind}`, onclick: () => chooseKind(k.kind) },
         el("strong", {}, k.label ?? k.kind),
         el("span", {}, KIND_HELP[k.kind] ?? ""),
       ),
