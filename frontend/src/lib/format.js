@@ -53,6 +53,8 @@ export function label(key) {
     .replace(/_/g, " ")
     .replace(/\bkw\b/gi, "kW")
     .replace(/\bkwh\b/gi, "kWh")
+    .replace(/\bmwh\b/gi, "MWh")
+    .replace(/\bw\b/g, "W")
     .replace(/\b(mw|gpu|nic|pue|ettr|mttf|mtbf|mfu|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops|id)\b/gi, (m) => m.toUpperCase())
     .replace(/\bgpus\b/gi, "GPUs")
     .replace(/\bgbps\b/gi, "Gb/s")

@@ -353,6 +353,8 @@ function summaryTable(metrics, testid = "summary-table") {
 
 /** Percentile bars (p5–p95 range, median tick) for every metric, scaled per metric. */
 function percentileBars(metrics) {
+  const varying = Object.values(metrics ?? {}).some((s) => s?.p5 != null && s?.p95 > s?.p5);
+  if (!varying) return el("p", { class: "muted", "data-testid": "percentile-bars" }, "No metric varies over the replicas.");
   return el(
     "div",
     { class: "dist", "data-testid": "percentile-bars" },
