@@ -460,7 +460,11 @@ def store_replica(run_id: int, index: int, seed: int, result: Any, duration_s: f
         run.progress = min(1.0, run.replicas_done / run.replicas)
         run.save(update_fields=["replicas_done", "progress", "updated"])
         if run.replicas_done >= run.replicas:
-            finalize(run)
+            try:
+                finalize(run)
+            except Exception as exc:
+                # Rolls back with the last replica: the run is failed by the caller, never half-finished.
+                raise RuntimeError(f"aggregating the {run.replicas} replicas failed: {exc}") from exc
             return "finished"
     return "stored"
 

@@ -57,7 +57,8 @@ def run_chunk(self, run_id: int, indices: list[int], number: int | None = None) 
     except Exception as exc:
         # A replica that raises would raise again on every retry: fail the run with the reason instead.
         log.exception("run %s chunk %s failed", run_id, number)
-        services._fail(run_id, f"replica failed: {type(exc).__name__}: {exc}")
+        where = f"replicas {indices[0]}-{indices[-1]}" if indices else "a chunk"
+        services._fail(run_id, f"{where} failed: {type(exc).__name__}: {exc}")
         return "failed"
 
 
