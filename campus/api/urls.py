@@ -1,3 +1,5 @@
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, re_path, resolve
 from rest_framework.routers import DefaultRouter, Route
 
 from campus.api import calculators, spec_views, views
@@ -54,9 +56,28 @@ for prefix, viewset, basename in REGISTRY:
     register_basename(viewset.queryset.model, basename)
 router.register("changes", views.ChangeViewSet, basename="change")
 
+
+def api_not_found(request, *args, **kwargs):
+    """Unknown paths under /api/ answer in JSON like every other API error (Django's page is HTML).
+    A path missing its trailing slash is redirected for GET, as APPEND_SLASH would."""
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            if request.method in ("GET", "HEAD"):
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(request.path + "/" + (f"?{query}" if query else ""))
+            return JsonResponse({"detail": f"Not found. Did you mean {request.path}/ ?"}, status=404)
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
 urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
     *spec_views.urlpatterns,
     *router.urls,
+    # Last: nothing after this under /api/ (twin/urls.py includes this module after the other API apps).
+    re_path(r"^", api_not_found),
 ]

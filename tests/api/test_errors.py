@@ -98,3 +98,13 @@ class TestErrors:
         assert "design_kw" in response.data["1"]
         racks[0].refresh_from_db()
         assert racks[0].design_kw == 40.0
+
+    def test_unknown_api_path_is_a_json_404(self, viewer_client):
+        response = viewer_client.get("/api/racks/not.a.number/")
+        assert response.status_code == 404
+        assert response.headers["Content-Type"] == "application/json"
+
+    def test_list_path_without_trailing_slash_redirects(self, viewer_client):
+        response = viewer_client.get("/api/racks", {"limit": 1})
+        assert response.status_code == 301
+        assert response.headers["Location"] == "/api/racks/?limit=1"
