@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import Http404
 from django.utils.http import http_date
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.request import clone_request
 from rest_framework.response import Response
 
 from campus.api import history
@@ -82,9 +86,33 @@ def _index_errors(errors) -> dict:
     return {str(index): error for index, error in enumerate(errors) if error}
 
 
+class TwinMetadata(SimpleMetadata):
+    """OPTIONS: on list routes PUT means bulk update (there is no single object to check), so only the
+    POST form is described there."""
+
+    def determine_actions(self, request, view):
+        lookup = getattr(view, "lookup_url_kwarg", None) or getattr(view, "lookup_field", "pk")
+        if lookup in getattr(view, "kwargs", {}):
+            return super().determine_actions(request, view)
+        actions = {}
+        if "POST" in view.allowed_methods:
+            view.request = clone_request(request, "POST")
+            try:
+                view.check_permissions(view.request)
+            except (APIException, PermissionDenied, Http404):
+                pass
+            else:
+                actions["POST"] = self.get_serializer_info(view.get_serializer())
+            finally:
+                view.request = request
+        return actions
+
+
 class BulkMixin:
     """POST a list to create, PUT/PATCH a list of objects with ``id`` to update, DELETE a list of ``{id}``.
     All or nothing: one bad object rejects the whole request, with errors keyed by list index."""
+
+    metadata_class = TwinMetadata
 
     def _check_size(self, data) -> None:
         if len(data) > MAX_BULK_OBJECTS:

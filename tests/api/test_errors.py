@@ -108,3 +108,8 @@ class TestErrors:
         response = viewer_client.get("/api/racks", {"limit": 1})
         assert response.status_code == 301
         assert response.headers["Location"] == "/api/racks/?limit=1"
+
+    def test_options_on_a_list_describes_the_create_form(self, planner_client):
+        response = planner_client.options(reverse("campus-list"), {"brief": "true"})
+        assert response.status_code == 200
+        assert "name" in response.data["actions"]["POST"]
