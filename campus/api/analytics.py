@@ -6,18 +6,23 @@ summary are reused, so repeated dashboard and script calls cost one small query.
 which leave no newer ``last_updated`` behind.
 
 The cache lives in the process (each gunicorn worker keeps its own); it holds a few campuses at most.
+A version read is reused for ``VERSION_TTL_S`` seconds, unless this process saves or deletes a campus row
+in the meantime (then the next request reads it again): a change made through another worker is seen at
+most that long after it was committed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models.signals import post_delete, post_save
 from rest_framework.renderers import JSONRenderer
 
 from campus import models
@@ -27,6 +32,7 @@ from campus.analysis.snapshot import CampusSnapshot
 from campus.snapshot_adapter import build_snapshot
 
 MAX_CAMPUSES = 4
+VERSION_TTL_S = 1.0
 MAX_RESULTS_PER_CAMPUS = 32
 
 # (model, how its rows are tied to a campus); None: catalog tables, shared by every campus.
@@ -85,6 +91,29 @@ def campus_version(campus_id: int) -> tuple:
         return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
 
 
+# campus id -> (version, monotonic time it was read); cleared by any local write to a campus model.
+_recent_versions: dict[int, tuple[tuple, float]] = {}
+
+
+def _note_write(sender, **kwargs) -> None:
+    if sender._meta.app_label == "campus" or getattr(sender, "instance_type", None) is not None:
+        _recent_versions.clear()
+
+
+post_save.connect(_note_write, dispatch_uid="campus-analytics-version-save")
+post_delete.connect(_note_write, dispatch_uid="campus-analytics-version-delete")
+
+
+def current_version(campus_id: int) -> tuple:
+    now = time.monotonic()
+    recent = _recent_versions.get(campus_id)
+    if recent is not None and now - recent[1] < VERSION_TTL_S:
+        return recent[0]
+    version = campus_version(campus_id)
+    _recent_versions[campus_id] = (version, now)
+    return version
+
+
 def catalog_version() -> tuple:
     """What changes whenever a catalog row changes."""
     with connection.cursor() as cursor:
@@ -124,7 +153,7 @@ _states_lock = threading.Lock()
 
 
 def campus_state(campus: models.Campus) -> CampusState:
-    version = campus_version(campus.pk)
+    version = current_version(campus.pk)
     with _states_lock:
         state = _states.get(campus.pk)
         if state is not None and state.version == version:
@@ -152,6 +181,7 @@ def campus_state(campus: models.Campus) -> CampusState:
 
 def forget(campus_id: int | None = None) -> None:
     """Drop cached states (tests; a campus' state also expires by itself when its rows change)."""
+    _recent_versions.clear()
     with _states_lock:
         if campus_id is None:
             _states.clear()

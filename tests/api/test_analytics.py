@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campus.api import analytics
+from campus.models import Node
 from tests import factories as f
 
 NODE_KW = (8 * 700.0 + 4600.0) / 1000.0
@@ -120,6 +121,15 @@ class TestSummary:
         deleted = planner_client.delete(reverse("node-detail", kwargs={"pk": created.data["id"]}))
         assert deleted.status_code == 204
         assert viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"] == before
+
+    def test_summary_sees_rows_written_without_signals(self, viewer_client, monkeypatch):
+        # bulk_create sends no signals (like another process's write): the version query must catch it.
+        monkeypatch.setattr(analytics, "VERSION_TTL_S", 0.0)
+        site = build_campus()
+        before = viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"]
+        Node.objects.bulk_create([Node(rack=site["racks"][0], node_model=site["node_model"], name="bulk")])
+        after = viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"]
+        assert after == before + 8
 
     def test_summary_answers_conditional_get_with_304(self, viewer_client):
         site = build_campus()
