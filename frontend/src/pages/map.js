@@ -174,6 +174,7 @@ async function load() {
     const loadKw = scene.racks.reduce((s, r) => s + (r.load_kw ?? 0), 0);
     $("map-stats").textContent = `${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · ${f.mw(loadKw / 1000, 2)}`;
     fillRackSearch();
+    renderDeviceSelect();
     recolor();
     statusLine.hidden = scene.racks.length > 0;
     if (!scene.racks.length) statusLine.textContent = "No racks here yet.";
@@ -369,8 +370,9 @@ const DEVICE_KINDS = [
   ["generator", "Generators"],
 ];
 
+let deviceLists = null;
+
 async function loadDevices() {
-  const select = $("impact-device");
   const campus = state.campusId;
   const [devices, units, plants, feeds] = await Promise.allSettled([
     api.all(`/api/power-devices/${qs({ campus })}`),
@@ -378,24 +380,50 @@ async function loadDevices() {
     api.all(`/api/cooling-plants/${qs({ campus })}`),
     api.all(`/api/utility-feeds/${qs({ campus })}`),
   ]);
+  const ok = (result) => (result.status === "fulfilled" ? result.value : []);
+  deviceLists = { devices: ok(devices), units: ok(units), plants: ok(plants), feeds: ok(feeds) };
+  renderDeviceSelect();
+  $("impact-device").dataset.ready = "true";
+  const failed = [devices, units, plants, feeds].find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+/** The device picker: this hall's devices first (when a hall is shown), then every device by kind. */
+function renderDeviceSelect() {
+  if (!deviceLists) return;
+  const select = $("impact-device");
+  const current = select.value;
+  const { devices, units, plants, feeds } = deviceLists;
   clear(select);
   select.append(el("option", { value: "" }, "Choose a device to fail…"));
   const group = (label, rows, kind) => {
     if (!rows.length) return;
     const g = el("optgroup", { label });
-    for (const row of rows) g.append(el("option", { value: `${kind}:${row.id}`, "data-name": row.name }, row.name));
+    for (const row of rows) g.append(el("option", { value: `${kind}:${row.id}` }, row.name));
     select.append(g);
   };
-  if (feeds.status === "fulfilled") group("Utility feeds", feeds.value, "utility");
-  if (devices.status === "fulfilled") {
-    for (const [k, title] of DEVICE_KINDS) group(title, devices.value.filter((d) => d.kind === k), "power");
+  // "What if this hall's UPS-2 fails?" is the usual question.
+  const hallOf = (row) => (typeof row.hall === "object" && row.hall ? row.hall.id : row.hall);
+  if (view.hallId) {
+    const here = el("optgroup", { label: "In this hall" });
+    for (const [rows, kind] of [
+      [devices, "power"],
+      [units, "cooling"],
+    ]) {
+      for (const row of rows) {
+        if (hallOf(row) === view.hallId && row.kind !== "generator") {
+          here.append(el("option", { value: `${kind}:${row.id}` }, `${row.name} (${row.kind})`));
+        }
+      }
+    }
+    if (here.children.length) select.append(here);
   }
-  if (units.status === "fulfilled") {
-    const sorted = [...units.value].sort((a, b) => (a.kind === "cdu" ? -1 : 0) - (b.kind === "cdu" ? -1 : 0));
-    group("Cooling units (CDU, CRAH…)", sorted, "cooling");
-  }
-  if (plants.status === "fulfilled") group("Cooling plants", plants.value, "plant");
-  select.dataset.ready = "true";
+  group("Utility feeds", feeds, "utility");
+  for (const [k, title] of DEVICE_KINDS) group(title, devices.filter((d) => d.kind === k), "power");
+  group("Cooling units (CDU, CRAH…)", [...units].sort((a, b) => (a.kind === "cdu" ? 0 : 1) - (b.kind === "cdu" ? 0 : 1)), "cooling");
+  group("Cooling plants", plants, "plant");
+  select.value = current;
+  if (select.value !== current) select.value = "";
 }
 
 async function runImpact(value) {
@@ -488,6 +516,14 @@ function renderImpact(data, kindOf) {
         ),
       ),
     ),
+    kindOf.size && ![...kindOf.keys()].some((id) => view.byId.has(id))
+      ? el(
+          "p",
+          { class: "notice small", "data-testid": "impact-elsewhere" },
+          "The racks hit are outside this view. ",
+          el("button", { type: "button", class: "button-quiet", onclick: () => go({}) }, "Show the whole campus"),
+        )
+      : null,
     kindOf.size
       ? el("button", { type: "button", class: "button-quiet", "data-testid": "impact-zoom", onclick: () => zoomToRacks([...kindOf.keys()]) }, "Zoom to the racks hit")
       : el("p", { class: "notice small", "data-testid": "impact-none" }, "No rack is hit: the redundancy carries this failure."),
