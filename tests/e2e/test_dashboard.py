@@ -121,6 +121,9 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
     for precision in ("fp8", "bf16", "fp16"):
         assert shown(f"fig-pflops-{precision}") == pytest.approx(summary["compute"]["peak_pflops"][precision])
     assert shown("fig-ettr") == pytest.approx(summary["reliability"]["expected_ettr"])
+    assert shown("fig-fabric-switches") == summary["network"]["switches"]
+    assert shown("risk-dark") == power["racks_without_power"]
+    assert shown("risk-redundancy") == power["redundancy_findings_count"]
 
     by_model = {
         li.get_attribute("data-model"): int(li.get_attribute("data-value"))

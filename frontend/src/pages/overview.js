@@ -61,6 +61,58 @@ function gpuMix(byModel, testid) {
   );
 }
 
+/** What a planner should look at: single points of failure, overloads, stranded power. */
+function riskCard(power, cooling) {
+  const count = (v) => (Array.isArray(v) ? v.length : Number(v ?? 0));
+  const items = [
+    ["risk-redundancy", "Single failures that cascade or darken racks", count(power.redundancy_findings_count ?? power.redundancy_findings)],
+    ["risk-tripped", "Devices that trip at design load", count(power.tripped_at_design_load)],
+    ["risk-over-limit", "Power devices over their planning limit", count(power.devices_over_planning_limit)],
+    ["risk-dark", "Racks without power", count(power.racks_without_power)],
+    ["risk-cooling-n1", "Cooling groups failing N+1", count(cooling.groups_failing_n_plus_1)],
+    ["risk-cooling-over", "Cooling units or plants overloaded", count(cooling.units_overloaded) + count(cooling.plants_overloaded)],
+  ];
+  const tight = power.tightest_device;
+  return el(
+    "div",
+    { class: "card card-wide", "data-testid": "risk-card" },
+    el("h2", {}, "Risks"),
+    el(
+      "ul",
+      { class: "risk-list" },
+      items.map(([testid, text, n]) =>
+        el("li", { class: n > 0 ? "risk-bad" : "risk-ok", "data-testid": testid, "data-value": n }, el("span", { class: "risk-count" }, f.num(n)), text),
+      ),
+    ),
+    el(
+      "p",
+      { class: "muted small" },
+      power.stranded_mw != null ? `Stranded power: ${f.mw(power.stranded_mw)} provisioned to racks but not usable` : null,
+      power.stranded_by_constraint_mw && Object.keys(power.stranded_by_constraint_mw).length
+        ? ` (${Object.entries(power.stranded_by_constraint_mw).map(([k, v]) => `${k} ${f.mw(v)}`).join(", ")}).`
+        : ".",
+      tight?.name ? ` Tightest device: ${tight.name}, ${f.kw(tight.headroom_kw, 0)} of headroom.` : null,
+    ),
+  );
+}
+
+function fabricCard(net) {
+  return el(
+    "div",
+    { class: "card card-wide", "data-testid": "fabric-card" },
+    el("h2", {}, "Network fabric"),
+    el(
+      "div",
+      { class: "figure-row" },
+      figure("fig-fabric-tiers", "Tiers", net.tiers, f.num(net.tiers)),
+      figure("fig-fabric-switches", "Switches", net.switches, f.num(net.switches)),
+      figure("fig-fabric-links", "Links", net.links, f.num(net.links)),
+      figure("fig-fabric-optics", "Transceivers", net.transceivers, f.num(net.transceivers)),
+      figure("fig-fabric-kw", "Fabric power", net.fabric_power_kw, f.mw(net.fabric_power_kw / 1000), net.copper_share != null ? `${f.pct(net.copper_share, 1)} of links on copper` : null),
+    ),
+  );
+}
+
 function render(summary) {
   const root = document.getElementById("overview");
   clear(root);
@@ -111,6 +163,13 @@ function render(summary) {
             { testid: "grid-meter" },
           ),
         ),
+        power.gpu_mw != null
+          ? el(
+              "p",
+              { class: "muted small breakdown", "data-testid": "it-breakdown" },
+              `IT load: GPUs ${f.mw(power.gpu_mw)} · rest of the servers ${f.mw(power.server_overhead_mw)} · network ${f.mw(power.network_mw)} · other IT ${f.mw((power.other_it_mw ?? 0) + (power.rack_extra_mw ?? 0))}`,
+            )
+          : null,
       ),
       el(
         "div",
@@ -158,6 +217,8 @@ function render(summary) {
           figure("fig-mttf", "Job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
         ),
       ),
+      riskCard(power, cooling),
+      fabricCard(summary.network ?? {}),
     ),
   );
 
