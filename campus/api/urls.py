@@ -1,5 +1,6 @@
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, re_path, resolve
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.routers import DefaultRouter, Route
 
 from campus.api import calculators, spec_views, views
@@ -57,6 +58,8 @@ for prefix, viewset, basename in REGISTRY:
 router.register("changes", views.ChangeViewSet, basename="change")
 
 
+# csrf_exempt: it only answers 404 in JSON (it changes nothing), also to a POST with a session cookie.
+@csrf_exempt
 def api_not_found(request, *args, **kwargs):
     """Unknown paths under /api/ answer in JSON like every other API error (Django's page is HTML).
     A path missing its trailing slash is redirected for GET, as APPEND_SLASH would."""
