@@ -203,3 +203,26 @@ def test_a_chunk_of_a_deleted_run_does_nothing(scenario):
     run_id = run.pk
     run.delete()
     assert run_chunk(run_id, chunk.indices, chunk.number) == "missing"
+
+
+def test_progress_counts_the_replica_in_flight_and_never_goes_back(scenario):
+    run = launch(scenario, replicas=4)
+    chunks = start(run)
+    run_chunk(run.pk, chunks[0].indices, chunks[0].number)  # one replica stored: 1/4
+    beat = services._Heartbeat(run.pk, None)  # not started: only its stop flags are read
+    services._progress_writer(run.pk, run.replicas, beat)(0.5)
+    run.refresh_from_db()
+    assert run.progress == pytest.approx((1 + 0.5) / 4)
+    # Another chunk, less far into its replica, reports later: progress stays where it was.
+    services._progress_writer(run.pk, run.replicas, beat)(0.2)
+    run.refresh_from_db()
+    assert run.progress == pytest.approx((1 + 0.5) / 4)
+
+
+def test_a_replica_stops_at_its_next_progress_report_once_the_run_is_cancelled(scenario):
+    run = launch(scenario, replicas=4)
+    start(run)
+    beat = services._Heartbeat(run.pk, None)
+    beat.stopped_run.set()  # what the heartbeat thread sets when it sees the run is no longer running
+    with pytest.raises(services.RunStopped):
+        services._progress_writer(run.pk, run.replicas, beat)(0.1)
