@@ -39,7 +39,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.models import Group  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import DEFAULT_DB_ALIAS, connection, connections  # noqa: E402
 from django.db.models import Count  # noqa: E402
 from django.test.testcases import LiveServerThread  # noqa: E402
 
@@ -107,10 +107,12 @@ PAN_RAF_JS = """
 
 
 def serve():
+    # An in-memory SQLite database lives in one connection: share the real one (not the proxy) with the server.
     overrides = {}
-    if connection.vendor == "sqlite" and connection.is_in_memory_db():
-        overrides[connection.alias] = connection
-        connection.inc_thread_sharing()
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.vendor == "sqlite" and conn.is_in_memory_db():
+        overrides[conn.alias] = conn
+        conn.inc_thread_sharing()
     Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
     thread = LiveServerThread("127.0.0.1", StaticFilesHandler, connections_override=overrides, port=0)
     thread.daemon = True
