@@ -273,7 +273,7 @@ def planner_page(chromium, live_url, demo, request):
     login(page, demo["users"]["planner"])
     yield page, watch
     if getattr(request.node, "rep_call_failed", False):
-        screenshot(page, f"failed-{request.node.name}")
+        screenshot(page, "failed-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-"))
     context.close()
 
 
