@@ -164,7 +164,8 @@ function showApiErrors(error) {
     else other.push(`${path}: ${message}`);
   }
   other.push(...form.showErrors(params));
-  box.append(el("div", { class: "notice notice-error", role: "alert", "data-testid": "api-errors" }, "The API refused these values. ", other.join(" ")));
+  const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
+  box.append(el("div", { class: "notice notice-error", role: "alert", "data-testid": "api-errors" }, "The API refused these values. ", where));
   form.focusFirstError();
 }
 
