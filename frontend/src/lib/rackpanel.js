@@ -41,7 +41,7 @@ export async function loadRackPanel(panel, rack, state, { onClose }) {
     api.get(`/api/campuses/${state.campusId}/power-chain/${qs({ rack: rack.id })}`),
     rack.cooling_unit_id ? api.get(`/api/cooling-units/${rack.cooling_unit_id}/`) : Promise.resolve(null),
     rack.pod_id ? api.get(`/api/pods/${rack.pod_id}/`) : Promise.resolve(null),
-    api.all(`/api/links/${qs({ rack: rack.id })}`),
+    api.get(`/api/links/${qs({ a_rack: rack.id, limit: 100 })}`).then((page) => page.results ?? page),
   ]);
   if (mine !== generation) return;
 
@@ -67,7 +67,7 @@ function fill(body, settled, render) {
 function nodesView(rows, rack) {
   const byModel = new Map();
   for (const n of rows) {
-    const model = n.node_model_name ?? n.node_model?.name ?? n.node_model_slug ?? n.node_model ?? "server";
+    const model = n.node_model?.name ?? n.node_model_name ?? String(n.node_model ?? "server");
     const entry = byModel.get(model) ?? { count: 0, statuses: {} };
     entry.count += 1;
     entry.statuses[n.status] = (entry.statuses[n.status] ?? 0) + 1;
@@ -176,22 +176,16 @@ function networkView(pod, links) {
       : el("p", { class: "muted" }, "Not in a pod."),
     links.length
       ? el(
-          "table",
-          { class: "table compact" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Network"), el("th", {}, "To"), el("th", { class: "num" }, "Cables"), el("th", {}, "Medium"), el("th", { class: "num" }, "Length"))),
-          el(
-            "tbody",
-            {},
-            links.slice(0, 40).map((l) =>
-              el(
-                "tr",
-                {},
-                el("td", {}, l.network ?? ""),
-                el("td", {}, l.b_switch_name ?? l.b_switch?.name ?? String(l.b_switch ?? "")),
-                el("td", { class: "num" }, f.num(l.count)),
-                el("td", {}, l.medium_slug ?? l.medium?.slug ?? String(l.medium ?? "")),
-                el("td", { class: "num" }, `${f.num(l.length_m, 0)} m`),
-              ),
+          "ul",
+          { class: "link-list", "data-testid": "rack-panel-links" },
+          links.slice(0, 40).map((l) =>
+            el(
+              "li",
+              {},
+              el("strong", {}, `${f.num(l.count)} × `),
+              `${l.network ?? ""} → `,
+              el("span", { class: "chain-name" }, l.b_switch?.name ?? String(l.b_switch ?? "")),
+              el("div", { class: "muted" }, `${l.medium?.name ?? String(l.medium ?? "")} · ${f.num(l.length_m, 0)} m · ${f.num(l.speed_gbps)} Gb/s`),
             ),
           ),
         )
