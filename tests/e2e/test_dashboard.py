@@ -234,6 +234,26 @@ def test_floor_map_of_the_whole_campus_and_keyboard_zoom(planner_page, demo):
     watch.check()
 
 
+def test_a_building_card_opens_that_building_on_the_map(planner_page, demo):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    card = page.locator("[data-testid=building-card]").last
+    building_id = int(card.get_attribute("data-building-id"))
+    building_name = card.locator("h3").inner_text().strip()
+    card.locator("h3 a").click()
+    page.wait_for_url(f"**/map/?building={building_id}")
+    wait_map_ready(page)
+    data = api(page, f"/api/campuses/{campus_id}/floor-map/")
+    halls = {h["id"] for b in data["buildings"] if b["id"] == building_id for h in b["halls"]}
+    expected = sorted(r["id"] for r in campus_racks(data) if r["hall_id"] in halls)
+    assert sorted(r["id"] for r in page.evaluate("floorMap.racks")) == expected
+    assert page.evaluate("floorMap.buildingId") == building_id
+    assert page.inner_text("#map-crumbs").strip().endswith(building_name)
+    watch.check()
+
+
 def test_clicking_a_rack_opens_its_panel_with_power_paths(planner_page, demo):
     page, watch = planner_page
     campus_id = demo["campus_id"]
@@ -265,6 +285,8 @@ def test_clicking_a_rack_opens_its_panel_with_power_paths(planner_page, demo):
     expected_gpus = next(x["gpus"] for x in hall["racks"] if x["id"] == rack["id"])
     assert panel.locator("[data-testid=rack-panel-gpus]").inner_text() == f"{expected_gpus:,}"
     assert panel.locator("[data-testid=rack-panel-nodes] table").count() == 1
+    links = api(page, f"/api/links/?a_rack={rack['id']}&limit=100")
+    assert panel.locator("[data-testid=rack-panel-links] li").count() == min(links["count"], 40)
     screenshot(page, "rack-panel")
     page.keyboard.press("Escape")
     panel.wait_for(state="hidden")
