@@ -130,6 +130,12 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
         for li in page.locator("[data-testid=fig-gpus-by-model] li").all()
     }
     assert by_model == inventory["gpus_by_model"]
+    campuses = api(page, "/api/campuses/?limit=1000")["results"]
+    options = page.locator("[data-testid=campus-picker] option")
+    assert sorted(options.evaluate_all("els => els.map(e => Number(e.value))")) == sorted(
+        c["id"] for c in campuses
+    )
+    assert page.locator("[data-testid=campus-picker]").input_value() == str(campus_id)
     cards = page.locator("[data-testid=building-card]")
     assert cards.count() == len(summary["buildings"]) >= 1
     for building in summary["buildings"]:
