@@ -575,7 +575,8 @@ const replay = new Replay(state, {
 buildPicker();
 const loaded = load();
 loadDevices().catch((error) => {
-  clear($("impact-device")).append(el("option", { value: "" }, "Devices unavailable"));
+  // Whatever lists did load stay usable; say what failed.
+  if (!deviceLists) clear($("impact-device")).append(el("option", { value: "" }, "Devices unavailable"));
   $("impact-result").append(errorBox(error, "impact-error"));
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.
