@@ -60,6 +60,7 @@ router.register("changes", views.ChangeViewSet, basename="change")
 
 # csrf_exempt: it only answers 404 in JSON (it changes nothing), also to a POST with a session cookie.
 @csrf_exempt
+@csrf_exempt  # a 404 changes nothing; without this, unsafe methods would get Django's HTML CSRF page
 def api_not_found(request, *args, **kwargs):
     """Unknown paths under /api/ answer in JSON like every other API error (Django's page is HTML).
     A path missing its trailing slash is redirected for GET, as APPEND_SLASH would."""

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from campus.api.mixins import MAX_BULK_OBJECTS
 from tests import factories as f
@@ -113,3 +114,10 @@ class TestErrors:
         response = planner_client.options(reverse("campus-list"), {"brief": "true"})
         assert response.status_code == 200
         assert "name" in response.data["actions"]["POST"]
+
+    def test_unknown_api_path_is_a_json_404_for_writes_too(self, planner_client):
+        client = APIClient(enforce_csrf_checks=True)  # as a real script: no CSRF cookie, just the token
+        client.credentials(HTTP_AUTHORIZATION=planner_client._credentials["HTTP_AUTHORIZATION"])
+        response = client.put("/api/users/0.5/", {"username": "x"}, format="json")
+        assert response.status_code == 404
+        assert response.headers["Content-Type"] == "application/json"
