@@ -3,11 +3,15 @@
 import json
 
 import pytest
+from django.core import signals
+from django.db import close_old_connections
 from django.urls import reverse
-from rest_framework.test import APIClient
+from rest_framework.authtoken.models import Token
+from werkzeug.test import Client as WsgiClient
 
 from campus.api.mixins import MAX_BULK_OBJECTS
 from tests import factories as f
+from twin.wsgi import application
 
 
 @pytest.mark.django_db
@@ -115,9 +119,25 @@ class TestErrors:
         assert response.status_code == 200
         assert "name" in response.data["actions"]["POST"]
 
-    def test_unknown_api_path_is_a_json_404_for_writes_too(self, planner_client):
-        client = APIClient(enforce_csrf_checks=True)  # as a real script: no CSRF cookie, just the token
-        client.credentials(HTTP_AUTHORIZATION=planner_client._credentials["HTTP_AUTHORIZATION"])
-        response = client.put("/api/users/0.5/", {"username": "x"}, format="json")
-        assert response.status_code == 404
-        assert response.headers["Content-Type"] == "application/json"
+
+@pytest.fixture
+def wsgi_client(db):
+    """The WSGI application as a script reaches it (no test-client shortcuts such as CSRF exemption)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield WsgiClient(application)
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path"), [("PUT", "/api/users/0.5/"), ("POST", "/api/racks/0.5/history/")]
+)
+def test_unknown_api_path_is_a_json_404_for_writes_too(wsgi_client, planner, method, path):
+    token = Token.objects.create(user=planner).key
+    response = wsgi_client.open(
+        path, method=method, headers={"Authorization": f"Token {token}"}, json={"a": 1}
+    )
+    assert response.status_code == 404
+    assert response.headers["Content-Type"] == "application/json"
