@@ -52,3 +52,16 @@ def sync_catalog(apps=None, overwrite: bool = False) -> dict[str, int]:
         values = {k: v for k, v in row.items() if k not in {"dataset", "component"}}
         upsert("FailureRate", {"dataset": row["dataset"], "component": row["component"]}, values)
     return written
+
+
+def ensure_catalog_and_roles() -> None:
+    """Seed the catalog and the role groups when they are missing (one query when they are there)."""
+    from django.contrib.auth.models import Group
+
+    from campus.models import GPUModel
+
+    if GPUModel.objects.exists() and Group.objects.filter(name="planner").exists():
+        return
+    sync_catalog()
+    for role in ("viewer", "planner", "admin"):
+        Group.objects.get_or_create(name=role)

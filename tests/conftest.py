@@ -1,6 +1,8 @@
 """Root fixtures. The database is whatever DATABASE_URL names (PostgreSQL in CI), else SQLite.
 
 pytest-django creates the test database; the catalog and the role groups come from the migrations.
+A transactional test flushes every table when it ends, migration data included, so every test that
+touches the database first makes sure the catalog and the roles are there again.
 """
 
 import pytest
@@ -8,6 +10,22 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+
+_DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+
+
+@pytest.fixture(autouse=True)
+def _catalog_and_roles(request):
+    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
+        _DB_FIXTURES.intersection(request.fixturenames)
+    )
+    if uses_db:
+        request.getfixturevalue("_django_db_helper")
+        from campus.catalog_loader import ensure_catalog_and_roles
+
+        ensure_catalog_and_roles()
+    yield
 
 
 def make_user(username: str, role: str | None):
