@@ -104,6 +104,17 @@ post_save.connect(_note_write, dispatch_uid="campus-analytics-version-save")
 post_delete.connect(_note_write, dispatch_uid="campus-analytics-version-delete")
 
 
+def current_catalog_version() -> tuple:
+    """catalog_version(), reused like a campus version (key 0 is never a campus id)."""
+    now = time.monotonic()
+    recent = _recent_versions.get(0)
+    if recent is not None and now - recent[1] < VERSION_TTL_S:
+        return recent[0]
+    version = catalog_version()
+    _recent_versions[0] = (version, now)
+    return version
+
+
 def current_version(campus_id: int) -> tuple:
     now = time.monotonic()
     recent = _recent_versions.get(campus_id)

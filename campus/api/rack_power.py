@@ -46,9 +46,9 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
     snap = context.get(_CONTEXT_KEY)
     if snap is not None:
         return snap
-    from campus.api.analytics import catalog_version
+    from campus.api.analytics import current_catalog_version
 
-    version = catalog_version()
+    version = current_catalog_version()
     with _catalog_lock:
         cached = _catalog_cache.get("catalog")
     if cached is not None and cached[0] == version:
