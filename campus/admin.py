@@ -55,7 +55,16 @@ class RackAdmin(SimpleHistoryAdmin):
 
 @admin.register(models.PowerDevice)
 class PowerDeviceAdmin(SimpleHistoryAdmin):
-    list_display = ("name", "kind", "campus", "building", "rated_kw", "efficiency", "max_utilization", "status")
+    list_display = (
+        "name",
+        "kind",
+        "campus",
+        "building",
+        "rated_kw",
+        "efficiency",
+        "max_utilization",
+        "status",
+    )
     list_filter = ("campus", "kind", "status")
     search_fields = ("name",)
 

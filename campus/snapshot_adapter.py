@@ -132,8 +132,13 @@ def catalog_snapshot_parts() -> dict:
         )
         for row in FailureRate.objects.all()
     )
-    return {"gpus": gpus, "node_models": node_models, "switch_models": switch_models, "media": media,
-            "failure_rates": rates}
+    return {
+        "gpus": gpus,
+        "node_models": node_models,
+        "switch_models": switch_models,
+        "media": media,
+        "failure_rates": rates,
+    }
 
 
 def build_snapshot(campus: Campus | int) -> CampusSnapshot:
@@ -145,11 +150,26 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
     medium_slug = dict(LinkMedium.objects.values_list("id", "slug"))
 
     buildings = tuple(
-        BuildingSnap(id=b["id"], name=b["name"], x_m=b["x_m"], y_m=b["y_m"], width_m=b["width_m"], length_m=b["length_m"])
-        for b in Building.objects.filter(campus_id=cid).values("id", "name", "x_m", "y_m", "width_m", "length_m")
+        BuildingSnap(
+            id=b["id"],
+            name=b["name"],
+            x_m=b["x_m"],
+            y_m=b["y_m"],
+            width_m=b["width_m"],
+            length_m=b["length_m"],
+        )
+        for b in Building.objects.filter(campus_id=cid).values(
+            "id", "name", "x_m", "y_m", "width_m", "length_m"
+        )
     )
     halls = tuple(
-        HallSnap(id=h["id"], building_id=h["building_id"], name=h["name"], width_m=h["width_m"], length_m=h["length_m"])
+        HallSnap(
+            id=h["id"],
+            building_id=h["building_id"],
+            name=h["name"],
+            width_m=h["width_m"],
+            length_m=h["length_m"],
+        )
         for h in DataHall.objects.filter(building__campus_id=cid).values(
             "id", "building_id", "name", "width_m", "length_m"
         )
@@ -184,8 +204,17 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
         for r in Rack.objects.filter(campus_id=cid)
         .order_by("id")
         .values(
-            "id", "name", "hall_id", "x_m", "y_m", "cooling_type", "design_kw", "cooling_unit_id", "pod_id",
-            "status", "extra_it_kw",
+            "id",
+            "name",
+            "hall_id",
+            "x_m",
+            "y_m",
+            "cooling_type",
+            "design_kw",
+            "cooling_unit_id",
+            "pod_id",
+            "status",
+            "extra_it_kw",
         )
     )
     utility_feeds = tuple(
@@ -210,8 +239,18 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
         for d in PowerDevice.objects.filter(campus_id=cid)
         .order_by("id")
         .values(
-            "id", "name", "kind", "rated_kw", "efficiency", "max_utilization", "building_id", "utility_feed_id",
-            "battery_minutes", "start_delay_s", "ramp_s", "status",
+            "id",
+            "name",
+            "kind",
+            "rated_kw",
+            "efficiency",
+            "max_utilization",
+            "building_id",
+            "utility_feed_id",
+            "battery_minutes",
+            "start_delay_s",
+            "ramp_s",
+            "status",
         )
     )
     feeds = tuple(
@@ -257,8 +296,17 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
             group=u["group"],
         )
         for u in CoolingUnit.objects.filter(campus_id=cid).values(
-            "id", "name", "kind", "capacity_kw", "supply_temp_c", "return_temp_c", "flow_lpm", "plant_id",
-            "power_device_id", "hall_id", "group",
+            "id",
+            "name",
+            "kind",
+            "capacity_kw",
+            "supply_temp_c",
+            "return_temp_c",
+            "flow_lpm",
+            "plant_id",
+            "power_device_id",
+            "hall_id",
+            "group",
         )
     )
     pods = tuple(
@@ -305,7 +353,15 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
             b_switch_id=k["b_switch_id"],
         )
         for k in Link.objects.filter(campus_id=cid).values(
-            "id", "pod_id", "network", "medium_id", "count", "length_m", "speed_gbps", "a_rack_id", "a_switch_id",
+            "id",
+            "pod_id",
+            "network",
+            "medium_id",
+            "count",
+            "length_m",
+            "speed_gbps",
+            "a_rack_id",
+            "a_switch_id",
             "b_switch_id",
         )
     )

@@ -15,7 +15,9 @@ class CatalogModel(TimestampedModel):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=128)
     source = models.TextField(help_text="Where the figures come from (document, date).")
-    estimate = models.BooleanField(default=False, help_text="True where a figure is an estimate, not a published value.")
+    estimate = models.BooleanField(
+        default=False, help_text="True where a figure is an estimate, not a published value."
+    )
 
     class Meta:
         abstract = True

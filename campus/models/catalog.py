@@ -11,7 +11,9 @@ from .base import CatalogModel, TimestampedModel
 def validate_cap_curve(value) -> None:
     """A power-cap curve is a list of [cap fraction of TDP, throughput fraction] points, increasing in cap."""
     if not isinstance(value, list) or len(value) < 2:
-        raise ValidationError("cap_curve must be a list of at least two [cap_fraction, throughput_fraction] points")
+        raise ValidationError(
+            "cap_curve must be a list of at least two [cap_fraction, throughput_fraction] points"
+        )
     previous = None
     for index, point in enumerate(value):
         if (
@@ -22,7 +24,9 @@ def validate_cap_curve(value) -> None:
             raise ValidationError(f"cap_curve[{index}] must be [cap_fraction, throughput_fraction]")
         cap, throughput = point
         if not (0 < cap <= 1.5 and 0 <= throughput <= 1.5):
-            raise ValidationError(f"cap_curve[{index}] is out of range (cap in (0, 1.5], throughput in [0, 1.5])")
+            raise ValidationError(
+                f"cap_curve[{index}] is out of range (cap in (0, 1.5], throughput in [0, 1.5])"
+            )
         if previous is not None and cap <= previous:
             raise ValidationError(f"cap_curve[{index}]: cap fractions must increase")
         previous = cap
@@ -47,17 +51,21 @@ class GPUModel(CatalogModel):
         validators=[validate_cap_curve],
         help_text="[[cap fraction of TDP, throughput fraction], ...] ending at [1.0, 1.0].",
     )
-    min_cap_fraction = models.FloatField(default=0.5, validators=[MinValueValidator(0.1), MaxValueValidator(1)])
+    min_cap_fraction = models.FloatField(
+        default=0.5, validators=[MinValueValidator(0.1), MaxValueValidator(1)]
+    )
 
     class Meta(CatalogModel.Meta):
         verbose_name = "GPU model"
         constraints = [
             models.CheckConstraint(condition=Q(tdp_w__gt=0), name="gpumodel_tdp_positive"),
             models.CheckConstraint(
-                condition=Q(shutdown_temp_c__gt=models.F("slowdown_temp_c")), name="gpumodel_shutdown_above_slowdown"
+                condition=Q(shutdown_temp_c__gt=models.F("slowdown_temp_c")),
+                name="gpumodel_shutdown_above_slowdown",
             ),
             models.CheckConstraint(
-                condition=Q(fp8_support=False) | Q(peak_fp8_tflops__isnull=False), name="gpumodel_fp8_has_peak"
+                condition=Q(fp8_support=False) | Q(peak_fp8_tflops__isnull=False),
+                name="gpumodel_fp8_has_peak",
             ),
         ]
 
@@ -66,7 +74,8 @@ class NodeModel(CatalogModel):
     gpu_model = models.ForeignKey(GPUModel, on_delete=models.PROTECT, related_name="node_models")
     gpus_per_node = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(72)])
     overhead_w = models.FloatField(
-        validators=[MinValueValidator(0)], help_text="Server power beyond the GPUs (CPUs, NICs, fans, PSU losses), W."
+        validators=[MinValueValidator(0)],
+        help_text="Server power beyond the GPUs (CPUs, NICs, fans, PSU losses), W.",
     )
     nics = models.PositiveSmallIntegerField(default=8)
     nic_kind = models.CharField(max_length=16, choices=NicKind.choices, default=NicKind.CONNECTX7)
@@ -99,7 +108,9 @@ class LinkMedium(CatalogModel):
     kind = models.CharField(max_length=16, choices=MediumKind.choices)
     max_reach_m = models.FloatField(validators=[MinValueValidator(0)])
     power_w_per_end = models.FloatField(validators=[MinValueValidator(0)])
-    relative_cost = models.FloatField(validators=[MinValueValidator(0)], help_text="Relative to a multimode SR link = 1.")
+    relative_cost = models.FloatField(
+        validators=[MinValueValidator(0)], help_text="Relative to a multimode SR link = 1."
+    )
     mtbf_hours = models.FloatField(validators=[MinValueValidator(1)])
     is_optical = models.BooleanField(default=False)
 
@@ -115,7 +126,9 @@ class FailureRate(TimestampedModel):
     dataset = models.CharField(max_length=64, db_index=True)
     component = models.CharField(max_length=64)
     per = models.CharField(max_length=16, choices=FailureUnit.choices)
-    mtbf_hours = models.FloatField(validators=[MinValueValidator(0.001)], help_text="MTBF of one unit, hours.")
+    mtbf_hours = models.FloatField(
+        validators=[MinValueValidator(0.001)], help_text="MTBF of one unit, hours."
+    )
     interrupts_job = models.BooleanField(default=True)
     repair_hours = models.FloatField(default=0, validators=[MinValueValidator(0)])
     source = models.TextField()

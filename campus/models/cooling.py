@@ -44,7 +44,9 @@ class CoolingUnit(TimestampedModel):
     hall = models.ForeignKey(
         "campus.DataHall", on_delete=models.CASCADE, null=True, blank=True, related_name="cooling_units"
     )
-    plant = models.ForeignKey(CoolingPlant, on_delete=models.SET_NULL, null=True, blank=True, related_name="units")
+    plant = models.ForeignKey(
+        CoolingPlant, on_delete=models.SET_NULL, null=True, blank=True, related_name="units"
+    )
     power_device = models.ForeignKey(
         "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_units"
     )
@@ -53,8 +55,12 @@ class CoolingUnit(TimestampedModel):
     capacity_kw = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(100_000)])
     supply_temp_c = models.FloatField(default=25, validators=[MinValueValidator(0), MaxValueValidator(70)])
     return_temp_c = models.FloatField(default=45, validators=[MinValueValidator(0), MaxValueValidator(90)])
-    flow_lpm = models.FloatField(default=0, validators=[MinValueValidator(0)], help_text="Coolant or air-equivalent flow, L/min.")
-    group = models.CharField(max_length=64, blank=True, help_text="Units that back each other up (N+1 is checked per group).")
+    flow_lpm = models.FloatField(
+        default=0, validators=[MinValueValidator(0)], help_text="Coolant or air-equivalent flow, L/min."
+    )
+    group = models.CharField(
+        max_length=64, blank=True, help_text="Units that back each other up (N+1 is checked per group)."
+    )
     x_m = models.FloatField(null=True, blank=True)
     y_m = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
@@ -66,7 +72,8 @@ class CoolingUnit(TimestampedModel):
             models.UniqueConstraint(fields=("campus", "name"), name="coolingunit_unique_name"),
             models.CheckConstraint(condition=Q(capacity_kw__gt=0), name="coolingunit_capacity_positive"),
             models.CheckConstraint(
-                condition=Q(return_temp_c__gte=models.F("supply_temp_c")), name="coolingunit_return_not_below_supply"
+                condition=Q(return_temp_c__gte=models.F("supply_temp_c")),
+                name="coolingunit_return_not_below_supply",
             ),
         ]
 

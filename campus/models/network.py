@@ -27,7 +27,9 @@ class Pod(TimestampedModel):
     switch_model = models.ForeignKey(
         "campus.SwitchModel", on_delete=models.PROTECT, null=True, blank=True, related_name="pods"
     )
-    priority = models.SmallIntegerField(default=0, help_text="Higher keeps running longer when power must be shed.")
+    priority = models.SmallIntegerField(
+        default=0, help_text="Higher keeps running longer when power must be shed."
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -49,12 +51,16 @@ class Switch(TimestampedModel):
     hall = models.ForeignKey(
         "campus.DataHall", on_delete=models.SET_NULL, null=True, blank=True, related_name="switches"
     )
-    rack = models.ForeignKey("campus.Rack", on_delete=models.SET_NULL, null=True, blank=True, related_name="switches")
+    rack = models.ForeignKey(
+        "campus.Rack", on_delete=models.SET_NULL, null=True, blank=True, related_name="switches"
+    )
     name = models.CharField(max_length=128)
     tier = models.CharField(max_length=16, choices=SwitchTier.choices)
     network = models.CharField(max_length=16, choices=Network.choices, default=Network.BACKEND)
     model = models.ForeignKey("campus.SwitchModel", on_delete=models.PROTECT, related_name="switches")
-    count = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1), MaxValueValidator(100_000)])
+    count = models.PositiveIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(100_000)]
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -78,7 +84,9 @@ class Link(TimestampedModel):
     a_rack = models.ForeignKey(
         "campus.Rack", on_delete=models.CASCADE, null=True, blank=True, related_name="links"
     )
-    a_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, null=True, blank=True, related_name="links_out")
+    a_switch = models.ForeignKey(
+        Switch, on_delete=models.CASCADE, null=True, blank=True, related_name="links_out"
+    )
     b_switch = models.ForeignKey(Switch, on_delete=models.CASCADE, related_name="links_in")
     medium = models.ForeignKey("campus.LinkMedium", on_delete=models.PROTECT, related_name="links")
     count = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(1_000_000)])
@@ -108,5 +116,7 @@ class Link(TimestampedModel):
             raise ValidationError({"a_rack": "A link starts at exactly one rack or one switch group."})
         if self.medium_id and self.length_m and self.length_m > self.medium.max_reach_m:
             raise ValidationError(
-                {"length_m": f"{self.length_m} m exceeds the reach of {self.medium.slug} ({self.medium.max_reach_m} m)."}
+                {
+                    "length_m": f"{self.length_m} m exceeds the reach of {self.medium.slug} ({self.medium.max_reach_m} m)."
+                }
             )

@@ -23,7 +23,9 @@ class PowerDevice(TimestampedModel):
     kind = models.CharField(max_length=16, choices=PowerDeviceKind.choices)
     rated_kw = models.FloatField(validators=[MinValueValidator(0.1), MaxValueValidator(2_000_000)])
     efficiency = models.FloatField(default=0.99, validators=[MinValueValidator(0.5), MaxValueValidator(1.0)])
-    max_utilization = models.FloatField(default=0.8, validators=[MinValueValidator(0.1), MaxValueValidator(1.0)])
+    max_utilization = models.FloatField(
+        default=0.8, validators=[MinValueValidator(0.1), MaxValueValidator(1.0)]
+    )
     utility_feed = models.ForeignKey(
         "campus.UtilityFeed", on_delete=models.SET_NULL, null=True, blank=True, related_name="devices"
     )
@@ -42,7 +44,8 @@ class PowerDevice(TimestampedModel):
                 condition=Q(efficiency__gt=0, efficiency__lte=1), name="powerdevice_efficiency_fraction"
             ),
             models.CheckConstraint(
-                condition=Q(max_utilization__gt=0, max_utilization__lte=1), name="powerdevice_utilization_fraction"
+                condition=Q(max_utilization__gt=0, max_utilization__lte=1),
+                name="powerdevice_utilization_fraction",
             ),
         ]
 
@@ -58,7 +61,9 @@ class PowerFeed(TimestampedModel):
     downstream_device = models.ForeignKey(
         PowerDevice, on_delete=models.CASCADE, null=True, blank=True, related_name="upstream_feeds"
     )
-    rack = models.ForeignKey("campus.Rack", on_delete=models.CASCADE, null=True, blank=True, related_name="feeds")
+    rack = models.ForeignKey(
+        "campus.Rack", on_delete=models.CASCADE, null=True, blank=True, related_name="feeds"
+    )
     side = models.CharField(max_length=1, choices=FeedSide.choices, default=FeedSide.N)
     rating_kw = models.FloatField(validators=[MinValueValidator(0.1), MaxValueValidator(2_000_000)])
     history = HistoricalRecords()
@@ -76,7 +81,9 @@ class PowerFeed(TimestampedModel):
                 condition=~Q(upstream=models.F("downstream_device")), name="powerfeed_no_self_loop"
             ),
             models.UniqueConstraint(
-                fields=("rack", "side"), condition=Q(rack__isnull=False) & ~Q(side="N"), name="powerfeed_one_per_rack_side"
+                fields=("rack", "side"),
+                condition=Q(rack__isnull=False) & ~Q(side="N"),
+                name="powerfeed_one_per_rack_side",
             ),
         ]
 

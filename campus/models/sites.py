@@ -12,15 +12,20 @@ from .base import TimestampedModel
 class Campus(TimestampedModel):
     name = models.CharField(max_length=128, unique=True)
     location = models.CharField(max_length=256, blank=True)
-    latitude = models.FloatField(null=True, blank=True, validators=[MinValueValidator(-90), MaxValueValidator(90)])
+    latitude = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(-90), MaxValueValidator(90)]
+    )
     longitude = models.FloatField(
         null=True, blank=True, validators=[MinValueValidator(-180), MaxValueValidator(180)]
     )
     grid_capacity_mw = models.FloatField(
-        validators=[MinValueValidator(0), MaxValueValidator(100_000)], help_text="Grid interconnect capacity, MW."
+        validators=[MinValueValidator(0), MaxValueValidator(100_000)],
+        help_text="Grid interconnect capacity, MW.",
     )
     price_usd_per_kwh = models.FloatField(
-        default=0.078, validators=[MinValueValidator(0), MaxValueValidator(10)], help_text="Energy price, USD/kWh."
+        default=0.078,
+        validators=[MinValueValidator(0), MaxValueValidator(10)],
+        help_text="Energy price, USD/kWh.",
     )
     design_pue = models.FloatField(default=1.2, validators=[MinValueValidator(1.0), MaxValueValidator(3.0)])
     ambient_temp_c = models.FloatField(default=25, validators=[MinValueValidator(-60), MaxValueValidator(60)])
@@ -136,12 +141,16 @@ class Rack(TimestampedModel):
     cooling_type = models.CharField(max_length=16, choices=CoolingType.choices, default=CoolingType.AIR)
     design_kw = models.FloatField(validators=[MinValueValidator(0), MaxValueValidator(500)])
     extra_it_kw = models.FloatField(
-        default=0, validators=[MinValueValidator(0)], help_text="Storage, CPU nodes and switches housed here, kW."
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text="Storage, CPU nodes and switches housed here, kW.",
     )
     cooling_unit = models.ForeignKey(
         "campus.CoolingUnit", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks"
     )
-    pod = models.ForeignKey("campus.Pod", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks")
+    pod = models.ForeignKey(
+        "campus.Pod", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
 
@@ -162,7 +171,9 @@ class Rack(TimestampedModel):
             errors["hall"] = "The hall belongs to another campus."
         if self.row_id and self.hall_id and self.row.hall_id != self.hall_id:
             errors["row"] = "The row belongs to another hall."
-        if self.hall_id and (self.x_m > self.hall.width_m or self.y_m > self.hall.length_m or self.x_m < 0 or self.y_m < 0):
+        if self.hall_id and (
+            self.x_m > self.hall.width_m or self.y_m > self.hall.length_m or self.x_m < 0 or self.y_m < 0
+        ):
             errors["x_m"] = "The rack lies outside its hall."
         if errors:
             raise ValidationError(errors)
