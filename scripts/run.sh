@@ -12,6 +12,7 @@ $PY manage.py migrate --no-input
 $PY manage.py collectstatic --no-input --verbosity 0
 $PY manage.py load_demo_campus
 $PY manage.py ensure_demo_user
+$PY manage.py load_demo_schedules
 
 pids=()
 stop() {

@@ -1,0 +1,32 @@
+import io
+
+import pytest
+from django.core.management import call_command
+from django_celery_beat.models import PeriodicTask
+
+from campus.spec.demo import DEMO_NAME, load_demo_campus
+from simulations.management.commands.load_demo_schedules import DEMO_SCHEDULES
+from simulations.models import Schedule
+
+
+@pytest.mark.django_db
+def test_demo_schedules_are_attached_once_with_their_beat_tasks():
+    load_demo_campus()
+    call_command("load_demo_schedules", stderr=io.StringIO())
+    call_command("load_demo_schedules", stderr=io.StringIO())
+    schedules = Schedule.objects.select_related("scenario", "periodic_task")
+    assert schedules.count() == len(DEMO_SCHEDULES)
+    for schedule in schedules:
+        assert schedule.scenario.campus.name == DEMO_NAME
+        assert schedule.periodic_task is not None and schedule.periodic_task.enabled
+    assert PeriodicTask.objects.filter(id__in=[s.periodic_task_id for s in schedules]).count() == len(
+        DEMO_SCHEDULES
+    )
+
+
+@pytest.mark.django_db
+def test_demo_schedules_need_the_demo_campus():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="load_demo_campus"):
+        call_command("load_demo_schedules", stderr=io.StringIO())
