@@ -46,3 +46,38 @@ def test_health_reports_database_and_broker(client):
     assert body["database"] == {"ok": True, "vendor": connection.vendor}
     assert body["broker"]["ok"] is True
     assert set(body["workers"]) >= {"ok", "count", "names"}
+
+
+def test_production_settings_pass_the_deployment_checks():
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "twin.settings.production",
+        "SECRET_KEY": "a-long-random-value-used-only-by-this-test-" + "x" * 40,
+        "ALLOWED_HOSTS": "twin.example.org",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_settings_refuse_a_missing_secret_key():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env["DJANGO_SETTINGS_MODULE"] = "twin.settings.production"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
