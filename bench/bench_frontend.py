@@ -43,9 +43,9 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections  # noqa: E402
 from django.db.models import Count  # noqa: E402
 from django.test.testcases import LiveServerThread  # noqa: E402
 
+from campus.interchange.generate import generate_spec  # noqa: E402
+from campus.interchange.importer import import_campus  # noqa: E402
 from campus.models import Campus, DataHall  # noqa: E402
-from campus.spec.generate import generate_spec  # noqa: E402
-from campus.spec.importer import import_campus  # noqa: E402
 
 CHROMIUM = os.environ.get("TWIN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

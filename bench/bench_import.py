@@ -26,10 +26,10 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from campus.spec.exporter import export_campus  # noqa: E402
-from campus.spec.formats import dump_spec  # noqa: E402
-from campus.spec.generate import generate_spec  # noqa: E402
-from campus.spec.importer import import_campus, spec_counts  # noqa: E402
+from campus.interchange.exporter import export_campus  # noqa: E402
+from campus.interchange.formats import dump_spec  # noqa: E402
+from campus.interchange.generate import generate_spec  # noqa: E402
+from campus.interchange.importer import import_campus, spec_counts  # noqa: E402
 
 
 def peak_rss_mb() -> float:

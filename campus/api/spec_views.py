@@ -1,7 +1,7 @@
 """HTTP edges of the campus spec: import (YAML/JSON body), export, and the reference-design generator.
 
 The views only parse, check sizes and map errors to responses; validation and writing live in
-``campus.spec`` (one path for the API, the management commands and the generator).
+``campus.interchange`` (one path for the API, the management commands and the generator).
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus.choices import Fabric, NicKind, Topology
+from campus.interchange.catalog import db_catalog
+from campus.interchange.exporter import export_campus
+from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
+from campus.interchange.generate import GeneratorError, generate_spec
+from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel
-from campus.spec.catalog import db_catalog
-from campus.spec.exporter import export_campus
-from campus.spec.formats import SpecFormatError, dump_spec, parse_spec
-from campus.spec.generate import GeneratorError, generate_spec
-from campus.spec.importer import SpecError, import_campus, spec_counts
 
 # A 100k-GPU campus is ~15 MB of YAML; 50 MB leaves room and bounds the memory one request may take.
 DEFAULT_SPEC_MAX_BYTES = 50 * 1024 * 1024

@@ -163,8 +163,8 @@ def load_campus() -> int:
     try:
         call_command("load_demo_campus", verbosity=0)
     except CommandError:
-        from campus.spec.generate import generate_spec
-        from campus.spec.importer import import_campus
+        from campus.interchange.generate import generate_spec
+        from campus.interchange.importer import import_campus
 
         spec = generate_spec(
             "E2E campus",

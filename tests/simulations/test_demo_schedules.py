@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
 
-from campus.spec.demo import DEMO_NAME, load_demo_campus
+from campus.interchange.demo import DEMO_NAME, load_demo_campus
 from simulations.management.commands.load_demo_schedules import DEMO_SCHEDULES
 from simulations.models import Schedule
 

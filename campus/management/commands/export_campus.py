@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campus.interchange.exporter import export_campus
+from campus.interchange.formats import dump_spec
 from campus.models import Campus
-from campus.spec.exporter import export_campus
-from campus.spec.formats import dump_spec
 
 
 class Command(BaseCommand):

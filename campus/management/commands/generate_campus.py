@@ -3,10 +3,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campus.spec.catalog import db_catalog
-from campus.spec.formats import dump_spec
-from campus.spec.generate import FABRIC_SWITCH, GeneratorError, generate_spec
-from campus.spec.importer import SpecError, import_campus
+from campus.interchange.catalog import db_catalog
+from campus.interchange.formats import dump_spec
+from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate_spec
+from campus.interchange.importer import SpecError, import_campus
 
 
 def parse_mix(text: str) -> list[dict]:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campus.spec.formats import SpecFormatError, parse_spec
-from campus.spec.importer import SpecError, import_campus
+from campus.interchange.formats import SpecFormatError, parse_spec
+from campus.interchange.importer import SpecError, import_campus
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from campus.spec.demo import DEMO_NAME, load_demo_campus
+from campus.interchange.demo import DEMO_NAME, load_demo_campus
 
 
 class Command(BaseCommand):

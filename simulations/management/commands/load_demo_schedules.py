@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from campus.interchange.demo import DEMO_NAME
 from campus.models import Campus
-from campus.spec.demo import DEMO_NAME
 from simulations.models import Scenario, Schedule
 
 # The what-if runs a planner would watch every night on the demo campus (DOMAIN: scheduled runs).

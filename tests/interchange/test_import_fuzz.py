@@ -9,8 +9,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from campus.spec.formats import dump_spec
-from campus.spec.importer import SpecError, import_campus
+from campus.interchange.formats import dump_spec
+from campus.interchange.importer import SpecError, import_campus
 
 from .conftest import SMALL_SPEC, inventory_counts
 

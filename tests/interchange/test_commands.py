@@ -8,10 +8,10 @@ import yaml
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from campus.interchange.demo import DEMO_NAME
+from campus.interchange.exporter import export_campus
+from campus.interchange.formats import dump_spec
 from campus.models import Campus, Node
-from campus.spec.demo import DEMO_NAME
-from campus.spec.exporter import export_campus
-from campus.spec.formats import dump_spec
 
 from .conftest import inventory_counts
 

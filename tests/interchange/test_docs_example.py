@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from campus.interchange.formats import parse_spec
+from campus.interchange.importer import import_campus
 from campus.models import Node
-from campus.spec.formats import parse_spec
-from campus.spec.importer import import_campus
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "campus-spec.md"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campus.interchange.catalog import db_catalog
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
 from campus.models import Campus
-from campus.spec.catalog import db_catalog
-from campus.spec.generate import generate_spec
-from campus.spec.importer import import_campus
 
 DEMO_NAME = "Demo campus"
 # Two H100 islands of 2,048 fill building 1 (hall limit 6 MW, building limit 12 MW); GB200 and MI300X

@@ -1,4 +1,4 @@
-"""Export a campus as a spec document (the inverse of ``campus.spec.importer.import_campus``).
+"""Export a campus as a spec document (the inverse of ``campus.interchange.importer.import_campus``).
 
 Deterministic: every list is sorted by name (links and feeds by all their fields), and a field whose
 value equals the model default is left out, so export → import → export gives the same document.
@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Count, Min
 
 from campus.choices import FeedSide, NodeStatus
+from campus.interchange.schema import SPEC_VERSION
 from campus.models import (
     Building,
     Campus,
@@ -33,7 +34,6 @@ from campus.models import (
     SwitchModel,
     UtilityFeed,
 )
-from campus.spec.schema import SPEC_VERSION
 
 _MISSING = object()
 

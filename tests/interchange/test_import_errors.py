@@ -2,9 +2,9 @@
 
 import pytest
 
+from campus.interchange.formats import parse_spec
+from campus.interchange.importer import SpecError, import_campus, validate_spec
 from campus.models import Campus, Node, PowerFeed, Rack
-from campus.spec.formats import parse_spec
-from campus.spec.importer import SpecError, import_campus, validate_spec
 
 from .conftest import inventory_counts
 

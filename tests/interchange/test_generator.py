@@ -9,10 +9,10 @@ from campus import catalog_data as cat
 from campus.analysis.fabric import design_fabric
 from campus.analysis.power import redundancy_check, rollup
 from campus.analysis.snapshot import SwitchSpec
+from campus.interchange.generate import GeneratorError, generate_spec
+from campus.interchange.importer import import_campus, spec_counts, validate_spec
 from campus.models import Node, PowerFeed, Rack
 from campus.snapshot_adapter import build_snapshot
-from campus.spec.generate import GeneratorError, generate_spec
-from campus.spec.importer import import_campus, spec_counts, validate_spec
 
 
 def all_racks(spec: dict) -> list[tuple[dict, dict]]:

@@ -5,10 +5,10 @@ import json
 import pytest
 import yaml
 
+from campus.interchange.exporter import export_campus
+from campus.interchange.formats import dump_spec
+from campus.interchange.importer import import_campus
 from campus.models import Campus, Rack
-from campus.spec.exporter import export_campus
-from campus.spec.formats import dump_spec
-from campus.spec.importer import import_campus
 
 from .conftest import inventory_counts
 

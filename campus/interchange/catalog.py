@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.forms.models import model_to_dict
 
+from campus.interchange.generate import Catalog
 from campus.models import GPUModel, LinkMedium, NodeModel, SwitchModel
-from campus.spec.generate import Catalog
 
 
 def db_catalog() -> Catalog:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from jsonschema import Draft7Validator
 
 from campus.choices import FeedSide, Network, NodeStatus
+from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
 from campus.models import (
     Building,
     Campus,
@@ -43,7 +44,6 @@ from campus.models import (
     SwitchModel,
     UtilityFeed,
 )
-from campus.spec.schema import CAMPUS_SPEC_SCHEMA
 
 Progress = Callable[[str, int], None]
 BATCH_SIZE = 2000

@@ -1,8 +1,8 @@
 """Reference-design generator: a whole campus of N GPUs as a campus spec (a plain dict).
 
-``generate_spec`` returns the same document ``campus.spec.importer.import_campus`` reads, so generated
+``generate_spec`` returns the same document ``campus.interchange.importer.import_campus`` reads, so generated
 and hand-written campuses go through one validation and one writer. Pure Python: the catalog comes in
-as rows (``campus.catalog_data`` by default, or the database's via ``campus.spec.catalog.db_catalog``).
+as rows (``campus.catalog_data`` by default, or the database's via ``campus.interchange.catalog.db_catalog``).
 docs/generator.md gives every design rule and where its numbers come from.
 
 Outline:

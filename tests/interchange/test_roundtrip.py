@@ -4,11 +4,11 @@ import copy
 
 import pytest
 
+from campus.interchange.exporter import export_campus
+from campus.interchange.formats import dump_spec, parse_spec
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
 from campus.models import Campus, Node, PowerDevice, PowerFeed, Rack
-from campus.spec.exporter import export_campus
-from campus.spec.formats import dump_spec, parse_spec
-from campus.spec.generate import generate_spec
-from campus.spec.importer import import_campus
 
 
 def reimported(spec: dict) -> dict:
