@@ -20,7 +20,9 @@ from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
 from campus.analysis.impact import impact  # noqa: E402
-from campus.analysis.power import redundancy_check, rollup, stranded_capacity  # noqa: E402
+from campus.analysis.power import rollup  # noqa: E402
+from campus.analysis.redundancy import redundancy_check  # noqa: E402
+from campus.analysis.stranded import stranded_capacity  # noqa: E402
 from campus.analysis.summary import campus_summary, rack_metrics  # noqa: E402
 from campus.analysis.synthetic import synthetic_campus  # noqa: E402
 

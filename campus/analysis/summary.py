@@ -12,15 +12,11 @@ from campus.analysis.compute import campus_peak_pflops, gpus_by_model
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import fabric_from_inventory
-from campus.analysis.power import (
-    PowerRollup,
-    baseline_rollup,
-    power_graph,
-    redundancy_check,
-    stranded_capacity,
-)
+from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
+from campus.analysis.redundancy import redundancy_check
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.stranded import stranded_capacity
 
 # MFU defaults when none is given (DOMAIN §5, SemiAnalysis 2024-06): ~40% BF16, ~35% FP8 on H100.
 DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}

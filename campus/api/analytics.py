@@ -28,6 +28,8 @@ from rest_framework.renderers import JSONRenderer
 from campus import models
 from campus.analysis import impact as impact_mod
 from campus.analysis import power, summary
+from campus.analysis import redundancy as redundancy_mod
+from campus.analysis import stranded as stranded_mod
 from campus.analysis.snapshot import CampusSnapshot
 from campus.snapshot_adapter import build_snapshot
 
@@ -227,13 +229,13 @@ def impact(state: CampusState, device_id: int, kind: str) -> dict:
 def redundancy(state: CampusState, include_single_points: bool) -> list[dict]:
     return state.memo(
         ("redundancy", include_single_points),
-        lambda: [f.as_dict() for f in power.redundancy_check(state.snap, include_single_points)],
+        lambda: [f.as_dict() for f in redundancy_mod.redundancy_check(state.snap, include_single_points)],
     )
 
 
 def stranded(state: CampusState, include_racks: bool) -> dict:
     def compute():
-        result = power.stranded_capacity(state.snap)
+        result = stranded_mod.stranded_capacity(state.snap)
         body = result.as_dict()
         if include_racks:
             body["racks"] = [row.as_dict() for row in result.racks.values()]

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.power import redundancy_check, rollup, stranded_capacity
+from campus.analysis.power import rollup
+from campus.analysis.redundancy import redundancy_check
+from campus.analysis.stranded import stranded_capacity
 from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, replace, two_n
 
 

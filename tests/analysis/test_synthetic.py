@@ -6,7 +6,8 @@ import pytest
 
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.impact import impact
-from campus.analysis.power import power_graph, redundancy_check, rollup
+from campus.analysis.power import power_graph, rollup
+from campus.analysis.redundancy import redundancy_check
 from campus.analysis.synthetic import synthetic_campus
 
 

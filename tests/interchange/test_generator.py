@@ -7,7 +7,8 @@ import pytest
 
 from campus import catalog_data as cat
 from campus.analysis.fabric import design_fabric
-from campus.analysis.power import redundancy_check, rollup
+from campus.analysis.power import rollup
+from campus.analysis.redundancy import redundancy_check
 from campus.analysis.snapshot import SwitchSpec
 from campus.interchange.generate import GeneratorError, generate_spec
 from campus.interchange.importer import import_campus, spec_counts, validate_spec
