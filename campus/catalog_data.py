@@ -866,6 +866,21 @@ COOLING_DEFAULTS: dict[str, Row] = {
         True,
     ),
     "chiller_cop": _d(5.0, "W/W", "Water-cooled centrifugal chiller COP 5-7; low end", True),
+    # Fan and pump power from the hydraulics, P = V x dp / eta, per kW of heat moved.
+    "crah_fan_kw_per_kw_heat": _d(
+        0.04,
+        "kW per kW of heat",
+        "estimate: air at 12 K rise moves 1 kW in 0.069 m³/s (1.2 kg/m³ x 1,005 J/(kg K)); "
+        "x 400 Pa total pressure / 0.65 fan-and-motor efficiency = 42 W",
+        True,
+    ),
+    "cdu_pump_kw_per_kw_heat": _d(
+        0.01,
+        "kW per kW of heat",
+        "estimate: 1.5 L/min per kW (vendor CDU sizing) = 2.5e-5 m³/s x 250 kPa (cold plates, manifolds, "
+        "heat exchanger) / 0.6 pump efficiency = 10 W",
+        True,
+    ),
     "liquid_heat_capacity_j_per_k_per_kw": _d(1100.0, "J/K per kW", _RC_NOTE, True),
     "liquid_conductance_w_per_k_per_kw": _d(25.0, "W/K per kW", _RC_NOTE, True),
     "air_heat_capacity_j_per_k_per_kw": _d(10000.0, "J/K per kW", _RC_NOTE, True),

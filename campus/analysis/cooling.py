@@ -2,8 +2,10 @@
 
 All IT power becomes heat, so a rack's heat is its IT load (kW). A unit's heat is the sum over the racks
 that name it; a plant's heat is the sum over its units. Coolant flow needed = heat x 1.5 L/min per kW
-(vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. An N+1 group passes
-when the group's heat fits in its capacity without its largest unit.
+(vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. A unit's electrical power
+is its fans (CRAH) or pumps (CDU, rear door, immersion tank) as a fraction of the heat it moves
+(``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). An N+1 group passes when the
+group's heat fits in its capacity without its largest unit.
 """
 
 from __future__ import annotations
@@ -12,12 +14,20 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from campus.analysis.snapshot import CampusSnapshot
+from campus.catalog_data import default_value
 
 # Air cooling runs out at about 30-50 kW per rack (DOMAIN §3); 40 kW is the mid-point default.
 AIR_COOLING_LIMIT_KW = 40.0
 # Coolant flow per kW of heat, L/min (vendor CDU sizing 1.5-2 L/min per kW).
 FLOW_LPM_PER_KW = 1.5
 AIR_COOLED = "air"
+AIR_UNIT_KINDS = frozenset({"crah"})
+
+
+def unit_electrical_fraction(kind: str) -> float:
+    """Fan or pump power of a cooling unit per kW of heat it moves."""
+    name = "crah_fan_kw_per_kw_heat" if kind in AIR_UNIT_KINDS else "cdu_pump_kw_per_kw_heat"
+    return default_value(name)
 
 
 @dataclass(frozen=True)
@@ -34,6 +44,7 @@ class UnitLoad:
     flow_lpm: float
     overloaded: bool
     flow_short: bool
+    electrical_kw: float = 0.0  # fans or pumps
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,7 @@ class CoolingBalance:
     capacity_kw: float  # heat rejection: plants when modelled, else units
     unassigned_heat_kw: float  # heat of racks that name no cooling unit
     plant_electrical_kw: float
+    unit_electrical_kw: float = 0.0
     units: list[UnitLoad] = field(default_factory=list)
     plants: list[PlantLoad] = field(default_factory=list)
     groups: list[GroupCheck] = field(default_factory=list)
@@ -124,6 +136,7 @@ def cooling_balance(
                 flow_lpm=u.flow_lpm,
                 overloaded=heat > cap,
                 flow_short=u.flow_lpm > 0 and need > u.flow_lpm,
+                electrical_kw=heat * unit_electrical_fraction(u.kind) if cap > 0 else 0.0,
             )
         )
         if u.plant_id is not None:
@@ -162,8 +175,28 @@ def cooling_balance(
         capacity_kw=plant_cap if snap.cooling_plants else unit_cap,
         unassigned_heat_kw=unassigned,
         plant_electrical_kw=sum(p.electrical_kw for p in plants),
+        unit_electrical_kw=sum(u.electrical_kw for u in units),
         units=units,
         plants=plants,
         groups=checks,
         racks_over_air_limit=over_air,
     )
+
+
+def unit_heat_kw(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None) -> dict[int, float]:
+    """Heat each cooling unit carries, kW, for every unit of the campus (0.0 when it serves nothing)."""
+    return {u.id: u.heat_kw for u in cooling_balance(snap, rack_load_kw=rack_load_kw).units}
+
+
+def mechanical_loads_kw(
+    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None
+) -> dict[tuple[str, int], float]:
+    """Electrical load of every cooling unit (fans, pumps) and plant (heat / COP), kW.
+
+    Keyed ``("unit", id)`` and ``("plant", id)``: the loads the power chain carries on the units' and
+    plants' ``power_device``.
+    """
+    bal = cooling_balance(snap, rack_load_kw=rack_load_kw)
+    out: dict[tuple[str, int], float] = {("unit", u.id): u.electrical_kw for u in bal.units}
+    out.update({("plant", p.id): p.electrical_kw for p in bal.plants})
+    return out

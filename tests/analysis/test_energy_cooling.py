@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campus.analysis.cooling import cooling_balance
+from campus.analysis.cooling import cooling_balance, mechanical_loads_kw, unit_heat_kw
 from campus.analysis.energy import facility_energy, it_breakdown
 from tests.analysis.builders import CoolingPlantSnap, CoolingUnitSnap, campus, rack
 
@@ -82,3 +82,11 @@ def test_n_plus_1_group_fails_when_the_rest_cannot_carry_the_largest_unit_loss()
 def test_failed_unit_carries_no_capacity_and_shows_overloaded():
     c = cooling_balance(_cooled(), failed_units=frozenset({2}))
     assert c.units[1].capacity_kw == 0.0 and c.units[1].overloaded
+
+
+def test_mechanical_loads_are_fans_pumps_and_plant_heat_over_cop():
+    # CDU U1 moves 10 kW: pumps 1% -> 0.1 kW; CRAH U2 moves 45 kW: fans 4% -> 1.8 kW;
+    # the chiller rejects 55 kW at COP 5 -> 11 kW (catalog fan/pump fractions, worked by hand).
+    loads = mechanical_loads_kw(_cooled())
+    assert loads == pytest.approx({("unit", 1): 0.1, ("unit", 2): 1.8, ("plant", 1): 11.0})
+    assert unit_heat_kw(_cooled()) == pytest.approx({1: 10.0, 2: 45.0})
