@@ -3,5 +3,6 @@
 - ``schema.CAMPUS_SPEC_SCHEMA``: the JSON Schema (shape, types, ranges)
 - ``importer.import_campus(data)``: validate everything, then write the campus in bulk, atomically
 - ``exporter.export_campus(campus)``: the same document back, deterministic
-- ``generate.generate_spec(...)``: a reference design as a spec, written by the same importer
+- ``generator.generate_spec(...)``: a reference design as a spec, written by the same importer (one module per
+  step: plan, layout, power, cooling, fabric, document)
 """

@@ -1,0 +1,35 @@
+"""Reference-design generator: a whole campus of N GPUs as a campus spec (a plain dict).
+
+``generate_spec`` returns the same document ``campus.interchange.importer.import_campus`` reads, so generated
+and hand-written campuses go through one validation and one writer. Pure Python: the catalog comes in
+as rows (``campus.catalog_data`` by default, or the database's via ``campus.interchange.catalog.db_catalog``).
+docs/generator.md gives every design rule and where its numbers come from.
+
+One module per step:
+- ``plan``: GPUs → servers (node model by GPU and NIC) → racks (by rack units and the rack power limit; an
+  NVL72 rack is 18 trays) → pods (compute islands of at most ``pod_max_gpus``).
+- ``layout``: pods → buildings (at most ``building_max_it_mw`` of IT each) → halls (at most
+  ``hall_max_it_mw``) → rows of ``racks_per_row``, with positions on the floor.
+- ``power``: the 2N chain, utility A/B → substations → per hall transformer, switchgear (+ N+1
+  generators), UPS modules → per row PDU A/B → rack feeds A and B, each rated for the whole rack;
+  and the mechanical boards that feed the cooling.
+- ``cooling``: per building an N+1 set of plants; per hall an N+1 group of CDUs (liquid) or CRAHs (air);
+  every rack is assigned a unit.
+- ``fabric``: per pod from ``campus.analysis.fabric.design_fabric`` (tiers and leaf ports from the radix),
+  leaf groups per rail or per row, one spine/core group per pod, an inter-island super-spine.
+- ``document``: ``generate_spec`` itself, which checks the parameters and runs the steps.
+"""
+
+from campus.interchange.generator.common import COOLING, FABRIC_SWITCH, Catalog, GeneratorError
+from campus.interchange.generator.document import generate_spec
+from campus.interchange.generator.plan import nodes_per_rack, pick_node_model
+
+__all__ = [
+    "COOLING",
+    "FABRIC_SWITCH",
+    "Catalog",
+    "GeneratorError",
+    "generate_spec",
+    "nodes_per_rack",
+    "pick_node_model",
+]

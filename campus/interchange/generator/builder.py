@@ -1,0 +1,121 @@
+"""The spec under construction: the lists each domain step appends to, and the helpers that append."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campus import catalog_data as cat
+from campus.interchange.generator.common import Catalog, Row, r3
+from campus.interchange.generator.plan import RackPlan
+
+# One row of a hall: (row spec, [(rack spec, rack plan)]).
+HallRow = tuple[Row, list[tuple[Row, RackPlan]]]
+
+
+class Builder:
+    """Accumulates the spec's lists while walking buildings, halls and rows."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        name: str,
+        cooling: str,
+        pue: float,
+        topology: str,
+        fabric: str,
+        switch_row: Row,
+        oversubscription: float,
+        racks_per_row: int,
+    ) -> None:
+        self.catalog = catalog
+        self.cooling = cooling
+        self.pue = pue
+        self.topology = topology
+        self.fabric_name = fabric
+        self.switch_row = switch_row
+        self.oversubscription = oversubscription
+        self.racks_per_row = racks_per_row
+        self.utility_feeds: list[Row] = []
+        self.buildings: list[Row] = []
+        self.devices: list[Row] = []
+        self.feeds: list[Row] = []
+        self.plants: list[Row] = []
+        self.units: list[Row] = []
+        self.pods: list[Row] = []
+        self.switches: list[Row] = []
+        self.links: list[Row] = []
+        self.it_kw = 0.0
+        self.max_util = cat.default_value("max_utilization")
+        # per building, per hall: its rows
+        self.layout: list[list[list[HallRow]]] = []
+        self.pod_names: list[str] = []
+        self.pod_building: list[int] = []
+
+    def device(
+        self, name: str, kind: str, building: str, rated_kw: float, hall: str | None = None, **extra: Any
+    ) -> str:
+        dev: Row = {"name": name, "kind": kind, "building": building}
+        if hall:
+            dev["hall"] = hall
+        dev["rated_kw"] = r3(rated_kw)
+        dev["efficiency"] = cat.device_efficiency(kind)
+        dev.update(extra)
+        self.devices.append(dev)
+        return name
+
+    def feed(self, up: str, down: str, rating_kw: float, side: str = "N") -> None:
+        self.feeds.append({"from": up, "to": down, "side": side, "rating_kw": r3(rating_kw)})
+
+    def switch(
+        self, name: str, pod: str | None, tier: str, count: int, bi: int, hall: Row, rack: str | None = None
+    ) -> Row:
+        sw: Row = {"name": name}
+        if pod:
+            sw["pod"] = pod
+        sw.update({"tier": tier, "model": self.switch_row["slug"], "count": int(count)})
+        sw["building"] = self.buildings[bi]["name"]
+        sw["hall"] = hall["name"]
+        if rack:
+            sw["rack"] = rack
+        return sw
+
+    def link(
+        self,
+        pod: str | None,
+        b_switch: str,
+        count: int,
+        length_m: float,
+        speed_gbps: float,
+        a_rack: str | None = None,
+        a_switch: str | None = None,
+    ) -> None:
+        link: Row = {}
+        if pod:
+            link["pod"] = pod
+        if a_rack:
+            link["a_rack"] = a_rack
+        else:
+            link["a_switch"] = a_switch
+        link.update(
+            {
+                "b_switch": b_switch,
+                "medium": cat.medium_for_length(length_m),
+                "count": int(count),
+                "length_m": r3(length_m, 1),
+                "speed_gbps": float(speed_gbps),
+            }
+        )
+        self.links.append(link)
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "utility_feeds": self.utility_feeds,
+            "buildings": self.buildings,
+            "power_devices": self.devices,
+            "power_feeds": self.feeds,
+            "cooling_plants": self.plants,
+            "cooling_units": self.units,
+            "pods": self.pods,
+            "switches": self.switches,
+            "links": self.links,
+        }

@@ -1,0 +1,92 @@
+"""What every step of the generator shares: design constants, the error, the catalog rows, rounding."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from campus import catalog_data as cat
+
+Row = dict[str, Any]
+
+# ---------------------------------------------------------------- design constants (docs/generator.md)
+
+RACK_WIDTH_M = 0.6
+RACK_DEPTH_M = 1.2
+ROW_PITCH_M = 3.0  # rack depth 1.2 m + 1.8 m aisle (hot and cold aisles alternate)
+HALL_MARGIN_M = 3.0  # perimeter walkway
+SERVICE_ZONE_M = 8.0  # far end of the hall: CDUs/CRAHs, spine and core switch racks
+BUILDING_MARGIN_M = 10.0
+HALL_GAP_M = 6.0
+ELECTRICAL_GALLERY_M = 30.0  # UPS, switchgear and battery rooms along the building
+BUILDING_GAP_M = 60.0
+USABLE_RACK_UNITS = 36  # a 48U rack less top-of-rack, PDU, cable management and 1U gaps
+NVL72_TRAYS_PER_RACK = 18  # GB200 NVL72: 18 compute trays of 4 GPUs
+LIQUID_RACK_LIMIT_KW = 140.0  # GB200 NVL72 ~132 kW is the densest design in the catalog
+GENERATOR_KW = 3000.0  # one 3 MW diesel generator set
+UPS_MODULE_KW = 3000.0
+PLANT_KW = 10_000.0  # one dry-cooler block or chiller, kW of heat
+CRAH_KW = 350.0  # chilled-water CRAH / fan wall unit, kW of heat
+DRY_COOLER_COP = 15.0  # fans only; estimate
+CDU_PUMP_FRACTION = 0.02  # CDU pump power per kW of heat moved; estimate
+CRAH_FAN_FRACTION = 0.04  # CRAH fan power per kW of heat; estimate
+GRID_MARGIN = 1.15  # grid interconnect above the design facility power
+UPLINK_M_SAME_HALL = 20.0
+# Middle-of-rack: a leaf serves at most 16 racks, 8 either side: 8 x 0.6 m + 2 m of risers < 7 m (AEC).
+MOR_SEGMENT_RACKS = 16
+SPINE_CORE_M = 10.0
+INTER_BUILDING_EXTRA_M = 100.0  # risers and trays inside both buildings
+
+FABRIC_SWITCH = {
+    "infiniband-ndr": "quantum-2-qm9700",
+    "spectrum-x": "spectrum-x-sn5600",
+    "tomahawk5": "tomahawk5-128x400",
+}
+COOLING = ("liquid", "air")
+
+
+class GeneratorError(ValueError):
+    """A generator parameter that cannot give a campus; ``field`` names the parameter."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Catalog rows keyed by slug (the shape of ``campus.catalog_data``; ``gpu`` is the node's GPU slug)."""
+
+    gpus: Mapping[str, Row]
+    node_models: Mapping[str, Row]
+    switch_models: Mapping[str, Row]
+    media: Mapping[str, Row]
+
+    @classmethod
+    def defaults(cls) -> Catalog:
+        return cls(
+            gpus={r["slug"]: r for r in cat.GPU_MODELS},
+            node_models={r["slug"]: r for r in cat.NODE_MODELS},
+            switch_models={r["slug"]: r for r in cat.SWITCH_MODELS},
+            media={r["slug"]: r for r in cat.LINK_MEDIA},
+        )
+
+    def node_kw(self, slug: str) -> float:
+        node = self.node_models[slug]
+        extra_w = cat.NIC_KINDS.get(node["nic_kind"], {}).get("extra_w_per_nic", 0.0)
+        return (
+            node["gpus_per_node"] * self.gpus[node["gpu"]]["tdp_w"]
+            + node["overhead_w"]
+            + node["nics"] * extra_w
+        ) / 1000.0
+
+
+def r3(value: float, digits: int = 3) -> float:
+    return round(float(value), digits)
+
+
+def ceil_to(value: float, step: float) -> float:
+    return float(math.ceil(value / step - 1e-9) * step)

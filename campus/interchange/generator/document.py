@@ -1,0 +1,121 @@
+"""``generate_spec``: checks the parameters, then runs the steps (plan, layout, power and cooling,
+fabric) and returns the campus spec."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from campus import catalog_data as cat
+from campus.interchange.generator.builder import Builder
+from campus.interchange.generator.common import (
+    COOLING,
+    FABRIC_SWITCH,
+    GRID_MARGIN,
+    Catalog,
+    GeneratorError,
+    ceil_to,
+)
+from campus.interchange.generator.fabric import build_fabric
+from campus.interchange.generator.layout import lay_out
+from campus.interchange.generator.plan import plan_pods
+from campus.interchange.generator.power import power_and_cooling
+
+
+def generate_spec(
+    name: str,
+    gpus: int | None = None,
+    gpu_model: str = "h100-sxm",
+    fabric: str = "infiniband-ndr",
+    topology: str = "rail-optimized",
+    nic: str = "connectx7",
+    cooling: str = "liquid",
+    pue: float | None = None,
+    price_usd_per_kwh: float = 0.078,
+    mix: Sequence[Mapping[str, Any]] | None = None,
+    oversubscription: float = 7.0,
+    pod_max_gpus: int = 8192,
+    building_max_it_mw: float = 80.0,
+    hall_max_it_mw: float = 20.0,
+    racks_per_row: int = 32,
+    location: str = "",
+    catalog: Catalog | None = None,
+) -> dict[str, Any]:
+    """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
+
+    ``mix`` is a list of ``{"gpu_model": slug, "gpus": n}`` (optionally ``"node_model"``); when given,
+    ``gpus`` may be omitted and must otherwise equal the sum. Raises ``GeneratorError`` naming the
+    parameter at fault.
+    """
+    catalog = catalog or Catalog.defaults()
+    if not name or not name.strip():
+        raise GeneratorError("name", "must not be blank")
+    if mix:
+        total = sum(int(m["gpus"]) for m in mix)
+        if gpus is not None and gpus != total:
+            raise GeneratorError("gpus", f"{gpus} differs from the mix total {total}")
+        for m in mix:
+            if m["gpu_model"] not in catalog.gpus:
+                raise GeneratorError("mix", f'unknown GPU model "{m["gpu_model"]}"')
+    else:
+        if gpus is None:
+            raise GeneratorError("gpus", "give gpus or a mix")
+        mix = [{"gpu_model": gpu_model, "gpus": gpus}]
+    if fabric not in FABRIC_SWITCH:
+        raise GeneratorError("fabric", f"must be one of {', '.join(FABRIC_SWITCH)}")
+    if topology not in ("rail-optimized", "middle-of-rack"):
+        raise GeneratorError("topology", "must be rail-optimized or middle-of-rack")
+    if cooling not in COOLING:
+        raise GeneratorError("cooling", "must be liquid or air")
+    if nic not in cat.NIC_KINDS:
+        raise GeneratorError("nic", f"must be one of {', '.join(cat.NIC_KINDS)}")
+    if pue is None:
+        pue = cat.default_value("pue_liquid" if cooling == "liquid" else "pue_air")
+    if not 1.0 <= pue <= 3.0:
+        raise GeneratorError("pue", "must be between 1.0 and 3.0")
+    if not 0 <= price_usd_per_kwh <= 10:
+        raise GeneratorError("price_usd_per_kwh", "must be between 0 and 10")
+    if not 1.0 <= oversubscription <= 64:
+        raise GeneratorError("oversubscription", "must be between 1 and 64")
+    if not 1 <= racks_per_row <= 60:
+        raise GeneratorError("racks_per_row", "must be between 1 and 60")
+    if hall_max_it_mw <= 0 or building_max_it_mw < hall_max_it_mw:
+        raise GeneratorError("hall_max_it_mw", "must be > 0 and at most building_max_it_mw")
+    switch_slug = FABRIC_SWITCH[fabric]
+    if switch_slug not in catalog.switch_models:
+        raise GeneratorError("fabric", f'switch model "{switch_slug}" is not in the catalog')
+    switch_row = catalog.switch_models[switch_slug]
+    radix = int(switch_row["radix"])
+    # Keep each island within a three-tier non-blocking fat tree (k³/4 end points).
+    if pod_max_gpus < 8 or pod_max_gpus > radix**3 // 4:
+        raise GeneratorError(
+            "pod_max_gpus", f"must be between 8 and {radix**3 // 4} for a radix-{radix} switch"
+        )
+
+    pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus)
+    builder = Builder(
+        catalog, name, cooling, pue, topology, fabric, switch_row, oversubscription, racks_per_row
+    )
+    lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0)
+    power_and_cooling(builder)
+    build_fabric(builder)
+    total_gpus = sum(r.gpus for p in pods for r in p.racks)
+    facility_mw = builder.it_kw * pue / 1000.0
+    models = ", ".join(f"{m['gpus']:,} {m['gpu_model']}" for m in mix)
+    spec: dict[str, Any] = {
+        "spec_version": 1,
+        "campus": {
+            "name": name.strip(),
+            "grid_capacity_mw": ceil_to(facility_mw * GRID_MARGIN, 1.0),
+            "price_usd_per_kwh": float(price_usd_per_kwh),
+            "design_pue": float(pue),
+            "description": (
+                f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nic} NICs, "
+                f"{cooling} cooling, PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {facility_mw:.1f} MW facility."
+            ),
+        },
+        **builder.document(),
+    }
+    if location:
+        spec["campus"]["location"] = location
+    return spec

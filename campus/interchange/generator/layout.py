@@ -1,0 +1,133 @@
+"""Pods → buildings → halls → rows on the floor, with every rack's position."""
+
+from __future__ import annotations
+
+from campus.interchange.generator.builder import Builder, HallRow
+from campus.interchange.generator.common import (
+    BUILDING_GAP_M,
+    BUILDING_MARGIN_M,
+    ELECTRICAL_GALLERY_M,
+    HALL_GAP_M,
+    HALL_MARGIN_M,
+    RACK_WIDTH_M,
+    ROW_PITCH_M,
+    SERVICE_ZONE_M,
+    Row,
+    r3,
+)
+from campus.interchange.generator.plan import PodPlan, RackPlan
+
+
+def lay_out(b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float) -> None:
+    width = max(2, len(str(len(pods))))
+    b.pod_names = [f"POD-{p.index + 1:0{width}d}" for p in pods]
+    buildings: list[list[PodPlan]] = []
+    load = 0.0
+    for pod in pods:
+        if not buildings or (load + pod.kw > building_max_kw and buildings[-1]):
+            buildings.append([])
+            load = 0.0
+        buildings[-1].append(pod)
+        load += pod.kw
+    x_cursor = 0.0
+    for bi, members in enumerate(buildings):
+        bname = f"B{bi + 1}"
+        halls: list[list[RackPlan]] = [[]]
+        hall_kw = 0.0
+        for pod in members:
+            # Keep a pod inside one hall when it fits in a hall at all.
+            if halls[-1] and hall_kw + pod.kw > hall_max_kw and pod.kw <= hall_max_kw:
+                halls.append([])
+                hall_kw = 0.0
+            for rack in pod.racks:
+                if halls[-1] and hall_kw + rack.kw > hall_max_kw:
+                    halls.append([])
+                    hall_kw = 0.0
+                halls[-1].append(rack)
+                hall_kw += rack.kw
+            b.pod_building.append(bi)
+        hall_specs = []
+        hall_layouts = []
+        hx = BUILDING_MARGIN_M
+        max_len = 0.0
+        for hi, racks in enumerate(halls):
+            hall_spec, rows = _hall(b, bname, hi, racks)
+            hall_spec["x_m"] = r3(hx)
+            hall_spec["y_m"] = BUILDING_MARGIN_M
+            hx += hall_spec["width_m"] + HALL_GAP_M
+            max_len = max(max_len, hall_spec["length_m"])
+            hall_specs.append(hall_spec)
+            hall_layouts.append(rows)
+        b_width = r3(hx - HALL_GAP_M + BUILDING_MARGIN_M)
+        b_length = r3(max_len + 2 * BUILDING_MARGIN_M + ELECTRICAL_GALLERY_M)
+        it_kw = sum(r.kw for racks in halls for r in racks)
+        b.it_kw += it_kw
+        b.buildings.append(
+            {
+                "name": bname,
+                "x_m": r3(x_cursor),
+                "y_m": 0.0,
+                "width_m": b_width,
+                "length_m": b_length,
+                "design_it_mw": r3(it_kw / 1000.0),
+                "halls": hall_specs,
+            }
+        )
+        b.layout.append(hall_layouts)
+        x_cursor += b_width + BUILDING_GAP_M
+    for pod, bi in zip(pods, b.pod_building, strict=True):
+        b.pods.append(
+            {
+                "name": b.pod_names[pod.index],
+                "building": b.buildings[bi]["name"],
+                "fabric": b.fabric_name,
+                "topology": b.topology,
+                "oversubscription": float(b.oversubscription if len(pods) > 1 else 1.0),
+                "switch_model": b.switch_row["slug"],
+            }
+        )
+
+
+def _hall(b: Builder, bname: str, hi: int, racks: list[RackPlan]) -> tuple[Row, list[HallRow]]:
+    hname = f"H{hi + 1}"
+    rows: list[HallRow] = []
+    current_pod = None
+    for rack in racks:
+        # A new pod starts a new row, so rows (and their PDUs and leaves) belong to one pod.
+        if not rows or rack.pod != current_pod or len(rows[-1][1]) >= b.racks_per_row:
+            r = len(rows)
+            rows.append(
+                (
+                    {
+                        "name": f"R{r + 1:02d}",
+                        "x_m": HALL_MARGIN_M,
+                        "y_m": r3(HALL_MARGIN_M + r * ROW_PITCH_M),
+                    },
+                    [],
+                )
+            )
+            current_pod = rack.pod
+        row_spec, members = rows[-1]
+        k = len(members)
+        rack_spec: Row = {
+            "name": f"{bname}-{hname}-{row_spec['name']}-{k + 1:02d}",
+            "x_m": r3(HALL_MARGIN_M + k * RACK_WIDTH_M),
+            "y_m": row_spec["y_m"],
+            "cooling_type": "direct-to-chip" if b.cooling == "liquid" else "air",
+            "design_kw": rack.kw,
+            "pod": b.pod_names[rack.pod],
+            "nodes": [{"model": rack.node_model, "count": rack.nodes}],
+        }
+        members.append((rack_spec, rack))
+    width = r3(2 * HALL_MARGIN_M + b.racks_per_row * RACK_WIDTH_M)
+    length = r3(2 * HALL_MARGIN_M + len(rows) * ROW_PITCH_M + SERVICE_ZONE_M)
+    for row_spec, members in rows:
+        row_spec["racks"] = [spec for spec, _ in members]
+    hall = {
+        "name": hname,
+        "width_m": width,
+        "length_m": length,
+        "design_it_mw": r3(sum(r.kw for r in racks) / 1000.0),
+        "rows": [row_spec for row_spec, _ in rows],
+    }
+    return hall, rows
