@@ -12,7 +12,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from campus.analysis.catalog import catalog_specs
-from campus.analysis.compute import PRECISIONS, gpus_by_model, peak_pflops, training_days
+from campus.analysis.compute import (
+    PARTITIONS,
+    PRECISIONS,
+    SECONDS_PER_DAY,
+    gpus_by_model,
+    pace_model,
+    peak_pflops,
+    synchronous_pflops,
+)
 from campus.analysis.reliability import (
     daly_interval_hours,
     effective_restart_hours,
@@ -68,10 +76,14 @@ def training_time(
     snapshot: CampusSnapshot | None = None,
     gpus_by_model_: Mapping[str, int] | None = None,
     specs: Mapping[str, GpuSpec] | None = None,
+    partition: str = "synchronous",
 ) -> dict:
     """Days to train ``flops`` FLOPs on ``gpus`` x ``gpu_model`` (or on every GPU of ``snapshot``).
 
-    ``gpu_model`` is a ``GpuSpec`` or a slug looked up in ``specs`` (default: the catalog)."""
+    ``gpu_model`` is a ``GpuSpec`` or a slug looked up in ``specs`` (default: the catalog). A job over
+    several models is timed both ways (``campus.analysis.compute``): ``days_synchronous`` with every GPU
+    at the pace of ``pace_gpu_model`` (None when that model lacks the precision), ``days_by_speed`` with
+    the work split by speed; ``days`` is the one ``partition`` names."""
     if flops is None:
         raise ValueError("flops: required")
     total = _number("flops", flops, positive=True)
@@ -83,6 +95,8 @@ def training_time(
         raise ValueError("ettr: must be <= 1")
     if precision not in PRECISIONS:
         raise ValueError(f"precision: must be one of {', '.join(PRECISIONS)}")
+    if partition not in PARTITIONS:
+        raise ValueError(f"partition: must be one of {', '.join(PARTITIONS)}")
     if snapshot is not None:
         counts, table = gpus_by_model(snapshot), snapshot.gpus
     elif gpus_by_model_ is not None:
@@ -103,15 +117,33 @@ def training_time(
     peak = peak_pflops(counts, table)[precision]
     if peak <= 0:
         raise ValueError(f"precision: no GPU in the set supports {precision}")
-    days = training_days(total, counts, specs=table, precision=precision, mfu=mfu_v, ettr=ettr_v)
+    pace_slug, pace_tflops = pace_model(counts, table, precision)
+    sync_peak = synchronous_pflops(counts, table, precision)
+
+    def days_at(peak_pf: float) -> float | None:
+        return total / (peak_pf * 1e15 * mfu_v * ettr_v) / SECONDS_PER_DAY if peak_pf > 0 else None
+
+    days_sync, days_speed = days_at(sync_peak), days_at(peak)
+    if partition == "synchronous" and days_sync is None:
+        raise ValueError(
+            f"precision: {pace_slug} has no {precision}, so a synchronous job cannot use it "
+            "(choose another precision or partition by_speed)"
+        )
+    chosen_peak = sync_peak if partition == "synchronous" else peak
+    days = days_sync if partition == "synchronous" else days_speed
     return {
         "days": days,
         "hours": days * 24.0,
+        "partition": partition,
+        "days_synchronous": days_sync,
+        "days_by_speed": days_speed,
+        "pace_gpu_model": pace_slug,
+        "pace_tflops": pace_tflops,
         "gpus": sum(counts.values()),
         "gpus_by_model": counts,
         "precision": precision,
         "peak_pflops": peak,
-        "effective_pflops": peak * mfu_v * ettr_v,
+        "effective_pflops": chosen_peak * mfu_v * ettr_v,
         "mfu": mfu_v,
         "ettr": ettr_v,
     }
@@ -272,6 +304,7 @@ def run_calculator(name: str, params: Mapping[str, Any]) -> dict:
             "snapshot",
             "gpus_by_model",
             "specs",
+            "partition",
         }
         _only(params, allowed)
         kw = dict(params)

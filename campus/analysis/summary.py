@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from campus.analysis.compute import campus_peak_pflops, gpus_by_model
+from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_model, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import fabric_from_inventory
@@ -78,6 +78,15 @@ def campus_summary(
     peak = campus_peak_pflops(snap)
     effective = {
         p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")
+    }
+    # One synchronous job over every GPU runs at the slowest model's pace; ``effective_pflops`` above
+    # is the work split by speed.
+    pace = {p: pace_model(by_model, snap.gpus, p)[0] if gpus else None for p in ("fp8", "bf16", "fp16")}
+    effective_sync = {
+        p: synchronous_pflops(by_model, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p])
+        if gpus
+        else 0.0
+        for p in ("fp8", "bf16", "fp16")
     }
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
@@ -179,6 +188,8 @@ def campus_summary(
             "peak_pflops": peak,
             "mfu": mfu if mfu is not None else DEFAULT_MFU,
             "effective_pflops": effective,
+            "effective_pflops_synchronous": effective_sync,
+            "pace_gpu_model": pace,
         },
         "reliability": rel,
         "buildings": building_cards(snap, chain, pue),

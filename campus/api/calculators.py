@@ -15,7 +15,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from campus.analysis import calculators
-from campus.analysis.compute import PRECISIONS
+from campus.analysis.compute import PARTITIONS, PRECISIONS
 from campus.api.exceptions import field_error
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
@@ -40,6 +40,12 @@ class TrainingTimeInput(serializers.Serializer):
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = serializers.FloatField(default=0.4, min_value=0.0001, max_value=1)
     ettr = serializers.FloatField(default=1.0, min_value=0.0001, max_value=1)
+    partition = serializers.ChoiceField(
+        choices=PARTITIONS,
+        default="synchronous",
+        help_text="With several GPU models: `synchronous` (every GPU at the slowest model's pace) or "
+        "`by_speed` (work split in proportion to each model's speed).",
+    )
 
     def validate_gpus_by_model(self, value):
         known = set(GPUModel.objects.filter(slug__in=list(value)).values_list("slug", flat=True))
@@ -82,8 +88,16 @@ class CheckpointIntervalInput(serializers.Serializer):
 
 
 class TrainingTimeOutput(serializers.Serializer):
-    days = serializers.FloatField()
+    days = serializers.FloatField(help_text="Days in the chosen `partition` mode.")
     hours = serializers.FloatField()
+    partition = serializers.ChoiceField(choices=PARTITIONS)
+    days_synchronous = serializers.FloatField(
+        allow_null=True,
+        help_text="Every GPU at the pace of `pace_gpu_model`; null when it lacks the precision.",
+    )
+    days_by_speed = serializers.FloatField(help_text="Work split in proportion to each model's speed.")
+    pace_gpu_model = serializers.CharField(help_text="The slowest GPU model at the precision.")
+    pace_tflops = serializers.FloatField(help_text="Its dense peak TFLOPS at the precision.")
     gpus = serializers.IntegerField()
     gpus_by_model = serializers.DictField(child=serializers.IntegerField())
     precision = serializers.CharField()
@@ -174,6 +188,11 @@ def calculator_schema(
     {
         "days": 75.8,
         "hours": 1819.0,
+        "partition": "synchronous",
+        "days_synchronous": 75.8,
+        "days_by_speed": 75.8,
+        "pace_gpu_model": "h100-sxm",
+        "pace_tflops": 989.0,
         "gpus": 16384,
         "gpus_by_model": {"h100-sxm": 16384},
         "precision": "bf16",
@@ -190,7 +209,7 @@ class TrainingTimeView(CalculatorView):
     def compute(self, data):
         from campus.snapshot_adapter import build_snapshot, catalog_snapshot_parts
 
-        kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "ettr")}
+        kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "ettr", "partition")}
         if data.get("campus") is not None:
             kwargs["snapshot"] = build_snapshot(data["campus"])
         elif data.get("gpus_by_model"):

@@ -120,3 +120,26 @@ def test_checkpoint_interval_never_fails_on_any_body(viewer_client, body):
             "restart_minutes",
             "non_field_errors",
         }
+
+
+@pytest.mark.django_db
+class TestTrainingTimeMixedFleet:
+    def test_synchronous_by_default_and_both_times_shown(self, viewer_client):
+        fast = f.GPUModelFactory(peak_bf16_tflops=1000.0)
+        slow = f.GPUModelFactory(peak_bf16_tflops=250.0)
+        body = {"flops": 1e24, "gpus_by_model": {fast.slug: 1000, slow.slug: 1000}}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 200, response.data
+        # synchronous: 2,000 x 250 TFLOPS x 0.4; by speed: (1,000 x 1,000 + 1,000 x 250) TFLOPS x 0.4
+        assert response.data["days"] == pytest.approx(1e24 / (2000 * 250e12 * 0.4) / 86400)
+        assert response.data["days_by_speed"] == pytest.approx(1e24 / (1_250_000e12 * 0.4) / 86400)
+        assert response.data["pace_gpu_model"] == slow.slug
+        response = post(viewer_client, "training-time", {**body, "partition": "by_speed"})
+        assert response.data["days"] == pytest.approx(1e24 / (1_250_000e12 * 0.4) / 86400)
+
+    def test_unknown_partition_is_400_naming_partition(self, viewer_client):
+        gpu = f.GPUModelFactory()
+        body = {"flops": 1e24, "gpus": 8, "gpu_model": gpu.slug, "partition": "evenly"}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 400
+        assert "partition" in response.data
