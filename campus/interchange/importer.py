@@ -1,9 +1,8 @@
-"""Import a campus spec: validate everything in Python first, then write each table with one bulk insert.
+"""Import a campus spec: validate everything first, then write each table with one bulk insert.
 
-Validation happens in two passes. The JSON Schema pass checks shape, types and ranges and reports every
-violation with its path. Only a spec of the right shape reaches the second pass, which checks names,
-references, catalog slugs, geometry, link reach and the power graph — again reporting every error. Any
-error raises ``SpecError`` before a single row is written.
+The validation itself is pure and lives in ``campus.interchange.validation``; this module reads what
+it needs from the database (the catalog, the names of existing campuses) and raises ``SpecError``
+listing every error before a single row is written.
 
 Writing is one transaction: a campus row, then one ``bulk_create`` per table in dependency order, with
 the new primary keys read back from the insert (PostgreSQL and SQLite both return them). There is no
@@ -13,18 +12,21 @@ write no django-simple-history rows: an import is one event, not thousands of ed
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import fastjsonschema
 from django.db import connections, models, router, transaction
 from django.utils import timezone
-from jsonschema import Draft7Validator
 
 from campus.choices import FeedSide, Network, NodeStatus
-from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
+from campus.interchange.validation import (
+    CatalogIndex,
+    SpecError,
+    check_spec,
+    format_path,
+    schema_errors,
+    value_errors,
+)
 from campus.models import (
     Building,
     Campus,
@@ -45,411 +47,43 @@ from campus.models import (
     UtilityFeed,
 )
 
+__all__ = [
+    "SpecError",
+    "format_path",
+    "import_campus",
+    "load_catalog",
+    "schema_errors",
+    "spec_counts",
+    "validate_spec",
+    "value_errors",
+]
+
 Progress = Callable[[str, int], None]
 BATCH_SIZE = 2000
-# Floating-point slack for geometry checks (a rack flush with the hall wall is inside).
-_EPS = 1e-6
-
-_VALIDATOR = Draft7Validator(CAMPUS_SPEC_SCHEMA)
-# Compiled to Python code: ~20x faster than jsonschema on a valid spec, but it stops at the first error,
-# so jsonschema is run to list them all only when this pass fails.
-_FAST_VALIDATE = fastjsonschema.compile(CAMPUS_SPEC_SCHEMA)
 
 
-class SpecError(Exception):
-    """An invalid campus spec; ``errors`` is the full list of ``{"path", "message"}``."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        head = "; ".join(f"{e['path']}: {e['message']}" for e in errors[:3])
-        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
-        super().__init__(f"invalid campus spec: {head}{more}")
-
-
-# ---------------------------------------------------------------- paths and schema errors
-
-
-def format_path(parts: Iterable[Any]) -> str:
-    """``["buildings", 1, "halls", 0]`` → ``buildings[1].halls[0]``."""
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-def _join(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
-
-
-def schema_errors(data: Any) -> list[dict[str, str]]:
-    """Every JSON-Schema violation, each with the path of the field at fault."""
-    try:
-        _FAST_VALIDATE(data)
-        return []
-    except fastjsonschema.JsonSchemaException:
-        pass
-    errors: list[dict[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-
-    def add(path: str, message: str) -> None:
-        if (path, message) not in seen:
-            seen.add((path, message))
-            errors.append({"path": path, "message": message})
-
-    for error in _VALIDATOR.iter_errors(data):
-        path = format_path(error.absolute_path)
-        instance = error.instance
-        if error.validator == "required" and isinstance(instance, dict):
-            for name in error.validator_value:
-                if name not in instance:
-                    add(_join(path, name), "this field is required")
-        elif error.validator == "additionalProperties" and isinstance(instance, dict):
-            known = error.schema.get("properties", {})
-            for name in instance:
-                if name not in known:
-                    add(_join(path, str(name)), "unknown field")
-        elif error.validator == "dependencies" and isinstance(instance, dict):
-            for trigger, needed in error.validator_value.items():
-                for name in needed:
-                    if trigger in instance and name not in instance:
-                        add(_join(path, name), f"required when {trigger} is given")
-        else:
-            add(path or "$", error.message)
-    return errors
-
-
-# ---------------------------------------------------------------- semantic validation
-
-
-class _Catalog:
-    """Catalog slugs → ids, read once per import (four queries)."""
-
-    def __init__(self) -> None:
-        self.node_models = {
+def load_catalog() -> CatalogIndex:
+    """Catalog slugs → ids, read once per import (three queries)."""
+    return CatalogIndex(
+        node_models={
             slug: (pk, gpus)
             for pk, slug, gpus in NodeModel.objects.values_list("id", "slug", "gpus_per_node")
-        }
-        self.switch_models = dict(SwitchModel.objects.values_list("slug", "id"))
-        self.media = {
+        },
+        switch_models=dict(SwitchModel.objects.values_list("slug", "id")),
+        media={
             slug: (pk, reach)
             for pk, slug, reach in LinkMedium.objects.values_list("id", "slug", "max_reach_m")
-        }
-
-
-class _Checker:
-    """The second validation pass. Builds the name indexes the writer then uses."""
-
-    def __init__(self, data: dict, catalog: _Catalog, replace: bool) -> None:
-        self.data = data
-        self.catalog = catalog
-        self.replace = replace
-        self.errors: list[dict[str, str]] = []
-        self.utility_feeds: dict[str, str] = {}
-        self.buildings: dict[str, str] = {}
-        self.halls: dict[tuple[str, str], str] = {}
-        self.racks: dict[str, str] = {}  # name -> path
-        self.devices: dict[str, str] = {}
-        self.plants: dict[str, str] = {}
-        self.units: dict[str, str] = {}
-        self.pods: dict[str, str] = {}
-        self.switches: dict[str, str] = {}
-        self.rack_sides: dict[tuple[str, str], str] = {}  # (rack, side) -> path of the feed
-
-    def error(self, path: str, message: str) -> None:
-        self.errors.append({"path": path, "message": message})
-
-    def _unique(self, index: dict, key, path: str, what: str) -> None:
-        if key in index:
-            shown = key if isinstance(key, str) else "/".join(key)
-            self.error(path, f'duplicate {what} name "{shown}" (first at {index[key]})')
-        else:
-            index[key] = path
-
-    def _ref(self, index: dict, key, path: str, what: str) -> None:
-        if key is not None and key not in index:
-            shown = key if isinstance(key, str) else "/".join(key)
-            self.error(path, f'unknown {what} "{shown}"')
-
-    def run(self) -> None:
-        data = self.data
-        campus = data["campus"]
-        if not self.replace and Campus.objects.filter(name=campus["name"]).exists():
-            self.error(
-                "campus.name", f'a campus named "{campus["name"]}" already exists (import with replace)'
-            )
-
-        # First collect every name, so references may point forward in the document.
-        for i, feed in enumerate(data.get("utility_feeds", [])):
-            self._unique(self.utility_feeds, feed["name"], f"utility_feeds[{i}].name", "utility feed")
-        for i, dev in enumerate(data.get("power_devices", [])):
-            self._unique(self.devices, dev["name"], f"power_devices[{i}].name", "power device")
-        for i, plant in enumerate(data.get("cooling_plants", [])):
-            self._unique(self.plants, plant["name"], f"cooling_plants[{i}].name", "cooling plant")
-        for i, unit in enumerate(data.get("cooling_units", [])):
-            self._unique(self.units, unit["name"], f"cooling_units[{i}].name", "cooling unit")
-        for i, pod in enumerate(data.get("pods", [])):
-            self._unique(self.pods, pod["name"], f"pods[{i}].name", "pod")
-        for i, switch in enumerate(data.get("switches", [])):
-            self._unique(self.switches, switch["name"], f"switches[{i}].name", "switch")
-        for bi, building in enumerate(data.get("buildings", [])):
-            bpath = f"buildings[{bi}]"
-            self._unique(self.buildings, building["name"], f"{bpath}.name", "building")
-            for hi, hall in enumerate(building.get("halls", [])):
-                hpath = f"{bpath}.halls[{hi}]"
-                self._unique(self.halls, (building["name"], hall["name"]), f"{hpath}.name", "hall")
-                rows: dict[str, str] = {}
-                for ri, row in enumerate(hall.get("rows", [])):
-                    self._unique(rows, row["name"], f"{hpath}.rows[{ri}].name", "row")
-                    for ki, rack in enumerate(row.get("racks", [])):
-                        self._unique(self.racks, rack["name"], f"{hpath}.rows[{ri}].racks[{ki}].name", "rack")
-                for ki, rack in enumerate(hall.get("racks", [])):
-                    self._unique(self.racks, rack["name"], f"{hpath}.racks[{ki}].name", "rack")
-
-        self._check_buildings()
-        self._check_power()
-        self._check_cooling()
-        self._check_network()
-
-    # -- sites and racks
-
-    def _check_buildings(self) -> None:
-        for bi, building in enumerate(self.data.get("buildings", [])):
-            bpath = f"buildings[{bi}]"
-            for hi, hall in enumerate(building.get("halls", [])):
-                hpath = f"{bpath}.halls[{hi}]"
-                for axis, size in (("x_m", "width_m"), ("y_m", "length_m")):
-                    if size in building and hall.get(axis, 0) < -_EPS:
-                        self.error(f"{hpath}.{axis}", "the hall lies outside its building")
-                    elif size in building and hall.get(axis, 0) + hall[size] > building[size] + _EPS:
-                        self.error(
-                            f"{hpath}.{size}",
-                            f"the hall ({hall.get(axis, 0)} + {hall[size]} m) extends beyond its building "
-                            f"({building[size]} m)",
-                        )
-                for ri, row in enumerate(hall.get("rows", [])):
-                    for ki, rack in enumerate(row.get("racks", [])):
-                        self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]")
-                for ki, rack in enumerate(hall.get("racks", [])):
-                    self._check_rack(rack, hall, f"{hpath}.racks[{ki}]")
-
-    def _check_rack(self, rack: dict, hall: dict, path: str) -> None:
-        width, depth = rack.get("width_m", 0.6), rack.get("depth_m", 1.2)
-        for axis, size, extent in (("x_m", "width_m", width), ("y_m", "length_m", depth)):
-            start = rack[axis]
-            if start < -_EPS or start + extent > hall[size] + _EPS:
-                self.error(
-                    f"{path}.{axis}",
-                    f'rack "{rack["name"]}" at {axis}={start} (+{extent} m) lies outside its hall '
-                    f"(0..{hall[size]} m)",
-                )
-        for side in ("a", "b"):
-            device = rack.get(f"feed_{side}")
-            if device is None:
-                if f"feed_{side}_rating_kw" in rack:
-                    self.error(f"{path}.feed_{side}_rating_kw", f"a rating without feed_{side}")
-                continue
-            self._ref(self.devices, device, f"{path}.feed_{side}", "power device")
-            rating = rack.get(f"feed_{side}_rating_kw", rack.get("feed_rating_kw", rack["design_kw"]))
-            if rating <= 0:
-                self.error(f"{path}.feed_rating_kw", "a feed needs a rating above 0 kW (design_kw is 0)")
-            self.rack_sides[(rack["name"], side.upper())] = f"{path}.feed_{side}"
-        self._ref(self.units, rack.get("cooling_unit"), f"{path}.cooling_unit", "cooling unit")
-        self._ref(self.pods, rack.get("pod"), f"{path}.pod", "pod")
-        for ni, group in enumerate(rack.get("nodes", [])):
-            self._ref(self.catalog.node_models, group["model"], f"{path}.nodes[{ni}].model", "node model")
-
-    def _check_place(self, item: dict, path: str) -> None:
-        """A building (and hall inside it) referenced by name."""
-        building = item.get("building")
-        self._ref(self.buildings, building, f"{path}.building", "building")
-        if item.get("hall") is not None and building in self.buildings:
-            self._ref(self.halls, (building, item["hall"]), f"{path}.hall", "hall")
-
-    # -- power
-
-    def _check_power(self) -> None:
-        for i, dev in enumerate(self.data.get("power_devices", [])):
-            path = f"power_devices[{i}]"
-            self._check_place(dev, path)
-            self._ref(self.utility_feeds, dev.get("utility_feed"), f"{path}.utility_feed", "utility feed")
-
-        children: dict[str, list[tuple[str, int]]] = {}
-        for i, feed in enumerate(self.data.get("power_feeds", [])):
-            path = f"power_feeds[{i}]"
-            self._ref(self.devices, feed["from"], f"{path}.from", "power device")
-            to, rack = feed.get("to"), feed.get("rack")
-            if (to is None) == (rack is None):
-                self.error(f"{path}.to", "a feed goes to exactly one of: to (a device) or rack")
-                continue
-            if to is not None:
-                self._ref(self.devices, to, f"{path}.to", "power device")
-                if to == feed["from"]:
-                    self.error(f"{path}.to", f'power chain has a cycle: "{to}" feeds itself')
-                elif to in self.devices and feed["from"] in self.devices:
-                    children.setdefault(feed["from"], []).append((to, i))
-            else:
-                self._ref(self.racks, rack, f"{path}.rack", "rack")
-                side = feed.get("side", FeedSide.N)
-                if side != FeedSide.N:
-                    key = (rack, side)
-                    if key in self.rack_sides:
-                        self.error(
-                            f"{path}.side",
-                            f'rack "{rack}" already has a side {side} feed ({self.rack_sides[key]})',
-                        )
-                    else:
-                        self.rack_sides[key] = path
-        self._check_cycles(children)
-
-    def _check_cycles(self, children: dict[str, list[tuple[str, int]]]) -> None:
-        """Report each cycle of device → device feeds once, naming its devices, at the cycle's feed that
-        comes last in the document (usually the one that closed it)."""
-        white, grey, black = 0, 1, 2
-        colour: dict[str, int] = {}
-        reported: set[frozenset[str]] = set()
-        for root in sorted(children):
-            if colour.get(root, white) != white:
-                continue
-            # Iterative DFS. ``on_path`` holds (device, index of the feed that led to it).
-            stack: list[tuple[str, Iterable]] = [(root, iter(children.get(root, ())))]
-            on_path: list[tuple[str, int]] = [(root, -1)]
-            colour[root] = grey
-            while stack:
-                device, it = stack[-1]
-                step = next(it, None)
-                if step is None:
-                    stack.pop()
-                    on_path.pop()
-                    colour[device] = black
-                    continue
-                child, feed_index = step
-                state = colour.get(child, white)
-                if state == white:
-                    colour[child] = grey
-                    on_path.append((child, feed_index))
-                    stack.append((child, iter(children.get(child, ()))))
-                elif state == grey:
-                    start = next(i for i, (name, _) in enumerate(on_path) if name == child)
-                    cycle = [name for name, _ in on_path[start:]]
-                    feeds = [index for _, index in on_path[start + 1 :]] + [feed_index]
-                    key = frozenset(cycle)
-                    if key not in reported and len(reported) < 20:
-                        reported.add(key)
-                        names = " → ".join(f'"{n}"' for n in [*cycle, child])
-                        self.error(f"power_feeds[{max(feeds)}].to", f"power chain has a cycle: {names}")
-
-    # -- cooling
-
-    def _check_cooling(self) -> None:
-        for i, plant in enumerate(self.data.get("cooling_plants", [])):
-            path = f"cooling_plants[{i}]"
-            self._check_place(plant, path)
-            self._ref(self.devices, plant.get("power_device"), f"{path}.power_device", "power device")
-        for i, unit in enumerate(self.data.get("cooling_units", [])):
-            path = f"cooling_units[{i}]"
-            self._check_place(unit, path)
-            self._ref(self.plants, unit.get("plant"), f"{path}.plant", "cooling plant")
-            self._ref(self.devices, unit.get("power_device"), f"{path}.power_device", "power device")
-            supply, ret = unit.get("supply_temp_c", 25.0), unit.get("return_temp_c", 45.0)
-            if ret < supply:
-                self.error(f"{path}.return_temp_c", f"return {ret} °C is below supply {supply} °C")
-
-    # -- network
-
-    def _check_network(self) -> None:
-        for i, pod in enumerate(self.data.get("pods", [])):
-            path = f"pods[{i}]"
-            self._ref(self.buildings, pod.get("building"), f"{path}.building", "building")
-            self._ref(
-                self.catalog.switch_models, pod.get("switch_model"), f"{path}.switch_model", "switch model"
-            )
-        for i, switch in enumerate(self.data.get("switches", [])):
-            path = f"switches[{i}]"
-            self._ref(self.pods, switch.get("pod"), f"{path}.pod", "pod")
-            self._check_place(switch, path)
-            self._ref(self.racks, switch.get("rack"), f"{path}.rack", "rack")
-            self._ref(self.catalog.switch_models, switch["model"], f"{path}.model", "switch model")
-        for i, link in enumerate(self.data.get("links", [])):
-            path = f"links[{i}]"
-            self._ref(self.pods, link.get("pod"), f"{path}.pod", "pod")
-            a_rack, a_switch = link.get("a_rack"), link.get("a_switch")
-            if (a_rack is None) == (a_switch is None):
-                self.error(f"{path}.a_rack", "a link starts at exactly one of: a_rack or a_switch")
-            self._ref(self.racks, a_rack, f"{path}.a_rack", "rack")
-            self._ref(self.switches, a_switch, f"{path}.a_switch", "switch")
-            self._ref(self.switches, link["b_switch"], f"{path}.b_switch", "switch")
-            if a_switch is not None and a_switch == link["b_switch"]:
-                self.error(f"{path}.b_switch", f'a link cannot join switch group "{a_switch}" to itself')
-            medium = self.catalog.media.get(link["medium"])
-            if medium is None:
-                self._ref(self.catalog.media, link["medium"], f"{path}.medium", "link medium")
-            elif link["length_m"] > medium[1] + _EPS:
-                self.error(
-                    f"{path}.length_m",
-                    f'{link["length_m"]} m exceeds the reach of "{link["medium"]}" ({medium[1]} m)',
-                )
-
-
-def _text_problem(value: str) -> str | None:
-    if "\x00" in value:
-        return "text must not contain NUL characters"
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return "text must be valid Unicode (no lone surrogates)"
-    return None
-
-
-def value_errors(data: Any, limit: int = 100) -> list[dict[str, str]]:
-    """Values JSON Schema lets through but the database must not get: NaN or infinite numbers (YAML
-    ``.nan``, JSON ``NaN``), text with NUL characters or lone surrogates (JSON ``"\\ud800"``).
-    Iterative, so deep nesting cannot overflow."""
-    try:
-        # Fast path: the C JSON encoder refuses NaN/infinity and writes NUL as \u0000; encoding the
-        # result refuses lone surrogates.
-        text = json.dumps(data, allow_nan=False, default=str, ensure_ascii=False)
-        text.encode("utf-8")
-        if "\\u0000" not in text:
-            return []
-    except (ValueError, TypeError, RecursionError):  # UnicodeEncodeError is a ValueError
-        pass
-    errors: list[dict[str, str]] = []
-    stack: list[tuple[Any, tuple]] = [(data, ())]
-    seen: set[int] = set()  # YAML anchors can make a document refer to itself
-    while stack and len(errors) < limit:
-        value, path = stack.pop()
-        if isinstance(value, dict | list):
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-        if isinstance(value, dict):
-            stack.extend((v, (*path, k)) for k, v in value.items())
-        elif isinstance(value, list):
-            stack.extend((v, (*path, i)) for i, v in enumerate(value))
-        elif isinstance(value, float) and not math.isfinite(value):
-            errors.append({"path": format_path(path) or "$", "message": f"{value} is not a finite number"})
-        elif isinstance(value, str) and (problem := _text_problem(value)):
-            errors.append({"path": format_path(path) or "$", "message": problem})
-    errors.sort(key=lambda e: e["path"])
-    return errors
+        },
+    )
 
 
 def validate_spec(data: Any, replace: bool = False) -> list[dict[str, str]]:
     """All errors of a spec (empty when it can be imported). Reads the catalog, writes nothing."""
-    if not isinstance(data, dict):
-        return [{"path": "$", "message": "a campus spec is a mapping (YAML or JSON object)"}]
-    try:
-        errors = schema_errors(data) + value_errors(data)
-    except RecursionError:
-        return [{"path": "$", "message": "the document nests too deeply or refers to itself"}]
-    if errors:
-        return errors
-    checker = _Checker(data, _Catalog(), replace)
-    checker.run()
-    return checker.errors
+
+    def campus_exists(name: str) -> bool:
+        return not replace and Campus.objects.filter(name=name).exists()
+
+    return check_spec(data, load_catalog, campus_exists)
 
 
 # ---------------------------------------------------------------- counts
@@ -622,12 +256,12 @@ def import_campus(data: dict, progress: Progress | None = None, replace: bool = 
         raise SpecError(errors)
     if progress:
         progress("validated", 1)
-    catalog = _Catalog()
+    catalog = load_catalog()
     with transaction.atomic():
         return _write(data, catalog, progress, replace)
 
 
-def _write(data: dict, catalog: _Catalog, progress: Progress | None, replace: bool) -> Campus:
+def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace: bool) -> Campus:
     spec_campus = data["campus"]
     fields = {f: spec_campus[f] for f in _CAMPUS_FIELDS if f in spec_campus}
     campus = Campus.objects.select_for_update().filter(name=spec_campus["name"]).first() if replace else None

@@ -2,7 +2,7 @@
 
 The schema checks shape, types, enumerations and ranges; the ranges mirror the model validators so a
 spec that passes never trips a database constraint. References by name, catalog slugs, duplicates,
-geometry and the power graph are checked in Python by ``campus.interchange.importer``. docs/campus-spec.md
+geometry and the power graph are checked in Python by ``campus.interchange.validation``. docs/campus-spec.md
 describes every field.
 """
 
