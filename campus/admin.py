@@ -78,8 +78,9 @@ class PowerFeedAdmin(SimpleHistoryAdmin):
 
 @admin.register(models.CoolingPlant)
 class CoolingPlantAdmin(SimpleHistoryAdmin):
-    list_display = ("name", "kind", "campus", "capacity_kw", "cop")
+    list_display = ("name", "kind", "campus", "capacity_kw", "cop", "power_device", "power_device_b")
     list_filter = ("campus", "kind")
+    raw_id_fields = ("power_device", "power_device_b")
 
 
 @admin.register(models.CoolingUnit)
@@ -87,6 +88,7 @@ class CoolingUnitAdmin(SimpleHistoryAdmin):
     list_display = ("name", "kind", "campus", "hall", "capacity_kw", "supply_temp_c", "group")
     list_filter = ("campus", "kind")
     search_fields = ("name",)
+    raw_id_fields = ("power_device", "power_device_b")
 
 
 @admin.register(models.Node)

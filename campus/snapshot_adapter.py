@@ -276,9 +276,18 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
             building_id=p["building_id"],
             power_device_id=p["power_device_id"],
             restart_minutes=p["restart_minutes"],
+            power_device_b_id=p["power_device_b_id"],
         )
         for p in CoolingPlant.objects.filter(campus_id=cid).values(
-            "id", "name", "kind", "capacity_kw", "cop", "building_id", "power_device_id", "restart_minutes"
+            "id",
+            "name",
+            "kind",
+            "capacity_kw",
+            "cop",
+            "building_id",
+            "power_device_id",
+            "power_device_b_id",
+            "restart_minutes",
         )
     )
     units = tuple(
@@ -294,6 +303,7 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
             power_device_id=u["power_device_id"],
             hall_id=u["hall_id"],
             group=u["group"],
+            power_device_b_id=u["power_device_b_id"],
         )
         for u in CoolingUnit.objects.filter(campus_id=cid).values(
             "id",
@@ -305,6 +315,7 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
             "flow_lpm",
             "plant_id",
             "power_device_id",
+            "power_device_b_id",
             "hall_id",
             "group",
         )

@@ -1,10 +1,10 @@
-"""What is impacted if this device fails: racks and GPUs losing a power side, all power, or cooling.
+"""What is impacted if elements fail: racks and GPUs losing a power side, all power, or cooling.
 
-A power failure runs the roll-up cascade to its end. Cooling follows power: a cooling unit whose power
-device is dead stops, and so does a plant whose power device is dead. A stopped plant stops its units
-unless the building's other plants can take the building's heat; racks of a stopped unit lose cooling
-unless the rest of its N+1 group can carry the group's heat. A campus-wide synchronous job is interrupted when any of its
-GPUs is lost (no power, or no cooling).
+A power failure runs the roll-up cascade to its end. Cooling follows power: a cooling unit whose supplies
+(``power_device_id``, ``power_device_b_id``) are all dead stops, and so does a plant whose supplies are all
+dead. A stopped plant stops its units unless the building's other plants can take the building's heat;
+racks of a stopped unit lose cooling unless the rest of its N+1 group can carry the group's heat. A
+campus-wide synchronous job is interrupted when any of its GPUs is lost (no power, or no cooling).
 """
 
 from __future__ import annotations
@@ -70,6 +70,11 @@ class Impact:
         }
 
 
+def _unpowered(supplies: tuple[int, ...], dead_devices: set[int]) -> bool:
+    """A mechanical load stops when every one of its supplies is dead (none given: never for power)."""
+    return bool(supplies) and all(s in dead_devices for s in supplies)
+
+
 def _cooling_lost(
     snap: CampusSnapshot, dead_devices: set[int], failed_units: set[int], failed_plants: set[int]
 ) -> tuple[set[int], set[int], set[int]]:
@@ -85,9 +90,7 @@ def _cooling_lost(
         if r.cooling_unit_id is not None:
             heat[r.cooling_unit_id] = heat.get(r.cooling_unit_id, 0.0) + rack_kw[r.id]
     plants = set(failed_plants) | {
-        p.id
-        for p in snap.cooling_plants
-        if p.power_device_id is not None and p.power_device_id in dead_devices
+        p.id for p in snap.cooling_plants if _unpowered(p.supply_ids, dead_devices)
     }
     plant_building = {p.id: p.building_id for p in snap.cooling_plants}
     orphaned: set[int] = set()  # plants whose units find no spare chiller capacity
@@ -103,9 +106,7 @@ def _cooling_lost(
                 load[b] = load.get(b, 0.0) + heat.get(u.id, 0.0)
         orphaned = {p for p in plants if load.get(plant_building[p], 0.0) > spare.get(plant_building[p], 0.0)}
     units = set(failed_units) | {
-        u.id
-        for u in snap.cooling_units
-        if (u.power_device_id is not None and u.power_device_id in dead_devices) or u.plant_id in orphaned
+        u.id for u in snap.cooling_units if _unpowered(u.supply_ids, dead_devices) or u.plant_id in orphaned
     }
     uncovered = set(units)
     if units:

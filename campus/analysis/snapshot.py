@@ -156,6 +156,12 @@ class PowerFeedSnap:
     rating_kw: float
 
 
+def _supplies(a: int | None, b: int | None) -> tuple[int, ...]:
+    if a is None:
+        return () if b is None else (b,)
+    return (a,) if b is None or b == a else (a, b)
+
+
 @dataclass(frozen=True)
 class CoolingPlantSnap:
     id: int
@@ -166,6 +172,13 @@ class CoolingPlantSnap:
     building_id: int | None
     power_device_id: int | None
     restart_minutes: float = 6.0
+    # second supply (dual-fed or transfer switch): the plant runs while any of its supplies is live
+    power_device_b_id: int | None = None
+
+    @property
+    def supply_ids(self) -> tuple[int, ...]:
+        """The power devices feeding the plant (none: not modelled on the electrical chain)."""
+        return _supplies(self.power_device_id, self.power_device_b_id)
 
 
 @dataclass(frozen=True)
@@ -181,6 +194,13 @@ class CoolingUnitSnap:
     power_device_id: int | None
     hall_id: int | None
     group: str = ""  # units that back each other up (N+1 checked per group)
+    # second supply (dual power supplies or transfer switch): the unit runs while any supply is live
+    power_device_b_id: int | None = None
+
+    @property
+    def supply_ids(self) -> tuple[int, ...]:
+        """The power devices feeding the unit (none: not modelled on the electrical chain)."""
+        return _supplies(self.power_device_id, self.power_device_b_id)
 
 
 @dataclass(frozen=True)

@@ -123,14 +123,18 @@ class PowerFeedViewSet(InventoryViewSet):
 
 @inventory_schema(s.CoolingPlantSerializer, "cooling plants")
 class CoolingPlantViewSet(InventoryViewSet):
-    queryset = models.CoolingPlant.objects.select_related("campus", "building", "power_device")
+    queryset = models.CoolingPlant.objects.select_related(
+        "campus", "building", "power_device", "power_device_b"
+    )
     serializer_class = s.CoolingPlantSerializer
     filterset_class = filtersets.CoolingPlantFilterSet
 
 
 @inventory_schema(s.CoolingUnitSerializer, "cooling units")
 class CoolingUnitViewSet(InventoryViewSet):
-    queryset = models.CoolingUnit.objects.select_related("campus", "hall", "plant", "power_device")
+    queryset = models.CoolingUnit.objects.select_related(
+        "campus", "hall", "plant", "power_device", "power_device_b"
+    )
     serializer_class = s.CoolingUnitSerializer
     filterset_class = filtersets.CoolingUnitFilterSet
     search_fields = ("name", "group")

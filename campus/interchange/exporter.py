@@ -257,6 +257,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         )
         if row["power_device_id"] is not None:
             plant["power_device"] = device_name[row["power_device_id"]]
+        if row["power_device_b_id"] is not None:
+            plant["power_device_b"] = device_name[row["power_device_b_id"]]
         cooling_plants.append(plant)
 
     cooling_units = []
@@ -267,6 +269,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             unit["plant"] = plant_name[row["plant_id"]]
         if row["power_device_id"] is not None:
             unit["power_device"] = device_name[row["power_device_id"]]
+        if row["power_device_b_id"] is not None:
+            unit["power_device_b"] = device_name[row["power_device_b_id"]]
         unit.update(
             _fields(
                 CoolingUnit,

@@ -405,6 +405,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 kind=p["kind"],
                 capacity_kw=p["capacity_kw"],
                 power_device_id=device_id.get(p.get("power_device")),
+                power_device_b_id=device_id.get(p.get("power_device_b")),
                 **place(p),
                 **_given(p, ("cop", "restart_minutes", "status")),
             )
@@ -426,6 +427,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 capacity_kw=u["capacity_kw"],
                 plant_id=plant_id.get(u.get("plant")),
                 power_device_id=device_id.get(u.get("power_device")),
+                power_device_b_id=device_id.get(u.get("power_device_b")),
                 **where,
                 **_given(u, ("supply_temp_c", "return_temp_c", "flow_lpm", "group", "x_m", "y_m", "status")),
             )

@@ -319,11 +319,13 @@ class SpecChecker:
             path = f"cooling_plants[{i}]"
             self._check_place(plant, path)
             self._ref(self.devices, plant.get("power_device"), f"{path}.power_device", "power device")
+            self._ref(self.devices, plant.get("power_device_b"), f"{path}.power_device_b", "power device")
         for i, unit in enumerate(self.data.get("cooling_units", [])):
             path = f"cooling_units[{i}]"
             self._check_place(unit, path)
             self._ref(self.plants, unit.get("plant"), f"{path}.plant", "cooling plant")
             self._ref(self.devices, unit.get("power_device"), f"{path}.power_device", "power device")
+            self._ref(self.devices, unit.get("power_device_b"), f"{path}.power_device_b", "power device")
             supply, ret = unit.get("supply_temp_c", 25.0), unit.get("return_temp_c", 45.0)
             if ret < supply:
                 self.error(f"{path}.return_temp_c", f"return {ret} °C is below supply {supply} °C")

@@ -23,6 +23,16 @@ class CoolingPlant(TimestampedModel):
     power_device = models.ForeignKey(
         "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_plants"
     )
+    # A second supply (the other side of a 2N chain, or the alternate source of a transfer switch): the
+    # plant runs while either supply is live.
+    power_device_b = models.ForeignKey(
+        "campus.PowerDevice",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="cooling_plants_b",
+        help_text="Second supply (dual-fed or transfer switch); the plant runs while any supply is live.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
 
@@ -49,6 +59,14 @@ class CoolingUnit(TimestampedModel):
     )
     power_device = models.ForeignKey(
         "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_units"
+    )
+    power_device_b = models.ForeignKey(
+        "campus.PowerDevice",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="cooling_units_b",
+        help_text="Second supply (dual power supplies or transfer switch); the unit runs while any supply is live.",
     )
     name = models.CharField(max_length=128)
     kind = models.CharField(max_length=16, choices=CoolingUnitKind.choices)

@@ -81,6 +81,18 @@ def test_power_loss_stops_the_cooling_unit_it_feeds():
     assert im.racks_lost_cooling == [1]
 
 
+def test_a_dual_fed_unit_keeps_running_on_its_other_supply():
+    snap = _cooled(unit_kw=15.0)
+    dual = replace(snap.cooling_units[0], power_device_b_id=12)
+    snap = replace(snap, cooling_units=(dual, snap.cooling_units[1]))
+    assert impact(snap, 11).cooling_units_stopped == []
+    assert impact(snap, 12).cooling_units_stopped == []
+    # both supplies behind UPS 1: losing it darkens both and the unit stops
+    same_side = replace(snap, cooling_units=(replace(dual, power_device_b_id=1), snap.cooling_units[1]))
+    im = impact(same_side, 1)
+    assert im.cooling_units_stopped == [1] and im.racks_lost_cooling == [1]
+
+
 def test_plant_loss_stops_its_units():
     im = impact(_cooled(unit_kw=15.0), 1, kind="plant")
     assert im.plants_stopped == [1]

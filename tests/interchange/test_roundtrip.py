@@ -96,3 +96,35 @@ def test_export_order_does_not_depend_on_insert_order(small_spec):
     shuffled["buildings"][0]["halls"][0]["rows"][0]["racks"].reverse()
     assert export_campus(import_campus(shuffled)) == first
     assert PowerFeed.objects.count() == 8
+
+
+@pytest.mark.django_db
+def test_dual_fed_mechanical_loads_round_trip_and_reach_the_snapshot(small_spec):
+    from campus.snapshot_adapter import build_snapshot
+
+    small_spec["cooling_units"][0]["power_device_b"] = "UPS-B"
+    small_spec["cooling_plants"][0].update(power_device="SUB-A", power_device_b="SUB-B")
+    campus = import_campus(small_spec)
+    first = export_campus(campus)
+    assert first["cooling_units"][0]["power_device"] == "UPS-A"
+    assert first["cooling_units"][0]["power_device_b"] == "UPS-B"
+    assert (first["cooling_plants"][0]["power_device"], first["cooling_plants"][0]["power_device_b"]) == (
+        "SUB-A",
+        "SUB-B",
+    )
+    assert reimported(first) == first
+
+    snap = build_snapshot(Campus.objects.get(name=first["campus"]["name"]))
+    ids = {d.name: d.id for d in snap.power_devices}
+    assert snap.cooling_units[0].supply_ids == (ids["UPS-A"], ids["UPS-B"])
+    assert snap.cooling_plants[0].supply_ids == (ids["SUB-A"], ids["SUB-B"])
+
+
+@pytest.mark.django_db
+def test_unknown_second_supply_is_refused_naming_the_field(small_spec):
+    from campus.interchange.importer import SpecError
+
+    small_spec["cooling_units"][0]["power_device_b"] = "NOPE"
+    with pytest.raises(SpecError) as err:
+        import_campus(small_spec)
+    assert "cooling_units[0].power_device_b" in str(err.value)
