@@ -620,8 +620,12 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
             per_pod[pod_id] = b
         return b
 
+    campus_uplink_gbps = 0.0  # islands' uplinks into campus-level switches
     for x in link_rows:
         opt = is_optical(x.medium)
+        below, above = sw_by_id.get(x.a_switch_id), sw_by_id.get(x.b_switch_id)
+        if below is not None and below.pod_id is not None and above is not None and above.pod_id is None:
+            campus_uplink_gbps += x.count * x.speed_gbps
         for sid in (x.a_switch_id, x.b_switch_id):
             if sid is not None:
                 ends[sid] = ends.get(sid, 0) + x.count
@@ -646,27 +650,38 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
         frac = optical_ends.get(s.id, 0) / ends[s.id] if ends.get(s.id) else 0.0
         b["sw_w"] += s.count * (spec.power_w_copper + frac * (spec.power_w_optics - spec.power_w_copper))
     endpoints_by_pod: dict[int, int] = {}
+    endpoint_gbps_by_pod: dict[int, float] = {}  # each NIC port at min(NIC speed, the pod's port speed)
+    pods_by_id = {p.id: p for p in snap.pods}
     for r in snap.racks:
         if r.pod_id is None:
             continue
         ports = 0
+        gbps = 0.0
+        port_speed = _pod_port_speed(snap, pods_by_id.get(r.pod_id))
         for slug, count in r.nodes:
             spec = snap.node_models.get(slug)
             if spec is not None:
                 ports += count * spec.nics
+                gbps += count * spec.nics * min(spec.nic_speed_gbps, port_speed)
         endpoints_by_pod[r.pod_id] = endpoints_by_pod.get(r.pod_id, 0) + ports
+        endpoint_gbps_by_pod[r.pod_id] = endpoint_gbps_by_pod.get(r.pod_id, 0.0) + gbps
         if r.pod_id in per_pod:
             per_pod[r.pod_id]["gpus"] += sum(snap.rack_gpus(r).values())
-    pods_by_id = {p.id: p for p in snap.pods}
     out: list[PodFabric] = []
     for pod_id, b in sorted(per_pod.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         pod = pods_by_id.get(pod_id) if pod_id is not None else None
         n_links = sum(b["links"].values())
         copper = sum(n for m, n in b["links"].items() if not is_optical(m))
         tiers = sorted(b["switches"], key=_tier_rank)
-        speed = _pod_port_speed(snap, pod)
         endpoints = endpoints_by_pod.get(pod_id, 0) if pod_id is not None else 0
         over = pod.oversubscription if pod is not None else 1.0
+        # A pod is a non-blocking island: half its end points talk to the other half at full NIC speed.
+        # Its oversubscription applies above it, to the campus layer, whose bisection is half the
+        # bandwidth of the uplinks the inventory holds into it.
+        if pod_id is not None:
+            bisection_gbps = endpoint_gbps_by_pod.get(pod_id, 0.0) / 2.0
+        else:
+            bisection_gbps = campus_uplink_gbps / 2.0
         out.append(
             PodFabric(
                 pod_id=pod_id,
@@ -684,7 +699,7 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
                 transceiver_power_kw=b["tx_w"] / 1000.0,
                 fabric_power_kw=(b["sw_w"] + b["tx_w"]) / 1000.0,
                 oversubscription=over,
-                bisection_tbps=endpoints * speed / 2.0 / over / 1000.0 if pod_id is not None else 0.0,
+                bisection_tbps=bisection_gbps / 1000.0,
                 design_tiers=_design_tiers(snap, pod, endpoints),
             )
         )

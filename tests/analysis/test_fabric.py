@@ -163,6 +163,54 @@ def test_inventory_count_matches_hand_tally():
     assert f.pods[0].bisection_tbps == pytest.approx(32 * 0.4 / 2)
 
 
+def _two_islands(oversubscription: float):
+    """Two pods of 2 racks x 2 DGX H100 (32 GPUs, 32 NICs of 400G each); each pod's spine sends 5
+    uplinks (ceil(32 / 7)) to one campus super-spine."""
+    pods = tuple(
+        PodSnap(p, f"P{p}", "infiniband-ndr", "rail-optimized", oversubscription, "qm9700", 1) for p in (1, 2)
+    )
+    racks = tuple(rack(r, 2, node="dgx-h100", pod_id=(r + 1) // 2) for r in (1, 2, 3, 4))
+    switches = (
+        SwitchSnap(1, "P1-leaf", 1, "leaf", "qm9700", 1, 1, None),
+        SwitchSnap(2, "P1-spine", 1, "spine", "qm9700", 1, 1, None),
+        SwitchSnap(3, "P2-leaf", 2, "leaf", "qm9700", 1, 1, None),
+        SwitchSnap(4, "P2-spine", 2, "spine", "qm9700", 1, 1, None),
+        SwitchSnap(5, "super", None, "super-spine", "qm9700", 1, 1, None),
+    )
+    links = (
+        *(
+            LinkSnap(r, (r + 1) // 2, "backend", "sr", 16, 20.0, 400.0, r, None, 1 + 2 * ((r - 1) // 2))
+            for r in (1, 2, 3, 4)
+        ),
+        LinkSnap(11, 1, "backend", "sr", 32, 20.0, 400.0, None, 1, 2),
+        LinkSnap(12, 2, "backend", "sr", 32, 20.0, 400.0, None, 3, 4),
+        LinkSnap(21, None, "backend", "fr", 5, 600.0, 400.0, None, 2, 5),
+        LinkSnap(22, None, "backend", "fr", 5, 600.0, 400.0, None, 4, 5),
+    )
+    return campus(racks=racks, pods=pods, switches=switches, links=links)
+
+
+def test_pod_bisection_is_full_inside_the_island_and_oversubscription_applies_above_it():
+    # Inside a non-blocking island half the 32 NICs send to the other half at 400G:
+    # 32 x 400 Gb/s / 2 = 6.4 Tb/s, whatever the ratio above the island (it was 6.4 / 7 = 0.91).
+    f = fabric_from_inventory(_two_islands(7.0))
+    by_name = {p.name: p for p in f.pods}
+    assert by_name["P1"].bisection_tbps == pytest.approx(6.4)
+    assert by_name["P2"].bisection_tbps == pytest.approx(6.4)
+    # Above the islands: 2 x 5 uplinks of 400G into the super-spine, half each way = 2.0 Tb/s
+    # (the 7:1 ratio: 64 NICs x 400G / 7 / 2 = 1.83, rounded up to whole uplinks).
+    assert by_name["campus"].bisection_tbps == pytest.approx(2.0)
+    assert fabric_from_inventory(_two_islands(1.0)).pods[0].bisection_tbps == pytest.approx(6.4)
+
+
+def test_pod_bisection_counts_each_nic_at_its_own_speed():
+    # A100 servers have 200G NICs: 2 racks x 2 servers x 8 NICs x 200 Gb/s / 2 = 3.2 Tb/s on 400G switches.
+    snap = _two_islands(7.0)
+    racks = tuple(replace(r, nodes=(("dgx-a100", 2),)) for r in snap.racks)
+    f = fabric_from_inventory(replace(snap, racks=racks))
+    assert {p.name: p.bisection_tbps for p in f.pods}["P1"] == pytest.approx(3.2)
+
+
 def test_other_networks_are_counted_separately():
     snap = _two_rack_pod()
     snap = replace(snap, links=snap.links + (LinkSnap(9, 1, "frontend", "dac", 4, 2.0, 100.0, 1, None, 1),))
