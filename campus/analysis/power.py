@@ -393,6 +393,48 @@ class _Outcome:
     tripped: list[tuple[str, int, str]]
 
 
+def _resolve(
+    g: PowerGraph,
+    base: _State,
+    dead_devices: set[int],
+    dead_feeds: set[int],
+    failed_feeds: frozenset[int],
+    utility_hit: set[int],
+    rack_load_kw: Mapping[int, float] | None,
+) -> _State:
+    """One incremental solve on top of ``base`` with the given elements out, before any trip."""
+    seeds = (dead_devices - g.status_dead) | utility_hit
+    for fid in dead_feeds:
+        f = g.feeds[fid]
+        seeds.add(f.upstream_id)
+        if f.downstream_device_id is not None:
+            seeds.add(f.downstream_device_id)
+    if not seeds and not dead_feeds:
+        return _State()
+    changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
+    # Loads change only below devices whose liveness flips: their racks move to the other side
+    # and their children re-split their input. Everything else keeps its baseline values.
+    core = set(seeds) | changed
+    racks: set[int] = set()
+    for d in changed:
+        for fid in g.down_feeds[d]:
+            f = g.feeds[fid]
+            if f.downstream_device_id is not None:
+                core.add(f.downstream_device_id)
+            elif f.rack_id is not None:
+                racks.add(f.rack_id)
+    for fid in dead_feeds:
+        f = g.feeds[fid]
+        if f.rack_id is not None and f.downstream_device_id is None:
+            racks.add(f.rack_id)
+    feeders = core
+    for rid in racks:
+        for fid in g.rack_feeds.get(rid, ()):
+            feeders.add(g.feeds[fid].upstream_id)
+    affected = g.ancestors(feeders)
+    return _solve(g, base, dead_devices, dead_feeds, failed_feeds, rack_load_kw, affected, racks)
+
+
 def _run(
     g: PowerGraph,
     failed: Iterable[int],
@@ -414,37 +456,7 @@ def _run(
     tripped: list[tuple[str, int, str]] = []
     utility_hit = {d for u in failed_feeds for d in g.by_utility.get(u, ())}
     while True:
-        seeds = (dead_devices - g.status_dead) | utility_hit
-        for fid in dead_feeds:
-            f = g.feeds[fid]
-            seeds.add(f.upstream_id)
-            if f.downstream_device_id is not None:
-                seeds.add(f.downstream_device_id)
-        if not seeds and not dead_feeds:
-            st = _State()
-        else:
-            changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
-            # Loads change only below devices whose liveness flips: their racks move to the other side
-            # and their children re-split their input. Everything else keeps its baseline values.
-            core = set(seeds) | changed
-            racks: set[int] = set()
-            for d in changed:
-                for fid in g.down_feeds[d]:
-                    f = g.feeds[fid]
-                    if f.downstream_device_id is not None:
-                        core.add(f.downstream_device_id)
-                    elif f.rack_id is not None:
-                        racks.add(f.rack_id)
-            for fid in dead_feeds:
-                f = g.feeds[fid]
-                if f.rack_id is not None and f.downstream_device_id is None:
-                    racks.add(f.rack_id)
-            feeders = core
-            for rid in racks:
-                for fid in g.rack_feeds.get(rid, ()):
-                    feeders.add(g.feeds[fid].upstream_id)
-            affected = g.ancestors(feeders)
-            st = _solve(g, base, dead_devices, dead_feeds, failed_feeds, rack_load_kw, affected, racks)
+        st = _resolve(g, base, dead_devices, dead_feeds, failed_feeds, utility_hit, rack_load_kw)
         over = _overloads(g, st, base, dead_devices, dead_feeds)
         if not over:
             return _Outcome(st, base, dead_devices, dead_feeds, tripped)

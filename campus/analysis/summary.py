@@ -12,6 +12,7 @@ from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_mode
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability, failure_table
@@ -92,6 +93,7 @@ def campus_summary(
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
 
     g = power_graph(snap)
+    failover = failover_headroom(snap)
     over_planning = [d for d, h in chain.device_headroom_kw.items() if h < 0 and d not in chain.dead_devices]
     tightest = min(
         ((h, d) for d, h in chain.device_headroom_kw.items() if d not in chain.dead_devices),
@@ -138,6 +140,13 @@ def campus_summary(
                 if tightest is not None
                 else None
             ),
+            "headroom_after_failover_mw": (
+                _mw(failover.campus.headroom_kw) if failover.campus.headroom_kw is not None else None
+            ),
+            "headroom_binding": failover.campus.binding_dict(),
+            "utility_headroom_after_failover_mw": {
+                str(u): _mw(row.headroom_kw) for u, row in failover.utilities.items()
+            },
             "tripped_at_design_load": [{"kind": k, "id": i, "reason": r} for k, i, r in chain.tripped],
             "racks_without_power": len(chain.racks_without_power),
             "stranded_mw": _mw(stranded.campus.stranded_kw),
@@ -200,8 +209,13 @@ def campus_summary(
 def building_cards(
     snap: CampusSnapshot, chain: PowerRollup | None = None, pue: float | None = None
 ) -> list[dict]:
-    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x PUE) and the planning
-    headroom of its top-of-chain devices (MW; None when it has no grid-connected device)."""
+    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x PUE) and its headroom.
+
+    ``headroom_mw``: IT load that can be added with the design redundancy intact (after the worst single
+    failure or side loss, ``headroom.failover_headroom``; None when the building has no fed racks), with
+    ``headroom_binding`` naming the device and failure that bind it. ``headroom_both_sides_mw``: the
+    healthy planning headroom of its grid-connected devices added up, both sides of a 2N chain counted
+    (None when it has no grid-connected device) - not a load that can be added safely."""
     chain = chain if chain is not None else baseline_rollup(snap)
     pue = snap.design_pue if pue is None else pue
     cards: dict[int, dict] = {
@@ -218,15 +232,15 @@ def building_cards(
         for slug, n in g.rack_gpus[r.id].items():
             card["gpus"] += n
             card["gpus_by_model"][slug] = card["gpus_by_model"].get(slug, 0) + n
-    headroom: dict[int, float] = {}
-    for d in snap.power_devices:
-        if d.utility_feed_id is not None and d.building_id in cards:
-            headroom[d.building_id] = headroom.get(d.building_id, 0.0) + chain.device_headroom_kw.get(
-                d.id, 0.0
-            )
+    failover = failover_headroom(snap)
+    both_sides = both_sides_headroom_kw(snap)
     for bid, card in cards.items():
         card["facility_mw"] = card["it_mw"] * pue
-        card["headroom_mw"] = headroom[bid] / 1000.0 if bid in headroom else None
+        row = failover.buildings.get(bid)
+        kw = row.headroom_kw if row is not None else None
+        card["headroom_mw"] = kw / 1000.0 if kw is not None else None
+        card["headroom_binding"] = row.binding_dict() if row is not None else None
+        card["headroom_both_sides_mw"] = both_sides[bid] / 1000.0 if bid in both_sides else None
     return list(cards.values())
 
 
