@@ -7,8 +7,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from campus.api.permissions import ROLES, user_role
 from campus.models import Building, Campus, DataHall
+from twin.api.permissions import ROLES, user_role
 
 
 def _context(request, campus: Campus | None, page: str, **boot) -> dict:

@@ -1,4 +1,4 @@
-"""factory_boy factories for every inventory and catalog model. Each builds a valid object with valid
+"""factory_boy factories for every inventory, catalog, scenario and schedule model. Each builds a valid object with valid
 parents (a rack's hall belongs to the rack's campus, a feed has exactly one downstream, ...)."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from campus.choices import (
     PowerDeviceKind,
     SwitchTier,
 )
+from simulations.models import Scenario, Schedule
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -263,3 +264,26 @@ class LinkFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = models.Link
+
+
+# ---------------------------------------------------------------- simulations
+
+
+class ScenarioFactory(factory.django.DjangoModelFactory):
+    campus = factory.SubFactory(CampusFactory)
+    kind = "grid_limit"
+    name = factory.Sequence(lambda n: f"Scenario {n}")
+    params = factory.LazyFunction(dict)
+
+    class Meta:
+        model = Scenario
+
+
+class ScheduleFactory(factory.django.DjangoModelFactory):
+    scenario = factory.SubFactory(ScenarioFactory)
+    name = factory.Sequence(lambda n: f"Schedule {n}")
+    crontab = "0 2 * * *"
+    replicas = 5
+
+    class Meta:
+        model = Schedule

@@ -1,7 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from twin.api.views import api_not_found
 from twin.health import health
 
 urlpatterns = [
@@ -12,5 +13,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("simulations.api.urls")),
     path("api/", include("campus.api.urls")),
+    # Last under /api/: whatever no app claims answers 404 in JSON.
+    re_path(r"^api/", api_not_found),
     path("", include("frontend.urls")),
 ]

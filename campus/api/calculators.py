@@ -16,9 +16,9 @@ from rest_framework.response import Response
 
 from campus.analysis import calculators
 from campus.analysis.compute import PARTITIONS, PRECISIONS
-from campus.api.exceptions import field_error
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
+from twin.api.exceptions import field_error
 
 # ---------------------------------------------------------------- inputs
 

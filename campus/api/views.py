@@ -12,53 +12,16 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from campus import models
-from campus.api import analytics, filtersets, history
+from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
-from campus.api.exceptions import field_error
-from campus.api.mixins import (
-    BRIEF_PARAMETER,
-    AtomicWriteMixin,
-    BriefModeMixin,
-    BulkMixin,
-    ConditionalGetMixin,
-    HistoryMixin,
-)
-from campus.api.pagination import ChangePagination
 from campus.api.rack_power import rack_prefetches
 from campus.api.serializers_ import analytics as a
-
-
-def inventory_schema(serializer_class, noun: str):
-    """The OpenAPI documentation shared by every model endpoint."""
-    return extend_schema_view(
-        list=extend_schema(summary=f"List {noun}", parameters=[BRIEF_PARAMETER]),
-        retrieve=extend_schema(summary=f"Get one {noun.rstrip('s')}", parameters=[BRIEF_PARAMETER]),
-        create=extend_schema(
-            summary=f"Create {noun}",
-            description="Send one object, or a JSON list of objects to create them all in one atomic request "
-            "(errors keyed by list index). Related objects are written by id.",
-        ),
-        update=extend_schema(summary=f"Replace one {noun.rstrip('s')}"),
-        partial_update=extend_schema(summary=f"Update fields of one {noun.rstrip('s')}"),
-        destroy=extend_schema(summary=f"Delete one {noun.rstrip('s')}"),
-    )
-
-
-class TwinModelViewSet(
-    BriefModeMixin, BulkMixin, ConditionalGetMixin, AtomicWriteMixin, viewsets.ModelViewSet
-):
-    """List (filter, search, order, paginate), get, create (one object or a list), update and delete;
-    related objects are written by id and read as brief objects."""
-
-    search_fields = ("name",)
-    ordering_fields = "__all__"
-    full_prefetch = None
-
-
-class InventoryViewSet(HistoryMixin, TwinModelViewSet):
-    """List (filter, search, order, paginate), get, create (one object or a list), update and delete;
-    related objects are written by id and read as brief objects. Every change is kept in the history."""
-
+from twin.api import history
+from twin.api.exceptions import field_error
+from twin.api.mixins import AtomicWriteMixin, BriefModeMixin, BulkMixin
+from twin.api.pagination import ChangePagination
+from twin.api.serializers import ChangeSerializer
+from twin.api.viewsets import InventoryViewSet, TwinModelViewSet, inventory_schema
 
 # ---------------------------------------------------------------- sites
 
@@ -248,7 +211,7 @@ class UserViewSet(BriefModeMixin, BulkMixin, AtomicWriteMixin, viewsets.ModelVie
     )
 )
 class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
-    serializer_class = s.ChangeSerializer
+    serializer_class = ChangeSerializer
     pagination_class = ChangePagination
     filter_backends: list = []
 
@@ -256,7 +219,7 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return models.Campus.history.none()
 
     def list(self, request, *args, **kwargs):
-        tracked = history.tracked_models()
+        tracked = history.tracked_models("campus")
         name = request.query_params.get("model", "").strip().lower().replace("-", "").replace("_", "")
         object_id = request.query_params.get("object_id")
         if name:
@@ -282,7 +245,7 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         offset = paginator.get_offset(request)
         total, page = history.merged_page(selected, object_id, offset, limit)
         paginator.count, paginator.limit, paginator.offset, paginator.request = total, limit, offset, request
-        return paginator.get_paginated_response(s.ChangeSerializer(history.entries(page), many=True).data)
+        return paginator.get_paginated_response(ChangeSerializer(history.entries(page), many=True).data)
 
 
 def _json(state, key: tuple, data) -> HttpResponse:

@@ -14,9 +14,17 @@ from simulations.models import (
     params_errors,
     threshold_errors,
 )
+from twin.api.serializers import TwinModelSerializer
 
 
-class ScenarioSerializer(serializers.ModelSerializer):
+class SimulationSerializer(TwinModelSerializer):
+    """The shared base (``url``, ``?brief=1``, the model's own validation), with related objects read as plain
+    ids as the scenario and schedule endpoints have always answered."""
+
+    serializer_related_field = serializers.PrimaryKeyRelatedField
+
+
+class ScenarioSerializer(SimulationSerializer):
     kind = serializers.ChoiceField(choices=ScenarioKind.choices)
     params = serializers.JSONField(
         required=False,
@@ -29,6 +37,7 @@ class ScenarioSerializer(serializers.ModelSerializer):
         model = Scenario
         fields = (
             "id",
+            "url",
             "campus",
             "kind",
             "name",
@@ -40,6 +49,7 @@ class ScenarioSerializer(serializers.ModelSerializer):
             "runs_url",
         )
         read_only_fields = ("owner", "created", "updated")
+        brief_fields = ("id", "url", "name")
 
     def get_runs_url(self, obj: Scenario) -> str:
         return f"/api/runs/?scenario={obj.pk}"
@@ -54,7 +64,7 @@ class ScenarioSerializer(serializers.ModelSerializer):
         if errors:
             # {"params": {"caps[0].cap_w": ["..."]}}: the dashboard marks the form field by its path.
             raise serializers.ValidationError({"params": errors})
-        return attrs
+        return super().validate(attrs)
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -118,7 +128,7 @@ class ReplicaResultSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ScheduleSerializer(serializers.ModelSerializer):
+class ScheduleSerializer(SimulationSerializer):
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     thresholds = serializers.JSONField(
         required=False,
@@ -131,6 +141,7 @@ class ScheduleSerializer(serializers.ModelSerializer):
         model = Schedule
         fields = (
             "id",
+            "url",
             "scenario",
             "name",
             "crontab",
@@ -146,6 +157,7 @@ class ScheduleSerializer(serializers.ModelSerializer):
             "last_run",
         )
         read_only_fields = ("periodic_task", "owner", "created", "updated")
+        brief_fields = ("id", "url", "name")
         extra_kwargs = {
             "crontab": {"help_text": 'Five fields, "minute hour day-of-month month day-of-week" (UTC).'},
             "interval_seconds": {"help_text": "Instead of a crontab: every so many seconds (at least 60)."},
@@ -174,4 +186,4 @@ class ScheduleSerializer(serializers.ModelSerializer):
         attrs["crontab"] = " ".join(crontab.split())
         if "thresholds" not in attrs and self.instance is None:
             attrs["thresholds"] = []
-        return attrs
+        return super().validate(attrs)

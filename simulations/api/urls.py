@@ -1,13 +1,19 @@
-from rest_framework.routers import SimpleRouter
-from rest_framework.urlpatterns import format_suffix_patterns
+from twin.api.routers import TwinRouter
+from twin.api.serializers import register_basename
 
 from . import views
 
-# SimpleRouter: the API root view belongs to the campus router included at the same prefix. Format suffixes
-# as that router has them, so that every /api/<resource>/<something>/ path is answered by DRF (JSON errors).
-router = SimpleRouter()
-router.register("scenarios", views.ScenarioViewSet)
-router.register("runs", views.RunViewSet)
-router.register("schedules", views.ScheduleViewSet)
+# The API root view belongs to no app; format suffixes come with the router, so that every
+# /api/<resource>/<something>/ path is answered by DRF (JSON errors).
+router = TwinRouter()
+router.include_root_view = False
+REGISTRY = [
+    ("scenarios", views.ScenarioViewSet, "scenario"),
+    ("runs", views.RunViewSet, "run"),
+    ("schedules", views.ScheduleViewSet, "schedule"),
+]
+for prefix, viewset, basename in REGISTRY:
+    router.register(prefix, viewset, basename=basename)
+    register_basename(viewset.queryset.model, basename)
 
-urlpatterns = format_suffix_patterns(router.urls)
+urlpatterns = router.urls

@@ -19,6 +19,8 @@ from rest_framework.response import Response
 
 from simulations import services
 from simulations.models import Run, Scenario, Schedule
+from twin.api.mixins import BRIEF_PARAMETER
+from twin.api.viewsets import TwinModelViewSet
 
 from . import filtersets
 from .serializers import (
@@ -50,19 +52,20 @@ _BAD_PARAMS_EXAMPLE = OpenApiExample(
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List scenarios"),
-    retrieve=extend_schema(summary="Get one scenario"),
+    list=extend_schema(summary="List scenarios", parameters=[BRIEF_PARAMETER]),
+    retrieve=extend_schema(summary="Get one scenario", parameters=[BRIEF_PARAMETER]),
     create=extend_schema(
         summary="Create a scenario",
         description="`params: {}` is valid for every kind (every parameter has a default). A bad parameter "
-        'comes back as 400 `{"params": {"<path>": ["message"]}}`.',
+        'comes back as 400 `{"params": {"<path>": ["message"]}}`. A JSON list creates several scenarios in '
+        "one atomic request (errors keyed by list index).",
         examples=[_SCENARIO_EXAMPLE, _BAD_PARAMS_EXAMPLE],
     ),
     update=extend_schema(summary="Replace a scenario"),
     partial_update=extend_schema(summary="Update fields of a scenario"),
     destroy=extend_schema(summary="Delete a scenario with its runs and schedules"),
 )
-class ScenarioViewSet(viewsets.ModelViewSet):
+class ScenarioViewSet(TwinModelViewSet):
     queryset = Scenario.objects.select_related("campus", "owner")
     serializer_class = ScenarioSerializer
     filterset_class = filtersets.ScenarioFilterSet
@@ -70,7 +73,8 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     ordering_fields = ("id", "name", "kind", "created", "updated")
 
     def perform_create(self, serializer) -> None:
-        serializer.save(owner=self.request.user)
+        with transaction.atomic():
+            serializer.save(owner=self.request.user)
 
     @extend_schema(
         summary="Scenario kinds with their parameter schema and defaults",
@@ -229,8 +233,8 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List schedules"),
-    retrieve=extend_schema(summary="Get one schedule"),
+    list=extend_schema(summary="List schedules", parameters=[BRIEF_PARAMETER]),
+    retrieve=extend_schema(summary="Get one schedule", parameters=[BRIEF_PARAMETER]),
     create=extend_schema(
         summary="Create a schedule (admin)",
         examples=[
@@ -254,7 +258,7 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
     partial_update=extend_schema(summary="Update fields of a schedule (admin)"),
     destroy=extend_schema(summary="Delete a schedule (admin); its runs are kept"),
 )
-class ScheduleViewSet(viewsets.ModelViewSet):
+class ScheduleViewSet(TwinModelViewSet):
     queryset = Schedule.objects.select_related("scenario", "owner", "periodic_task")
     serializer_class = ScheduleSerializer
     filterset_class = filtersets.ScheduleFilterSet
@@ -265,7 +269,3 @@ class ScheduleViewSet(viewsets.ModelViewSet):
     def perform_create(self, serializer) -> None:
         with transaction.atomic():
             serializer.save(owner=self.request.user)
-
-    def perform_update(self, serializer) -> None:
-        with transaction.atomic():
-            serializer.save()

@@ -9,8 +9,8 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from werkzeug.test import Client as WsgiClient
 
-from campus.api.mixins import MAX_BULK_OBJECTS
 from tests import factories as f
+from twin.api.mixins import MAX_BULK_OBJECTS
 from twin.wsgi import application
 
 

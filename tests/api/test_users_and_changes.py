@@ -2,8 +2,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from campus.api.permissions import user_role
 from tests import factories as f
+from twin.api.permissions import user_role
 
 
 @pytest.mark.django_db

@@ -124,15 +124,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["campus.api.permissions.RolePermission"],
+    "DEFAULT_PERMISSION_CLASSES": ["twin.api.permissions.RolePermission"],
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.SearchFilter",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "campus.api.pagination.TwinPagination",
+    "DEFAULT_PAGINATION_CLASS": "twin.api.pagination.TwinPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "campus.api.schema.TwinAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "twin.api.schema.TwinAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.UserRateThrottle",
         "rest_framework.throttling.AnonRateThrottle",
@@ -141,7 +141,7 @@ REST_FRAMEWORK = {
         "user": os.environ.get("TWIN_THROTTLE_USER", "6000/min"),
         "anon": os.environ.get("TWIN_THROTTLE_ANON", "120/min"),
     },
-    "EXCEPTION_HANDLER": "campus.api.exceptions.exception_handler",
+    "EXCEPTION_HANDLER": "twin.api.exceptions.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 

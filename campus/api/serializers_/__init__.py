@@ -1,6 +1,5 @@
 """API serializers, one module per domain (NetBox ``api/serializers_``)."""
 
-from .base import BriefRelatedField, TwinModelSerializer
 from .catalog import (
     FailureRateSerializer,
     GPUModelSerializer,
@@ -10,7 +9,6 @@ from .catalog import (
 )
 from .compute import NodeSerializer
 from .cooling import CoolingPlantSerializer, CoolingUnitSerializer
-from .history import ChangeSerializer
 from .network import LinkSerializer, PodSerializer, SwitchSerializer
 from .power import PowerDeviceSerializer, PowerFeedSerializer
 from .sites import (
@@ -24,10 +22,8 @@ from .sites import (
 from .users import UserSerializer
 
 __all__ = [
-    "BriefRelatedField",
     "BuildingSerializer",
     "CampusSerializer",
-    "ChangeSerializer",
     "CoolingPlantSerializer",
     "CoolingUnitSerializer",
     "DataHallSerializer",
@@ -44,7 +40,6 @@ __all__ = [
     "RowSerializer",
     "SwitchModelSerializer",
     "SwitchSerializer",
-    "TwinModelSerializer",
     "UserSerializer",
     "UtilityFeedSerializer",
 ]

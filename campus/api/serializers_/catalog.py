@@ -1,6 +1,10 @@
 from campus.models import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
+from twin.api.serializers import TwinModelSerializer
 
-from .base import CatalogSerializer, TwinModelSerializer
+
+class CatalogSerializer(TwinModelSerializer):
+    class Meta:
+        brief_fields = ("id", "url", "slug", "name")
 
 
 class GPUModelSerializer(CatalogSerializer):

@@ -1,6 +1,5 @@
 from campus.models import Node
-
-from .base import TwinModelSerializer
+from twin.api.serializers import TwinModelSerializer
 
 
 class NodeSerializer(TwinModelSerializer):

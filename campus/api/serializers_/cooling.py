@@ -1,6 +1,5 @@
 from campus.models import CoolingPlant, CoolingUnit
-
-from .base import TwinModelSerializer
+from twin.api.serializers import TwinModelSerializer
 
 
 class CoolingPlantSerializer(TwinModelSerializer):

@@ -1,6 +1,5 @@
 from campus.models import Link, Pod, Switch
-
-from .base import TwinModelSerializer
+from twin.api.serializers import TwinModelSerializer
 
 
 class PodSerializer(TwinModelSerializer):

@@ -1,6 +1,5 @@
 from campus.models import PowerDevice, PowerFeed
-
-from .base import TwinModelSerializer
+from twin.api.serializers import TwinModelSerializer
 
 
 class PowerDeviceSerializer(TwinModelSerializer):

@@ -2,8 +2,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campus.models import Building, Campus, DataHall, Rack, Row, UtilityFeed
-
-from .base import TwinModelSerializer
+from twin.api.serializers import TwinModelSerializer
 
 BRIEF = ("id", "url", "name")
 

@@ -2,9 +2,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from rest_framework import serializers
 
-from campus.api.permissions import ROLES, user_role
-
-from .base import SelfUrlField
+from twin.api.permissions import ROLES, user_role
+from twin.api.serializers import SelfUrlField
 
 
 class UserSerializer(serializers.ModelSerializer):

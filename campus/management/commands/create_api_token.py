@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from campus.api.permissions import ROLES
+from twin.api.permissions import ROLES
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Behaviour shared by every inventory viewset: brief mode, bulk writes, history, conditional GET."""
+"""Behaviour shared by the model viewsets of every app: brief mode, bulk writes, history, conditional GET."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import clone_request
 from rest_framework.response import Response
 
-from campus.api import history
-from campus.api.exceptions import PayloadTooLarge
-from campus.api.pagination import ChangePagination
-from campus.api.serializers_ import ChangeSerializer
+from twin.api import history
+from twin.api.exceptions import PayloadTooLarge
+from twin.api.pagination import ChangePagination
+from twin.api.serializers import ChangeSerializer
 
 # Most objects one bulk request may carry; larger lists get a 413 (split them).
 MAX_BULK_OBJECTS = 5000
@@ -129,7 +129,8 @@ class BulkMixin:
             errors = serializer.errors
             return Response(_index_errors(errors), status=status.HTTP_400_BAD_REQUEST)
         with transaction.atomic():
-            serializer.save()
+            # The view's own create step (e.g. stamping the owner) applies to every object of the list.
+            self.perform_create(serializer)
         return Response(serializer.data, status=status.HTTP_201_CREATED)
 
     def _bulk_targets(self, data) -> tuple[list, dict]:

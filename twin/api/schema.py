@@ -88,7 +88,7 @@ class TwinAutoSchema(AutoSchema):
     def get_request_serializer(self):
         action = self._bulk_action()
         if action == "bulk_destroy":
-            from campus.api.mixins import BulkIdSerializer
+            from twin.api.mixins import BulkIdSerializer
 
             return BulkIdSerializer(many=True)
         if action:

@@ -10,11 +10,11 @@ from django.apps import apps
 IGNORED_FIELDS = frozenset({"created", "last_updated"})
 
 
-def tracked_models() -> dict[str, type]:
-    """model_name -> model, for every campus model with a history."""
+def tracked_models(app_label: str) -> dict[str, type]:
+    """model_name -> model, for every model of the app with a history."""
     return {
         m._meta.model_name: m
-        for m in apps.get_app_config("campus").get_models()
+        for m in apps.get_app_config(app_label).get_models()
         if hasattr(m, "history") and hasattr(m._meta, "simple_history_manager_attribute")
     }
 

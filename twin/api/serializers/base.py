@@ -16,7 +16,7 @@ from drf_spectacular.plumbing import build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers
 
-# Model -> router basename, filled by campus.api.urls (and by any app registering its viewsets).
+# Model -> router basename, filled by each app's api/urls.py as it registers its viewsets.
 BASENAMES: dict[type[models.Model], str] = {}
 
 
@@ -67,7 +67,7 @@ class BriefRelatedField(serializers.PrimaryKeyRelatedField):
 
 
 class BriefRelatedFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "campus.api.serializers_.base.BriefRelatedField"
+    target_class = "twin.api.serializers.base.BriefRelatedField"
 
     def map_serializer_field(self, auto_schema, direction):
         if direction == "request":
@@ -107,7 +107,7 @@ class SelfUrlField(serializers.Field):
 
 
 class SelfUrlFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "campus.api.serializers_.base.SelfUrlField"
+    target_class = "twin.api.serializers.base.SelfUrlField"
 
     def map_serializer_field(self, auto_schema, direction):
         return {"type": "string", "format": "uri", "readOnly": True}
@@ -199,8 +199,3 @@ class TwinModelSerializer(serializers.ModelSerializer):
             setattr(instance, name, value)
         validate_model_instance(instance)
         return attrs
-
-
-class CatalogSerializer(TwinModelSerializer):
-    class Meta:
-        brief_fields = ("id", "url", "slug", "name")

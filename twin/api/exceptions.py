@@ -31,7 +31,7 @@ def _protected_detail(exc) -> str:
 def exception_handler(exc, context):
     """DRF's handler, plus model validation (400) and database constraint violations (409) instead of 500s."""
     if isinstance(exc, DjangoValidationError):
-        from campus.api.serializers_.base import model_errors
+        from twin.api.serializers.base import model_errors
 
         exc = exceptions.ValidationError(detail=model_errors(exc))
     elif isinstance(exc, ProtectedError | RestrictedError):
