@@ -2,6 +2,9 @@
 
 from django.db import models
 
+# Statistics a threshold rule may test: defined by the aggregation that produces them.
+from simulations.engine.aggregate import THRESHOLD_STATS as THRESHOLD_STATS
+
 
 class ScenarioKind(models.TextChoices):
     # Kept in step with simulations.engine.params.KINDS (a test pins the two together).
@@ -30,7 +33,3 @@ class ThresholdOp(models.TextChoices):
     GE = ">=", "at least"
     EQ = "==", "equal to"
     NE = "!=", "not equal to"
-
-
-# Statistics of a summary metric a threshold rule may test (runner.aggregate produces each of them).
-THRESHOLD_STATS = ("mean", "p5", "p50", "p95", "ci95_low", "ci95_high")

@@ -1,5 +1,5 @@
 """Celery tasks of the simulations app. Each is keyed by an id, reads its state from the database and can run
-twice without harm (Saleor style); the work itself lives in ``simulations.services``.
+twice without harm (Saleor style); the work itself lives in ``simulations.runs``.
 
 Delivery: ``acks_late`` and ``reject_on_worker_lost`` (settings) put the message of a chunk whose worker died
 back on the queue; the chunk then re-runs and skips what is stored. With Redis an unacknowledged message comes
@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from celery.signals import worker_ready
 
-from . import services
+from .runs import dispatch, execute, launch, reaper
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ class RunTask(Task):
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
         if isinstance(exc, TimeLimitExceeded) and args:
-            services._fail(
+            launch.fail_run(
                 int(args[0]),
                 f"{self.name} exceeded the hard time limit ({exc}); fewer replicas per run or a larger "
                 "TWIN_TASK_TIME_LIMIT would let it finish",
@@ -37,17 +37,17 @@ class RunTask(Task):
 @shared_task(base=RunTask, name="simulations.tasks.start_run")
 def start_run(run_id: int) -> str:
     """Snapshot the campus once and fan the replicas out in chunks. Does nothing if the run finished."""
-    return services.start(run_id)
+    return dispatch.start(run_id)
 
 
 @shared_task(base=RunTask, bind=True, name="simulations.tasks.run_chunk")
 def run_chunk(self, run_id: int, indices: list[int], number: int | None = None) -> str:
     """Run the replicas ``indices`` of a run that are not stored yet; the last one finishes the run."""
     try:
-        return services.execute_chunk(run_id, list(indices), number)
+        return execute.execute_chunk(run_id, list(indices), number)
     except SoftTimeLimitExceeded:
         limit = self.request.timelimit[1] if self.request.timelimit else None
-        services._fail(
+        launch.fail_run(
             run_id,
             f"a chunk of replicas {indices[0]}-{indices[-1]} exceeded the soft time limit"
             + (f" of {limit} s" if limit else "")
@@ -58,21 +58,21 @@ def run_chunk(self, run_id: int, indices: list[int], number: int | None = None) 
         # A replica that raises would raise again on every retry: fail the run with the reason instead.
         log.exception("run %s chunk %s failed", run_id, number)
         where = f"replicas {indices[0]}-{indices[-1]}" if indices else "a chunk"
-        services._fail(run_id, f"{where} failed: {type(exc).__name__}: {exc}")
+        launch.fail_run(run_id, f"{where} failed: {type(exc).__name__}: {exc}")
         return "failed"
 
 
 @shared_task(base=RunTask, name="simulations.tasks.run_schedule")
 def run_schedule(schedule_id: int) -> int | None:
     """One firing of a schedule (from beat): a new run; thresholds flag it when it finishes."""
-    run = services.run_schedule(schedule_id)
+    run = launch.run_schedule(schedule_id)
     return run.pk if run else None
 
 
 @shared_task(base=RunTask, name="simulations.tasks.reap_stale_runs")
 def reap_stale_runs() -> dict:
     """Re-send chunks of dead workers and lost messages; fail runs that keep losing their workers."""
-    report = services.reap_stale_runs()
+    report = reaper.reap_stale_runs()
     if any(report.values()):
         log.warning("reaper: %s", report)
     return report
@@ -85,7 +85,7 @@ def _reap_on_start(sender=None, **_kwargs) -> None:
     from django.db import connection
 
     try:
-        report = services.reap_stale_runs()
+        report = reaper.reap_stale_runs()
         if any(report.values()):
             log.warning("reaper at worker start: %s", report)
     except Exception:

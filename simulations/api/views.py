@@ -1,4 +1,4 @@
-"""Scenarios, runs and schedules: querysets, serializers and filtersets; the work is in simulations.services."""
+"""Scenarios, runs and schedules: querysets, serializers and filtersets; the work is in simulations.runs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from simulations import services
+from simulations import runs
 from simulations.models import Run, Scenario, Schedule
 from twin.api.mixins import BRIEF_PARAMETER
 from twin.api.viewsets import TwinModelViewSet
@@ -91,7 +91,7 @@ class ScenarioViewSet(TwinModelViewSet):
     )
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
     def kinds(self, request):
-        return Response(services.kinds())
+        return Response(runs.kinds())
 
     @extend_schema(
         summary="Run the scenario (Monte Carlo on the workers)",
@@ -109,7 +109,7 @@ class ScenarioViewSet(TwinModelViewSet):
         scenario = self.get_object()
         body = RunRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        run = services.launch_run(
+        run = runs.launch_run(
             scenario,
             replicas=body.validated_data["replicas"],
             seed=body.validated_data.get("seed"),
@@ -156,8 +156,8 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
     def cancel(self, request, pk=None):
         run = self.get_object()
         try:
-            run = services.cancel_run(run.pk)
-        except services.RunFinishedError as exc:
+            run = runs.cancel_run(run.pk)
+        except runs.RunFinishedError as exc:
             return Response({"detail": str(exc), "status": run.status}, status=status.HTTP_409_CONFLICT)
         return Response(RunSerializer(run).data)
 
@@ -194,11 +194,11 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
     def timeseries(self, request, pk=None):
         run = self.get_object()
         metric = request.query_params.get("metric")
-        available = services.series_metrics(run)
+        available = runs.series_metrics(run)
         if not metric:
             return Response({"run": run.pk, "metrics": available})
         full = request.query_params.get("full", "").lower() in {"1", "true", "yes"}
-        data = services.timeseries(run, metric, full=full)
+        data = runs.timeseries(run, metric, full=full)
         if data is None:
             choices = ", ".join(available) if available else "none yet (the run has not finished)"
             raise ValidationError({"metric": [f"unknown metric {metric!r}; this run has: {choices}"]})
@@ -229,7 +229,7 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
         missing = [i for i in ids if i not in found]
         if missing:
             raise ValidationError({"ids": [f"unknown run ids: {', '.join(map(str, missing))}"]})
-        return Response(services.compare_runs([found[i] for i in ids]))
+        return Response(runs.compare_runs([found[i] for i in ids]))
 
 
 @extend_schema_view(

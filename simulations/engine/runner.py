@@ -7,8 +7,8 @@ run's replicas are independent streams and the same (run seed, index) always giv
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,11 +17,14 @@ from pydantic import BaseModel
 
 from campus.analysis.snapshot import CampusSnapshot
 from simulations.engine import failure_cascade, grid_limit, liquid_cooling, power_capping
+from simulations.engine.aggregate import aggregate, downsample
 from simulations.engine.params import KINDS, validate_params
 from simulations.engine.results import Progress, ReplicaResult
 
 __all__ = [
     "KINDS",
+    "PLANS",
+    "PlanCache",
     "Prepared",
     "ReplicaResult",
     "aggregate",
@@ -49,10 +52,12 @@ def replica_seed(run_seed: int, index: int) -> int:
 
 @dataclass
 class Prepared:
-    """A kind's per-snapshot precomputation, reusable for every replica of a chunk."""
+    """A kind's per-snapshot precomputation, reusable for every replica of a chunk. It holds the snapshot
+    it was made from, so a cache keyed by the snapshot's id never meets a recycled id."""
 
     kind: str
     plan: Any
+    snap: CampusSnapshot | None = None
 
     def run(self, seed: int, progress: Progress | None = None) -> ReplicaResult:
         return _MODULES[self.kind].run(self.plan, int(seed), progress)
@@ -67,11 +72,43 @@ def _validated(kind: str, params: Mapping[str, Any] | BaseModel | None) -> BaseM
 def prepare(snap: CampusSnapshot, kind: str, params: Mapping[str, Any] | BaseModel | None = None) -> Prepared:
     """Validate ``params`` (raises ParamsError) and precompute what the replicas share."""
     p = _validated(kind, params)
-    return Prepared(kind, _MODULES[kind].prepare(snap, p))
+    return Prepared(kind, _MODULES[kind].prepare(snap, p), snap)
 
 
-# One cached preparation per process: a worker runs many replicas of one scenario in a row.
-_LAST: dict[str, Any] = {}
+class PlanCache:
+    """The last few preparations of this process, least recently used dropped first: a worker runs many
+    replicas of one scenario in a row, and unpickling a snapshot and placing its jobs is paid once."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Hashable, Prepared] = OrderedDict()
+
+    def get(self, key: Hashable, build: Callable[[], Prepared]) -> Prepared:
+        hit = self._entries.get(key)
+        if hit is not None:
+            self._entries.move_to_end(key)
+            return hit
+        return self.put(key, build())
+
+    def put(self, key: Hashable, prepared: Prepared) -> Prepared:
+        self._entries[key] = prepared
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return prepared
+
+    def discard(self, key: Hashable) -> None:
+        self._entries.pop(key, None)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._entries
+
+    def __iter__(self):
+        return iter(list(self._entries))
+
+
+# The one cache of this process, shared by run_replica and the run workers (simulations.runs.plans).
+PLANS = PlanCache(size=4)
 
 
 def run_replica(
@@ -83,67 +120,5 @@ def run_replica(
 ) -> ReplicaResult:
     """One replica of ``kind`` on ``snap``; the same seed always gives the same result."""
     p = _validated(kind, params)
-    key = (kind, id(snap), p.model_dump_json())
-    if _LAST.get("key") != key or _LAST.get("snap") is not snap:
-        _LAST.clear()
-        _LAST.update(key=key, snap=snap, prepared=prepare(snap, kind, p))
-    return _LAST["prepared"].run(seed, progress)
-
-
-# ---------------------------------------------------------------- aggregation
-
-
-def _stats(values: list[float]) -> dict[str, float]:
-    a = np.asarray(values, dtype=float)
-    n = a.size
-    mean = float(a.mean())
-    half = 1.96 * float(a.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    p5, p50, p95 = (float(x) for x in np.percentile(a, [5, 50, 95]))
-    return {
-        "mean": mean,
-        "p5": p5,
-        "p50": p50,
-        "p95": p95,
-        "ci95_low": mean - half,
-        "ci95_high": mean + half,
-        "n": float(n),
-    }
-
-
-def aggregate(results: Iterable[ReplicaResult]) -> dict[str, Any]:
-    """Per metric {mean, p5, p50, p95, ci95_low, ci95_high, n} over the replicas that report it; by-cause
-    counts under "by_cause" (a replica without a cause counts 0 for it); "replicas" and "events" totals.
-
-    The 95 % interval is the normal approximation of the mean, mean +/- 1.96 s / sqrt(n).
-    """
-    results = list(results)
-    out: dict[str, Any] = {}
-    if not results:
-        return {"replicas": 0, "events": 0, "by_cause": {}}
-    names: dict[str, None] = {}
-    for r in results:
-        names.update(dict.fromkeys(r.metrics))
-    for name in names:
-        vals = [r.metrics[name] for r in results if name in r.metrics and math.isfinite(r.metrics[name])]
-        if vals:
-            out[name] = _stats(vals)
-    causes: dict[str, None] = {}
-    for r in results:
-        causes.update(dict.fromkeys(r.by_cause))
-    out["by_cause"] = {c: _stats([r.by_cause.get(c, 0.0) for r in results]) for c in causes}
-    out["replicas"] = len(results)
-    out["events"] = sum(r.events for r in results)
-    return out
-
-
-def downsample(series: Mapping[str, np.ndarray], max_points: int) -> dict[str, np.ndarray]:
-    """Thin every series to at most ``max_points`` evenly spaced samples along "t_hours", keeping the
-    first and the last point. Series shorter than that come back unchanged."""
-    t = np.asarray(series["t_hours"])
-    n = t.size
-    if max_points < 2:
-        raise ValueError("max_points must be at least 2")
-    if n <= max_points:
-        return {k: np.asarray(v) for k, v in series.items()}
-    idx = np.unique(np.linspace(0, n - 1, max_points).round().astype(np.int64))
-    return {k: np.asarray(v)[idx] for k, v in series.items()}
+    key = ("replica", kind, id(snap), p.model_dump_json())
+    return PLANS.get(key, lambda: prepare(snap, kind, p)).run(seed, progress)

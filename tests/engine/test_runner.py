@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulations.engine.aggregate import aggregate, downsample
 from simulations.engine.results import ReplicaResult
-from simulations.engine.runner import aggregate, downsample, prepare, replica_seed, run_replica
+from simulations.engine.runner import PLANS, PlanCache, prepare, replica_seed, run_replica
 from tests.engine.builders import campus
 
 
@@ -49,6 +50,17 @@ def test_downsample_keeps_the_ends_and_at_most_max_points():
     assert short["t_hours"].size == 10
 
 
+def test_downsample_keeps_a_one_point_spike_that_even_spacing_would_drop():
+    # 10,001 points thinned to 100: evenly spaced samples fall every ~101 points, so a spike at point 5,050
+    # (not a multiple of the spacing) would vanish from the chart.
+    t = np.arange(10_001, dtype=float)
+    y = np.zeros_like(t)
+    y[5_050] = 7.0
+    out = downsample({"t_hours": t, "y": y}, 100)
+    assert out["t_hours"].size <= 100
+    assert out["y"].max() == 7.0 and 5_050.0 in out["t_hours"]
+
+
 @pytest.mark.parametrize("kind", ["power_capping", "grid_limit", "liquid_cooling", "failure_cascade"])
 def test_every_kind_runs_from_empty_params_and_reports_a_time_axis(kind):
     snap = campus()
@@ -65,3 +77,27 @@ def test_run_replica_matches_a_prepared_run_for_the_same_seed():
     a = run_replica("failure_cascade", snap, params, seed=9)
     b = prepare(snap, "failure_cascade", params).run(9)
     assert a.metrics == b.metrics
+
+
+def test_the_plan_cache_builds_once_and_drops_the_least_recently_used():
+    snap = campus()
+    cache = PlanCache(size=2)
+    built = []
+
+    def build(days):
+        built.append(days)
+        return prepare(snap, "failure_cascade", {"duration_days": days})
+
+    first = cache.get("a", lambda: build(3))
+    assert cache.get("a", lambda: build(3)) is first and built == [3]
+    cache.get("b", lambda: build(4))
+    cache.get("a", lambda: build(3))  # "a" is now the most recently used
+    cache.get("c", lambda: build(5))
+    assert "a" in cache and "c" in cache and "b" not in cache
+    assert built == [3, 4, 5]
+
+
+def test_run_replica_shares_the_process_plan_cache():
+    snap = campus()
+    run_replica("failure_cascade", snap, {"duration_days": 3}, seed=1)
+    assert any(isinstance(k, tuple) and k[:3] == ("replica", "failure_cascade", id(snap)) for k in PLANS)

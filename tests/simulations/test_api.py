@@ -1,6 +1,6 @@
 import pytest
 
-from simulations import services
+from simulations import runs
 from simulations.choices import RunStatus
 from simulations.engine.params import KINDS, default_params
 from simulations.models import DISPLAY_POINTS, Run, Scenario
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def finished_run(scenario, replicas=3, seed=1) -> Run:
-    return run_all(services.launch_run(scenario, replicas=replicas, seed=seed))
+    return run_all(runs.launch_run(scenario, replicas=replicas, seed=seed))
 
 
 # ---------------------------------------------------------------- scenarios
@@ -161,7 +161,7 @@ def test_run_detail_shows_summary_once_finished(viewer_client, scenario):
 def test_runs_filter_by_status_kind_campus_scenario_and_flagged(viewer_client, scenario, campus):
     done = finished_run(scenario)
     other = Scenario.objects.create(campus=campus, kind="grid_limit", name="grid")
-    queued = services.launch_run(other, replicas=2)
+    queued = runs.launch_run(other, replicas=2)
     Run.objects.filter(pk=queued.pk).update(flagged=True)
 
     def ids(query: str) -> set[int]:
@@ -218,7 +218,7 @@ def test_replicas_endpoint_pages_the_stored_replicas(viewer_client, scenario):
 
 
 def test_cancel_a_queued_run_then_a_second_cancel_is_a_409(planner_client, scenario):
-    run = services.launch_run(scenario, replicas=5)
+    run = runs.launch_run(scenario, replicas=5)
     response = planner_client.post(f"/api/runs/{run.pk}/cancel/")
     assert response.status_code == 200
     assert response.json()["status"] == "cancelled"
@@ -228,7 +228,7 @@ def test_cancel_a_queued_run_then_a_second_cancel_is_a_409(planner_client, scena
 
 
 def test_viewer_cannot_cancel(viewer_client, scenario):
-    run = services.launch_run(scenario, replicas=5)
+    run = runs.launch_run(scenario, replicas=5)
     assert viewer_client.post(f"/api/runs/{run.pk}/cancel/").status_code == 403
     assert Run.objects.get(pk=run.pk).status == RunStatus.QUEUED
 

@@ -3,8 +3,8 @@ import json
 import pytest
 from django_celery_beat.models import PeriodicTask
 
-from simulations import services
 from simulations.models import Run, Schedule
+from simulations.runs import config, launch_run
 from simulations.schedules import REAPER_NAME, REAPER_TASK, RUN_SCHEDULE_TASK
 from simulations.tasks import run_schedule
 
@@ -73,7 +73,7 @@ def test_the_reaper_is_on_beats_timetable():
     task = PeriodicTask.objects.get(name=REAPER_NAME)
     assert task.task == REAPER_TASK
     assert task.enabled
-    assert task.interval.every * {"seconds": 1, "minutes": 60}[task.interval.period] <= services.STALE_S
+    assert task.interval.every * {"seconds": 1, "minutes": 60}[task.interval.period] <= config.STALE_S
 
 
 def test_each_firing_creates_a_new_run(scenario):
@@ -138,5 +138,5 @@ def test_campus_headroom_threshold_reads_the_campus_summary(scenario):
 
 
 def test_unscheduled_runs_are_never_flagged(scenario):
-    run = run_all(services.launch_run(scenario, replicas=2, seed=1))
+    run = run_all(launch_run(scenario, replicas=2, seed=1))
     assert not run.flagged

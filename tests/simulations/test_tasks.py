@@ -6,10 +6,11 @@ import pytest
 from celery.exceptions import TimeLimitExceeded
 from django.utils import timezone
 
-from simulations import services
+from simulations import runs
 from simulations.choices import RunStatus
 from simulations.engine import runner
 from simulations.models import ReplicaResult, Run, RunChunk, RunSeries, Scenario
+from simulations.runs import config, execute, results
 from simulations.tasks import reap_stale_runs, run_chunk, start_run
 
 from .helpers import run_all, start
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def launch(scenario, replicas=6, seed=11) -> Run:
-    return services.launch_run(scenario, replicas=replicas, seed=seed)
+    return runs.launch_run(scenario, replicas=replicas, seed=seed)
 
 
 def test_run_goes_from_queued_to_succeeded_with_summary_and_series(scenario):
@@ -40,7 +41,7 @@ def test_run_goes_from_queued_to_succeeded_with_summary_and_series(scenario):
 def test_summary_matches_the_engine_aggregate_of_the_stored_replicas(scenario):
     run = run_all(launch(scenario, replicas=4))
     rows = ReplicaResult.objects.filter(run=run).order_by("index")
-    expected = runner.aggregate(services._engine_results(list(rows)))
+    expected = runner.aggregate(results.engine_results(list(rows)))
     assert run.summary["metrics"]["ettr"]["mean"] == pytest.approx(expected["ettr"]["mean"])
 
 
@@ -106,7 +107,7 @@ def test_a_late_duplicate_chunk_after_success_changes_nothing(scenario):
 
 def test_start_run_does_nothing_for_a_cancelled_run(scenario):
     run = launch(scenario)
-    services.cancel_run(run.pk)
+    runs.cancel_run(run.pk)
     assert start_run(run.pk) == "finished"
     assert not RunChunk.objects.filter(run=run).exists()
 
@@ -115,7 +116,7 @@ def test_cancel_stops_the_remaining_chunks(scenario):
     run = launch(scenario, replicas=70)
     chunks = start(run)
     run_chunk(run.pk, chunks[0].indices, chunks[0].number)
-    services.cancel_run(run.pk)
+    runs.cancel_run(run.pk)
     for chunk in chunks[1:]:
         run_chunk(run.pk, chunk.indices, chunk.number)
     run.refresh_from_db()
@@ -126,8 +127,8 @@ def test_cancel_stops_the_remaining_chunks(scenario):
 
 def test_cancelling_a_finished_run_is_refused(scenario):
     run = run_all(launch(scenario, replicas=2))
-    with pytest.raises(services.RunFinishedError):
-        services.cancel_run(run.pk)
+    with pytest.raises(runs.RunFinishedError):
+        runs.cancel_run(run.pk)
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
 
@@ -163,7 +164,7 @@ def test_reaper_resends_a_chunk_whose_worker_went_silent(scenario, django_captur
     run = launch(scenario, replicas=70)
     chunks = start(run)
     run_chunk(run.pk, chunks[1].indices, chunks[1].number)
-    _make_stale(run, chunks[0], services.STALE_S + 10)
+    _make_stale(run, chunks[0], config.STALE_S + 10)
     with django_capture_on_commit_callbacks(execute=False) as sent:
         report = reap_stale_runs()
     assert report["requeued"] == [run.pk]
@@ -180,7 +181,7 @@ def test_reaper_resends_a_chunk_whose_worker_went_silent(scenario, django_captur
 def test_reaper_leaves_a_run_with_a_fresh_heartbeat_alone(scenario):
     run = launch(scenario, replicas=70)
     chunk = start(run)[0]
-    _make_stale(run, chunk, services.STALE_S // 2)
+    _make_stale(run, chunk, config.STALE_S // 2)
     assert reap_stale_runs()["requeued"] == []
     assert RunChunk.objects.get(pk=chunk.pk).attempts == 1
 
@@ -188,8 +189,8 @@ def test_reaper_leaves_a_run_with_a_fresh_heartbeat_alone(scenario):
 def test_reaper_fails_a_run_whose_chunk_keeps_losing_its_worker(scenario):
     run = launch(scenario, replicas=70)
     chunk = start(run)[0]
-    RunChunk.objects.filter(pk=chunk.pk).update(attempts=services.MAX_ATTEMPTS)
-    _make_stale(run, chunk, services.STALE_S + 10)
+    RunChunk.objects.filter(pk=chunk.pk).update(attempts=config.MAX_ATTEMPTS)
+    _make_stale(run, chunk, config.STALE_S + 10)
     assert reap_stale_runs()["failed"] == [run.pk]
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
@@ -209,12 +210,12 @@ def test_progress_counts_the_replica_in_flight_and_never_goes_back(scenario):
     run = launch(scenario, replicas=4)
     chunks = start(run)
     run_chunk(run.pk, chunks[0].indices, chunks[0].number)  # one replica stored: 1/4
-    beat = services._Heartbeat(run.pk, None)  # not started: only its stop flags are read
-    services._progress_writer(run.pk, run.replicas, beat)(0.5)
+    beat = execute.Heartbeat(run.pk, None)  # not started: only its stop flags are read
+    execute.progress_writer(run.pk, run.replicas, beat)(0.5)
     run.refresh_from_db()
     assert run.progress == pytest.approx((1 + 0.5) / 4)
     # Another chunk, less far into its replica, reports later: progress stays where it was.
-    services._progress_writer(run.pk, run.replicas, beat)(0.2)
+    execute.progress_writer(run.pk, run.replicas, beat)(0.2)
     run.refresh_from_db()
     assert run.progress == pytest.approx((1 + 0.5) / 4)
 
@@ -222,7 +223,25 @@ def test_progress_counts_the_replica_in_flight_and_never_goes_back(scenario):
 def test_a_replica_stops_at_its_next_progress_report_once_the_run_is_cancelled(scenario):
     run = launch(scenario, replicas=4)
     start(run)
-    beat = services._Heartbeat(run.pk, None)
+    beat = execute.Heartbeat(run.pk, None)
     beat.stopped_run.set()  # what the heartbeat thread sets when it sees the run is no longer running
-    with pytest.raises(services.RunStopped):
-        services._progress_writer(run.pk, run.replicas, beat)(0.1)
+    with pytest.raises(runs.RunStopped):
+        execute.progress_writer(run.pk, run.replicas, beat)(0.1)
+
+
+def test_the_run_machinery_sends_tasks_by_name_and_never_imports_the_task_module():
+    # simulations.tasks imports simulations.runs; the other way round would be an import circle.
+    import ast
+    from pathlib import Path
+
+    import simulations.runs
+
+    for path in Path(simulations.runs.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imported = {
+            (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        assert not {m for m in imported if m.endswith("tasks")}, path.name

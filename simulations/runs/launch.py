@@ -1,0 +1,102 @@
+"""Launching, cancelling and failing runs, and one firing of a schedule."""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+
+from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
+from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
+
+from .config import MAX_CHUNK_REPLICAS, TARGET_CHUNKS, RunFinishedError, validated_params
+from .dispatch import send_start
+
+log = logging.getLogger(__name__)
+
+
+def chunk_size_for(replicas: int) -> int:
+    return max(1, min(MAX_CHUNK_REPLICAS, math.ceil(replicas / TARGET_CHUNKS)))
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+@transaction.atomic
+def launch_run(
+    scenario: Scenario,
+    replicas: int = 10,
+    seed: int | None = None,
+    user=None,
+    schedule: Schedule | None = None,
+) -> Run:
+    """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits."""
+    if not 1 <= replicas <= MAX_REPLICAS:
+        raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and {MAX_SEED}")
+    # Freeze the full parameter set now: later edits of the scenario do not change a run in flight.
+    params = validated_params(scenario.kind, scenario.params).model_dump(mode="json")
+    run = Run.objects.create(
+        scenario=scenario,
+        replicas=replicas,
+        seed=new_seed() if seed is None else seed,
+        params=params,
+        chunk_size=chunk_size_for(replicas),
+        schedule=schedule,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+        celery_task_id=str(uuid.uuid4()),
+    )
+    transaction.on_commit(lambda: send_start(run.pk, run.celery_task_id))
+    return run
+
+
+@transaction.atomic
+def cancel_run(run_id: int) -> Run:
+    """Mark the run cancelled; its chunks stop before their next replica. RunFinishedError if it had finished."""
+    run = Run.objects.select_for_update().get(pk=run_id)
+    if run.status in FINISHED_RUN_STATUSES:
+        raise RunFinishedError(f"run {run.pk} already {run.status}")
+    now = timezone.now()
+    run.status = RunStatus.CANCELLED
+    run.finished = now
+    run.snapshot = None
+    run.save(update_fields=["status", "finished", "updated", "snapshot"])
+    return run
+
+
+def fail_run(run_id: int, error: str) -> bool:
+    """Mark the run failed with ``error`` unless it already finished; True when this call failed it."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status in FINISHED_RUN_STATUSES:
+            return False
+        run.status = RunStatus.FAILED
+        run.error = error[:10_000]
+        run.finished = timezone.now()
+        run.snapshot = None
+        run.save(update_fields=["status", "error", "finished", "updated", "snapshot"])
+    log.warning("run %s failed: %s", run_id, error)
+    return True
+
+
+def fail_locked(run: Run, error: str) -> None:
+    """Mark ``run`` failed; the caller holds its row lock and has checked that it is running."""
+    run.status = RunStatus.FAILED
+    run.error = error
+    run.finished = timezone.now()
+    run.snapshot = None
+    run.save(update_fields=["status", "error", "finished", "snapshot", "updated"])
+
+
+def run_schedule(schedule_id: int) -> Run | None:
+    """One firing of a schedule: a new run (every run is kept); flags are set when it finishes."""
+    schedule = Schedule.objects.select_related("scenario").filter(pk=schedule_id).first()
+    if schedule is None or not schedule.enabled:
+        return None
+    return launch_run(schedule.scenario, replicas=schedule.replicas, seed=schedule.seed, schedule=schedule)

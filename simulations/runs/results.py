@@ -1,0 +1,229 @@
+"""A run's results: storing replica series, finishing a run (summary, series bands, thresholds), and reading
+them back for the API (one metric's series, runs side by side)."""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import numpy as np
+from django.utils import timezone
+
+from simulations.choices import RunStatus
+from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, downsample, evaluate_thresholds
+from simulations.engine.results import ReplicaResult as EngineResult
+from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
+
+from . import plans
+
+
+def pack_series(series: dict[str, Any]) -> bytes:
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{name: np.asarray(v, dtype="<f4") for name, v in series.items()})
+    return buf.getvalue()
+
+
+def unpack_series(blob: bytes | memoryview | None) -> dict[str, np.ndarray]:
+    if not blob:
+        return {}
+    with np.load(io.BytesIO(bytes(blob)), allow_pickle=False) as data:
+        return {name: data[name] for name in data.files}
+
+
+def plain(data: dict) -> dict:
+    """JSON-ready copy: numpy scalars become floats, NaN and infinities become None."""
+    out = {}
+    for key, value in (data or {}).items():
+        if isinstance(value, dict):
+            out[str(key)] = plain(value)
+            continue
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            out[str(key)] = value
+            continue
+        out[str(key)] = number if math.isfinite(number) else None
+    return out
+
+
+def engine_results(rows: list[ReplicaResult]) -> list[EngineResult]:
+    """Stored replicas as the engine's results, without their series: ``aggregate`` reads metrics, causes
+    and event counts only (a metric stored as None, a NaN, counts as missing)."""
+    return [
+        EngineResult(
+            metrics={k: (float("nan") if v is None else v) for k, v in r.metrics.items()},
+            by_cause=dict(r.by_cause),
+            events=r.events,
+        )
+        for r in rows
+    ]
+
+
+def _display(t: np.ndarray, cols: dict[str, np.ndarray]) -> dict[str, list[float | None]]:
+    """The chart copy: at most DISPLAY_POINTS points, spikes of the mean kept, gaps as None (strict JSON)."""
+    thin = downsample({"t_hours": t, **cols}, DISPLAY_POINTS, extremes_of="values")
+    out = {"t_hours": [round(float(x), 6) for x in thin.pop("t_hours")]}
+    for name, col in thin.items():
+        out[name] = [None if not np.isfinite(x) else float(x) for x in col]
+    return out
+
+
+def _series_bands(rows: list[ReplicaResult]) -> dict[str, dict[str, np.ndarray]]:
+    # npz members load lazily: bands() reads one metric of one replica at a time.
+    files = [np.load(io.BytesIO(bytes(r.series)), allow_pickle=False) for r in rows if r.series]
+    return bands(files)
+
+
+def finalize(run: Run) -> None:
+    """Aggregate the stored replicas, write summary and series, evaluate thresholds, mark succeeded.
+
+    Called inside the transaction that holds the Run row lock and stored the last replica.
+    """
+    rows = list(ReplicaResult.objects.filter(run=run).order_by("index"))
+    aggregated = aggregate(engine_results(rows))
+    totals = ("by_cause", "replicas", "events")
+    summary = {
+        "metrics": plain({k: v for k, v in aggregated.items() if k not in totals}),
+        "by_cause": plain(aggregated.get("by_cause") or {}),
+        "replicas": len(rows),
+        "events": int(aggregated.get("events") or 0),
+        # Engine time summed over the replicas (not wall time: chunks run in parallel).
+        "compute_s": float(sum(r.duration_s for r in rows)),
+    }
+    RunSeries.objects.filter(run=run).delete()
+    series_rows = []
+    for name, cols in _series_bands(rows).items():
+        t = cols["t_hours"]
+        series_rows.append(
+            RunSeries(
+                run=run,
+                metric=name,
+                points=len(t),
+                t_hours=pack_floats(t),
+                values=pack_floats(cols["values"]),
+                p5=pack_floats(cols["p5"]),
+                p95=pack_floats(cols["p95"]),
+                display=_display(t, {k: cols[k] for k in ("values", "p5", "p95")}),
+            )
+        )
+    RunSeries.objects.bulk_create(series_rows)
+    reasons: list[dict[str, Any]] = []
+    if run.schedule_id:
+        schedule = Schedule.objects.filter(pk=run.schedule_id).first()
+        if schedule is not None and schedule.thresholds:
+            reasons = evaluate_thresholds(schedule.thresholds, summary, lambda: campus_values(run))
+    run.summary = summary
+    run.flagged = bool(reasons)
+    run.flag_reasons = reasons
+    run.status = RunStatus.SUCCEEDED
+    run.progress = 1.0
+    run.finished = timezone.now()
+    run.snapshot = None
+    run.save(
+        update_fields=[
+            "summary",
+            "flagged",
+            "flag_reasons",
+            "status",
+            "progress",
+            "finished",
+            "snapshot",
+            "updated",
+        ]
+    )
+    RunChunk.objects.filter(run=run).update(state=RunChunk.State.DONE)
+    plans.forget(run.pk)
+
+
+def campus_values(run: Run) -> dict[str, float]:
+    """Numeric figures of the campus summary (power headroom and the like), flattened to dotted names."""
+    try:
+        from campus.analysis.summary import campus_summary
+    except ImportError:
+        return {}
+    data = campus_summary(plans.campus_snapshot(run, run.snapshot))
+    if hasattr(data, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        data = asdict(data)
+    flat: dict[str, float] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            flat[prefix] = float(value)
+
+    walk("", data)
+    return flat
+
+
+def series_metrics(run: Run) -> list[str]:
+    return list(run.series.order_by("metric").values_list("metric", flat=True))
+
+
+def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | None:
+    """One metric's series: the display copy, or every point when ``full``. None if the run has no such metric."""
+    row = run.series.filter(metric=metric).first()
+    if row is None:
+        return None
+    data = row.full() if full else dict(row.display)
+    return {
+        "run": run.pk,
+        "metric": metric,
+        "full": full,
+        "points_total": row.points,
+        "points": len(data.get("t_hours", [])),
+        **data,
+    }
+
+
+def compare_runs(runs: list[Run]) -> dict[str, Any]:
+    """Summaries side by side; differences of each statistic against the first run (the baseline)."""
+    base = runs[0]
+    names = sorted({m for r in runs for m in ((r.summary or {}).get("metrics") or {})})
+    metrics: dict[str, Any] = {}
+    for name in names:
+        entries = []
+        base_entry = ((base.summary or {}).get("metrics") or {}).get(name) or {}
+        for r in runs:
+            entry = ((r.summary or {}).get("metrics") or {}).get(name)
+            diff = None
+            if isinstance(entry, dict) and r.pk != base.pk:
+                mean, base_mean = entry.get("mean"), base_entry.get("mean")
+                if mean is not None and base_mean is not None:
+                    diff = {
+                        "mean_delta": mean - base_mean,
+                        "mean_delta_pct": (mean - base_mean) / abs(base_mean) * 100.0 if base_mean else None,
+                        # Confidence intervals that do not overlap: a difference the replicas support.
+                        "significant": _separated(entry, base_entry),
+                    }
+            entries.append({"run": r.pk, "stats": entry, "vs_baseline": diff})
+        metrics[name] = entries
+    return {
+        "baseline": base.pk,
+        "runs": [
+            {
+                "id": r.pk,
+                "scenario": r.scenario_id,
+                "scenario_name": r.scenario.name,
+                "kind": r.scenario.kind,
+                "status": r.status,
+                "replicas": r.replicas,
+                "seed": r.seed,
+                "params": r.params,
+            }
+            for r in runs
+        ],
+        "metrics": metrics,
+        "stats": list(THRESHOLD_STATS),
+    }
+
+
+def _separated(a: dict, b: dict) -> bool | None:
+    keys = ("ci95_low", "ci95_high")
+    if any(a.get(k) is None or b.get(k) is None for k in keys):
+        return None
+    return a["ci95_low"] > b["ci95_high"] or b["ci95_low"] > a["ci95_high"]
