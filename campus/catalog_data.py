@@ -698,6 +698,85 @@ def _per_node_day_rate_row(dataset: str, failures_per_1000_node_days: float, clu
     }
 
 
+# Job-interruption sets for GPU generations with no published large-scale failure data. Each is the
+# Llama 3 H100 per-class table under its own name, every row flagged as an estimate with the assumption
+# spelled out, so a campus of these parts never borrows the H100 figures silently. Replace a set when a
+# public interruption log of that generation appears.
+ESTIMATED_RATE_SETS: dict[str, str] = {
+    "amd-instinct-estimate": "AMD Instinct MI300X/MI325X: no published large-scale interruption log; assumed "
+    "at parity with H100 (same HBM3 generation, 8-GPU OAM servers of similar power)",
+    "huawei-ascend-estimate": "Huawei Ascend 910B: no published large-scale interruption log; assumed at "
+    "parity with H100 per GPU and per node (8-NPU Atlas 800T A2 servers)",
+    "nvidia-blackwell-estimate": "NVIDIA Blackwell (B200, GB200): no published large-scale interruption log "
+    "yet; assumed at parity with H100 per GPU and per node",
+    "cambricon-estimate": "Cambricon MLU370: no published large-scale interruption log; assumed at parity "
+    "with H100 per card and per node",
+}
+
+
+def _estimated_rows(dataset: str, assumption: str) -> list[Row]:
+    return [
+        {
+            **row,
+            "dataset": dataset,
+            "source": f"ESTIMATE. {assumption}. Rates of {row['source']}",
+            "estimate": True,
+        }
+        for row in _llama3_rows()
+    ]
+
+
+# GPU model -> the job-interruption set of its generation and vendor (``estimate``: the set was not
+# measured on this model; ``basis`` says why it applies).
+GPU_FAILURE_RATE_SETS: dict[str, Row] = {
+    "h100-sxm": {"dataset": "llama3-2024", "estimate": False, "basis": "measured on H100 (Llama 3, Table 5)"},
+    "h200": {
+        "dataset": "llama3-2024",
+        "estimate": True,
+        "basis": "Hopper like the H100 of the Llama 3 log (same die, larger HBM3e); assumed equal",
+    },
+    "h20": {
+        "dataset": "llama3-2024",
+        "estimate": True,
+        "basis": "Hopper like the H100 of the Llama 3 log (cut-down die); assumed equal",
+    },
+    "a100-sxm": {
+        "dataset": "meta-rsc1-2024",
+        "estimate": False,
+        "basis": "measured on the A100 RSC-1 cluster (Kokolis et al., arXiv 2410.21680)",
+    },
+    "mi300x": {
+        "dataset": "amd-instinct-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["amd-instinct-estimate"],
+    },
+    "mi325x": {
+        "dataset": "amd-instinct-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["amd-instinct-estimate"],
+    },
+    "ascend-910b": {
+        "dataset": "huawei-ascend-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["huawei-ascend-estimate"],
+    },
+    "b200": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["nvidia-blackwell-estimate"],
+    },
+    "gb200": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["nvidia-blackwell-estimate"],
+    },
+    "cambricon-mlu370": {
+        "dataset": "cambricon-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["cambricon-estimate"],
+    },
+}
+
 _OPTICS_SOURCE = "SemiAnalysis, 100k H100 clusters (2024-06)"
 _IEEE_493 = "IEEE Std 493-2007 (Gold Book) order of magnitude"
 
@@ -705,6 +784,7 @@ FAILURE_RATES: list[Row] = [
     *_llama3_rows(),
     _per_node_day_rate_row("meta-rsc1-2024", 6.50, "RSC-1"),
     _per_node_day_rate_row("meta-rsc2-2024", 2.34, "RSC-2"),
+    *(row for name, why in ESTIMATED_RATE_SETS.items() for row in _estimated_rows(name, why)),
     # Component-level optics set: every link failure counts, whether or not a job was running.
     {
         "component": "optics_link",
@@ -976,6 +1056,11 @@ def nic_kind(slug: str) -> Row:
 def datasets() -> list[str]:
     """Failure-rate data sets in catalog order."""
     return list(dict.fromkeys(r["dataset"] for r in FAILURE_RATES))
+
+
+def gpu_failure_rate_set(slug: str) -> str:
+    """The job-interruption data set of a GPU model ("" for a model the catalog does not map)."""
+    return GPU_FAILURE_RATE_SETS.get(slug, {}).get("dataset", "")
 
 
 def rates(dataset: str) -> list[Row]:

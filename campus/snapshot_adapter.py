@@ -75,6 +75,7 @@ def gpu_spec(row: GPUModel) -> GpuSpec:
         shutdown_temp_c=row.shutdown_temp_c,
         cap_curve=curve,
         min_cap_fraction=row.min_cap_fraction,
+        failure_rate_set=catalog_data.gpu_failure_rate_set(row.slug),
     )
 
 

@@ -24,6 +24,7 @@ def _specs() -> dict:
             shutdown_temp_c=float(r["shutdown_temp_c"]),
             cap_curve=tuple((float(a), float(b)) for a, b in r["cap_curve"]),
             min_cap_fraction=float(r["min_cap_fraction"]),
+            failure_rate_set=cat.gpu_failure_rate_set(r["slug"]),
         )
         for r in cat.GPU_MODELS
     }

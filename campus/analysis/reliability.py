@@ -4,10 +4,16 @@ Failures are a Poisson process: n independent units of MTBF m fail at n/m per ho
 the expected time to the first failure is 1 / total rate. A synchronous job stops on any failure of a
 component class that ``interrupts_job``.
 
-Failure-rate data sets belong to a definition of "failure" (DOMAIN §5). A job set ("llama3-2024",
+Failure-rate data sets belong to a definition of "failure". A job set ("llama3-2024",
 "meta-rsc1-2024", ...) counts job interruptions; "infrastructure-estimates" adds facility classes that
 no job set covers; the component-level "optics-component" set overlaps the job sets' network
 category and is never added to one.
+
+Each GPU model carries the job set of its generation and vendor (``GpuSpec.failure_rate_set``): H100
+the Llama 3 log, A100 the RSC-1 log, the rest flagged estimates. With ``dataset=PER_MODEL`` (the
+default) a campus's GPUs and nodes of each model are charged that model's own rates; a model without a
+set of its own falls back to the default set and says so (``fallback``). Naming a data set applies it
+to every GPU, as a what-if.
 
 Checkpoint/restart (Daly, "A higher order estimate of the optimum checkpoint interval for restart
 dumps", FGCS 22, 2006), with checkpoint cost δ, restart time R, job MTBF M and interval τ:
@@ -28,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 
 DEFAULT_JOB_DATASET = "llama3-2024"
+PER_MODEL = "per-model"  # each GPU model with the job set of its own generation
 INFRASTRUCTURE_DATASET = "infrastructure-estimates"
 COMPONENT_DATASETS = frozenset({"optics-component"})
 HOURS_PER_DAY = 24.0
@@ -286,16 +293,78 @@ def device_counts(snap: CampusSnapshot) -> dict[str, int]:
     return out
 
 
-def failure_table(snap: CampusSnapshot, dataset: str = DEFAULT_JOB_DATASET) -> list[dict]:
+def counts_by_model(snap: CampusSnapshot) -> dict[str, dict[str, int]]:
+    """GPUs and nodes of each GPU model: {gpu slug: {"gpu": n, "node": m}}."""
+    out: dict[str, dict[str, int]] = {}
+    for r in snap.racks:
+        for slug, count in r.nodes:
+            spec = snap.node_models[slug]
+            row = out.setdefault(spec.gpu, {"gpu": 0, "node": 0})
+            row["gpu"] += count * spec.gpus_per_node
+            row["node"] += count
+    return out
+
+
+def model_rate_sets(snap: CampusSnapshot, dataset: str = PER_MODEL) -> dict[str, dict]:
+    """The job data set charged to each GPU model of the campus: {slug: {"dataset", "fallback"}}.
+
+    ``fallback`` is True when the model has no set of its own in the snapshot's rates and borrows the
+    default; ``dataset`` is None when not even the default is there."""
+    known = {r.dataset for r in snap.failure_rates}
+    models = counts_by_model(snap)
+    if dataset != PER_MODEL:
+        if dataset not in known:
+            raise ValueError(
+                f"dataset: unknown failure-rate set {dataset!r}; known: {', '.join(sorted(known))}"
+            )
+        return {slug: {"dataset": dataset, "fallback": False} for slug in models}
+    out = {}
+    for slug in models:
+        spec = snap.gpus.get(slug)
+        own = spec.failure_rate_set if spec is not None else ""
+        if own and own in known:
+            out[slug] = {"dataset": own, "fallback": False}
+        else:
+            out[slug] = {
+                "dataset": DEFAULT_JOB_DATASET if DEFAULT_JOB_DATASET in known else None,
+                "fallback": True,
+            }
+    return out
+
+
+def job_failures_by_model(snap: CampusSnapshot, dataset: str = PER_MODEL) -> dict[str, dict]:
+    """Job-interrupting failures per hour of each GPU model's GPUs and nodes under its own data set."""
+    counts = counts_by_model(snap)
+    out = {}
+    for slug, chosen in model_rate_sets(snap, dataset).items():
+        ds = chosen["dataset"]
+        rows = select_rates(snap.failure_rates, ds, include_infrastructure=False) if ds else []
+        out[slug] = {
+            **chosen,
+            "gpus": counts[slug]["gpu"],
+            "nodes": counts[slug]["node"],
+            "failures_per_hour": failures_per_hour(rows, counts[slug]),
+        }
+    return out
+
+
+def expected_job_interruptions(snap: CampusSnapshot, hours: float, dataset: str = PER_MODEL) -> float:
+    """Expected interruptions of one synchronous job on every GPU of the campus over ``hours``."""
+    _non_negative("hours", hours)
+    return hours * sum(m["failures_per_hour"] for m in job_failures_by_model(snap, dataset).values())
+
+
+def failure_table(snap: CampusSnapshot, dataset: str = PER_MODEL) -> list[dict]:
     """Expected failures per day of each component class on this campus (JSON-ready rows).
 
-    Job-set classes count per GPU or per node; facility classes per device of the matching kind.
+    Job-set classes count per GPU or per node of the models charged that set (``gpu_models``);
+    facility classes per device of the matching kind. A named ``dataset`` applies to the whole campus.
     """
     units = campus_counts(snap)
     devices = device_counts(snap)
     rows = []
-    for r in select_rates(snap.failure_rates, dataset):
-        count = devices.get(r.component, 0) if r.per == "device" else units.get(r.per, 0)
+
+    def add(r: FailureRate, count: float, gpu_models: list[str]) -> None:
         rows.append(
             {
                 "component": r.component,
@@ -306,29 +375,53 @@ def failure_table(snap: CampusSnapshot, dataset: str = DEFAULT_JOB_DATASET) -> l
                 "interrupts_job": r.interrupts_job,
                 "repair_hours": r.repair_hours,
                 "dataset": r.dataset,
+                "gpu_models": gpu_models,
                 "source": r.source,
             }
         )
+
+    if dataset != PER_MODEL:
+        for r in select_rates(snap.failure_rates, dataset):
+            count = devices.get(r.component, 0) if r.per == "device" else units.get(r.per, 0)
+            add(r, count, sorted(counts_by_model(snap)) if r.per != "device" else [])
+        return rows
+    by_set: dict[str, dict[str, int]] = {}
+    members: dict[str, list[str]] = {}
+    per_model = counts_by_model(snap)
+    for slug, chosen in sorted(model_rate_sets(snap).items()):
+        if chosen["dataset"] is None:
+            continue
+        agg = by_set.setdefault(chosen["dataset"], {"gpu": 0, "node": 0})
+        agg["gpu"] += per_model[slug]["gpu"]
+        agg["node"] += per_model[slug]["node"]
+        members.setdefault(chosen["dataset"], []).append(slug)
+    for ds, agg in by_set.items():
+        for r in select_rates(snap.failure_rates, ds, include_infrastructure=False):
+            add(r, agg.get(r.per, 0), members[ds])
+    for r in snap.failure_rates:
+        if r.dataset == INFRASTRUCTURE_DATASET:
+            add(r, devices.get(r.component, 0) if r.per == "device" else units.get(r.per, 0), [])
     return rows
 
 
 def campus_job_reliability(
     snap: CampusSnapshot,
-    dataset: str = DEFAULT_JOB_DATASET,
+    dataset: str = PER_MODEL,
     checkpoint_minutes: float = 5.0,
     restart_minutes: float = 10.0,
 ) -> dict:
     """Reliability of one synchronous job on every GPU of the campus (JSON-ready).
 
-    Job MTTF from the job data set applied to the campus's GPUs and nodes; first link failure from the
-    back-end links' media MTBFs (a separate, component-level view); the Daly-optimal checkpoint
-    interval and the exact ETTR at that interval.
+    Job MTTF from each GPU model's own job data set applied to its GPUs and nodes (or one named set
+    for all); first link failure from the back-end links' media MTBFs (a separate, component-level
+    view); the Daly-optimal checkpoint interval and the exact ETTR at that interval.
     """
     _positive("checkpoint_minutes", checkpoint_minutes)
     _non_negative("restart_minutes", restart_minutes)
     counts = campus_counts(snap)
     out: dict = {
         "dataset": dataset,
+        "datasets_by_model": {},
         "gpus": counts["gpu"],
         "nodes": counts["node"],
         "job_mttf_hours": None,
@@ -347,8 +440,18 @@ def campus_job_reliability(
         out["first_link_failure_minutes"] = first_failure_minutes(links)
     if counts["gpu"] <= 0 or not snap.failure_rates:
         return out
-    job_rates = select_rates(snap.failure_rates, dataset, include_infrastructure=False)
-    lam = failures_per_hour(job_rates, {"gpu": counts["gpu"], "node": counts["node"]})
+    by_model = job_failures_by_model(snap, dataset)
+    out["datasets_by_model"] = {
+        slug: {
+            "dataset": m["dataset"],
+            "fallback": m["fallback"],
+            "gpus": m["gpus"],
+            "nodes": m["nodes"],
+            "failures_per_day": m["failures_per_hour"] * HOURS_PER_DAY,
+        }
+        for slug, m in sorted(by_model.items())
+    }
+    lam = sum(m["failures_per_hour"] for m in by_model.values())
     if lam <= 0:
         return out
     mttf = 1.0 / lam

@@ -32,6 +32,8 @@ class GpuSpec:
     # throughput at TDP), sorted by cap; interpolate linearly, clamp at the ends.
     cap_curve: tuple[tuple[float, float], ...] = ((0.5, 0.7), (1.0, 1.0))
     min_cap_fraction: float = 0.5
+    # the job-interruption failure-rate data set of this model's generation/vendor ("" = none known)
+    failure_rate_set: str = ""
 
 
 @dataclass(frozen=True)

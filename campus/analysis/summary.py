@@ -15,7 +15,7 @@ from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
-from campus.analysis.reliability import DEFAULT_JOB_DATASET, campus_job_reliability, failure_table
+from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
 
@@ -45,7 +45,7 @@ def campus_summary(
     pue: float | None = None,
     mfu: float | None = None,
     gpu_power_fraction: float = 1.0,
-    dataset: str = DEFAULT_JOB_DATASET,
+    dataset: str = PER_MODEL,
     checkpoint_minutes: float = 5.0,
     restart_minutes: float = 10.0,
     air_limit_kw: float = AIR_COOLING_LIMIT_KW,

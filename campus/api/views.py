@@ -284,7 +284,7 @@ SUMMARY_EXAMPLE = {
     "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0},
     "network": {"tiers": 3, "switches": 5200},
     "compute": {"peak_pflops": {"bf16": 98900.0}, "effective_pflops": {"bf16": 39560.0}},
-    "reliability": {"dataset": "llama3-2024"},
+    "reliability": {"dataset": "per-model"},
     "buildings": [{"id": 1, "name": "B1", "racks": 780, "gpus": 25000, "it_mw": 37.5}],
 }
 

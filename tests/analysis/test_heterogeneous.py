@@ -7,6 +7,8 @@ the vendor datasheets (H100 SXM 989 TFLOPS, A100 312, MI300X 1,307.4, Ascend 910
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,3 +90,108 @@ def test_synchronous_never_beats_by_speed_and_equals_the_brute_force_minimum(cou
     assert sync >= speed * (1 - 1e-12)
     slowest = min(SPECS[s].peak_tflops["bf16"] for s in counts)
     assert sync == pytest.approx(1e24 / (sum(counts.values()) * slowest * 1e12 * 0.4) / 86_400)
+
+
+# ---------------------------------------------------------------- failure rates per generation
+
+from campus import catalog_data as cat  # noqa: E402
+from campus.analysis import reliability as rel  # noqa: E402
+from campus.analysis.snapshot import CampusSnapshot, RackSnap  # noqa: E402
+
+
+def _campus_of(servers: dict[str, int]) -> CampusSnapshot:
+    """Racks of 4 servers of each model, catalog specs and the catalog's failure-rate sets."""
+    specs = catalog_specs()
+    racks = []
+    for slug, count in servers.items():
+        for i in range(count // 4):
+            racks.append(
+                RackSnap(
+                    len(racks) + 1,
+                    f"{slug}-{i}",
+                    1,
+                    1,
+                    float(i),
+                    0.0,
+                    "direct-to-chip",
+                    60.0,
+                    None,
+                    None,
+                    "active",
+                    ((slug, 4),),
+                )
+            )
+    return CampusSnapshot(
+        id=1,
+        name="mixed",
+        grid_capacity_kw=0.0,
+        price_usd_per_kwh=0.078,
+        design_pue=1.2,
+        ambient_temp_c=25.0,
+        other_it_fraction=0.0,
+        gpus=specs["gpus"],
+        node_models=specs["node_models"],
+        failure_rates=specs["failure_rates"],
+        racks=tuple(racks),
+    )
+
+
+def test_each_model_of_a_mixed_campus_is_charged_its_own_generations_rates():
+    # 128 H100 servers (1,024 GPUs), 64 A100 servers, 32 MI300X servers (256 GPUs), over 30 days.
+    snap = _campus_of({"hgx-h100-8": 128, "dgx-a100": 64, "mi300x-8": 32})
+    # H100, Llama 3 Table 5: 419 interruptions in 1,296 h on 16,384 GPUs / 2,048 servers; 1,024 GPUs in
+    # 128 servers are 1/16 of that job -> 419 / 16 / 1,296 per hour.
+    h100 = 419 / 16 / 1296
+    # A100, Kokolis et al. RSC-1: 6.50 failures per 1,000 node-days -> 64 x 6.5 / 1,000 / 24 per hour.
+    a100 = 64 * 6.5 / 1000 / 24
+    # MI300X: the flagged parity estimate of the H100 log -> 1/64 of the Llama 3 job.
+    mi300x = 419 / 64 / 1296
+    hours = 30 * 24
+    assert rel.expected_job_interruptions(snap, hours) == pytest.approx(
+        hours * (h100 + a100 + mi300x), rel=1e-4
+    )
+    out = rel.campus_job_reliability(snap)
+    assert out["job_failures_per_day"] == pytest.approx(24 * (h100 + a100 + mi300x), rel=1e-4)
+    by_model = out["datasets_by_model"]
+    assert by_model["h100-sxm"]["dataset"] == "llama3-2024"
+    assert by_model["a100-sxm"]["dataset"] == "meta-rsc1-2024"
+    assert by_model["mi300x"]["dataset"] == "amd-instinct-estimate"
+    assert by_model["a100-sxm"]["failures_per_day"] == pytest.approx(64 * 6.5 / 1000, rel=1e-4)
+    # naming one set applies it to every GPU (what the twin did for every campus before)
+    everyone_h100 = 419 * (1792 / 16384) / 1296
+    assert rel.expected_job_interruptions(snap, hours, "llama3-2024") == pytest.approx(
+        hours * everyone_h100, rel=1e-4
+    )
+
+
+def test_the_failure_table_charges_each_set_to_its_own_models():
+    snap = _campus_of({"hgx-h100-8": 128, "dgx-a100": 64})
+    table = rel.failure_table(snap)
+    node_row = next(r for r in table if r["dataset"] == "meta-rsc1-2024")
+    assert node_row["count"] == 64 and node_row["gpu_models"] == ["a100-sxm"]
+    gpu_row = next(r for r in table if r["dataset"] == "llama3-2024" and r["component"] == "gpu")
+    assert gpu_row["count"] == 1024 and gpu_row["gpu_models"] == ["h100-sxm"]
+
+
+def test_every_catalog_gpu_has_a_rate_set_and_unmeasured_ones_are_flagged_estimates():
+    assert set(cat.GPU_FAILURE_RATE_SETS) == {g["slug"] for g in cat.GPU_MODELS}
+    measured = {"h100-sxm": "llama3-2024", "a100-sxm": "meta-rsc1-2024"}
+    for slug, row in cat.GPU_FAILURE_RATE_SETS.items():
+        assert row["dataset"] in cat.datasets()
+        assert row["estimate"] == (slug not in measured)
+        if slug in measured:
+            assert row["dataset"] == measured[slug]
+    for name in cat.ESTIMATED_RATE_SETS:
+        rows = cat.rates(name)
+        assert rows and all(r["estimate"] and r["source"].startswith("ESTIMATE") for r in rows)
+
+
+def test_a_model_without_a_set_of_its_own_says_it_borrows_the_default():
+    snap = _campus_of({"hgx-h100-8": 8})
+    gpus = dict(snap.gpus)
+    gpus["h100-sxm"] = dataclasses.replace(gpus["h100-sxm"], failure_rate_set="")
+    snap = dataclasses.replace(snap, gpus=gpus)
+    chosen = rel.model_rate_sets(snap)["h100-sxm"]
+    assert chosen == {"dataset": "llama3-2024", "fallback": True}
+    with pytest.raises(ValueError, match="^dataset:"):
+        rel.model_rate_sets(snap, "no-such-set")

@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
-from campus.analysis.reliability import DEFAULT_JOB_DATASET
+from campus.analysis.reliability import PER_MODEL
 
 
 class SummaryQuerySerializer(serializers.Serializer):
@@ -25,9 +25,10 @@ class SummaryQuerySerializer(serializers.Serializer):
     )
     dataset = serializers.CharField(
         required=False,
-        default=DEFAULT_JOB_DATASET,
+        default=PER_MODEL,
         max_length=64,
-        help_text="Failure-rate data set for the reliability figures.",
+        help_text="Failure-rate data set for the reliability figures: `per-model` (each GPU model with the "
+        "set of its own generation and vendor) or one set applied to every GPU.",
     )
     checkpoint_minutes = serializers.FloatField(required=False, default=5.0, min_value=0.01, max_value=1440)
     restart_minutes = serializers.FloatField(required=False, default=10.0, min_value=0, max_value=1440)
