@@ -13,7 +13,7 @@ help:
 	@echo "make run    set up, migrate, load the demo campus, serve http://127.0.0.1:8000 with a Celery worker and beat"
 	@echo "make test   set up and run the whole test suite (PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set)"
 	@echo "make setup  install Python and npm dependencies and build the dashboard bundle (quick when nothing changed)"
-	@echo "make lint   ruff;  make bench  benchmarks (print tables);  make clean  remove local state"
+	@echo "make lint   ruff, ESLint and Prettier;  make bench  benchmarks (print tables);  make clean  remove local state"
 
 # ---------------------------------------------------------------- setup (idempotent, stamp files)
 $(VENV)/bin/python:
@@ -49,10 +49,12 @@ test-fast: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	cd frontend && npm run --silent lint
 
 format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+	cd frontend && npm run --silent format
 
 bench: setup
 	@bash scripts/bench.sh

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 export DJANGO_SETTINGS_MODULE=twin.settings.test
 mkdir -p test-results/screenshots
 .venv/bin/ruff check .
+(cd frontend && npm run --silent lint)
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
 .venv/bin/python manage.py spectacular --validate --fail-on-warn --file test-results/openapi.yaml
 exec .venv/bin/python -m pytest "$@"

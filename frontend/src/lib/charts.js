@@ -61,10 +61,18 @@ export function timeChart(container, { title, unit = "", series, yRange = null, 
     const color = SERIES_COLORS[k % SERIES_COLORS.length];
     const base = data.length;
     data.push(s.values);
-    uSeries.push({ label: s.label, stroke: color, width: 2, value: (u, v) => (v == null ? "–" : f.num(v, Math.abs(v) < 10 ? 3 : 1)) });
+    uSeries.push({
+      label: s.label,
+      stroke: color,
+      width: 2,
+      value: (u, v) => (v == null ? "–" : f.num(v, Math.abs(v) < 10 ? 3 : 1)),
+    });
     if (s.p5 && s.p95) {
       data.push(s.p95, s.p5);
-      uSeries.push({ label: `${s.label} p95`, stroke: rgba(color, 0.35), width: 1, show: true }, { label: `${s.label} p5`, stroke: rgba(color, 0.35), width: 1 });
+      uSeries.push(
+        { label: `${s.label} p95`, stroke: rgba(color, 0.35), width: 1, show: true },
+        { label: `${s.label} p5`, stroke: rgba(color, 0.35), width: 1 },
+      );
       bands.push({ series: [base + 1, base + 2], fill: rgba(color, 0.14) });
     }
   });
@@ -102,10 +110,20 @@ export function histogram(container, { title, values, unit = "", testid = "histo
     height: 180,
     series: [
       { label: title, value: (u, v) => (v == null ? "–" : f.num(v, Math.abs(v) < 10 ? 3 : 1)) },
-      { label: "replicas", fill: rgba(SERIES_COLORS[0], 0.55), stroke: SERIES_COLORS[0], width: 1, paths: uPlot.paths.bars({ size: [0.92, 80] }), points: { show: false } },
+      {
+        label: "replicas",
+        fill: rgba(SERIES_COLORS[0], 0.55),
+        stroke: SERIES_COLORS[0],
+        width: 1,
+        paths: uPlot.paths.bars({ size: [0.92, 80] }),
+        points: { show: false },
+      },
     ],
     legend: { show: true },
-    scales: { x: { time: false, range: () => [lo - width / 2, hi + width / 2] }, y: { range: (u, a, b) => [0, Math.max(1, b)] } },
+    scales: {
+      x: { time: false, range: () => [lo - width / 2, hi + width / 2] },
+      y: { range: (u, a, b) => [0, Math.max(1, b)] },
+    },
     axes: [
       { ...axisStyle, size: 36, values: (u, ticks) => ticks.map((v) => f.compact(v)) },
       { ...axisStyle, size: 40 },

@@ -12,7 +12,8 @@ function binned(edges, colors, unit, digits = 0) {
     const lo = i === 0 ? null : edges[i - 1];
     const hi = i < edges.length ? edges[i] : null;
     const fmt = (v) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
-    const text = lo === null ? `< ${fmt(hi)} ${unit}` : hi === null ? `≥ ${fmt(lo)} ${unit}` : `${fmt(lo)}–${fmt(hi)} ${unit}`;
+    const text =
+      lo === null ? `< ${fmt(hi)} ${unit}` : hi === null ? `≥ ${fmt(lo)} ${unit}` : `${fmt(lo)}–${fmt(hi)} ${unit}`;
     return { color, label: text };
   });
   return {

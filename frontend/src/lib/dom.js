@@ -42,7 +42,11 @@ export function boot() {
 }
 
 export function errorBox(error, testid = "error") {
-  return el("div", { class: "notice notice-error", role: "alert", "data-testid": testid }, error?.message ?? String(error));
+  return el(
+    "div",
+    { class: "notice notice-error", role: "alert", "data-testid": testid },
+    error?.message ?? String(error),
+  );
 }
 
 /** The campus picker in the top bar goes to the same page of the chosen campus. */

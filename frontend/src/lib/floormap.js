@@ -445,7 +445,11 @@ export class FloorMap {
 
   _fitScale() {
     const b = this.bounds;
-    return clamp(Math.min((this.width - 48) / Math.max(b.w, 1), (this.height - 48) / Math.max(b.h, 1)), MIN_SCALE, MAX_SCALE);
+    return clamp(
+      Math.min((this.width - 48) / Math.max(b.w, 1), (this.height - 48) / Math.max(b.h, 1)),
+      MIN_SCALE,
+      MAX_SCALE,
+    );
   }
 
   _local(e) {

@@ -55,7 +55,10 @@ export function label(key) {
     .replace(/\bkwh\b/gi, "kWh")
     .replace(/\bmwh\b/gi, "MWh")
     .replace(/\bw\b/g, "W")
-    .replace(/\b(mw|gpu|nic|pue|ettr|mttf|mtbf|mfu|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops|id)\b/gi, (m) => m.toUpperCase())
+    .replace(
+      /\b(mw|gpu|nic|pue|ettr|mttf|mtbf|mfu|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops|id)\b/gi,
+      (m) => m.toUpperCase(),
+    )
     .replace(/\bgpus\b/gi, "GPUs")
     .replace(/\bgbps\b/gi, "Gb/s")
     .replace(/^./, (c) => c.toUpperCase());

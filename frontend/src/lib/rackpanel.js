@@ -9,23 +9,44 @@ let generation = 0;
 export async function loadRackPanel(panel, rack, state, { onClose }) {
   const mine = ++generation;
   clear(panel);
-  const close = el("button", { type: "button", class: "icon-button", "aria-label": "Close rack panel", "data-testid": "rack-panel-close", onclick: onClose }, "×");
+  const close = el(
+    "button",
+    {
+      type: "button",
+      class: "icon-button",
+      "aria-label": "Close rack panel",
+      "data-testid": "rack-panel-close",
+      onclick: onClose,
+    },
+    "×",
+  );
   panel.append(
     el(
       "header",
       { class: "panel-head" },
-      el("div", {}, el("h2", { "data-testid": "rack-panel-name" }, rack.name), el("p", { class: "muted small" }, [rack.building_name, rack.hall_name].filter(Boolean).join(" · "))),
+      el(
+        "div",
+        {},
+        el("h2", { "data-testid": "rack-panel-name" }, rack.name),
+        el("p", { class: "muted small" }, [rack.building_name, rack.hall_name].filter(Boolean).join(" · ")),
+      ),
       close,
     ),
     el(
       "dl",
       { class: "kv" },
-      el("dt", {}, "Load"), el("dd", {}, `${f.kw(rack.load_kw)} of ${f.kw(rack.design_kw)} design`),
-      el("dt", {}, "Feeds"), el("dd", {}, `A ${f.num(rack.feed_a_pct, 0)} % · B ${f.num(rack.feed_b_pct, 0)} % of rating`),
-      el("dt", {}, "Density"), el("dd", {}, `${f.num(rack.density_kw_per_m2, 1)} kW/m²`),
-      el("dt", {}, "Cooling"), el("dd", {}, rack.cooling_type ?? "–"),
-      el("dt", {}, "Status"), el("dd", {}, rack.status ?? "–"),
-      el("dt", {}, "GPUs"), el("dd", { "data-testid": "rack-panel-gpus" }, f.num(rack.gpus ?? 0)),
+      el("dt", {}, "Load"),
+      el("dd", {}, `${f.kw(rack.load_kw)} of ${f.kw(rack.design_kw)} design`),
+      el("dt", {}, "Feeds"),
+      el("dd", {}, `A ${f.num(rack.feed_a_pct, 0)} % · B ${f.num(rack.feed_b_pct, 0)} % of rating`),
+      el("dt", {}, "Density"),
+      el("dd", {}, `${f.num(rack.density_kw_per_m2, 1)} kW/m²`),
+      el("dt", {}, "Cooling"),
+      el("dd", {}, rack.cooling_type ?? "–"),
+      el("dt", {}, "Status"),
+      el("dd", {}, rack.status ?? "–"),
+      el("dt", {}, "GPUs"),
+      el("dd", { "data-testid": "rack-panel-gpus" }, f.num(rack.gpus ?? 0)),
     ),
   );
   const sections = {
@@ -60,7 +81,8 @@ function section(panel, title, testid) {
 
 function fill(body, settled, render) {
   clear(body);
-  if (settled.status === "rejected") body.append(el("p", { class: "notice notice-error small" }, settled.reason?.message ?? "Unavailable"));
+  if (settled.status === "rejected")
+    body.append(el("p", { class: "notice notice-error small" }, settled.reason?.message ?? "Unavailable"));
   else body.append(render(settled.value));
 }
 
@@ -78,18 +100,46 @@ function nodesView(rows, rack) {
     "div",
     {},
     gpus.length
-      ? el("ul", { class: "gpu-list" }, gpus.map(([m, n]) => el("li", {}, el("i", { class: "swatch", style: { background: gpuColor(m) } }), el("span", { class: "gpu-model" }, m), el("span", { class: "gpu-count" }, `${f.num(n)} GPUs`))))
+      ? el(
+          "ul",
+          { class: "gpu-list" },
+          gpus.map(([m, n]) =>
+            el(
+              "li",
+              {},
+              el("i", { class: "swatch", style: { background: gpuColor(m) } }),
+              el("span", { class: "gpu-model" }, m),
+              el("span", { class: "gpu-count" }, `${f.num(n)} GPUs`),
+            ),
+          ),
+        )
       : null,
     rows.length
       ? el(
           "table",
           { class: "table compact" },
-          el("thead", {}, el("tr", {}, el("th", {}, "Server model"), el("th", { class: "num" }, "Count"), el("th", {}, "Status"))),
+          el(
+            "thead",
+            {},
+            el("tr", {}, el("th", {}, "Server model"), el("th", { class: "num" }, "Count"), el("th", {}, "Status")),
+          ),
           el(
             "tbody",
             {},
             [...byModel].map(([model, e]) =>
-              el("tr", {}, el("td", {}, String(model)), el("td", { class: "num" }, f.num(e.count)), el("td", {}, Object.entries(e.statuses).map(([s, n]) => `${n} ${s}`).join(", "))),
+              el(
+                "tr",
+                {},
+                el("td", {}, String(model)),
+                el("td", { class: "num" }, f.num(e.count)),
+                el(
+                  "td",
+                  {},
+                  Object.entries(e.statuses)
+                    .map(([s, n]) => `${n} ${s}`)
+                    .join(", "),
+                ),
+              ),
             ),
           ),
         )
@@ -114,11 +164,18 @@ function powerView(chain) {
           steps.map((s) =>
             el(
               "li",
-              { class: `${s.feed ? "chain-feed" : ""} ${s.live === false ? "chain-dead" : ""}`, title: s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null },
+              {
+                class: `${s.feed ? "chain-feed" : ""} ${s.live === false ? "chain-dead" : ""}`,
+                title: s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null,
+              },
               el("span", { class: "chain-kind" }, s.kind ?? ""),
               el("span", { class: s.feed ? "chain-feed-name" : "chain-name" }, s.name ?? String(s.id ?? "")),
               s.load_pct != null || s.utilization != null
-                ? el("span", { class: "chain-load" }, s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization))
+                ? el(
+                    "span",
+                    { class: "chain-load" },
+                    s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization),
+                  )
                 : s.rated_kw != null
                   ? el("span", { class: "chain-load" }, f.kw(s.rated_kw, 0))
                   : null,
@@ -138,9 +195,21 @@ function normalizePaths(chain) {
       side: side.side,
       steps: [
         // The rack's own feed; the feeds between devices further up are not listed.
-        ...(side.feeds ?? []).filter((f) => f.downstream_device_id == null).map((f) => ({ kind: "rack feed", name: `${f.side} feed, ${f.rating_kw} kW`, load_pct: f.load_pct, live: f.live, feed: true })),
+        ...(side.feeds ?? [])
+          .filter((f) => f.downstream_device_id == null)
+          .map((f) => ({
+            kind: "rack feed",
+            name: `${f.side} feed, ${f.rating_kw} kW`,
+            load_pct: f.load_pct,
+            live: f.live,
+            feed: true,
+          })),
         ...(side.devices ?? []),
-        ...(side.utility_feeds ?? []).map((u) => ({ ...u, kind: "utility feed", utilization: u.capacity_kw ? u.load_kw / u.capacity_kw : null })),
+        ...(side.utility_feeds ?? []).map((u) => ({
+          ...u,
+          kind: "utility feed",
+          utilization: u.capacity_kw ? u.load_kw / u.capacity_kw : null,
+        })),
       ],
     }));
   }
@@ -154,10 +223,14 @@ function coolingView(u) {
   return el(
     "dl",
     { class: "kv" },
-    el("dt", {}, "Unit"), el("dd", {}, `${u.name} (${u.kind})`),
-    el("dt", {}, "Capacity"), el("dd", {}, f.kw(u.capacity_kw, 0)),
-    el("dt", {}, "Supply / return"), el("dd", {}, `${f.num(u.supply_temp_c, 0)} / ${f.num(u.return_temp_c, 0)} °C`),
-    u.group ? el("dt", {}, "Group") : null, u.group ? el("dd", {}, u.group) : null,
+    el("dt", {}, "Unit"),
+    el("dd", {}, `${u.name} (${u.kind})`),
+    el("dt", {}, "Capacity"),
+    el("dd", {}, f.kw(u.capacity_kw, 0)),
+    el("dt", {}, "Supply / return"),
+    el("dd", {}, `${f.num(u.supply_temp_c, 0)} / ${f.num(u.return_temp_c, 0)} °C`),
+    u.group ? el("dt", {}, "Group") : null,
+    u.group ? el("dd", {}, u.group) : null,
   );
 }
 
@@ -169,25 +242,38 @@ function networkView(pod, links) {
       ? el(
           "dl",
           { class: "kv" },
-          el("dt", {}, "Pod"), el("dd", { "data-testid": "rack-panel-pod" }, pod.name),
-          el("dt", {}, "Fabric"), el("dd", {}, `${pod.fabric} · ${pod.topology}`),
-          el("dt", {}, "Oversubscription"), el("dd", {}, `${f.num(pod.oversubscription, 1)} : 1`),
+          el("dt", {}, "Pod"),
+          el("dd", { "data-testid": "rack-panel-pod" }, pod.name),
+          el("dt", {}, "Fabric"),
+          el("dd", {}, `${pod.fabric} · ${pod.topology}`),
+          el("dt", {}, "Oversubscription"),
+          el("dd", {}, `${f.num(pod.oversubscription, 1)} : 1`),
         )
       : el("p", { class: "muted" }, "Not in a pod."),
     links.length
       ? el(
           "ul",
           { class: "link-list", "data-testid": "rack-panel-links" },
-          links.slice(0, 40).map((l) =>
-            el(
-              "li",
-              {},
-              el("strong", {}, `${f.num(l.count)} × `),
-              `${l.network ?? ""} → `,
-              el("span", { class: "chain-name" }, l.b_switch?.name ?? String(l.b_switch ?? "")),
-              el("div", { class: "muted" }, `${l.medium?.name ?? String(l.medium ?? "")} · ${f.num(l.length_m, 0)} m · ${f.num(l.speed_gbps)} Gb/s`),
+          links
+            .slice(0, 40)
+            .map((l) =>
+              el(
+                "li",
+                {},
+                el("strong", {}, `${f.num(l.count)} × `),
+                `${l.network ?? ""} → `,
+                el("span", { class: "chain-name" }, l.b_switch?.name ?? String(l.b_switch ?? "")),
+                el(
+                  "div",
+                  { class: "muted" },
+                  [
+                    l.medium?.name ?? String(l.medium ?? ""),
+                    `${f.num(l.length_m, 0)} m`,
+                    `${f.num(l.speed_gbps)} Gb/s`,
+                  ].join(" · "),
+                ),
+              ),
             ),
-          ),
         )
       : el("p", { class: "muted small" }, "No links recorded for this rack."),
   );

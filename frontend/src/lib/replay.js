@@ -41,7 +41,9 @@ export class Replay {
   }
 
   async init(runId) {
-    const page = await api.get(`/api/runs/${qs({ campus: this.state.campusId, status: "succeeded", ordering: "-created", limit: 100 })}`);
+    const page = await api.get(
+      `/api/runs/${qs({ campus: this.state.campusId, status: "succeeded", ordering: "-created", limit: 100 })}`,
+    );
     const finished = page.results ?? page;
     clear(this.ui.select).append(el("option", { value: "" }, finished.length ? "No run" : "No finished runs yet"));
     for (const r of finished) {
@@ -87,7 +89,11 @@ export class Replay {
       this.ui.onValues(null);
       return;
     }
-    this.ui.note.textContent = `${f.num(this.series.racks.size)} racks (${this.series.quantity.replace(/_/g, " ")}) over ${f.hours(this.series.t.at(-1) ?? 0)}; racks without a series kept their nominal state.`;
+    const quantity = this.series.quantity.replace(/_/g, " ");
+    const span = f.hours(this.series.t.at(-1) ?? 0);
+    this.ui.note.textContent =
+      `${f.num(this.series.racks.size)} racks (${quantity}) over ${span}; ` +
+      "racks without a series kept their nominal state.";
     this.ui.slider.max = String(Math.max(0, this.series.t.length - 1));
     this.ui.slider.value = "0";
     this.ui.controls.hidden = false;
@@ -122,7 +128,6 @@ export class Replay {
     this.ui.play.textContent = "Play";
   }
 }
-
 
 function nearest(t, at) {
   let lo = 0;

@@ -6,7 +6,17 @@ const GAP_M = 12;
 export function hallScene(data) {
   const hall = data.hall ?? data;
   const racks = (data.racks ?? hall.racks ?? []).map((r) => placeRack(r, 0, 0, hall));
-  const outlines = [{ x: 0, y: 0, w: num(hall.width_m, 10), h: num(hall.length_m ?? hall.depth_m, 10), level: "hall", label: hall.name, id: hall.id }];
+  const outlines = [
+    {
+      x: 0,
+      y: 0,
+      w: num(hall.width_m, 10),
+      h: num(hall.length_m ?? hall.depth_m, 10),
+      level: "hall",
+      label: hall.name,
+      id: hall.id,
+    },
+  ];
   return { racks, outlines, title: hall.name };
 }
 
@@ -41,7 +51,7 @@ export function campusScene(data, buildingId = null) {
       for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
     }
   }
-  const title = buildingId && buildings[0] ? buildings[0].name : data.name ?? data.campus?.name ?? "Whole campus";
+  const title = buildingId && buildings[0] ? buildings[0].name : (data.name ?? data.campus?.name ?? "Whole campus");
   return { racks, outlines, title };
 }
 
@@ -59,7 +69,10 @@ function withRacks(data) {
       if (!list) byHall.set(rack.hall_id, (list = []));
       list.push(rack);
     }
-    data.__decoded = buildings.map((b) => ({ ...b, halls: (b.halls ?? []).map((h) => ({ ...h, racks: byHall.get(h.id) ?? h.racks ?? [] })) }));
+    data.__decoded = buildings.map((b) => ({
+      ...b,
+      halls: (b.halls ?? []).map((h) => ({ ...h, racks: byHall.get(h.id) ?? h.racks ?? [] })),
+    }));
   }
   return data.__decoded;
 }

@@ -30,7 +30,11 @@ function shape(schema, root) {
     else if (option.const !== undefined) constants.push(option.const);
     else base ??= option;
   }
-  return { base: { ...(base ?? {}), title: s.title, description: s.description, default: s.default }, nullable, constants };
+  return {
+    base: { ...(base ?? {}), title: s.title, description: s.description, default: s.default },
+    nullable,
+    constants,
+  };
 }
 
 function isSimple(base) {
@@ -81,8 +85,10 @@ export function validate(schema, value, root = schema, path = "") {
     case "string":
       if (typeof value !== "string") add(path, "must be text");
       else {
-        if (s.minLength !== undefined && value.length < s.minLength) add(path, `needs at least ${s.minLength} characters`);
-        if (s.maxLength !== undefined && value.length > s.maxLength) add(path, `allows at most ${s.maxLength} characters`);
+        if (s.minLength !== undefined && value.length < s.minLength)
+          add(path, `needs at least ${s.minLength} characters`);
+        if (s.maxLength !== undefined && value.length > s.maxLength)
+          add(path, `allows at most ${s.maxLength} characters`);
       }
       break;
     case "boolean":
@@ -107,7 +113,8 @@ export function validate(schema, value, root = schema, path = "") {
       for (const [k, v] of Object.entries(value)) {
         if (props[k]) errors.push(...validate(props[k], v, root, join(path, k)));
         else if (s.additionalProperties === false) add(join(path, k), "is not a parameter of this kind");
-        else if (typeof s.additionalProperties === "object") errors.push(...validate(s.additionalProperties, v, root, join(path, k)));
+        else if (typeof s.additionalProperties === "object")
+          errors.push(...validate(s.additionalProperties, v, root, join(path, k)));
       }
       break;
     }
@@ -183,7 +190,8 @@ export class SchemaForm {
     if (Array.isArray(base.enum)) {
       input = el("select", { id, name: path });
       if (nullable) input.append(el("option", { value: "" }, "— default —"));
-      for (const option of base.enum) input.append(el("option", { value: option, selected: option === value }, String(option)));
+      for (const option of base.enum)
+        input.append(el("option", { value: option, selected: option === value }, String(option)));
       if (value === null) input.value = "";
       read = () => (input.value === "" ? null : input.value);
     } else if (base.type === "boolean") {
@@ -221,8 +229,20 @@ export class SchemaForm {
     const labelText = niceLabel(base.title ?? name);
     const wrap =
       base.type === "boolean"
-        ? el("div", { class: "field", "data-path": path }, el("label", { class: "check", for: id }, input, labelText), errorEl)
-        : el("div", { class: "field", "data-path": path }, el("label", { for: id }, labelText), input, help.length ? el("div", { class: "field-help" }, help.join("; ")) : null, errorEl);
+        ? el(
+            "div",
+            { class: "field", "data-path": path },
+            el("label", { class: "check", for: id }, input, labelText),
+            errorEl,
+          )
+        : el(
+            "div",
+            { class: "field", "data-path": path },
+            el("label", { for: id }, labelText),
+            input,
+            help.length ? el("div", { class: "field-help" }, help.join("; ")) : null,
+            errorEl,
+          );
     this.fields.push({ path, read, input, errorEl, wrap });
     input.addEventListener("change", () => this.check(path));
     return wrap;
@@ -233,7 +253,18 @@ export class SchemaForm {
     const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true });
     // null (the engine's "all" or "derived") stays an empty box; everything else is compact JSON.
     const text = value === null || value === undefined ? "" : JSON.stringify(value);
-    const input = el("textarea", { id, name: path, rows: Math.min(6, Math.max(1, Math.ceil(text.length / 56))), spellcheck: "false", class: "json-input", "aria-describedby": `${id}-error` }, text);
+    const input = el(
+      "textarea",
+      {
+        id,
+        name: path,
+        rows: Math.min(6, Math.max(1, Math.ceil(text.length / 56))),
+        spellcheck: "false",
+        class: "json-input",
+        "aria-describedby": `${id}-error`,
+      },
+      text,
+    );
     const read = () => {
       const raw = input.value.trim();
       if (!raw) return base.nullable ? null : base.type === "array" ? [] : base.type === "object" ? {} : null;
@@ -248,7 +279,11 @@ export class SchemaForm {
       { class: "field field-json", "data-path": path },
       el("label", { for: id }, niceLabel(base.title ?? name)),
       input,
-      el("div", { class: "field-help" }, [plain(base.description), base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — ")),
+      el(
+        "div",
+        { class: "field-help" },
+        [plain(base.description), base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — "),
+      ),
       errorEl,
     );
     this.fields.push({ path, read, input, errorEl, wrap, json: true });
@@ -276,7 +311,8 @@ export class SchemaForm {
     const errors = [];
     for (const field of this.fields) {
       const v = field.read();
-      if (v && typeof v === "object" && "__invalid_json__" in v) errors.push({ path: field.path, message: "is not valid JSON" });
+      if (v && typeof v === "object" && "__invalid_json__" in v)
+        errors.push({ path: field.path, message: "is not valid JSON" });
     }
     const jsonBad = new Set(errors.map((e) => e.path));
     for (const e of validate(this.schema, value)) {
@@ -318,7 +354,9 @@ export class SchemaForm {
         continue;
       }
       const where = path === field.path ? "" : `${path.slice(field.path.length).replace(/^\./, "")}: `;
-      field.errorEl.textContent = field.errorEl.textContent ? `${field.errorEl.textContent} ${where}${message}` : `${where}${message}`;
+      field.errorEl.textContent = field.errorEl.textContent
+        ? `${field.errorEl.textContent} ${where}${message}`
+        : `${where}${message}`;
       field.errorEl.hidden = false;
       field.input.setAttribute("aria-invalid", "true");
     }

@@ -20,7 +20,7 @@ const params = new URLSearchParams(window.location.search);
 
 const view = {
   hallId: state.hallId ?? null,
-  buildingId: state.hallId ? null : state.buildingId ?? null,
+  buildingId: state.hallId ? null : (state.buildingId ?? null),
   metric: METRICS[params.get("metric")] ? params.get("metric") : "load_kw",
   scene: null,
   byId: new Map(),
@@ -124,10 +124,18 @@ function buildPicker() {
 function crumbs() {
   const list = $("map-crumbs");
   clear(list);
-  const building = (state.navigation ?? []).find((b) => b.id === view.buildingId || b.halls.some((h) => h.id === view.hallId));
+  const building = (state.navigation ?? []).find(
+    (b) => b.id === view.buildingId || b.halls.some((h) => h.id === view.hallId),
+  );
   const hall = building?.halls.find((h) => h.id === view.hallId);
   const item = (text, target, current) =>
-    el("li", {}, current ? el("span", { "aria-current": "location" }, text) : el("a", { href: "#", onclick: (e) => (e.preventDefault(), go(target)) }, text));
+    el(
+      "li",
+      {},
+      current
+        ? el("span", { "aria-current": "location" }, text)
+        : el("a", { href: "#", onclick: (e) => (e.preventDefault(), go(target)) }, text),
+    );
   list.append(item(state.campusName, {}, !building));
   if (building) list.append(item(building.name, { buildingId: building.id }, !hall));
   if (hall) list.append(item(hall.name, { hallId: hall.id }, true));
@@ -136,7 +144,11 @@ function crumbs() {
 function go({ hallId = null, buildingId = null }) {
   view.hallId = hallId;
   view.buildingId = hallId ? null : buildingId;
-  const search = qs({ hall: hallId, building: view.buildingId, metric: view.metric !== "load_kw" ? view.metric : null });
+  const search = qs({
+    hall: hallId,
+    building: view.buildingId,
+    metric: view.metric !== "load_kw" ? view.metric : null,
+  });
   history.pushState({ hallId, buildingId: view.buildingId }, "", `${window.location.pathname}${search}`);
   $("hall-picker").value = hallId ? `h:${hallId}` : view.buildingId ? `b:${view.buildingId}` : "";
   load();
@@ -215,7 +227,7 @@ function recolor() {
   const metric = METRICS[view.metric];
   if (view.metric === "temperature") {
     const values = view.replayValues;
-    for (const r of view.scene.racks) r.temperature_c = values ? values.get(r.id) ?? null : null;
+    for (const r of view.scene.racks) r.temperature_c = values ? (values.get(r.id) ?? null) : null;
   }
   map.setColors((r) => metric.scale.color(metric.value(r)));
   map.setHighlight([]);
@@ -228,7 +240,9 @@ function recolor() {
   }
   renderLegend(metric.title + (metric.unit ? ` (${metric.unit})` : ""), bins);
   if (view.metric === "temperature" && !view.replayValues) {
-    $("legend").append(el("p", { class: "muted small" }, "Temperatures come from a run: pick one under “Replay a run”."));
+    $("legend").append(
+      el("p", { class: "muted small" }, "Temperatures come from a run: pick one under “Replay a run”."),
+    );
   }
 }
 
@@ -247,7 +261,13 @@ function renderLegend(title, bins) {
       "ul",
       {},
       bins.map((b) =>
-        el("li", { "data-color": b.color }, el("i", { class: "swatch", style: { background: b.color } }), el("span", {}, b.label), b.count != null ? el("span", { class: "legend-count" }, f.num(b.count)) : null),
+        el(
+          "li",
+          { "data-color": b.color },
+          el("i", { class: "swatch", style: { background: b.color } }),
+          el("span", {}, b.label),
+          b.count != null ? el("span", { class: "legend-count" }, f.num(b.count)) : null,
+        ),
       ),
     ),
   );
@@ -278,8 +298,15 @@ function showTooltip(index, event) {
     el("strong", {}, r.name),
     el("div", {}, [r.building_name, r.hall_name].filter(Boolean).join(" · ")),
     el("div", {}, `${metric.title}: ${metric.describe(r)}`),
-    el("div", {}, `${f.num(r.gpus ?? 0)} GPUs${r.gpus_by_model ? ` (${Object.keys(r.gpus_by_model).join(", ")})` : ""} · ${r.cooling_type ?? ""}`),
-    view.impact?.kindOf.has(r.id) ? el("div", { class: "tooltip-impact" }, IMPACT[view.impact.kindOf.get(r.id)].label) : null,
+    el(
+      "div",
+      {},
+      `${f.num(r.gpus ?? 0)} GPUs${r.gpus_by_model ? ` (${Object.keys(r.gpus_by_model).join(", ")})` : ""}` +
+        ` · ${r.cooling_type ?? ""}`,
+    ),
+    view.impact?.kindOf.has(r.id)
+      ? el("div", { class: "tooltip-impact" }, IMPACT[view.impact.kindOf.get(r.id)].label)
+      : null,
   );
   tooltip.hidden = false;
   const wrap = $("canvas-wrap").getBoundingClientRect();
@@ -299,7 +326,9 @@ function enterHallAt(event) {
   const box = canvas.getBoundingClientRect();
   const wx = map.ox + (event.clientX - box.left) / map.scale;
   const wy = map.oy + (event.clientY - box.top) / map.scale;
-  const hall = view.scene?.outlines.find((o) => o.level === "hall" && wx >= o.x && wx <= o.x + o.w && wy >= o.y && wy <= o.y + o.h);
+  const hall = view.scene?.outlines.find(
+    (o) => o.level === "hall" && wx >= o.x && wx <= o.x + o.w && wy >= o.y && wy <= o.y + o.h,
+  );
   if (hall) go({ hallId: hall.id });
 }
 
@@ -419,8 +448,17 @@ function renderDeviceSelect() {
     if (here.children.length) select.append(here);
   }
   group("Utility feeds", feeds, "utility");
-  for (const [k, title] of DEVICE_KINDS) group(title, devices.filter((d) => d.kind === k), "power");
-  group("Cooling units (CDU, CRAH…)", [...units].sort((a, b) => (a.kind === "cdu" ? 0 : 1) - (b.kind === "cdu" ? 0 : 1)), "cooling");
+  for (const [k, title] of DEVICE_KINDS)
+    group(
+      title,
+      devices.filter((d) => d.kind === k),
+      "power",
+    );
+  group(
+    "Cooling units (CDU, CRAH…)",
+    [...units].sort((a, b) => (a.kind === "cdu" ? 0 : 1) - (b.kind === "cdu" ? 0 : 1)),
+    "cooling",
+  );
   group("Cooling plants", plants, "plant");
   select.value = current;
   if (select.value !== current) select.value = "";
@@ -452,7 +490,7 @@ function classifyImpact(data) {
   const kindOf = new Map();
   const put = (ids, k) => {
     for (const item of ids ?? []) {
-      const id = typeof item === "object" ? item.id ?? item.rack_id : item;
+      const id = typeof item === "object" ? (item.id ?? item.rack_id) : item;
       if (!kindOf.has(id)) kindOf.set(id, k);
     }
   };
@@ -468,7 +506,10 @@ function classifyImpact(data) {
     }
   }
   const lostPower = new Set([...(racks.lost_both ?? []), ...(racks.lost_a ?? []), ...(racks.lost_b ?? [])]);
-  put([...cascade].filter((id) => lostPower.has(id)), "cascade");
+  put(
+    [...cascade].filter((id) => lostPower.has(id)),
+    "cascade",
+  );
   put(racks.lost_both, "both");
   put(racks.lost_a, "a");
   put(racks.lost_b, "b");
@@ -495,13 +536,31 @@ function renderImpact(data, kindOf) {
       { class: "impact-headline", "data-testid": "impact-gpus-lost", "data-value": lost },
       el("span", { class: "big" }, f.num(lost)),
       " GPUs lost",
-      el("div", { class: "muted small" }, `${f.num(gpus.lost_power ?? 0)} without power · ${f.num(gpus.lost_cooling ?? 0)} without cooling · ${f.num((gpus.lost_a ?? 0) + (gpus.lost_b ?? 0))} on one feed`),
-      data.job?.interrupted ? el("div", { class: "small bad" }, `A campus-wide job is interrupted (${f.pct(data.job.fraction_of_gpus_lost, 1)} of its GPUs).`) : null,
+      el(
+        "div",
+        { class: "muted small" },
+        [
+          `${f.num(gpus.lost_power ?? 0)} without power`,
+          `${f.num(gpus.lost_cooling ?? 0)} without cooling`,
+          `${f.num((gpus.lost_a ?? 0) + (gpus.lost_b ?? 0))} on one feed`,
+        ].join(" · "),
+      ),
+      data.job?.interrupted
+        ? el(
+            "div",
+            { class: "small bad" },
+            `A campus-wide job is interrupted (${f.pct(data.job.fraction_of_gpus_lost, 1)} of its GPUs).`,
+          )
+        : null,
     ),
     el(
       "table",
       { class: "table compact", "data-testid": "impact-counts" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, "Racks"), el("th", { class: "num" }, "In view"))),
+      el(
+        "thead",
+        {},
+        el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, "Racks"), el("th", { class: "num" }, "In view")),
+      ),
       el(
         "tbody",
         {},
@@ -525,14 +584,37 @@ function renderImpact(data, kindOf) {
         )
       : null,
     kindOf.size
-      ? el("button", { type: "button", class: "button-quiet", "data-testid": "impact-zoom", onclick: () => zoomToRacks([...kindOf.keys()]) }, "Zoom to the racks hit")
-      : el("p", { class: "notice small", "data-testid": "impact-none" }, "No rack is hit: the redundancy carries this failure."),
+      ? el(
+          "button",
+          {
+            type: "button",
+            class: "button-quiet",
+            "data-testid": "impact-zoom",
+            onclick: () => zoomToRacks([...kindOf.keys()]),
+          },
+          "Zoom to the racks hit",
+        )
+      : el(
+          "p",
+          { class: "notice small", "data-testid": "impact-none" },
+          "No rack is hit: the redundancy carries this failure.",
+        ),
     tripped.length
       ? el(
           "div",
           { class: "tripped", "data-testid": "impact-tripped" },
-          el("div", { class: "legend-title" }, `Cascade: ${tripped.length} trip${tripped.length === 1 ? "" : "s"}, in order`),
-          el("ol", {}, tripped.slice(0, 50).map((t) => el("li", {}, `${t.name || `${t.kind} ${t.id}`}${t.reason ? ` — ${t.reason}` : ""}`))),
+          el(
+            "div",
+            { class: "legend-title" },
+            `Cascade: ${tripped.length} trip${tripped.length === 1 ? "" : "s"}, in order`,
+          ),
+          el(
+            "ol",
+            {},
+            tripped
+              .slice(0, 50)
+              .map((t) => el("li", {}, `${t.name || `${t.kind} ${t.id}`}${t.reason ? ` — ${t.reason}` : ""}`)),
+          ),
         )
       : el("p", { class: "muted small" }, "No cascade: the other feeds carry the load."),
   );
@@ -580,6 +662,8 @@ loadDevices().catch((error) => {
   $("impact-result").append(errorBox(error, "impact-error"));
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.
-loaded.then(() => replay.init(state.runId)).catch((error) => {
-  $("replay-note").textContent = `Runs unavailable: ${error.message}`;
-});
+loaded
+  .then(() => replay.init(state.runId))
+  .catch((error) => {
+    $("replay-note").textContent = `Runs unavailable: ${error.message}`;
+  });

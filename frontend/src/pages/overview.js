@@ -22,19 +22,38 @@ function meter(parts, limit, { unit = "MW", testid } = {}) {
   const max = Math.max(limit || 0, ...parts.map((p) => p.value || 0)) || 1;
   return el(
     "div",
-    { class: "meter", "data-testid": testid, role: "img", "aria-label": parts.map((p) => `${p.label} ${f.num(p.value, 1)} ${unit}`).join(", ") + (limit ? `, limit ${f.num(limit, 1)} ${unit}` : "") },
+    {
+      class: "meter",
+      "data-testid": testid,
+      role: "img",
+      "aria-label":
+        parts.map((p) => `${p.label} ${f.num(p.value, 1)} ${unit}`).join(", ") +
+        (limit ? `, limit ${f.num(limit, 1)} ${unit}` : ""),
+    },
     el(
       "div",
       { class: "meter-track" },
       parts.map((p) =>
-        el("div", { class: `meter-bar ${p.cls ?? ""}`, style: { width: `${Math.min(100, (100 * (p.value || 0)) / max)}%` }, title: `${p.label}: ${f.num(p.value, 1)} ${unit}` }),
+        el("div", {
+          class: `meter-bar ${p.cls ?? ""}`,
+          style: { width: `${Math.min(100, (100 * (p.value || 0)) / max)}%` },
+          title: `${p.label}: ${f.num(p.value, 1)} ${unit}`,
+        }),
       ),
-      limit ? el("div", { class: "meter-limit", style: { left: `${Math.min(100, (100 * limit) / max)}%` }, title: `Limit ${f.num(limit, 1)} ${unit}` }) : null,
+      limit
+        ? el("div", {
+            class: "meter-limit",
+            style: { left: `${Math.min(100, (100 * limit) / max)}%` },
+            title: `Limit ${f.num(limit, 1)} ${unit}`,
+          })
+        : null,
     ),
     el(
       "div",
       { class: "meter-legend" },
-      parts.map((p) => el("span", {}, el("i", { class: `swatch ${p.cls ?? ""}` }), `${p.label} ${f.num(p.value, 1)} ${unit}`)),
+      parts.map((p) =>
+        el("span", {}, el("i", { class: `swatch ${p.cls ?? ""}` }), `${p.label} ${f.num(p.value, 1)} ${unit}`),
+      ),
       limit ? el("span", {}, el("i", { class: "swatch swatch-limit" }), `limit ${f.num(limit, 1)} ${unit}`) : null,
     ),
   );
@@ -49,13 +68,24 @@ function gpuMix(byModel, testid) {
     el(
       "div",
       { class: "stack", role: "img", "aria-label": entries.map(([m, n]) => `${m}: ${f.num(n)} GPUs`).join(", ") },
-      entries.map(([model, n]) => el("span", { style: { width: `${(100 * n) / total}%`, background: gpuColor(model) }, title: `${model}: ${f.num(n)}` })),
+      entries.map(([model, n]) =>
+        el("span", {
+          style: { width: `${(100 * n) / total}%`, background: gpuColor(model) },
+          title: `${model}: ${f.num(n)}`,
+        }),
+      ),
     ),
     el(
       "ul",
       { class: "gpu-list" },
       entries.map(([model, n]) =>
-        el("li", { "data-model": model, "data-value": n }, el("i", { class: "swatch", style: { background: gpuColor(model) } }), el("span", { class: "gpu-model" }, model), el("span", { class: "gpu-count" }, f.num(n))),
+        el(
+          "li",
+          { "data-model": model, "data-value": n },
+          el("i", { class: "swatch", style: { background: gpuColor(model) } }),
+          el("span", { class: "gpu-model" }, model),
+          el("span", { class: "gpu-count" }, f.num(n)),
+        ),
       ),
     ),
   );
@@ -65,12 +95,20 @@ function gpuMix(byModel, testid) {
 function riskCard(power, cooling) {
   const count = (v) => (Array.isArray(v) ? v.length : Number(v ?? 0));
   const items = [
-    ["risk-redundancy", "Single failures that cascade or darken racks", count(power.redundancy_findings_count ?? power.redundancy_findings)],
+    [
+      "risk-redundancy",
+      "Single failures that cascade or darken racks",
+      count(power.redundancy_findings_count ?? power.redundancy_findings),
+    ],
     ["risk-tripped", "Devices that trip at design load", count(power.tripped_at_design_load)],
     ["risk-over-limit", "Power devices over their planning limit", count(power.devices_over_planning_limit)],
     ["risk-dark", "Racks without power", count(power.racks_without_power)],
     ["risk-cooling-n1", "Cooling groups failing N+1", count(cooling.groups_failing_n_plus_1)],
-    ["risk-cooling-over", "Cooling units or plants overloaded", count(cooling.units_overloaded) + count(cooling.plants_overloaded)],
+    [
+      "risk-cooling-over",
+      "Cooling units or plants overloaded",
+      count(cooling.units_overloaded) + count(cooling.plants_overloaded),
+    ],
   ];
   const tight = power.tightest_device;
   return el(
@@ -81,15 +119,24 @@ function riskCard(power, cooling) {
       "ul",
       { class: "risk-list" },
       items.map(([testid, text, n]) =>
-        el("li", { class: n > 0 ? "risk-bad" : "risk-ok", "data-testid": testid, "data-value": n }, el("span", { class: "risk-count" }, f.num(n)), text),
+        el(
+          "li",
+          { class: n > 0 ? "risk-bad" : "risk-ok", "data-testid": testid, "data-value": n },
+          el("span", { class: "risk-count" }, f.num(n)),
+          text,
+        ),
       ),
     ),
     el(
       "p",
       { class: "muted small" },
-      power.stranded_mw != null ? `Stranded power: ${f.mw(power.stranded_mw)} provisioned to racks but not usable` : null,
+      power.stranded_mw != null
+        ? `Stranded power: ${f.mw(power.stranded_mw)} provisioned to racks but not usable`
+        : null,
       power.stranded_by_constraint_mw && Object.keys(power.stranded_by_constraint_mw).length
-        ? ` (${Object.entries(power.stranded_by_constraint_mw).map(([k, v]) => `${k} ${f.mw(v)}`).join(", ")}).`
+        ? ` (${Object.entries(power.stranded_by_constraint_mw)
+            .map(([k, v]) => `${k} ${f.mw(v)}`)
+            .join(", ")}).`
         : ".",
       tight?.name ? ` Tightest device: ${tight.name}, ${f.kw(tight.headroom_kw, 0)} of headroom.` : null,
     ),
@@ -108,7 +155,13 @@ function fabricCard(net) {
       figure("fig-fabric-switches", "Switches", net.switches, f.num(net.switches)),
       figure("fig-fabric-links", "Links", net.links, f.num(net.links)),
       figure("fig-fabric-optics", "Transceivers", net.transceivers, f.num(net.transceivers)),
-      figure("fig-fabric-kw", "Fabric power", net.fabric_power_kw, f.mw(net.fabric_power_kw / 1000), net.copper_share != null ? `${f.pct(net.copper_share, 1)} of links on copper` : null),
+      figure(
+        "fig-fabric-kw",
+        "Fabric power",
+        net.fabric_power_kw,
+        f.mw(net.fabric_power_kw / 1000),
+        net.copper_share != null ? `${f.pct(net.copper_share, 1)} of links on copper` : null,
+      ),
     ),
   );
 }
@@ -122,7 +175,8 @@ function render(summary) {
   const compute = summary.compute ?? {};
   const rel = summary.reliability ?? {};
   const peak = compute.peak_pflops ?? {};
-  const coolingHeadroom = cooling.capacity_mw != null && cooling.heat_load_mw != null ? cooling.capacity_mw - cooling.heat_load_mw : null;
+  const coolingHeadroom =
+    cooling.capacity_mw != null && cooling.heat_load_mw != null ? cooling.capacity_mw - cooling.heat_load_mw : null;
   const gridUse = power.grid_capacity_mw ? power.facility_mw / power.grid_capacity_mw : null;
 
   root.append(
@@ -136,7 +190,18 @@ function render(summary) {
         el(
           "div",
           { class: "split" },
-          figure("fig-gpus", "GPUs", inv.gpus, f.num(inv.gpus), `${f.num(inv.nodes)} servers · ${f.num(inv.racks)} racks · ${f.num(inv.halls)} halls · ${f.num(inv.buildings)} buildings`),
+          figure(
+            "fig-gpus",
+            "GPUs",
+            inv.gpus,
+            f.num(inv.gpus),
+            [
+              `${f.num(inv.nodes)} servers`,
+              `${f.num(inv.racks)} racks`,
+              `${f.num(inv.halls)} halls`,
+              `${f.num(inv.buildings)} buildings`,
+            ].join(" · "),
+          ),
           gpuMix(inv.gpus_by_model, "fig-gpus-by-model"),
         ),
       ),
@@ -151,7 +216,13 @@ function render(summary) {
             "div",
             { class: "figure-row" },
             figure("fig-it-mw", "IT load", power.it_mw, f.mw(power.it_mw)),
-            figure("fig-facility-mw", "Facility", power.facility_mw, f.mw(power.facility_mw), gridUse != null ? `${f.pct(gridUse)} of the grid connection` : null),
+            figure(
+              "fig-facility-mw",
+              "Facility",
+              power.facility_mw,
+              f.mw(power.facility_mw),
+              gridUse != null ? `${f.pct(gridUse)} of the grid connection` : null,
+            ),
             figure("fig-grid-mw", "Grid connection", power.grid_capacity_mw, f.mw(power.grid_capacity_mw)),
           ),
           meter(
@@ -167,7 +238,13 @@ function render(summary) {
           ? el(
               "p",
               { class: "muted small breakdown", "data-testid": "it-breakdown" },
-              `IT load: GPUs ${f.mw(power.gpu_mw)} · rest of the servers ${f.mw(power.server_overhead_mw)} · network ${f.mw(power.network_mw)} · other IT ${f.mw((power.other_it_mw ?? 0) + (power.rack_extra_mw ?? 0))}`,
+              "IT load: " +
+                [
+                  `GPUs ${f.mw(power.gpu_mw)}`,
+                  `rest of the servers ${f.mw(power.server_overhead_mw)}`,
+                  `network ${f.mw(power.network_mw)}`,
+                  `other IT ${f.mw((power.other_it_mw ?? 0) + (power.rack_extra_mw ?? 0))}`,
+                ].join(" · "),
             )
           : null,
       ),
@@ -179,7 +256,13 @@ function render(summary) {
           "div",
           { class: "figure-row" },
           figure("fig-pue", "PUE", power.pue, f.num(power.pue, 2)),
-          figure("fig-cost", "Energy cost / year", power.annual_cost_usd, f.usd(power.annual_cost_usd), `${f.num(power.annual_energy_twh, 2)} TWh / year`),
+          figure(
+            "fig-cost",
+            "Energy cost / year",
+            power.annual_cost_usd,
+            f.usd(power.annual_cost_usd),
+            `${f.num(power.annual_energy_twh, 2)} TWh / year`,
+          ),
         ),
       ),
       el(
@@ -190,9 +273,21 @@ function render(summary) {
           "div",
           { class: "figure-row" },
           figure("fig-power-headroom", "Power (grid)", power.grid_headroom_mw, f.mw(power.grid_headroom_mw)),
-          figure("fig-cooling-headroom", "Cooling", coolingHeadroom, f.mw(coolingHeadroom), `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)}`),
+          figure(
+            "fig-cooling-headroom",
+            "Cooling",
+            coolingHeadroom,
+            f.mw(coolingHeadroom),
+            `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)}`,
+          ),
         ),
-        cooling.racks_over_air_limit ? el("p", { class: "notice notice-warn small", "data-testid": "air-limit-warning" }, `${f.num(cooling.racks_over_air_limit)} racks are over the air-cooling limit.`) : null,
+        cooling.racks_over_air_limit
+          ? el(
+              "p",
+              { class: "notice notice-warn small", "data-testid": "air-limit-warning" },
+              `${f.num(cooling.racks_over_air_limit)} racks are over the air-cooling limit.`,
+            )
+          : null,
       ),
       el(
         "div",
@@ -213,7 +308,13 @@ function render(summary) {
         el(
           "div",
           { class: "figure-row" },
-          figure("fig-ettr", "Expected ETTR", rel.expected_ettr, f.pct(rel.expected_ettr, 1), "effective training time ratio of a campus-wide job"),
+          figure(
+            "fig-ettr",
+            "Expected ETTR",
+            rel.expected_ettr,
+            f.pct(rel.expected_ettr, 1),
+            "effective training time ratio of a campus-wide job",
+          ),
           figure("fig-mttf", "Job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
         ),
       ),
@@ -236,11 +337,16 @@ function render(summary) {
           el(
             "dl",
             { class: "kv" },
-            el("dt", {}, "Racks"), el("dd", { "data-field": "racks" }, f.num(b.racks)),
-            el("dt", {}, "GPUs"), el("dd", { "data-field": "gpus" }, f.num(b.gpus)),
-            el("dt", {}, "IT load"), el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
-            el("dt", {}, "Facility"), el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
-            el("dt", {}, "Headroom"), el("dd", { "data-field": "headroom_mw", class: b.headroom_mw < 0 ? "bad" : "" }, f.mw(b.headroom_mw)),
+            el("dt", {}, "Racks"),
+            el("dd", { "data-field": "racks" }, f.num(b.racks)),
+            el("dt", {}, "GPUs"),
+            el("dd", { "data-field": "gpus" }, f.num(b.gpus)),
+            el("dt", {}, "IT load"),
+            el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
+            el("dt", {}, "Facility"),
+            el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
+            el("dt", {}, "Headroom"),
+            el("dd", { "data-field": "headroom_mw", class: b.headroom_mw < 0 ? "bad" : "" }, f.mw(b.headroom_mw)),
           ),
           gpuMix(b.gpus_by_model, "building-gpus"),
         ),

@@ -43,7 +43,14 @@ async function loadKinds() {
     list.append(
       el(
         "button",
-        { type: "button", class: "kind-card", "aria-pressed": "false", "data-kind": k.kind, "data-testid": `kind-${k.kind}`, onclick: () => chooseKind(k.kind) },
+        {
+          type: "button",
+          class: "kind-card",
+          "aria-pressed": "false",
+          "data-kind": k.kind,
+          "data-testid": `kind-${k.kind}`,
+          onclick: () => chooseKind(k.kind),
+        },
         el("strong", {}, k.label ?? k.kind),
         el("span", {}, KIND_HELP[k.kind] ?? ""),
       ),
@@ -53,7 +60,8 @@ async function loadKinds() {
 
 function chooseKind(kind) {
   selectedKind = kinds.find((k) => k.kind === kind);
-  for (const b of $("kind-list").querySelectorAll(".kind-card")) b.setAttribute("aria-pressed", String(b.dataset.kind === kind));
+  for (const b of $("kind-list").querySelectorAll(".kind-card"))
+    b.setAttribute("aria-pressed", String(b.dataset.kind === kind));
   const formEl = $("scenario-form");
   clear(formEl);
   formEl.hidden = false;
@@ -63,18 +71,75 @@ function chooseKind(kind) {
     el(
       "div",
       { class: "form-grid" },
-      el("div", { class: "field", "data-path": "name" }, el("label", { for: nameId }, "Name"), el("input", { id: nameId, name: "name", required: true, maxlength: 128, value: `${selectedKind.label ?? kind} ${stamp}`, "data-testid": "scenario-name" }), el("div", { class: "field-error", hidden: true, id: "name-error" })),
-      el("div", { class: "field" }, el("label", { for: "run-replicas" }, "Replicas"), el("input", { id: "run-replicas", type: "number", min: 1, max: 1000, step: 1, value: 10, "data-testid": "run-replicas" }), el("div", { class: "field-help" }, "independent Monte Carlo replicas, 1–1000"), el("div", { class: "field-error", hidden: true, id: "replicas-error" })),
-      el("div", { class: "field" }, el("label", { for: "run-seed" }, "Seed"), el("input", { id: "run-seed", type: "number", min: 0, step: 1, placeholder: "random", "data-testid": "run-seed" }), el("div", { class: "field-help" }, "same seed, same results"), el("div", { class: "field-error", hidden: true, id: "seed-error" })),
+      el(
+        "div",
+        { class: "field", "data-path": "name" },
+        el("label", { for: nameId }, "Name"),
+        el("input", {
+          id: nameId,
+          name: "name",
+          required: true,
+          maxlength: 128,
+          value: `${selectedKind.label ?? kind} ${stamp}`,
+          "data-testid": "scenario-name",
+        }),
+        el("div", { class: "field-error", hidden: true, id: "name-error" }),
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "run-replicas" }, "Replicas"),
+        el("input", {
+          id: "run-replicas",
+          type: "number",
+          min: 1,
+          max: 1000,
+          step: 1,
+          value: 10,
+          "data-testid": "run-replicas",
+        }),
+        el("div", { class: "field-help" }, "independent Monte Carlo replicas, 1–1000"),
+        el("div", { class: "field-error", hidden: true, id: "replicas-error" }),
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "run-seed" }, "Seed"),
+        el("input", {
+          id: "run-seed",
+          type: "number",
+          min: 0,
+          step: 1,
+          placeholder: "random",
+          "data-testid": "run-seed",
+        }),
+        el("div", { class: "field-help" }, "same seed, same results"),
+        el("div", { class: "field-error", hidden: true, id: "seed-error" }),
+      ),
     ),
   );
   const paramsBox = el("div", { "data-testid": "param-fields" });
   formEl.append(el("h3", { class: "params-title" }, "Parameters"), paramsBox);
   form = new SchemaForm(paramsBox, selectedKind.schema, selectedKind.defaults);
-  const launch = el("button", { type: "submit", class: "button-primary", "data-testid": "launch", disabled: !state.canWrite, title: state.canWrite ? null : "Launching runs needs the planner role" }, "Save & launch");
+  const launch = el(
+    "button",
+    {
+      type: "submit",
+      class: "button-primary",
+      "data-testid": "launch",
+      disabled: !state.canWrite,
+      title: state.canWrite ? null : "Launching runs needs the planner role",
+    },
+    "Save & launch",
+  );
   formEl.append(
     el("div", { id: "form-errors", "data-testid": "form-errors", "aria-live": "assertive" }),
-    el("div", { class: "button-row" }, launch, el("button", { type: "button", class: "button-quiet", onclick: () => chooseKind(kind) }, "Reset to defaults")),
+    el(
+      "div",
+      { class: "button-row" },
+      launch,
+      el("button", { type: "button", class: "button-quiet", onclick: () => chooseKind(kind) }, "Reset to defaults"),
+    ),
   );
   formEl.onsubmit = (e) => {
     e.preventDefault();
@@ -111,7 +176,9 @@ async function launchScenario() {
   clear(box);
   if (!state.canWrite) return;
   if (!clientChecks()) {
-    box.append(el("p", { class: "notice notice-error", role: "alert" }, "Some values need fixing before the run can start."));
+    box.append(
+      el("p", { class: "notice notice-error", role: "alert" }, "Some values need fixing before the run can start."),
+    );
     form.focusFirstError();
     return;
   }
@@ -165,7 +232,14 @@ function showApiErrors(error) {
   }
   other.push(...form.showErrors(params));
   const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
-  box.append(el("div", { class: "notice notice-error", role: "alert", "data-testid": "api-errors" }, "The API refused these values. ", where));
+  box.append(
+    el(
+      "div",
+      { class: "notice notice-error", role: "alert", "data-testid": "api-errors" },
+      "The API refused these values. ",
+      where,
+    ),
+  );
   form.focusFirstError();
 }
 
@@ -175,7 +249,7 @@ async function loadRuns() {
   const box = $("run-list");
   try {
     const page = await api.get(`/api/runs/${qs({ campus: state.campusId, ordering: "-created", limit: 50 })}`);
-    runs = Array.isArray(page) ? page : page.results ?? [];
+    runs = Array.isArray(page) ? page : (page.results ?? []);
   } catch (error) {
     clear(box).append(errorBox(error, "runs-error"));
     return;
@@ -194,18 +268,57 @@ function renderRuns() {
     el(
       "table",
       { class: "table compact run-list-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "visually-hidden" }, "Compare")), el("th", {}, "Run"), el("th", {}, "Scenario"), el("th", {}, "Status"), el("th", { class: "num" }, "Replicas"), el("th", {}, "Created"))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, el("span", { class: "visually-hidden" }, "Compare")),
+          el("th", {}, "Run"),
+          el("th", {}, "Scenario"),
+          el("th", {}, "Status"),
+          el("th", { class: "num" }, "Replicas"),
+          el("th", {}, "Created"),
+        ),
+      ),
       el(
         "tbody",
         {},
         runs.map((r) =>
           el(
             "tr",
-            { "data-run-id": r.id, "data-testid": "run-row", class: r.id === openRunId ? "selected" : "", onclick: (e) => (e.target.tagName !== "INPUT" ? openRun(r.id) : null) },
-            el("td", {}, el("input", { type: "checkbox", "aria-label": `Compare run ${r.id}`, checked: compareSet.has(r.id), disabled: r.status !== "succeeded", onchange: (e) => toggleCompare(r.id, e.target.checked) })),
-            el("td", {}, el("a", { href: `?run=${r.id}`, onclick: (e) => (e.preventDefault(), openRun(r.id)) }, `#${r.id}`)),
+            {
+              "data-run-id": r.id,
+              "data-testid": "run-row",
+              class: r.id === openRunId ? "selected" : "",
+              onclick: (e) => (e.target.tagName !== "INPUT" ? openRun(r.id) : null),
+            },
+            el(
+              "td",
+              {},
+              el("input", {
+                type: "checkbox",
+                "aria-label": `Compare run ${r.id}`,
+                checked: compareSet.has(r.id),
+                disabled: r.status !== "succeeded",
+                onchange: (e) => toggleCompare(r.id, e.target.checked),
+              }),
+            ),
+            el(
+              "td",
+              {},
+              el("a", { href: `?run=${r.id}`, onclick: (e) => (e.preventDefault(), openRun(r.id)) }, `#${r.id}`),
+            ),
             el("td", {}, r.scenario_name ?? "", el("div", { class: "muted small" }, r.kind ?? "")),
-            el("td", {}, statusBadge(r), r.flagged ? el("span", { class: "flag", title: "A threshold of its schedule was crossed" }, "flagged") : null),
+            el(
+              "td",
+              {},
+              statusBadge(r),
+              r.flagged
+                ? el("span", { class: "flag", title: "A threshold of its schedule was crossed" }, "flagged")
+                : null,
+            ),
             el("td", { class: "num" }, `${f.num(r.replicas_done ?? 0)}/${f.num(r.replicas)}`),
             el("td", { class: "small" }, f.dateTime(r.created)),
           ),
@@ -236,7 +349,8 @@ async function openRun(id) {
   const url = new URL(window.location.href);
   url.searchParams.set("run", id);
   history.replaceState(null, "", url);
-  for (const row of document.querySelectorAll("[data-testid=run-row]")) row.classList.toggle("selected", Number(row.dataset.runId) === id);
+  for (const row of document.querySelectorAll("[data-testid=run-row]"))
+    row.classList.toggle("selected", Number(row.dataset.runId) === id);
   const box = $("run-detail");
   box.hidden = false;
   destroyCharts(box);
@@ -287,7 +401,13 @@ function renderRunHead(run) {
       el(
         "div",
         { class: "button-row" },
-        active && state.canWrite ? el("button", { type: "button", class: "button", "data-testid": "cancel-run", onclick: () => cancelRun(run.id) }, "Cancel") : null,
+        active && state.canWrite
+          ? el(
+              "button",
+              { type: "button", class: "button", "data-testid": "cancel-run", onclick: () => cancelRun(run.id) },
+              "Cancel",
+            )
+          : null,
         el("button", { type: "button", class: "icon-button", "aria-label": "Close run", onclick: closeRun }, "×"),
       ),
     ),
@@ -296,12 +416,52 @@ function renderRunHead(run) {
       { class: "run-meta" },
       statusBadge(run),
       " ",
-      el("span", { class: "muted" }, `${run.kind} · ${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas · seed ${run.seed ?? "–"}${run.duration_s != null ? ` · ${f.num(run.duration_s, 1)} s` : ""}${run.created_by ? ` · by ${run.created_by}` : ""}`),
+      el(
+        "span",
+        { class: "muted" },
+        [
+          run.kind,
+          `${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas`,
+          `seed ${run.seed ?? "–"}`,
+          run.duration_s != null ? `${f.num(run.duration_s, 1)} s` : null,
+          run.created_by ? `by ${run.created_by}` : null,
+        ]
+          .filter((part) => part != null)
+          .join(" · "),
+      ),
     ),
-    active ? el("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "data-testid": "run-progress" }, el("div", { style: { width: `${pct}%` } })) : null,
+    active
+      ? el(
+          "div",
+          {
+            class: "progress",
+            role: "progressbar",
+            "aria-valuemin": 0,
+            "aria-valuemax": 100,
+            "aria-valuenow": pct,
+            "data-testid": "run-progress",
+          },
+          el("div", { style: { width: `${pct}%` } }),
+        )
+      : null,
     active ? el("p", { class: "muted small" }, `${pct} % done — this page follows the run.`) : null,
-    run.status === "failed" ? el("p", { class: "notice notice-error", "data-testid": "run-failed" }, run.error || "The run failed.") : null,
-    run.flagged ? el("div", { class: "notice notice-warn", "data-testid": "run-flags" }, el("strong", {}, "Flagged: "), (run.flag_reasons ?? []).map((r) => el("span", { class: "flag" }, typeof r === "object" ? r.message ?? `${r.metric} ${r.op} ${r.value}` : String(r)))) : null,
+    run.status === "failed"
+      ? el("p", { class: "notice notice-error", "data-testid": "run-failed" }, run.error || "The run failed.")
+      : null,
+    run.flagged
+      ? el(
+          "div",
+          { class: "notice notice-warn", "data-testid": "run-flags" },
+          el("strong", {}, "Flagged: "),
+          (run.flag_reasons ?? []).map((r) =>
+            el(
+              "span",
+              { class: "flag" },
+              typeof r === "object" ? (r.message ?? `${r.metric} ${r.op} ${r.value}`) : String(r),
+            ),
+          ),
+        )
+      : null,
   );
 }
 
@@ -330,7 +490,20 @@ function summaryTable(metrics, testid = "summary-table") {
   return el(
     "table",
     { class: "table compact", "data-testid": testid },
-    el("thead", {}, el("tr", {}, el("th", {}, "Metric"), el("th", { class: "num" }, "Mean"), el("th", { class: "num" }, "p5"), el("th", { class: "num" }, "p50"), el("th", { class: "num" }, "p95"), el("th", { class: "num" }, "95 % CI of the mean"))),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", {}, "Metric"),
+        el("th", { class: "num" }, "Mean"),
+        el("th", { class: "num" }, "p5"),
+        el("th", { class: "num" }, "p50"),
+        el("th", { class: "num" }, "p95"),
+        el("th", { class: "num" }, "95 % CI of the mean"),
+      ),
+    ),
     el(
       "tbody",
       {},
@@ -355,7 +528,8 @@ function summaryTable(metrics, testid = "summary-table") {
 /** Percentile bars (p5–p95 range, median tick) for every metric, scaled per metric. */
 function percentileBars(metrics) {
   const varying = Object.values(metrics ?? {}).some((s) => s?.p5 != null && s?.p95 > s?.p5);
-  if (!varying) return el("p", { class: "muted", "data-testid": "percentile-bars" }, "No metric varies over the replicas.");
+  if (!varying)
+    return el("p", { class: "muted", "data-testid": "percentile-bars" }, "No metric varies over the replicas.");
   return el(
     "div",
     { class: "dist", "data-testid": "percentile-bars" },
@@ -370,7 +544,12 @@ function percentileBars(metrics) {
         "div",
         { "data-metric": name },
         el("div", { class: "small" }, el("strong", {}, f.label(name)), ` ${f.num(s.p50 ?? s.mean, 3)}`),
-        el("div", { class: "pbar", role: "img", "aria-label": `${name}: p5 ${s.p5}, p50 ${s.p50}, p95 ${s.p95}` }, el("div", { class: "range", style: { left: pos(s.p5), width: `${(100 * (s.p95 - s.p5)) / span}%` } }), el("div", { class: "mid", style: { left: pos(s.p50 ?? s.mean) } })),
+        el(
+          "div",
+          { class: "pbar", role: "img", "aria-label": `${name}: p5 ${s.p5}, p50 ${s.p50}, p95 ${s.p95}` },
+          el("div", { class: "range", style: { left: pos(s.p5), width: `${(100 * (s.p95 - s.p5)) / span}%` } }),
+          el("div", { class: "mid", style: { left: pos(s.p50 ?? s.mean) } }),
+        ),
         el("div", { class: "muted small" }, `p5 ${f.num(s.p5, 3)} · p95 ${f.num(s.p95, 3)}`),
       );
     }),
@@ -391,7 +570,12 @@ async function renderResults(run) {
   const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
   const byCause = run.summary?.by_cause ?? {};
   box.append(
-    el("h3", { class: "results-title" }, "Time series", el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile")),
+    el(
+      "h3",
+      { class: "results-title" },
+      "Time series",
+      el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile"),
+    ),
     chartsBox,
     el("h3", { class: "results-title" }, "Distributions over replicas"),
     dist,
@@ -405,7 +589,14 @@ async function renderResults(run) {
         Object.keys(byCause).length
           ? [
               el("h3", { class: "results-title" }, "Interruptions by cause (mean per replica)"),
-              el("dl", { class: "kv", "data-testid": "by-cause" }, Object.entries(byCause).flatMap(([k, v]) => [el("dt", {}, f.label(k)), el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2))])),
+              el(
+                "dl",
+                { class: "kv", "data-testid": "by-cause" },
+                Object.entries(byCause).flatMap(([k, v]) => [
+                  el("dt", {}, f.label(k)),
+                  el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2)),
+                ]),
+              ),
             ]
           : null,
         el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
@@ -418,7 +609,16 @@ async function renderResults(run) {
     const { all, plain } = await seriesFor(run.id);
     if (rackSeriesMetrics(all).length) {
       box.insertBefore(
-        el("p", { class: "notice" }, "This run has per-rack series. ", el("a", { href: `/campuses/${state.campusId}/map/?run=${run.id}&metric=temperature`, "data-testid": "replay-link" }, "Replay it on the floor map")),
+        el(
+          "p",
+          { class: "notice" },
+          "This run has per-rack series. ",
+          el(
+            "a",
+            { href: `/campuses/${state.campusId}/map/?run=${run.id}&metric=temperature`, "data-testid": "replay-link" },
+            "Replay it on the floor map",
+          ),
+        ),
         box.querySelector(".results-title"),
       );
     }
@@ -427,7 +627,10 @@ async function renderResults(run) {
     const data = await Promise.all(wanted.map((m) => api.get(`/api/runs/${run.id}/timeseries/${qs({ metric: m })}`)));
     if (run.id !== openRunId) return;
     for (const d of data) {
-      timeChart(chartsBox, { title: f.label(d.metric), series: [{ label: `#${run.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }] });
+      timeChart(chartsBox, {
+        title: f.label(d.metric),
+        series: [{ label: `#${run.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }],
+      });
     }
   } catch (error) {
     chartsBox.append(errorBox(error));
@@ -435,10 +638,12 @@ async function renderResults(run) {
 
   try {
     const page = await api.get(`/api/runs/${run.id}/replicas/${qs({ limit: 1000 })}`);
-    const reps = Array.isArray(page) ? page : page.results ?? [];
+    const reps = Array.isArray(page) ? page : (page.results ?? []);
     if (run.id !== openRunId) return;
     if (reps.length > 1) {
-      const names = prioritise(Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1)).slice(0, 6);
+      const names = prioritise(
+        Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1),
+      ).slice(0, 6);
       for (const name of names) histogram(dist, { title: f.label(name), values: reps.map((r) => r.metrics?.[name]) });
       if (!names.length) dist.append(el("p", { class: "muted" }, "Every replica gave the same figures."));
     } else {
@@ -473,13 +678,40 @@ async function compareRuns(ids) {
     const data = await api.get(`/api/runs/compare/${qs({ ids: ids.join(",") })}`);
     clear(box);
     box.append(
-      el("div", { class: "card-head" }, el("h2", {}, `Compare runs ${data.runs.map((r) => `#${r.id}`).join(" vs ")}`), el("button", { type: "button", class: "icon-button", "aria-label": "Close comparison", onclick: () => ((box.hidden = true), destroyCharts(box)) }, "×")),
-      el("p", { class: "muted small" }, `Baseline #${data.baseline}; Δ is the difference of the means; ✔ where the 95 % intervals do not overlap.`),
+      el(
+        "div",
+        { class: "card-head" },
+        el("h2", {}, `Compare runs ${data.runs.map((r) => `#${r.id}`).join(" vs ")}`),
+        el(
+          "button",
+          {
+            type: "button",
+            class: "icon-button",
+            "aria-label": "Close comparison",
+            onclick: () => ((box.hidden = true), destroyCharts(box)),
+          },
+          "×",
+        ),
+      ),
+      el(
+        "p",
+        { class: "muted small" },
+        `Baseline #${data.baseline}; Δ is the difference of the means; ✔ where the 95 % intervals do not overlap.`,
+      ),
     );
     const table = el(
       "table",
       { class: "table compact", "data-testid": "compare-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Metric"), data.runs.map((r) => el("th", { class: "num" }, `#${r.id} ${r.scenario_name}`)))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, "Metric"),
+          data.runs.map((r) => el("th", { class: "num" }, `#${r.id} ${r.scenario_name}`)),
+        ),
+      ),
       el(
         "tbody",
         {},
@@ -495,7 +727,7 @@ async function compareRuns(ids) {
                 "td",
                 { class: "num" },
                 f.num(s.mean, Math.abs(s.mean ?? 0) < 10 ? 3 : 1),
-                d ? el("div", { class: `small ${d.significant ? "bad" : "muted"}` }, `Δ ${d.mean_delta_pct != null ? `${d.mean_delta_pct > 0 ? "+" : ""}${f.num(d.mean_delta_pct, 1)} %` : f.num(d.mean_delta, 3)}${d.significant ? " ✔" : ""}`) : null,
+                d ? el("div", { class: `small ${d.significant ? "bad" : "muted"}` }, deltaText(d)) : null,
               );
             }),
           ),
@@ -509,20 +741,33 @@ async function compareRuns(ids) {
     const pair = data.runs.slice(0, 2);
     const lists = await Promise.all(pair.map((r) => seriesFor(r.id).then((s) => s.plain)));
     const shared = prioritise(lists[0].filter((m) => lists.slice(1).every((l) => l.includes(m)))).slice(0, 4);
-    const series = await Promise.all(pair.map((r) => Promise.all(shared.map((m) => api.get(`/api/runs/${r.id}/timeseries/${qs({ metric: m })}`)))));
+    const series = await Promise.all(
+      pair.map((r) => Promise.all(shared.map((m) => api.get(`/api/runs/${r.id}/timeseries/${qs({ metric: m })}`)))),
+    );
     const columns = pair.map((r) => {
-      const col = el("div", { "data-testid": "compare-column", "data-run-id": r.id }, el("h3", {}, `#${r.id} ${r.scenario_name}`));
+      const col = el(
+        "div",
+        { "data-testid": "compare-column", "data-run-id": r.id },
+        el("h3", {}, `#${r.id} ${r.scenario_name}`),
+      );
       grid.append(col);
       return col;
     });
     shared.forEach((metric, k) => {
-      const all = series.flatMap((s) => [...(s[k].p5 ?? []), ...(s[k].p95 ?? []), ...s[k].values]).filter((v) => v != null);
+      const all = series
+        .flatMap((s) => [...(s[k].p5 ?? []), ...(s[k].p95 ?? []), ...s[k].values])
+        .filter((v) => v != null);
       const lo = Math.min(...all);
       const hi = Math.max(...all);
       const pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
       pair.forEach((r, i) => {
         const d = series[i][k];
-        timeChart(columns[i], { title: f.label(metric), series: [{ label: `#${r.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }], yRange: [lo - pad, hi + pad], testid: "compare-chart" });
+        timeChart(columns[i], {
+          title: f.label(metric),
+          series: [{ label: `#${r.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }],
+          yRange: [lo - pad, hi + pad],
+          testid: "compare-chart",
+        });
       });
     });
     box.dataset.ready = "true";
@@ -544,14 +789,29 @@ async function loadSchedules() {
   }
   clear(box);
   if (!schedules.length) {
-    box.append(el("p", { class: "muted" }, "No scheduled runs. Administrators add them through the API (/api/schedules/)."));
+    box.append(
+      el("p", { class: "muted" }, "No scheduled runs. Administrators add them through the API (/api/schedules/)."),
+    );
     return;
   }
   box.append(
     el(
       "table",
       { class: "table compact", "data-testid": "schedule-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "When (UTC)"), el("th", { class: "num" }, "Replicas"), el("th", {}, "Thresholds"), el("th", {}, "Last run"), el("th", {}, "Enabled"))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, "Name"),
+          el("th", {}, "When (UTC)"),
+          el("th", { class: "num" }, "Replicas"),
+          el("th", {}, "Thresholds"),
+          el("th", {}, "Last run"),
+          el("th", {}, "Enabled"),
+        ),
+      ),
       el(
         "tbody",
         {},
@@ -562,16 +822,30 @@ async function loadSchedules() {
             el("td", {}, s.name),
             el("td", {}, s.crontab || (s.interval_seconds ? `every ${f.num(s.interval_seconds)} s` : "–")),
             el("td", { class: "num" }, f.num(s.replicas)),
-            el("td", { class: "small" }, (s.thresholds ?? []).map((t) => `${t.metric}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`).join("; ") || "–"),
+            el(
+              "td",
+              { class: "small" },
+              (s.thresholds ?? [])
+                .map((t) => `${t.metric}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`)
+                .join("; ") || "–",
+            ),
             el(
               "td",
               {},
               s.last_run
                 ? [
-                    el("a", { href: `?run=${s.last_run.id}`, onclick: (e) => (e.preventDefault(), openRun(s.last_run.id)) }, `#${s.last_run.id}`),
+                    el(
+                      "a",
+                      { href: `?run=${s.last_run.id}`, onclick: (e) => (e.preventDefault(), openRun(s.last_run.id)) },
+                      `#${s.last_run.id}`,
+                    ),
                     " ",
                     statusBadge(s.last_run),
-                    s.last_run.flagged ? el("span", { class: "flag" }, "flagged") : s.last_run.status === "succeeded" ? el("span", { class: "flag flag-ok" }, "ok") : null,
+                    s.last_run.flagged
+                      ? el("span", { class: "flag" }, "flagged")
+                      : s.last_run.status === "succeeded"
+                        ? el("span", { class: "flag flag-ok" }, "ok")
+                        : null,
                     el("div", { class: "muted small" }, f.dateTime(s.last_run.created)),
                   ]
                 : el("span", { class: "muted" }, "not run yet"),
@@ -591,3 +865,11 @@ loadRuns().then(() => {
   if (state.runId) openRun(state.runId);
 });
 loadSchedules();
+
+// The difference from the baseline: in % of it when the baseline is not zero, else absolute; ✔ when the 95%
+// intervals are apart.
+function deltaText(d) {
+  const sign = d.mean_delta_pct > 0 ? "+" : "";
+  const delta = d.mean_delta_pct != null ? `${sign}${f.num(d.mean_delta_pct, 1)} %` : f.num(d.mean_delta, 3);
+  return `Δ ${delta}${d.significant ? " ✔" : ""}`;
+}
