@@ -480,6 +480,35 @@ NODE_MODELS: list[Row] = [
     },
 ]
 
+# Share of a server's heat that its cold plates carry into the liquid loop when it sits in a
+# direct-to-chip rack; the rest (memory, drives, NICs and optics, PSU losses, fans) leaves in the air.
+# A server with no cold-plate version sends everything to air (0, the default).
+_COLD_PLATE_8GPU = (
+    "estimate: cold plates on the 8 GPUs and the CPUs carry ~70-80% of an 8-GPU server's heat; memory, "
+    "NICs, drives and PSU losses stay on air (vendor direct-liquid-cooled HGX kits)"
+)
+LIQUID_HEAT_FRACTIONS: dict[str, tuple[float, str]] = {
+    "hgx-h100-8": (0.75, _COLD_PLATE_8GPU),
+    "dgx-h100": (0.75, _COLD_PLATE_8GPU),
+    "dgx-h100-bf3": (0.75, _COLD_PLATE_8GPU),
+    "hgx-h200-8": (0.75, _COLD_PLATE_8GPU),
+    "hgx-b200-8": (0.75, _COLD_PLATE_8GPU),
+    "hgx-h20-8": (0.75, _COLD_PLATE_8GPU),
+    "mi300x-8": (0.75, _COLD_PLATE_8GPU),
+    "mi325x-8": (0.75, _COLD_PLATE_8GPU),
+    "gb200-nvl72-tray": (
+        0.85,
+        "estimate: GB200 NVL72 compute and NVLink switch trays are cold-plated; ~85% of the rack's heat goes "
+        "to liquid and 10-15% to air (NVIDIA GB200 NVL72 reference designs, 2024)",
+    ),
+}
+for _row in NODE_MODELS:
+    _share, _why = LIQUID_HEAT_FRACTIONS.get(_row["slug"], (0.0, ""))
+    _row["liquid_heat_fraction"] = _share
+    if _why:
+        _row["source"] += f"; liquid heat share {_share:g}: {_why}"
+        _row["estimate"] = True
+
 # ---------------------------------------------------------------- switches
 
 # power_w_optics: the QM9700 figures (747 W with DAC, ~1,500 W with optics) differ by ~12 W per 400G
@@ -955,10 +984,10 @@ COOLING_DEFAULTS: dict[str, Row] = {
         True,
     ),
     "cdu_pump_kw_per_kw_heat": _d(
-        0.01,
+        0.02,
         "kW per kW of heat",
-        "estimate: 1.5 L/min per kW (vendor CDU sizing) = 2.5e-5 m³/s x 250 kPa (cold plates, manifolds, "
-        "heat exchanger) / 0.6 pump efficiency = 10 W",
+        "estimate: 2 L/min per kW (top of vendor CDU sizing) = 3.3e-5 m³/s x 300 kPa (cold plates, "
+        "manifolds, heat exchanger) / 0.5 pump-and-drive efficiency = 20 W",
         True,
     ),
     "liquid_heat_capacity_j_per_k_per_kw": _d(1100.0, "J/K per kW", _RC_NOTE, True),

@@ -26,6 +26,11 @@ def sync_catalog(apps=None, overwrite: bool = False) -> dict[str, int]:
 
     def upsert(model_name: str, lookup: dict, values: dict) -> None:
         model = apps.get_model("campus", model_name)
+        # A migration's historical model may predate a catalog key; later migrations fill it in.
+        known = {f.name for f in model._meta.concrete_fields} | {
+            f.attname for f in model._meta.concrete_fields
+        }
+        values = {k: v for k, v in values.items() if k in known}
         obj = model.objects.filter(**lookup).first()
         if obj is None:
             model.objects.create(**lookup, **values)

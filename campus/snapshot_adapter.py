@@ -94,6 +94,7 @@ def catalog_snapshot_parts() -> dict:
             nic_extra_w=_nic_extra_w(row.nic_kind),
             nic_speed_gbps=row.nic_speed_gbps,
             rack_units=row.rack_units,
+            liquid_heat_fraction=row.liquid_heat_fraction,
         )
         for row in NodeModel.objects.select_related("gpu_model")
     }

@@ -40,6 +40,7 @@ def _specs() -> dict:
             nic_extra_w=float(cat.NIC_KINDS.get(r["nic_kind"], {}).get("extra_w_per_nic", 0.0)),
             nic_speed_gbps=float(r["nic_speed_gbps"]),
             rack_units=int(r["rack_units"]),
+            liquid_heat_fraction=float(r.get("liquid_heat_fraction", 0.0)),
         )
         for r in cat.NODE_MODELS
     }

@@ -1,7 +1,8 @@
-"""Heat balance: cooling units and plants against the heat of the racks they serve.
+"""Heat balance: cooling units and plants against the heat they take.
 
-All IT power becomes heat, so a rack's heat is its IT load (kW). A unit's heat is the sum over the racks
-that name it; a plant's heat is the sum over its units. Coolant flow needed = heat x 1.5 L/min per kW
+All IT power becomes heat; ``heat.heat_map`` places every kW of it on a cooling unit (liquid share of
+liquid-cooled racks on their CDU, air share, network and other IT on the hall's air units) or reports it
+unassigned. A plant's heat is the sum over its units. Coolant flow needed = heat x 1.5 L/min per kW
 (vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. A unit's electrical power
 is its fans (CRAH) or pumps (CDU, rear door, immersion tank) as a fraction of the heat it moves
 (``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). An N+1 group passes when the
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
+from campus.analysis.heat import AIR_UNIT_KINDS, heat_map
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
 
@@ -21,7 +23,6 @@ AIR_COOLING_LIMIT_KW = 40.0
 # Coolant flow per kW of heat, L/min (vendor CDU sizing 1.5-2 L/min per kW).
 FLOW_LPM_PER_KW = 1.5
 AIR_COOLED = "air"
-AIR_UNIT_KINDS = frozenset({"crah"})
 
 
 def unit_electrical_fraction(kind: str) -> float:
@@ -45,6 +46,8 @@ class UnitLoad:
     overloaded: bool
     flow_short: bool
     electrical_kw: float = 0.0  # fans or pumps
+    liquid_heat_kw: float = 0.0  # of heat_kw, what liquid brings (cold plates, rear doors, tanks)
+    air_heat_kw: float = 0.0  # of heat_kw, what comes in the air
 
 
 @dataclass(frozen=True)
@@ -72,13 +75,18 @@ class GroupCheck:
 
 @dataclass
 class CoolingBalance:
-    heat_load_kw: float  # all IT heat of the campus
+    heat_load_kw: float  # all IT heat of the campus (= IT power)
     unit_capacity_kw: float
     plant_capacity_kw: float
     capacity_kw: float  # heat rejection: plants when modelled, else units
-    unassigned_heat_kw: float  # heat of racks that name no cooling unit
+    unassigned_heat_kw: float  # heat no cooling unit takes (see unassigned_by_reason_kw)
     plant_electrical_kw: float
     unit_electrical_kw: float = 0.0
+    liquid_heat_kw: float = 0.0  # carried by liquid to a unit
+    air_heat_kw: float = 0.0  # left in the air (assigned to air units or not)
+    heat_without_plant_kw: float = 0.0  # taken by units that name no plant
+    unassigned_by_reason_kw: dict[str, float] = field(default_factory=dict)
+    heat_sources_kw: dict[str, float] = field(default_factory=dict)  # servers, rack_extra, network, other_it
     units: list[UnitLoad] = field(default_factory=list)
     plants: list[PlantLoad] = field(default_factory=list)
     groups: list[GroupCheck] = field(default_factory=list)
@@ -101,27 +109,24 @@ def cooling_balance(
         raise ValueError("air_limit_kw: must be > 0")
     if flow_lpm_per_kw <= 0:
         raise ValueError("flow_lpm_per_kw: must be > 0")
-    unit_heat: dict[int, float] = {}
+    heat = heat_map(snap, rack_load_kw)
+    unit_heat = heat.unit_kw
     unit_racks: dict[int, int] = {}
-    total = unassigned = 0.0
     over_air: list[int] = []
     for r in snap.racks:
         load = rack_load_kw.get(r.id, snap.rack_it_kw(r)) if rack_load_kw is not None else snap.rack_it_kw(r)
-        total += load
         if r.cooling_type == AIR_COOLED and load > air_limit_kw:
             over_air.append(r.id)
-        if r.cooling_unit_id is None:
-            unassigned += load
-        else:
-            unit_heat[r.cooling_unit_id] = unit_heat.get(r.cooling_unit_id, 0.0) + load
+        if r.cooling_unit_id is not None:
             unit_racks[r.cooling_unit_id] = unit_racks.get(r.cooling_unit_id, 0) + 1
     units: list[UnitLoad] = []
+    without_plant = 0.0
     plant_heat: dict[int, float] = {}
     groups: dict[str, list[tuple[float, float]]] = {}  # group -> [(capacity, heat)]
     for u in snap.cooling_units:
-        heat = unit_heat.get(u.id, 0.0)
+        u_heat = unit_heat.get(u.id, 0.0)
         cap = 0.0 if u.id in failed_units or u.plant_id in failed_plants else u.capacity_kw
-        need = heat * flow_lpm_per_kw
+        need = u_heat * flow_lpm_per_kw
         units.append(
             UnitLoad(
                 id=u.id,
@@ -129,23 +134,27 @@ def cooling_balance(
                 group=u.group,
                 plant_id=u.plant_id,
                 capacity_kw=cap,
-                heat_kw=heat,
-                utilization=heat / cap if cap > 0 else (0.0 if heat == 0 else float("inf")),
+                heat_kw=u_heat,
+                utilization=u_heat / cap if cap > 0 else (0.0 if u_heat == 0 else float("inf")),
                 racks=unit_racks.get(u.id, 0),
                 flow_needed_lpm=need,
                 flow_lpm=u.flow_lpm,
-                overloaded=heat > cap,
+                overloaded=u_heat > cap,
                 flow_short=u.flow_lpm > 0 and need > u.flow_lpm,
-                electrical_kw=heat * unit_electrical_fraction(u.kind) if cap > 0 else 0.0,
+                electrical_kw=u_heat * unit_electrical_fraction(u.kind) if cap > 0 else 0.0,
+                liquid_heat_kw=heat.unit_liquid_kw.get(u.id, 0.0),
+                air_heat_kw=heat.unit_air_kw.get(u.id, 0.0),
             )
         )
         if u.plant_id is not None:
-            plant_heat[u.plant_id] = plant_heat.get(u.plant_id, 0.0) + heat
+            plant_heat[u.plant_id] = plant_heat.get(u.plant_id, 0.0) + u_heat
+        else:
+            without_plant += u_heat
         if u.group:
-            groups.setdefault(u.group, []).append((cap, heat))
+            groups.setdefault(u.group, []).append((cap, u_heat))
     plants: list[PlantLoad] = []
     for p in snap.cooling_plants:
-        heat = plant_heat.get(p.id, 0.0)
+        p_heat = plant_heat.get(p.id, 0.0)
         cap = 0.0 if p.id in failed_plants else p.capacity_kw
         plants.append(
             PlantLoad(
@@ -153,27 +162,37 @@ def cooling_balance(
                 name=p.name,
                 building_id=p.building_id,
                 capacity_kw=cap,
-                heat_kw=heat,
-                utilization=heat / cap if cap > 0 else (0.0 if heat == 0 else float("inf")),
+                heat_kw=p_heat,
+                utilization=p_heat / cap if cap > 0 else (0.0 if p_heat == 0 else float("inf")),
                 cop=p.cop,
-                electrical_kw=heat / p.cop if p.cop > 0 else 0.0,
-                overloaded=heat > cap,
+                electrical_kw=p_heat / p.cop if p.cop > 0 else 0.0,
+                overloaded=p_heat > cap,
             )
         )
     checks = []
     for name, members in sorted(groups.items()):
         caps = [c for c, _ in members]
-        heat = sum(h for _, h in members)
+        g_heat = sum(h for _, h in members)
         without = sum(caps) - max(caps)
-        checks.append(GroupCheck(name, len(members), heat, sum(caps), without, heat <= without))
+        checks.append(GroupCheck(name, len(members), g_heat, sum(caps), without, g_heat <= without))
     unit_cap = sum(u.capacity_kw for u in units)
     plant_cap = sum(p.capacity_kw for p in plants)
     return CoolingBalance(
-        heat_load_kw=total,
+        heat_load_kw=heat.it_kw,
         unit_capacity_kw=unit_cap,
         plant_capacity_kw=plant_cap,
         capacity_kw=plant_cap if snap.cooling_plants else unit_cap,
-        unassigned_heat_kw=unassigned,
+        unassigned_heat_kw=heat.unassigned_total_kw,
+        liquid_heat_kw=heat.liquid_kw,
+        air_heat_kw=heat.air_kw,
+        heat_without_plant_kw=without_plant,
+        unassigned_by_reason_kw=dict(heat.unassigned_kw),
+        heat_sources_kw={
+            "servers": heat.server_kw,
+            "rack_extra": heat.rack_extra_kw,
+            "network": heat.network_kw,
+            "other_it": heat.other_it_kw,
+        },
         plant_electrical_kw=sum(p.electrical_kw for p in plants),
         unit_electrical_kw=sum(u.electrical_kw for u in units),
         units=units,

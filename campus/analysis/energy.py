@@ -35,6 +35,12 @@ def _check_fraction(name: str, value: float, upper: float = 1.0) -> None:
         raise ValueError(f"{name}: must be between 0 and {upper:g}")
 
 
+def it_total_kw(servers_kw: float, itemised_kw: float, other_it_fraction: float) -> float:
+    """IT power from the servers and the itemised rest (network, racks' extras): the rule above."""
+    _check_fraction("other_it_fraction", other_it_fraction, 0.99)
+    return max(servers_kw / (1.0 - other_it_fraction), servers_kw + itemised_kw)
+
+
 def it_breakdown(
     snap: CampusSnapshot,
     gpu_power_fraction: float = 1.0,
@@ -58,9 +64,7 @@ def it_breakdown(
         network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))
     servers_kw = (gpu_w + overhead_w) / 1000.0
     itemised_kw = network_kw + extra_kw
-    fraction = snap.other_it_fraction
-    _check_fraction("other_it_fraction", fraction, 0.99)
-    it_kw = max(servers_kw / (1.0 - fraction), servers_kw + itemised_kw)
+    it_kw = it_total_kw(servers_kw, itemised_kw, snap.other_it_fraction)
     return ItBreakdown(
         gpu_kw=gpu_w / 1000.0,
         server_overhead_kw=overhead_w / 1000.0,

@@ -571,9 +571,14 @@ class FabricSummary:
     transceiver_power_kw: float
     fabric_power_kw: float
     pods: list[PodFabric] = field(default_factory=list)
+    # where the power (so the heat) is: ("hall", id), ("building", id) for a switch placed only by its
+    # pod's building, ("campus", 0) for one placed nowhere; sums to fabric_power_kw
+    power_kw_by_place: dict[tuple[str, int], float] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("power_kw_by_place")
+        return out
 
 
 def _tier_rank(tier: str) -> int:
@@ -612,6 +617,25 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
         return 1.0
 
     per_pod: dict[int | None, dict] = {}
+    pod_building = {p.id: p.building_id for p in snap.pods}
+    by_place: dict[tuple[str, int], float] = {}
+
+    def switch_place(s: SwitchSnap | None) -> tuple[str, int]:
+        if s is not None and s.hall_id is not None:
+            return ("hall", s.hall_id)
+        if s is not None and s.rack_id in rack_by_id:
+            return ("hall", rack_by_id[s.rack_id].hall_id)
+        if s is not None and pod_building.get(s.pod_id) is not None:
+            return ("building", pod_building[s.pod_id])
+        return ("campus", 0)
+
+    def put(place: tuple[str, int], watts: float) -> None:
+        by_place[place] = by_place.get(place, 0.0) + watts / 1000.0
+
+    def end_place(rack_id: int | None, switch_id: int | None) -> tuple[str, int]:
+        if rack_id in rack_by_id:
+            return ("hall", rack_by_id[rack_id].hall_id)
+        return switch_place(sw_by_id.get(switch_id) if switch_id is not None else None)
 
     def bucket(pod_id: int | None) -> dict:
         b = per_pod.get(pod_id)
@@ -639,8 +663,11 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
             switch_side = x.count * ((x.a_switch_id is not None) + (x.b_switch_id is not None))
             b["tx"] += node_side + switch_side
             b["tx_w"] += node_side * end_w  # switch-side modules are in the switch's optics power
+            put(end_place(x.a_rack_id, None), node_side * end_w)
         else:
             b["tx_w"] += 2 * x.count * end_w
+            put(end_place(x.a_rack_id, x.a_switch_id), x.count * end_w)
+            put(end_place(None, x.b_switch_id), x.count * end_w)
     for s in sw_by_id.values():
         spec = snap.switch_models.get(s.model)
         b = bucket(s.pod_id)
@@ -648,7 +675,9 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
         if spec is None:
             continue
         frac = optical_ends.get(s.id, 0) / ends[s.id] if ends.get(s.id) else 0.0
-        b["sw_w"] += s.count * (spec.power_w_copper + frac * (spec.power_w_optics - spec.power_w_copper))
+        watts = s.count * (spec.power_w_copper + frac * (spec.power_w_optics - spec.power_w_copper))
+        b["sw_w"] += watts
+        put(switch_place(s), watts)
     endpoints_by_pod: dict[int, int] = {}
     endpoint_gbps_by_pod: dict[int, float] = {}  # each NIC port at min(NIC speed, the pod's port speed)
     pods_by_id = {p.id: p for p in snap.pods}
@@ -724,6 +753,7 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
         transceiver_power_kw=tx_kw,
         fabric_power_kw=sw_kw + tx_kw,
         pods=out,
+        power_kw_by_place=by_place,
     )
 
 

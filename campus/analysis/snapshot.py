@@ -48,6 +48,8 @@ class NodeSpec:
     nic_extra_w: float  # extra power per NIC over a ConnectX-7 (BlueField-3: ~50 W), W
     nic_speed_gbps: float
     rack_units: int
+    # share of the server's heat its cold plates take to the liquid loop in a direct-to-chip rack
+    liquid_heat_fraction: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ most that long after it was committed.
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -26,6 +27,7 @@ from django.db.models.signals import post_delete, post_save
 from rest_framework.renderers import JSONRenderer
 
 from campus import models
+from campus.analysis import cooling as cooling_mod
 from campus.analysis import impact as impact_mod
 from campus.analysis import power, summary
 from campus.analysis import redundancy as redundancy_mod
@@ -298,11 +300,24 @@ def floor_map(state: CampusState, hall_id: int | None) -> dict:
             raise ValueError(f"hall: no hall {hall_id} in this campus")
 
         def compute_hall():
+            loads = {u.id: u for u in cooling_mod.cooling_balance(snap).units}
             return {
                 "hall": _hall_dict(state, hall),
                 "racks": [_with_size(state, m) for m in _metrics(state, hall_id)],
                 "cooling_units": [
-                    {"id": u.id, "name": u.name, "kind": u.kind, "capacity_kw": u.capacity_kw}
+                    {
+                        "id": u.id,
+                        "name": u.name,
+                        "kind": u.kind,
+                        "capacity_kw": u.capacity_kw,
+                        "heat_kw": loads[u.id].heat_kw,
+                        "liquid_heat_kw": loads[u.id].liquid_heat_kw,
+                        "air_heat_kw": loads[u.id].air_heat_kw,
+                        "utilization": loads[u.id].utilization
+                        if math.isfinite(loads[u.id].utilization)
+                        else None,
+                        "electrical_kw": loads[u.id].electrical_kw,
+                    }
                     for u in snap.cooling_units
                     if u.hall_id == hall_id
                 ],

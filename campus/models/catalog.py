@@ -81,6 +81,12 @@ class NodeModel(CatalogModel):
     nic_kind = models.CharField(max_length=16, choices=NicKind.choices, default=NicKind.CONNECTX7)
     nic_speed_gbps = models.FloatField(default=400, validators=[MinValueValidator(1)])
     rack_units = models.PositiveSmallIntegerField(default=8, validators=[MinValueValidator(1)])
+    liquid_heat_fraction = models.FloatField(
+        default=0.0,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="Share of the server's heat its cold plates carry to the liquid loop in a direct-to-chip "
+        "rack (0: air-cooled server).",
+    )
 
     class Meta(CatalogModel.Meta):
         verbose_name = "node model"

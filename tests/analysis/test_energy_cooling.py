@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from campus.analysis.cooling import cooling_balance, mechanical_loads_kw, unit_heat_kw
 from campus.analysis.energy import facility_energy, it_breakdown
-from tests.analysis.builders import CoolingPlantSnap, CoolingUnitSnap, campus, rack
+from tests.analysis.builders import TOY_NODE, CoolingPlantSnap, CoolingUnitSnap, campus, rack
 
 
 def test_it_breakdown_adds_other_it_as_the_rest_of_the_fraction():
@@ -42,9 +44,18 @@ def test_facility_energy_is_it_times_pue_over_a_year():
         facility_energy(1.0, 0.9, 0.1)
 
 
+# the toy server with cold plates that carry 80% of its heat
+COLD_TOY = replace(TOY_NODE, slug="toy8l", liquid_heat_fraction=0.8)
+
+
 def _cooled():
+    # R1: 10 kW direct-to-chip on CDU U1 -> 8 kW to U1, 2 kW to the hall's CRAH U2; R2: 45 kW air on U2.
     return campus(
-        racks=(rack(1, 10, cooling_unit_id=1), rack(2, 45, cooling_unit_id=2, cooling_type="air")),
+        node_models={"toy8": TOY_NODE, "toy8l": COLD_TOY},
+        racks=(
+            rack(1, 10, node="toy8l", cooling_unit_id=1),
+            rack(2, 45, cooling_unit_id=2, cooling_type="air"),
+        ),
         cooling_units=(
             CoolingUnitSnap(1, "U1", "cdu", 25.0, 25.0, 45.0, 100.0, 1, None, 1, group="g"),
             CoolingUnitSnap(2, "U2", "crah", 50.0, 25.0, 45.0, 60.0, 1, None, 1, group="g"),
@@ -56,9 +67,9 @@ def _cooled():
 def test_cooling_heat_per_unit_and_plant_and_electrical_power():
     c = cooling_balance(_cooled())
     u1, u2 = c.units
-    assert (u1.heat_kw, u2.heat_kw) == (10.0, 45.0)
-    assert u2.utilization == pytest.approx(0.9)
-    assert u2.flow_needed_lpm == pytest.approx(67.5)
+    assert (u1.heat_kw, u2.heat_kw) == pytest.approx((8.0, 47.0))
+    assert u2.utilization == pytest.approx(0.94)
+    assert u2.flow_needed_lpm == pytest.approx(70.5)
     assert u2.flow_short and not u1.flow_short
     assert c.plants[0].heat_kw == pytest.approx(55.0)
     assert c.plants[0].electrical_kw == pytest.approx(11.0)
@@ -85,8 +96,8 @@ def test_failed_unit_carries_no_capacity_and_shows_overloaded():
 
 
 def test_mechanical_loads_are_fans_pumps_and_plant_heat_over_cop():
-    # CDU U1 moves 10 kW: pumps 1% -> 0.1 kW; CRAH U2 moves 45 kW: fans 4% -> 1.8 kW;
+    # CDU U1 moves 8 kW: pumps 2% -> 0.16 kW; CRAH U2 moves 47 kW: fans 4% -> 1.88 kW;
     # the chiller rejects 55 kW at COP 5 -> 11 kW (catalog fan/pump fractions, worked by hand).
     loads = mechanical_loads_kw(_cooled())
-    assert loads == pytest.approx({("unit", 1): 0.1, ("unit", 2): 1.8, ("plant", 1): 11.0})
-    assert unit_heat_kw(_cooled()) == pytest.approx({1: 10.0, 2: 45.0})
+    assert loads == pytest.approx({("unit", 1): 0.16, ("unit", 2): 1.88, ("plant", 1): 11.0})
+    assert unit_heat_kw(_cooled()) == pytest.approx({1: 8.0, 2: 47.0})

@@ -207,6 +207,30 @@ class TestFloorMapAndPowerChain:
         assert {r["id"] for r in rows} == {r.pk for r in site["racks"]}
         assert [h["id"] for b in response.json()["buildings"] for h in b["halls"]] == [site["hall"].pk]
 
+    def test_hall_floor_map_gives_each_cooling_unit_its_liquid_and_air_heat(self, viewer_client):
+        # 4 racks x 2 servers x 10.2 kW = 81.6 kW of servers; cold plates take 75% -> 61.2 kW to the CDU.
+        # The CRAH takes the other 20.4 kW plus other IT at the campus's 10%: 81.6 / 0.9 - 81.6 = 9.0667 kW.
+        # Fans 4% of 29.4667 kW = 1.17867 kW.
+        site = build_campus()
+        node_model = site["node_model"]
+        node_model.liquid_heat_fraction = 0.75
+        node_model.save()
+        cdu = f.CoolingUnitFactory(campus=site["campus"], hall=site["hall"], kind="cdu", capacity_kw=500.0)
+        crah = f.CoolingUnitFactory(campus=site["campus"], hall=site["hall"], kind="crah", capacity_kw=350.0)
+        for rack in site["racks"]:
+            rack.cooling_unit = cdu
+            rack.save()
+        response = viewer_client.get(url("floor-map", site["campus"]), {"hall": site["hall"].pk})
+        assert response.status_code == 200, response.json()
+        units = {u["id"]: u for u in response.json()["cooling_units"]}
+        assert units[cdu.pk]["heat_kw"] == pytest.approx(61.2)
+        assert units[cdu.pk]["liquid_heat_kw"] == pytest.approx(61.2)
+        assert units[crah.pk]["air_heat_kw"] == pytest.approx(20.4 + 81.6 / 0.9 - 81.6)
+        assert units[crah.pk]["electrical_kw"] == pytest.approx(0.04 * (20.4 + 81.6 / 0.9 - 81.6))
+        summary = viewer_client.get(url("summary", site["campus"])).json()
+        assert summary["cooling"]["heat_load_mw"] == pytest.approx(summary["power"]["it_mw"])
+        assert summary["cooling"]["unassigned_heat_mw"] == pytest.approx(0.0, abs=1e-12)
+
     def test_unknown_hall_is_400_naming_hall(self, viewer_client):
         site = build_campus()
         other_hall = f.DataHallFactory()

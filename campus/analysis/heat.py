@@ -1,0 +1,183 @@
+"""Where every watt of IT power ends up as heat: which cooling unit takes it, in liquid or in air.
+
+All IT power becomes heat, so the heat of the campus is its IT power (``energy.it_breakdown``: servers,
+racks' extras, network, the rest of ``other_it_fraction``). Each part is placed by these rules:
+
+1. Servers. In a ``direct-to-chip`` rack the cold plates carry the node model's ``liquid_heat_fraction``
+   of each server's heat to the rack's cooling unit (the CDU); the rest leaves in the air. A rear door's
+   coil and an immersion tank take all of the rack's heat to the rack's unit. An ``air`` rack sends it
+   all to air.
+2. Racks' itemised extras (storage, CPU nodes, switches in the rack) are air-cooled.
+3. A rack's air heat goes to the rack's unit when that unit is an air unit (a CRAH); otherwise to the air
+   units of the rack's hall, split in proportion to their capacity (the room air mixes between them).
+4. Network: each switch group's power at its hall (or its rack's hall), node-side transceivers at the
+   rack's hall; a switch placed only by its pod's building goes to that building's air units, one placed
+   nowhere to every air unit of the campus; split by capacity.
+5. Other IT (the rest of ``other_it_fraction``: storage, CPU nodes, management) has no place in the
+   inventory. It is spread over the halls in proportion to their server heat (the fraction is defined
+   against the servers), each hall's share to its air units by capacity, or to its building's air units
+   when the hall has none.
+
+Heat that finds no unit is reported as unassigned, by reason; assigned + unassigned = IT power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from campus.analysis.energy import it_total_kw
+from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, RackSnap
+
+AIR_UNIT_KINDS = frozenset({"crah"})
+COLD_PLATE = "direct-to-chip"
+ALL_TO_LIQUID = frozenset({"rear-door", "immersion"})
+
+NO_UNIT = "rack names no cooling unit"
+NO_AIR_UNIT = "no air unit in the hall"
+NO_AIR_UNIT_NETWORK = "network: no air unit where the switch is"
+NO_AIR_UNIT_OTHER = "other IT: no air unit in the hall or its building"
+
+
+@dataclass
+class HeatMap:
+    """Heat per cooling unit (kW) and what is left over, with the IT parts it came from."""
+
+    it_kw: float
+    server_kw: float
+    rack_extra_kw: float
+    network_kw: float
+    other_it_kw: float
+    liquid_kw: float  # carried by liquid (cold plates, rear doors, tanks) to a unit
+    air_kw: float  # left in the air, assigned or not
+    unit_liquid_kw: dict[int, float] = field(default_factory=dict)
+    unit_air_kw: dict[int, float] = field(default_factory=dict)
+    unassigned_kw: dict[str, float] = field(default_factory=dict)  # reason -> kW
+
+    @property
+    def unit_kw(self) -> dict[int, float]:
+        keys = self.unit_liquid_kw.keys() | self.unit_air_kw.keys()
+        return {k: self.unit_liquid_kw.get(k, 0.0) + self.unit_air_kw.get(k, 0.0) for k in keys}
+
+    @property
+    def assigned_kw(self) -> float:
+        return sum(self.unit_liquid_kw.values()) + sum(self.unit_air_kw.values())
+
+    @property
+    def unassigned_total_kw(self) -> float:
+        return sum(self.unassigned_kw.values())
+
+
+def _spread(kw: float, units: list[CoolingUnitSnap], into: dict[int, float]) -> bool:
+    """Split ``kw`` over ``units`` by capacity (equally when none has any); False if there is no unit."""
+    if not units:
+        return False
+    total = sum(max(u.capacity_kw, 0.0) for u in units)
+    for u in units:
+        share = max(u.capacity_kw, 0.0) / total if total > 0 else 1.0 / len(units)
+        into[u.id] = into.get(u.id, 0.0) + kw * share
+    return True
+
+
+def _rack_split(snap: CampusSnapshot, r: RackSnap, load_kw: float | None) -> tuple[float, float]:
+    """(liquid, air) heat of one rack, kW, at ``load_kw`` (default: its IT load at full GPU TDP)."""
+    servers_kw = liquid_kw = 0.0
+    for slug, count in r.nodes:
+        node_kw = snap.node_power_w(slug) * count / 1000.0
+        servers_kw += node_kw
+        if r.cooling_type == COLD_PLATE:
+            liquid_kw += node_kw * snap.node_models[slug].liquid_heat_fraction
+    nominal = servers_kw + r.extra_it_kw
+    if r.cooling_type in ALL_TO_LIQUID:
+        liquid_kw = nominal
+    load = nominal if load_kw is None else load_kw
+    # A load given from outside (capping, measurements) keeps the rack's liquid/air proportion.
+    liquid = liquid_kw * load / nominal if nominal > 0 else 0.0
+    return liquid, load - liquid
+
+
+def heat_map(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None) -> HeatMap:
+    """Place every kW of IT heat on a cooling unit (module rules); ``rack_load_kw`` overrides racks' IT load."""
+    units = {u.id: u for u in snap.cooling_units}
+    hall_building = {h.id: h.building_id for h in snap.halls}
+    air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
+    air_by_building: dict[int, list[CoolingUnitSnap]] = {}
+    for u in snap.cooling_units:
+        if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
+            air_by_hall.setdefault(u.hall_id, []).append(u)
+            if u.hall_id in hall_building:
+                air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
+    all_air = [u for u in snap.cooling_units if u.kind in AIR_UNIT_KINDS]
+    liquid: dict[int, float] = {}
+    air: dict[int, float] = {}
+    lost: dict[str, float] = {}
+
+    def unplaced(reason: str, kw: float) -> None:
+        if kw:
+            lost[reason] = lost.get(reason, 0.0) + kw
+
+    server_kw = extra_kw = liquid_total = 0.0
+    hall_server_kw: dict[int, float] = {}
+    for r in snap.racks:
+        nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
+        load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
+        rack_liquid, rack_air = _rack_split(snap, r, load)
+        total = rack_liquid + rack_air
+        nominal = nominal_servers + r.extra_it_kw
+        # the servers' part of a rack's load, for the IT breakdown and the other-IT weights
+        servers = total * nominal_servers / nominal if nominal > 0 else total
+        server_kw += servers
+        extra_kw += total - servers
+        hall_server_kw[r.hall_id] = hall_server_kw.get(r.hall_id, 0.0) + servers
+        unit = units.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
+        if unit is None:
+            unplaced(NO_UNIT, total)
+        elif unit.kind in AIR_UNIT_KINDS:
+            air[unit.id] = air.get(unit.id, 0.0) + total
+        else:
+            liquid[unit.id] = liquid.get(unit.id, 0.0) + rack_liquid
+            liquid_total += rack_liquid
+            if not _spread(rack_air, air_by_hall.get(r.hall_id, []), air):
+                unplaced(NO_AIR_UNIT, rack_air)
+
+    network_kw = 0.0
+    networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
+    for net in sorted(networks):
+        for (kind, pid), kw in fabric_from_inventory(snap, net).power_kw_by_place.items():
+            network_kw += kw
+            if kind == "hall":
+                where = air_by_hall.get(pid, [])
+            elif kind == "building":
+                where = air_by_building.get(pid, [])
+            else:
+                where = all_air
+            if not _spread(kw, where, air):
+                unplaced(NO_AIR_UNIT_NETWORK, kw)
+
+    other_kw = it_total_kw(server_kw, network_kw + extra_kw, snap.other_it_fraction) - (
+        server_kw + network_kw + extra_kw
+    )
+    if other_kw > 0:
+        weights = {h: kw for h, kw in hall_server_kw.items() if kw > 0}
+        total_w = sum(weights.values())
+        for hall_id, w in sorted(weights.items()):
+            share = other_kw * w / total_w
+            targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
+            if not _spread(share, targets, air):
+                unplaced(NO_AIR_UNIT_OTHER, share)
+        if not weights:
+            unplaced(NO_AIR_UNIT_OTHER, other_kw)
+    it_kw = server_kw + extra_kw + network_kw + max(other_kw, 0.0)
+    return HeatMap(
+        it_kw=it_kw,
+        server_kw=server_kw,
+        rack_extra_kw=extra_kw,
+        network_kw=network_kw,
+        other_it_kw=max(other_kw, 0.0),
+        liquid_kw=liquid_total,
+        air_kw=it_kw - liquid_total,
+        unit_liquid_kw=liquid,
+        unit_air_kw=air,
+        unassigned_kw=lost,
+    )
