@@ -139,6 +139,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                 building_id.get(p.get("building")),
                 devices.get(p.get("power_device")),
                 p.get("restart_minutes", 6.0),
+                devices.get(p.get("power_device_b")),
             )
             for p in spec.get("cooling_plants", [])
         ),
@@ -155,6 +156,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                 devices.get(u.get("power_device")),
                 hall_of(u),
                 u.get("group", ""),
+                devices.get(u.get("power_device_b")),
             )
             for u in spec.get("cooling_units", [])
         ),

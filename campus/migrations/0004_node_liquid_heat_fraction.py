@@ -13,7 +13,7 @@ def fill_catalog_shares(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campus", "0002_seed_catalog_and_roles"),
+        ("campus", "0003_cooling_second_supply"),
     ]
 
     operations = [
