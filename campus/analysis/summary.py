@@ -12,6 +12,7 @@ from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_mode
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
@@ -271,11 +272,10 @@ def rack_metrics(
             continue
         load = g.default_rack_load_kw[r.id]
         side_load: dict[str, float] = {}
-        side_rating: dict[str, float] = {}
-        for fid in g.rack_feeds.get(r.id, ()):
-            f = g.feeds[fid]
-            side_load[f.side] = side_load.get(f.side, 0.0) + chain.feed_load_kw.get(fid, 0.0)
-            side_rating[f.side] = side_rating.get(f.side, 0.0) + f.rating_kw
+        rack_feeds = [g.feeds[fid] for fid in g.rack_feeds.get(r.id, ())]
+        for f in rack_feeds:
+            side_load[f.side] = side_load.get(f.side, 0.0) + chain.feed_load_kw.get(f.id, 0.0)
+        side_rating = rack_side_ratings_kw((f.side, f.rating_kw) for f in rack_feeds)
 
         def pct(side: str, side_load=side_load, side_rating=side_rating) -> float | None:
             rating = side_rating.get(side)

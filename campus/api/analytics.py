@@ -14,7 +14,6 @@ most that long after it was committed.
 from __future__ import annotations
 
 import hashlib
-import math
 import threading
 import time
 from collections import OrderedDict
@@ -27,9 +26,10 @@ from django.db.models.signals import post_delete, post_save
 from rest_framework.renderers import JSONRenderer
 
 from campus import models
-from campus.analysis import cooling as cooling_mod
+from campus.analysis import floor_map as floor_map_mod
 from campus.analysis import impact as impact_mod
 from campus.analysis import power, summary
+from campus.analysis import power_chain as power_chain_mod
 from campus.analysis import redundancy as redundancy_mod
 from campus.analysis import stranded as stranded_mod
 from campus.analysis.snapshot import CampusSnapshot
@@ -246,209 +246,25 @@ def stranded(state: CampusState, include_racks: bool) -> dict:
     return state.memo(("stranded", include_racks), compute)
 
 
-def _metrics(state: CampusState, hall_id: int | None) -> list[dict]:
-    chain = state.rollup()
-    return state.memo(("rack_metrics", hall_id), lambda: summary.rack_metrics(state.snap, hall_id, chain))
-
-
-def _hall_dict(state: CampusState, hall) -> dict:
-    geometry = state.hall_geometry.get(hall.id, {"x_m": 0.0, "y_m": 0.0})
-    return {
-        "id": hall.id,
-        "name": hall.name,
-        "building_id": hall.building_id,
-        "x_m": geometry["x_m"],
-        "y_m": geometry["y_m"],
-        "width_m": hall.width_m,
-        "length_m": hall.length_m,
-    }
-
-
-def _with_size(state: CampusState, metric: dict) -> dict:
-    width, depth = state.rack_size.get(metric["id"], (0.6, 1.2))
-    return {**metric, "width_m": width, "depth_m": depth}
-
-
-# Columns of the compact campus-wide floor map (one array per rack).
-RACK_COLUMNS = (
-    "id",
-    "name",
-    "hall_id",
-    "x_m",
-    "y_m",
-    "width_m",
-    "depth_m",
-    "load_kw",
-    "design_kw",
-    "feed_a_pct",
-    "feed_b_pct",
-    "density_kw_per_m2",
-    "cooling_type",
-    "gpus",
-    "status",
-    "pod_id",
-    "cooling_unit_id",
-    "powered",
-)
-
-
 def floor_map(state: CampusState, hall_id: int | None) -> dict:
-    snap = state.snap
     if hall_id is not None:
-        hall = next((h for h in snap.halls if h.id == hall_id), None)
-        if hall is None:
-            raise ValueError(f"hall: no hall {hall_id} in this campus")
-
-        def compute_hall():
-            loads = {u.id: u for u in cooling_mod.cooling_balance(snap).units}
-            return {
-                "hall": _hall_dict(state, hall),
-                "racks": [_with_size(state, m) for m in _metrics(state, hall_id)],
-                "cooling_units": [
-                    {
-                        "id": u.id,
-                        "name": u.name,
-                        "kind": u.kind,
-                        "capacity_kw": u.capacity_kw,
-                        "heat_kw": loads[u.id].heat_kw,
-                        "liquid_heat_kw": loads[u.id].liquid_heat_kw,
-                        "air_heat_kw": loads[u.id].air_heat_kw,
-                        "utilization": loads[u.id].utilization
-                        if math.isfinite(loads[u.id].utilization)
-                        else None,
-                        "electrical_kw": loads[u.id].electrical_kw,
-                    }
-                    for u in snap.cooling_units
-                    if u.hall_id == hall_id
-                ],
-            }
-
-        return state.memo(("floor_map", hall_id), compute_hall)
-
-    def compute_campus():
-        halls_by_building: dict[int, list[dict]] = {}
-        for h in snap.halls:
-            halls_by_building.setdefault(h.building_id, []).append(_hall_dict(state, h))
-        rows = []
-        for m in _metrics(state, None):
-            full = _with_size(state, m)
-            rows.append([full[c] for c in RACK_COLUMNS])
-        return {
-            "campus": {"id": snap.id, "name": snap.name},
-            "buildings": [
-                {
-                    "id": b.id,
-                    "name": b.name,
-                    "x_m": b.x_m,
-                    "y_m": b.y_m,
-                    "width_m": b.width_m,
-                    "length_m": b.length_m,
-                    "halls": halls_by_building.get(b.id, []),
-                }
-                for b in snap.buildings
-            ],
-            "rack_columns": list(RACK_COLUMNS),
-            "racks": rows,
-        }
-
-    return state.memo(("floor_map", None), compute_campus)
+        return state.memo(
+            ("floor_map", hall_id),
+            lambda: floor_map_mod.hall_floor_map(
+                state.snap, hall_id, state.hall_geometry, state.rack_size, state.rollup()
+            ),
+        )
+    return state.memo(
+        ("floor_map", None),
+        lambda: floor_map_mod.campus_floor_map(
+            state.snap, state.hall_geometry, state.rack_size, state.rollup()
+        ),
+    )
 
 
 def power_chain(state: CampusState, rack_id: int) -> dict:
-    """The power paths of one rack, side by side, from its feeds up to the utility feeds.
-
-    Each side lists the feeds and devices reached going upstream (nearest first) with their load from the
-    healthy roll-up, so a panel can show where the headroom of each side runs out."""
-    snap = state.snap
-    rack = next((r for r in snap.racks if r.id == rack_id), None)
-    if rack is None:
+    if not any(r.id == rack_id for r in state.snap.racks):
         raise ValueError(f"rack: no rack {rack_id} in this campus")
-
-    def compute():
-        g = power.power_graph(snap)
-        chain = state.rollup()
-        utilities = {u.id: u for u in snap.utility_feeds}
-
-        def feed_dict(fid: int) -> dict:
-            f = g.feeds[fid]
-            load = chain.feed_load_kw.get(fid, 0.0)
-            return {
-                "id": f.id,
-                "side": f.side,
-                "upstream_id": f.upstream_id,
-                "downstream_device_id": f.downstream_device_id,
-                "rating_kw": f.rating_kw,
-                "load_kw": load,
-                "load_pct": 100.0 * load / f.rating_kw if f.rating_kw else None,
-                "live": fid not in chain.dead_feeds,
-            }
-
-        def device_dict(did: int, depth: int) -> dict:
-            d = g.devices[did]
-            return {
-                "id": d.id,
-                "name": d.name,
-                "kind": d.kind,
-                "depth": depth,
-                "status": d.status,
-                "rated_kw": d.rated_kw,
-                "load_kw": chain.device_load_kw.get(did, 0.0),
-                "utilization": chain.device_utilization.get(did, 0.0),
-                "headroom_kw": chain.device_headroom_kw.get(did, 0.0),
-                "live": did not in chain.dead_devices,
-                "utility_feed_id": d.utility_feed_id,
-                "source_feed_ids": sorted(g.up_feeds.get(did, [])),
-            }
-
-        sides = []
-        by_side: dict[str, list[int]] = {}
-        for fid in g.rack_feeds.get(rack_id, ()):
-            by_side.setdefault(g.feeds[fid].side, []).append(fid)
-        for side in sorted(by_side):
-            feeds = list(by_side[side])
-            devices: list[dict] = []
-            seen: set[int] = set()
-            frontier = [(g.feeds[fid].upstream_id, 1) for fid in feeds]
-            utility_ids: set[int] = set()
-            while frontier:
-                nxt = []
-                for did, depth in frontier:
-                    if did in seen:
-                        continue
-                    seen.add(did)
-                    devices.append(device_dict(did, depth))
-                    if g.devices[did].utility_feed_id is not None:
-                        utility_ids.add(g.devices[did].utility_feed_id)
-                    for fid in g.up_feeds.get(did, []):
-                        feeds.append(fid)
-                        nxt.append((g.feeds[fid].upstream_id, depth + 1))
-                frontier = nxt
-            sides.append(
-                {
-                    "side": side,
-                    "feeds": [feed_dict(fid) for fid in feeds],
-                    "devices": devices,
-                    "utility_feeds": [
-                        {
-                            "id": u,
-                            "name": utilities[u].name if u in utilities else "",
-                            "capacity_kw": utilities[u].capacity_kw if u in utilities else None,
-                            "load_kw": chain.utility_load_kw.get(u, 0.0),
-                        }
-                        for u in sorted(utility_ids)
-                    ],
-                }
-            )
-        return {
-            "rack": {
-                "id": rack.id,
-                "name": rack.name,
-                "load_kw": snap.rack_it_kw(rack),
-                "design_kw": rack.design_kw,
-                "sides_lost": sorted(chain.rack_sides_lost.get(rack.id, ())),
-                "powered": rack.id not in chain.racks_without_power,
-            },
-            "sides": sides,
-        }
-
-    return state.memo(("power_chain", rack_id), compute)
+    return state.memo(
+        ("power_chain", rack_id), lambda: power_chain_mod.power_chain(state.snap, rack_id, state.rollup())
+    )

@@ -10,6 +10,7 @@ import threading
 
 from django.db.models import Prefetch
 
+from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.snapshot import CampusSnapshot
 from campus.choices import NodeStatus
 from campus.models import Node, PowerFeed
@@ -88,13 +89,8 @@ def rack_power(rack, context: dict) -> dict:
         servers_w += snap.node_power_w(slug)
         gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node
     it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
-    side_kw = {"A": 0.0, "B": 0.0, "N": 0.0}
-    for feed in feeds:
-        side_kw[feed.side] = side_kw.get(feed.side, 0.0) + feed.rating_kw
-    sides = [kw for kw in (side_kw["A"], side_kw["B"]) if kw > 0] or (
-        [side_kw["N"]] if side_kw["N"] > 0 else []
-    )
-    weakest = min(sides) if sides else 0.0
+    side_kw = {"A": 0.0, "B": 0.0, "N": 0.0, **rack_side_ratings_kw((f.side, f.rating_kw) for f in feeds)}
+    weakest = redundant_rating_kw(side_kw)
     return {
         "gpus": sum(gpus_by_model.values()),
         "gpus_by_model": gpus_by_model,

@@ -426,7 +426,8 @@ class CampusViewSet(InventoryViewSet):
     @extend_schema(
         summary="Power chain of one rack: its A and B paths up to the utility",
         description="Per side: the rack's feeds and every device upstream (nearest first) with load, rating, "
-        "utilisation and planning headroom from the healthy roll-up, and the utility feeds at the top.",
+        "utilisation and planning headroom from the healthy roll-up, headroom after the worst single failure, "
+        "and the utility feeds at the top; the rack's hall and building with their headroom after failover.",
         parameters=[a.PowerChainQuerySerializer],
         responses={200: a.PowerChainSerializer},
         examples=[
@@ -442,6 +443,8 @@ class CampusViewSet(InventoryViewSet):
                         "sides_lost": [],
                         "powered": True,
                     },
+                    "hall": {"id": 3, "headroom_mw": 0.1, "headroom_binding": None},
+                    "building": {"id": 1, "headroom_mw": 0.4, "headroom_binding": None},
                     "sides": [
                         {
                             "side": "A",
@@ -466,6 +469,8 @@ class CampusViewSet(InventoryViewSet):
                                     "load_kw": 206.0,
                                     "utilization": 0.69,
                                     "headroom_kw": 34.0,
+                                    "headroom_after_failover_kw": 2.5,
+                                    "worst_failure": {"kind": "power", "id": 8, "name": "PDU-B1"},
                                 }
                             ],
                             "utility_feeds": [

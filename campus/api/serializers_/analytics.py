@@ -82,12 +82,19 @@ class StrandedQuerySerializer(serializers.Serializer):
 class SummarySerializer(serializers.Serializer):
     campus = serializers.DictField()
     inventory = serializers.DictField()
-    power = serializers.DictField()
+    power = serializers.DictField(
+        help_text="Includes `headroom_after_failover_mw` (IT MW the campus can add with the design "
+        "redundancy intact) and `headroom_binding` (device and failure that bind it)."
+    )
     cooling = serializers.DictField()
     network = serializers.DictField()
     compute = serializers.DictField()
     reliability = serializers.DictField()
-    buildings = serializers.ListField(child=serializers.DictField())
+    buildings = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Cards; `headroom_mw` is measured after the worst single failure or side loss "
+        "(`headroom_binding`), `headroom_both_sides_mw` adds both sides' healthy headroom (for comparison).",
+    )
 
 
 class ImpactSerializer(serializers.Serializer):
@@ -109,14 +116,37 @@ class FloorMapSerializer(serializers.Serializer):
         help_text="With ?hall: one object per rack. Without: one array per rack, in `rack_columns` order."
     )
     cooling_units = serializers.ListField(child=serializers.DictField(), required=False)
-    campus = serializers.DictField(required=False)
-    buildings = serializers.ListField(child=serializers.DictField(), required=False)
+    campus = serializers.DictField(required=False, help_text="Without ?hall: id, name and `headroom_mw`.")
+    buildings = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Without ?hall: buildings and their halls, each with `headroom_mw` (after the worst single "
+        "failure) and `headroom_binding`.",
+    )
     rack_columns = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class ScopeHeadroomSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    headroom_mw = serializers.FloatField(
+        allow_null=True,
+        help_text="IT load that can be added with the design redundancy intact (after the worst single "
+        "failure or side loss), MW; null when there are no fed racks to place it on.",
+    )
+    headroom_binding = serializers.DictField(
+        allow_null=True, help_text="The device (or utility feed) that binds it and the failure that binds it."
+    )
 
 
 class PowerChainSerializer(serializers.Serializer):
     rack = serializers.DictField()
-    sides = serializers.ListField(child=serializers.DictField())
+    hall = ScopeHeadroomSerializer(help_text="The rack's hall and its headroom after failover.")
+    building = ScopeHeadroomSerializer(help_text="The rack's building and its headroom after failover.")
+    sides = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Per side: feeds, devices (with `headroom_kw` of the healthy chain and "
+        "`headroom_after_failover_kw` after the worst single failure, with `worst_failure`) and utility feeds.",
+    )
 
 
 class RedundancyFindingSerializer(serializers.Serializer):

@@ -1,0 +1,140 @@
+"""The floor map: every hall and rack with its figures, plus the failover headroom of halls and buildings.
+
+Pure: the snapshot and the geometry the snapshot does not carry (hall positions in their building, rack
+footprints) come in as plain dicts; the API caches and renders the result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from campus.analysis.cooling import cooling_balance
+from campus.analysis.headroom import ScopeHeadroom, failover_headroom
+from campus.analysis.power import PowerRollup, baseline_rollup
+from campus.analysis.snapshot import CampusSnapshot, HallSnap
+from campus.analysis.summary import rack_metrics
+
+DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a standard 600 x 1200 mm AI rack
+
+# Columns of the compact campus-wide floor map (one array per rack).
+RACK_COLUMNS = (
+    "id",
+    "name",
+    "hall_id",
+    "x_m",
+    "y_m",
+    "width_m",
+    "depth_m",
+    "load_kw",
+    "design_kw",
+    "feed_a_pct",
+    "feed_b_pct",
+    "density_kw_per_m2",
+    "cooling_type",
+    "gpus",
+    "status",
+    "pod_id",
+    "cooling_unit_id",
+    "powered",
+)
+
+
+def headroom_fields(row: ScopeHeadroom | None) -> dict:
+    """The failover headroom of a hall or building as the floor map and power chain show it (MW)."""
+    if row is None or row.headroom_kw is None:
+        return {"headroom_mw": None, "headroom_binding": row.binding_dict() if row else None}
+    return {"headroom_mw": row.headroom_kw / 1000.0, "headroom_binding": row.binding_dict()}
+
+
+def hall_dict(snap: CampusSnapshot, hall: HallSnap, hall_geometry: Mapping[int, dict]) -> dict:
+    geometry = hall_geometry.get(hall.id, {"x_m": 0.0, "y_m": 0.0})
+    return {
+        "id": hall.id,
+        "name": hall.name,
+        "building_id": hall.building_id,
+        "x_m": geometry["x_m"],
+        "y_m": geometry["y_m"],
+        "width_m": hall.width_m,
+        "length_m": hall.length_m,
+        **headroom_fields(failover_headroom(snap).halls.get(hall.id)),
+    }
+
+
+def _with_size(metric: dict, rack_size: Mapping[int, tuple[float, float]]) -> dict:
+    width, depth = rack_size.get(metric["id"], DEFAULT_RACK_SIZE_M)
+    return {**metric, "width_m": width, "depth_m": depth}
+
+
+def hall_floor_map(
+    snap: CampusSnapshot,
+    hall_id: int,
+    hall_geometry: Mapping[int, dict],
+    rack_size: Mapping[int, tuple[float, float]],
+    chain: PowerRollup | None = None,
+) -> dict:
+    """One hall in detail: its position, size and headroom, one object per rack, its cooling units."""
+    hall = next((h for h in snap.halls if h.id == hall_id), None)
+    if hall is None:
+        raise ValueError(f"hall: no hall {hall_id} in this campus")
+    chain = chain if chain is not None else baseline_rollup(snap)
+    loads = {u.id: u for u in cooling_balance(snap).units}
+    return {
+        "hall": hall_dict(snap, hall, hall_geometry),
+        "racks": [_with_size(m, rack_size) for m in rack_metrics(snap, hall_id, chain)],
+        "cooling_units": [
+            {
+                "id": u.id,
+                "name": u.name,
+                "kind": u.kind,
+                "capacity_kw": u.capacity_kw,
+                "heat_kw": loads[u.id].heat_kw,
+                "liquid_heat_kw": loads[u.id].liquid_heat_kw,
+                "air_heat_kw": loads[u.id].air_heat_kw,
+                "utilization": loads[u.id].utilization if math.isfinite(loads[u.id].utilization) else None,
+                "electrical_kw": loads[u.id].electrical_kw,
+            }
+            for u in snap.cooling_units
+            if u.hall_id == hall_id
+        ],
+    }
+
+
+def campus_floor_map(
+    snap: CampusSnapshot,
+    hall_geometry: Mapping[int, dict],
+    rack_size: Mapping[int, tuple[float, float]],
+    chain: PowerRollup | None = None,
+) -> dict:
+    """The whole campus in compact form: buildings with their halls, one array per rack."""
+    chain = chain if chain is not None else baseline_rollup(snap)
+    headroom = failover_headroom(snap)
+    halls_by_building: dict[int, list[dict]] = {}
+    for h in snap.halls:
+        halls_by_building.setdefault(h.building_id, []).append(hall_dict(snap, h, hall_geometry))
+    rows = []
+    for m in rack_metrics(snap, None, chain):
+        full = _with_size(m, rack_size)
+        rows.append([full[c] for c in RACK_COLUMNS])
+    return {
+        "campus": {
+            "id": snap.id,
+            "name": snap.name,
+            **headroom_fields(headroom.campus),
+        },
+        "buildings": [
+            {
+                "id": b.id,
+                "name": b.name,
+                "x_m": b.x_m,
+                "y_m": b.y_m,
+                "width_m": b.width_m,
+                "length_m": b.length_m,
+                **headroom_fields(headroom.buildings.get(b.id)),
+                "halls": halls_by_building.get(b.id, []),
+            }
+            for b in snap.buildings
+        ],
+        "rack_columns": list(RACK_COLUMNS),
+        "racks": rows,
+    }
