@@ -12,7 +12,12 @@ the code jumps from event to event and never takes small time steps. Threshold c
 closed form (constant coolant) or by bisection on the closed form (ramp).
 
 - cdu_loss: the unit's flow stops (``g`` falls to the residual fraction) unless the live units of its
-  redundancy group have the spare capacity to carry it, in which case they do (flow scaled by the cover).
+  redundancy group (same ``group`` and hall) have the spare capacity to carry it, in which case they do
+  (flow scaled by the cover). Spare capacity counts once: while several units of a group are lost at
+  the same time, cover = spare of the group's live units / heat of all its lost units, recomputed at
+  every start and end of a loss in the group; with every unit lost there is no cover at all. A unit's
+  heat is its share in the campus heat balance (``campus.analysis.heat``: the cold-plate share of its
+  racks for a CDU).
 - pump_loss: the flow falls to ``remaining_flow_fraction``; ``g`` scales as flow^``flow_exponent``.
 - supply_temp_excursion: the supply temperature rises by ``supply_rise_k``.
 - chiller_loss: heat is no longer rejected; the loop water heats at full load / (loop volume x 4.186
@@ -34,7 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from campus.analysis.snapshot import CampusSnapshot, GpuSpec
+from campus.analysis.heat import heat_map
+from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, GpuSpec
 from campus.catalog_data import default_value
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
@@ -115,9 +121,18 @@ class Group:
 class EventEffect:
     start_s: float
     end_s: float
-    g_factor: float  # conductance multiplier while active
+    g_factor: float  # conductance multiplier while active (the first step's when stepped)
     supply_rise_k: float
     ramp_k_per_s: float
+    # (from_s, g_factor) steps within the window when the cover changes as other losses come and go
+    g_steps: tuple[tuple[float, float], ...] = ()
+
+    def g_at(self, t_s: float) -> float:
+        g = self.g_factor
+        for from_s, factor in self.g_steps:
+            if from_s <= t_s:
+                g = factor
+        return g
 
 
 @dataclass
@@ -159,17 +174,53 @@ def _pick_target(
     return ev.target_id
 
 
+def _conductance_factor(flow: float, p: LiquidCoolingParams) -> float:
+    g_factor = max(flow**p.flow_exponent if flow > 0 else 0.0, p.residual_conductance_fraction)
+    return min(g_factor, 1.0)
+
+
+def _cdu_cover_steps(
+    i: int,
+    effects_window: list[tuple[float, float]],
+    targets: list[int | None],
+    p: LiquidCoolingParams,
+    units: dict[int, CoolingUnitSnap],
+    load_by_unit: dict[int, float],
+) -> tuple[tuple[float, float], ...]:
+    """(from_s, g_factor) of cdu_loss ``i`` over its window: the group's live spare shared by all its losses."""
+    start, end = effects_window[i]
+    unit = units[targets[i]]
+    if not unit.group:
+        return ((start, _conductance_factor(0.0, p)),)
+    peers = [u for u in units.values() if u.group == unit.group and u.hall_id == unit.hall_id]
+    peer_ids = {u.id for u in peers}
+    losses = [
+        (*effects_window[j], targets[j])
+        for j, ev in enumerate(p.events)
+        if ev.kind == "cdu_loss" and targets[j] in peer_ids
+    ]
+    cuts = sorted({start, *(x for s, e, _ in losses for x in (s, e) if start < x < end)})
+    steps = []
+    for t in cuts:
+        lost = {uid for s, e, uid in losses if s <= t < e} | {unit.id}
+        heat_lost = sum(load_by_unit.get(uid, 0.0) for uid in lost)
+        spare = sum(u.capacity_kw - load_by_unit.get(u.id, 0.0) for u in peers if u.id not in lost)
+        flow = min(1.0, max(spare, 0.0) / heat_lost) if heat_lost > 0 else 1.0
+        steps.append((t, _conductance_factor(flow, p)))
+    return tuple(steps)
+
+
 def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     p = params
     racks = [r for r in snap.racks if r.status not in ("failed", "offline", "decommissioned") and r.nodes]
     gpus_by_unit: dict[int, int] = {}
-    load_by_unit: dict[int, float] = {}
     for r in racks:
         if r.cooling_unit_id is not None:
             gpus_by_unit[r.cooling_unit_id] = gpus_by_unit.get(r.cooling_unit_id, 0) + sum(
                 snap.rack_gpus(r).values()
             )
-            load_by_unit[r.cooling_unit_id] = load_by_unit.get(r.cooling_unit_id, 0.0) + snap.rack_it_kw(r)
+    # the heat each unit carries, as the campus heat balance places it
+    load_by_unit = heat_map(snap).unit_kw
     units = {u.id: u for u in snap.cooling_units}
     plants = {pl.id: pl for pl in snap.cooling_plants}
     plant_load = {
@@ -178,13 +229,15 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     }
     effects: list[EventEffect] = []
     hit_units: list[set[int]] = []
-    targets: list[int | None] = []
+    targets: list[int | None] = [
+        _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id") for i, ev in enumerate(p.events)
+    ]
+    windows = [(ev.at_minutes * 60.0, (ev.at_minutes + ev.repair_minutes) * 60.0) for ev in p.events]
     for i, ev in enumerate(p.events):
-        target = _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id")
-        targets.append(target)
-        start = ev.at_minutes * 60.0
-        end = start + ev.repair_minutes * 60.0
+        target = targets[i]
+        start, end = windows[i]
         g_factor, rise, ramp = 1.0, 0.0, 0.0
+        g_steps: tuple[tuple[float, float], ...] = ()
         if ev.kind == "chiller_loss":
             plant = plants[target]
             restart = (
@@ -204,20 +257,12 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
             hit = {target}
             if ev.kind == "supply_temp_excursion":
                 rise = ev.supply_rise_k
+            elif ev.kind == "pump_loss":
+                g_factor = _conductance_factor(ev.remaining_flow_fraction, p)
             else:
-                flow = 0.0 if ev.kind == "cdu_loss" else ev.remaining_flow_fraction
-                unit = units[target]
-                if ev.kind == "cdu_loss" and unit.group:
-                    load = load_by_unit.get(target, 0.0)
-                    spare = sum(
-                        u.capacity_kw - load_by_unit.get(u.id, 0.0)
-                        for u in units.values()
-                        if u.group == unit.group and u.hall_id == unit.hall_id and u.id != target
-                    )
-                    flow = min(1.0, max(spare, 0.0) / load) if load > 0 else 1.0
-                g_factor = max(flow**p.flow_exponent if flow > 0 else 0.0, p.residual_conductance_fraction)
-                g_factor = min(g_factor, 1.0)
-        effects.append(EventEffect(start, end, g_factor, rise, ramp))
+                g_steps = _cdu_cover_steps(i, windows, targets, p, units, load_by_unit)
+                g_factor = g_steps[0][1]
+        effects.append(EventEffect(start, end, g_factor, rise, ramp, g_steps))
         hit_units.append(hit)
     # groups: racks with the same cooling class, GPU model and set of events reaching them
     acc: dict[tuple, list[float]] = {}
@@ -294,6 +339,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
     for i in grp.events:
         e = plan.effects[i]
         cuts.update(x for x in (e.start_s, e.end_s) if 0 < x < t_end)
+        cuts.update(x for x, _ in e.g_steps if 0 < x < t_end)
         if e.ramp_k_per_s > 0:
             t_cap = e.start_s + (cool_cap - supply - e.supply_rise_k) / e.ramp_k_per_s
             if e.start_s < t_cap < min(e.end_s, t_end):
@@ -307,7 +353,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
             e = plan.effects[i]
             if e.start_s <= t < e.end_s:
                 impaired = True
-                g *= e.g_factor
+                g *= e.g_at(t)
                 a += e.supply_rise_k + e.ramp_k_per_s * (t - e.start_s)
                 b += e.ramp_k_per_s
         if b > 0 and a >= cool_cap - 1e-9:

@@ -49,6 +49,7 @@ def node_spec(slug: str) -> NodeSpec:
         nic_extra_w=catalog_data.nic_kind(row["nic_kind"])["extra_w_per_nic"],
         nic_speed_gbps=row["nic_speed_gbps"],
         rack_units=row["rack_units"],
+        liquid_heat_fraction=row["liquid_heat_fraction"],
     )
 
 

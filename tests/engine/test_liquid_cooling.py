@@ -221,3 +221,61 @@ def test_temperatures_never_pass_the_shutdown_limit_and_the_pace_stays_in_range(
     assert r.metrics["max_gpu_temp_c"] <= h100.shutdown_temp_c + 1e-6 or kind == "supply_temp_excursion"
     assert r.metrics["max_coolant_temp_c"] <= h100.shutdown_temp_c + 1e-6 or kind == "supply_temp_excursion"
     assert np.all((r.series["job_pace"] >= 0) & (r.series["job_pace"] <= 1))
+
+
+def _group_losses(targets, at=5.0, repair=30.0, **params):
+    events = [
+        {"kind": "cdu_loss", "target_id": t, "at_minutes": at, "repair_minutes": repair} for t in targets
+    ]
+    base = {"events": events, "duration_minutes": 90, "series_points": 200}
+    return run_replica("liquid_cooling", campus(racks=16, cdu_groups=True), {**base, **params}, seed=1)
+
+
+def test_losing_one_cdu_of_an_n_plus_1_group_with_margin_changes_nothing():
+    # CDU 500's partner 501 has 2.2x its own load of capacity: the spare carries 500's heat.
+    r = _group_losses([500])
+    assert "time_to_throttle_s" not in r.metrics
+    assert r.metrics["max_gpu_temp_c"] == pytest.approx(25 + 1000 / G_LIQ)
+
+
+def test_losing_every_cdu_of_a_group_reaches_shutdown_as_the_rc_model_predicts():
+    # Both CDUs of group g0 lost: no live spare, so the flow stops and G falls to the 3% residual:
+    # g = 0.03 x 25 = 0.75 W/K per kW, tau = 1,100 / 0.75 = 1,466.7 s, T_inf = 25 + 1000 / 0.75 = 1,358.3 °C.
+    # From 65 °C to the H100 slowdown (87 °C): 1,466.7 x ln(1,293.3 / 1,271.3) = 25.16 s.
+    # At slowdown the residual flow holds only 0.75 x 62 / 1000 = 4.7% of the heat, below the 29% minimum
+    # cap (200 W of 700 W), so the GPUs heat on at the minimum power: T_inf = 25 + 290 / 0.75 = 411.7 °C,
+    # 87 -> 92 °C (shutdown) in 1,466.7 x ln(324.7 / 319.7) = 22.76 s. Shutdown 47.9 s after the loss.
+    r = _group_losses([500, 501])
+    assert r.metrics["time_to_throttle_s"] == pytest.approx(25.16, abs=0.01)
+    assert r.metrics["time_to_shutdown_s"] == pytest.approx(47.93, abs=0.01)
+    assert r.metrics["job_interruptions"] == 1
+    # the 8 racks of group g0 (2 CDUs x 4 racks x 4 servers x 8 GPUs) are off; g1's 256 GPUs run on
+    off_s = (5 + 30 + 15) * 60 - (5 * 60 + 47.93)  # back after repair + 15 min node restart
+    assert r.metrics["shutdown_gpu_hours"] == pytest.approx(256 * off_s / 3600, rel=1e-4)
+
+
+def test_spare_counts_once_while_losses_overlap_and_returns_when_one_is_repaired():
+    # 501 is lost from 5 to 10 min, 500 from 6 to 36 min: 500's group is uncovered from 6 to 10 min only.
+    events = [
+        {"kind": "cdu_loss", "target_id": 501, "at_minutes": 5, "repair_minutes": 5},
+        {"kind": "cdu_loss", "target_id": 500, "at_minutes": 6, "repair_minutes": 30},
+    ]
+    plan = prepare(campus(racks=16, cdu_groups=True), "liquid_cooling", {"events": events}).plan
+    steps = plan.effects[1].g_steps
+    assert [t for t, _ in steps] == [360.0, 600.0]
+    assert steps[0][1] == pytest.approx(0.03)  # no live spare while 501 is also down
+    assert steps[1][1] == 1.0  # 501 back with 2.2x - 1x spare for 500's load
+
+
+@given(
+    lost=st.lists(st.sampled_from([500, 501, 502, 503]), min_size=1, max_size=4, unique=True),
+    extra=st.sampled_from([500, 501, 502, 503]),
+    at=st.floats(0, 20),
+    repair=st.floats(0, 40),
+)
+@settings(max_examples=25, deadline=None)
+def test_losing_more_units_never_lowers_the_peak_temperature(lost, extra, at, repair):
+    fewer = _group_losses(lost, at, repair)
+    more = _group_losses(sorted({*lost, extra}), at, repair)
+    assert more.metrics["max_gpu_temp_c"] >= fewer.metrics["max_gpu_temp_c"] - 1e-9
+    assert more.metrics["shutdown_gpu_hours"] >= fewer.metrics["shutdown_gpu_hours"] - 1e-9
