@@ -1,12 +1,45 @@
-"""Stranded capacity: power provisioned to racks that another constraint keeps from being used."""
+"""Stranded capacity: power provisioned to racks that another constraint keeps from being used.
+
+Everything is in kW of IT at the racks, with the design redundancy intact. Per rack:
+
+* ``provisioned_kw`` = its strongest side's feed rating (what the chain reserves for it);
+* ``feed`` strands the difference to the rating the rack may draw with one side lost
+  (``feeds.redundant_rating_kw``: the weakest A/B side);
+* ``design_margin_kw`` = that rating × (1 − ``max_utilization`` of the device feeding the rack): the
+  planning margin, reported apart and never counted as stranded;
+* ``design`` strands what the rack's ``design_kw`` leaves of the rest.
+
+Per hall, what its racks could use is further capped by
+
+* ``upstream``: today's IT load + the hall's failover headroom (``headroom.failover_headroom``: added
+  load placed like today's until a device reaches its planning limit after the worst single failure),
+  with ``binding_device`` naming the device and failure;
+* ``cooling``: the capacity of the cooling units serving the hall's racks with the largest unit of each
+  group lost (N+1), heat taken as equal to IT power;
+
+and upstream and cooling capacity that no rack is provisioned for is stranded by ``space`` when the hall's
+floor has no free rack position left (``RACK_POSITION_M2``, ``WHITE_SPACE_FRACTION``). A building caps its
+halls by its own failover headroom (shared substations), the campus by its own and by the grid
+(``grid_capacity_kw / design_pue``). ``stranded_kw`` = the sum of ``stranded_by_constraint_kw``;
+``binding`` = the constraint that caps what the racks can use (else the one stranding the most).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
+from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
+from campus.analysis.headroom import ScopeHeadroom, failover_headroom
 from campus.analysis.power import power_graph
 from campus.analysis.snapshot import CampusSnapshot
+
+# One rack position with its share of the hot/cold aisles: 0.6 m wide x 3.0 m row pitch (1.2 m rack +
+# 1.8 m aisle), the layout of ASHRAE TC 9.9 hot/cold aisle guidance; an estimate for the whole floor.
+RACK_POSITION_M2 = 0.6 * 3.0
+# Share of a hall's floor that can hold racks (the rest: perimeter walkways, cross aisles, CDUs/CRAHs and
+# service zone). An estimate; halls without racks get their positions from it too.
+WHITE_SPACE_FRACTION = 0.6
 
 
 @dataclass
@@ -16,18 +49,26 @@ class StrandedRow:
     provisioned_kw: float
     usable_kw: float
     stranded_kw: float
-    binding: str  # "" when nothing is stranded; else "feed" | "design" | "cooling" | "grid"
+    binding: (
+        str  # "" when nothing is stranded; else "feed" | "design" | "upstream" | "cooling" | "space" | "grid"
+    )
     stranded_by_constraint_kw: dict[str, float]
+    design_margin_kw: float = 0.0
+    binding_device: dict | None = None  # with binding "upstream": the device and the failure that bind
+    limits_kw: dict[str, float] = field(default_factory=dict)  # IT each constraint allows the scope
 
     def as_dict(self) -> dict:
         return {
             "scope": self.scope,
             "id": self.id,
             "provisioned_kw": self.provisioned_kw,
+            "design_margin_kw": self.design_margin_kw,
             "usable_kw": self.usable_kw,
             "stranded_kw": self.stranded_kw,
             "binding": self.binding,
+            "binding_device": self.binding_device,
             "stranded_by_constraint_kw": self.stranded_by_constraint_kw,
+            "limits_kw": self.limits_kw,
         }
 
 
@@ -46,79 +87,133 @@ class StrandedCapacity:
         }
 
 
-def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
-    """Power provisioned to racks that another constraint keeps from being used.
+def _add(into: dict[str, float], key: str, kw: float) -> None:
+    if kw > 1e-9:
+        into[key] = into.get(key, 0.0) + kw
 
-    Per rack, provisioned = the strongest side's feed rating (what the chain reserves for it). The usable
-    power is the minimum of: the weakest side's rating (in 2N one side must carry the rack alone), the
-    rack's ``design_kw``, its share of its cooling unit's capacity (split over the unit's racks in
-    proportion to design_kw) and its share of the grid (grid capacity / design PUE, split over all racks
-    in proportion to provisioned power). Stranded = provisioned - usable, attributed to the binding one.
-    """
+
+def _capped(
+    scope: str,
+    ident: int | None,
+    members: list[StrandedRow],
+    caps: dict[str, float],
+    binding_device: dict | None,
+    extra: dict[str, float] | None = None,
+) -> StrandedRow:
+    """Members summed, then capped by the scope's own constraints (the tightest one strands the rest)."""
+    prov = sum(m.provisioned_kw for m in members)
+    margin = sum(m.design_margin_kw for m in members)
+    inner = sum(m.usable_kw for m in members)
+    by: dict[str, float] = {}
+    for m in members:
+        for k, v in m.stranded_by_constraint_kw.items():
+            _add(by, k, v)
+    usable = inner
+    cap_binding = ""
+    for name, cap in caps.items():
+        if cap < usable:
+            usable, cap_binding = max(cap, 0.0), name
+    if cap_binding:
+        _add(by, cap_binding, inner - usable)
+    for k, v in (extra or {}).items():
+        _add(by, k, v)
+    binding = cap_binding or (max(by, key=by.__getitem__) if by else "")
+    device = binding_device if binding == "upstream" else None
+    if binding != "upstream" and by.get("upstream"):
+        device = next((m.binding_device for m in members if m.binding_device), None)
+    return StrandedRow(
+        scope, ident, prov, usable, sum(by.values()), binding, by, margin, device, {"racks": inner, **caps}
+    )
+
+
+def _upstream(row: ScopeHeadroom | None) -> tuple[float | None, dict | None]:
+    if row is None or row.headroom_kw is None:
+        return None, None
+    return row.it_kw + row.headroom_kw, row.binding_dict()
+
+
+def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
+    """Per rack, hall, building and campus: provisioned, design margin, usable and stranded kW (module doc)."""
     g = power_graph(snap)
-    provisioned: dict[int, float] = {}
-    weakest: dict[int, float] = {}
+    headroom = failover_headroom(snap)
+    racks: dict[int, StrandedRow] = {}
     for r in snap.racks:
-        side_kw: dict[str, float] = {}
-        for fid in g.rack_feeds.get(r.id, ()):
-            f = g.feeds[fid]
-            side_kw[f.side] = side_kw.get(f.side, 0.0) + f.rating_kw
-        if side_kw:
-            provisioned[r.id] = max(side_kw.values())
-            weakest[r.id] = min(side_kw.values())
-    design_by_unit: dict[int, float] = {}
-    for r in snap.racks:
-        if r.cooling_unit_id is not None:
-            design_by_unit[r.cooling_unit_id] = design_by_unit.get(r.cooling_unit_id, 0.0) + r.design_kw
-    unit_capacity = {u.id: u.capacity_kw for u in snap.cooling_units}
-    total_provisioned = sum(provisioned.values())
-    grid_it_kw = snap.grid_capacity_kw / snap.design_pue if snap.design_pue > 0 else snap.grid_capacity_kw
-    rows: dict[int, StrandedRow] = {}
-    for r in snap.racks:
-        prov = provisioned.get(r.id)
-        if prov is None:
+        fids = g.rack_feeds.get(r.id, ())
+        if not fids:
             continue
-        limits = {"feed": weakest[r.id], "design": r.design_kw if r.design_kw > 0 else prov}
-        if r.cooling_unit_id in unit_capacity and design_by_unit.get(r.cooling_unit_id, 0.0) > 0:
-            limits["cooling"] = (
-                unit_capacity[r.cooling_unit_id] * r.design_kw / design_by_unit[r.cooling_unit_id]
-            )
-        if snap.grid_capacity_kw > 0 and total_provisioned > 0:
-            limits["grid"] = grid_it_kw * prov / total_provisioned
-        binding = min(limits, key=limits.__getitem__)
-        usable = min(prov, limits[binding])
-        stranded = prov - usable
-        rows[r.id] = StrandedRow(
-            "rack",
-            r.id,
-            prov,
-            usable,
-            stranded,
-            binding if stranded > 0 else "",
-            {binding: stranded} if stranded > 0 else {},
+        sides = rack_side_ratings_kw((g.feeds[f].side, g.feeds[f].rating_kw) for f in fids)
+        provisioned = max(sides.values())
+        redundant = redundant_rating_kw(sides)
+        util = min(g.devices[g.feeds[f].upstream_id].max_utilization for f in fids)
+        plannable = redundant * util
+        usable = min(plannable, r.design_kw) if r.design_kw > 0 else plannable
+        by: dict[str, float] = {}
+        _add(by, "feed", provisioned - redundant)
+        _add(by, "design", plannable - usable)
+        binding = "design" if by.get("design") else ("feed" if by else "")
+        racks[r.id] = StrandedRow(
+            "rack", r.id, provisioned, usable, sum(by.values()), binding, by, redundant * (1 - util)
         )
 
-    def aggregate(scope: str, ident: int | None, members: Iterable[StrandedRow]) -> StrandedRow:
-        prov = usable = 0.0
-        by: dict[str, float] = {}
-        for m in members:
-            prov += m.provisioned_kw
-            usable += m.usable_kw
-            for k, v in m.stranded_by_constraint_kw.items():
-                by[k] = by.get(k, 0.0) + v
-        binding = max(by, key=by.__getitem__) if by else ""
-        return StrandedRow(scope, ident, prov, usable, prov - usable, binding, by)
-
-    by_hall: dict[int, list[StrandedRow]] = {}
-    by_building: dict[int, list[StrandedRow]] = {}
+    # cooling: units serving each hall's racks, the largest of each group lost
+    units = {u.id: u for u in snap.cooling_units}
+    hall_units: dict[int, set[int]] = {}
     for r in snap.racks:
-        row = rows.get(r.id)
-        if row is not None:
-            by_hall.setdefault(r.hall_id, []).append(row)
-            by_building.setdefault(r.building_id, []).append(row)
-    return StrandedCapacity(
-        racks=rows,
-        halls={h: aggregate("hall", h, m) for h, m in by_hall.items()},
-        buildings={b: aggregate("building", b, m) for b, m in by_building.items()},
-        campus=aggregate("campus", None, rows.values()),
+        if r.cooling_unit_id in units:
+            hall_units.setdefault(r.hall_id, set()).add(r.cooling_unit_id)
+    hall_racks: dict[int, list[int]] = {}
+    for r in snap.racks:
+        hall_racks.setdefault(r.hall_id, []).append(r.id)
+    mean_rack_kw = sum(x.usable_kw for x in racks.values()) / len(racks) if racks else 0.0
+
+    halls: dict[int, StrandedRow] = {}
+    for h in snap.halls:
+        members = [racks[rid] for rid in hall_racks.get(h.id, ()) if rid in racks]
+        caps: dict[str, float] = {}
+        upstream, device = _upstream(headroom.halls.get(h.id))
+        if upstream is not None:
+            caps["upstream"] = upstream
+        if h.id in hall_units:
+            groups: dict[str, list[float]] = {}
+            for uid in hall_units[h.id]:
+                u = units[uid]
+                groups.setdefault(u.group or f"#{uid}", []).append(u.capacity_kw)
+            caps["cooling"] = sum(sum(c) - max(c) for c in groups.values())
+        row = _capped("hall", h.id, members, caps, device)
+        # upstream and cooling capacity beyond the racks' provision, on a floor with no free position
+        spare = min(caps.values()) - row.limits_kw["racks"] if caps else 0.0
+        positions = math.floor(h.width_m * h.length_m * WHITE_SPACE_FRACTION / RACK_POSITION_M2)
+        free = max(positions - len(hall_racks.get(h.id, ())), 0)
+        space = spare - free * mean_rack_kw
+        if space > 1e-9 and members:
+            _add(row.stranded_by_constraint_kw, "space", space)
+            row.stranded_kw += space
+            row.binding = row.binding or "space"
+        halls[h.id] = row
+
+    def group(scope: str, keys, of, caps_of) -> dict[int, StrandedRow]:
+        out = {}
+        for k in keys:
+            caps, device = caps_of(k)
+            out[k] = _capped(scope, k, of(k), caps, device)
+        return out
+
+    def building_caps(bid: int) -> tuple[dict[str, float], dict | None]:
+        upstream, device = _upstream(headroom.buildings.get(bid))
+        return ({"upstream": upstream} if upstream is not None else {}), device
+
+    buildings = group(
+        "building",
+        [b.id for b in snap.buildings],
+        lambda bid: [halls[h.id] for h in snap.halls if h.building_id == bid],
+        building_caps,
     )
+    campus_caps: dict[str, float] = {}
+    upstream, device = _upstream(headroom.campus)
+    if upstream is not None:
+        campus_caps["upstream"] = upstream
+    if snap.grid_capacity_kw > 0:
+        pue = snap.design_pue if snap.design_pue > 0 else 1.0
+        campus_caps["grid"] = snap.grid_capacity_kw / pue
+    campus = _capped("campus", None, list(buildings.values()), campus_caps, device)
+    return StrandedCapacity(racks=racks, halls=halls, buildings=buildings, campus=campus)

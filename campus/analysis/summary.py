@@ -154,6 +154,8 @@ def campus_summary(
             "stranded_by_constraint_mw": {
                 k: _mw(v) for k, v in stranded.campus.stranded_by_constraint_kw.items()
             },
+            "stranded_binding": stranded.campus.binding,
+            "design_margin_mw": _mw(stranded.campus.design_margin_kw),
             "redundancy_findings_count": len(findings),
             "redundancy_findings": [f.as_dict() for f in findings[:MAX_FINDINGS]],
         },

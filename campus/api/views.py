@@ -279,6 +279,14 @@ SUMMARY_EXAMPLE = {
         "grid_capacity_mw": 250.0,
         "annual_cost_usd": 123000000.0,
         "stranded_mw": 3.1,
+        "design_margin_mw": 30.0,
+        "headroom_after_failover_mw": 0.6,
+        "headroom_binding": {
+            "kind": "pdu",
+            "id": 316,
+            "name": "B1-H4-R08-PDU-A",
+            "failure": {"kind": "power", "id": 278, "name": "B1-H4-SWGR-B"},
+        },
         "redundancy_findings_count": 0,
     },
     "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0},
@@ -527,8 +535,11 @@ class CampusViewSet(InventoryViewSet):
 
     @extend_schema(
         summary="Stranded power capacity",
-        description="Power provisioned to racks that another constraint (the weaker feed side, design_kw, "
-        "cooling, the grid) keeps from being used; per campus, building and hall (and rack with `racks=true`).",
+        description="Power provisioned to racks that another constraint keeps from being used, with the design "
+        "redundancy intact: the weaker feed side (`feed`), design_kw (`design`), an upstream device after the "
+        "worst single failure (`upstream`, named in `binding_device`), cooling with one unit lost per group "
+        "(`cooling`), no free floor for more racks (`space`), the grid (`grid`). The planning margin "
+        "(`design_margin_kw`) is reported apart. Per campus, building and hall (and rack with `racks=true`).",
         parameters=[a.StrandedQuerySerializer],
         responses={200: a.StrandedSerializer},
         examples=[
@@ -540,10 +551,13 @@ class CampusViewSet(InventoryViewSet):
                         "scope": "campus",
                         "id": None,
                         "provisioned_kw": 1000.0,
-                        "usable_kw": 800.0,
+                        "design_margin_kw": 200.0,
+                        "usable_kw": 600.0,
                         "stranded_kw": 200.0,
                         "binding": "cooling",
+                        "binding_device": None,
                         "stranded_by_constraint_kw": {"cooling": 200.0},
+                        "limits_kw": {"racks": 800.0, "upstream": 950.0, "cooling": 600.0},
                     },
                     "buildings": [],
                     "halls": [],

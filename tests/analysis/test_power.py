@@ -182,7 +182,9 @@ def test_redundancy_check_finds_the_cascade_and_the_single_point():
 
 
 def test_stranded_capacity_names_the_binding_constraint():
-    # Feed pairs rated 50 (A) / 40 (B): provisioned 50, usable min(40 feed, 45 design) -> 10 stranded by feed.
+    # Feed pairs rated 50 (A) / 40 (B): provisioned 50; with one side lost the rack may draw 40, of which
+    # the PDU's 0.8 planning limit keeps 8 kW as design margin (apart, not stranded): usable 32 (design 45
+    # does not bind) -> 10 stranded by feed.
     snap = two_n((10,))
     feeds = tuple(
         replace(f, rating_kw=50.0 if f.side == "A" else 40.0) if f.rack_id else f for f in snap.power_feeds
@@ -192,14 +194,15 @@ def test_stranded_capacity_names_the_binding_constraint():
     )
     s = stranded_capacity(snap)
     row = s.racks[1]
-    assert (row.provisioned_kw, row.usable_kw, row.binding) == (50.0, 40.0, "feed")
+    assert (row.provisioned_kw, row.usable_kw, row.binding) == (50.0, 32.0, "feed")
     assert row.stranded_kw == pytest.approx(10.0)
+    assert row.design_margin_kw == pytest.approx(8.0)
     # design below both feeds binds instead; the grid share binds when the grid is small
     snap2 = replace(snap, racks=(replace(snap.racks[0], design_kw=30.0),))
     assert stranded_capacity(snap2).racks[1].binding == "design"
-    snap3 = replace(snap, grid_capacity_kw=24.0)  # 24 / PUE 1.2 = 20 kW of IT
+    snap3 = replace(snap, grid_capacity_kw=24.0)  # 24 / PUE 1.2 = 20 kW of IT: 32 - 20 = 12 more stranded
     row3 = stranded_capacity(snap3).campus
-    assert row3.stranded_kw == pytest.approx(30.0) and row3.binding == "grid"
+    assert row3.stranded_kw == pytest.approx(22.0) and row3.binding == "grid"
 
 
 # ---------------------------------------------------------------- properties on random chains
@@ -450,5 +453,13 @@ def test_stranded_never_exceeds_provisioned_and_usable_never_exceeds_any_limit(c
     for row in result.racks.values():
         assert 0.0 <= row.usable_kw <= row.provisioned_kw
         assert row.usable_kw <= design_kw + 1e-9
-        assert row.stranded_kw == pytest.approx(row.provisioned_kw - row.usable_kw)
-    assert result.campus.stranded_kw == pytest.approx(sum(r.stranded_kw for r in result.racks.values()))
+        # the planning margin is reported apart: provisioned = margin + usable + stranded
+        assert row.stranded_kw == pytest.approx(row.provisioned_kw - row.design_margin_kw - row.usable_kw)
+    # halls and the campus only add constraints (upstream, cooling, grid) on top of the racks'; space
+    # strands upstream capacity beyond the racks' provision
+    c = result.campus
+    space = c.stranded_by_constraint_kw.get("space", 0.0)
+    assert c.stranded_kw - space == pytest.approx(
+        c.provisioned_kw - c.design_margin_kw - c.usable_kw, abs=1e-6
+    )
+    assert c.stranded_kw >= sum(r.stranded_kw for r in result.racks.values()) - 1e-6

@@ -166,11 +166,25 @@ class RedundancySerializer(serializers.Serializer):
 class StrandedRowSerializer(serializers.Serializer):
     scope = serializers.CharField()
     id = serializers.IntegerField(allow_null=True)
-    provisioned_kw = serializers.FloatField()
-    usable_kw = serializers.FloatField()
+    provisioned_kw = serializers.FloatField(help_text="Strongest side's feed rating of the racks, kW.")
+    design_margin_kw = serializers.FloatField(
+        help_text="Planning margin (1 - max_utilization of the feeding device), reported apart, not stranded."
+    )
+    usable_kw = serializers.FloatField(
+        help_text="IT the racks can use with the design redundancy intact, kW."
+    )
     stranded_kw = serializers.FloatField()
-    binding = serializers.CharField(allow_blank=True)
+    binding = serializers.CharField(
+        allow_blank=True,
+        help_text="feed | design | upstream | cooling | space | grid ('' when nothing binds).",
+    )
+    binding_device = serializers.DictField(
+        allow_null=True, help_text="With binding `upstream`: the device and the failure that bind it."
+    )
     stranded_by_constraint_kw = serializers.DictField(child=serializers.FloatField())
+    limits_kw = serializers.DictField(
+        child=serializers.FloatField(), help_text="IT each constraint allows the scope, kW."
+    )
 
 
 class StrandedSerializer(serializers.Serializer):

@@ -1,0 +1,71 @@
+"""Stranded capacity per hall: upstream devices, cooling and floor space bind; the design margin stays apart.
+
+Chain (builders.two_n): UPS 1 / UPS 2 (1000 kW) -> PDU 11 (A) / PDU 12 (B) -> two 10 kW racks, each fed
+A and B at 50 kW; the devices' planning limit is 0.8 of their rating.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.analysis.stranded import stranded_capacity
+from campus.analysis.summary import campus_summary
+from tests.analysis.builders import CoolingUnitSnap, HallSnap, replace, two_n
+
+
+def site(pdu_rated_kw: float = 1000.0, design_kw: float = 40.0, **kw):
+    snap = two_n((10, 10), pdu_rated_kw=pdu_rated_kw, feed_rating_kw=50.0, grid_capacity_kw=1e9, **kw)
+    return replace(snap, racks=tuple(replace(r, design_kw=design_kw) for r in snap.racks))
+
+
+def test_design_margin_is_reported_apart_not_stranded():
+    # Per rack: 50 kW per side, 0.8 x 50 = 40 plannable = design_kw; 10 kW margin each. Nothing binds.
+    hall = stranded_capacity(site()).halls[1]
+    assert hall.provisioned_kw == pytest.approx(100.0)
+    assert hall.design_margin_kw == pytest.approx(20.0)
+    assert hall.usable_kw == pytest.approx(80.0)
+    assert hall.stranded_kw == pytest.approx(0.0)
+    assert hall.binding == ""
+
+
+def test_an_upstream_pdu_strands_the_feeds_and_is_named():
+    # PDU 75 kW -> planning limit 60 kW. Side A lost: PDU 12 carries both racks' 20 kW, so the hall can
+    # add 40 kW: upstream allows 20 + 40 = 60 kW of the 80 kW the racks are provisioned for -> 20 stranded.
+    hall = stranded_capacity(site(pdu_rated_kw=75.0)).halls[1]
+    assert hall.usable_kw == pytest.approx(60.0)
+    assert hall.stranded_kw == pytest.approx(20.0)
+    assert hall.stranded_by_constraint_kw == {"upstream": pytest.approx(20.0)}
+    assert hall.binding == "upstream"
+    assert hall.binding_device["kind"] == "pdu"
+    assert hall.binding_device["id"] in (11, 12)
+    assert hall.binding_device["failure"]["kind"] in ("power", "side")
+
+
+def test_cooling_with_one_unit_lost_strands_the_rest():
+    # Two 30 kW CDUs in one group serve the racks: with one lost, 30 kW of heat -> 80 - 30 = 50 stranded.
+    units = tuple(
+        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 30.0, 30.0, 40.0, 0.0, None, None, 1, "g") for u in (1, 2)
+    )
+    snap = site(cooling_units=units)
+    snap = replace(snap, racks=tuple(replace(r, cooling_unit_id=r.id) for r in snap.racks))
+    hall = stranded_capacity(snap).halls[1]
+    assert hall.usable_kw == pytest.approx(30.0)
+    assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(50.0)}
+    assert hall.binding == "cooling"
+
+
+def test_a_full_floor_strands_upstream_capacity_by_space():
+    # Hall 3 m x 2 m: 6 m2 x 0.6 / 1.8 m2 per position = 2 positions, both taken.
+    # PDU 1000 kW -> limit 800; side lost: 20 kW carried, so upstream allows 800 kW of IT; the racks take
+    # 80 -> 720 kW of upstream capacity has nowhere to go.
+    snap = replace(site(), halls=(HallSnap(1, 1, "H1", 3.0, 2.0),))
+    hall = stranded_capacity(snap).halls[1]
+    assert hall.stranded_by_constraint_kw == {"space": pytest.approx(720.0)}
+    assert hall.binding == "space"
+
+
+def test_summary_reports_margin_apart():
+    power = campus_summary(site(pdu_rated_kw=75.0), include_redundancy=False)["power"]
+    assert power["stranded_mw"] == pytest.approx(0.020)
+    assert power["stranded_by_constraint_mw"] == {"upstream": pytest.approx(0.020)}
+    assert power["design_margin_mw"] == pytest.approx(0.020)
