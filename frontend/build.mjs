@@ -7,9 +7,9 @@ const watch = process.argv.includes("--watch");
 
 const options = {
   entryPoints: {
-    overview: "src/pages/overview.js",
-    map: "src/pages/map.js",
-    scenarios: "src/pages/scenarios.js",
+    overview: "src/pages/overview/index.js",
+    map: "src/pages/map/index.js",
+    scenarios: "src/pages/scenarios/index.js",
     style: "src/styles/main.css",
   },
   bundle: true,

@@ -1,5 +1,8 @@
 // Small DOM helpers: build elements without innerHTML (no escaping mistakes), read the page's boot block.
 
+/** The page's element with this id. */
+export const $ = (id) => document.getElementById(id);
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {

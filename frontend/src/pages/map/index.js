@@ -1,0 +1,58 @@
+// Floor map page: campus → building → hall navigation, racks coloured by a metric, hover tooltip, rack panel,
+// impact mode (what if this device fails?) and the replay of a run's per-rack series. One feature per module; they
+// share the page's state object below and reach each other through it.
+import { $, boot, clear, el, errorBox, wireCampusPicker } from "../../lib/dom.js";
+import { FloorMap } from "../../lib/floormap.js";
+import { METRICS } from "../../lib/colors.js";
+import { loadDevices, wireImpact } from "./impact.js";
+import { buildPicker, go, load, wireNavigation } from "./navigation.js";
+import { exposeForTests } from "./probe.js";
+import { enterHallAt, openRack, showTooltip, wireRackControls } from "./racks.js";
+import { createReplay } from "./run-replay.js";
+
+const session = boot(); // campusId, campusName, navigation, hallId, buildingId, rackId, runId … from the server
+const metricParam = new URLSearchParams(window.location.search).get("metric");
+const page = {
+  ...session,
+  hallId: session.hallId ?? null,
+  buildingId: session.hallId ? null : (session.buildingId ?? null),
+  metric: METRICS[metricParam] ? metricParam : "load_kw",
+  scene: null, // the racks and outlines shown
+  byId: new Map(), // rack id -> index in scene.racks
+  impact: null, // {kindOf: Map(rack id -> impact key), data, counts}
+  replayValues: null, // Map(rack id -> °C) at the replay slider's time
+  ready: false,
+  campusCache: null, // the whole campus's floor map, fetched once
+  deviceLists: null, // {devices, units, plants, feeds} for the impact picker
+  map: null,
+  go: (target) => go(page, target),
+};
+
+page.map = new FloorMap($("floor-canvas"), {
+  onHover: (index, event) => showTooltip(page, index, event),
+  onClick: (index, event) => {
+    if (index >= 0) openRack(page, index);
+    else if (!page.hallId) enterHallAt(page, event);
+  },
+});
+
+wireCampusPicker();
+exposeForTests(page);
+wireNavigation(page);
+wireRackControls(page);
+wireImpact(page);
+const replay = createReplay(page);
+
+buildPicker(page);
+const loaded = load(page);
+loadDevices(page).catch((error) => {
+  // Whatever lists did load stay usable; say what failed.
+  if (!page.deviceLists) clear($("impact-device")).append(el("option", { value: "" }, "Devices unavailable"));
+  $("impact-result").append(errorBox(error, "impact-error"));
+});
+// After the map: a replay named in the URL zooms to its racks, which needs them placed.
+loaded
+  .then(() => replay.init(page.runId))
+  .catch((error) => {
+    $("replay-note").textContent = `Runs unavailable: ${error.message}`;
+  });

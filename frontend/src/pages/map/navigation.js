@@ -1,0 +1,128 @@
+// Navigation and loading: campus → building → hall (picker, breadcrumbs, browser history), the metric shown, and
+// loading a level's racks into the map.
+import { api, qs } from "../../lib/api.js";
+import { $, clear, el, errorBox } from "../../lib/dom.js";
+import * as f from "../../lib/format.js";
+import { campusScene, hallScene } from "../../lib/scene.js";
+import { clearImpact, renderDeviceSelect, runImpact } from "./impact.js";
+import { recolor } from "./legend.js";
+import { closePanel, fillRackSearch, openRack } from "./racks.js";
+
+export function buildPicker(page) {
+  const picker = $("hall-picker");
+  clear(picker);
+  picker.append(el("option", { value: "" }, "Whole campus"));
+  for (const b of page.navigation ?? []) {
+    const group = el("optgroup", { label: b.name });
+    group.append(el("option", { value: `b:${b.id}` }, `${b.name} — all halls`));
+    for (const h of b.halls) group.append(el("option", { value: `h:${h.id}` }, `${h.name} (${f.num(h.racks)} racks)`));
+    picker.append(group);
+  }
+  picker.value = page.hallId ? `h:${page.hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
+  picker.addEventListener("change", () => {
+    const [level, id] = picker.value.split(":");
+    go(page, level === "h" ? { hallId: Number(id) } : level === "b" ? { buildingId: Number(id) } : {});
+  });
+}
+
+function crumbs(page) {
+  const list = $("map-crumbs");
+  clear(list);
+  const building = (page.navigation ?? []).find(
+    (b) => b.id === page.buildingId || b.halls.some((h) => h.id === page.hallId),
+  );
+  const hall = building?.halls.find((h) => h.id === page.hallId);
+  const item = (text, target, current) =>
+    el(
+      "li",
+      {},
+      current
+        ? el("span", { "aria-current": "location" }, text)
+        : el("a", { href: "#", onclick: (e) => (e.preventDefault(), go(page, target)) }, text),
+    );
+  list.append(item(page.campusName, {}, !building));
+  if (building) list.append(item(building.name, { buildingId: building.id }, !hall));
+  if (hall) list.append(item(hall.name, { hallId: hall.id }, true));
+}
+
+export function go(page, { hallId = null, buildingId = null }) {
+  page.hallId = hallId;
+  page.buildingId = hallId ? null : buildingId;
+  const search = qs({
+    hall: hallId,
+    building: page.buildingId,
+    metric: page.metric !== "load_kw" ? page.metric : null,
+  });
+  history.pushState({ hallId, buildingId: page.buildingId }, "", `${window.location.pathname}${search}`);
+  $("hall-picker").value = hallId ? `h:${hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
+  load(page);
+}
+
+export async function load(page) {
+  const statusLine = $("map-status");
+  page.ready = false;
+  statusLine.hidden = false;
+  statusLine.textContent = "Loading the floor map…";
+  crumbs(page);
+  closePanel(page);
+  try {
+    let scene;
+    if (page.hallId) {
+      scene = hallScene(await api.get(`/api/campuses/${page.campusId}/floor-map/${qs({ hall: page.hallId })}`));
+    } else {
+      page.campusCache ??= await api.get(`/api/campuses/${page.campusId}/floor-map/`);
+      scene = campusScene(page.campusCache, page.buildingId);
+      if (!page.buildingId) scene.title = page.campusName;
+    }
+    page.scene = scene;
+    page.byId = new Map(scene.racks.map((r, i) => [r.id, i]));
+    page.map.setScene(scene.racks, scene.outlines);
+    $("map-title").textContent = scene.title;
+    const gpus = scene.racks.reduce((s, r) => s + (r.gpus ?? 0), 0);
+    const loadKw = scene.racks.reduce((s, r) => s + (r.load_kw ?? 0), 0);
+    $("map-stats").textContent = `${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · ${f.mw(loadKw / 1000, 2)}`;
+    fillRackSearch(page);
+    renderDeviceSelect(page);
+    recolor(page);
+    statusLine.hidden = scene.racks.length > 0;
+    if (!scene.racks.length) statusLine.textContent = "No racks here yet.";
+    if (page.impact) await runImpact(page, $("impact-device").value);
+    await nextFrame();
+    page.map.draw();
+    page.ready = true;
+    if (page.rackId && page.byId.has(page.rackId)) {
+      openRack(page, page.byId.get(page.rackId));
+      page.rackId = null;
+    }
+  } catch (error) {
+    statusLine.hidden = false;
+    statusLine.textContent = "";
+    statusLine.append(errorBox(error, "map-error"));
+    page.ready = true;
+  }
+}
+
+function nextFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+/** Back and forward restore the level shown; the metric picker recolours and keeps the metric in the URL. */
+export function wireNavigation(page) {
+  window.addEventListener("popstate", (e) => {
+    page.hallId = e.state?.hallId ?? null;
+    page.buildingId = e.state?.buildingId ?? null;
+    $("hall-picker").value = page.hallId ? `h:${page.hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
+    load(page);
+  });
+
+  $("metric-picker").value = page.metric;
+  $("metric-picker").addEventListener("change", (e) => {
+    page.metric = e.target.value;
+    const url = new URL(window.location.href);
+    if (page.metric === "load_kw") url.searchParams.delete("metric");
+    else url.searchParams.set("metric", page.metric);
+    history.replaceState(history.state, "", url);
+    if (page.impact) clearImpact(page);
+    recolor(page);
+  });
+}

@@ -1,0 +1,110 @@
+// Racks: the hover tooltip, the rack panel, finding a rack by name, zooming to racks, and a click on a hall's
+// floor that opens the hall.
+import { $, clear, el, fill } from "../../lib/dom.js";
+import * as f from "../../lib/format.js";
+import { IMPACT, METRICS } from "../../lib/colors.js";
+import { loadRackPanel } from "../../lib/rackpanel.js";
+
+export function showTooltip(page, index, event) {
+  const tooltip = $("map-tooltip");
+  if (index < 0 || !page.scene) {
+    tooltip.hidden = true;
+    return;
+  }
+  const r = page.scene.racks[index];
+  const metric = METRICS[page.metric];
+  fill(
+    tooltip,
+    el("strong", {}, r.name),
+    el("div", {}, [r.building_name, r.hall_name].filter(Boolean).join(" · ")),
+    el("div", {}, `${metric.title}: ${metric.describe(r)}`),
+    el(
+      "div",
+      {},
+      `${f.num(r.gpus ?? 0)} GPUs${r.gpus_by_model ? ` (${Object.keys(r.gpus_by_model).join(", ")})` : ""}` +
+        ` · ${r.cooling_type ?? ""}`,
+    ),
+    page.impact?.kindOf.has(r.id)
+      ? el("div", { class: "tooltip-impact" }, IMPACT[page.impact.kindOf.get(r.id)].label)
+      : null,
+  );
+  tooltip.hidden = false;
+  const wrap = $("canvas-wrap").getBoundingClientRect();
+  const x = event.clientX - wrap.left + 14;
+  const y = event.clientY - wrap.top + 14;
+  tooltip.style.left = `${Math.min(x, wrap.width - tooltip.offsetWidth - 8)}px`;
+  tooltip.style.top = `${Math.min(y, wrap.height - tooltip.offsetHeight - 8)}px`;
+}
+
+export function zoomToRacks(page, ids) {
+  page.map.fitTo(ids.filter((id) => page.byId.has(id)).map((id) => page.byId.get(id)));
+  $("floor-canvas").focus({ preventScroll: true });
+}
+
+/** In the campus or building view, a click on a hall's floor (not on a rack) opens that hall. */
+export function enterHallAt(page, event) {
+  const box = $("floor-canvas").getBoundingClientRect();
+  const wx = page.map.ox + (event.clientX - box.left) / page.map.scale;
+  const wy = page.map.oy + (event.clientY - box.top) / page.map.scale;
+  const hall = page.scene?.outlines.find(
+    (o) => o.level === "hall" && wx >= o.x && wx <= o.x + o.w && wy >= o.y && wy <= o.y + o.h,
+  );
+  if (hall) page.go({ hallId: hall.id });
+}
+
+export function openRack(page, index) {
+  const rack = page.scene.racks[index];
+  page.map.select(index);
+  const panel = $("rack-panel");
+  panel.hidden = false;
+  panel.dataset.rackId = rack.id;
+  loadRackPanel(panel, rack, page, { onClose: () => closePanel(page) });
+  document.body.classList.add("panel-open");
+}
+
+export function closePanel(page) {
+  const panel = $("rack-panel");
+  if (panel.hidden) return;
+  panel.hidden = true;
+  delete panel.dataset.rackId;
+  page.map.select(-1);
+  document.body.classList.remove("panel-open");
+  $("floor-canvas").focus({ preventScroll: true });
+}
+
+export function fillRackSearch(page) {
+  const list = $("rack-names");
+  clear(list);
+  const racks = page.scene.racks;
+  // A datalist of thousands of options is slow to open; offer the first 2,000, the search accepts any name.
+  for (const r of racks.slice(0, 2000)) list.append(el("option", { value: r.name }));
+}
+
+/** Escape closes the rack panel; the search box finds a rack by name; the zoom buttons. */
+export function wireRackControls(page) {
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closePanel(page);
+  });
+
+  $("rack-search").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const q = e.target.value.trim().toLowerCase();
+    if (!q || !page.scene) return;
+    const racks = page.scene.racks;
+    let i = racks.findIndex((r) => r.name.toLowerCase() === q);
+    if (i < 0) i = racks.findIndex((r) => r.name.toLowerCase().includes(q));
+    if (i < 0) {
+      e.target.setCustomValidity("No rack by that name here");
+      e.target.reportValidity();
+      return;
+    }
+    e.target.setCustomValidity("");
+    page.map.centerOn(i);
+    openRack(page, i);
+  });
+
+  $("zoom-in").addEventListener("click", () => page.map.zoomAt(1.4));
+  $("zoom-out").addEventListener("click", () => page.map.zoomAt(1 / 1.4));
+  $("zoom-fit").addEventListener("click", () => page.map.fit());
+}

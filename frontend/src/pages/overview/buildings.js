@@ -1,0 +1,36 @@
+// One card per building: racks, GPUs, IT load, facility power, headroom and GPU mix, linked to its floor map.
+import { el } from "../../lib/dom.js";
+import * as f from "../../lib/format.js";
+import { gpuMix } from "./widgets.js";
+
+export function buildingCards(page, buildings) {
+  return [
+    el("h2", { class: "section-title" }, `Buildings (${buildings.length})`),
+    el(
+      "section",
+      { class: "building-grid", "aria-label": "Buildings" },
+      buildings.map((b) =>
+        el(
+          "article",
+          { class: "card building-card", "data-testid": "building-card", "data-building-id": b.id },
+          el("h3", {}, el("a", { href: `/campuses/${page.campusId}/map/?building=${b.id}` }, b.name)),
+          el(
+            "dl",
+            { class: "kv" },
+            el("dt", {}, "Racks"),
+            el("dd", { "data-field": "racks" }, f.num(b.racks)),
+            el("dt", {}, "GPUs"),
+            el("dd", { "data-field": "gpus" }, f.num(b.gpus)),
+            el("dt", {}, "IT load"),
+            el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
+            el("dt", {}, "Facility"),
+            el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
+            el("dt", {}, "Headroom"),
+            el("dd", { "data-field": "headroom_mw", class: b.headroom_mw < 0 ? "bad" : "" }, f.mw(b.headroom_mw)),
+          ),
+          gpuMix(b.gpus_by_model, "building-gpus"),
+        ),
+      ),
+    ),
+  ];
+}

@@ -1,0 +1,161 @@
+// The headline section: GPUs by model, power against the grid connection, efficiency and cost, headroom, peak
+// compute, reliability, then the risk and fabric cards.
+import { el } from "../../lib/dom.js";
+import * as f from "../../lib/format.js";
+import { fabricCard } from "./fabric.js";
+import { riskCard } from "./risks.js";
+import { figure, gpuMix, meter } from "./widgets.js";
+
+export function headline(summary) {
+  const inv = summary.inventory ?? {};
+  const power = summary.power ?? {};
+  const cooling = summary.cooling ?? {};
+  const compute = summary.compute ?? {};
+  const rel = summary.reliability ?? {};
+  const peak = compute.peak_pflops ?? {};
+  const coolingHeadroom =
+    cooling.capacity_mw != null && cooling.heat_load_mw != null ? cooling.capacity_mw - cooling.heat_load_mw : null;
+  const gridUse = power.grid_capacity_mw ? power.facility_mw / power.grid_capacity_mw : null;
+
+  return el(
+    "section",
+    { class: "figures", "aria-label": "Headline figures" },
+    el(
+      "div",
+      { class: "card card-wide" },
+      el("h2", {}, "GPUs by model"),
+      el(
+        "div",
+        { class: "split" },
+        figure(
+          "fig-gpus",
+          "GPUs",
+          inv.gpus,
+          f.num(inv.gpus),
+          [
+            `${f.num(inv.nodes)} servers`,
+            `${f.num(inv.racks)} racks`,
+            `${f.num(inv.halls)} halls`,
+            `${f.num(inv.buildings)} buildings`,
+          ].join(" · "),
+        ),
+        gpuMix(inv.gpus_by_model, "fig-gpus-by-model"),
+      ),
+    ),
+    el(
+      "div",
+      { class: "card card-wide" },
+      el("h2", {}, "Power against the grid connection"),
+      el(
+        "div",
+        { class: "split" },
+        el(
+          "div",
+          { class: "figure-row" },
+          figure("fig-it-mw", "IT load", power.it_mw, f.mw(power.it_mw)),
+          figure(
+            "fig-facility-mw",
+            "Facility",
+            power.facility_mw,
+            f.mw(power.facility_mw),
+            gridUse != null ? `${f.pct(gridUse)} of the grid connection` : null,
+          ),
+          figure("fig-grid-mw", "Grid connection", power.grid_capacity_mw, f.mw(power.grid_capacity_mw)),
+        ),
+        meter(
+          [
+            { label: "IT", value: power.it_mw, cls: "bar-it" },
+            { label: "facility", value: power.facility_mw, cls: "bar-facility" },
+          ],
+          power.grid_capacity_mw,
+          { testid: "grid-meter" },
+        ),
+      ),
+      power.gpu_mw != null
+        ? el(
+            "p",
+            { class: "muted small breakdown", "data-testid": "it-breakdown" },
+            "IT load: " +
+              [
+                `GPUs ${f.mw(power.gpu_mw)}`,
+                `rest of the servers ${f.mw(power.server_overhead_mw)}`,
+                `network ${f.mw(power.network_mw)}`,
+                `other IT ${f.mw((power.other_it_mw ?? 0) + (power.rack_extra_mw ?? 0))}`,
+              ].join(" · "),
+          )
+        : null,
+    ),
+    el(
+      "div",
+      { class: "card" },
+      el("h2", {}, "Efficiency & cost"),
+      el(
+        "div",
+        { class: "figure-row" },
+        figure("fig-pue", "PUE", power.pue, f.num(power.pue, 2)),
+        figure(
+          "fig-cost",
+          "Energy cost / year",
+          power.annual_cost_usd,
+          f.usd(power.annual_cost_usd),
+          `${f.num(power.annual_energy_twh, 2)} TWh / year`,
+        ),
+      ),
+    ),
+    el(
+      "div",
+      { class: "card" },
+      el("h2", {}, "Headroom"),
+      el(
+        "div",
+        { class: "figure-row" },
+        figure("fig-power-headroom", "Power (grid)", power.grid_headroom_mw, f.mw(power.grid_headroom_mw)),
+        figure(
+          "fig-cooling-headroom",
+          "Cooling",
+          coolingHeadroom,
+          f.mw(coolingHeadroom),
+          `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)}`,
+        ),
+      ),
+      cooling.racks_over_air_limit
+        ? el(
+            "p",
+            { class: "notice notice-warn small", "data-testid": "air-limit-warning" },
+            `${f.num(cooling.racks_over_air_limit)} racks are over the air-cooling limit.`,
+          )
+        : null,
+    ),
+    el(
+      "div",
+      { class: "card" },
+      el("h2", {}, "Peak compute"),
+      el(
+        "div",
+        { class: "figure-row" },
+        figure("fig-pflops-fp8", "FP8 PFLOPS", peak.fp8, f.num(peak.fp8)),
+        figure("fig-pflops-bf16", "BF16 PFLOPS", peak.bf16, f.num(peak.bf16)),
+        figure("fig-pflops-fp16", "FP16 PFLOPS", peak.fp16, f.num(peak.fp16)),
+      ),
+    ),
+    el(
+      "div",
+      { class: "card" },
+      el("h2", {}, "Reliability"),
+      el(
+        "div",
+        { class: "figure-row" },
+        figure(
+          "fig-ettr",
+          "Expected ETTR",
+          rel.expected_ettr,
+          f.pct(rel.expected_ettr, 1),
+          "effective training time ratio of a campus-wide job",
+        ),
+        figure("fig-mttf", "Job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
+      ),
+    ),
+    riskCard(power, cooling),
+    fabricCard(summary.network ?? {}),
+  );
+}

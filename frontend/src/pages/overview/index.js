@@ -1,0 +1,33 @@
+// Campus overview: headline figures from /api/campuses/{id}/summary/ and one card per building.
+import { api } from "../../lib/api.js";
+import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
+import { buildingCards } from "./buildings.js";
+import { headline } from "./headline.js";
+
+const page = {
+  ...boot(), // campusId … from the server
+  summary: null, // the campus summary, once loaded
+};
+
+function render() {
+  const root = $("overview");
+  const summary = page.summary;
+  clear(root).append(headline(summary), ...buildingCards(page, summary.buildings ?? []));
+  root.setAttribute("aria-busy", "false");
+  root.dataset.ready = "true";
+}
+
+async function main() {
+  const root = $("overview");
+  try {
+    page.summary = await api.get(`/api/campuses/${page.campusId}/summary/`);
+    render();
+  } catch (error) {
+    clear(root).append(errorBox(error, "overview-error"));
+    root.setAttribute("aria-busy", "false");
+    root.dataset.ready = "error";
+  }
+}
+
+wireCampusPicker();
+main();

@@ -1,0 +1,231 @@
+// New scenario: pick a kind, fill its schema-driven form (checked here first, then by the API, whose errors are
+// shown on the fields they name), save it and launch a run.
+import { ApiError, api } from "../../lib/api.js";
+import { $, clear, el, errorBox } from "../../lib/dom.js";
+import { SchemaForm } from "../../lib/schemaform.js";
+import { loadRuns } from "./run-list.js";
+
+const KIND_HELP = {
+  power_capping: "Cap GPU power; see energy, cost and throughput.",
+  grid_limit: "Cut the grid connection for a while; cap, pause, ride through or start generators.",
+  liquid_cooling: "Lose a CDU, pump or chiller; watch temperatures and throttling.",
+  failure_cascade: "Failures over weeks; job interruptions, recovery and ETTR.",
+};
+
+export async function loadKinds(page) {
+  const list = $("kind-list");
+  try {
+    page.kinds = await api.get("/api/scenarios/kinds/");
+  } catch (error) {
+    clear(list).append(errorBox(error, "kinds-error"));
+    return;
+  }
+  clear(list);
+  for (const k of page.kinds) {
+    list.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "kind-card",
+          "aria-pressed": "false",
+          "data-kind": k.kind,
+          "data-testid": `kind-${k.kind}`,
+          onclick: () => chooseKind(page, k.kind),
+        },
+        el("strong", {}, k.label ?? k.kind),
+        el("span", {}, KIND_HELP[k.kind] ?? ""),
+      ),
+    );
+  }
+}
+
+function chooseKind(page, kind) {
+  const selectedKind = page.kinds.find((k) => k.kind === kind);
+  page.selectedKind = selectedKind;
+  for (const b of $("kind-list").querySelectorAll(".kind-card"))
+    b.setAttribute("aria-pressed", String(b.dataset.kind === kind));
+  const formEl = $("scenario-form");
+  clear(formEl);
+  formEl.hidden = false;
+  const stamp = new Date().toISOString().slice(0, 16).replace("T", " ");
+  const nameId = "scenario-name";
+  formEl.append(
+    el(
+      "div",
+      { class: "form-grid" },
+      el(
+        "div",
+        { class: "field", "data-path": "name" },
+        el("label", { for: nameId }, "Name"),
+        el("input", {
+          id: nameId,
+          name: "name",
+          required: true,
+          maxlength: 128,
+          value: `${selectedKind.label ?? kind} ${stamp}`,
+          "data-testid": "scenario-name",
+        }),
+        el("div", { class: "field-error", hidden: true, id: "name-error" }),
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "run-replicas" }, "Replicas"),
+        el("input", {
+          id: "run-replicas",
+          type: "number",
+          min: 1,
+          max: 1000,
+          step: 1,
+          value: 10,
+          "data-testid": "run-replicas",
+        }),
+        el("div", { class: "field-help" }, "independent Monte Carlo replicas, 1–1000"),
+        el("div", { class: "field-error", hidden: true, id: "replicas-error" }),
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "run-seed" }, "Seed"),
+        el("input", {
+          id: "run-seed",
+          type: "number",
+          min: 0,
+          step: 1,
+          placeholder: "random",
+          "data-testid": "run-seed",
+        }),
+        el("div", { class: "field-help" }, "same seed, same results"),
+        el("div", { class: "field-error", hidden: true, id: "seed-error" }),
+      ),
+    ),
+  );
+  const paramsBox = el("div", { "data-testid": "param-fields" });
+  formEl.append(el("h3", { class: "params-title" }, "Parameters"), paramsBox);
+  page.form = new SchemaForm(paramsBox, selectedKind.schema, selectedKind.defaults);
+  const launch = el(
+    "button",
+    {
+      type: "submit",
+      class: "button-primary",
+      "data-testid": "launch",
+      disabled: !page.canWrite,
+      title: page.canWrite ? null : "Launching runs needs the planner role",
+    },
+    "Save & launch",
+  );
+  formEl.append(
+    el("div", { id: "form-errors", "data-testid": "form-errors", "aria-live": "assertive" }),
+    el(
+      "div",
+      { class: "button-row" },
+      launch,
+      el(
+        "button",
+        { type: "button", class: "button-quiet", onclick: () => chooseKind(page, kind) },
+        "Reset to defaults",
+      ),
+    ),
+  );
+  formEl.onsubmit = (e) => {
+    e.preventDefault();
+    launchScenario(page);
+  };
+}
+
+function setError(id, message) {
+  const node = $(id);
+  if (!node) return;
+  node.hidden = !message;
+  node.textContent = message ?? "";
+}
+
+function clientChecks(page) {
+  let ok = true;
+  const name = $("scenario-name").value.trim();
+  setError("name-error", name ? null : "A name is required.");
+  ok &&= Boolean(name);
+  const replicas = Number($("run-replicas").value);
+  const replicasOk = Number.isInteger(replicas) && replicas >= 1 && replicas <= 1000;
+  setError("replicas-error", replicasOk ? null : "Replicas must be a whole number from 1 to 1000.");
+  ok &&= replicasOk;
+  const seedText = $("run-seed").value.trim();
+  const seedOk = seedText === "" || (Number.isInteger(Number(seedText)) && Number(seedText) >= 0);
+  setError("seed-error", seedOk ? null : "The seed is a whole number ≥ 0, or empty.");
+  ok &&= seedOk;
+  const paramErrors = page.form.validateAll();
+  return ok && paramErrors.length === 0;
+}
+
+async function launchScenario(page) {
+  const box = $("form-errors");
+  clear(box);
+  if (!page.canWrite) return;
+  if (!clientChecks(page)) {
+    box.append(
+      el("p", { class: "notice notice-error", role: "alert" }, "Some values need fixing before the run can start."),
+    );
+    page.form.focusFirstError();
+    return;
+  }
+  const button = $("scenario-form").querySelector("[data-testid=launch]");
+  button.disabled = true;
+  button.textContent = "Launching…";
+  try {
+    let scenario;
+    try {
+      scenario = await api.post("/api/scenarios/", {
+        campus: page.campusId,
+        kind: page.selectedKind.kind,
+        name: $("scenario-name").value.trim(),
+        params: page.form.value(),
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) {
+        showApiErrors(page, error);
+        return;
+      }
+      throw error;
+    }
+    const seedText = $("run-seed").value.trim();
+    const run = await api.post(`/api/scenarios/${scenario.id}/run/`, {
+      replicas: Number($("run-replicas").value),
+      ...(seedText ? { seed: Number(seedText) } : {}),
+    });
+    await loadRuns(page);
+    page.openRun(run.id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) showApiErrors(page, error);
+    else box.append(errorBox(error, "launch-error"));
+  } finally {
+    button.disabled = !page.canWrite;
+    button.textContent = "Save & launch";
+  }
+}
+
+function showApiErrors(page, error) {
+  const box = $("form-errors");
+  const fields = error.fieldErrors();
+  const params = {};
+  const other = [];
+  for (const [path, message] of Object.entries(fields)) {
+    if (path.startsWith("params.")) params[path.slice(7)] = message;
+    else if (path === "params") other.push(message);
+    else if (path === "name") setError("name-error", message);
+    else if (path === "replicas") setError("replicas-error", message);
+    else if (path === "seed") setError("seed-error", message);
+    else other.push(`${path}: ${message}`);
+  }
+  other.push(...page.form.showErrors(params));
+  const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
+  box.append(
+    el(
+      "div",
+      { class: "notice notice-error", role: "alert", "data-testid": "api-errors" },
+      "The API refused these values. ",
+      where,
+    ),
+  );
+  page.form.focusFirstError();
+}

@@ -1,0 +1,173 @@
+// A finished run's results: time series with their percentile bands, distributions over the replicas, the
+// summary table, interruptions by cause, the spread of every metric, and a link to replay per-rack series.
+import { api, qs } from "../../lib/api.js";
+import { $, el, errorBox } from "../../lib/dom.js";
+import { histogram, timeChart } from "../../lib/charts.js";
+import * as f from "../../lib/format.js";
+import { rackSeriesMetrics } from "../../lib/replay.js";
+import { prioritise, seriesFor } from "./shared.js";
+
+const MAX_CHARTS = 8;
+
+function summaryTable(metrics, testid = "summary-table") {
+  const names = Object.keys(metrics ?? {}).sort();
+  return el(
+    "table",
+    { class: "table compact", "data-testid": testid },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", {}, "Metric"),
+        el("th", { class: "num" }, "Mean"),
+        el("th", { class: "num" }, "p5"),
+        el("th", { class: "num" }, "p50"),
+        el("th", { class: "num" }, "p95"),
+        el("th", { class: "num" }, "95 % CI of the mean"),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      names.map((name) => {
+        const s = metrics[name] ?? {};
+        const v = (x) => f.num(x, Math.abs(x ?? 0) < 10 ? 3 : 1);
+        return el(
+          "tr",
+          { "data-metric": name },
+          el("td", {}, f.label(name)),
+          el("td", { class: "num" }, v(s.mean)),
+          el("td", { class: "num" }, v(s.p5)),
+          el("td", { class: "num" }, v(s.p50)),
+          el("td", { class: "num" }, v(s.p95)),
+          el("td", { class: "num" }, s.ci95_low != null ? `${v(s.ci95_low)} – ${v(s.ci95_high)}` : "–"),
+        );
+      }),
+    ),
+  );
+}
+
+/** Percentile bars (p5–p95 range, median tick) for every metric, scaled per metric. */
+function percentileBars(metrics) {
+  const varying = Object.values(metrics ?? {}).some((s) => s?.p5 != null && s?.p95 > s?.p5);
+  if (!varying)
+    return el("p", { class: "muted", "data-testid": "percentile-bars" }, "No metric varies over the replicas.");
+  return el(
+    "div",
+    { class: "dist", "data-testid": "percentile-bars" },
+    Object.entries(metrics ?? {}).map(([name, s]) => {
+      // Only metrics that vary over the replicas: a constant has no spread to show.
+      if (s?.p5 == null || s?.p95 == null || !(s.p95 > s.p5)) return null;
+      const lo = Math.min(s.p5, s.min ?? s.p5);
+      const hi = Math.max(s.p95, s.max ?? s.p95);
+      const span = hi - lo || 1;
+      const pos = (x) => `${(100 * (x - lo)) / span}%`;
+      return el(
+        "div",
+        { "data-metric": name },
+        el("div", { class: "small" }, el("strong", {}, f.label(name)), ` ${f.num(s.p50 ?? s.mean, 3)}`),
+        el(
+          "div",
+          { class: "pbar", role: "img", "aria-label": `${name}: p5 ${s.p5}, p50 ${s.p50}, p95 ${s.p95}` },
+          el("div", { class: "range", style: { left: pos(s.p5), width: `${(100 * (s.p95 - s.p5)) / span}%` } }),
+          el("div", { class: "mid", style: { left: pos(s.p50 ?? s.mean) } }),
+        ),
+        el("div", { class: "muted small" }, `p5 ${f.num(s.p5, 3)} · p95 ${f.num(s.p95, 3)}`),
+      );
+    }),
+  );
+}
+
+export async function renderResults(page, run) {
+  const box = $("run-detail");
+  const metrics = run.summary?.metrics ?? {};
+  const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
+  const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
+  const byCause = run.summary?.by_cause ?? {};
+  box.append(
+    el(
+      "h3",
+      { class: "results-title" },
+      "Time series",
+      el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile"),
+    ),
+    chartsBox,
+    el("h3", { class: "results-title" }, "Distributions over replicas"),
+    dist,
+    el(
+      "div",
+      { class: "results-grid" },
+      el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(metrics)),
+      el(
+        "div",
+        {},
+        Object.keys(byCause).length
+          ? [
+              el("h3", { class: "results-title" }, "Interruptions by cause (mean per replica)"),
+              el(
+                "dl",
+                { class: "kv", "data-testid": "by-cause" },
+                Object.entries(byCause).flatMap(([k, v]) => [
+                  el("dt", {}, f.label(k)),
+                  el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2)),
+                ]),
+              ),
+            ]
+          : null,
+        el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
+        percentileBars(metrics),
+      ),
+    ),
+  );
+
+  try {
+    const { all, plain } = await seriesFor(run.id);
+    if (rackSeriesMetrics(all).length) {
+      box.insertBefore(
+        el(
+          "p",
+          { class: "notice" },
+          "This run has per-rack series. ",
+          el(
+            "a",
+            { href: `/campuses/${page.campusId}/map/?run=${run.id}&metric=temperature`, "data-testid": "replay-link" },
+            "Replay it on the floor map",
+          ),
+        ),
+        box.querySelector(".results-title"),
+      );
+    }
+    if (!plain.length) chartsBox.append(el("p", { class: "muted" }, "This run recorded no time series."));
+    const wanted = prioritise(plain).slice(0, MAX_CHARTS);
+    const data = await Promise.all(wanted.map((m) => api.get(`/api/runs/${run.id}/timeseries/${qs({ metric: m })}`)));
+    if (run.id !== page.openRunId) return;
+    for (const d of data) {
+      timeChart(chartsBox, {
+        title: f.label(d.metric),
+        series: [{ label: `#${run.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }],
+      });
+    }
+  } catch (error) {
+    chartsBox.append(errorBox(error));
+  }
+
+  try {
+    const body = await api.get(`/api/runs/${run.id}/replicas/${qs({ limit: 1000 })}`);
+    const reps = Array.isArray(body) ? body : (body.results ?? []);
+    if (run.id !== page.openRunId) return;
+    if (reps.length > 1) {
+      const names = prioritise(
+        Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1),
+      ).slice(0, 6);
+      for (const name of names) histogram(dist, { title: f.label(name), values: reps.map((r) => r.metrics?.[name]) });
+      if (!names.length) dist.append(el("p", { class: "muted" }, "Every replica gave the same figures."));
+    } else {
+      dist.append(el("p", { class: "muted" }, "One replica: no distribution to show."));
+    }
+  } catch (error) {
+    dist.append(errorBox(error));
+  }
+  box.dataset.results = "ready";
+}
