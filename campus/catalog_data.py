@@ -951,7 +951,8 @@ def _d(value: float, unit: str, source: str, estimate: bool) -> Row:
 _SEMI = "SemiAnalysis, 100k H100 clusters (2024-06)"
 _RC_NOTE = (
     "estimate fitted so that with heat removal stopped a liquid-cooled group goes from steady state "
-    "to shutdown in ~30 s and an air-cooled rack in ~3 min (DOMAIN: under a minute / minutes)"
+    "to shutdown in ~30 s and an air-cooled rack in ~3 min (Opengate Data Systems, Data Center Emergency "
+    "Cooling Study for Active Power, 2007: 10 kW+ cabinets in under a minute, 5 kW cabinets in ~3 min)"
 )
 
 # Lumped thermal model C dT/dt = P - G (T - T_coolant), both C and G scaled by the load in kW.
@@ -959,7 +960,11 @@ _RC_NOTE = (
 # Air: P/G = 50 K above a 25 °C inlet -> 75 °C; C/P gives 17 K to 92 °C in ~170 s.
 COOLING_DEFAULTS: dict[str, Row] = {
     "air_cooling_limit_kw_per_rack": _d(
-        40.0, "kW/rack", "Industry range 30-50 kW per rack (DOMAIN §3)", True
+        40.0,
+        "kW/rack",
+        "Estimate: air cooling runs out around 30-50 kW per rack; 40 kW holds 4 DGX H100 at 10.2 kW each "
+        "(NVIDIA DGX H100 user guide, 2023)",
+        True,
     ),
     "coolant_flow_lpm_per_kw": _d(
         1.5, "L/min per kW", "Vendor CDU sizing 1.5-2 L/min per kW (~10 K rise in water)", False
@@ -994,8 +999,20 @@ COOLING_DEFAULTS: dict[str, Row] = {
     "liquid_conductance_w_per_k_per_kw": _d(25.0, "W/K per kW", _RC_NOTE, True),
     "air_heat_capacity_j_per_k_per_kw": _d(10000.0, "J/K per kW", _RC_NOTE, True),
     "air_conductance_w_per_k_per_kw": _d(20.0, "W/K per kW", _RC_NOTE, True),
-    "pue_liquid": _d(1.15, "ratio", "Liquid-cooled AI halls PUE ~1.1-1.2 (DOMAIN §2); mid value", True),
-    "pue_air": _d(1.5, "ratio", "Air-cooled PUE ~1.4-1.6 (DOMAIN §2); mid value", True),
+    "pue_liquid": _d(
+        1.15,
+        "ratio",
+        "Estimate: liquid-cooled AI halls ~1.1-1.2 (Google's fleet-wide trailing-twelve-month PUE ~1.10, "
+        "Google data center efficiency report); mid value",
+        True,
+    ),
+    "pue_air": _d(
+        1.5,
+        "ratio",
+        "Estimate: air-cooled halls ~1.4-1.6, around the 1.58 average of the Uptime Institute Global Data "
+        "Center Survey (2023); mid value",
+        True,
+    ),
     "pue_global_2023": _d(1.58, "ratio", "Uptime Institute Global Data Center Survey (2023)", False),
 }
 
@@ -1018,7 +1035,11 @@ POWER_DEFAULTS: dict[str, Row] = {
     "ups_battery_minutes": _d(5.0, "min", "Typical UPS ride-through sized to cover generator start", True),
     "generator_start_delay_s": _d(10.0, "s", "NFPA 110 Type 10 emergency power: 10 s", False),
     "generator_ramp_s": _d(
-        60.0, "s", "Diesel generator block loading to full load; DOMAIN range 1-90 min", True
+        60.0,
+        "s",
+        "Estimate: diesel generator block loading to full load (about a minute for a single block step; "
+        "stepped loading of large sets takes up to 90 min)",
+        True,
     ),
     "generator_fail_to_start_probability": _d(
         0.01, "per demand", f"{_IEEE_493}: standby diesel fail-to-start ~1%; estimate", True
@@ -1133,7 +1154,7 @@ def node_power_w(slug: str) -> float:
     )
 
 
-# Upper reach of each cable class, shortest first (DOMAIN §4).
+# Upper reach of each cable class, shortest first (SemiAnalysis, 100k H100 clusters, 2024-06).
 _REACH_ORDER = ("dac", "aec", "sr", "dr", "fr")
 
 

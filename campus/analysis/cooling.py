@@ -18,7 +18,8 @@ from campus.analysis.heat import AIR_UNIT_KINDS, heat_map
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
 
-# Air cooling runs out at about 30-50 kW per rack (DOMAIN §3); 40 kW is the mid-point default.
+# Air cooling runs out at about 30-50 kW per rack (an estimate, catalog `air_cooling_limit_kw_per_rack`);
+# 40 kW is the mid-point default.
 AIR_COOLING_LIMIT_KW = 40.0
 # Coolant flow per kW of heat, L/min (vendor CDU sizing 1.5-2 L/min per kW).
 FLOW_LPM_PER_KW = 1.5

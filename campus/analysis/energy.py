@@ -1,10 +1,10 @@
 """Where the IT power goes, facility power (IT x PUE), annual energy and its cost.
 
-``other_it_fraction`` is the share of IT power outside the GPU servers (DOMAIN §2: storage servers,
-switches, CPU nodes and optics add roughly 10% of IT power). The back-end fabric and the racks'
-``extra_it_kw`` that the inventory itemises are part of that share, so ``other_it_kw`` is only the
-remainder: IT = servers / (1 - fraction) unless the itemised part alone is larger, in which case
-IT = servers + itemised and nothing is added.
+``other_it_fraction`` is the share of IT power outside the GPU servers (SemiAnalysis, 100k H100 clusters,
+2024-06, power budget: storage servers, switches, CPU nodes and optics add roughly 10% of IT power). The
+back-end fabric and the racks' ``extra_it_kw`` that the inventory itemises are part of that share, so
+``other_it_kw`` is only the remainder: IT = servers / (1 - fraction) unless the itemised part alone is
+larger, in which case IT = servers + itemised and nothing is added.
 """
 
 from __future__ import annotations

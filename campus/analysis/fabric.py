@@ -4,9 +4,9 @@ Fat tree of radix-k switches (folded Clos). A leaf gives ``down = k * o / (1 + o
 and the rest up (``o`` = oversubscription at the leaf, 1.0 = non-blocking: k/2 down, k/2 up). Middle
 tiers split k/2 down, k/2 up; the top tier uses all k ports down. Reach with t tiers:
 ``k`` (t = 1) and ``down * k * (k/2)**(t-2)`` (t >= 2): k²/2 in two tiers and k³/4 in three when
-non-blocking (DOMAIN §4). Beyond that a fourth tier and so on.
+non-blocking (Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture, SIGCOMM 2008, §2.2). Beyond that a fourth tier and so on.
 
-Cable lengths follow the topology (DOMAIN §4): rail-optimized puts the leaves at the end of a row, so
+Cable lengths follow the topology (SemiAnalysis, 100k H100 clusters, 2024-06): rail-optimized puts the leaves at the end of a row, so
 node->leaf cables are tens of metres of optics; middle-of-rack puts the leaf in the row and the node
 links are short DAC copper. The medium is the cheapest that reaches the length.
 
@@ -35,7 +35,8 @@ from campus.analysis.snapshot import (
 )
 
 TIER_NAMES = ("leaf", "spine", "core", "super-spine")
-# Upper reach of each cable class, shortest first (DOMAIN §4); beyond the last, coherent ZR.
+# Upper reach of each cable class, shortest first (SemiAnalysis, 100k H100 clusters, 2024-06); beyond the
+# last, coherent ZR.
 REACH_M: tuple[tuple[str, float], ...] = (
     ("dac", 3.0),
     ("aec", 7.0),
@@ -44,7 +45,8 @@ REACH_M: tuple[tuple[str, float], ...] = (
     ("fr", 2000.0),
 )
 OPTICAL_MEDIA = frozenset({"sr", "dr", "fr", "zr"})
-# Node-side transceivers per NIC port: a twin-port 2x400G module serves two ports (DOMAIN §4).
+# Node-side transceivers per NIC port: a twin-port 2x400G module serves two ports
+# (SemiAnalysis, 100k H100 clusters, 2024-06).
 TRANSCEIVERS_PER_NIC = {"dual-port": 0.5}
 
 # Typical cable runs, m (assumptions documented in docs/model.md).

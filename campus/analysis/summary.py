@@ -20,7 +20,7 @@ from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failu
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
 
-# MFU defaults when none is given (DOMAIN §5, SemiAnalysis 2024-06): ~40% BF16, ~35% FP8 on H100.
+# MFU defaults when none is given (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8 on H100.
 DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
 # Redundancy findings listed in a summary (the count is always complete).
 MAX_FINDINGS = 50

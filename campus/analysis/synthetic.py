@@ -1,14 +1,13 @@
 """A realistic synthetic 2N campus snapshot of N GPUs, for benchmarks, engine tests and notebooks.
 
-Layout (defaults): HGX H100 servers (10.2 kW), 4 per rack (~41 kW, the DOMAIN §3 figure for 4x DGX H100),
-128 racks per hall in rows of 16, 4 halls per building (16,384 GPUs, one compute island per building).
-Power per building, 2N: utility -> substation -> transformer A/B -> switchgear A/B (+ a standby generator
-each) -> per hall UPS A/B -> per row PDU A/B -> rack feeds A/B rated so one side carries the rack.
-Chillers hang off a mechanical board and CDUs off a hall mechanical PDU, each fed from both sides.
-Cooling per hall: an N+1 group of facility CDUs; per building an N+1 set of chillers.
+Layout (defaults): HGX H100 servers (10.2 kW), 4 per rack (~41 kW: 4 x 10.2 kW, the DGX H100 maximum system
+power in NVIDIA's DGX H100 user guide), 128 racks per hall in rows of 16, 4 halls per building (16,384 GPUs,
+one compute island per building). Power per building, 2N: utility -> substation -> transformer A/B ->
+switchgear A/B (+ a standby generator each) -> per hall UPS A/B -> per row PDU A/B -> rack feeds A/B rated
+so one side carries the rack. Chillers hang off a mechanical board and CDUs off a hall mechanical PDU, each
+fed from both sides. Cooling per hall: an N+1 group of facility CDUs; per building an N+1 set of chillers.
 Fabric per building island: a fat tree from ``fabric.design_fabric``; islands joined by a super-spine layer.
-The catalog (``campus.catalog_data``) supplies the specs, so the figures carry their sources.
-"""
+The catalog (``campus.catalog_data``) supplies the specs, so the figures carry their sources."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Loss of a CDU, a pump or a chiller, or a supply-temperature excursion: GPU temperatures, throttling,
 shutdown and what it costs the training job.
 
-Thermal model (DOMAIN.md section 3): every group of identical racks (same cooling type and GPU model,
-hit by the same events) is one lumped RC, scaled per kW of load,
+Thermal model (the lumped-capacitance method, Incropera et al., Fundamentals of Heat and Mass Transfer,
+§5.1): every group of identical racks (same cooling type and GPU model, hit by the same events) is one
+lumped RC, scaled per kW of load,
 
     c dT/dt = 1000 p - g (T - T_coolant(t)),   tau = c / g,
 

@@ -43,7 +43,8 @@ class ThroughputParams(_Strict):
     """How fast the GPUs train: the peak at ``precision`` times the model FLOPs utilisation."""
 
     precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
-    # Model FLOPs utilisation at full power: ~40 % BF16 on H100, 38-43 % for Llama 3 405B (DOMAIN.md section 5).
+    # Model FLOPs utilisation at full power: ~40 % BF16 on H100 (SemiAnalysis, 100k H100 clusters, 2024-06),
+    # 38-43 % for Llama 3 405B (The Llama 3 Herd of Models, arXiv 2407.21783, §3.3.2, Table 4).
     mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
 
 
@@ -114,7 +115,7 @@ class GridEvent(_Strict):
 
     start_hours: float = Field(14.0, ge=0)
     duration_hours: float = Field(3.0, gt=0)
-    # Emerald AI field test (DOMAIN.md section 2): 25 % for 3 h on a grid-stress day.
+    # Emerald AI's Phoenix field test (Colangelo et al., arXiv 2507.00909, 2025): 25 % for 3 h at peak grid demand.
     cut_fraction: float = Field(0.25, ge=0, le=1)
 
 
@@ -173,10 +174,12 @@ class CoolingEvent(_Strict):
 class LiquidCoolingParams(_Strict):
     duration_minutes: float = Field(120.0, gt=0)
     events: list[CoolingEvent] = Field(default_factory=lambda: [CoolingEvent()])
-    # Chiller restart after the repair; None: the plant's restart_minutes (4-8 min typical, DOMAIN.md section 3).
+    # Chiller restart after the repair; None: the plant's restart_minutes (chillers take minutes to restart after
+    # a power event: Schneider Electric White Paper 179, Data Center Temperature Rise During a Cooling System Outage).
     chiller_restart_minutes: float | None = Field(None, ge=0)
     # Lumped RC per kW of load, C dT/dt = P - G (T - T_coolant) (catalog COOLING_DEFAULTS, estimates fitted
-    # to "shutdown in under a minute" for cold plates and "minutes" for room air, DOMAIN.md section 3).
+    # to shutdown "in under a minute" at 10 kW+ per cabinet and in minutes at 5 kW: Opengate Data Systems' Data
+    # Center Emergency Cooling Study for Active Power, 2007).
     liquid_heat_capacity_j_per_k_per_kw: float = Field(
         default_value("liquid_heat_capacity_j_per_k_per_kw"), gt=0
     )

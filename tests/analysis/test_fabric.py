@@ -77,7 +77,9 @@ def test_middle_of_rack_puts_node_links_on_copper():
     assert d.switch_power_kw == pytest.approx((64 * (747 + 0.5 * 753) + 32 * 1500) / 1000)
     assert d.transceiver_power_kw == 0.0
     d3 = design_fabric(65_536, QM9700, "middle-of-rack")
-    assert d3.copper_share == pytest.approx(1 / 3)  # DOMAIN: ~25-33% of the GPU fabric
+    assert d3.copper_share == pytest.approx(
+        1 / 3
+    )  # SemiAnalysis 2024-06, middle-of-rack: ~25-33% of the GPU fabric
 
 
 def test_three_tier_fat_tree_has_five_k2_over_4_switches():

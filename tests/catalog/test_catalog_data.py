@@ -91,7 +91,7 @@ def test_cap_curve_is_sorted_monotone_and_ends_at_full_power(row: dict) -> None:
     # the curve covers every settable cap, so lookups never clamp inside the allowed range
     assert caps[0] == pytest.approx(row["min_cap_fraction"])
     assert all(0.0 < t <= 1.0 for t in throughputs)
-    # a power limit below TDP costs less throughput than power (DOMAIN §2)
+    # a power limit below TDP costs less throughput than power (Zeus, You et al., NSDI 2023, §2)
     assert all(t >= c for c, t in curve)
 
 

@@ -56,7 +56,7 @@ def pick_node_model(catalog: Catalog, gpu_model: str, nic: str) -> str:
 
 
 def nodes_per_rack(catalog: Catalog, node_model: str, cooling: str) -> int:
-    """Servers per rack: by rack units, capped by the rack power limit (air ~40 kW, DOMAIN §3)."""
+    """Servers per rack: by rack units, capped by the rack power limit (air ~40 kW, catalog estimate)."""
     node = catalog.node_models[node_model]
     node_kw = catalog.node_kw(node_model)
     if "nvl72" in node_model:

@@ -5,7 +5,7 @@ from campus.interchange.demo import DEMO_NAME
 from campus.models import Campus
 from simulations.models import Scenario, Schedule
 
-# The what-if runs a planner would watch every night on the demo campus (DOMAIN: scheduled runs).
+# The what-if runs a planner would watch every night on the demo campus.
 DEMO_SCHEDULES = (
     {
         "scenario": {
