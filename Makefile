@@ -7,13 +7,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE ?= twin.settings.local
 
-.PHONY: help setup run test test-fast lint format bench demo clean
+.PHONY: help setup run test test-fast fidelity lint format bench demo clean
 
 help:
 	@echo "make run    set up, migrate, load the demo campus, serve http://127.0.0.1:8000 with a Celery worker and beat"
 	@echo "make test   set up and run the whole test suite (PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set)"
 	@echo "make setup  install Python and npm dependencies and build the dashboard bundle (quick when nothing changed)"
 	@echo "make lint   ruff, ESLint and Prettier;  make bench  benchmarks (print tables);  make clean  remove local state"
+	@echo "make fidelity  the published cases against the twin (docs/fidelity.md); fails on any case"
 
 # ---------------------------------------------------------------- setup (idempotent, stamp files)
 $(VENV)/bin/python:
@@ -45,6 +46,10 @@ test: setup
 # ---------------------------------------------------------------- the rest
 test-fast: setup
 	$(PY) -m pytest -m "not e2e" -q
+
+# Published figures against the twin's own functions: pure Python, no database, a few seconds.
+fidelity: $(VENV)/.deps
+	$(PY) -m campus.fidelity
 
 lint: setup
 	$(VENV)/bin/ruff check .

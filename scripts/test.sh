@@ -8,4 +8,5 @@ mkdir -p test-results/screenshots
 (cd frontend && npm run --silent lint)
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
 .venv/bin/python manage.py spectacular --validate --fail-on-warn --file test-results/openapi.yaml
+.venv/bin/python -m campus.fidelity
 exec .venv/bin/python -m pytest "$@"

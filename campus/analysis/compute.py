@@ -62,6 +62,16 @@ def effective_pflops(peak: float, mfu: float, ettr: float = 1.0) -> float:
     return peak * mfu * ettr
 
 
+def training_flops(parameters: float, tokens: float) -> float:
+    """Training compute of a dense transformer: 6 FLOPs per parameter per token (2 forward, 4 backward;
+    Kaplan et al., "Scaling Laws for Neural Language Models", arXiv 2001.08361, §2.1)."""
+    if parameters <= 0:
+        raise ValueError("parameters: must be > 0")
+    if tokens <= 0:
+        raise ValueError("tokens: must be > 0")
+    return 6.0 * parameters * tokens
+
+
 def pace_model(counts: Mapping[str, int], specs: Mapping[str, GpuSpec], precision: str) -> tuple[str, float]:
     """The slowest GPU model present (count > 0) at ``precision`` and its dense peak TFLOPS (0 when it
     lacks the precision); ties go to the first slug in sorted order so the answer is stable."""

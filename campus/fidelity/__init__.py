@@ -1,0 +1,17 @@
+"""The fidelity scorecard: published figures against the twin's own functions, no database.
+
+``make fidelity`` (and ``make test``) runs ``python -m campus.fidelity``; docs/fidelity.md explains
+every case, its source and its tolerance.
+"""
+
+from campus.fidelity.facility import CASES as FACILITY_CASES
+from campus.fidelity.scorecard import Case, Outcome, evaluate, failed, summary_line, table
+from campus.fidelity.training import CASES as TRAINING_CASES
+
+CASES: list[Case] = [*FACILITY_CASES, *TRAINING_CASES]
+
+__all__ = ["CASES", "Case", "Outcome", "evaluate", "failed", "run", "summary_line", "table"]
+
+
+def run() -> list[Outcome]:
+    return [evaluate(c) for c in CASES]
