@@ -30,8 +30,9 @@ UPS_MODULE_KW = 3000.0
 PLANT_KW = 10_000.0  # one dry-cooler block or chiller, kW of heat
 CRAH_KW = 350.0  # chilled-water CRAH / fan wall unit, kW of heat
 DRY_COOLER_COP = 15.0  # fans only; estimate
-CDU_PUMP_FRACTION = 0.02  # CDU pump power per kW of heat moved; estimate
-CRAH_FAN_FRACTION = 0.04  # CRAH fan power per kW of heat; estimate
+# the same fan and pump figures the cooling balance charges to the mechanical chain (catalog estimates)
+CDU_PUMP_FRACTION = cat.default_value("cdu_pump_kw_per_kw_heat")
+CRAH_FAN_FRACTION = cat.default_value("crah_fan_kw_per_kw_heat")
 GRID_MARGIN = 1.15  # grid interconnect above the design facility power
 UPLINK_M_SAME_HALL = 20.0
 # Middle-of-rack: a leaf serves at most 16 racks, 8 either side: 8 x 0.6 m + 2 m of risers < 7 m (AEC).
