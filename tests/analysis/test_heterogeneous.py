@@ -195,3 +195,16 @@ def test_a_model_without_a_set_of_its_own_says_it_borrows_the_default():
     assert chosen == {"dataset": "llama3-2024", "fallback": True}
     with pytest.raises(ValueError, match="^dataset:"):
         rel.model_rate_sets(snap, "no-such-set")
+
+
+def test_the_summary_shows_the_synchronous_pace_beside_the_split_by_speed():
+    from campus.analysis.summary import campus_summary
+
+    snap = _campus_of({"hgx-h100-8": 8, "dgx-a100": 8})  # 64 H100 + 64 A100
+    compute = campus_summary(snap, include_redundancy=False)["compute"]
+    # by speed: 64 x 989 + 64 x 312 TFLOPS at 40%; synchronous: 128 x 312 TFLOPS at 40%
+    assert compute["effective_pflops"]["bf16"] == pytest.approx((64 * 989 + 64 * 312) * 0.4 / 1000)
+    assert compute["effective_pflops_synchronous"]["bf16"] == pytest.approx(128 * 312 * 0.4 / 1000)
+    assert compute["pace_gpu_model"]["bf16"] == "a100-sxm"
+    assert compute["pace_gpu_model"]["fp8"] == "a100-sxm"  # no FP8 at all: a synchronous FP8 job cannot run
+    assert compute["effective_pflops_synchronous"]["fp8"] == 0.0
