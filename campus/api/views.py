@@ -16,6 +16,7 @@ from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.rack_power import rack_prefetches
 from campus.api.serializers_ import analytics as a
+from campus.integrity import WriteCheck
 from twin.api import history
 from twin.api.exceptions import field_error
 from twin.api.mixins import AtomicWriteMixin, BriefModeMixin, BulkMixin
@@ -23,11 +24,21 @@ from twin.api.pagination import ChangePagination
 from twin.api.serializers import ChangeSerializer
 from twin.api.viewsets import InventoryViewSet, TwinModelViewSet, inventory_schema
 
+
+class CampusInventoryViewSet(InventoryViewSet):
+    """An inventory endpoint whose writes keep the importer's rules on the final state of each request
+    (campus.integrity): references within one campus, an acyclic power graph, no overlapping racks,
+    whole rack-scale NVLink domains."""
+
+    def write_check(self):
+        return WriteCheck()
+
+
 # ---------------------------------------------------------------- sites
 
 
 @inventory_schema(s.UtilityFeedSerializer, "utility feeds")
-class UtilityFeedViewSet(InventoryViewSet):
+class UtilityFeedViewSet(CampusInventoryViewSet):
     queryset = models.UtilityFeed.objects.select_related("campus")
     serializer_class = s.UtilityFeedSerializer
     filterset_class = filtersets.UtilityFeedFilterSet
@@ -35,28 +46,28 @@ class UtilityFeedViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.BuildingSerializer, "buildings")
-class BuildingViewSet(InventoryViewSet):
+class BuildingViewSet(CampusInventoryViewSet):
     queryset = models.Building.objects.select_related("campus")
     serializer_class = s.BuildingSerializer
     filterset_class = filtersets.BuildingFilterSet
 
 
 @inventory_schema(s.DataHallSerializer, "data halls")
-class DataHallViewSet(InventoryViewSet):
+class DataHallViewSet(CampusInventoryViewSet):
     queryset = models.DataHall.objects.select_related("building")
     serializer_class = s.DataHallSerializer
     filterset_class = filtersets.DataHallFilterSet
 
 
 @inventory_schema(s.RowSerializer, "rows")
-class RowViewSet(InventoryViewSet):
+class RowViewSet(CampusInventoryViewSet):
     queryset = models.Row.objects.select_related("hall")
     serializer_class = s.RowSerializer
     filterset_class = filtersets.RowFilterSet
 
 
 @inventory_schema(s.RackSerializer, "racks")
-class RackViewSet(InventoryViewSet):
+class RackViewSet(CampusInventoryViewSet):
     queryset = models.Rack.objects.select_related("campus", "hall", "row", "cooling_unit", "pod")
     serializer_class = s.RackSerializer
     filterset_class = filtersets.RackFilterSet
@@ -70,14 +81,14 @@ class RackViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.PowerDeviceSerializer, "power devices")
-class PowerDeviceViewSet(InventoryViewSet):
+class PowerDeviceViewSet(CampusInventoryViewSet):
     queryset = models.PowerDevice.objects.select_related("campus", "building", "hall", "utility_feed")
     serializer_class = s.PowerDeviceSerializer
     filterset_class = filtersets.PowerDeviceFilterSet
 
 
 @inventory_schema(s.PowerFeedSerializer, "power feeds")
-class PowerFeedViewSet(InventoryViewSet):
+class PowerFeedViewSet(CampusInventoryViewSet):
     queryset = models.PowerFeed.objects.select_related("campus", "upstream", "downstream_device", "rack")
     serializer_class = s.PowerFeedSerializer
     filterset_class = filtersets.PowerFeedFilterSet
@@ -85,7 +96,7 @@ class PowerFeedViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.CoolingPlantSerializer, "cooling plants")
-class CoolingPlantViewSet(InventoryViewSet):
+class CoolingPlantViewSet(CampusInventoryViewSet):
     queryset = models.CoolingPlant.objects.select_related(
         "campus", "building", "power_device", "power_device_b"
     )
@@ -94,7 +105,7 @@ class CoolingPlantViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.CoolingUnitSerializer, "cooling units")
-class CoolingUnitViewSet(InventoryViewSet):
+class CoolingUnitViewSet(CampusInventoryViewSet):
     queryset = models.CoolingUnit.objects.select_related(
         "campus", "hall", "plant", "power_device", "power_device_b"
     )
@@ -107,7 +118,7 @@ class CoolingUnitViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.NodeSerializer, "nodes")
-class NodeViewSet(InventoryViewSet):
+class NodeViewSet(CampusInventoryViewSet):
     queryset = models.Node.objects.select_related("rack", "node_model")
     serializer_class = s.NodeSerializer
     filterset_class = filtersets.NodeFilterSet
@@ -115,21 +126,21 @@ class NodeViewSet(InventoryViewSet):
 
 
 @inventory_schema(s.PodSerializer, "pods")
-class PodViewSet(InventoryViewSet):
+class PodViewSet(CampusInventoryViewSet):
     queryset = models.Pod.objects.select_related("campus", "building", "switch_model")
     serializer_class = s.PodSerializer
     filterset_class = filtersets.PodFilterSet
 
 
 @inventory_schema(s.SwitchSerializer, "switches")
-class SwitchViewSet(InventoryViewSet):
+class SwitchViewSet(CampusInventoryViewSet):
     queryset = models.Switch.objects.select_related("campus", "pod", "hall", "rack", "model")
     serializer_class = s.SwitchSerializer
     filterset_class = filtersets.SwitchFilterSet
 
 
 @inventory_schema(s.LinkSerializer, "links")
-class LinkViewSet(InventoryViewSet):
+class LinkViewSet(CampusInventoryViewSet):
     queryset = models.Link.objects.select_related("campus", "pod", "a_rack", "a_switch", "b_switch", "medium")
     serializer_class = s.LinkSerializer
     filterset_class = filtersets.LinkFilterSet
@@ -298,7 +309,7 @@ SUMMARY_EXAMPLE = {
 
 
 @inventory_schema(s.CampusSerializer, "campuses")
-class CampusViewSet(InventoryViewSet):
+class CampusViewSet(CampusInventoryViewSet):
     queryset = models.Campus.objects.all()
     serializer_class = s.CampusSerializer
     filterset_class = filtersets.CampusFilterSet

@@ -19,13 +19,22 @@ from typing import Any
 import fastjsonschema
 from jsonschema import Draft7Validator
 
+from campus.interchange.rules import (
+    EPS,
+    RACK_DEPTH_M,
+    RACK_WIDTH_M,
+    Footprint,
+    cycle_text,
+    outside_hall,
+    overlapping_racks,
+    partial_domain_message,
+    power_cycles,
+    whole_rack_nodes,
+)
 from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
 
 # The spec's single-feed side (``FeedSide.N``), spelled out so this module needs no ORM import.
 _SIDE_N = "N"
-
-# Floating-point slack for geometry checks (a rack flush with the hall wall is inside).
-_EPS = 1e-6
 
 _VALIDATOR = Draft7Validator(CAMPUS_SPEC_SCHEMA)
 # Compiled to Python code: ~20x faster than jsonschema on a valid spec, but it stops at the first error,
@@ -192,30 +201,36 @@ class SpecChecker:
             for hi, hall in enumerate(building.get("halls", [])):
                 hpath = f"{bpath}.halls[{hi}]"
                 for axis, size in (("x_m", "width_m"), ("y_m", "length_m")):
-                    if size in building and hall.get(axis, 0) < -_EPS:
+                    if size in building and hall.get(axis, 0) < -EPS:
                         self.error(f"{hpath}.{axis}", "the hall lies outside its building")
-                    elif size in building and hall.get(axis, 0) + hall[size] > building[size] + _EPS:
+                    elif size in building and hall.get(axis, 0) + hall[size] > building[size] + EPS:
                         self.error(
                             f"{hpath}.{size}",
                             f"the hall ({hall.get(axis, 0)} + {hall[size]} m) extends beyond its building "
                             f"({building[size]} m)",
                         )
-                for ri, row in enumerate(hall.get("rows", [])):
-                    for ki, rack in enumerate(row.get("racks", [])):
-                        self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]")
-                for ki, rack in enumerate(hall.get("racks", [])):
+                places = [
+                    self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]")
+                    for ri, row in enumerate(hall.get("rows", []))
+                    for ki, rack in enumerate(row.get("racks", []))
+                ]
+                places += [
                     self._check_rack(rack, hall, f"{hpath}.racks[{ki}]")
+                    for ki, rack in enumerate(hall.get("racks", []))
+                ]
+                for first, second in overlapping_racks(places):
+                    self.error(f"{second.key}.x_m", f"the rack overlaps the rack at {first.key} on the floor")
 
-    def _check_rack(self, rack: dict, hall: dict, path: str) -> None:
-        width, depth = rack.get("width_m", 0.6), rack.get("depth_m", 1.2)
-        for axis, size, extent in (("x_m", "width_m", width), ("y_m", "length_m", depth)):
-            start = rack[axis]
-            if start < -_EPS or start + extent > hall[size] + _EPS:
-                self.error(
-                    f"{path}.{axis}",
-                    f'rack "{rack["name"]}" at {axis}={start} (+{extent} m) lies outside its hall '
-                    f"(0..{hall[size]} m)",
-                )
+    def _check_rack(self, rack: dict, hall: dict, path: str) -> Footprint:
+        place = Footprint(
+            path,
+            rack["x_m"],
+            rack["y_m"],
+            rack.get("width_m", RACK_WIDTH_M),
+            rack.get("depth_m", RACK_DEPTH_M),
+        )
+        for axis, message in outside_hall(place, hall["width_m"], hall["length_m"]):
+            self.error(f"{path}.{axis}", f'rack "{rack["name"]}" {message}')
         for side in ("a", "b"):
             device = rack.get(f"feed_{side}")
             if device is None:
@@ -229,8 +244,16 @@ class SpecChecker:
             self.rack_sides[(rack["name"], side.upper())] = f"{path}.feed_{side}"
         self._ref(self.units, rack.get("cooling_unit"), f"{path}.cooling_unit", "cooling unit")
         self._ref(self.pods, rack.get("pod"), f"{path}.pod", "pod")
+        counts: dict[str, int] = {}
         for ni, group in enumerate(rack.get("nodes", [])):
             self._ref(self.catalog.node_models, group["model"], f"{path}.nodes[{ni}].model", "node model")
+            counts[group["model"]] = counts.get(group["model"], 0) + int(group["count"])
+        for slug, count in counts.items():
+            whole = whole_rack_nodes(slug, self.catalog.node_models.get(slug, (0, 0))[1])
+            message = whole and partial_domain_message(rack["name"], slug, count, whole)
+            if message:
+                self.error(f"{path}.nodes", message)
+        return place
 
     def _check_place(self, item: dict, path: str) -> None:
         """A building (and hall inside it) referenced by name."""
@@ -278,39 +301,8 @@ class SpecChecker:
     def _check_cycles(self, children: dict[str, list[tuple[str, int]]]) -> None:
         """Report each cycle of device → device feeds once, naming its devices, at the cycle's feed that
         comes last in the document (usually the one that closed it)."""
-        white, grey, black = 0, 1, 2
-        colour: dict[str, int] = {}
-        reported: set[frozenset[str]] = set()
-        for root in sorted(children):
-            if colour.get(root, white) != white:
-                continue
-            # Iterative DFS. ``on_path`` holds (device, index of the feed that led to it).
-            stack: list[tuple[str, Iterable]] = [(root, iter(children.get(root, ())))]
-            on_path: list[tuple[str, int]] = [(root, -1)]
-            colour[root] = grey
-            while stack:
-                device, it = stack[-1]
-                step = next(it, None)
-                if step is None:
-                    stack.pop()
-                    on_path.pop()
-                    colour[device] = black
-                    continue
-                child, feed_index = step
-                state = colour.get(child, white)
-                if state == white:
-                    colour[child] = grey
-                    on_path.append((child, feed_index))
-                    stack.append((child, iter(children.get(child, ()))))
-                elif state == grey:
-                    start = next(i for i, (name, _) in enumerate(on_path) if name == child)
-                    cycle = [name for name, _ in on_path[start:]]
-                    feeds = [index for _, index in on_path[start + 1 :]] + [feed_index]
-                    key = frozenset(cycle)
-                    if key not in reported and len(reported) < 20:
-                        reported.add(key)
-                        names = " → ".join(f'"{n}"' for n in [*cycle, child])
-                        self.error(f"power_feeds[{max(feeds)}].to", f"power chain has a cycle: {names}")
+        for cycle, feeds in power_cycles(children):
+            self.error(f"power_feeds[{max(feeds)}].to", f"power chain has a cycle: {cycle_text(cycle)}")
 
     # -- cooling
 
@@ -359,7 +351,7 @@ class SpecChecker:
             medium = self.catalog.media.get(link["medium"])
             if medium is None:
                 self._ref(self.catalog.media, link["medium"], f"{path}.medium", "link medium")
-            elif link["length_m"] > medium[1] + _EPS:
+            elif link["length_m"] > medium[1] + EPS:
                 self.error(
                     f"{path}.length_m",
                     f'{link["length_m"]} m exceeds the reach of "{link["medium"]}" ({medium[1]} m)',

@@ -1,3 +1,4 @@
+from django.core.exceptions import ValidationError
 from django.db import models
 
 
@@ -7,6 +8,14 @@ class TimestampedModel(models.Model):
 
     class Meta:
         abstract = True
+
+    def clean(self) -> None:
+        """The inventory rules the spec importer applies (campus.interchange.rules), so the admin and the
+        API refuse what an import would."""
+        from campus.integrity import instance_errors
+
+        if errors := instance_errors(self):
+            raise ValidationError(errors)
 
 
 class CatalogModel(TimestampedModel):

@@ -120,3 +120,4 @@ class Link(TimestampedModel):
                     "length_m": f"{self.length_m} m exceeds the reach of {self.medium.slug} ({self.medium.max_reach_m} m)."
                 }
             )
+        super().clean()

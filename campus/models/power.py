@@ -96,3 +96,4 @@ class PowerFeed(TimestampedModel):
             raise ValidationError({"downstream_device": "A feed goes to exactly one device or one rack."})
         if self.downstream_device_id and self.downstream_device_id == self.upstream_id:
             raise ValidationError({"downstream_device": "A device cannot feed itself."})
+        super().clean()

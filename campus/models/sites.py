@@ -1,4 +1,3 @@
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -164,16 +163,3 @@ class Rack(TimestampedModel):
 
     def __str__(self) -> str:
         return self.name
-
-    def clean(self) -> None:
-        errors = {}
-        if self.hall_id and self.campus_id and self.hall.building.campus_id != self.campus_id:
-            errors["hall"] = "The hall belongs to another campus."
-        if self.row_id and self.hall_id and self.row.hall_id != self.hall_id:
-            errors["row"] = "The row belongs to another hall."
-        if self.hall_id and (
-            self.x_m > self.hall.width_m or self.y_m > self.hall.length_m or self.x_m < 0 or self.y_m < 0
-        ):
-            errors["x_m"] = "The rack lies outside its hall."
-        if errors:
-            raise ValidationError(errors)

@@ -1,5 +1,7 @@
 """Every kind of spec error is reported with the path of the field at fault, and nothing is written."""
 
+import copy
+
 import pytest
 
 from campus.interchange.formats import parse_spec
@@ -158,6 +160,30 @@ def test_rack_outside_its_hall_names_the_coordinate(small_spec):
     small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][1]["x_m"] = 19.5  # 19.5 + 0.6 > 20 m
     small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["y_m"] = -1.0
     assert sorted(paths(rejected(small_spec))) == [f"{RACK0}.y_m", f"{RACK1}.x_m"]
+
+
+@pytest.mark.django_db
+def test_racks_overlapping_on_the_floor_are_refused_touching_ones_are_not(small_spec):
+    racks = small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"]
+    assert racks[1]["x_m"] - racks[0]["x_m"] == pytest.approx(0.6)  # side by side, touching
+    assert validate_spec(copy.deepcopy(small_spec)) == []
+    racks[1]["x_m"] = 3.3  # half of R01-02 on R01-01's tiles
+    errors = rejected(small_spec)
+    assert paths(errors) == [f"{RACK1}.x_m"]
+    assert RACK0 in errors[0]["message"]
+
+
+@pytest.mark.django_db
+def test_partial_gb200_nvl72_rack_is_refused(small_spec):
+    rack = small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]
+    rack["design_kw"] = 132.0
+    rack["feed_rating_kw"] = 140.0
+    rack["nodes"] = [{"model": "gb200-nvl72-tray", "count": 18}]
+    assert validate_spec(copy.deepcopy(small_spec)) == []
+    rack["nodes"] = [{"model": "gb200-nvl72-tray", "count": 16}, {"model": "gb200-nvl72-tray", "count": 1}]
+    errors = rejected(small_spec)
+    assert paths(errors) == [f"{RACK0}.nodes"]
+    assert "17" in errors[0]["message"] and "18" in errors[0]["message"]
 
 
 @pytest.mark.django_db

@@ -62,19 +62,59 @@ class BriefModeMixin:
 
 
 class AtomicWriteMixin:
-    """Each write in a savepoint, so a constraint error (→ 409) leaves the connection usable."""
+    """Each write in a savepoint, so a constraint error (→ 409) leaves the connection usable.
+
+    ``write_check()`` may return an object with ``note(obj)`` and ``problems()`` (``campus.integrity``):
+    every written object is noted before and after the change, and any problem of the final state undoes
+    the whole request with a 400 naming the field (keyed by list index in a bulk request)."""
+
+    def write_check(self):
+        return None
+
+    def verify(self, check, index: dict | None = None) -> None:
+        if check is None:
+            return
+        problems = check.problems()
+        if not problems:
+            return
+        errors: dict = {}
+        for problem in problems:
+            at = index.get(problem.obj) if index is not None else None
+            target = errors.setdefault(str(at), {}) if at is not None else errors
+            target.setdefault(problem.field, []).append(problem.message)
+        raise serializers.ValidationError(errors)
+
+    def _saved(self, serializer, check) -> None:
+        if check is not None and serializer.instance is not None:
+            check.note(serializer.instance)
+        serializer.save()
+        if check is not None:
+            check.note(serializer.instance)
 
     def perform_create(self, serializer):
         with transaction.atomic():
+            check = self.write_check()
             serializer.save()
+            many = isinstance(serializer.instance, list)
+            created = serializer.instance if many else [serializer.instance]
+            if check is not None:
+                for obj in created:
+                    check.note(obj)
+            self.verify(check, _positions(created) if many else None)
 
     def perform_update(self, serializer):
         with transaction.atomic():
-            serializer.save()
+            check = self.write_check()
+            self._saved(serializer, check)
+            self.verify(check)
 
     def perform_destroy(self, instance):
         with transaction.atomic():
+            check = self.write_check()
+            if check is not None:
+                check.note(instance)
             instance.delete()
+            self.verify(check)
 
 
 def _index_errors(errors) -> dict:
@@ -84,6 +124,11 @@ def _index_errors(errors) -> dict:
             return errors
         return {str(index): error for index, error in errors.items() if error}
     return {str(index): error for index, error in enumerate(errors) if error}
+
+
+def _positions(objs) -> dict:
+    """``(model label, pk)`` → index in the request's list."""
+    return {(obj._meta.label_lower, obj.pk): index for index, obj in enumerate(objs)}
 
 
 class TwinMetadata(SimpleMetadata):
@@ -113,6 +158,13 @@ class BulkMixin:
     All or nothing: one bad object rejects the whole request, with errors keyed by list index."""
 
     metadata_class = TwinMetadata
+
+    def get_serializer_context(self):
+        # Serializers of a bulk request know it: rules judging a set of objects wait for the final state.
+        context = super().get_serializer_context()
+        request = getattr(self, "request", None)
+        context["bulk"] = request is not None and request.method != "GET" and isinstance(request.data, list)
+        return context
 
     def _check_size(self, data) -> None:
         if len(data) > MAX_BULK_OBJECTS:
@@ -170,6 +222,7 @@ class BulkMixin:
         ids, objects = self._bulk_targets(request.data)
         errors: dict[str, dict] = {}
         with transaction.atomic():
+            check = self.write_check()
             saved = []
             for index, (pk, item) in enumerate(zip(ids, request.data, strict=True)):
                 data = {k: v for k, v in item.items() if k != "id"}
@@ -178,11 +231,12 @@ class BulkMixin:
                     errors[str(index)] = serializer.errors
                     continue
                 if not errors:
-                    serializer.save()
+                    self._saved(serializer, check)
                     saved.append(serializer)
             if errors:
                 transaction.set_rollback(True)
                 return Response(errors, status=status.HTTP_400_BAD_REQUEST)
+            self.verify(check, _positions([objects[pk] for pk in ids]))
         return Response([s.data for s in saved], status=status.HTTP_200_OK)
 
     def bulk_update(self, request, *args, **kwargs):
@@ -194,8 +248,13 @@ class BulkMixin:
     def bulk_destroy(self, request, *args, **kwargs):
         ids, objects = self._bulk_targets(request.data)
         with transaction.atomic():
+            check = self.write_check()
+            positions = _positions([objects[pk] for pk in ids])
             for pk in ids:
+                if check is not None:
+                    check.note(objects[pk])
                 objects[pk].delete()
+            self.verify(check, positions)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

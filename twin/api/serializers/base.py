@@ -186,6 +186,16 @@ class TwinModelSerializer(serializers.ModelSerializer):
             return {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
         return fields
 
+    def to_internal_value(self, data):
+        # A misspelt field must not be dropped silently (``rated_kwh`` would leave ``rated_kw`` unchanged).
+        # Read-only fields are accepted and ignored, so an object read by GET can be sent back as it is.
+        if isinstance(data, dict):
+            known = set(self.fields)
+            unknown = [name for name in data if name not in known]
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
+
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if self.instance is not None and not isinstance(self.instance, list | tuple | models.QuerySet):
@@ -197,5 +207,9 @@ class TwinModelSerializer(serializers.ModelSerializer):
             instance = self.Meta.model()
         for name, value in attrs.items():
             setattr(instance, name, value)
+        # Rules that judge a set of objects (whole NVL72 racks) wait for the final state of a bulk request.
+        instance._in_bulk = bool(self.context.get("bulk")) or isinstance(
+            self.parent, serializers.ListSerializer
+        )
         validate_model_instance(instance)
         return attrs

@@ -1,0 +1,263 @@
+"""The inventory rules (``campus.interchange.rules``) applied to database rows.
+
+Two entry points, so every write path runs the same rules as the spec importer:
+
+- ``instance_errors(obj)``: the rules one object can break on its own, called from the models' ``clean()``
+  (so by the admin's forms and by the API serializers): references within one campus, a hall inside the
+  object's building, a power feed closing a loop, a rack leaving its hall or overlapping another rack, a
+  server tray splitting a rack-scale NVLink domain.
+- ``WriteCheck``: the rules a set of writes can break together (two racks of one bulk request on the same
+  tiles, feeds that close a loop between them, 18 trays created in one request, a tray moved away). The
+  API notes what it writes inside the request's transaction, then asks for the problems of the final
+  state; any problem undoes the whole request.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import models
+
+from campus.interchange.rules import (
+    Footprint,
+    cycle_text,
+    foreign_references,
+    outside_hall,
+    overlapping_racks,
+    partial_domain_message,
+    power_cycles,
+    whole_rack_nodes,
+)
+
+# Racks are at most 5 m wide or deep (Rack.width_m/depth_m validators): a rack can only overlap racks whose
+# corner lies within 5 m of its own.
+_MAX_RACK_SIZE_M = 5.0
+
+
+def campus_of(obj: models.Model) -> int | None:
+    """The campus an inventory object belongs to (catalog rows belong to none)."""
+    from campus.models import Building, Campus, DataHall, Node, Row
+
+    if isinstance(obj, Campus):
+        return obj.pk
+    if hasattr(obj, "campus_id"):
+        return obj.campus_id
+    if isinstance(obj, DataHall):
+        return obj.building.campus_id if obj.building_id else None
+    if isinstance(obj, Row):
+        return obj.hall.building.campus_id if obj.hall_id else None
+    if isinstance(obj, Node):
+        return obj.rack.campus_id if obj.rack_id else None
+    if isinstance(obj, Building):
+        return obj.campus_id
+    return None
+
+
+def _reference_errors(obj: models.Model) -> dict[str, str]:
+    own = campus_of(obj)
+    referenced: dict[str, int | None] = {}
+    for f in obj._meta.concrete_fields:
+        if not f.is_relation or f.name == "campus" or getattr(obj, f.attname) is None:
+            continue
+        target = getattr(obj, f.name)
+        if hasattr(target, "campus_id") or f.related_model.__name__ in ("DataHall", "Row"):
+            referenced[f.name] = campus_of(target)
+    errors = {
+        name: f"The {obj._meta.get_field(name).verbose_name} belongs to another campus."
+        for name in foreign_references(own, referenced)
+    }
+    building_id = getattr(obj, "building_id", None)
+    hall = getattr(obj, "hall", None) if getattr(obj, "hall_id", None) else None
+    if "hall" not in errors and hall is not None and building_id and hall.building_id != building_id:
+        errors["hall"] = "The hall is in another building."
+    return errors
+
+
+def _feed_cycle_error(feed) -> str | None:
+    """A device → device feed that would close a loop in its campus's power graph."""
+    from campus.models import PowerDevice, PowerFeed
+
+    if not (feed.downstream_device_id and feed.upstream_id and feed.campus_id):
+        return None
+    children: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    edges = (
+        PowerFeed.objects.filter(campus_id=feed.campus_id, downstream_device__isnull=False)
+        .exclude(pk=feed.pk)
+        .values_list("upstream_id", "downstream_device_id", "id")
+    )
+    for up, down, pk in edges:
+        children[up].append((down, pk))
+    children[feed.upstream_id].append((feed.downstream_device_id, None))
+    for cycle, tags in power_cycles(children):
+        if None in tags:
+            names = dict(PowerDevice.objects.filter(pk__in=cycle).values_list("id", "name"))
+            return f"This feed closes a loop in the power chain: {cycle_text([names[i] for i in cycle])}."
+    return None
+
+
+def _footprint(rack) -> Footprint:
+    return Footprint(rack.pk, rack.x_m, rack.y_m, rack.width_m, rack.depth_m)
+
+
+def _rack_errors(rack) -> dict[str, str]:
+    from campus.models import Rack
+
+    errors: dict[str, str] = {}
+    if rack.row_id and rack.hall_id and rack.row.hall_id != rack.hall_id:
+        errors["row"] = "The row belongs to another hall."
+    if not rack.hall_id or None in (rack.x_m, rack.y_m, rack.width_m, rack.depth_m):
+        return errors
+    # The rack being written is keyed None: it may not have a primary key yet.
+    place = Footprint(None, rack.x_m, rack.y_m, rack.width_m, rack.depth_m)
+    for axis, message in outside_hall(place, rack.hall.width_m, rack.hall.length_m):
+        errors.setdefault(axis, f"The rack {message}.")
+    near = (
+        Rack.objects.filter(
+            hall_id=rack.hall_id,
+            x_m__gt=rack.x_m - _MAX_RACK_SIZE_M,
+            x_m__lt=rack.x_m + rack.width_m,
+            y_m__gt=rack.y_m - _MAX_RACK_SIZE_M,
+            y_m__lt=rack.y_m + rack.depth_m,
+        )
+        .exclude(pk=rack.pk)
+        .only("id", "name", "x_m", "y_m", "width_m", "depth_m")
+    )
+    names = {}
+    others = []
+    for other in near:
+        names[other.pk] = other.name
+        others.append(_footprint(other))
+    for a, b in overlapping_racks([place, *others]):
+        other = b.key if a.key is None else a.key if b.key is None else None
+        if other is not None:
+            errors.setdefault("x_m", f'The rack overlaps rack "{names[other]}" on the floor.')
+            break
+    return errors
+
+
+def _node_domain_error(node) -> str | None:
+    """A tray added to (or moved into) a rack one at a time splits a rack-scale domain."""
+    from campus.models import Node
+
+    if not (node.rack_id and node.node_model_id):
+        return None
+    model = node.node_model
+    whole = whole_rack_nodes(model.slug, model.gpus_per_node)
+    if whole is None:
+        return None
+    count = (
+        Node.objects.filter(rack_id=node.rack_id, node_model_id=node.node_model_id)
+        .exclude(pk=node.pk)
+        .count()
+    )
+    return partial_domain_message(node.rack.name, model.slug, count + 1, whole)
+
+
+def instance_errors(obj: models.Model) -> dict[str, str]:
+    """Every rule ``obj`` breaks on its own, as ``{field: message}``."""
+    from campus.models import Node, PowerFeed, Rack
+
+    errors = _reference_errors(obj)
+    if isinstance(obj, PowerFeed) and "downstream_device" not in errors:
+        if message := _feed_cycle_error(obj):
+            errors["downstream_device"] = message
+    elif isinstance(obj, Rack):
+        for name, message in _rack_errors(obj).items():
+            errors.setdefault(name, message)
+    elif isinstance(obj, Node) and not getattr(obj, "_in_bulk", False) and "rack" not in errors:
+        # In a bulk request the trays of a rack arrive together: WriteCheck judges the final state.
+        message = _node_domain_error(obj)
+        if message:
+            errors["rack"] = message
+    return errors
+
+
+# ---------------------------------------------------------------- the final state of a request
+
+
+@dataclass
+class Problem:
+    obj: tuple[str, int]  # (model label, pk) of the written object the problem is reported on
+    field: str
+    message: str
+
+
+@dataclass
+class WriteCheck:
+    """What a request wrote, and the rules its final state must keep."""
+
+    campuses: set[int] = field(default_factory=set)  # campuses whose power graph changed
+    halls: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: defaultdict(list))
+    racks: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: defaultdict(list))
+    feeds: dict[int, tuple[str, int]] = field(default_factory=dict)
+
+    def note(self, obj: models.Model) -> None:
+        """Record an object as it stands now (call before and after changing it)."""
+        from campus.models import Node, PowerDevice, PowerFeed, Rack
+
+        key = (obj._meta.label_lower, obj.pk)
+        if isinstance(obj, PowerFeed):
+            self.campuses.add(obj.campus_id)
+            self.feeds[obj.pk] = key
+        elif isinstance(obj, PowerDevice):
+            self.campuses.add(obj.campus_id)
+        elif isinstance(obj, Rack) and obj.hall_id:
+            self.halls[obj.hall_id].append(key)
+        elif isinstance(obj, Node) and obj.rack_id:
+            self.racks[obj.rack_id].append(key)
+
+    def problems(self) -> list[Problem]:
+        return [*self._cycles(), *self._overlaps(), *self._domains()]
+
+    def _cycles(self) -> Iterable[Problem]:
+        from campus.models import PowerDevice, PowerFeed
+
+        for campus_id in sorted(self.campuses):
+            children: dict[int, list[tuple[int, int]]] = defaultdict(list)
+            edges = PowerFeed.objects.filter(campus_id=campus_id, downstream_device__isnull=False)
+            for up, down, pk in edges.values_list("upstream_id", "downstream_device_id", "id"):
+                children[up].append((down, pk))
+            for cycle, tags in power_cycles(children):
+                written = [self.feeds[t] for t in tags if t in self.feeds]
+                names = dict(PowerDevice.objects.filter(pk__in=cycle).values_list("id", "name"))
+                message = (
+                    f"This feed closes a loop in the power chain: {cycle_text([names[i] for i in cycle])}."
+                )
+                yield Problem(written[-1] if written else ("", 0), "downstream_device", message)
+
+    def _overlaps(self) -> Iterable[Problem]:
+        from campus.models import Rack
+
+        for hall_id, written in self.halls.items():
+            racks = {
+                r.pk: r
+                for r in Rack.objects.filter(hall_id=hall_id).only(
+                    "id", "name", "x_m", "y_m", "width_m", "depth_m"
+                )
+            }
+            mine = {pk for _, pk in written}
+            for a, b in overlapping_racks(_footprint(r) for r in racks.values()):
+                if a.key in mine or b.key in mine:
+                    at, other = (a, b) if a.key in mine else (b, a)
+                    key = next(k for k in written if k[1] == at.key)
+                    yield Problem(
+                        key, "x_m", f'The rack overlaps rack "{racks[other.key].name}" on the floor.'
+                    )
+
+    def _domains(self) -> Iterable[Problem]:
+        from campus.models import Node
+
+        counts = (
+            Node.objects.filter(rack_id__in=list(self.racks))
+            .values("rack_id", "rack__name", "node_model__slug", "node_model__gpus_per_node")
+            .annotate(n=models.Count("id"))
+        )
+        for row in counts:
+            whole = whole_rack_nodes(row["node_model__slug"], row["node_model__gpus_per_node"])
+            message = whole and partial_domain_message(
+                row["rack__name"], row["node_model__slug"], row["n"], whole
+            )
+            if message:
+                yield Problem(self.racks[row["rack_id"]][-1], "rack", message)

@@ -1,0 +1,175 @@
+"""The inventory rules every write path shares: the spec importer, the REST API (single and bulk) and the admin.
+
+Pure functions on plain values (no database): the importer feeds them the names of a spec, the models'
+``clean()`` and the API's final check (``campus.integrity``) feed them rows read from the database. Each
+rule is written here once.
+
+- the power graph is acyclic: a device never feeds itself, directly or through other devices;
+- racks do not overlap on the floor: in one hall no two footprints share area (touching is fine);
+- a rack lies inside its hall, footprint included;
+- a rack-scale NVLink domain comes whole: a rack holds 0 or all the trays of a GB200 NVL72
+  (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack);
+- references stay within one campus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from campus.interchange.generator.common import NVL72_TRAYS_PER_RACK, RACK_DEPTH_M, RACK_WIDTH_M
+
+__all__ = [
+    "EPS",
+    "RACK_DEPTH_M",
+    "RACK_WIDTH_M",
+    "Footprint",
+    "foreign_references",
+    "outside_hall",
+    "overlapping_racks",
+    "partial_domain_message",
+    "power_cycles",
+    "whole_rack_nodes",
+]
+
+# Floating-point slack for geometry checks (a rack flush with the hall wall is inside; racks side by side
+# at a 0.6 m pitch touch without overlapping).
+EPS = 1e-6
+
+
+# ---------------------------------------------------------------- power graph
+
+
+def power_cycles(
+    children: Mapping[Hashable, Iterable[tuple[Hashable, Hashable]]], limit: int = 20
+) -> list[tuple[list[Hashable], list[Hashable]]]:
+    """Every cycle of device → device feeds, each once: ``(devices in order, tags of the feeds on it)``.
+
+    ``children`` maps a device to ``(downstream device, feed tag)`` pairs; the tag identifies the feed
+    (a spec index, a primary key) so the caller can name the one at fault. Iterative depth-first search,
+    so a long chain cannot overflow the stack. At most ``limit`` cycles are returned.
+    """
+    white, grey, black = 0, 1, 2
+    colour: dict[Hashable, int] = {}
+    found: list[tuple[list[Hashable], list[Hashable]]] = []
+    reported: set[frozenset] = set()
+    for root in sorted(children, key=repr):
+        if colour.get(root, white) != white:
+            continue
+        stack: list[tuple[Hashable, Iterable]] = [(root, iter(children.get(root, ())))]
+        on_path: list[tuple[Hashable, Hashable]] = [(root, None)]  # (device, tag of the feed into it)
+        colour[root] = grey
+        while stack:
+            device, it = stack[-1]
+            step = next(it, None)
+            if step is None:
+                stack.pop()
+                on_path.pop()
+                colour[device] = black
+                continue
+            child, tag = step
+            state = colour.get(child, white)
+            if state == white:
+                colour[child] = grey
+                on_path.append((child, tag))
+                stack.append((child, iter(children.get(child, ()))))
+            elif state == grey:
+                start = next(i for i, (name, _) in enumerate(on_path) if name == child)
+                cycle = [name for name, _ in on_path[start:]]
+                tags = [t for _, t in on_path[start + 1 :]] + [tag]
+                key = frozenset(cycle)
+                if key not in reported and len(found) < limit:
+                    reported.add(key)
+                    found.append((cycle, tags))
+    return found
+
+
+def cycle_text(cycle: Sequence) -> str:
+    return " → ".join(f'"{name}"' for name in [*cycle, cycle[0]])
+
+
+# ---------------------------------------------------------------- floor
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """A rack on the floor of its hall: corner and size, m."""
+
+    key: Hashable
+    x_m: float
+    y_m: float
+    width_m: float = RACK_WIDTH_M
+    depth_m: float = RACK_DEPTH_M
+
+
+def outside_hall(rack: Footprint, hall_width_m: float, hall_length_m: float) -> list[tuple[str, str]]:
+    """``(axis field, message)`` for each axis on which the footprint leaves the hall."""
+    out = []
+    for axis, start, extent, size in (
+        ("x_m", rack.x_m, rack.width_m, hall_width_m),
+        ("y_m", rack.y_m, rack.depth_m, hall_length_m),
+    ):
+        if start < -EPS or start + extent > size + EPS:
+            out.append((axis, f"at {axis}={start} (+{extent} m) lies outside its hall (0..{size} m)"))
+    return out
+
+
+def _overlap(a: Footprint, b: Footprint) -> bool:
+    return (
+        a.x_m < b.x_m + b.width_m - EPS
+        and b.x_m < a.x_m + a.width_m - EPS
+        and a.y_m < b.y_m + b.depth_m - EPS
+        and b.y_m < a.y_m + a.depth_m - EPS
+    )
+
+
+def overlapping_racks(racks: Iterable[Footprint], limit: int = 100) -> list[tuple[Footprint, Footprint]]:
+    """Pairs of racks (of one hall) whose footprints share area. A sweep along x: each rack is compared
+    only with racks that start before it ends, so a hall of thousands of racks in rows stays cheap."""
+    ordered = sorted(racks, key=lambda r: (r.x_m, r.y_m))
+    pairs: list[tuple[Footprint, Footprint]] = []
+    active: list[Footprint] = []
+    for rack in ordered:
+        active = [r for r in active if r.x_m + r.width_m - EPS > rack.x_m]
+        for other in active:
+            if _overlap(other, rack):
+                pairs.append((other, rack))
+                if len(pairs) >= limit:
+                    return pairs
+        active.append(rack)
+    return pairs
+
+
+# ---------------------------------------------------------------- rack-scale domains
+
+_DOMAIN = re.compile(r"nvl(\d+)", re.IGNORECASE)
+
+
+def whole_rack_nodes(node_model_slug: str, gpus_per_node: int) -> int | None:
+    """How many nodes of this model make the one rack-scale NVLink domain it belongs to (GB200 NVL72:
+    72 GPUs / 4 per tray = 18), or None for a model that may be installed one server at a time."""
+    match = _DOMAIN.search(node_model_slug)
+    if match is None or gpus_per_node <= 0:
+        return None
+    gpus = int(match.group(1))
+    if gpus == 72 and gpus_per_node == 4:
+        return NVL72_TRAYS_PER_RACK
+    return max(1, gpus // gpus_per_node)
+
+
+def partial_domain_message(rack: str, slug: str, count: int, whole: int) -> str | None:
+    """The error for a rack holding part of a rack-scale domain (0 or ``whole`` nodes are fine)."""
+    if count in (0, whole):
+        return None
+    return f'rack "{rack}" would hold {count} "{slug}" nodes: a rack takes 0 or {whole} (whole racks only)'
+
+
+# ---------------------------------------------------------------- references
+
+
+def foreign_references(own_campus: int | None, referenced: Mapping[str, int | None]) -> list[str]:
+    """The fields (of ``field -> campus of the object it points at``) that leave ``own_campus``."""
+    if own_campus is None:
+        return []
+    return [name for name, campus in referenced.items() if campus is not None and campus != own_campus]
