@@ -274,7 +274,8 @@ def crontab_errors(expr: str) -> list[str]:
 class Schedule(models.Model):
     """A scenario run on a timetable, flagged when its results cross a threshold.
 
-    Kept in sync with a django-celery-beat ``PeriodicTask`` on save and delete (``simulations.schedules``).
+    Kept in sync with a django-celery-beat ``PeriodicTask`` on save and delete by the receivers in
+    ``simulations.schedules``, connected in ``SimulationsConfig.ready()``.
     """
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="schedules")
@@ -320,11 +321,8 @@ class Schedule(models.Model):
         return self.name
 
     def save(self, *args, **kwargs) -> None:
-        from .schedules import sync_periodic_task
-
         self.crontab = " ".join(self.crontab.split())
         super().save(*args, **kwargs)
-        sync_periodic_task(self)
 
     def clean(self) -> None:
         errors: dict[str, list[str]] = {}
@@ -337,6 +335,3 @@ class Schedule(models.Model):
         errors.update(threshold_errors(self.thresholds))
         if errors:
             raise ValidationError(errors)
-
-
-from . import schedules  # noqa: E402,F401  (connects the PeriodicTask clean-up on delete)

@@ -2,7 +2,7 @@
 
 Beat reads its timetable from the database (``DatabaseScheduler``), so a Schedule saved through the API or
 the admin takes effect without restarting anything: the PeriodicTask row is created, updated or deleted in
-the same transaction as the Schedule.
+the same transaction as the Schedule. The receivers below are connected in ``SimulationsConfig.ready()``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import json
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
 from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
 
 from .models import Schedule
@@ -71,8 +69,15 @@ def sync_periodic_task(schedule: Schedule) -> PeriodicTask:
     return task
 
 
-@receiver(post_delete, sender=Schedule, dispatch_uid="simulations.schedule.delete_periodic_task")
-def _delete_periodic_task(sender, instance: Schedule, **_kwargs) -> None:
-    # Also runs for queryset and cascade deletes, which never call Schedule.delete().
+def sync_on_save(sender, instance: Schedule, raw: bool = False, **_kwargs) -> None:
+    """post_save: every save of a Schedule, through the API, the admin or code, updates its PeriodicTask."""
+    # Fixture loading (raw) never called Schedule.save() and restores the PeriodicTask rows itself.
+    if raw:
+        return
+    sync_periodic_task(instance)
+
+
+def delete_periodic_task(sender, instance: Schedule, **_kwargs) -> None:
+    """post_delete: also runs for queryset and cascade deletes, which never call Schedule.delete()."""
     if instance.periodic_task_id:
         PeriodicTask.objects.filter(pk=instance.periodic_task_id).delete()

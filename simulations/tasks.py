@@ -4,7 +4,7 @@ twice without harm (Saleor style); the work itself lives in ``simulations.runs``
 Delivery: ``acks_late`` and ``reject_on_worker_lost`` (settings) put the message of a chunk whose worker died
 back on the queue; the chunk then re-runs and skips what is stored. With Redis an unacknowledged message comes
 back only after the transport's visibility timeout, so ``reap_stale_runs`` (beat, and once at each worker
-start) re-sends what a dead worker held well before that.
+start: ``runs.reaper.reap_on_worker_ready``) re-sends what a dead worker held well before that.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import logging
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
-from celery.signals import worker_ready
 
 from .runs import dispatch, execute, launch, reaper
 
@@ -76,19 +75,3 @@ def reap_stale_runs() -> dict:
     if any(report.values()):
         log.warning("reaper: %s", report)
     return report
-
-
-@worker_ready.connect(weak=False, dispatch_uid="simulations.reap_on_worker_ready")
-def _reap_on_start(sender=None, **_kwargs) -> None:
-    # A worker that starts (often: the one replacing a dead one) picks up what was left behind at once,
-    # here in the main process rather than as a task queued behind the very chunks it may have to re-send.
-    from django.db import connection
-
-    try:
-        report = reaper.reap_stale_runs()
-        if any(report.values()):
-            log.warning("reaper at worker start: %s", report)
-    except Exception:
-        log.exception("reaper at worker start")
-    finally:
-        connection.close()

@@ -47,6 +47,22 @@ def broker_backlog() -> int | None:
     return None
 
 
+def reap_on_worker_ready(sender=None, **_kwargs) -> None:
+    """celery's worker_ready: a worker that starts (often the one replacing a dead one) picks up what was left
+    behind at once, here in the main process rather than as a task queued behind the very chunks it may have
+    to re-send."""
+    from django.db import connection
+
+    try:
+        report = reap_stale_runs()
+        if any(report.values()):
+            log.warning("reaper at worker start: %s", report)
+    except Exception:
+        log.exception("reaper at worker start")
+    finally:
+        connection.close()
+
+
 def reap_stale_runs(now=None) -> dict[str, list[int]]:
     """Re-send the chunks of dead workers, re-send lost messages, fail runs that keep losing workers."""
     now = now or timezone.now()

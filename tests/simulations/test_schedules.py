@@ -140,3 +140,19 @@ def test_campus_headroom_threshold_reads_the_campus_summary(scenario):
 def test_unscheduled_runs_are_never_flagged(scenario):
     run = run_all(launch_run(scenario, replicas=2, seed=1))
     assert not run.flagged
+
+
+def test_the_app_config_connects_the_schedule_receivers_and_models_import_nothing_for_side_effects():
+    import ast
+    from pathlib import Path
+
+    from django.db.models.signals import post_delete, post_save
+
+    import simulations.models
+
+    assert post_save.has_listeners(Schedule) and post_delete.has_listeners(Schedule)
+    tree = ast.parse(Path(simulations.models.__file__).read_text())
+    imported = {
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert not imported & {"schedules", "sync_periodic_task"}
