@@ -2,10 +2,12 @@
 synchronous training job that checkpoints, fails, waits for capacity and restarts.
 
 Model
-- Rates: the snapshot's failure rates of ONE job data set (e.g. "llama3-2024": job-interrupting events by
-  cause) plus, optionally, the facility set ("infrastructure-estimates": utility feeds, transformers, UPSs,
-  PDUs, CDUs, chillers...). Overlapping job sets are never summed; a component present in both sets keeps
-  the job set's rate.
+- Rates: job-interrupting events by cause from the job data set of each GPU model in the job
+  (``rate_set="per-model"``, the default: H100 "llama3-2024", A100 "meta-rsc1-2024", flagged estimates for
+  the other generations; ``campus.analysis.reliability.model_rate_sets``), each applied to that model's GPUs
+  and nodes only; or ONE named set for every GPU. Plus, optionally, the facility set
+  ("infrastructure-estimates": utility feeds, transformers, UPSs, PDUs, CDUs, chillers...). Overlapping
+  job sets are never summed over the same GPUs; a component present in a job set keeps the job set's rate.
 - Arrivals: every class is a Poisson process of rate count x 1/MTBF. Their superposition is sampled up
   front with numpy (exponential inter-arrival times at the total rate, the class drawn in proportion to its
   rate, the failing unit drawn uniformly within the class), and one SimPy process walks through the events
@@ -34,6 +36,7 @@ import simpy
 
 from campus.analysis.impact import impact
 from campus.analysis.power import rollup
+from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
 from simulations.engine.job import (
@@ -163,25 +166,46 @@ class CascadePlan:
 # ---------------------------------------------------------------- preparation
 
 
-def _select_rates(snap: CampusSnapshot, p: FailureCascadeParams) -> list[FailureRate]:
-    job_rows = [r for r in snap.failure_rates if r.dataset == p.rate_set]
-    if not job_rows:
-        have = sorted({r.dataset for r in snap.failure_rates})
-        raise ParamsError(
-            [
-                {
-                    "field": "rate_set",
-                    "message": f"no failure rates of data set {p.rate_set!r}; have: {', '.join(have)}",
-                }
-            ]
-        )
-    rows = list(job_rows)
-    if p.include_infrastructure and p.infrastructure_set != p.rate_set:
-        have = {r.component for r in rows}
+def _job_sets(snap: CampusSnapshot, p: FailureCascadeParams, models: list[str]) -> dict[str, list[str]]:
+    """Job data set -> the job's GPU models it is charged to."""
+    if p.rate_set != PER_MODEL:
+        return {p.rate_set: sorted(models)}
+    known = {r.dataset for r in snap.failure_rates}
+    out: dict[str, list[str]] = {}
+    for m in sorted(models):
+        own = snap.gpus[m].failure_rate_set if m in snap.gpus else ""
+        out.setdefault(own if own and own in known else DEFAULT_JOB_DATASET, []).append(m)
+    return out
+
+
+def _select_rates(
+    snap: CampusSnapshot, p: FailureCascadeParams, sets: dict[str, list[str]]
+) -> list[tuple[FailureRate, tuple[str, ...] | None]]:
+    """(rate, GPU models it is charged to; None for a facility row) for every class the run samples."""
+    rows: list[tuple[FailureRate, tuple[str, ...] | None]] = []
+    have_sets = sorted({r.dataset for r in snap.failure_rates})
+    for ds, models in sets.items():
+        job_rows = [r for r in snap.failure_rates if r.dataset == ds]
+        if not job_rows:
+            raise ParamsError(
+                [
+                    {
+                        "field": "rate_set",
+                        "message": f"no failure rates of data set {ds!r}"
+                        + (f" (the set of {', '.join(models)})" if p.rate_set == PER_MODEL else "")
+                        + f"; have: {', '.join(have_sets)}",
+                    }
+                ]
+            )
+        rows += [(r, tuple(models)) for r in job_rows]
+    if p.include_infrastructure and p.infrastructure_set not in sets:
+        have = {r.component for r, _ in rows}
         rows += [
-            r for r in snap.failure_rates if r.dataset == p.infrastructure_set and r.component not in have
+            (r, None)
+            for r in snap.failure_rates
+            if r.dataset == p.infrastructure_set and r.component not in have
         ]
-    known = {r.component for r in rows}
+    known = {r.component for r, _ in rows}
     errors = []
     for name, table in (
         ("rate_overrides", p.rate_overrides),
@@ -202,9 +226,9 @@ def _select_rates(snap: CampusSnapshot, p: FailureCascadeParams) -> list[Failure
 
 def _place_job(
     snap: CampusSnapshot, p: FailureCascadeParams
-) -> tuple[dict[int, int], dict[int, int], dict[str, int], int]:
-    """Eligible nodes per rack, the job's nodes per rack (racks filled in pod then id order), its GPUs by model
-    and the spare nodes it leaves."""
+) -> tuple[dict[int, int], dict[int, int], dict[str, int], dict[str, int], int]:
+    """Eligible nodes per rack, the job's nodes per rack (racks filled in pod then id order), its GPUs and
+    nodes by GPU model and the spare nodes it leaves."""
     base_dark = rollup(snap).racks_without_power if snap.power_feeds else set()
     models = set(p.gpu_models) if p.gpu_models else None
     if models is not None:
@@ -251,6 +275,7 @@ def _place_job(
         want_nodes, want_gpus = None, p.job_gpus
     job_racks: dict[int, int] = {}
     by_model: dict[str, int] = {}
+    nodes_by_model: dict[str, int] = {}
     nodes = gpus = 0
     for rid, members in eligible.items():
         for slug, n in members:
@@ -267,6 +292,7 @@ def _place_job(
                 job_racks[rid] = job_racks.get(rid, 0) + take
                 gslug = snap.node_models[slug].gpu
                 by_model[gslug] = by_model.get(gslug, 0) + take * per
+                nodes_by_model[gslug] = nodes_by_model.get(gslug, 0) + take
     spare_nodes = total_nodes - nodes
     if p.job_gpus is not None and p.hot_spares is not None and p.hot_spares > spare_nodes:
         raise ParamsError(
@@ -278,12 +304,12 @@ def _place_job(
             ]
         )
     eligible_by_rack = {rid: sum(n for _, n in ms) for rid, ms in eligible.items()}
-    return eligible_by_rack, job_racks, by_model, spare_nodes
+    return eligible_by_rack, job_racks, by_model, nodes_by_model, spare_nodes
 
 
 def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
     p = params
-    eligible_by_rack, job_racks, by_model, spare_nodes = _place_job(snap, p)
+    eligible_by_rack, job_racks, by_model, nodes_by_model, spare_nodes = _place_job(snap, p)
     job_nodes = sum(job_racks.values())
     job_gpus = sum(by_model.values())
     campus_gpus = sum(sum(snap.rack_gpus(r).values()) for r in snap.racks)
@@ -311,7 +337,23 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
     }
     classes: list[FailureClass] = []
     unmodelled: list[str] = []
-    for r in _select_rates(snap, p):
+    sets = _job_sets(snap, p, list(by_model))
+
+    def counts_for(models: tuple[str, ...]) -> dict[str, float]:
+        if set(models) >= set(by_model):
+            return counts_by_per
+        gpus = sum(by_model[m] for m in models)
+        # links and switches in proportion to the models' share of the job's GPUs
+        frac = gpus / job_gpus if job_gpus else 0.0
+        return {
+            "gpu": gpus,
+            "job-gpu": gpus,
+            "node": sum(nodes_by_model[m] for m in models),
+            "link": round(counts_by_per["link"] * frac),
+            "switch": round(counts_by_per["switch"] * frac),
+        }
+
+    for r, models in _select_rates(snap, p, sets):
         mtbf = p.rate_overrides.get(r.component, r.mtbf_hours)
         repair = p.repair_hours_overrides.get(r.component, r.repair_hours)
         if r.component in FACILITY_COMPONENTS and r.per not in ("gpu", "job-gpu", "node", "link", "switch"):
@@ -332,7 +374,7 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
                 classes.append(FailureClass(r.component, target, units, len(units), mtbf, repair, False))
             continue
         if r.per in JOB_UNITS and r.interrupts_job:
-            count = counts_by_per[r.per]
+            count = (counts_for(models) if models is not None else counts_by_per)[r.per]
             if count > 0:
                 consumes = r.per in ("gpu", "job-gpu", "node") and repair > 0
                 classes.append(FailureClass(r.component, JOB, (), count, mtbf, repair, consumes))

@@ -220,7 +220,8 @@ class FailureCascadeParams(_Strict):
     state_gb_per_gpu: float = Field(80.0, ge=0)
     fabric_gbps: float | None = Field(None, gt=0)
     step_seconds: float = Field(10.0, gt=0)
-    rate_set: str = "llama3-2024"
+    # "per-model": each GPU model's own generation set (campus.analysis.reliability); else one set for all
+    rate_set: str = "per-model"
     include_infrastructure: bool = True
     infrastructure_set: str = "infrastructure-estimates"
     rate_overrides: dict[str, PositiveFloat] = Field(default_factory=dict)  # component -> mtbf_hours

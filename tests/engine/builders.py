@@ -33,6 +33,7 @@ def gpu_spec(slug: str) -> GpuSpec:
         shutdown_temp_c=row["shutdown_temp_c"],
         cap_curve=tuple((float(x), float(y)) for x, y in row["cap_curve"]),
         min_cap_fraction=row["min_cap_fraction"],
+        failure_rate_set=catalog_data.gpu_failure_rate_set(slug),
     )
 
 

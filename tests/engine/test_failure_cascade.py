@@ -309,3 +309,24 @@ def test_the_time_budget_of_a_replica_adds_up_to_its_duration(recovery):
     parts = m["ettr"] * 60 * 24 + m["checkpoint_overhead_hours"] + m["lost_work_hours"] + m["downtime_hours"]
     assert parts == pytest.approx(60 * 24)
     assert m["lost_gpu_hours"] == pytest.approx((m["lost_work_hours"] + m["downtime_hours"]) * m["job_gpus"])
+
+
+def test_each_gpu_model_of_the_job_is_charged_its_own_generations_rates():
+    # 8 racks x 4 servers alternating HGX H100 and DGX A100: 16 H100 servers (128 GPUs), 16 A100 servers.
+    snap = campus(
+        node_models=("hgx-h100-8", "dgx-a100"),
+        failure_rates=catalog_rates("llama3-2024", "meta-rsc1-2024", "infrastructure-estimates"),
+    )
+    params = {"include_infrastructure": False, "recovery": "checkpoint_restart"}
+    plan = prepare(snap, "failure_cascade", params).plan
+    assert plan.job_gpus_by_model == {"h100-sxm": 128, "a100-sxm": 128}
+    # H100, Llama 3 Table 5: 419 in 1,296 h on 2,048 servers -> 16 servers are 16/2,048 of it;
+    # A100, Kokolis et al. RSC-1: 6.50 per 1,000 node-days on 16 servers.
+    h100 = 419 * 16 / 2048 / 1296
+    a100 = 16 * 6.5 / 1000 / 24
+    assert plan.job_rate_per_hour == pytest.approx(h100 + a100, rel=1e-3)
+    node_class = [c for c in plan.classes if c.component == "node"]
+    assert len(node_class) == 1 and node_class[0].count == 16  # the RSC-1 row counts A100 servers only
+    # one named set applies to every GPU (what the engine did for every campus before)
+    one = prepare(snap, "failure_cascade", {**params, "rate_set": "llama3-2024"}).plan
+    assert one.job_rate_per_hour == pytest.approx(419 * 32 / 2048 / 1296, rel=1e-3)
