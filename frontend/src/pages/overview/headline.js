@@ -137,6 +137,7 @@ export function headline(summary) {
         figure("fig-pflops-bf16", "BF16 PFLOPS", peak.bf16, f.num(peak.bf16)),
         figure("fig-pflops-fp16", "FP16 PFLOPS", peak.fp16, f.num(peak.fp16)),
       ),
+      syncNote(compute),
     ),
     el(
       "div",
@@ -154,8 +155,31 @@ export function headline(summary) {
         ),
         figure("fig-mttf", "Job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
       ),
+      rateSetsNote(rel),
     ),
     riskCard(power, cooling),
     fabricCard(summary.network ?? {}),
   );
+}
+
+// A job over several GPU models: the split-by-speed figure beside one synchronous job at the slowest model's pace.
+function syncNote(compute) {
+  const sync = compute.effective_pflops_synchronous?.bf16;
+  const bySpeed = compute.effective_pflops?.bf16;
+  const pace = compute.pace_gpu_model?.bf16;
+  if (sync == null || bySpeed == null || !pace) return null;
+  return el(
+    "p",
+    { class: "small", "data-testid": "sync-pace" },
+    `Effective BF16: ${f.num(bySpeed)} PFLOPS with work split by chip speed, ` +
+      `${f.num(sync)} PFLOPS for one synchronous job at the pace of ${pace}.`,
+  );
+}
+
+// Which failure-rate data set each GPU model is charged, and whether it borrows another generation's.
+function rateSetsNote(rel) {
+  const models = Object.entries(rel.datasets_by_model ?? {});
+  if (!models.length) return null;
+  const parts = models.map(([slug, m]) => `${slug}: ${m.dataset ?? "none"}${m.fallback ? " (borrowed)" : ""}`);
+  return el("p", { class: "small", "data-testid": "rate-sets" }, `Failure rates: ${parts.join(" · ")}`);
 }
