@@ -13,11 +13,16 @@ export function hallScene(data) {
       w: num(hall.width_m, 10),
       h: num(hall.length_m ?? hall.depth_m, 10),
       level: "hall",
-      label: hall.name,
+      label: withHeadroom(hall.name, hall.headroom_mw),
       id: hall.id,
     },
   ];
   return { racks, outlines, title: hall.name };
+}
+
+/** "H1 · +0.10 MW after failover": IT that can be added with the design redundancy intact. */
+function withHeadroom(name, mw) {
+  return mw == null ? name : `${name} · ${mw >= 0 ? "+" : ""}${mw.toFixed(2)} MW after failover`;
 }
 
 /** Whole campus (or one building of it when buildingId is given). */
@@ -43,11 +48,13 @@ export function campusScene(data, buildingId = null) {
   const racks = [];
   const outlines = [];
   for (const box of boxes) {
-    outlines.push({ x: box.x, y: box.y, w: box.w, h: box.h, level: "building", label: box.b.name, id: box.b.id });
+    const label = withHeadroom(box.b.name, box.b.headroom_mw);
+    outlines.push({ x: box.x, y: box.y, w: box.w, h: box.h, level: "building", label, id: box.b.id });
     for (const hb of box.hallBoxes) {
       const hx = box.x + hb.x;
       const hy = box.y + hb.y;
-      outlines.push({ x: hx, y: hy, w: hb.w, h: hb.h, level: "hall", label: hb.hall.name, id: hb.hall.id });
+      const hallLabel = withHeadroom(hb.hall.name, hb.hall.headroom_mw);
+      outlines.push({ x: hx, y: hy, w: hb.w, h: hb.h, level: "hall", label: hallLabel, id: hb.hall.id });
       for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
     }
   }

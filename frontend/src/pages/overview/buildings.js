@@ -1,7 +1,7 @@
 // One card per building: racks, GPUs, IT load, facility power, headroom and GPU mix, linked to its floor map.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
-import { gpuMix } from "./widgets.js";
+import { bindingText, gpuMix } from "./widgets.js";
 
 export function buildingCards(page, buildings) {
   return [
@@ -25,8 +25,17 @@ export function buildingCards(page, buildings) {
             el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
             el("dt", {}, "Facility"),
             el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
-            el("dt", {}, "Headroom"),
-            el("dd", { "data-field": "headroom_mw", class: b.headroom_mw < 0 ? "bad" : "" }, f.mw(b.headroom_mw)),
+            el("dt", { title: "IT load that can be added with the design redundancy intact" }, "Headroom"),
+            el(
+              "dd",
+              {
+                "data-field": "headroom_mw",
+                class: b.headroom_mw < 0 ? "bad" : "",
+                title: bindingText(b.headroom_binding),
+              },
+              f.mw(b.headroom_mw),
+              el("span", { class: "muted small" }, " after worst single failure"),
+            ),
           ),
           gpuMix(b.gpus_by_model, "building-gpus"),
         ),

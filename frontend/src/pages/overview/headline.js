@@ -4,7 +4,7 @@ import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { fabricCard } from "./fabric.js";
 import { riskCard } from "./risks.js";
-import { figure, gpuMix, meter } from "./widgets.js";
+import { bindingText, figure, gpuMix, meter } from "./widgets.js";
 
 export function headline(summary) {
   const inv = summary.inventory ?? {};
@@ -110,6 +110,13 @@ export function headline(summary) {
         "div",
         { class: "figure-row" },
         figure("fig-power-headroom", "Power (grid)", power.grid_headroom_mw, f.mw(power.grid_headroom_mw)),
+        figure(
+          "fig-failover-headroom",
+          "IT after worst single failure",
+          power.headroom_after_failover_mw,
+          f.mw(power.headroom_after_failover_mw),
+          bindingText(power.headroom_binding),
+        ),
         figure(
           "fig-cooling-headroom",
           "Cooling",

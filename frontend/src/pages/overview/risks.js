@@ -50,6 +50,7 @@ export function riskCard(power, cooling) {
             .map(([k, v]) => `${k} ${f.mw(v)}`)
             .join(", ")}).`
         : ".",
+      power.design_margin_mw != null ? ` Planning margin kept apart: ${f.mw(power.design_margin_mw)}.` : null,
       tight?.name ? ` Tightest device: ${tight.name}, ${f.kw(tight.headroom_kw, 0)} of headroom.` : null,
     ),
   );

@@ -3,6 +3,14 @@ import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { gpuColor } from "../../lib/colors.js";
 
+/** "limited by B1-R08-PDU-A with B1-SWGR-B lost": the device and the failure that bind a headroom. */
+export function bindingText(binding) {
+  if (!binding) return null;
+  const failure = binding.failure;
+  const lost = failure && failure.kind !== "none" ? ` with ${failure.name} lost` : "";
+  return `limited by ${binding.name}${lost}`;
+}
+
 export function figure(testid, title, value, text, sub) {
   return el(
     "div",
