@@ -70,6 +70,12 @@ def with_catalog_rates(snap: CampusSnapshot) -> CampusSnapshot:
 
 
 @cache
+def synthetic_llama3_h100() -> CampusSnapshot:
+    """The Llama 3 cluster as a whole campus (2N power, cooling, fabric) for the simulation engine."""
+    return with_catalog_rates(synthetic_campus(16_384))
+
+
+@cache
 def generated_rack_kw(gpu_model: str) -> float:
     """IT power of the first rack of a generated reference design of one rack's worth of ``gpu_model``
     (servers at full TDP, catalog node power)."""
