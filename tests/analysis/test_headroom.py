@@ -116,7 +116,8 @@ def _assert_headroom_is_tight(snap, h) -> None:
     extra = h.campus.headroom_kw
     bumped = {rid: kw + extra * kw / total for rid, kw in load.items()}
     limits = {d.id: d.rated_kw * d.max_utilization for d in snap.power_devices}
-    scenarios = [{}] + [{"failed": frozenset({d.id})} for d in snap.power_devices]
+    scenarios = [{}] + [{"failed": frozenset({d.id})} for d in snap.power_devices if d.kind != "generator"]
+    scenarios += [{"failed_feeds": frozenset({u.id})} for u in snap.utility_feeds]
     scenarios += [
         {"failed_power_feeds": frozenset(f.id for f in snap.power_feeds if f.side == s)} for s in "AB"
     ]
@@ -137,6 +138,7 @@ chain_params = st.fixed_dictionaries(
         "sub_kw": st.floats(500.0, 3000.0),
         "eff": st.floats(0.9, 1.0),
         "ups": st.integers(2, 4),
+        "generators": st.booleans(),
     }
 )
 
@@ -156,6 +158,9 @@ def random_chain(p, bump: tuple[int, float] | None = None):
             devices.append(device(uid, "ups", 1200.0 / (p["ups"] - 1), efficiency=0.96))
             feeds.append(feed(sub, dev=uid, side="AB"[s], fid=uid))
             feeds.append(feed(uid, dev=pdu, side="AB"[s], fid=1000 + uid))
+            if p["generators"]:  # a standby set behind each module: carries it when the substation is lost
+                devices.append(device(uid + 50, "generator", 2000.0 / (p["ups"] - 1), efficiency=1.0))
+                feeds.append(feed(uid + 50, dev=uid, side="AB"[s], fid=2000 + uid))
     racks = []
     for i, kw in enumerate(p["loads"]):
         kw = kw + (bump[1] if bump and bump[0] == i else 0.0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.stranded import stranded_capacity
 from campus.analysis.summary import campus_summary
 from tests.analysis.builders import CoolingUnitSnap, HallSnap, replace, two_n
@@ -69,3 +70,17 @@ def test_summary_reports_margin_apart():
     assert power["stranded_mw"] == pytest.approx(0.020)
     assert power["stranded_by_constraint_mw"] == {"upstream": pytest.approx(0.020)}
     assert power["design_margin_mw"] == pytest.approx(0.020)
+
+
+def test_one_rule_for_a_racks_feed_ratings():
+    # two A feeds share the A side (50 + 30 = 80), B has 60: with one side lost the rack gets 60
+    sides = rack_side_ratings_kw([("A", 50.0), ("A", 30.0), ("B", 60.0)])
+    assert sides == {"A": 80.0, "B": 60.0}
+    assert redundant_rating_kw(sides) == 60.0
+    # N feeds only: their total; single-corded A: its rating; no feeds: nothing
+    assert redundant_rating_kw(rack_side_ratings_kw([("N", 40.0), ("N", 40.0)])) == 80.0
+    assert redundant_rating_kw(rack_side_ratings_kw([("A", 40.0)])) == 40.0
+    assert redundant_rating_kw({}) == 0.0
+    # an A/B rack with a stray N feed is still limited by its weaker A/B side (the old stranded rule took
+    # the weakest of all three)
+    assert redundant_rating_kw(rack_side_ratings_kw([("A", 50.0), ("B", 60.0), ("N", 10.0)])) == 50.0
