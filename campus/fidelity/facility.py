@@ -159,8 +159,8 @@ CASES: list[Case] = [
         145.0,
         "130-145",
         twin=_gb300_rack_kw,
-        expected_fail="the catalog has no GB300 (Blackwell Ultra) GPU or NVL72 tray, and the generator's "
-        "liquid rack limit (140 kW) would refuse an 18-tray rack at 1.4 kW per GPU",
+        expected_fail="the catalog has no GB300 (Blackwell Ultra) GPU or NVL72 tray; its published tray "
+        "overhead (Grace CPUs, ConnectX-8 NICs) is not public enough to add one without a guess",
     ),
     Case(
         "eia-energy-cost-100k",
