@@ -5,6 +5,8 @@ UPS, PDU, ...) -> racks, joined by ``PowerFeedSnap`` edges. Loads flow upward fr
 
 * a rack's load splits evenly over its live sides (A/B 50/50), and within a side evenly over that
   side's live feeds; when one side is dead the other carries the whole rack;
+* cooling units and plants are loads too (``campus.analysis.mechanical``): each draws its fan, pump or
+  compressor power from its one or two supplies, split like a rack's A/B, so a mechanical overload trips;
 * a device's input is the sum of its downstream feed loads divided by its efficiency; the input splits
   the same way (evenly over live sides, then over live feeds of a side) over its live non-generator
   sources; a device's own ``utility_feed_id`` counts as one more non-generator source. Generators are
@@ -24,132 +26,16 @@ whole graph.
 from __future__ import annotations
 
 import heapq
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
+from campus.analysis.power_graph import DEAD_STATUSES, PowerGraph, power_graph
+from campus.analysis.snapshot import CampusSnapshot
 
-# Device statuses that carry no power. "planned" devices are part of the design and are analysed as built.
-DEAD_STATUSES = frozenset({"failed", "offline"})
-GENERATOR_KIND = "generator"
 # Relative tolerance before an element counts as overloaded (floating point noise of the split).
 OVERLOAD_TOLERANCE = 1e-9
 # Pseudo side of a device's direct utility connection when its sources are grouped by side.
 UTILITY_SIDE = "utility"
-
-
-# ---------------------------------------------------------------- the graph (built once per snapshot)
-
-
-class PowerGraph:
-    """Adjacency, topological order and the healthy baseline of one snapshot's power chain."""
-
-    def __init__(self, snap: CampusSnapshot) -> None:
-        self.snap = snap
-        self.devices: dict[int, PowerDeviceSnap] = {d.id: d for d in snap.power_devices}
-        self.feeds: dict[int, PowerFeedSnap] = {f.id: f for f in snap.power_feeds}
-        self.up_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
-        self.down_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
-        self.rack_feeds: dict[int, list[int]] = {}
-        for f in snap.power_feeds:
-            if f.upstream_id not in self.devices:
-                raise ValueError(f"power feed {f.id}: upstream device {f.upstream_id} is not in the snapshot")
-            self.down_feeds[f.upstream_id].append(f.id)
-            if f.downstream_device_id is not None:
-                if f.downstream_device_id not in self.devices:
-                    raise ValueError(
-                        f"power feed {f.id}: downstream device {f.downstream_device_id} is not in the snapshot"
-                    )
-                self.up_feeds[f.downstream_device_id].append(f.id)
-            elif f.rack_id is not None:
-                self.rack_feeds.setdefault(f.rack_id, []).append(f.id)
-        self.rack_feed_info: dict[int, tuple[tuple[int, str, int], ...]] = {
-            rid: tuple((fid, self.feeds[fid].side, self.feeds[fid].upstream_id) for fid in fids)
-            for rid, fids in self.rack_feeds.items()
-        }
-        self.generators = frozenset(d.id for d in snap.power_devices if d.kind == GENERATOR_KIND)
-        self.order, self.depth = self._topological_order()
-        self.pos = {d: i for i, d in enumerate(self.order)}
-        self.racks = {r.id: r for r in snap.racks}
-        self.default_rack_load_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
-        self.rack_gpus = {r.id: snap.rack_gpus(r) for r in snap.racks}
-        self.rack_gpu_count = {rid: sum(by_model.values()) for rid, by_model in self.rack_gpus.items()}
-        self.status_dead = frozenset(d.id for d in snap.power_devices if d.status in DEAD_STATUSES)
-        self._baseline: _State | None = None
-        self._baseline_dark: frozenset[int] | None = None
-        self._baseline_rollup: PowerRollup | None = None
-        self.utility_ids = frozenset(u.id for u in snap.utility_feeds) | {
-            d.utility_feed_id for d in snap.power_devices if d.utility_feed_id is not None
-        }
-        self.by_utility: dict[int, list[int]] = {}
-        for d in snap.power_devices:
-            if d.utility_feed_id is not None:
-                self.by_utility.setdefault(d.utility_feed_id, []).append(d.id)
-
-    def _topological_order(self) -> tuple[list[int], dict[int, int]]:
-        """Kahn's algorithm from the sources down; depth = longest path from a source."""
-        indegree = {d: 0 for d in self.devices}
-        for f in self.feeds.values():
-            if f.downstream_device_id is not None:
-                indegree[f.downstream_device_id] += 1
-        ready = sorted(d for d, n in indegree.items() if n == 0)
-        depth = dict.fromkeys(ready, 0)
-        order: list[int] = []
-        while ready:
-            d = ready.pop()
-            order.append(d)
-            for fid in self.down_feeds[d]:
-                child = self.feeds[fid].downstream_device_id
-                if child is None:
-                    continue
-                depth[child] = max(depth.get(child, 0), depth[d] + 1)
-                indegree[child] -= 1
-                if indegree[child] == 0:
-                    ready.append(child)
-        if len(order) != len(self.devices):
-            stuck = sorted(d for d, n in indegree.items() if n > 0)
-            names = ", ".join(f"{self.devices[d].name} (#{d})" for d in stuck[:20])
-            raise ValueError(f"power chain has a cycle through: {names}")
-        return order, depth
-
-    def baseline(self) -> _State:
-        if self._baseline is None:
-            self._baseline = _solve(self, None, self.status_dead, frozenset(), frozenset(), None)
-        return self._baseline
-
-    def ancestors(self, seeds: Iterable[int]) -> set[int]:
-        seen: set[int] = set()
-        stack = list(seeds)
-        while stack:
-            d = stack.pop()
-            if d in seen:
-                continue
-            seen.add(d)
-            for fid in self.up_feeds[d]:
-                parent = self.feeds[fid].upstream_id
-                if parent not in seen:
-                    stack.append(parent)
-        return seen
-
-
-_GRAPH_CACHE: dict[int, tuple[CampusSnapshot, PowerGraph]] = {}
-_GRAPH_CACHE_SIZE = 8
-_GRAPH_LOCK = threading.Lock()
-
-
-def power_graph(snap: CampusSnapshot) -> PowerGraph:
-    """The (cached) power graph of a snapshot. Snapshots are immutable, so the graph never goes stale."""
-    hit = _GRAPH_CACHE.get(id(snap))
-    if hit is not None and hit[0] is snap:
-        return hit[1]
-    graph = PowerGraph(snap)
-    with _GRAPH_LOCK:  # API workers may share the cache across threads
-        while len(_GRAPH_CACHE) >= _GRAPH_CACHE_SIZE:
-            _GRAPH_CACHE.pop(next(iter(_GRAPH_CACHE)), None)
-        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
-        _GRAPH_CACHE[id(snap)] = (snap, graph)
-    return graph
 
 
 # ---------------------------------------------------------------- the solver
@@ -249,7 +135,7 @@ def _solve(
     feeds, devices = g.feeds, g.devices
     if base is None:
         order = g.order
-        racks: Iterable[int] = g.rack_feeds.keys()
+        racks: Iterable[int] = g.load_feeds.keys()
     else:
         assert affected is not None and affected_racks is not None
         order = sorted(affected, key=g.pos.__getitem__)
@@ -277,8 +163,8 @@ def _solve(
         return v
 
     # rack feeds (the hot loop of a what-if: inlined lookups)
-    default_load = g.default_rack_load_kw
-    rack_info = g.rack_feed_info
+    default_load = g.load_kw
+    rack_info = g.load_feed_info
     st.racks = set(racks)
     for rid in st.racks:
         groups: dict[str, list[int]] = {}
@@ -344,6 +230,14 @@ def _solve(
         if util is not None:
             st.utility_share_kw[d] = util_share
     return st
+
+
+def baseline_state(g: PowerGraph) -> _State:
+    """The healthy solve (no failure, no trip yet), once per graph."""
+    st = g.memo.get("baseline")
+    if st is None:
+        st = g.memo["baseline"] = _solve(g, None, g.status_dead, frozenset(), frozenset(), None)
+    return st  # type: ignore[return-value]
 
 
 def _overloads(
@@ -429,7 +323,7 @@ def _resolve(
             racks.add(f.rack_id)
     feeders = core
     for rid in racks:
-        for fid in g.rack_feeds.get(rid, ()):
+        for fid in g.load_feeds.get(rid, ()):
             feeders.add(g.feeds[fid].upstream_id)
     affected = g.ancestors(feeders)
     return _solve(g, base, dead_devices, dead_feeds, failed_feeds, rack_load_kw, affected, racks)
@@ -448,7 +342,7 @@ def _run(
     if unknown:
         raise ValueError(f"failed: unknown power device ids {sorted(unknown)}")
     if rack_load_kw is None:
-        base = g.baseline()
+        base = baseline_state(g)
     else:
         base = _solve(g, None, g.status_dead, frozenset(), frozenset(), rack_load_kw)
     dead_devices = set(g.status_dead) | failed
@@ -485,6 +379,9 @@ class PowerRollup:
     racks_without_power: set[int]
     utility_load_kw: dict[int, float]
     total_input_kw: float  # drawn from utilities plus generator output
+    # electrical load carried for each cooling unit ("unit", id) and plant ("plant", id) with a supply, kW;
+    # 0.0 when every supply is dead (the load stopped)
+    mechanical_load_kw: dict[tuple[str, int], float] = field(default_factory=dict)
 
     def rack_side_load_kw(self, snap: CampusSnapshot, rack_id: int) -> dict[str, float]:
         """Load carried per side of a rack, kW."""
@@ -509,7 +406,7 @@ def rollup(
     ``rack_load_kw`` overrides the load of the racks it names (default: ``snap.rack_it_kw``).
     """
     g = power_graph(snap)
-    unknown_feeds = set(failed_power_feeds) - g.feeds.keys()
+    unknown_feeds = set(failed_power_feeds) - (g.feeds.keys() - g.mechanical_feeds)
     if unknown_feeds:
         raise ValueError(f"failed_power_feeds: unknown power feed ids {sorted(unknown_feeds)}")
     unknown_utilities = set(failed_feeds) - g.utility_ids
@@ -522,9 +419,9 @@ def rollup(
 def baseline_rollup(snap: CampusSnapshot) -> PowerRollup:
     """``rollup(snap)`` computed once per snapshot and shared: callers must not modify it."""
     g = power_graph(snap)
-    if g._baseline_rollup is None:
-        g._baseline_rollup = rollup(snap)
-    return g._baseline_rollup
+    if "rollup" not in g.memo:
+        g.memo["rollup"] = rollup(snap)
+    return g.memo["rollup"]  # type: ignore[return-value]
 
 
 def _merged(base: dict, over: dict) -> dict:
@@ -540,6 +437,11 @@ def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
     in_kw = _merged(base.in_kw, st.in_kw)
     out_kw = _merged(base.out_kw, st.out_kw)
     feed_load = _merged(base.feed_load_kw, st.feed_load_kw)
+    mechanical: dict[tuple[str, int], float] = {}
+    for lid, key in g.mechanical.items():
+        mechanical[key] = sum(feed_load.pop(fid, 0.0) for fid in g.load_feeds[lid])
+    for fid in g.mechanical_feeds:
+        feed_live.pop(fid, None)
     util_share = _merged(base.utility_share_kw, st.utility_share_kw)
     utilization: dict[int, float] = {}
     headroom: dict[int, float] = {}
@@ -580,30 +482,8 @@ def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
         racks_without_power=dark,
         utility_load_kw=utility,
         total_input_kw=sum(utility.values()) + generator_kw,
+        mechanical_load_kw=mechanical,
     )
-
-
-def _racks_dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
-    """Racks without power in an outcome, looking only at the re-solved racks (plus the baseline's)."""
-    dark = set(_baseline_dark(g))
-    for rid in res.state.racks:
-        fids = g.rack_feeds.get(rid, ())
-        if fids and not any(res.state.feed_live.get(fid, False) for fid in fids):
-            dark.add(rid)
-        else:
-            dark.discard(rid)
-    return dark
-
-
-def _baseline_dark(g: PowerGraph) -> frozenset[int]:
-    if g._baseline_dark is None:
-        base = g.baseline()
-        g._baseline_dark = frozenset(
-            rid
-            for rid, fids in g.rack_feeds.items()
-            if not any(base.feed_live.get(fid, False) for fid in fids)
-        )
-    return g._baseline_dark
 
 
 __all__ = [

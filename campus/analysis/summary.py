@@ -157,6 +157,9 @@ def campus_summary(
             "stranded_binding": stranded.campus.binding,
             "design_margin_mw": _mw(stranded.campus.design_margin_kw),
             "redundancy_findings_count": len(findings),
+            "redundancy_findings_by_effect": {
+                e: sum(1 for f in findings if f.effect == e) for e in ("power", "cooling", "cascade")
+            },
             "redundancy_findings": [f.as_dict() for f in findings[:MAX_FINDINGS]],
         },
         "cooling": {

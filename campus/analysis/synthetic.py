@@ -4,8 +4,9 @@ Layout (defaults): HGX H100 servers (10.2 kW), 4 per rack (~41 kW: 4 x 10.2 kW, 
 power in NVIDIA's DGX H100 user guide), 128 racks per hall in rows of 16, 4 halls per building (16,384 GPUs,
 one compute island per building). Power per building, 2N: utility -> substation -> transformer A/B ->
 switchgear A/B (+ a standby generator each) -> per hall UPS A/B -> per row PDU A/B -> rack feeds A/B rated
-so one side carries the rack. Chillers hang off a mechanical board and CDUs off a hall mechanical PDU, each
-fed from both sides. Cooling per hall: an N+1 group of facility CDUs; per building an N+1 set of chillers.
+so one side carries the rack. Chillers hang off mechanical boards A and B and CDUs off hall mechanical PDUs
+A and B: every chiller and CDU is dual-fed (one supply per side), so no single device of either side stops
+cooling. Cooling per hall: an N+1 group of facility CDUs; per building an N+1 set of chillers.
 Fabric per building island: a fat tree from ``fabric.design_fabric``; islands joined by a super-spine layer.
 The catalog (``campus.catalog_data``) supplies the specs, so the figures carry their sources."""
 
@@ -77,7 +78,8 @@ def synthetic_campus(
     # one side must carry everything it serves at the planning limit
     feed_rating_kw = math.ceil(rack_kw / max_util / 5.0) * 5.0
     pdu_kw = math.ceil(rack_kw * racks_per_row / max_util / 50.0) * 50.0
-    hall_kw = rack_kw * racks_per_hall / eff("pdu")
+    # a hall's UPS also carries its CDU pumps (per kW of heat moved)
+    hall_kw = rack_kw * racks_per_hall * (1.0 + cat.default_value("cdu_pump_kw_per_kw_heat")) / eff("pdu")
     ups_kw = math.ceil(hall_kw / max_util / 500.0) * 500.0
     bldg_kw = hall_kw * halls_per_building / eff("ups")
     cdu_kw = math.ceil(rack_kw * racks_per_hall / (cdus_per_hall - 1) / 100.0) * 100.0
@@ -95,7 +97,10 @@ def synthetic_campus(
         it_kw = rack_kw * racks_here
         facility_kw = it_kw * 1.25  # chiller and losses margin for the grid connection
         utility.append(UtilityFeedSnap(bid, f"Utility {bid}", math.ceil(facility_kw / 1000.0) * 1000.0))
-        top_kw = math.ceil(bldg_kw / max_util / 1000.0) * 1000.0
+        # The chillers ride on the same chain (heat / COP), next to the halls.
+        chiller_kw = it_kw / cat.default_value("chiller_cop")
+        mech_kw = math.ceil(chiller_kw / max_util / 1000.0) * 1000.0
+        top_kw = math.ceil((bldg_kw + chiller_kw) / max_util / 1000.0) * 1000.0
 
         def dev(kind: str, name: str, rated: float, util: int | None = None, bid: int = bid, **kw) -> int:
             i = dev_id()
@@ -133,11 +138,10 @@ def synthetic_campus(
             )
             link(gen, sg, "N", top_kw)
             switchgear[side] = sg
-        # Mechanical loads sit on a board fed from both sides, so one side's loss keeps cooling running.
-        mech_kw = math.ceil(it_kw / 5.0 / 1000.0) * 1000.0  # chillers at COP 5
-        msb = dev("switchgear", "MSB", mech_kw)
+        # One mechanical board per side, each able to carry every chiller alone.
+        msb = {s: dev("switchgear", f"MSB-{s}", mech_kw) for s in "AB"}
         for s in "AB":
-            link(switchgear[s], msb, s, mech_kw)
+            link(switchgear[s], msb[s], "N", mech_kw)
         n_chillers = math.ceil(it_kw / 10_000.0) + 1  # 10 MW chillers, N+1
         plant_ids = []
         for c in range(n_chillers):
@@ -150,8 +154,9 @@ def synthetic_campus(
                     10_000.0,
                     cat.default_value("chiller_cop"),
                     bid,
-                    msb,
+                    msb["A"],
                     cat.default_value("chiller_restart_minutes"),
+                    power_device_b_id=msb["B"],
                 )
             )
             plant_ids.append(pid)
@@ -180,9 +185,9 @@ def synthetic_campus(
             }
             for s in "AB":
                 link(switchgear[s], ups[s], "N", ups_kw)
-            mpdu = dev("pdu", f"H{h + 1} MPDU", pdu_kw)
+            mpdu = {s: dev("pdu", f"H{h + 1} MPDU-{s}", pdu_kw) for s in "AB"}
             for s in "AB":
-                link(ups[s], mpdu, s, pdu_kw)
+                link(ups[s], mpdu[s], "N", pdu_kw)
             hall_units = []
             for c in range(cdus_per_hall):
                 uid = unit_id()
@@ -196,9 +201,10 @@ def synthetic_campus(
                         cat.default_value("return_temp_c"),
                         cdu_kw * cat.default_value("coolant_flow_lpm_per_kw"),
                         plant_ids[uid % len(plant_ids)],
-                        mpdu,
+                        mpdu["A"],
                         hall_id,
                         group=f"B{bid}-H{h + 1}",
+                        power_device_b_id=mpdu["B"],
                     )
                 )
                 hall_units.append(uid)

@@ -222,9 +222,10 @@ def campus_summary(state: CampusState, **params) -> dict:
     return state.memo(key, lambda: summary.campus_summary(state.snap, **params))
 
 
-def impact(state: CampusState, device_id: int, kind: str) -> dict:
+def impact(state: CampusState, elements: list[tuple[str, int]]) -> dict:
+    """Impact of failing every ``(kind, id)`` at once (one element: a single failure)."""
     return state.memo(
-        ("impact", kind, device_id), lambda: impact_mod.impact(state.snap, device_id, kind).as_dict()
+        ("impact", tuple(elements)), lambda: impact_mod.impact(state.snap, failed=elements).as_dict()
     )
 
 

@@ -341,10 +341,12 @@ class CampusViewSet(CampusInventoryViewSet):
             raise field_error(exc) from None
 
     @extend_schema(
-        summary="What is impacted if this device fails",
+        summary="What is impacted if these elements fail",
         description="Fails one power device (`kind=power`), cooling unit (`cooling`), cooling plant (`plant`) "
-        "or utility feed (`utility`) and runs the cascade: racks losing side A, side B, all power or cooling, "
-        "GPUs lost, devices tripped.",
+        "or utility feed (`utility`) named by `device`, and/or several at once with "
+        "`failed=kind:id,kind:id` (repeatable), and runs the cascade: racks losing side A, side B, all power "
+        "or cooling, GPUs lost, devices tripped. With several units of a group lost, the survivors' capacity "
+        "is counted once against the whole group's heat.",
         parameters=[a.ImpactQuerySerializer],
         responses={200: a.ImpactSerializer},
         examples=[
@@ -355,6 +357,9 @@ class CampusViewSet(CampusInventoryViewSet):
                     "kind": "power",
                     "device_id": 12,
                     "device_name": "UPS-2",
+                    "failed": [{"kind": "power", "id": 12, "name": "UPS-2"}],
+                    "effect": None,
+                    "gpus_lost": 0,
                     "racks": {"lost_a": [101, 102], "lost_b": [], "lost_both": [], "lost_cooling": []},
                     "gpus": {
                         "lost_a": 64,
@@ -384,10 +389,11 @@ class CampusViewSet(CampusInventoryViewSet):
     def impact(self, request, pk=None):
         params = _query(a.ImpactQuerySerializer, request)
         state = self._state()
+        field = "device" if "device" in params and not params.get("failed") else "failed"
         try:
-            return Response(analytics.impact(state, params["device"], params["kind"]))
+            return Response(analytics.impact(state, params["elements"]))
         except ValueError as exc:
-            raise field_error(exc, rename={"device_id": "device"}) from None
+            raise field_error(exc, rename={"device_id": field, "kind": field}) from None
 
     @extend_schema(
         summary="Floor map: halls and racks with their positions and metrics",
@@ -512,9 +518,13 @@ class CampusViewSet(CampusInventoryViewSet):
             raise field_error(exc) from None
 
     @extend_schema(
-        summary="Redundancy check: single failures that cascade or darken racks",
-        description="Fails each live power device alone (generators excepted) and lists those whose loss trips "
-        "another element (`cascade`) or leaves racks without power (`single-point`).",
+        summary="Redundancy check: single failures that cost GPUs or cascade, across power and cooling",
+        description="Fails each element alone: every utility feed, every live power device (generators "
+        "excepted: they carry load only when the utility is gone), every cooling unit and every cooling "
+        "plant. Cooling follows power (a unit or plant stops when all its supplies are dead) and spare "
+        "capacity is counted once, exactly as impact mode does. Lists each element whose loss trips another "
+        "(`effect: cascade`), leaves racks without power (`power`) or powered racks without cooling "
+        "(`cooling`), the most GPUs lost first. `device_kind` is the `kind` impact mode takes.",
         parameters=[a.RedundancyQuerySerializer],
         responses={200: a.RedundancySerializer},
         examples=[
@@ -525,12 +535,17 @@ class CampusViewSet(CampusInventoryViewSet):
                     "count": 1,
                     "findings": [
                         {
+                            "device_kind": "power",
                             "device_id": 7,
-                            "device_name": "PDU-A1",
-                            "kind": "cascade",
-                            "tripped": [{"kind": "device", "id": 8, "reason": "overload"}],
-                            "racks_lost": [101],
-                            "gpus_lost": 32,
+                            "device_name": "B1 H1 MPDU",
+                            "effect": "cooling",
+                            "gpus_lost": 4096,
+                            "gpus_lost_power": 0,
+                            "gpus_lost_cooling": 4096,
+                            "kind": "single-point",
+                            "tripped": [],
+                            "racks_lost": [101, 102],
+                            "racks_lost_cooling": [101, 102],
                         }
                     ],
                 },

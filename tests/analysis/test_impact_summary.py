@@ -56,7 +56,8 @@ def test_utility_loss_without_generators_darkens_its_side():
 
 def _cooled(unit_kw: float):
     snap = two_n((10, 10))
-    racks = tuple(replace(r, cooling_unit_id=r.id) for r in snap.racks)
+    # rear doors take all of a rack's heat to its unit
+    racks = tuple(replace(r, cooling_unit_id=r.id, cooling_type="rear-door") for r in snap.racks)
     units = tuple(
         CoolingUnitSnap(
             i, f"CDU-{i}", "cdu", unit_kw, 25.0, 45.0, 0.0, 1, 11 if i == 1 else None, 1, group="g"

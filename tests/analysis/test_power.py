@@ -178,7 +178,11 @@ def test_redundancy_check_finds_the_cascade_and_the_single_point():
     assert [(k, i) for k, i, _ in findings[11].tripped] == [("device", 12)]
     assert redundancy_check(two_n((10, 30))) == []
     single = redundancy_check(_n_plus_1(ups_rated_kw=30.0))
-    assert [(f.device_id, f.kind, f.racks_lost) for f in single] == [(10, "single-point", [1])]
+    # the one utility feed behind all three UPS is a single point too
+    assert [(f.device_kind, f.device_id, f.kind, f.effect, f.racks_lost) for f in single] == [
+        ("utility", 1, "single-point", "power", [1]),
+        ("power", 10, "single-point", "power", [1]),
+    ]
 
 
 def test_stranded_capacity_names_the_binding_constraint():

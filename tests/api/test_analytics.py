@@ -268,9 +268,10 @@ class TestRedundancyAndStranded:
         site = build_campus(b_feed_kw=15.0)
         response = viewer_client.get(url("redundancy", site["campus"]))
         assert response.status_code == 200
-        by_device = {x["device_id"]: x for x in response.json()["findings"]}
+        by_device = {(x["device_kind"], x["device_id"]): x for x in response.json()["findings"]}
         pdu_a = site["devices"]["A"][1]
-        assert by_device[pdu_a.pk]["kind"] == "cascade"
+        assert by_device[("power", pdu_a.pk)]["kind"] == "cascade"
+        assert by_device[("power", pdu_a.pk)]["effect"] == "cascade"
         assert response.json()["count"] == len(response.json()["findings"])
 
     def test_healthy_2n_campus_has_no_cascade(self, viewer_client):

@@ -45,6 +45,7 @@ class SummaryQuerySerializer(serializers.Serializer):
 
 class ImpactQuerySerializer(serializers.Serializer):
     device = serializers.IntegerField(
+        required=False,
         min_value=1,
         max_value=2**63 - 1,
         help_text="Id of the power device, cooling unit, plant or utility feed.",
@@ -54,6 +55,47 @@ class ImpactQuerySerializer(serializers.Serializer):
         default="power",
         help_text="What `device` names: a power device, a cooling unit, a cooling plant or a utility feed.",
     )
+    failed = serializers.ListField(
+        child=serializers.CharField(max_length=2000),
+        required=False,
+        max_length=200,
+        help_text="Elements failed together, as `kind:id` (kind: " + ", ".join(KINDS) + "), comma-separated "
+        "and/or repeated: `?failed=power:12,cooling:7&failed=plant:3`. Combines with `device`/`kind`.",
+    )
+
+    MAX_ELEMENTS = 500
+
+    def validate_failed(self, value: list[str]) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for chunk in value:
+            for item in chunk.split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                kind, sep, ident = item.partition(":")
+                if not sep or kind not in KINDS:
+                    raise serializers.ValidationError(
+                        f"{item!r}: expected kind:id with kind one of {', '.join(KINDS)}"
+                    )
+                try:
+                    number = int(ident)
+                except ValueError:
+                    raise serializers.ValidationError(f"{item!r}: the id must be an integer") from None
+                if not 1 <= number <= 2**63 - 1:
+                    raise serializers.ValidationError(f"{item!r}: the id must be a positive integer")
+                out.append((kind, number))
+        if len(out) > self.MAX_ELEMENTS:
+            raise serializers.ValidationError(f"at most {self.MAX_ELEMENTS} elements")
+        return out
+
+    def validate(self, attrs: dict) -> dict:
+        elements = list(attrs.get("failed") or [])
+        if "device" in attrs:
+            elements.insert(0, (attrs["kind"], attrs["device"]))
+        if not elements:
+            raise serializers.ValidationError({"device": ["give `device` (with `kind`) or `failed`."]})
+        attrs["elements"] = elements
+        return attrs
 
 
 class FloorMapQuerySerializer(serializers.Serializer):
@@ -71,8 +113,40 @@ class PowerChainQuerySerializer(serializers.Serializer):
 
 class RedundancyQuerySerializer(serializers.Serializer):
     include_single_points = serializers.BooleanField(
-        required=False, default=True, help_text="Also report devices whose loss leaves racks without power."
+        required=False,
+        default=True,
+        help_text="Also report elements whose loss costs GPUs without tripping anything (effect `power` or "
+        "`cooling`); false lists the cascades only.",
     )
+
+
+class RedundancyFindingSerializer(serializers.Serializer):
+    device_kind = serializers.ChoiceField(
+        choices=KINDS, help_text="What failed, in the words impact mode takes as `kind`."
+    )
+    device_id = serializers.IntegerField()
+    device_name = serializers.CharField()
+    effect = serializers.ChoiceField(
+        choices=["power", "cooling", "cascade"],
+        help_text="`cascade`: its loss trips another element; `power`: racks lose all power; `cooling`: "
+        "powered racks lose cooling.",
+    )
+    gpus_lost = serializers.IntegerField(help_text="GPUs without power plus GPUs without cooling.")
+    gpus_lost_power = serializers.IntegerField()
+    gpus_lost_cooling = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=["cascade", "single-point"], help_text="Earlier classification, kept for clients."
+    )
+    tripped = serializers.ListField(child=serializers.DictField())
+    racks_lost = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Racks without power or cooling."
+    )
+    racks_lost_cooling = serializers.ListField(child=serializers.IntegerField())
+
+
+class RedundancySerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    findings = RedundancyFindingSerializer(many=True)
 
 
 class StrandedQuerySerializer(serializers.Serializer):
@@ -98,9 +172,21 @@ class SummarySerializer(serializers.Serializer):
 
 
 class ImpactSerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    device_id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="Kind of the first failed element.")
+    device_id = serializers.IntegerField(help_text="Id of the first failed element.")
     device_name = serializers.CharField()
+    failed = serializers.ListField(
+        child=serializers.DictField(), help_text="Every failed element: `{kind, id, name}`."
+    )
+    effect = serializers.ChoiceField(
+        choices=["power", "cooling", "cascade"],
+        allow_null=True,
+        help_text="`cascade` when another element trips, else `power` or `cooling` when GPUs are lost, "
+        "else null.",
+    )
+    gpus_lost = serializers.IntegerField(
+        help_text="GPUs without power, plus GPUs powered but without cooling."
+    )
     racks = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
     gpus = serializers.DictField(child=serializers.IntegerField())
     tripped = serializers.ListField(child=serializers.DictField())
@@ -147,20 +233,6 @@ class PowerChainSerializer(serializers.Serializer):
         help_text="Per side: feeds, devices (with `headroom_kw` of the healthy chain and "
         "`headroom_after_failover_kw` after the worst single failure, with `worst_failure`) and utility feeds.",
     )
-
-
-class RedundancyFindingSerializer(serializers.Serializer):
-    device_id = serializers.IntegerField()
-    device_name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["cascade", "single-point"])
-    tripped = serializers.ListField(child=serializers.DictField())
-    racks_lost = serializers.ListField(child=serializers.IntegerField())
-    gpus_lost = serializers.IntegerField()
-
-
-class RedundancySerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    findings = RedundancyFindingSerializer(many=True)
 
 
 class StrandedRowSerializer(serializers.Serializer):

@@ -9,7 +9,7 @@ export function riskCard(power, cooling) {
   const items = [
     [
       "risk-redundancy",
-      "Single failures that cascade or darken racks",
+      "Single failures (power or cooling) that cost GPUs or cascade",
       count(power.redundancy_findings_count ?? power.redundancy_findings),
     ],
     ["risk-tripped", "Devices that trip at design load", count(power.tripped_at_design_load)],
@@ -23,6 +23,8 @@ export function riskCard(power, cooling) {
     ],
   ];
   const tight = power.tightest_device;
+  const byEffect = power.redundancy_findings_by_effect ?? {};
+  const worst = (power.redundancy_findings ?? []).slice(0, 5);
   return el(
     "div",
     { class: "card card-wide", "data-testid": "risk-card" },
@@ -39,6 +41,7 @@ export function riskCard(power, cooling) {
         ),
       ),
     ),
+    worst.length ? findingList(byEffect, worst) : null,
     el(
       "p",
       { class: "muted small" },
@@ -52,6 +55,31 @@ export function riskCard(power, cooling) {
         : ".",
       power.design_margin_mw != null ? ` Planning margin kept apart: ${f.mw(power.design_margin_mw)}.` : null,
       tight?.name ? ` Tightest device: ${tight.name}, ${f.kw(tight.headroom_kw, 0)} of headroom.` : null,
+    ),
+  );
+}
+
+/** The worst single failures (power or cooling), each with what it takes away. */
+function findingList(byEffect, worst) {
+  return el(
+    "div",
+    { "data-testid": "risk-findings" },
+    el(
+      "p",
+      { class: "muted small" },
+      `Single failures by effect: ${byEffect.power ?? 0} take power, ${byEffect.cooling ?? 0} take cooling, ` +
+        `${byEffect.cascade ?? 0} cascade. The worst:`,
+    ),
+    el(
+      "ul",
+      { class: "risk-findings small" },
+      worst.map((x) =>
+        el(
+          "li",
+          { "data-kind": x.device_kind, "data-id": x.device_id, "data-effect": x.effect, "data-value": x.gpus_lost },
+          `${x.device_name} (${x.device_kind}): ${x.effect}, ${f.num(x.gpus_lost)} GPUs`,
+        ),
+      ),
     ),
   );
 }

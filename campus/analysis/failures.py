@@ -1,0 +1,305 @@
+"""Failing elements of every domain at once: power devices, utility feeds, cooling units, cooling plants.
+
+The shared core of impact mode and the redundancy check. Power runs the roll-up cascade to its end.
+Cooling follows power: a unit or plant stops when every one of its supplies is dead. Spare capacity is
+counted once, against everything that needs it:
+
+* stopped plants: the building's surviving plants must take the heat of every unit on the building's
+  plants (units re-home to a shared chilled-water loop), else every unit of the stopped plants stops;
+* stopped units: the survivors of an N+1 group must carry the whole group's heat, else the racks of the
+  group's stopped units lose cooling; a stopped unit outside any group always costs its racks.
+
+Results are reported against the campus at design load (its own design-load trips already applied), so a
+finding is what the failure adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from campus.analysis.cooling import unit_heat_kw
+from campus.analysis.power import _Outcome, _run, power_graph
+from campus.analysis.power_graph import PowerGraph
+from campus.analysis.snapshot import CampusSnapshot
+
+# What an element is, in the words of impact mode's ``kind``.
+KINDS = ("power", "cooling", "plant", "utility")
+EFFECTS = ("power", "cooling", "cascade")
+
+
+def effect_of(new_trips: int, gpus_lost_power: int, gpus_lost_cooling: int) -> str | None:
+    """A failure that trips another element is a cascade; else it costs power or cooling; else nothing."""
+    if new_trips:
+        return "cascade"
+    if gpus_lost_power:
+        return "power"
+    if gpus_lost_cooling:
+        return "cooling"
+    return None
+
+
+# ---------------------------------------------------------------- cooling, once per snapshot
+
+
+@dataclass
+class _CoolingIndex:
+    unit_heat_kw: dict[int, float]
+    unit_capacity_kw: dict[int, float]
+    unit_group: dict[int, str]
+    unit_racks: dict[int, list[int]]
+    unit_supplies: dict[int, tuple[int, ...]]
+    group_units: dict[str, list[int]]
+    group_heat_kw: dict[str, float]
+    group_capacity_kw: dict[str, float]
+    plant_units: dict[int, list[int]]
+    plant_supplies: dict[int, tuple[int, ...]]
+    plant_building: dict[int, int | None]
+    plant_capacity_kw: dict[int, float]
+    building_plant_heat_kw: dict[int | None, float]  # heat of every unit on the building's plants
+    building_plant_capacity_kw: dict[int | None, float]
+    units_fed_by: dict[int, list[int]]  # power device -> units it supplies
+    plants_fed_by: dict[int, list[int]]
+
+
+def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
+    idx = g.memo.get("cooling_index")
+    if idx is not None:
+        return idx  # type: ignore[return-value]
+    heat = unit_heat_kw(snap)
+    unit_racks: dict[int, list[int]] = {}
+    for r in snap.racks:
+        if r.cooling_unit_id is not None:
+            unit_racks.setdefault(r.cooling_unit_id, []).append(r.id)
+    plant_building = {p.id: p.building_id for p in snap.cooling_plants}
+    group_units: dict[str, list[int]] = {}
+    group_heat: dict[str, float] = {}
+    group_cap: dict[str, float] = {}
+    plant_units: dict[int, list[int]] = {}
+    building_heat: dict[int | None, float] = {}
+    units_fed_by: dict[int, list[int]] = {}
+    for u in snap.cooling_units:
+        h = heat.get(u.id, 0.0)
+        if u.group:
+            group_units.setdefault(u.group, []).append(u.id)
+            group_heat[u.group] = group_heat.get(u.group, 0.0) + h
+            group_cap[u.group] = group_cap.get(u.group, 0.0) + u.capacity_kw
+        if u.plant_id in plant_building:
+            plant_units.setdefault(u.plant_id, []).append(u.id)
+            b = plant_building[u.plant_id]
+            building_heat[b] = building_heat.get(b, 0.0) + h
+        for d in u.supply_ids:
+            units_fed_by.setdefault(d, []).append(u.id)
+    building_cap: dict[int | None, float] = {}
+    plants_fed_by: dict[int, list[int]] = {}
+    for p in snap.cooling_plants:
+        building_cap[p.building_id] = building_cap.get(p.building_id, 0.0) + p.capacity_kw
+        for d in p.supply_ids:
+            plants_fed_by.setdefault(d, []).append(p.id)
+    idx = _CoolingIndex(
+        unit_heat_kw=heat,
+        unit_capacity_kw={u.id: u.capacity_kw for u in snap.cooling_units},
+        unit_group={u.id: u.group for u in snap.cooling_units},
+        unit_racks=unit_racks,
+        unit_supplies={u.id: u.supply_ids for u in snap.cooling_units},
+        group_units=group_units,
+        group_heat_kw=group_heat,
+        group_capacity_kw=group_cap,
+        plant_units=plant_units,
+        plant_supplies={p.id: p.supply_ids for p in snap.cooling_plants},
+        plant_building=plant_building,
+        plant_capacity_kw={p.id: p.capacity_kw for p in snap.cooling_plants},
+        building_plant_heat_kw=building_heat,
+        building_plant_capacity_kw=building_cap,
+        units_fed_by=units_fed_by,
+        plants_fed_by=plants_fed_by,
+    )
+    g.memo["cooling_index"] = idx
+    return idx
+
+
+def cooling_lost(
+    snap: CampusSnapshot,
+    dead_devices: Iterable[int],
+    failed_units: Iterable[int] = (),
+    failed_plants: Iterable[int] = (),
+) -> tuple[set[int], set[int], set[int]]:
+    """(stopped plants, stopped units, racks left without cooling) with these power devices dead and
+    these units and plants failed. Costs the size of what is hit, not of the campus."""
+    idx = _cooling_index(snap, power_graph(snap))
+    dead = set(dead_devices)
+
+    def unpowered(supplies: tuple[int, ...]) -> bool:
+        return bool(supplies) and all(s in dead for s in supplies)
+
+    plants = {p for p in failed_plants if p in idx.plant_building}
+    for d in dead:
+        for p in idx.plants_fed_by.get(d, ()):
+            if p not in plants and unpowered(idx.plant_supplies[p]):
+                plants.add(p)
+    lost_by_building: dict[int | None, float] = {}
+    for p in plants:
+        b = idx.plant_building[p]
+        lost_by_building[b] = lost_by_building.get(b, 0.0) + idx.plant_capacity_kw[p]
+    short = {
+        b
+        for b, lost in lost_by_building.items()
+        if idx.building_plant_heat_kw.get(b, 0.0) > idx.building_plant_capacity_kw.get(b, 0.0) - lost
+    }
+    units = {u for u in failed_units if u in idx.unit_capacity_kw}
+    for d in dead:
+        for u in idx.units_fed_by.get(d, ()):
+            if u not in units and unpowered(idx.unit_supplies[u]):
+                units.add(u)
+    for p in plants:
+        if idx.plant_building[p] in short:
+            units.update(idx.plant_units.get(p, ()))
+    uncovered: set[int] = set()
+    lost_by_group: dict[str, float] = {}
+    for u in units:
+        group = idx.unit_group[u]
+        if group:
+            lost_by_group[group] = lost_by_group.get(group, 0.0) + idx.unit_capacity_kw[u]
+        else:
+            uncovered.add(u)
+    for group, lost in lost_by_group.items():
+        if idx.group_heat_kw[group] > idx.group_capacity_kw[group] - lost:
+            uncovered.update(u for u in idx.group_units[group] if u in units)
+    racks = {r for u in uncovered for r in idx.unit_racks.get(u, ())}
+    return plants, units, racks
+
+
+# ---------------------------------------------------------------- the incremental path
+
+
+@dataclass(frozen=True)
+class FailureOutcome:
+    """What failing a set of elements adds to the campus at design load."""
+
+    tripped: tuple[tuple[str, int, str], ...]  # trips beyond the design load's, in cascade order
+    racks_lost_power: frozenset[int]
+    racks_lost_cooling: frozenset[int]  # still powered, but without cooling
+    units_stopped: frozenset[int]
+    plants_stopped: frozenset[int]
+    gpus_lost_power: int
+    gpus_lost_cooling: int
+
+    @property
+    def gpus_lost(self) -> int:
+        return self.gpus_lost_power + self.gpus_lost_cooling
+
+    @property
+    def effect(self) -> str | None:
+        return effect_of(len(self.tripped), self.gpus_lost_power, self.gpus_lost_cooling)
+
+
+@dataclass
+class _Start:
+    outcome: _Outcome
+    trips: frozenset[tuple[str, int]]
+    dead: frozenset[int]
+    dark: frozenset[int]
+    uncooled: frozenset[int]
+
+
+def _dead_after(g: PowerGraph, res: _Outcome) -> set[int]:
+    dead = {d for d, ok in res.base.live.items() if not ok}
+    for d, ok in res.state.live.items():
+        if ok:
+            dead.discard(d)
+        else:
+            dead.add(d)
+    return dead
+
+
+def _dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
+    """Racks without power, looking only at the re-solved racks on top of the healthy solve's."""
+    dark = set(_healthy_dark(g, res))
+    for rid in res.state.racks:
+        fids = g.rack_feeds.get(rid)
+        if not fids:
+            continue
+        if any(res.state.feed_live.get(fid, False) for fid in fids):
+            dark.discard(rid)
+        else:
+            dark.add(rid)
+    return dark
+
+
+def _healthy_dark(g: PowerGraph, res: _Outcome) -> frozenset[int]:
+    dark = g.memo.get("healthy_dark")
+    if dark is None:
+        live = res.base.feed_live
+        dark = g.memo["healthy_dark"] = frozenset(
+            rid for rid, fids in g.rack_feeds.items() if not any(live.get(fid, False) for fid in fids)
+        )
+    return dark  # type: ignore[return-value]
+
+
+def design_state(snap: CampusSnapshot, g: PowerGraph) -> _Start:
+    start = g.memo.get("failure_start")
+    if start is None:
+        res = _run(g, (), frozenset(), (), None)
+        dead = _dead_after(g, res)
+        dark = _dark_after(g, res)
+        _, _, uncooled = cooling_lost(snap, dead)
+        start = g.memo["failure_start"] = _Start(
+            res,
+            frozenset((k, i) for k, i, _ in res.tripped),
+            frozenset(dead),
+            frozenset(dark),
+            frozenset(uncooled),
+        )
+    return start  # type: ignore[return-value]
+
+
+def split_elements(
+    snap: CampusSnapshot, failed: Iterable[tuple[str, int]]
+) -> tuple[set[int], set[int], set[int], set[int]]:
+    """(power devices, utility feeds, cooling units, plants) of ``(kind, id)`` pairs, each checked."""
+    g = power_graph(snap)
+    known = {
+        "power": g.devices.keys(),
+        "utility": g.utility_ids,
+        "cooling": {u.id for u in snap.cooling_units},
+        "plant": {p.id for p in snap.cooling_plants},
+    }
+    what = {
+        "power": "power device",
+        "utility": "utility feed",
+        "cooling": "cooling unit",
+        "plant": "cooling plant",
+    }
+    out: dict[str, set[int]] = {k: set() for k in KINDS}
+    for kind, ident in failed:
+        if kind not in known:
+            raise ValueError(f"kind: must be one of {', '.join(KINDS)}")
+        if ident not in known[kind]:
+            raise ValueError(f"device_id: no {what[kind]} {ident}")
+        out[kind].add(ident)
+    return out["power"], out["utility"], out["cooling"], out["plant"]
+
+
+def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutcome:
+    """Fail every ``(kind, id)`` at once (kinds as in ``KINDS``); incremental on a cached baseline."""
+    devices, utilities, units, plants = split_elements(snap, failed)
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    if devices or utilities:
+        res = _run(g, devices, frozenset(utilities), (), None)
+        dead, dark = _dead_after(g, res), _dark_after(g, res)
+    else:
+        res, dead, dark = start.outcome, set(start.dead), set(start.dark)
+    plants_out, units_out, uncooled = cooling_lost(snap, dead, units, plants)
+    lost_power = dark - start.dark
+    lost_cooling = uncooled - start.uncooled - dark
+    gpus = g.rack_gpu_count
+    return FailureOutcome(
+        tripped=tuple(t for t in res.tripped if (t[0], t[1]) not in start.trips),
+        racks_lost_power=frozenset(lost_power),
+        racks_lost_cooling=frozenset(lost_cooling),
+        units_stopped=frozenset(units_out),
+        plants_stopped=frozenset(plants_out),
+        gpus_lost_power=sum(gpus.get(r, 0) for r in lost_power),
+        gpus_lost_cooling=sum(gpus.get(r, 0) for r in lost_cooling),
+    )

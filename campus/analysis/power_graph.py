@@ -1,0 +1,150 @@
+"""The power chain of one snapshot as a graph: adjacency, topological order, the loads it carries.
+
+Built once per snapshot and cached (snapshots are immutable). The solver lives in ``campus.analysis.power``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+from campus.analysis.mechanical import SUPPLY_SIDES, mechanical_loads
+from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
+
+# Device statuses that carry no power. "planned" devices are part of the design and are analysed as built.
+DEAD_STATUSES = frozenset({"failed", "offline"})
+GENERATOR_KIND = "generator"
+
+
+class PowerGraph:
+    """Adjacency, topological order and the healthy baseline of one snapshot's power chain."""
+
+    def __init__(self, snap: CampusSnapshot) -> None:
+        self.snap = snap
+        self.devices: dict[int, PowerDeviceSnap] = {d.id: d for d in snap.power_devices}
+        self.feeds: dict[int, PowerFeedSnap] = {f.id: f for f in snap.power_feeds}
+        self.up_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
+        self.down_feeds: dict[int, list[int]] = {d: [] for d in self.devices}
+        self.rack_feeds: dict[int, list[int]] = {}
+        for f in snap.power_feeds:
+            if f.upstream_id not in self.devices:
+                raise ValueError(f"power feed {f.id}: upstream device {f.upstream_id} is not in the snapshot")
+            self.down_feeds[f.upstream_id].append(f.id)
+            if f.downstream_device_id is not None:
+                if f.downstream_device_id not in self.devices:
+                    raise ValueError(
+                        f"power feed {f.id}: downstream device {f.downstream_device_id} is not in the snapshot"
+                    )
+                self.up_feeds[f.downstream_device_id].append(f.id)
+            elif f.rack_id is not None:
+                self.rack_feeds.setdefault(f.rack_id, []).append(f.id)
+        self.rack_feed_info: dict[int, tuple[tuple[int, str, int], ...]] = {
+            rid: tuple((fid, self.feeds[fid].side, self.feeds[fid].upstream_id) for fid in fids)
+            for rid, fids in self.rack_feeds.items()
+        }
+        self.default_rack_load_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+        # Every load the chain carries, by load id: the racks, then the mechanical loads under negative
+        # ids (never a rack's) with pseudo feeds of no rating (ids below -1, never a feed's; -1 marks a
+        # device's direct utility share in the solver).
+        self.load_feeds: dict[int, list[int]] = {rid: list(fids) for rid, fids in self.rack_feeds.items()}
+        self.load_feed_info = dict(self.rack_feed_info)
+        self.load_kw: dict[int, float] = dict(self.default_rack_load_kw)
+        self.mechanical: dict[int, tuple[str, int]] = {}  # load id -> ("unit" | "plant", id)
+        self.mechanical_feeds: set[int] = set()
+        for m in mechanical_loads(snap):
+            lid = -1 - len(self.mechanical)
+            self.mechanical[lid] = (m.kind, m.id)
+            self.load_kw[lid] = m.load_kw
+            info = []
+            for side, up in zip(SUPPLY_SIDES, m.supplies, strict=False):
+                if up not in self.devices:
+                    continue
+                fid = -2 - len(self.mechanical_feeds)
+                self.mechanical_feeds.add(fid)
+                self.feeds[fid] = PowerFeedSnap(fid, up, None, lid, side, 0.0)
+                self.down_feeds[up].append(fid)
+                info.append((fid, side, up))
+            self.load_feeds[lid] = [fid for fid, _, _ in info]
+            self.load_feed_info[lid] = tuple(info)
+        self.generators = frozenset(d.id for d in snap.power_devices if d.kind == GENERATOR_KIND)
+        self.order, self.depth = self._topological_order()
+        self.pos = {d: i for i, d in enumerate(self.order)}
+        self.racks = {r.id: r for r in snap.racks}
+        self.rack_gpus = {r.id: snap.rack_gpus(r) for r in snap.racks}
+        self.rack_gpu_count = {rid: sum(by_model.values()) for rid, by_model in self.rack_gpus.items()}
+        self.status_dead = frozenset(d.id for d in snap.power_devices if d.status in DEAD_STATUSES)
+        # Results derived from this graph alone (the healthy solve, the baseline roll-up, the cooling
+        # index of the failure analysis), computed once by their owners.
+        self.memo: dict[str, object] = {}
+        self.utility_ids = frozenset(u.id for u in snap.utility_feeds) | {
+            d.utility_feed_id for d in snap.power_devices if d.utility_feed_id is not None
+        }
+        self.by_utility: dict[int, list[int]] = {}
+        for d in snap.power_devices:
+            if d.utility_feed_id is not None:
+                self.by_utility.setdefault(d.utility_feed_id, []).append(d.id)
+
+    def _topological_order(self) -> tuple[list[int], dict[int, int]]:
+        """Kahn's algorithm from the sources down; depth = longest path from a source."""
+        indegree = {d: 0 for d in self.devices}
+        for f in self.feeds.values():
+            if f.downstream_device_id is not None:
+                indegree[f.downstream_device_id] += 1
+        ready = sorted(d for d, n in indegree.items() if n == 0)
+        depth = dict.fromkeys(ready, 0)
+        order: list[int] = []
+        while ready:
+            d = ready.pop()
+            order.append(d)
+            for fid in self.down_feeds[d]:
+                child = self.feeds[fid].downstream_device_id
+                if child is None:
+                    continue
+                depth[child] = max(depth.get(child, 0), depth[d] + 1)
+                indegree[child] -= 1
+                if indegree[child] == 0:
+                    ready.append(child)
+        if len(order) != len(self.devices):
+            stuck = sorted(d for d, n in indegree.items() if n > 0)
+            names = ", ".join(f"{self.devices[d].name} (#{d})" for d in stuck[:20])
+            raise ValueError(f"power chain has a cycle through: {names}")
+        return order, depth
+
+    def baseline(self):
+        """The healthy solve, once per graph (``power.baseline_state``; the solver lives there)."""
+        from campus.analysis.power import baseline_state
+
+        return baseline_state(self)
+
+    def ancestors(self, seeds: Iterable[int]) -> set[int]:
+        seen: set[int] = set()
+        stack = list(seeds)
+        while stack:
+            d = stack.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            for fid in self.up_feeds[d]:
+                parent = self.feeds[fid].upstream_id
+                if parent not in seen:
+                    stack.append(parent)
+        return seen
+
+
+_GRAPH_CACHE: dict[int, tuple[CampusSnapshot, PowerGraph]] = {}
+_GRAPH_CACHE_SIZE = 8
+_GRAPH_LOCK = threading.Lock()
+
+
+def power_graph(snap: CampusSnapshot) -> PowerGraph:
+    """The (cached) power graph of a snapshot. Snapshots are immutable, so the graph never goes stale."""
+    hit = _GRAPH_CACHE.get(id(snap))
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    graph = PowerGraph(snap)
+    with _GRAPH_LOCK:  # API workers may share the cache across threads
+        while len(_GRAPH_CACHE) >= _GRAPH_CACHE_SIZE:
+            _GRAPH_CACHE.pop(next(iter(_GRAPH_CACHE)), None)
+        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
+        _GRAPH_CACHE[id(snap)] = (snap, graph)
+    return graph
