@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
+from campus.analysis.headroom import _compute  # noqa: E402
 from campus.analysis.impact import impact  # noqa: E402
-from campus.analysis.power import rollup  # noqa: E402
+from campus.analysis.power import power_graph, rollup  # noqa: E402
 from campus.analysis.redundancy import redundancy_check  # noqa: E402
 from campus.analysis.stranded import stranded_capacity  # noqa: E402
 from campus.analysis.summary import campus_summary, rack_metrics  # noqa: E402
@@ -53,7 +54,8 @@ def bench(label: str, build: Callable[[], object], repeat: int = 5) -> None:
         ("rollup, one UPS failed", timed(lambda: rollup(snap, failed=frozenset({ups})), repeat)),
         ("rollup, substation failed", timed(lambda: rollup(snap, failed=frozenset({sub})), repeat)),
         ("redundancy_check (every device)", timed(lambda: redundancy_check(snap), repeat)),
-        ("stranded_capacity", timed(lambda: stranded_capacity(snap), repeat)),
+        ("failover_headroom (every scenario, uncached)", timed(lambda: _compute(power_graph(snap)), repeat)),
+        ("stranded_capacity (headroom cached)", timed(lambda: stranded_capacity(snap), repeat)),
         ("it_breakdown", timed(lambda: it_breakdown(snap), repeat)),
         ("cooling_balance", timed(lambda: cooling_balance(snap), repeat)),
         ("fabric_from_inventory", timed(lambda: fabric_from_inventory(snap), repeat)),
