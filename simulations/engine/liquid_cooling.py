@@ -10,7 +10,7 @@ lumped RC, scaled per kW of load,
 with ``p`` the heat as a fraction of full load, ``c`` J/K per kW and ``g`` W/K per kW. Between events the
 coolant temperature is constant or a ramp, so the solution is an exact exponential (plus a ramp term);
 the code jumps from event to event and never takes small time steps. Threshold crossings are found in
-closed form (constant coolant) or by bisection on the closed form (ramp).
+closed form (constant coolant) or by bisection on the closed form (ramp), both in ``engine/rc.py``.
 
 - cdu_loss: the unit's flow stops (``g`` falls to the residual fraction) unless the live units of its
   redundancy group (same ``group`` and hall) have the spare capacity to carry it, in which case they do
@@ -22,7 +22,8 @@ closed form (constant coolant) or by bisection on the closed form (ramp).
 - pump_loss: the flow falls to ``remaining_flow_fraction``; ``g`` scales as flow^``flow_exponent``.
 - supply_temp_excursion: the supply temperature rises by ``supply_rise_k``.
 - chiller_loss: heat is no longer rejected; the loop water heats at full load / (loop volume x 4.186
-  kJ/(L K)) less what the building's other plants can absorb (conservative: the rate at full load).
+  kJ/(L K)) less what the building's live plants can absorb, their spare counted once over all the
+  building's plants lost at that moment (conservative: the rate at full load).
   Cooling returns after the repair plus the chiller's restart time; the loop is then assumed back at its
   supply temperature at once.
 - At the slowdown temperature the GPUs lower their power to hold it (p = g (T_slow - T_c) / 1000); below
@@ -41,10 +42,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.heat import heat_map
-from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, GpuSpec
+from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
+from simulations.engine.rc import crossing, rc_temperature
 from simulations.engine.results import Progress, ReplicaResult
 
 WATER_J_PER_K_PER_L = 4186.0
@@ -59,49 +61,6 @@ _MAX_STEPS_PER_PHASE = 1000
 # Bounds on the series one replica carries: per affected group, and per affected rack (for the floor-map replay).
 MAX_GROUP_SERIES = 16
 MAX_RACK_SERIES = 512
-
-
-# ---------------------------------------------------------------- the closed form
-
-
-def rc_temperature(t_s: np.ndarray | float, t0_c: float, p: float, g: float, c: float, a: float, b: float):
-    """Exact solution of c dT/dt = 1000 p - g (T - (a + b t)) with T(0) = t0_c (t in s, g W/K, c J/K per kW)."""
-    tau = c / g
-    t = np.asarray(t_s, dtype=float)
-    particular = a + b * t + 1000.0 * p / g - b * tau
-    return particular + (t0_c - (a + 1000.0 * p / g - b * tau)) * np.exp(-t / tau)
-
-
-def _crossing(
-    t0_c: float, p: float, g: float, c: float, a: float, b: float, target: float, horizon_s: float
-) -> float:
-    """First time in (0, horizon] at which the RC temperature reaches ``target`` from below; inf if never."""
-    tau = c / g
-    t_inf = a + 1000.0 * p / g  # the asymptote for a constant coolant
-    if t0_c >= target:
-        slope = 1000.0 * p - g * (t0_c - a)
-        if slope > 0 or (b == 0.0 and t_inf >= target):
-            return 0.0
-    if b == 0.0:
-        if t_inf <= target or t0_c >= target:
-            return math.inf
-        t = -tau * math.log((target - t_inf) / (t0_c - t_inf))
-        return t if t <= horizon_s else math.inf
-    # with a rising coolant: scan the closed form for the first upward crossing, then bisect it
-    n = 256
-    ts = np.linspace(0.0, horizon_s, n + 1)
-    below = rc_temperature(ts, t0_c, p, g, c, a, b) < target
-    up = np.nonzero(below[:-1] & ~below[1:])[0]
-    if up.size == 0:
-        return math.inf
-    lo, hi = float(ts[up[0]]), float(ts[up[0] + 1])
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if float(rc_temperature(mid, t0_c, p, g, c, a, b)) >= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
 
 
 # ---------------------------------------------------------------- preparation
@@ -125,15 +84,40 @@ class EventEffect:
     g_factor: float  # conductance multiplier while active (the first step's when stepped)
     supply_rise_k: float
     ramp_k_per_s: float
-    # (from_s, g_factor) steps within the window when the cover changes as other losses come and go
+    # (from_s, value) steps within the window: the cover changes as other losses come and go
     g_steps: tuple[tuple[float, float], ...] = ()
+    ramp_steps: tuple[tuple[float, float], ...] = ()
 
     def g_at(self, t_s: float) -> float:
-        g = self.g_factor
-        for from_s, factor in self.g_steps:
-            if from_s <= t_s:
-                g = factor
-        return g
+        return _step_at(self.g_steps, t_s, self.g_factor)
+
+    def ramp_at(self, t_s: float) -> float:
+        return _step_at(self.ramp_steps, t_s, self.ramp_k_per_s)
+
+    def ramp_rise_k(self, t_s: float) -> float:
+        """Coolant rise from the ramp between the start and ``t_s``, K."""
+        steps = self.ramp_steps or ((self.start_s, self.ramp_k_per_s),)
+        ends = [s for s, _ in steps[1:]] + [math.inf]
+        return sum(k * (min(t_s, e) - s) for (s, k), e in zip(steps, ends, strict=True) if s < t_s)
+
+    def ramp_reaches_s(self, rise_k: float) -> float:
+        """First time the ramp has raised the coolant by ``rise_k``; inf if it never does."""
+        steps = self.ramp_steps or ((self.start_s, self.ramp_k_per_s),)
+        ends = [s for s, _ in steps[1:]] + [math.inf]
+        done = 0.0
+        for (s, k), e in zip(steps, ends, strict=True):
+            if k > 0 and done + k * (e - s) >= rise_k:
+                return s + (rise_k - done) / k
+            done += k * (e - s) if math.isfinite(e) else 0.0
+        return math.inf
+
+
+def _step_at(steps: tuple[tuple[float, float], ...], t_s: float, first: float) -> float:
+    value = first
+    for from_s, v in steps:
+        if from_s <= t_s:
+            value = v
+    return value
 
 
 @dataclass
@@ -180,34 +164,30 @@ def _conductance_factor(flow: float, p: LiquidCoolingParams) -> float:
     return min(g_factor, 1.0)
 
 
-def _cdu_cover_steps(
+def _cover_steps(
     i: int,
-    effects_window: list[tuple[float, float]],
+    windows: list[tuple[float, float]],
     targets: list[int | None],
-    p: LiquidCoolingParams,
-    units: dict[int, CoolingUnitSnap],
-    load_by_unit: dict[int, float],
+    kinds: list[str],
+    peers: list[tuple[int, float]],
+    load: dict[int, float],
 ) -> tuple[tuple[float, float], ...]:
-    """(from_s, g_factor) of cdu_loss ``i`` over its window: the group's live spare shared by all its losses."""
-    start, end = effects_window[i]
-    unit = units[targets[i]]
-    if not unit.group:
-        return ((start, _conductance_factor(0.0, p)),)
-    peers = [u for u in units.values() if u.group == unit.group and u.hall_id == unit.hall_id]
-    peer_ids = {u.id for u in peers}
+    """(from_s, cover) over event ``i``'s window: the spare of the peers (id, capacity) still running over
+    the heat of every peer lost at that moment, so spare capacity counts once however many are lost."""
+    start, end = windows[i]
+    peer_ids = {pid for pid, _ in peers}
     losses = [
-        (*effects_window[j], targets[j])
-        for j, ev in enumerate(p.events)
-        if ev.kind == "cdu_loss" and targets[j] in peer_ids
+        (*windows[j], targets[j])
+        for j in range(len(targets))
+        if kinds[j] == kinds[i] and targets[j] in peer_ids
     ]
     cuts = sorted({start, *(x for s, e, _ in losses for x in (s, e) if start < x < end)})
     steps = []
     for t in cuts:
-        lost = {uid for s, e, uid in losses if s <= t < e} | {unit.id}
-        heat_lost = sum(load_by_unit.get(uid, 0.0) for uid in lost)
-        spare = sum(u.capacity_kw - load_by_unit.get(u.id, 0.0) for u in peers if u.id not in lost)
-        flow = min(1.0, max(spare, 0.0) / heat_lost) if heat_lost > 0 else 1.0
-        steps.append((t, _conductance_factor(flow, p)))
+        lost = {pid for s, e, pid in losses if s <= t < e} | {targets[i]}
+        heat = sum(load.get(pid, 0.0) for pid in lost)
+        spare = sum(cap - load.get(pid, 0.0) for pid, cap in peers if pid not in lost)
+        steps.append((t, min(1.0, max(spare, 0.0) / heat) if heat > 0 else 1.0))
     return tuple(steps)
 
 
@@ -233,26 +213,27 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     targets: list[int | None] = [
         _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id") for i, ev in enumerate(p.events)
     ]
-    windows = [(ev.at_minutes * 60.0, (ev.at_minutes + ev.repair_minutes) * 60.0) for ev in p.events]
+    kinds = [ev.kind for ev in p.events]
+    windows = []
+    for ev, target in zip(p.events, targets, strict=True):
+        restart = 0.0  # a chiller is back after its repair and its restart
+        if ev.kind == "chiller_loss":
+            own = plants[target].restart_minutes
+            restart = p.chiller_restart_minutes if p.chiller_restart_minutes is not None else own
+        windows.append((ev.at_minutes * 60.0, (ev.at_minutes + ev.repair_minutes + restart) * 60.0))
+    full_ramp = 1000.0 / (p.loop_volume_l_per_kw * WATER_J_PER_K_PER_L)  # K/s with no heat rejected
     for i, ev in enumerate(p.events):
         target = targets[i]
         start, end = windows[i]
         g_factor, rise, ramp = 1.0, 0.0, 0.0
         g_steps: tuple[tuple[float, float], ...] = ()
+        ramp_steps: tuple[tuple[float, float], ...] = ()
         if ev.kind == "chiller_loss":
-            plant = plants[target]
-            restart = (
-                p.chiller_restart_minutes if p.chiller_restart_minutes is not None else plant.restart_minutes
-            )
-            end += restart * 60.0
-            load = plant_load.get(target, 0.0)
-            spare = sum(
-                pl.capacity_kw - plant_load.get(pl.id, 0.0)
-                for pl in plants.values()
-                if pl.id != target and pl.building_id == plant.building_id
-            )
-            uncovered = max(0.0, 1.0 - max(spare, 0.0) / load) if load > 0 else 0.0
-            ramp = uncovered * 1000.0 / (p.loop_volume_l_per_kw * WATER_J_PER_K_PER_L)
+            building = plants[target].building_id
+            peers = [(pl.id, pl.capacity_kw) for pl in plants.values() if pl.building_id == building]
+            covers = _cover_steps(i, windows, targets, kinds, peers, plant_load)
+            ramp_steps = tuple((t, (1.0 - cover) * full_ramp) for t, cover in covers)
+            ramp = ramp_steps[0][1]
             hit = {u.id for u in snap.cooling_units if u.plant_id == target}
         else:
             hit = {target}
@@ -261,9 +242,19 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
             elif ev.kind == "pump_loss":
                 g_factor = _conductance_factor(ev.remaining_flow_fraction, p)
             else:
-                g_steps = _cdu_cover_steps(i, windows, targets, p, units, load_by_unit)
+                unit = units[target]
+                peers = [
+                    (u.id, u.capacity_kw)
+                    for u in units.values()
+                    if u.group == unit.group and u.hall_id == unit.hall_id
+                ]
+                covers = _cover_steps(i, windows, targets, kinds, peers, load_by_unit) if unit.group else ()
+                # a unit in no group has no one to cover for it: its flow stops
+                g_steps = tuple((t, _conductance_factor(cover, p)) for t, cover in covers) or (
+                    (start, _conductance_factor(0.0, p)),
+                )
                 g_factor = g_steps[0][1]
-        effects.append(EventEffect(start, end, g_factor, rise, ramp, g_steps))
+        effects.append(EventEffect(start, end, g_factor, rise, ramp, g_steps, ramp_steps))
         hit_units.append(hit)
     # groups: racks with the same cooling class, GPU model and set of events reaching them
     acc: dict[tuple, list[float]] = {}
@@ -341,8 +332,9 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
         e = plan.effects[i]
         cuts.update(x for x in (e.start_s, e.end_s) if 0 < x < t_end)
         cuts.update(x for x, _ in e.g_steps if 0 < x < t_end)
-        if e.ramp_k_per_s > 0:
-            t_cap = e.start_s + (cool_cap - supply - e.supply_rise_k) / e.ramp_k_per_s
+        cuts.update(x for x, _ in e.ramp_steps if 0 < x < t_end)
+        if any(k > 0 for k in (e.ramp_k_per_s, *(k for _, k in e.ramp_steps))):
+            t_cap = e.ramp_reaches_s(cool_cap - supply - e.supply_rise_k)
             if e.start_s < t_cap < min(e.end_s, t_end):
                 cuts.add(t_cap)
     bounds = sorted(cuts)
@@ -355,8 +347,8 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
             if e.start_s <= t < e.end_s:
                 impaired = True
                 g *= e.g_at(t)
-                a += e.supply_rise_k + e.ramp_k_per_s * (t - e.start_s)
-                b += e.ramp_k_per_s
+                a += e.supply_rise_k + e.ramp_rise_k(t)
+                b += e.ramp_at(t)
         if b > 0 and a >= cool_cap - 1e-9:
             a, b = cool_cap, 0.0
         return g, a, b, impaired
@@ -417,7 +409,7 @@ def _simulate_group(plan: CoolingPlan, grp: Group) -> list[Segment]:
                     if t_down <= horizon:
                         mode, temp = THROTTLED, slow
                     continue
-            t_cross = _crossing(temp, heat, g, c, a, b, target, horizon)
+            t_cross = crossing(temp, heat, g, c, a, b, target, horizon)
             t_next = min(t_phase_end, t + t_cross)
             segs.append(Segment(t, t_next, mode, temp, heat, g, a, b))
             temp = float(rc_temperature(t_next - t, temp, heat, g, c, a, b))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -281,3 +282,31 @@ def test_losing_more_units_never_lowers_the_peak_temperature(lost, extra, at, re
     more = _group_losses(sorted({*lost, extra}), at, repair)
     assert more.metrics["max_gpu_temp_c"] >= fewer.metrics["max_gpu_temp_c"] - 1e-9
     assert more.metrics["shutdown_gpu_hours"] >= fewer.metrics["shutdown_gpu_hours"] - 1e-9
+
+
+def _two_chillers():
+    # CDU 500 on chiller 900, CDU 501 on chiller 901; each chiller alone can take the whole building.
+    snap = campus(racks=8)
+    (ch,) = snap.cooling_plants
+    units = tuple(replace(u, plant_id=900 + i) for i, u in enumerate(snap.cooling_units))
+    return replace(snap, cooling_plants=(ch, replace(ch, id=901, name="CH-2")), cooling_units=units)
+
+
+def test_chillers_lost_together_share_no_spare_and_the_loop_heats():
+    # Either chiller alone is covered by the other's spare: no ramp. Both lost: no heat is rejected and
+    # the loop water heats at 1,000 W per kW / (3 L/kW x 4,186 J/(L K)) = 0.07963 K/s.
+    def plan(targets):
+        events = [
+            {"kind": "chiller_loss", "target_id": t, "at_minutes": 5, "repair_minutes": 2} for t in targets
+        ]
+        params = {"events": events, "chiller_restart_minutes": 0, "series_points": 91, "duration_minutes": 90}
+        return params, prepare(_two_chillers(), "liquid_cooling", params).plan
+
+    _, one = plan([900])
+    _, both = plan([900, 901])
+    assert one.effects[0].ramp_k_per_s == 0.0
+    assert [e.ramp_k_per_s for e in both.effects] == pytest.approx([0.07963, 0.07963], rel=1e-4)
+    alone = run_replica("liquid_cooling", _two_chillers(), plan([900])[0], seed=1)
+    together = run_replica("liquid_cooling", _two_chillers(), plan([900, 901])[0], seed=1)
+    assert alone.metrics["max_coolant_temp_c"] == pytest.approx(25.0)
+    assert together.metrics["max_coolant_temp_c"] == pytest.approx(25 + 60 * 0.07963, rel=1e-4)  # at 6 min
