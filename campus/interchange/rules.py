@@ -143,13 +143,13 @@ def overlapping_racks(racks: Iterable[Footprint], limit: int = 100) -> list[tupl
 
 # ---------------------------------------------------------------- rack-scale domains
 
-_DOMAIN = re.compile(r"nvl(\d+)", re.IGNORECASE)
+_NVL_GPUS = re.compile(r"nvl(\d+)", re.IGNORECASE)
 
 
 def whole_rack_nodes(node_model_slug: str, gpus_per_node: int) -> int | None:
     """How many nodes of this model make the one rack-scale NVLink domain it belongs to (GB200 NVL72:
     72 GPUs / 4 per tray = 18), or None for a model that may be installed one server at a time."""
-    match = _DOMAIN.search(node_model_slug)
+    match = _NVL_GPUS.search(node_model_slug)
     if match is None or gpus_per_node <= 0:
         return None
     gpus = int(match.group(1))

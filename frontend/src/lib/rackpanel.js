@@ -166,15 +166,16 @@ function powerView(chain) {
               "li",
               {
                 class: `${s.feed ? "chain-feed" : ""} ${s.live === false ? "chain-dead" : ""}`,
-                title: [
-                  s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null,
-                  s.headroom_after_failover_kw != null
-                    ? `after worst single failure ${f.kw(s.headroom_after_failover_kw, 0)}` +
-                      (s.worst_failure?.name ? ` (${s.worst_failure.name})` : "")
-                    : null,
-                ]
-                  .filter(Boolean)
-                  .join("; ") || null,
+                title:
+                  [
+                    s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null,
+                    s.headroom_after_failover_kw != null
+                      ? `after worst single failure ${f.kw(s.headroom_after_failover_kw, 0)}` +
+                        (s.worst_failure?.name ? ` (${s.worst_failure.name})` : "")
+                      : null,
+                  ]
+                    .filter(Boolean)
+                    .join("; ") || null,
               },
               el("span", { class: "chain-kind" }, s.kind ?? ""),
               el("span", { class: s.feed ? "chain-feed-name" : "chain-name" }, s.name ?? String(s.id ?? "")),
