@@ -16,6 +16,9 @@ export function headline(summary) {
   const coolingHeadroom =
     cooling.capacity_mw != null && cooling.heat_load_mw != null ? cooling.capacity_mw - cooling.heat_load_mw : null;
   const gridUse = power.grid_capacity_mw ? power.facility_mw / power.grid_capacity_mw : null;
+  const unassigned = Object.entries(cooling.unassigned_by_reason_mw ?? {})
+    .map(([reason, mw]) => `${f.mw(mw)} ${reason}`)
+    .join("; ");
 
   return el(
     "section",
@@ -130,6 +133,13 @@ export function headline(summary) {
             "p",
             { class: "notice notice-warn small", "data-testid": "air-limit-warning" },
             `${f.num(cooling.racks_over_air_limit)} racks are over the air-cooling limit.`,
+          )
+        : null,
+      cooling.unassigned_heat_mw > 0
+        ? el(
+            "p",
+            { class: "notice notice-warn small", "data-testid": "unassigned-heat-warning" },
+            `${f.mw(cooling.unassigned_heat_mw)} of heat reaches no cooling unit: ${unassigned}.`,
           )
         : null,
     ),
