@@ -314,7 +314,7 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
     if set(SIDES_2N) <= rack_sides:
         for side in SIDES_2N:
             dead = {fid for fid, f in g.feeds.items() if f.side == side}
-            out.append((Failure("side", side, f"side {side} lost"), set(g.status_dead), dead, frozenset()))
+            out.append((Failure("side", side, f"side {side}"), set(g.status_dead), dead, frozenset()))
     return out
 
 
