@@ -266,3 +266,29 @@ def test_failing_more_on_a_synthetic_2n_campus(small_synthetic, data):
     a, b = data.draw(st.sampled_from(pairs))
     c = data.draw(st.sampled_from(elements))
     assert _usable_racks(snap, [a, b, c]) <= _usable_racks(snap, [a, b]) <= _usable_racks(snap, [a])
+
+
+@pytest.fixture(scope="module")
+def generated_snapshots():
+    from campus.interchange.generate import generate_spec
+    from tests.analysis.spec_snapshot import spec_snapshot
+
+    small = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "pod_max_gpus": 256}
+    return [
+        spec_snapshot(generate_spec("P", 256, cooling="air", **small)),
+        spec_snapshot(generate_spec("P", 288, gpu_model="gb200", **small)),
+        spec_snapshot(generate_spec("P", 512, cooling="liquid", fabric="spectrum-x", **small)),
+    ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_failing_more_on_generated_campuses(generated_snapshots, data):
+    snap = data.draw(st.sampled_from(generated_snapshots))
+    elements = _all_elements(snap)
+    small = data.draw(st.lists(st.sampled_from(elements), min_size=1, max_size=2, unique=True))
+    extra = data.draw(st.lists(st.sampled_from(elements), min_size=1, max_size=3, unique=True))
+    big = small + [e for e in extra if e not in small]
+    assert _usable_racks(snap, big) <= _usable_racks(snap, small)
+    im, res = impact(snap, failed=big), fail(snap, big)
+    assert (im.gpus_lost_power, im.gpus_lost_cooling) == (res.gpus_lost_power, res.gpus_lost_cooling)
