@@ -1,35 +1,35 @@
-"""One choice set per kind or status, as the API and the database spell them."""
+"""One choice set per kind or status, as the API and the database spell them.
+
+Each derives from the engine's plain enums (``simulations.engine.contract``, ``simulations.engine.aggregate``)
+and the kind labels from the scenario model registry, so a kind or a status is spelled in one place.
+"""
 
 from django.db import models
 
-# Statistics a threshold rule may test: defined by the aggregation that produces them.
-from simulations.engine.aggregate import THRESHOLD_STATS as THRESHOLD_STATS
+from simulations.engine import contract
+from simulations.engine.aggregate import THRESHOLD_STATS as THRESHOLD_STATS  # statistics a rule may test
+from simulations.engine.aggregate import ThresholdOp as EngineThresholdOp
+from simulations.engine.registry import MODELS
 
+ScenarioKind = models.TextChoices(
+    "ScenarioKind", [(kind.name, (kind.value, model.LABEL)) for kind, model in MODELS.items()]
+)
 
-class ScenarioKind(models.TextChoices):
-    # Kept in step with simulations.engine.params.KINDS (a test pins the two together).
-    POWER_CAPPING = "power_capping", "Power capping"
-    GRID_LIMIT = "grid_limit", "Grid limit / demand response"
-    LIQUID_COOLING = "liquid_cooling", "Liquid cooling loss"
-    FAILURE_CASCADE = "failure_cascade", "Failures and recovery"
+RunStatus = models.TextChoices(
+    "RunStatus", [(status.name, (status.value, status.value.capitalize())) for status in contract.RunStatus]
+)
 
+ACTIVE_RUN_STATUSES = tuple(RunStatus(s) for s in contract.ACTIVE_RUN_STATUSES)
+FINISHED_RUN_STATUSES = tuple(RunStatus(s) for s in contract.FINISHED_RUN_STATUSES)
 
-class RunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
-    CANCELLED = "cancelled", "Cancelled"
-
-
-ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
-FINISHED_RUN_STATUSES = (RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED)
-
-
-class ThresholdOp(models.TextChoices):
-    LT = "<", "less than"
-    LE = "<=", "at most"
-    GT = ">", "greater than"
-    GE = ">=", "at least"
-    EQ = "==", "equal to"
-    NE = "!=", "not equal to"
+_OP_LABELS = {
+    EngineThresholdOp.LT: "less than",
+    EngineThresholdOp.LE: "at most",
+    EngineThresholdOp.GT: "greater than",
+    EngineThresholdOp.GE: "at least",
+    EngineThresholdOp.EQ: "equal to",
+    EngineThresholdOp.NE: "not equal to",
+}
+ThresholdOp = models.TextChoices(
+    "ThresholdOp", [(op.name, (op.value, _OP_LABELS[op])) for op in EngineThresholdOp]
+)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -16,13 +17,25 @@ from simulations.engine.results import ReplicaResult
 # Statistics of a summary metric a threshold rule may test (``aggregate`` produces each of them).
 THRESHOLD_STATS = ("mean", "p5", "p50", "p95", "ci95_low", "ci95_high")
 
-OPS: dict[str, Callable[[float, float], bool]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-    "==": operator.eq,
-    "!=": operator.ne,
+
+class ThresholdOp(StrEnum):
+    """How a threshold rule compares a result with its value."""
+
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    EQ = "=="
+    NE = "!="
+
+
+OPS: dict[ThresholdOp, Callable[[float, float], bool]] = {
+    ThresholdOp.LT: operator.lt,
+    ThresholdOp.LE: operator.le,
+    ThresholdOp.GT: operator.gt,
+    ThresholdOp.GE: operator.ge,
+    ThresholdOp.EQ: operator.eq,
+    ThresholdOp.NE: operator.ne,
 }
 
 # Above this many replica x point values per metric the percentile bands are taken on every k-th point

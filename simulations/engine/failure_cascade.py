@@ -23,6 +23,16 @@ Model
   "checkpoint_restart" and "in_memory" the failed part is assumed replaced within the restart (the
   classic Young/Daly setting). When too few healthy nodes remain the job waits for the next repair.
 - Recovery: see :mod:`simulations.engine.job`.
+
+Takes a ``CampusSnapshot`` (inventory, failure rate sets, the power and cooling graphs) and
+``FailureCascadeParams`` (duration, rate sets, the job and its recovery strategy, repair times). Returns
+ETTR, useful and lost GPU-hours and work, interruptions (per cause under ``by_cause``), downtime and waiting
+for capacity, facility outages, and the series of cumulative interruptions, useful hours and ETTR over
+``t_hours``.
+
+SimPy is the clock: failures and repairs are events at random times whose order decides everything (a
+repair that comes before the next failure frees capacity, one that comes after leaves the job waiting), so
+one SimPy process walks through them; the arrival times themselves are drawn up front with numpy.
 """
 
 from __future__ import annotations
@@ -39,6 +49,7 @@ from campus.analysis.power import rollup
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
+from simulations.engine.contract import ScenarioKind
 from simulations.engine.job import (
     JobTimeline,
     expected_ettr,
@@ -48,6 +59,11 @@ from simulations.engine.job import (
 )
 from simulations.engine.params import FailureCascadeParams, ParamsError
 from simulations.engine.results import Progress, ReplicaResult
+
+# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
+KIND = ScenarioKind.FAILURE_CASCADE
+LABEL = "Failures and recovery"
+Params = FailureCascadeParams
 
 # Target of a failure class.
 JOB, POWER_DEVICE, UTILITY_FEED, COOLING_UNIT, COOLING_PLANT = range(5)

@@ -15,6 +15,19 @@ Policies (time-stepped at ``step_minutes``; every quantity is constant within a 
   neither can. A start fails with the catalog's fail-to-start probability (the one random element).
 Throughput: each pod is a synchronous job at the pace of its slowest (most capped) GPU group; a paused
 pod does no work.
+
+Takes a ``CampusSnapshot`` and ``GridLimitParams`` (capacity, its schedule, demand-response events, the
+policy, batteries and generators, pod priorities). Returns shortfall, overload and lost-work figures,
+battery, generator and grid energy, cost, generator starts and failed starts, and per-step series
+(``demand_kw``, ``grid_kw``, ``battery_kwh``, ``generator_kw``, ``shortfall_kw``, ``cap_fraction``,
+``throughput_fraction``, ``paused_pods``) over ``t_hours``.
+
+Time-stepped numpy, not SimPy, for now: the grid events and the capacity schedule are known before the
+replica starts, and the policies (the cap that fits, which pods to pause, battery and generator dispatch)
+are a search over the whole campus at each step, which caches per (target, policy) and vectorises; the one
+random element, a generator's failed start, is drawn at the step where a shortfall starts. Grid events and
+generator starts are events a SimPy clock would order naturally, so this kind moves onto one when kinds
+are composed on a shared timeline.
 """
 
 from __future__ import annotations
@@ -26,9 +39,15 @@ import numpy as np
 
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
+from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
 from simulations.engine.params import GridLimitParams, ParamsError
 from simulations.engine.results import Progress, ReplicaResult
+
+# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
+KIND = ScenarioKind.GRID_LIMIT
+LABEL = "Grid limit / demand response"
+Params = GridLimitParams
 
 # Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
 # sized for a recharge over hours, not minutes).

@@ -32,6 +32,12 @@ closed form (constant coolant) or by bisection on the closed form (ramp), both i
 - The job is one synchronous job over every GPU of the campus: it runs at the pace of the slowest group;
   a shutdown interrupts it (work since the last checkpoint lost, at a random checkpoint phase) and it
   restarts ``restart_minutes`` after the group is back.
+
+Takes a ``CampusSnapshot`` and ``LiquidCoolingParams``; returns GPU and coolant peak temperatures, throttled
+and shut-down GPU-hours, time to throttle and to shutdown, the job's slowdown and lost work, and series of
+temperatures, pace and GPU states over ``t_hours``. Closed form between cooling events rather than SimPy:
+the events are known up front and the temperature between two of them is an exact exponential, so the code
+jumps from event to event.
 """
 
 from __future__ import annotations
@@ -44,10 +50,16 @@ import numpy as np
 from campus.analysis.heat import heat_map
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
+from simulations.engine.contract import ScenarioKind
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
 from simulations.engine.rc import crossing, rc_temperature
 from simulations.engine.results import Progress, ReplicaResult
+
+# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
+KIND = ScenarioKind.LIQUID_COOLING
+LABEL = "Liquid cooling loss"
+Params = LiquidCoolingParams
 
 WATER_J_PER_K_PER_L = 4186.0
 LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})

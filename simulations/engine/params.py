@@ -20,8 +20,9 @@ from pydantic import (
 )
 
 from campus.catalog_data import default_value
+from simulations.engine.contract import ScenarioKind
 
-KINDS: tuple[str, ...] = ("power_capping", "grid_limit", "liquid_cooling", "failure_cascade")
+KINDS: tuple[str, ...] = tuple(k.value for k in ScenarioKind)
 
 
 class ParamsError(ValueError):
@@ -239,14 +240,6 @@ class FailureCascadeParams(_Strict):
         return self
 
 
-MODELS: dict[str, type[BaseModel]] = {
-    "power_capping": PowerCappingParams,
-    "grid_limit": GridLimitParams,
-    "liquid_cooling": LiquidCoolingParams,
-    "failure_cascade": FailureCascadeParams,
-}
-
-
 # Tags pydantic puts in an error location for the member of a union that failed, not a field name.
 _UNION_TAGS = frozenset({"float", "int", "str", "bool", "literal['optimal']", "none"})
 
@@ -263,8 +256,11 @@ def _path(loc: tuple[Any, ...]) -> str:
 
 
 def _model(kind: str) -> type[BaseModel]:
+    # Each kind's module names its Params in the registry (imported here: the modules import this one).
+    from simulations.engine.registry import model
+
     try:
-        return MODELS[kind]
+        return model(kind).Params
     except KeyError:
         raise ParamsError(
             [{"field": "kind", "message": f"unknown kind {kind!r}; one of {', '.join(KINDS)}"}]

@@ -4,6 +4,15 @@ A capped GPU under load draws its cap (never more than TDP) times the utilisatio
 its model's cap curve (``GpuSpec.cap_curve``). Caps change only at schedule steps, so power is piecewise
 constant and energy is an exact sum over the segments; the series carry both ends of each segment so that
 the trapezoid integral of the power series equals the reported energy.
+
+Takes a ``CampusSnapshot`` and ``PowerCappingParams`` (caps by GPU model or pod, an optional schedule of cap
+steps, utilisation, PUE, energy price). Returns, per replica, energy (IT and facility), cost, mean and peak
+facility power, throughput, useful work and perf/W with their change against the uncapped campus, and the
+series ``it_kw``, ``facility_kw`` and ``throughput_pflops`` over ``t_hours``.
+
+Closed form, not SimPy: nothing here is random or waits on anything; every quantity changes only at the
+schedule's known steps, so one pass over the constant segments is exact, and an event clock would add cost
+without a single event to order. The seed is accepted and unused (every replica is the same).
 """
 
 from __future__ import annotations
@@ -13,9 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from campus.analysis.snapshot import CampusSnapshot
+from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import CampusLoad, campus_load, effective_cap, speed_at_cap
 from simulations.engine.params import CapRule, ParamsError, PowerCappingParams
 from simulations.engine.results import Progress, ReplicaResult
+
+# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
+KIND = ScenarioKind.POWER_CAPPING
+LABEL = "Power capping"
+Params = PowerCappingParams
 
 
 @dataclass

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from campus.analysis.snapshot import CampusSnapshot
-from simulations.engine import failure_cascade, grid_limit, liquid_cooling, power_capping
+from simulations.engine import registry
 from simulations.engine.aggregate import aggregate, downsample
 from simulations.engine.params import KINDS, validate_params
 from simulations.engine.results import Progress, ReplicaResult
@@ -33,13 +33,6 @@ __all__ = [
     "replica_seed",
     "run_replica",
 ]
-
-_MODULES = {
-    "power_capping": power_capping,
-    "grid_limit": grid_limit,
-    "liquid_cooling": liquid_cooling,
-    "failure_cascade": failure_cascade,
-}
 
 
 def replica_seed(run_seed: int, index: int) -> int:
@@ -60,7 +53,7 @@ class Prepared:
     snap: CampusSnapshot | None = None
 
     def run(self, seed: int, progress: Progress | None = None) -> ReplicaResult:
-        return _MODULES[self.kind].run(self.plan, int(seed), progress)
+        return registry.model(self.kind).run(self.plan, int(seed), progress)
 
 
 def _validated(kind: str, params: Mapping[str, Any] | BaseModel | None) -> BaseModel:
@@ -72,7 +65,7 @@ def _validated(kind: str, params: Mapping[str, Any] | BaseModel | None) -> BaseM
 def prepare(snap: CampusSnapshot, kind: str, params: Mapping[str, Any] | BaseModel | None = None) -> Prepared:
     """Validate ``params`` (raises ParamsError) and precompute what the replicas share."""
     p = _validated(kind, params)
-    return Prepared(kind, _MODULES[kind].prepare(snap, p), snap)
+    return Prepared(kind, registry.model(kind).prepare(snap, p), snap)
 
 
 class PlanCache:

@@ -44,11 +44,15 @@ def validated_params(kind: str, params: dict | None):
 
 def kinds() -> list[dict[str, Any]]:
     """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them)."""
-    from simulations.choices import ScenarioKind
-    from simulations.engine.params import KINDS, default_params, params_json_schema
+    from simulations.engine.params import default_params, params_json_schema
+    from simulations.engine.registry import MODELS
 
-    labels = dict(ScenarioKind.choices)
     return [
-        {"kind": k, "label": labels.get(k, k), "schema": params_json_schema(k), "defaults": default_params(k)}
-        for k in KINDS
+        {
+            "kind": kind.value,
+            "label": model.LABEL,
+            "schema": params_json_schema(kind),
+            "defaults": default_params(kind),
+        }
+        for kind, model in MODELS.items()
     ]

@@ -92,3 +92,15 @@ def test_schedule_needs_exactly_one_of_crontab_or_interval(scenario):
         neither.full_clean()
     with pytest.raises(IntegrityError):
         Schedule.objects.create(scenario=scenario, name="db-too")
+
+
+def test_the_database_choices_derive_from_the_engine_enums_and_the_registry():
+    from simulations.choices import RunStatus, ThresholdOp
+    from simulations.engine import contract, registry
+    from simulations.engine.aggregate import OPS
+
+    assert ScenarioKind.choices == [(k.value, m.LABEL) for k, m in registry.MODELS.items()]
+    assert ScenarioKind.choices[1] == ("grid_limit", "Grid limit / demand response")
+    assert RunStatus.values == [s.value for s in contract.RunStatus]
+    assert RunStatus.CANCELLED.label == "Cancelled"
+    assert ThresholdOp.values == [str(op) for op in OPS] == ["<", "<=", ">", ">=", "==", "!="]

@@ -1,0 +1,56 @@
+"""The engine's contract: the kinds of scenario, the statuses of a run, and what a scenario model provides.
+
+A scenario model is a module (or any object) with the attributes of ``ScenarioModel``; ``registry`` lists one
+per ``ScenarioKind`` and is the only place the runner, the parameter schemas and the database choices
+(``simulations.choices``) learn which kinds exist. These enums are plain ``StrEnum``s: the Django choices
+derive from them, never the other way round.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from campus.analysis.snapshot import CampusSnapshot
+from simulations.engine.results import Progress, ReplicaResult
+
+
+class ScenarioKind(StrEnum):
+    POWER_CAPPING = "power_capping"
+    GRID_LIMIT = "grid_limit"
+    LIQUID_COOLING = "liquid_cooling"
+    FAILURE_CASCADE = "failure_cascade"
+
+
+class RunStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+ACTIVE_RUN_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
+FINISHED_RUN_STATUSES = (RunStatus.SUCCEEDED, RunStatus.FAILED, RunStatus.CANCELLED)
+
+
+@runtime_checkable
+class ScenarioModel(Protocol):
+    """One kind of what-if scenario.
+
+    ``prepare`` does the per-snapshot work once (and raises ``ParamsError`` for parameters the campus cannot
+    run); ``run`` is one replica of it for a seed, the same seed always giving the same result, calling
+    ``progress(fraction)`` now and then. Its module docstring says what it takes, what it returns, and
+    whether SimPy is its clock (failures and repairs, generator starts, cooling and grid events) or why a
+    closed form or vectorised numpy is the better fit.
+    """
+
+    KIND: ScenarioKind
+    LABEL: str  # as a person reads it (forms, the admin)
+    Params: type[BaseModel]
+
+    def prepare(self, snap: CampusSnapshot, params: Any) -> Any: ...
+
+    def run(self, plan: Any, seed: int, progress: Progress | None = None) -> ReplicaResult: ...
