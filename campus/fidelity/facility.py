@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
 from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import design_fabric, max_endpoints
 from campus.fidelity.campuses import generated_rack_kw, synthetic_100k_h100
 from campus.fidelity.scorecard import Case, relative
-from simulations.engine.liquid_cooling import rc_temperature
 from simulations.engine.params import LiquidCoolingParams
+from simulations.engine.rc import crossing
 
 SEMI_100K = "SemiAnalysis, '100,000 H100 Clusters' (2024-06)"
 
@@ -68,7 +66,7 @@ def _switch_w(topology: str, leaf_spine_m: float) -> float:
 
 def _ride_through_s(kind: str) -> float:
     """Seconds from steady state at full load to the H100 shutdown temperature once forced cooling stops
-    (the heat path falls to the engine's residual conductance), from the engine's closed-form RC model."""
+    (the heat path falls to the engine's residual conductance), by the engine's closed-form RC crossing."""
     p = LiquidCoolingParams()
     if kind == "liquid":
         c, g = p.liquid_heat_capacity_j_per_k_per_kw, p.liquid_conductance_w_per_k_per_kw
@@ -78,19 +76,7 @@ def _ride_through_s(kind: str) -> float:
     steady_c = coolant_c + 1000.0 / g
     shutdown_c = catalog_specs()["gpus"]["h100-sxm"].shutdown_temp_c
     g_left = g * p.residual_conductance_fraction
-
-    def temp(t: float) -> float:
-        return float(rc_temperature(t, steady_c, 1.0, g_left, c, coolant_c, 0.0))
-
-    lo, hi = 0.0, 1.0
-    while temp(hi) < shutdown_c:
-        lo, hi = hi, hi * 2
-        if hi > 1e6:
-            return math.inf
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if temp(mid) >= shutdown_c else (mid, hi)
-    return hi
+    return crossing(steady_c, 1.0, g_left, c, coolant_c, 0.0, shutdown_c, 24 * 3600.0)
 
 
 # ---------------------------------------------------------------- the cases
@@ -288,8 +274,8 @@ CASES: list[Case] = [
         "thermal",
         "air-cooled servers from steady state to shutdown after loss of room cooling",
         "s",
-        "Active Power White Paper 105 (Opengate Data Systems study): room air loss reaches thermal "
-        "shutdown in minutes",
+        "Active Power white paper on data-centre thermal runaway (Opengate Data Systems study): room "
+        "air loss reaches thermal shutdown in minutes",
         "1-10 min",
         60.0,
         600.0,
