@@ -84,6 +84,27 @@ class CheckpointIntervalInput(serializers.Serializer):
     restart_minutes = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
 
 
+class RecoveryOptionsInput(serializers.Serializer):
+    mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9, help_text="Job MTBF, hours.")
+    checkpoint_minutes = serializers.FloatField(
+        min_value=0.001, max_value=1e6, help_text="Time to write one checkpoint, minutes."
+    )
+    restart_minutes = serializers.FloatField(
+        default=10.0, min_value=0, max_value=1e6, help_text="Restart after a failure, minutes."
+    )
+    step_seconds = serializers.FloatField(min_value=0.001, max_value=1e6, help_text="One training step, s.")
+    gpus = serializers.IntegerField(min_value=1, max_value=100_000_000)
+    memory_gb = serializers.FloatField(
+        default=80.0, min_value=0, max_value=1e6, help_text="State copied per GPU on reconstruction, GB."
+    )
+    link_gbps = serializers.FloatField(
+        default=400.0, min_value=0.001, max_value=1e6, help_text="Link the state is copied over, Gb/s."
+    )
+    spares = serializers.IntegerField(default=0, min_value=0, max_value=1_000_000)
+    repair_hours = serializers.FloatField(default=48.0, min_value=0, max_value=1e6)
+    node_failures_per_hour = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
+
+
 # ---------------------------------------------------------------- outputs
 
 
@@ -128,6 +149,26 @@ class CheckpointIntervalOutput(serializers.Serializer):
     expected_ettr_first_order = serializers.FloatField()
 
 
+class CheckpointRestartOutput(serializers.Serializer):
+    interval_minutes = serializers.FloatField(help_text="Daly (2006) optimum checkpoint interval, minutes.")
+    expected_ettr = serializers.FloatField()
+    lost_gpu_hours_per_failure = serializers.FloatField()
+
+
+class InMemoryOutput(serializers.Serializer):
+    reconstruction_seconds = serializers.FloatField(help_text="memory_gb x 8 / link_gbps, s.")
+    expected_ettr = serializers.FloatField()
+    lost_gpu_hours_per_failure = serializers.FloatField()
+
+
+class RecoveryOptionsOutput(serializers.Serializer):
+    effective_restart_minutes = serializers.FloatField(
+        help_text="Restart plus the repair wait when the spares have run out, minutes."
+    )
+    checkpoint_restart = CheckpointRestartOutput()
+    in_memory = InMemoryOutput()
+
+
 # ---------------------------------------------------------------- views
 
 
@@ -154,6 +195,11 @@ class CalculatorView(GenericAPIView):
 
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
+        if isinstance(request.data, dict):
+            # A misspelt input would otherwise fall back to its default without a word.
+            unknown = [name for name in request.data if name not in serializer.fields]
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
         serializer.is_valid(raise_exception=True)
         try:
             result = self.compute(dict(serializer.validated_data))
@@ -273,6 +319,33 @@ class CheckpointIntervalView(CalculatorView):
         return calculators.checkpoint_interval(**data)
 
 
+@calculator_schema(
+    RecoveryOptionsInput,
+    RecoveryOptionsOutput,
+    "Checkpoint/restart at the Daly interval against in-memory reconstruction",
+    {"mtbf_hours": 3.0, "checkpoint_minutes": 5, "restart_minutes": 10, "step_seconds": 10, "gpus": 16384},
+    {
+        "effective_restart_minutes": 10.0,
+        "checkpoint_restart": {
+            "interval_minutes": 39.16,
+            "expected_ettr": 0.740,
+            "lost_gpu_hours_per_failure": 8759.8,
+        },
+        "in_memory": {
+            "reconstruction_seconds": 1.6,
+            "expected_ettr": 0.946,
+            "lost_gpu_hours_per_failure": 2783.5,
+        },
+    },
+)
+class RecoveryOptionsView(CalculatorView):
+    serializer_class = RecoveryOptionsInput
+    output_serializer = RecoveryOptionsOutput
+
+    def compute(self, data):
+        return calculators.recovery_options(**data)
+
+
 urlpatterns = [
     path("calculators/training-time/", TrainingTimeView.as_view(), name="calculator-training-time"),
     path("calculators/job-mttf/", JobMttfView.as_view(), name="calculator-job-mttf"),
@@ -282,4 +355,5 @@ urlpatterns = [
         CheckpointIntervalView.as_view(),
         name="calculator-checkpoint-interval",
     ),
+    path("calculators/recovery-options/", RecoveryOptionsView.as_view(), name="calculator-recovery-options"),
 ]

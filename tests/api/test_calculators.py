@@ -114,12 +114,16 @@ def test_checkpoint_interval_never_fails_on_any_body(viewer_client, body):
     response = post(viewer_client, "checkpoint-interval", body)
     assert response.status_code in (200, 400)
     if response.status_code == 400:
+        # An unknown field ("other") is named too, never silently ignored.
         assert set(response.data) <= {
             "mtbf_hours",
             "checkpoint_minutes",
             "restart_minutes",
+            "other",
             "non_field_errors",
         }
+    if "other" in body:
+        assert response.status_code == 400 and "other" in response.data
 
 
 @pytest.mark.django_db
@@ -143,3 +147,60 @@ class TestTrainingTimeMixedFleet:
         response = post(viewer_client, "training-time", body)
         assert response.status_code == 400
         assert "partition" in response.data
+
+
+@pytest.mark.django_db
+class TestRecoveryOptions:
+    """Checked against a hand calculation: M = 3 h, δ = 5 min, R = 10 min, 10 s steps, 16,384 GPUs.
+
+    Daly (FGCS 2006, eq. 37): τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ = √0.5 × 1.040827 − 0.083333
+    = 0.652643 h = 39.1585 min. ETTR = τ / (M e^{R/M} (e^{(τ+δ)/M} − 1)) = 0.74016.
+    In-memory reconstruction (Gemini, arXiv 2312.11805 §3): 80 GB × 8 / 400 Gb/s = 1.6 s; a failure
+    costs one step, the copy and the restart: (10 + 1.6)/3600 + 1/6 = 0.169889 h; ETTR = 3 / 3.169889
+    = 0.94641. GPU-hours lost per failure: 16,384 × ((τ+δ)/2 + R) = 8,759.8 and 16,384 × 0.169889
+    = 2,783.5."""
+
+    BODY = {
+        "mtbf_hours": 3.0,
+        "checkpoint_minutes": 5,
+        "restart_minutes": 10,
+        "step_seconds": 10,
+        "gpus": 16384,
+    }
+
+    def test_matches_the_hand_calculation(self, viewer_client):
+        response = post(viewer_client, "recovery-options", self.BODY)
+        assert response.status_code == 200, response.content
+        data = response.json()
+        assert data["effective_restart_minutes"] == pytest.approx(10.0)
+        ckpt, mem = data["checkpoint_restart"], data["in_memory"]
+        assert ckpt["interval_minutes"] == pytest.approx(39.1585, abs=1e-3)
+        assert ckpt["expected_ettr"] == pytest.approx(0.74016, abs=1e-4)
+        assert ckpt["lost_gpu_hours_per_failure"] == pytest.approx(8759.8, abs=0.1)
+        assert mem["reconstruction_seconds"] == pytest.approx(1.6)
+        assert mem["expected_ettr"] == pytest.approx(0.94641, abs=1e-4)
+        assert mem["lost_gpu_hours_per_failure"] == pytest.approx(2783.5, abs=0.1)
+
+    def test_spares_running_out_add_the_repair_wait(self, viewer_client):
+        # 0.1 node failures/h × 48 h repair = 4.8 nodes in repair on average; with 2 spares the job waits
+        # when more than 2 are out: P = 1 − e^−4.8 (1 + 4.8 + 4.8²/2) = 0.857461 → 10 + 0.857461 × 2,880 min.
+        body = {**self.BODY, "spares": 2, "node_failures_per_hour": 0.1}
+        data = post(viewer_client, "recovery-options", body).json()
+        assert data["effective_restart_minutes"] == pytest.approx(2479.49, abs=0.01)
+
+    @pytest.mark.parametrize(
+        ("field", "value"), [("mtbf_hours", -1), ("gpus", 0), ("link_gbps", 0), ("spares", -1)]
+    )
+    def test_bad_input_is_400_naming_the_field(self, viewer_client, field, value):
+        response = post(viewer_client, "recovery-options", {**self.BODY, field: value})
+        assert response.status_code == 400 and field in response.json()
+
+    def test_missing_and_unknown_fields_are_400_naming_them(self, viewer_client):
+        body = {k: v for k, v in self.BODY.items() if k != "step_seconds"}
+        assert "step_seconds" in post(viewer_client, "recovery-options", body).json()
+        response = post(viewer_client, "recovery-options", {**self.BODY, "link_gbit": 800})
+        assert response.status_code == 400 and response.json() == {"link_gbit": ["Unknown field."]}
+
+    def test_listed_in_the_openapi_schema(self, viewer_client):
+        schema = viewer_client.get("/api/schema/", {"format": "json"}).json()
+        assert "/api/calculators/recovery-options/" in schema["paths"]
