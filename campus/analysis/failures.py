@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campus.analysis.cooling import unit_heat_kw
 from campus.analysis.power import _Outcome, _run, power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
@@ -66,7 +65,7 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
     idx = g.memo.get("cooling_index")
     if idx is not None:
         return idx  # type: ignore[return-value]
-    heat = unit_heat_kw(snap)
+    heat = g.unit_heat_kw
     unit_racks: dict[int, list[int]] = {}
     for r in snap.racks:
         if r.cooling_unit_id is not None:

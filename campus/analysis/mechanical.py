@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campus.analysis.cooling import mechanical_loads_kw
+from campus.analysis.cooling import cooling_balance
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sides given to a mechanical load's first and second supply (as a rack's A and B feeds).
@@ -29,13 +29,26 @@ class MechanicalLoad:
     supplies: tuple[int, ...]  # power device ids, at most one per side
 
 
-def mechanical_loads(snap: CampusSnapshot) -> list[MechanicalLoad]:
-    """Every cooling unit and plant that names a supply, with its electrical load, kW.
+def cooling_figures(snap: CampusSnapshot) -> tuple[dict[tuple[str, int], float], dict[int, float]]:
+    """The one call into the cooling analysis: the electrical load of every unit ``("unit", id)`` and plant
+    ``("plant", id)`` (as ``cooling.mechanical_loads_kw``), and the heat every unit carries, kW.
 
-    The per-load kW come from one call into the cooling analysis, so a change of how heat is allocated
-    to units and plants reaches the power chain without touching the roll-up.
+    A change of how heat is allocated to units and plants reaches the power chain and the failure analysis
+    from here without touching either.
     """
-    kw = mechanical_loads_kw(snap)
+    bal = cooling_balance(snap)
+    kw: dict[tuple[str, int], float] = {("unit", u.id): u.electrical_kw for u in bal.units}
+    kw.update({("plant", p.id): p.electrical_kw for p in bal.plants})
+    return kw, {u.id: u.heat_kw for u in bal.units}
+
+
+def mechanical_loads(
+    snap: CampusSnapshot, kw: dict[tuple[str, int], float] | None = None
+) -> list[MechanicalLoad]:
+    """Every cooling unit and plant that names a supply, with its electrical load, kW (``kw``: the loads of
+    ``cooling_figures``, computed when not given)."""
+    if kw is None:
+        kw, _ = cooling_figures(snap)
     out: list[MechanicalLoad] = []
     for u in snap.cooling_units:
         if u.supply_ids:

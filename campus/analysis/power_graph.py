@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from campus.analysis.mechanical import SUPPLY_SIDES, mechanical_loads
+from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
 
 # Device statuses that carry no power. "planned" devices are part of the design and are analysed as built.
@@ -51,7 +51,8 @@ class PowerGraph:
         self.load_kw: dict[int, float] = dict(self.default_rack_load_kw)
         self.mechanical: dict[int, tuple[str, int]] = {}  # load id -> ("unit" | "plant", id)
         self.mechanical_feeds: set[int] = set()
-        for m in mechanical_loads(snap):
+        mechanical_kw, self.unit_heat_kw = cooling_figures(snap)  # heat: for the failure analysis
+        for m in mechanical_loads(snap, mechanical_kw):
             lid = -1 - len(self.mechanical)
             self.mechanical[lid] = (m.kind, m.id)
             self.load_kw[lid] = m.load_kw
