@@ -1,0 +1,59 @@
+"""Back-end GPU fabric: fat-tree design maths (``design``), the inventory the campus generator lays out
+(``generate``), and a count of what an inventory holds (``inventory``).
+
+The public names of all three stay importable from ``campus.analysis.fabric``.
+"""
+
+from campus.analysis.fabric.design import (
+    INTER_ISLAND_M,
+    LEAF_SPINE_M,
+    NODE_LEAF_M,
+    OPTICAL_MEDIA,
+    REACH_M,
+    SPINE_CORE_M,
+    TIER_NAMES,
+    TRANSCEIVERS_PER_NIC,
+    CampusFabricDesign,
+    FabricDesign,
+    FabricLayer,
+    InterIslandDesign,
+    design_campus_fabric,
+    design_fabric,
+    design_inter_island,
+    leaf_down_ports,
+    max_endpoints,
+    media_power_w_per_end,
+    medium_for_length,
+    tier_name,
+    tiers_for,
+)
+from campus.analysis.fabric.generate import inventory_for_campus
+from campus.analysis.fabric.inventory import FabricSummary, PodFabric, fabric_from_inventory
+
+__all__ = [
+    "INTER_ISLAND_M",
+    "LEAF_SPINE_M",
+    "NODE_LEAF_M",
+    "OPTICAL_MEDIA",
+    "REACH_M",
+    "SPINE_CORE_M",
+    "TIER_NAMES",
+    "TRANSCEIVERS_PER_NIC",
+    "CampusFabricDesign",
+    "FabricDesign",
+    "FabricLayer",
+    "FabricSummary",
+    "InterIslandDesign",
+    "PodFabric",
+    "design_campus_fabric",
+    "design_fabric",
+    "design_inter_island",
+    "fabric_from_inventory",
+    "inventory_for_campus",
+    "leaf_down_ports",
+    "max_endpoints",
+    "media_power_w_per_end",
+    "medium_for_length",
+    "tier_name",
+    "tiers_for",
+]

@@ -1,0 +1,390 @@
+"""Back-end GPU fabric design: fat-tree sizing from first principles, cable media by length, fabric power.
+
+Fat tree of radix-k switches (folded Clos). A leaf gives ``down = k * o / (1 + o)`` ports to end points
+and the rest up (``o`` = oversubscription at the leaf, 1.0 = non-blocking: k/2 down, k/2 up). Middle
+tiers split k/2 down, k/2 up; the top tier uses all k ports down. Reach with t tiers:
+``k`` (t = 1) and ``down * k * (k/2)**(t-2)`` (t >= 2): k²/2 in two tiers and k³/4 in three when
+non-blocking (Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture, SIGCOMM 2008, §2.2). Beyond that a fourth tier and so on.
+
+Cable lengths follow the topology (SemiAnalysis, 100k H100 clusters, 2024-06): rail-optimized puts the leaves at the end of a row, so
+node->leaf cables are tens of metres of optics; middle-of-rack puts the leaf in the row and the node
+links are short DAC copper. The medium is the cheapest that reaches the length.
+
+Power: a switch draws ``power_w_copper`` with copper ports and ``power_w_optics`` with optical ports;
+the difference (~12 W a port for the Quantum-2 747 W / 1,500 W pair) is the transceivers the switch
+powers, so a switch with a fraction f of optical ports draws copper + f * (optics - copper) and only
+the *node-side* transceivers are added on top (power_w_per_end each). Active copper (AEC) ends draw
+power_w_per_end at both ends.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+
+from campus.analysis.snapshot import MediumSpec, SwitchSpec
+
+TIER_NAMES = ("leaf", "spine", "core", "super-spine")
+# Upper reach of each cable class, shortest first (SemiAnalysis, 100k H100 clusters, 2024-06); beyond the
+# last, coherent ZR.
+REACH_M: tuple[tuple[str, float], ...] = (
+    ("dac", 3.0),
+    ("aec", 7.0),
+    ("sr", 50.0),
+    ("dr", 500.0),
+    ("fr", 2000.0),
+)
+OPTICAL_MEDIA = frozenset({"sr", "dr", "fr", "zr"})
+# Node-side transceivers per NIC port: a twin-port 2x400G module serves two ports
+# (SemiAnalysis, 100k H100 clusters, 2024-06).
+TRANSCEIVERS_PER_NIC = {"dual-port": 0.5}
+
+# Typical cable runs, m (assumptions documented in docs/model.md).
+NODE_LEAF_M = {"rail-optimized": 30.0, "middle-of-rack": 3.0}
+LEAF_SPINE_M = 40.0  # within a hall: overhead trays to the hall's spine rows
+SPINE_CORE_M = 150.0  # between halls of one building
+INTER_ISLAND_M = 600.0  # between buildings of a campus
+
+
+def tier_name(index: int) -> str:
+    """Name of tier ``index`` (0 = leaf)."""
+    return TIER_NAMES[index] if index < len(TIER_NAMES) else f"tier-{index + 1}"
+
+
+def medium_for_length(length_m: float) -> str:
+    """The cheapest medium that reaches ``length_m``: <=3 m dac, <=7 m aec, <=50 m sr, <=500 m dr,
+    <=2 km fr, beyond zr."""
+    if length_m < 0:
+        raise ValueError("length_m: must be >= 0")
+    for slug, reach in REACH_M:
+        if length_m <= reach:
+            return slug
+    return "zr"
+
+
+def leaf_down_ports(radix: int, oversubscription: float) -> int:
+    return max(1, int(radix * oversubscription / (1.0 + oversubscription)))
+
+
+def tiers_for(endpoints: int, radix: int, oversubscription: float = 1.0) -> int:
+    """Fewest fat-tree tiers of radix-``radix`` switches that reach ``endpoints`` end points."""
+    if endpoints <= radix:
+        return 1
+    down = leaf_down_ports(radix, oversubscription)
+    tiers, reach = 2, down * radix
+    while reach < endpoints:
+        tiers += 1
+        reach *= radix // 2
+    return tiers
+
+
+def max_endpoints(tiers: int, radix: int, oversubscription: float = 1.0) -> int:
+    if tiers <= 1:
+        return radix
+    return leaf_down_ports(radix, oversubscription) * radix * (radix // 2) ** (tiers - 2)
+
+
+@dataclass(frozen=True)
+class FabricLayer:
+    """The cables between tier ``lower`` and the tier above (lower = -1: end points to leaves)."""
+
+    name: str  # "node-leaf", "leaf-spine", "spine-core", ...
+    links: int
+    length_m: float
+    medium: str
+    transceivers: float  # optical modules at both ends (node side reduced for twin-port NICs)
+
+
+@dataclass(frozen=True)
+class FabricDesign:
+    """A fat-tree design: what ``design_fabric`` returns and the campus generator builds from.
+
+    gpus, endpoints (NIC ports = gpus x nics_per_gpu), radix, topology, oversubscription (at the leaf);
+    tiers; switches_per_tier (leaf first) and switches; layers (cables per tier boundary, length, medium);
+    links and links_by_medium; transceivers and transceivers_by_medium; copper_share (copper cables /
+    all cables); switch_power_kw, transceiver_power_kw, fabric_power_kw; bisection_tbps (half the end
+    points at full port speed, divided by the oversubscription); max_endpoints at this tier count.
+    """
+
+    gpus: int
+    endpoints: int
+    radix: int
+    port_speed_gbps: float
+    topology: str
+    oversubscription: float
+    tiers: int
+    switches_per_tier: tuple[int, ...]
+    switches: int
+    layers: tuple[FabricLayer, ...]
+    links: int
+    links_by_medium: dict[str, int]
+    transceivers: float
+    transceivers_by_medium: dict[str, float]
+    copper_share: float
+    switch_power_kw: float
+    transceiver_power_kw: float
+    fabric_power_kw: float
+    bisection_tbps: float
+    max_endpoints: int
+    leaf_down_ports: int
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["switches_per_tier"] = {tier_name(i): n for i, n in enumerate(self.switches_per_tier)}
+        return d
+
+
+def media_power_w_per_end(media: Mapping[str, MediumSpec] | None, slug: str) -> float:
+    """Power of one end of a cable of medium ``slug``, W: the media table's, else the catalog default."""
+    if media and slug in media:
+        return media[slug].power_w_per_end
+    return _DEFAULT_END_W.get(slug, 0.0)
+
+
+# Fallback per-end power when no media table is given, W (catalog LINK_MEDIA values).
+_DEFAULT_END_W = {"dac": 0.0, "aec": 6.0, "sr": 10.0, "dr": 12.0, "fr": 12.0, "zr": 20.0}
+
+
+def _switch_tier_counts(endpoints: int, radix: int, tiers: int, down: int) -> list[int]:
+    if tiers == 1:
+        return [max(1, math.ceil(endpoints / radix))]
+    half = radix // 2
+    up = radix - down
+    counts = [math.ceil(endpoints / down)]
+    ports_up = counts[0] * up
+    for _ in range(tiers - 2):
+        n = math.ceil(ports_up / half)
+        counts.append(n)
+        ports_up = n * half
+    counts.append(math.ceil(ports_up / radix))
+    return counts
+
+
+def design_fabric(
+    gpus: int,
+    switch: SwitchSpec,
+    topology: str = "rail-optimized",
+    oversubscription: float = 1.0,
+    gpus_per_rack: int = 32,
+    nics_per_gpu: int = 1,
+    nic_kind: str = "connectx7",
+    media: Mapping[str, MediumSpec] | None = None,
+    node_leaf_m: float | None = None,
+    leaf_spine_m: float = LEAF_SPINE_M,
+    spine_core_m: float = SPINE_CORE_M,
+) -> FabricDesign:
+    """Size a fat tree for ``gpus`` GPUs of ``nics_per_gpu`` back-end ports each.
+
+    ``node_leaf_m`` defaults by topology (rail-optimized 30 m of optics, middle-of-rack 3 m of DAC);
+    layers above the second boundary use ``spine_core_m`` (and ``spine_core_m`` again beyond).
+    ``gpus_per_rack`` is kept for callers that lay out racks; the counts do not depend on it.
+    """
+    if gpus <= 0:
+        raise ValueError("gpus: must be > 0")
+    if switch.radix < 4:
+        raise ValueError("radix: must be >= 4")
+    if oversubscription < 1.0:
+        raise ValueError("oversubscription: must be >= 1")
+    if nics_per_gpu <= 0:
+        raise ValueError("nics_per_gpu: must be > 0")
+    if gpus_per_rack <= 0:
+        raise ValueError("gpus_per_rack: must be > 0")
+    if node_leaf_m is None:
+        if topology not in NODE_LEAF_M:
+            raise ValueError(f"topology: must be one of {', '.join(NODE_LEAF_M)}")
+        node_leaf_m = NODE_LEAF_M[topology]
+    k = switch.radix
+    endpoints = gpus * nics_per_gpu
+    tiers = tiers_for(endpoints, k, oversubscription)
+    down = leaf_down_ports(k, oversubscription) if tiers > 1 else k
+    counts = _switch_tier_counts(endpoints, k, tiers, down)
+    # cables per boundary: node->leaf = end points; above, every up port of the tier below
+    layer_links = [endpoints]
+    if tiers >= 2:
+        layer_links.append(counts[0] * (k - down))
+        for i in range(1, tiers - 1):
+            layer_links.append(counts[i] * (k // 2))
+    lengths = [node_leaf_m, leaf_spine_m] + [spine_core_m] * max(0, tiers - 2)
+    names = ["node-leaf"] + [f"{tier_name(i)}-{tier_name(i + 1)}" for i in range(tiers - 1)]
+    node_tx_per_port = TRANSCEIVERS_PER_NIC.get(nic_kind, 1.0)
+    layers = []
+    for i, links in enumerate(layer_links):
+        medium = medium_for_length(lengths[i])
+        optical = medium in OPTICAL_MEDIA
+        tx = links * ((node_tx_per_port if i == 0 else 1.0) + 1.0) if optical else 0.0
+        layers.append(FabricLayer(names[i], links, lengths[i], medium, tx))
+    return _finish(gpus, endpoints, switch, topology, oversubscription, tiers, counts, layers, media, down)
+
+
+def _finish(
+    gpus: int,
+    endpoints: int,
+    switch: SwitchSpec,
+    topology: str,
+    oversubscription: float,
+    tiers: int,
+    counts: list[int],
+    layers: list[FabricLayer],
+    media: Mapping[str, MediumSpec] | None,
+    down: int,
+) -> FabricDesign:
+    k = switch.radix
+    links_by_medium: dict[str, int] = {}
+    tx_by_medium: dict[str, float] = {}
+    for layer in layers:
+        links_by_medium[layer.medium] = links_by_medium.get(layer.medium, 0) + layer.links
+        if layer.transceivers:
+            tx_by_medium[layer.medium] = tx_by_medium.get(layer.medium, 0.0) + layer.transceivers
+    total_links = sum(links_by_medium.values())
+    copper = sum(n for m, n in links_by_medium.items() if m not in OPTICAL_MEDIA)
+    # Optical share of each tier's ports: its down layer (i) and up layer (i + 1).
+    switch_w = 0.0
+    for i, n in enumerate(counts):
+        ends = [layers[i]]
+        if i + 1 < len(layers):
+            ends.append(layers[i + 1])
+        port_ends = sum(layer.links for layer in ends)
+        optical_ends = sum(layer.links for layer in ends if layer.medium in OPTICAL_MEDIA)
+        frac = optical_ends / port_ends if port_ends else 0.0
+        switch_w += n * (switch.power_w_copper + frac * (switch.power_w_optics - switch.power_w_copper))
+    tx_w = 0.0
+    for i, layer in enumerate(layers):
+        end_w = media_power_w_per_end(media, layer.medium)
+        if layer.medium in OPTICAL_MEDIA:
+            if i == 0:  # node side only; switch-side modules are in the switch's optics power
+                tx_w += (layer.transceivers - layer.links) * end_w
+        else:
+            tx_w += 2 * layer.links * end_w  # AEC retimers at both ends
+    transceivers = sum(layer.transceivers for layer in layers)
+    return FabricDesign(
+        gpus=gpus,
+        endpoints=endpoints,
+        radix=k,
+        port_speed_gbps=switch.port_speed_gbps,
+        topology=topology,
+        oversubscription=oversubscription,
+        tiers=tiers,
+        switches_per_tier=tuple(counts),
+        switches=sum(counts),
+        layers=tuple(layers),
+        links=total_links,
+        links_by_medium=links_by_medium,
+        transceivers=transceivers,
+        transceivers_by_medium=tx_by_medium,
+        copper_share=copper / total_links if total_links else 0.0,
+        switch_power_kw=switch_w / 1000.0,
+        transceiver_power_kw=tx_w / 1000.0,
+        fabric_power_kw=(switch_w + tx_w) / 1000.0,
+        bisection_tbps=endpoints * switch.port_speed_gbps / 2.0 / oversubscription / 1000.0,
+        max_endpoints=max_endpoints(tiers, k, oversubscription),
+        leaf_down_ports=down,
+    )
+
+
+@dataclass(frozen=True)
+class InterIslandDesign:
+    """The layer joining compute islands, oversubscribed by ``oversubscription`` (Meta: 7:1)."""
+
+    islands: int
+    uplinks: int
+    switches: int
+    medium: str
+    length_m: float
+    transceivers: int
+    fabric_power_kw: float
+    bisection_tbps: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def design_inter_island(
+    island_endpoints: Sequence[int],
+    switch: SwitchSpec,
+    oversubscription: float = 7.0,
+    length_m: float = INTER_ISLAND_M,
+) -> InterIslandDesign:
+    """Each island sends ``ceil(endpoints / oversubscription)`` uplinks to a super-spine layer of
+    ``ceil(uplinks / radix)`` switches. The island-side ports are assumed to be spare ports of the
+    island's top tier (its switch count is rounded up), so no island switches are added."""
+    if oversubscription < 1.0:
+        raise ValueError("oversubscription: must be >= 1")
+    if len(island_endpoints) < 2:
+        return InterIslandDesign(len(island_endpoints), 0, 0, "", length_m, 0, 0.0, 0.0)
+    uplinks = sum(math.ceil(e / oversubscription) for e in island_endpoints)
+    switches = math.ceil(uplinks / switch.radix)
+    medium = medium_for_length(length_m)
+    optical = medium in OPTICAL_MEDIA
+    power_w = switches * (switch.power_w_optics if optical else switch.power_w_copper)
+    return InterIslandDesign(
+        islands=len(island_endpoints),
+        uplinks=uplinks,
+        switches=switches,
+        medium=medium,
+        length_m=length_m,
+        transceivers=2 * uplinks if optical else 0,
+        fabric_power_kw=power_w / 1000.0,
+        bisection_tbps=uplinks * switch.port_speed_gbps / 2.0 / 1000.0,
+    )
+
+
+@dataclass(frozen=True)
+class CampusFabricDesign:
+    """One fat tree per island plus the inter-island layer; totals across both."""
+
+    islands: tuple[FabricDesign, ...]
+    inter_island: InterIslandDesign
+    tiers: int
+    switches: int
+    links_by_medium: dict[str, int]
+    transceivers: float
+    copper_share: float
+    fabric_power_kw: float
+
+    def as_dict(self) -> dict:
+        return {
+            "islands": [d.as_dict() for d in self.islands],
+            "inter_island": self.inter_island.as_dict(),
+            "tiers": self.tiers,
+            "switches": self.switches,
+            "links_by_medium": self.links_by_medium,
+            "transceivers": self.transceivers,
+            "copper_share": self.copper_share,
+            "fabric_power_kw": self.fabric_power_kw,
+        }
+
+
+def design_campus_fabric(
+    island_gpus: Sequence[int],
+    switch: SwitchSpec,
+    topology: str = "rail-optimized",
+    inter_island_oversubscription: float = 7.0,
+    inter_island_m: float = INTER_ISLAND_M,
+    **island_kw,
+) -> CampusFabricDesign:
+    """Non-blocking islands of ``island_gpus`` GPUs each, joined above by an oversubscribed layer."""
+    if not island_gpus:
+        raise ValueError("island_gpus: must not be empty")
+    islands = tuple(design_fabric(n, switch, topology, **island_kw) for n in island_gpus)
+    inter = design_inter_island(
+        [d.endpoints for d in islands], switch, inter_island_oversubscription, inter_island_m
+    )
+    links: dict[str, int] = {}
+    for d in islands:
+        for m, n in d.links_by_medium.items():
+            links[m] = links.get(m, 0) + n
+    if inter.uplinks:
+        links[inter.medium] = links.get(inter.medium, 0) + inter.uplinks
+    total = sum(links.values())
+    copper = sum(n for m, n in links.items() if m not in OPTICAL_MEDIA)
+    return CampusFabricDesign(
+        islands=islands,
+        inter_island=inter,
+        tiers=max(d.tiers for d in islands) + (1 if inter.switches else 0),
+        switches=sum(d.switches for d in islands) + inter.switches,
+        links_by_medium=links,
+        transceivers=sum(d.transceivers for d in islands) + inter.transceivers,
+        copper_share=copper / total if total else 0.0,
+        fabric_power_kw=sum(d.fabric_power_kw for d in islands) + inter.fabric_power_kw,
+    )
