@@ -292,3 +292,22 @@ def test_failing_more_on_generated_campuses(generated_snapshots, data):
     assert _usable_racks(snap, big) <= _usable_racks(snap, small)
     im, res = impact(snap, failed=big), fail(snap, big)
     assert (im.gpus_lost_power, im.gpus_lost_cooling) == (res.gpus_lost_power, res.gpus_lost_cooling)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    mpdu_kw=st.sampled_from([0.3, 0.6, 1.0, 100.0]),
+    dual=st.lists(st.booleans(), min_size=2, max_size=4).map(tuple),
+    crah_kw=st.sampled_from([8.0, 12.0, 25.0]),
+    pdu_kw=st.sampled_from([15.0, 25.0, 100.0]),
+)
+def test_agreement_holds_through_cascades(mpdu_kw, dual, crah_kw, pdu_kw):
+    # tight rack PDUs and mechanical PDUs make single losses trip the other side
+    snap = _tight(mpdu_kw, dual, crah_kw)
+    snap = replace(
+        snap,
+        power_devices=tuple(
+            replace(d, rated_kw=pdu_kw) if d.id in (11, 12) else d for d in snap.power_devices
+        ),
+    )
+    test_the_incremental_check_agrees_with_impact_mode_element_by_element(snap)
