@@ -307,7 +307,46 @@ NIC_KINDS: dict[str, Row] = {
         "source": "SemiAnalysis, 100k H100 clusters (2024-06): twin-port 2x400G modules halve node-side optics",
         "estimate": False,
     },
+    # The Ascend 910B carries its own 200GE RoCE port: no separate NIC card, its power is in the server's.
+    "roce-200ge": {
+        "extra_w_per_nic": 0.0,
+        "transceivers_per_nic": 1.0,
+        "source": "Huawei Atlas 800T A2 training server (2023): one 200GE RoCE v2 port integrated on each of "
+        "the 8 Ascend 910B NPUs, for the parameter-plane network",
+        "estimate": False,
+    },
 }
+
+# Back-end fabrics a GPU vendor's servers are built and supported with (one fabric per campus in the
+# generator, so every model of a mix must take it). RoCE runs on the Ethernet fabrics.
+VENDOR_FABRICS: dict[str, tuple[tuple[str, ...], str]] = {
+    "NVIDIA": (
+        ("infiniband-ndr", "spectrum-x", "tomahawk5", "roce-200ge"),
+        "NVIDIA DGX/HGX reference architectures (2023-2024): InfiniBand NDR or Spectrum-X Ethernet; ConnectX-7 "
+        "also runs RoCE on any Ethernet fabric",
+    ),
+    "AMD": (
+        ("infiniband-ndr", "tomahawk5", "roce-200ge"),
+        "MI300X platforms ship with InfiniBand (Azure ND MI300X v5: 8 x 400G NDR, 2024) or RoCE Ethernet "
+        "(OCI BM.GPU.MI300X.8: RoCE v2, 2024); Spectrum-X is NVIDIA's end-to-end platform with its SuperNICs",
+    ),
+    "Huawei": (
+        ("roce-200ge",),
+        "Huawei Atlas 800T A2 (2023): the 910B NPUs' integrated 200GE RoCE ports are the only scale-out path",
+    ),
+    "Cambricon": (
+        ("tomahawk5", "roce-200ge"),
+        "estimate: MLU370-X8 servers scale out over RoCE Ethernet (Cambricon MLU370-X8 product brief, 2022)",
+    ),
+}
+
+
+def fabrics_for_vendor(vendor: str) -> tuple[str, ...]:
+    """The back-end fabrics offered with a vendor's GPUs (an unknown vendor: every fabric)."""
+    if vendor in VENDOR_FABRICS:
+        return VENDOR_FABRICS[vendor][0]
+    return tuple(dict.fromkeys(r["fabric"] for r in SWITCH_MODELS))
+
 
 # ---------------------------------------------------------------- servers
 
@@ -459,7 +498,7 @@ NODE_MODELS: list[Row] = [
         "gpus_per_node": 8,
         "overhead_w": 2400.0,  # 4 Kunpeng 920 CPUs, fans and PSU losses, ~300 W per NPU
         "nics": 8,
-        "nic_kind": "connectx7",  # 200GE RoCE ports integrated on each NPU; power in the overhead
+        "nic_kind": "roce-200ge",  # 200GE RoCE ports integrated on each NPU; power in the overhead
         "nic_speed_gbps": 200.0,
         "rack_units": 4,
         "source": "Huawei Atlas 800T A2 training server as described publicly (2023); overhead estimated",
@@ -551,6 +590,20 @@ SWITCH_MODELS: list[Row] = [
         "power_w_optics": 2400.0,  # + 128 x ~12 W
         "rack_units": 2,
         "source": "Broadcom Tomahawk 5 (BCM78900, 2022): 51.2 Tb/s; box power estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "ethernet-128x200ge",
+        "name": "25.6T Ethernet switch (128x200GE)",
+        "vendor": "Broadcom",
+        "fabric": "roce-200ge",
+        "radix": 128,
+        "port_speed_gbps": 200.0,
+        "power_w_copper": 700.0,
+        "power_w_optics": 1450.0,  # + 128 x ~6 W 200G modules
+        "rack_units": 2,
+        "source": "Broadcom Tomahawk 4 (BCM56990, 2019): 25.6 Tb/s = 128 x 200GE, the class of leaf and spine "
+        "built for 200GE RoCE clusters; box power estimated",
         "estimate": True,
     },
 ]

@@ -62,12 +62,14 @@ class NicKind(models.TextChoices):
     CONNECTX7 = "connectx7", "ConnectX-7"
     BLUEFIELD3 = "bluefield3", "BlueField-3 DPU"
     DUAL_PORT = "dual-port", "Dual-port 2x400G"
+    ROCE_200GE = "roce-200ge", "Integrated 200GE RoCE"
 
 
 class Fabric(models.TextChoices):
     INFINIBAND_NDR = "infiniband-ndr", "InfiniBand NDR"
     SPECTRUM_X = "spectrum-x", "Spectrum-X Ethernet"
     TOMAHAWK5 = "tomahawk5", "Tomahawk 5 Ethernet"
+    ROCE_200GE = "roce-200ge", "RoCE 200GE Ethernet"
 
 
 class Topology(models.TextChoices):

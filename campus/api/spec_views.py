@@ -31,7 +31,7 @@ from campus.choices import Fabric, NicKind, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
-from campus.interchange.generate import GeneratorError, generate_spec
+from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel
 
@@ -118,6 +118,17 @@ _IMPORT_RESULT = inline_serializer(
         "id": serializers.IntegerField(),
         "name": serializers.CharField(),
         "counts": serializers.DictField(child=serializers.IntegerField()),
+    },
+)
+_GENERATE_RESULT = inline_serializer(
+    "GenerateResult",
+    {
+        "id": serializers.IntegerField(),
+        "name": serializers.CharField(),
+        "counts": serializers.DictField(child=serializers.IntegerField()),
+        "notes": serializers.ListField(
+            child=serializers.CharField(), help_text="What the generator changed, e.g. GPUs rounded up."
+        ),
     },
 )
 _SMALL_SPEC = {
@@ -247,7 +258,23 @@ class CampusExportView(APIView):
         return response
 
 
-class MixEntrySerializer(serializers.Serializer):
+class _NoUnknownKeys:
+    """A parameter the generator does not take is refused by name rather than silently ignored."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {
+                        key: ["unknown parameter; the generator takes: " + ", ".join(self.fields)]
+                        for key in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class MixEntrySerializer(_NoUnknownKeys, serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64)
     gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
 
@@ -257,7 +284,7 @@ class MixEntrySerializer(serializers.Serializer):
         return value
 
 
-class GenerateSerializer(serializers.Serializer):
+class GenerateSerializer(_NoUnknownKeys, serializers.Serializer):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
     name = serializers.CharField(max_length=128)
@@ -265,7 +292,13 @@ class GenerateSerializer(serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64, default="h100-sxm")
     fabric = serializers.ChoiceField(choices=Fabric.choices, default=Fabric.INFINIBAND_NDR)
     topology = serializers.ChoiceField(choices=Topology.choices, default=Topology.RAIL_OPTIMIZED)
-    nic = serializers.ChoiceField(choices=NicKind.choices, default=NicKind.CONNECTX7)
+    nic = serializers.ChoiceField(
+        choices=NicKind.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Picks the server model by NIC kind (default: the GPU model's first server).",
+    )
     cooling = serializers.ChoiceField(choices=[("liquid", "Liquid"), ("air", "Air")], default="liquid")
     pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False, allow_null=True, default=None)
     price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
@@ -301,7 +334,7 @@ class CampusGenerateView(APIView):
         operation_id="campuses_generate",
         summary="Generate a reference-design campus",
         request=GenerateSerializer,
-        responses={201: _IMPORT_RESULT, 400: OpenApiResponse(description="The field at fault and why.")},
+        responses={201: _GENERATE_RESULT, 400: OpenApiResponse(description="The field at fault and why.")},
         examples=[
             OpenApiExample(
                 "16k H100, InfiniBand, rail-optimized",
@@ -334,14 +367,16 @@ class CampusGenerateView(APIView):
         if options.get("mix"):
             options["mix"] = [dict(m) for m in options["mix"]]
         try:
-            spec = generate_spec(catalog=db_catalog(), **options)
+            design = generate(catalog=db_catalog(), **options)
         except GeneratorError as exc:
             return Response({exc.field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
         try:
-            campus = import_campus(spec, replace=replace)
+            campus = import_campus(design.spec, replace=replace)
         except SpecError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-        return _created(campus, spec)
+        response = _created(campus, design.spec)
+        response.data["notes"] = design.notes
+        return response
 
 
 urlpatterns = [

@@ -64,18 +64,12 @@ def test_redundancy_list_is_exactly_what_impact_mode_finds_element_by_element(pa
 
 
 def _mpdu_spec(dual: bool) -> dict:
-    """A generated air-cooled campus whose CRAHs hang off one mechanical PDU per hall (fed from both UPS),
-    or (``dual``) off two: the A-side PDU fed from UPS A, a second one fed from UPS B."""
+    """A generated air-cooled campus: its CRAHs are dual-fed from a hall's mechanical PDU A (on UPS A) and
+    B (on UPS B); without ``dual`` they hang off PDU A alone."""
     spec = generate_spec("Mechanical", 256, cooling="air", **SMALL)
-    if dual:
-        devices = {d["name"]: d for d in spec["power_devices"]}
-        for feed in spec["power_feeds"]:
-            if "MPDU" in feed.get("to", "") and feed["side"] == "B":
-                twin = feed["to"] + "-B"
-                spec["power_devices"].append({**devices[feed["to"]], "name": twin})
-                feed["to"] = twin
+    if not dual:
         for unit in spec["cooling_units"]:
-            unit["power_device_b"] = unit["power_device"] + "-B"
+            unit.pop("power_device_b", None)
     return spec
 
 
@@ -86,8 +80,8 @@ def test_a_hall_mechanical_pdu_shows_as_a_cooling_finding_with_every_gpu_behind_
     gpus_by_hall: dict[int, int] = {}
     for r in snap.racks:
         gpus_by_hall[r.hall_id] = gpus_by_hall.get(r.hall_id, 0) + sum(snap.rack_gpus(r).values())
-    mpdus = {d.id: d for d in snap.power_devices if "MPDU" in d.name}
-    assert mpdus
+    mpdus = {u.power_device_id for u in snap.cooling_units}
+    assert mpdus and all("MPDU" in d.name for d in snap.power_devices if d.id in mpdus)
     response = viewer_client.get(reverse("campus-redundancy", kwargs={"pk": campus.pk}))
     assert response.status_code == 200
     found = {(x["device_kind"], x["device_id"]): x for x in response.json()["findings"]}

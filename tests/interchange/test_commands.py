@@ -98,6 +98,10 @@ def test_generate_imports_a_mix_and_spec_only_writes_nothing(tmp_path):
         run("generate_campus", "--name", "Bad", "--mix", "h100-sxm")
     with pytest.raises(CommandError, match="--gpus"):
         run("generate_campus", "--name", "Bad", "--gpus", "1001")
+    with pytest.raises(CommandError, match="--racks-per-hall"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--racks-per-hall", "8")
+    with pytest.raises(CommandError, match="--fabric"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--gpu-model", "ascend-910b")
 
 
 @pytest.mark.django_db

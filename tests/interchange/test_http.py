@@ -179,6 +179,12 @@ def test_generate_creates_a_campus(planner_client):
         ({"name": "X", "gpus": 1024, "pue": 5}, "pue"),
         ({"name": "X", "mix": [{"gpu_model": "h100-sxm", "gpus": -8}]}, "mix"),
         ({"gpus": 1024}, "name"),
+        # a parameter the generator does not take is refused, not ignored
+        ({"name": "X", "gpus": 1024, "racks_per_hall": 8}, "racks_per_hall"),
+        ({"name": "X", "mix": [{"gpu_model": "h100-sxm", "gpus": 1024, "nics": 8}]}, "mix"),
+        # fabrics per vendor
+        ({"name": "X", "gpus": 1024, "gpu_model": "ascend-910b", "fabric": "infiniband-ndr"}, "fabric"),
+        ({"name": "X", "gpus": 1024, "gpu_model": "mi300x", "fabric": "spectrum-x"}, "fabric"),
     ],
 )
 def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):
@@ -187,6 +193,16 @@ def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):
     assert response.status_code == 400
     assert field in response.json()
     assert inventory_counts() == before
+
+
+def test_generate_rounds_gb200_up_to_whole_racks_and_says_so(planner_client):
+    response = planner_client.post(
+        GENERATE_URL, {"name": "NVL", "gpus": 1000, "gpu_model": "gb200"}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["counts"]["gpus"] == 1008  # 14 racks of 72
+    assert body["notes"] == ["gb200: 1,000 GPUs rounded up to 1,008 (14 whole NVL72 racks of 72)"]
 
 
 def test_generate_refuses_an_existing_name_unless_replace(planner_client):

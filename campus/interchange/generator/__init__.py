@@ -21,14 +21,16 @@ One module per step:
 """
 
 from campus.interchange.generator.common import COOLING, FABRIC_SWITCH, Catalog, GeneratorError
-from campus.interchange.generator.document import generate_spec
+from campus.interchange.generator.document import GeneratedDesign, generate, generate_spec
 from campus.interchange.generator.plan import nodes_per_rack, pick_node_model
 
 __all__ = [
     "COOLING",
     "FABRIC_SWITCH",
     "Catalog",
+    "GeneratedDesign",
     "GeneratorError",
+    "generate",
     "generate_spec",
     "nodes_per_rack",
     "pick_node_model",

@@ -44,8 +44,10 @@ class Builder:
         self.pods: list[Row] = []
         self.switches: list[Row] = []
         self.links: list[Row] = []
-        self.it_kw = 0.0
+        self.grid_capacity_mw = 0.0
+        self.it_kw = 0.0  # servers, network and other IT, set with the halls' heat
         self.max_util = cat.default_value("max_utilization")
+        self.other_it_fraction = cat.default_value("other_it_fraction")
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []
         self.pod_names: list[str] = []

@@ -28,11 +28,9 @@ LIQUID_RACK_LIMIT_KW = 140.0  # GB200 NVL72 ~132 kW is the densest design in the
 GENERATOR_KW = 3000.0  # one 3 MW diesel generator set
 UPS_MODULE_KW = 3000.0
 PLANT_KW = 10_000.0  # one dry-cooler block or chiller, kW of heat
+PLANT_MIN_KW = 1000.0  # smallest plant block for a building with little heat
 CRAH_KW = 350.0  # chilled-water CRAH / fan wall unit, kW of heat
 DRY_COOLER_COP = 15.0  # fans only; estimate
-# the same fan and pump figures the cooling balance charges to the mechanical chain (catalog estimates)
-CDU_PUMP_FRACTION = cat.default_value("cdu_pump_kw_per_kw_heat")
-CRAH_FAN_FRACTION = cat.default_value("crah_fan_kw_per_kw_heat")
 GRID_MARGIN = 1.15  # grid interconnect above the design facility power
 UPLINK_M_SAME_HALL = 20.0
 # Middle-of-rack: a leaf serves at most 16 racks, 8 either side: 8 x 0.6 m + 2 m of risers < 7 m (AEC).
@@ -44,6 +42,7 @@ FABRIC_SWITCH = {
     "infiniband-ndr": "quantum-2-qm9700",
     "spectrum-x": "spectrum-x-sn5600",
     "tomahawk5": "tomahawk5-128x400",
+    "roce-200ge": "ethernet-128x200ge",
 }
 COOLING = ("liquid", "air")
 
@@ -83,6 +82,21 @@ class Catalog:
             + node["overhead_w"]
             + node["nics"] * extra_w
         ) / 1000.0
+
+
+COLD_PLATE = "direct-to-chip"
+AIR = "air"
+
+
+def liquid_heat_fraction(node_row: Row) -> float:
+    """The node model's cold-plate share (a catalog without the figure: all of it, the older reading)."""
+    value = node_row.get("liquid_heat_fraction")
+    return 1.0 if value is None else float(value)
+
+
+def rack_cooling_type(node_row: Row, cooling: str) -> str:
+    """A liquid campus cold-plates the servers that have a cold-plate version; the rest stay on air."""
+    return COLD_PLATE if cooling == "liquid" and liquid_heat_fraction(node_row) > 0 else AIR
 
 
 def r3(value: float, digits: int = 3) -> float:

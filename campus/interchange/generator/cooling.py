@@ -1,97 +1,280 @@
-"""Heat rejection plants per building and cooling units per hall, and which unit cools each rack."""
+"""Cooling: where each hall's heat goes, the N+1 groups of units that take it, and the N+1 plants behind them.
+
+The heat is placed the way ``campus.analysis.heat.heat_map`` reads it back, so the design passes its own
+balance: the cold plates of a ``direct-to-chip`` rack carry the node model's ``liquid_heat_fraction`` to
+the rack's CDU; the rest of the rack's heat, the network's (at the switches' and racks' hall) and the
+hall's share of other IT (by server heat) go to the hall's air units (CRAHs), split by capacity; an
+``air`` rack sends everything to the CRAH it names.
+
+Per hall an N+1 group of CDUs and one of CRAHs for the air heat; racks go to units in contiguous blocks.
+CDUs are sized for their racks' whole heat, a margin over the 75-85 % the cold plates carry (so the
+group stays N+1 however much of a rack's heat reaches the liquid loop). Per building an N+1 set of dry coolers for the CDUs' heat and of chillers for the
+CRAHs', each unit on one plant, balanced so no plant exceeds its capacity and each serves heat.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from campus import catalog_data as cat
-from campus.interchange.generator.builder import Builder, HallRow
+from campus.analysis.fabric import fabric_from_inventory
+from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
-    CDU_PUMP_FRACTION,
-    CRAH_FAN_FRACTION,
+    COLD_PLATE,
     CRAH_KW,
     DRY_COOLER_COP,
     PLANT_KW,
+    PLANT_MIN_KW,
     SERVICE_ZONE_M,
     Row,
+    ceil_to,
+    liquid_heat_fraction,
     r3,
 )
 
 
-def unit_kw(b: Builder) -> float:
-    return cat.default_value("cdu_facility_kw") if b.cooling == "liquid" else CRAH_KW
+@dataclass
+class UnitPlan:
+    name: str
+    kind: str  # "cdu" | "crah"
+    capacity_kw: float
+    heat_kw: float  # at design load, as the heat balance will find it
+    row: Row = field(default_factory=dict)
 
 
-def unit_power_fraction(b: Builder) -> float:
-    return CDU_PUMP_FRACTION if b.cooling == "liquid" else CRAH_FAN_FRACTION
+@dataclass
+class HallHeat:
+    """One hall's heat at design load, kW."""
+
+    servers_kw: float = 0.0
+    network_kw: float = 0.0
+    other_it_kw: float = 0.0
+    # (rack, kW the unit is sized for, heat it takes), in floor order: racks on CDUs (sized for the
+    # whole rack, taking its liquid share), air racks on CRAHs (all their heat)
+    cdu_racks: list[tuple[Row, float, float]] = field(default_factory=list)
+    crah_racks: list[tuple[Row, float, float]] = field(default_factory=list)
+    spread_kw: float = 0.0  # air heat shared by the hall's CRAHs by capacity
+
+    @property
+    def it_kw(self) -> float:
+        return self.servers_kw + self.network_kw + self.other_it_kw
 
 
-def plant_cop(b: Builder) -> float:
-    return DRY_COOLER_COP if b.cooling == "liquid" else cat.default_value("chiller_cop")
+def hall_heat(b: Builder) -> list[list[HallHeat]]:
+    """Per building, per hall: servers, network and other IT heat, and where each part goes.
+
+    Network power per hall is ``fabric_from_inventory`` over the generated switches and links (one rule for
+    the fabric's power); other IT is the rest of ``other_it_fraction``, spread by server heat.
+    """
+    from campus.interchange.spec_snapshot import spec_snapshot  # the partial document, in memory
+
+    snap = spec_snapshot({"campus": {"name": "plan"}, **b.document()})
+    hall_id = {
+        (bld.name, h.name): h.id for bld in snap.buildings for h in snap.halls if h.building_id == bld.id
+    }
+    by_place = fabric_from_inventory(snap).power_kw_by_place
+    out: list[list[HallHeat]] = []
+    servers_total = network_total = 0.0
+    for bi, halls in enumerate(b.layout):
+        bname = b.buildings[bi]["name"]
+        out.append([])
+        for hi, rows in enumerate(halls):
+            heat = HallHeat(network_kw=by_place.get(("hall", hall_id[(bname, f"H{hi + 1}")]), 0.0))
+            for _, members in rows:
+                for spec, rack in members:
+                    heat.servers_kw += rack.kw
+                    if spec["cooling_type"] == COLD_PLATE:
+                        liquid = rack.kw * liquid_heat_fraction(b.catalog.node_models[rack.node_model])
+                        heat.cdu_racks.append((spec, rack.kw, liquid))
+                        heat.spread_kw += rack.kw - liquid
+                    else:
+                        heat.crah_racks.append((spec, rack.kw, rack.kw))
+            heat.spread_kw += heat.network_kw
+            servers_total += heat.servers_kw
+            network_total += heat.network_kw
+            out[-1].append(heat)
+    # Everything the fabric does not itemise of other_it_fraction (energy.it_breakdown's rule).
+    other_total = max(servers_total / (1.0 - b.other_it_fraction) - servers_total - network_total, 0.0)
+    for halls in out:
+        for heat in halls:
+            heat.other_it_kw = other_total * heat.servers_kw / servers_total if servers_total else 0.0
+            heat.spread_kw += heat.other_it_kw
+    return out
 
 
-def plant_count(heat_kw: float) -> int:
-    return math.ceil(heat_kw / PLANT_KW) + 1  # N+1
+# ---------------------------------------------------------------- units
 
 
-def unit_count(b: Builder, hall_it_kw: float) -> int:
-    return math.ceil(hall_it_kw / unit_kw(b)) + 1  # N+1 per hall group
+def _blocks(loads: list[float], bound: float) -> list[int] | None:
+    """Block index of each load, filling contiguous blocks up to ``bound``; None if one load exceeds it."""
+    out, block, current = [], 0, 0.0
+    for load in loads:
+        if load > bound + 1e-9:
+            return None
+        if current and current + load > bound + 1e-9:
+            block, current = block + 1, 0.0
+        out.append(block)
+        current += load
+    return out
 
 
-def building_plants(b: Builder, bname: str, n_plants: int, power_device: str) -> list[str]:
-    liquid = b.cooling == "liquid"
-    names = []
-    for p in range(n_plants):
-        names.append(f"{bname}-{'DRY' if liquid else 'CHL'}-{p + 1:02d}")
-        b.plants.append(
-            {
-                "name": names[-1],
-                "kind": "dry-cooler" if liquid else "chiller",
-                "building": bname,
-                "capacity_kw": PLANT_KW,
-                "cop": plant_cop(b),
-                "restart_minutes": cat.default_value("chiller_restart_minutes"),
-                "power_device": power_device,
-            }
-        )
-    return names
+def partition(loads: list[float], n: int) -> list[int]:
+    """Contiguous blocks for ``n`` units with the largest block as small as it can be (to 0.1 kW)."""
+    if not loads:
+        return []
+    lo, hi = max(max(loads), sum(loads) / n), sum(loads)
+    while hi - lo > 0.1:
+        mid = (lo + hi) / 2
+        blocks = _blocks(loads, mid)
+        if blocks is not None and blocks[-1] < n:
+            hi = mid
+        else:
+            lo = mid
+    return _blocks(loads, hi) or [0] * len(loads)
+
+
+def unit_count(loads: list[float], spread_kw: float, capacity_kw: float) -> int:
+    """Units of ``capacity_kw`` for racks of ``loads`` (contiguous blocks) plus ``spread_kw`` shared by all:
+    N+1 (the group carries its heat with one unit lost) and no unit over its capacity at design load."""
+    total = sum(loads) + spread_kw
+    if total <= 0:
+        return 0
+    n = max(2, math.ceil(total / capacity_kw - 1e-9) + 1)
+    while True:
+        blocks = partition(loads, n)
+        heats = [spread_kw / n] * n
+        for load, block in zip(loads, blocks, strict=True):
+            heats[block] += load
+        if max(heats) <= capacity_kw + 1e-9:
+            return n
+        n += 1
 
 
 def hall_units(
-    b: Builder,
-    prefix: str,
-    bname: str,
-    hall: Row,
-    rows: list[HallRow],
-    n_units: int,
-    plants: list[str],
-    mpdu: str,
-) -> None:
-    """Cooling units along the service zone; racks go to units in contiguous blocks."""
-    liquid = b.cooling == "liquid"
-    kw = unit_kw(b)
-    group = f"{prefix}-{'CDU' if liquid else 'CRAH'}"
-    units = []
-    step = hall["width_m"] / (n_units + 1)
-    for u in range(n_units):
-        units.append(f"{group}-{u + 1:02d}")
-        b.units.append(
-            {
-                "name": units[-1],
-                "kind": "cdu" if liquid else "crah",
+    b: Builder, prefix: str, bname: str, hall: Row, heat: HallHeat, supplies: tuple[str, str] | None
+) -> list[UnitPlan]:
+    """The hall's CDU and CRAH groups (rows in ``b.units``, plant left to ``building_plants``); each rack
+    is given its unit. ``supplies``: the mechanical PDUs A and B every unit is fed from."""
+    units: list[UnitPlan] = []
+    groups = (
+        ("cdu", cat.default_value("cdu_facility_kw"), heat.cdu_racks, 0.0),
+        ("crah", CRAH_KW, heat.crah_racks, heat.spread_kw),
+    )
+    for kind, capacity, racks, spread in groups:
+        loads = [kw for _, kw, _ in racks]
+        n = unit_count(loads, spread, capacity)
+        if n == 0:
+            continue
+        group = f"{prefix}-{kind.upper()}"
+        names = [f"{group}-{u + 1:02d}" for u in range(n)]
+        heats = [spread / n] * n
+        for (spec, _, kw), block in zip(racks, partition(loads, n), strict=True):
+            spec["cooling_unit"] = names[block]
+            heats[block] += kw
+        liquid = kind == "cdu"
+        # CDUs along the far wall, CRAHs in front of them, both in the service zone
+        y = hall["length_m"] - SERVICE_ZONE_M * (0.25 if liquid else 0.75)
+        step = hall["width_m"] / (n + 1)
+        for u, name in enumerate(names):
+            row: Row = {
+                "name": name,
+                "kind": kind,
                 "building": bname,
                 "hall": hall["name"],
-                "plant": plants[u % len(plants)],
-                "power_device": mpdu,
-                "capacity_kw": float(kw),
+                "plant": None,
+                "capacity_kw": float(capacity),
                 "supply_temp_c": cat.default_value("supply_temp_c") if liquid else 24.0,
                 "return_temp_c": cat.default_value("return_temp_c") if liquid else 40.0,
-                "flow_lpm": r3(kw * cat.default_value("coolant_flow_lpm_per_kw")) if liquid else 0.0,
+                "flow_lpm": r3(capacity * cat.default_value("coolant_flow_lpm_per_kw")) if liquid else 0.0,
                 "group": group,
                 "x_m": r3(step * (u + 1)),
-                "y_m": r3(hall["length_m"] - SERVICE_ZONE_M / 2),
+                "y_m": r3(y),
+            }
+            if supplies:
+                row["power_device"], row["power_device_b"] = supplies
+            b.units.append(row)
+            units.append(UnitPlan(name, kind, float(capacity), heats[u], row))
+    return units
+
+
+def unit_electrical_kw(unit: UnitPlan) -> float:
+    """Fans or pumps at the unit's full capacity (the analysis draws heat x the same fraction)."""
+    name = "crah_fan_kw_per_kw_heat" if unit.kind == "crah" else "cdu_pump_kw_per_kw_heat"
+    return unit.capacity_kw * cat.default_value(name)
+
+
+# ---------------------------------------------------------------- plants
+
+
+@dataclass
+class PlantPlan:
+    name: str
+    kind: str  # "dry-cooler" | "chiller"
+    capacity_kw: float
+    cop: float
+    heat_kw: float = 0.0
+
+    @property
+    def electrical_kw(self) -> float:
+        """Compressors or fans at full capacity."""
+        return self.capacity_kw / self.cop
+
+
+def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
+    """Largest heat first onto the least loaded plant: plant index per unit, heat per plant."""
+    loads = [0.0] * n
+    where = [0] * len(heats)
+    for i in sorted(range(len(heats)), key=lambda i: -heats[i]):
+        p = min(range(n), key=lambda p: loads[p])
+        where[i] = p
+        loads[p] += heats[i]
+    return where, loads
+
+
+def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[PlantPlan]:
+    """N+1 dry coolers for the CDUs and chillers for the CRAHs of one building; sets each unit's plant.
+
+    Plant size: ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least
+    ``PLANT_MIN_KW``). Count: ``ceil(heat / size) + 1`` (N+1), more when the units' heat cannot be shared
+    out without a plant over its capacity.
+    """
+    plants: list[PlantPlan] = []
+    for unit_kind, plant_kind, tag, cop in (
+        ("cdu", "dry-cooler", "DRY", DRY_COOLER_COP),
+        ("crah", "chiller", "CHL", cat.default_value("chiller_cop")),
+    ):
+        served = [u for u in units if u.kind == unit_kind]
+        heat = sum(u.heat_kw for u in served)
+        if not served:
+            continue
+        size = min(PLANT_KW, max(PLANT_MIN_KW, ceil_to(heat, 500.0)))
+        n = math.ceil(heat / size - 1e-9) + 1
+        busy = sum(1 for u in served if u.heat_kw > 0)
+        while True:
+            where, loads = _lpt([u.heat_kw for u in served], n)
+            if max(loads) <= size + 1e-9 or n >= busy:
+                break
+            n += 1
+        names = [f"{bname}-{tag}-{p + 1:02d}" for p in range(n)]
+        mine = [PlantPlan(names[p], plant_kind, size, cop, loads[p]) for p in range(n)]
+        for u, p in zip(served, where, strict=True):
+            u.row["plant"] = names[p]
+        plants.extend(mine)
+    return plants
+
+
+def add_plants(b: Builder, bname: str, plants: list[PlantPlan], supplies: tuple[str, str]) -> None:
+    for p in plants:
+        b.plants.append(
+            {
+                "name": p.name,
+                "kind": p.kind,
+                "building": bname,
+                "capacity_kw": p.capacity_kw,
+                "cop": p.cop,
+                "restart_minutes": cat.default_value("chiller_restart_minutes"),
+                "power_device": supplies[0],
+                "power_device_b": supplies[1],
             }
         )
-    all_racks = [(spec, rack) for _, members in rows for spec, rack in members]
-    for i, (spec, _) in enumerate(all_racks):
-        spec["cooling_unit"] = units[i * n_units // len(all_racks)]

@@ -3,7 +3,9 @@ fabric) and returns the campus spec."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from campus import catalog_data as cat
@@ -11,24 +13,48 @@ from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COOLING,
     FABRIC_SWITCH,
-    GRID_MARGIN,
     Catalog,
     GeneratorError,
-    ceil_to,
 )
+from campus.interchange.generator.cooling import hall_heat
 from campus.interchange.generator.fabric import build_fabric
 from campus.interchange.generator.layout import lay_out
 from campus.interchange.generator.plan import plan_pods
 from campus.interchange.generator.power import power_and_cooling
 
 
-def generate_spec(
+@dataclass
+class GeneratedDesign:
+    """A generated campus spec and what the generator changed from the parameters (e.g. rounding)."""
+
+    spec: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+def generate_spec(*args: Any, **params: Any) -> dict[str, Any]:
+    """A complete campus spec: ``generate``'s parameters, without the notes (also in the description)."""
+    return generate(*args, **params).spec
+
+
+def check_fabric(catalog: Catalog, gpu_models: Sequence[str], fabric: str) -> None:
+    """Every GPU model's vendor must build its servers for the fabric (``catalog_data.VENDOR_FABRICS``)."""
+    for slug in gpu_models:
+        vendor = catalog.gpus[slug].get("vendor", "")
+        offered = cat.fabrics_for_vendor(vendor)
+        if fabric not in offered:
+            raise GeneratorError(
+                "fabric",
+                f'"{fabric}" is not offered for {vendor} {slug} servers; use {" or ".join(offered)}',
+            )
+
+
+def generate(
     name: str,
     gpus: int | None = None,
     gpu_model: str = "h100-sxm",
     fabric: str = "infiniband-ndr",
     topology: str = "rail-optimized",
-    nic: str = "connectx7",
+    nic: str | None = None,
     cooling: str = "liquid",
     pue: float | None = None,
     price_usd_per_kwh: float = 0.078,
@@ -40,12 +66,12 @@ def generate_spec(
     racks_per_row: int = 32,
     location: str = "",
     catalog: Catalog | None = None,
-) -> dict[str, Any]:
+) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
 
     ``mix`` is a list of ``{"gpu_model": slug, "gpus": n}`` (optionally ``"node_model"``); when given,
-    ``gpus`` may be omitted and must otherwise equal the sum. Raises ``GeneratorError`` naming the
-    parameter at fault.
+    ``gpus`` may be omitted and must otherwise equal the sum. ``nic`` picks the server model by NIC kind
+    (default: the GPU model's first server). Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
     if not name or not name.strip():
@@ -55,19 +81,27 @@ def generate_spec(
         if gpus is not None and gpus != total:
             raise GeneratorError("gpus", f"{gpus} differs from the mix total {total}")
         for m in mix:
+            unknown = sorted(set(m) - MIX_KEYS)
+            if unknown:
+                raise GeneratorError("mix", f'unknown parameter "{unknown[0]}" in a mix entry')
             if m["gpu_model"] not in catalog.gpus:
                 raise GeneratorError("mix", f'unknown GPU model "{m["gpu_model"]}"')
     else:
         if gpus is None:
             raise GeneratorError("gpus", "give gpus or a mix")
+        if gpu_model not in catalog.gpus:
+            raise GeneratorError(
+                "gpu_model", f'unknown GPU model "{gpu_model}"; known: {", ".join(sorted(catalog.gpus))}'
+            )
         mix = [{"gpu_model": gpu_model, "gpus": gpus}]
     if fabric not in FABRIC_SWITCH:
         raise GeneratorError("fabric", f"must be one of {', '.join(FABRIC_SWITCH)}")
+    check_fabric(catalog, [m["gpu_model"] for m in mix], fabric)
     if topology not in ("rail-optimized", "middle-of-rack"):
         raise GeneratorError("topology", "must be rail-optimized or middle-of-rack")
     if cooling not in COOLING:
         raise GeneratorError("cooling", "must be liquid or air")
-    if nic not in cat.NIC_KINDS:
+    if nic is not None and nic not in cat.NIC_KINDS:
         raise GeneratorError("nic", f"must be one of {', '.join(cat.NIC_KINDS)}")
     if pue is None:
         pue = cat.default_value("pue_liquid" if cooling == "liquid" else "pue_air")
@@ -92,30 +126,45 @@ def generate_spec(
             "pod_max_gpus", f"must be between 8 and {radix**3 // 4} for a radix-{radix} switch"
         )
 
-    pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus)
+    notes: list[str] = []
+    pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus, notes)
     builder = Builder(
         catalog, name, cooling, pue, topology, fabric, switch_row, oversubscription, racks_per_row
     )
     lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0)
-    power_and_cooling(builder)
     build_fabric(builder)
+    # The cooling and the power it needs follow the heat, network and other IT included.
+    power_and_cooling(builder, hall_heat(builder))
     total_gpus = sum(r.gpus for p in pods for r in p.racks)
     facility_mw = builder.it_kw * pue / 1000.0
-    models = ", ".join(f"{m['gpus']:,} {m['gpu_model']}" for m in mix)
+    models = ", ".join(
+        f"{sum(r.gpus for p in pods if p.gpu_model == m['gpu_model'] for r in p.racks):,} {m['gpu_model']}"
+        for m in mix
+    )
+    nics = ", ".join(sorted({catalog.node_models[p.node_model]["nic_kind"] for p in pods}))
+    description = (
+        f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nics} NICs, "
+        f"{cooling} cooling, PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {facility_mw:.1f} MW facility."
+    )
+    if notes:
+        description += " " + "; ".join(notes) + "."
     spec: dict[str, Any] = {
         "spec_version": 1,
         "campus": {
             "name": name.strip(),
-            "grid_capacity_mw": ceil_to(facility_mw * GRID_MARGIN, 1.0),
+            "grid_capacity_mw": builder.grid_capacity_mw,
             "price_usd_per_kwh": float(price_usd_per_kwh),
             "design_pue": float(pue),
-            "description": (
-                f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nic} NICs, "
-                f"{cooling} cooling, PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {facility_mw:.1f} MW facility."
-            ),
+            "other_it_fraction": builder.other_it_fraction,
+            "description": description,
         },
         **builder.document(),
     }
     if location:
         spec["campus"]["location"] = location
-    return spec
+    return GeneratedDesign(spec, notes)
+
+
+# The parameters ``generate`` takes, for callers that receive them as a mapping (API, command).
+PARAMETERS = frozenset(inspect.signature(generate).parameters) - {"catalog"}
+MIX_KEYS = frozenset({"gpu_model", "gpus", "node_model"})

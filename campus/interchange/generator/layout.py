@@ -14,11 +14,17 @@ from campus.interchange.generator.common import (
     SERVICE_ZONE_M,
     Row,
     r3,
+    rack_cooling_type,
 )
 from campus.interchange.generator.plan import PodPlan, RackPlan
 
 
 def lay_out(b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float) -> None:
+    """Buildings and halls filled up to their IT limits. IT here is the servers with the rest of
+    ``other_it_fraction`` (network, storage, CPU nodes) on top, as ``energy.it_breakdown`` counts it."""
+    # Compare server power against the limits less the share the rest of IT takes.
+    building_max_kw *= 1.0 - b.other_it_fraction
+    hall_max_kw *= 1.0 - b.other_it_fraction
     width = max(2, len(str(len(pods))))
     b.pod_names = [f"POD-{p.index + 1:0{width}d}" for p in pods]
     buildings: list[list[PodPlan]] = []
@@ -61,7 +67,6 @@ def lay_out(b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw
         b_width = r3(hx - HALL_GAP_M + BUILDING_MARGIN_M)
         b_length = r3(max_len + 2 * BUILDING_MARGIN_M + ELECTRICAL_GALLERY_M)
         it_kw = sum(r.kw for racks in halls for r in racks)
-        b.it_kw += it_kw
         b.buildings.append(
             {
                 "name": bname,
@@ -113,7 +118,7 @@ def _hall(b: Builder, bname: str, hi: int, racks: list[RackPlan]) -> tuple[Row, 
             "name": f"{bname}-{hname}-{row_spec['name']}-{k + 1:02d}",
             "x_m": r3(HALL_MARGIN_M + k * RACK_WIDTH_M),
             "y_m": row_spec["y_m"],
-            "cooling_type": "direct-to-chip" if b.cooling == "liquid" else "air",
+            "cooling_type": rack_cooling_type(b.catalog.node_models[rack.node_model], b.cooling),
             "design_kw": rack.kw,
             "pod": b.pod_names[rack.pod],
             "nodes": [{"model": rack.node_model, "count": rack.nodes}],

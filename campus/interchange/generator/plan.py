@@ -9,12 +9,14 @@ from typing import Any
 
 from campus import catalog_data as cat
 from campus.interchange.generator.common import (
+    AIR,
     LIQUID_RACK_LIMIT_KW,
     NVL72_TRAYS_PER_RACK,
     USABLE_RACK_UNITS,
     Catalog,
     GeneratorError,
     r3,
+    rack_cooling_type,
 )
 
 
@@ -39,15 +41,22 @@ class PodPlan:
         return sum(r.kw for r in self.racks)
 
 
-def pick_node_model(catalog: Catalog, gpu_model: str, nic: str) -> str:
-    """The first catalog server with this GPU and NIC kind."""
+DEFAULT_NIC = "connectx7"
+
+
+def pick_node_model(catalog: Catalog, gpu_model: str, nic: str | None) -> str:
+    """The first catalog server with this GPU and NIC kind. Without ``nic``: one with the reference
+    ConnectX-7 if there is one, else the GPU's first server (an Ascend's integrated RoCE ports)."""
     if gpu_model not in catalog.gpus:
         raise GeneratorError(
             "gpu_model", f'unknown GPU model "{gpu_model}"; known: {", ".join(sorted(catalog.gpus))}'
         )
-    candidates = [r for r in catalog.node_models.values() if r["gpu"] == gpu_model]
+    candidates = sorted(
+        (r for r in catalog.node_models.values() if r["gpu"] == gpu_model),
+        key=lambda r: (nic is None and r["nic_kind"] != DEFAULT_NIC, r["slug"]),
+    )
     for row in candidates:
-        if row["nic_kind"] == nic:
+        if nic is None or row["nic_kind"] == nic:
             return row["slug"]
     kinds = sorted({r["nic_kind"] for r in candidates})
     raise GeneratorError(
@@ -55,17 +64,21 @@ def pick_node_model(catalog: Catalog, gpu_model: str, nic: str) -> str:
     )
 
 
+def is_nvl72(node_model: str) -> bool:
+    return "nvl72" in node_model
+
+
 def nodes_per_rack(catalog: Catalog, node_model: str, cooling: str) -> int:
-    """Servers per rack: by rack units, capped by the rack power limit (air ~40 kW, catalog estimate)."""
+    """Servers per rack: by rack units, capped by the rack power limit (air ~40 kW, catalog estimate). In
+    a liquid campus a server without a cold-plate version stands in an air-cooled rack."""
     node = catalog.node_models[node_model]
     node_kw = catalog.node_kw(node_model)
-    if "nvl72" in node_model:
+    if is_nvl72(node_model):
         if cooling != "liquid":
             raise GeneratorError("cooling", "a GB200 NVL72 rack (~132 kW) needs liquid cooling")
         return NVL72_TRAYS_PER_RACK
-    limit_kw = (
-        cat.default_value("air_cooling_limit_kw_per_rack") if cooling == "air" else LIQUID_RACK_LIMIT_KW
-    )
+    air = rack_cooling_type(node, cooling) == AIR
+    limit_kw = cat.default_value("air_cooling_limit_kw_per_rack") if air else LIQUID_RACK_LIMIT_KW
     by_space = max(1, USABLE_RACK_UNITS // max(1, node["rack_units"]))
     by_power = math.floor(limit_kw / node_kw)
     if by_power < 1:
@@ -76,8 +89,14 @@ def nodes_per_rack(catalog: Catalog, node_model: str, cooling: str) -> int:
 
 
 def plan_pods(
-    catalog: Catalog, mix: Sequence[Mapping[str, Any]], nic: str, cooling: str, pod_max_gpus: int
+    catalog: Catalog,
+    mix: Sequence[Mapping[str, Any]],
+    nic: str | None,
+    cooling: str,
+    pod_max_gpus: int,
+    notes: list[str] | None = None,
 ) -> list[PodPlan]:
+    """Pods of whole servers (whole racks for NVL72, the GPU count rounded up and noted in ``notes``)."""
     pods: list[PodPlan] = []
     for entry in mix:
         gpu_model, gpus = entry["gpu_model"], int(entry["gpus"])
@@ -87,17 +106,32 @@ def plan_pods(
         per_node = catalog.node_models[node_model]["gpus_per_node"]
         if gpus <= 0:
             raise GeneratorError("gpus", "must be > 0")
-        if gpus % per_node:
-            raise GeneratorError(
-                "gpus", f"{gpus} {gpu_model} GPUs is not a whole number of {per_node}-GPU servers"
-            )
-        nodes = gpus // per_node
         per_rack = nodes_per_rack(catalog, node_model, cooling)
-        n_pods = math.ceil(gpus / pod_max_gpus)
+        if is_nvl72(node_model):
+            # An NVL72 rack is one NVLink domain: it is built whole or not at all.
+            rack_gpus = per_rack * per_node
+            whole = math.ceil(gpus / rack_gpus) * rack_gpus
+            if whole != gpus and notes is not None:
+                notes.append(
+                    f"{gpu_model}: {gpus:,} GPUs rounded up to {whole:,} ({whole // rack_gpus} whole NVL72 "
+                    f"racks of {rack_gpus})"
+                )
+            gpus = whole
+            # Pods of whole racks: at least one rack each.
+            n_pods = math.ceil((gpus // rack_gpus) / max(1, pod_max_gpus // rack_gpus))
+            unit_nodes = per_rack
+        else:
+            if gpus % per_node:
+                raise GeneratorError(
+                    "gpus", f"{gpus} {gpu_model} GPUs is not a whole number of {per_node}-GPU servers"
+                )
+            n_pods = math.ceil(gpus / pod_max_gpus)
+            unit_nodes = 1
+        units = gpus // per_node // unit_nodes
         node_kw = catalog.node_kw(node_model)
-        base, extra = divmod(nodes, n_pods)
+        base, extra = divmod(units, n_pods)
         for p in range(n_pods):
-            pod_nodes = base + (1 if p < extra else 0)
+            pod_nodes = (base + (1 if p < extra else 0)) * unit_nodes
             plan = PodPlan(len(pods), gpu_model, node_model)
             while pod_nodes > 0:
                 n = min(per_rack, pod_nodes)

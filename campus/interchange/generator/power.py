@@ -1,5 +1,14 @@
-"""The 2N power chain: utility A/B → substations → per hall transformer, switchgear (+ N+1 generators),
-UPS modules → per row PDU A/B → rack feeds; and the mechanical boards that feed the cooling."""
+"""The 2N power chain and the mechanical chain that keeps the cooling running.
+
+Per building and side (A, B): utility feed → substation → per hall transformer → switchgear (+ N+1
+generators) → UPS modules → per row PDU → rack feed; every rack has an A and a B feed. The mechanical
+loads are dual-fed the same way: every cooling unit from the hall's mechanical PDU A (on UPS A) and B (on
+UPS B), every plant from the building's mechanical switchboard A (on substation A) and B (on substation
+B). No device feeds both sides, so one loss on either side leaves the other carrying everything.
+
+Each element is rated for the full load it carries when the other side is lost, at its input (so its
+efficiency counted), divided by the planning limit ``max_utilization`` (0.8, NEC 80 % continuous load).
+"""
 
 from __future__ import annotations
 
@@ -11,90 +20,100 @@ from campus.interchange.generator.builder import Builder, HallRow
 from campus.interchange.generator.common import (
     GENERATOR_KW,
     GRID_MARGIN,
-    PLANT_KW,
     UPS_MODULE_KW,
     Row,
     ceil_to,
+    r3,
 )
 
+SIDES = "AB"
 
-def power_and_cooling(b: Builder) -> None:
-    eff_pdu, eff_ups = cat.device_efficiency("pdu"), cat.device_efficiency("ups")
-    utility_kw = b.it_kw * b.pue * GRID_MARGIN
-    b.utility_feeds = [
-        {
-            "name": f"UTIL-{s}",
-            "utility": "grid",
-            "capacity_mw": ceil_to(utility_kw / 1000.0, 1.0),
-            "voltage_kv": 138.0,
-        }
-        for s in "AB"
-    ]
+
+def _eff(kind: str) -> float:
+    return cat.device_efficiency(kind)
+
+
+def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
+    """Both chains and the cooling of every building; sets the halls' and buildings' design IT."""
+    campus_input_kw = 0.0
     for bi, building in enumerate(b.buildings):
         bname = building["name"]
-        building_kw = building["design_it_mw"] * 1000.0
-        facility_kw = building_kw * b.pue
-        subs = {
-            s: b.device(
-                f"{bname}-SUB-{s}",
-                "substation",
-                bname,
-                ceil_to(facility_kw / b.max_util, 1000.0),
-                utility_feed=f"UTIL-{s}",
-            )
-            for s in "AB"
-        }
-        # Mechanical board on both sides: the heat-rejection plant keeps running when one side is lost.
-        n_plants = cooling.plant_count(building_kw)
-        msb_kw = ceil_to(n_plants * PLANT_KW / cooling.plant_cop(b) / b.max_util, 100.0)
-        msb = b.device(f"{bname}-MSB", "switchgear", bname, msb_kw)
-        for s in "AB":
-            b.feed(subs[s], msb, msb_kw, s)
-        plant_names = cooling.building_plants(b, bname, n_plants, msb)
+        subs = {s: f"{bname}-SUB-{s}" for s in SIDES}
+        msbs = {s: f"{bname}-MSB-{s}" for s in SIDES}
+        units: list[cooling.UnitPlan] = []
+        halls_out_kw = 0.0  # what the halls' transformers draw from one substation with the other lost
         for hi, rows in enumerate(b.layout[bi]):
-            _hall_power(b, bname, building["halls"][hi], rows, subs, plant_names, eff_pdu, eff_ups)
+            hall, hall_heat = building["halls"][hi], heat[bi][hi]
+            hall["design_it_mw"] = r3(hall_heat.it_kw / 1000.0)
+            tx_in_kw, hall_units = _hall_power(b, bname, hall, rows, hall_heat, subs)
+            halls_out_kw += tx_in_kw
+            units.extend(hall_units)
+        it_kw = sum(h.it_kw for h in heat[bi])
+        building["design_it_mw"] = r3(it_kw / 1000.0)
+        b.it_kw += it_kw
+
+        plants = cooling.building_plants(b, bname, units)
+        plant_kw = sum(p.electrical_kw for p in plants)
+        msb_kw = ceil_to(plant_kw / _eff("switchgear") / b.max_util, 100.0)
+        # Network and other IT draw power too, though the inventory has no device for them; the
+        # design PUE is a floor for the building's facility power.
+        unchained_kw = sum(h.network_kw + h.other_it_kw for h in heat[bi]) / _eff("ups") / _eff("pdu")
+        sub_out_kw = max(halls_out_kw + plant_kw / _eff("switchgear") + unchained_kw, it_kw * b.pue)
+        sub_in_kw = sub_out_kw / _eff("substation")
+        sub_kw = ceil_to(sub_in_kw / b.max_util, 1000.0)
+        for s in SIDES:
+            b.device(subs[s], "substation", bname, sub_kw, utility_feed=f"UTIL-{s}")
+            b.device(msbs[s], "switchgear", bname, msb_kw)
+            b.feed(subs[s], msbs[s], msb_kw, s)
+        cooling.add_plants(b, bname, plants, (msbs["A"], msbs["B"]))
+        campus_input_kw += sub_in_kw
+    # Each utility feed carries the whole campus when the other is lost.
+    capacity_mw = ceil_to(campus_input_kw * GRID_MARGIN / 1000.0, 1.0)
+    b.grid_capacity_mw = capacity_mw
+    b.utility_feeds = [
+        {"name": f"UTIL-{s}", "utility": "grid", "capacity_mw": capacity_mw, "voltage_kv": 138.0}
+        for s in SIDES
+    ]
 
 
 def _hall_power(
-    b: Builder,
-    bname: str,
-    hall: Row,
-    rows: list[HallRow],
-    subs: dict[str, str],
-    plant_names: list[str],
-    eff_pdu: float,
-    eff_ups: float,
-) -> None:
-    """Transformers, switchgear, generators, UPS modules and row PDUs of one hall (both sides), its
-    cooling units, and the racks' feeds and cooling-unit assignments."""
+    b: Builder, bname: str, hall: Row, rows: list[HallRow], heat: cooling.HallHeat, subs: dict[str, str]
+) -> tuple[float, list[cooling.UnitPlan]]:
+    """Transformers, switchgear, generators, UPS modules, row PDUs and mechanical PDUs of one hall (both
+    sides), its cooling units, and the racks' feeds and units. Returns (what one side's transformer draws
+    from its substation carrying the whole hall, the hall's cooling units)."""
     hname = hall["name"]
     prefix = f"{bname}-{hname}"
-    hall_it_kw = sum(rack.kw for _, members in rows for _, rack in members)
-    # Cooling units first: their pumps/fans load the UPS through the mechanical PDU.
-    n_units = cooling.unit_count(b, hall_it_kw)
-    mech_kw = ceil_to(n_units * cooling.unit_kw(b) * cooling.unit_power_fraction(b) / b.max_util, 10.0)
-    mech_input_kw = mech_kw * b.max_util / eff_pdu
+    eff_pdu, eff_ups = _eff("pdu"), _eff("ups")
+    eff_swgr, eff_tx = _eff("switchgear"), _eff("transformer")
+    mpdus = {s: f"{prefix}-MPDU-{s}" for s in SIDES}
+    units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus["B"]))
+    # Fans and pumps at full unit capacity; either mechanical PDU carries all of them.
+    mech_kw = sum(cooling.unit_electrical_kw(u) for u in units)
+    mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
 
-    # UPS modules per side: rows assigned greedily within the module's planning limit.
+    # UPS modules per side: the mechanical PDU on the first, rows assigned greedily within the limit.
     row_kw = [sum(rack.kw for _, rack in members) for _, members in rows]
     ups_groups: list[list[int]] = [[]]
-    ups_load = [mech_input_kw]
+    ups_out = [mech_kw / eff_pdu]
     for r, kw in enumerate(row_kw):
         load = kw / eff_pdu
-        if ups_groups[-1] and ups_load[-1] + load > UPS_MODULE_KW * b.max_util:
+        if ups_groups[-1] and (ups_out[-1] + load) / eff_ups > UPS_MODULE_KW * b.max_util:
             ups_groups.append([])
-            ups_load.append(0.0)
+            ups_out.append(0.0)
         ups_groups[-1].append(r)
-        ups_load[-1] += load
-    ups_rated = [max(UPS_MODULE_KW, ceil_to(load / b.max_util, 100.0)) for load in ups_load]
-    # One side carries the whole hall when the other is lost (2N).
-    side_full_kw = sum(ups_load) / eff_ups
-    swgr_kw = ceil_to(side_full_kw / b.max_util, 500.0)
-    n_gens = math.ceil(side_full_kw / GENERATOR_KW) + 1  # N+1
+        ups_out[-1] += load
+    ups_rated = [max(UPS_MODULE_KW, ceil_to(out / eff_ups / b.max_util, 100.0)) for out in ups_out]
+    side_ups_in = sum(out / eff_ups for out in ups_out)
+    swgr_in = side_ups_in / eff_swgr
+    tx_in = swgr_in / eff_tx
+    swgr_kw = ceil_to(swgr_in / b.max_util, 500.0)
+    tx_kw = ceil_to(tx_in / b.max_util, 500.0)
+    n_gens = math.ceil(swgr_in / GENERATOR_KW) + 1  # N+1
     ups_names: dict[str, list[str]] = {}
-    for s in "AB":
-        tx = b.device(f"{prefix}-TX-{s}", "transformer", bname, swgr_kw, hname)
-        b.feed(subs[s], tx, swgr_kw, s)
+    for s in SIDES:
+        tx = b.device(f"{prefix}-TX-{s}", "transformer", bname, tx_kw, hname)
+        b.feed(subs[s], tx, tx_kw, s)
         swgr = b.device(f"{prefix}-SWGR-{s}", "switchgear", bname, swgr_kw, hname)
         b.feed(tx, swgr, swgr_kw, s)
         for g in range(n_gens):
@@ -120,21 +139,20 @@ def _hall_power(
             )
             b.feed(swgr, ups, rated, s)
             ups_names[s].append(ups)
-
-    mpdu = b.device(f"{prefix}-MPDU", "pdu", bname, mech_kw, hname)
-    for s in "AB":
-        b.feed(ups_names[s][0], mpdu, mech_kw, s)
-    cooling.hall_units(b, prefix, bname, hall, rows, n_units, plant_names, mpdu)
+        if units:
+            b.device(mpdus[s], "pdu", bname, mpdu_kw, hname)
+            b.feed(ups_names[s][0], mpdus[s], mpdu_kw, s)
 
     # Row PDUs and rack feeds: each side rated for the whole rack (2N).
     for u, members_idx in enumerate(ups_groups):
         for r in members_idx:
             row_spec, members = rows[r]
-            pdu_kw = ceil_to(row_kw[r] / b.max_util, 50.0)
-            for s in "AB":
+            pdu_kw = ceil_to(row_kw[r] / eff_pdu / b.max_util, 50.0)
+            for s in SIDES:
                 pdu = b.device(f"{prefix}-{row_spec['name']}-PDU-{s}", "pdu", bname, pdu_kw, hname)
                 b.feed(ups_names[s][u], pdu, pdu_kw, s)
             for spec, rack in members:
                 spec["feed_a"] = f"{prefix}-{row_spec['name']}-PDU-A"
                 spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
                 spec["feed_rating_kw"] = ceil_to(rack.kw / b.max_util, 5.0)
+    return tx_in, units

@@ -3,9 +3,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campus import catalog_data
 from campus.interchange.catalog import db_catalog
 from campus.interchange.formats import dump_spec
-from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate_spec
+from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.importer import SpecError, import_campus
 
 
@@ -31,7 +32,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--topology", default="rail-optimized", choices=("rail-optimized", "middle-of-rack")
         )
-        parser.add_argument("--nic", default="connectx7", choices=("connectx7", "bluefield3", "dual-port"))
+        parser.add_argument(
+            "--nic",
+            choices=sorted(catalog_data.NIC_KINDS),
+            help="Server model by NIC kind (default: the GPU model's first server).",
+        )
         parser.add_argument("--cooling", default="liquid", choices=("liquid", "air"))
         parser.add_argument(
             "--pue", type=float, help="Design PUE (default by cooling: liquid 1.15, air 1.5)."
@@ -54,7 +59,7 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         started = time.perf_counter()
         try:
-            spec = generate_spec(
+            design = generate(
                 name=o["name"],
                 gpus=o["gpus"],
                 gpu_model=o["gpu_model"],
@@ -74,6 +79,9 @@ class Command(BaseCommand):
             )
         except GeneratorError as exc:
             raise CommandError(f"--{exc.field.replace('_', '-')}: {exc}") from None
+        spec = design.spec
+        for note in design.notes:
+            self.stderr.write(f"note: {note}")
         self.stderr.write(f"{'generated':>15}: {time.perf_counter() - started:6.2f} s")
         if o["spec_only"]:
             output = o["output"]
