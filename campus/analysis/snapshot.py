@@ -211,7 +211,7 @@ class CoolingUnitSnap:
 class PodSnap:
     id: int
     name: str
-    fabric: str  # "infiniband-ndr" | "spectrum-x" | "tomahawk5"
+    fabric: str  # "infiniband-ndr" | "spectrum-x" | "tomahawk5" | "roce-200ge"
     topology: str  # "rail-optimized" | "middle-of-rack"
     oversubscription: float  # above the island (1.0 = non-blocking)
     switch_model: str | None  # SwitchSpec.slug
