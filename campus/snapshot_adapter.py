@@ -1,9 +1,19 @@
-"""Build a CampusSnapshot from the database in a handful of queries (one per table, values() only)."""
+"""Build a CampusSnapshot from the database in a handful of queries (one per table, values() only).
+
+Each snapshot dataclass has one declarative table (``TABLES``): which model it comes from, how the
+rows are scoped to a campus, and for every dataclass field either the ORM column it copies
+(``Column``, with a unit conversion where the database keeps another unit) or a value derived from
+the row and what was read before (``Derived``). One loop (``_read``) turns a table into dataclasses.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
+from django.db import models
 from django.db.models import Count
 
 from campus import catalog_data
@@ -50,352 +60,369 @@ from campus.models import (
     UtilityFeed,
 )
 
+Row = Mapping[str, Any]
+Context = Mapping[str, Any]
 
-def _nic_extra_w(kind: str) -> float:
-    return float(catalog_data.NIC_KINDS.get(kind, {}).get("extra_w_per_nic", 0.0))
+
+def mw_to_kw(value: float) -> float:
+    return value * 1000.0
+
+
+@dataclass(frozen=True)
+class Column:
+    """The dataclass field copies ORM column ``orm``, through ``convert`` when the units differ."""
+
+    orm: str
+    convert: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Derived:
+    """The dataclass field is computed from the row's ``reads`` columns and the context."""
+
+    compute: Callable[[Row, Context], Any]
+    reads: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Table:
+    target: type
+    model: type[models.Model]
+    fields: Mapping[str, str | Column | Derived]  # dataclass field -> ORM column (str) or a rule
+    scope: str | None = None  # lookup that ties a row to the campus id; None: catalog (every row)
+    order_by: tuple[str, ...] = ()  # empty: the model's default ordering
+
+    def columns(self) -> list[str]:
+        out: list[str] = []
+        for rule in self.fields.values():
+            names = rule.reads if isinstance(rule, Derived) else (_column(rule).orm,)
+            out.extend(n for n in names if n not in out)
+        return out
+
+
+def _column(rule: str | Column) -> Column:
+    return Column(rule) if isinstance(rule, str) else rule
+
+
+def _same(*names: str) -> dict[str, str]:
+    return {n: n for n in names}
+
+
+def _row_to_snap(table: Table, row: Row, ctx: Context) -> Any:
+    values = {}
+    for name, rule in table.fields.items():
+        if isinstance(rule, Derived):
+            values[name] = rule.compute(row, ctx)
+        else:
+            col = _column(rule)
+            value = row[col.orm]
+            values[name] = col.convert(value) if col.convert else value
+    return table.target(**values)
+
+
+def _read(table: Table, ctx: Context, campus_id: int | None = None) -> tuple:
+    """Every row of ``table`` (of one campus unless it is a catalog table) as dataclasses, one query."""
+    qs = table.model.objects.all()
+    if table.scope is not None:
+        qs = qs.filter(**{table.scope: campus_id})
+    if table.order_by:
+        qs = qs.order_by(*table.order_by)
+    return tuple(_row_to_snap(table, row, ctx) for row in qs.values(*table.columns()))
+
+
+# ---------------------------------------------------------------- catalog
+
+
+def _gpu_peaks(row: Row, ctx: Context) -> dict[str, float]:
+    peaks = {"bf16": row["peak_bf16_tflops"], "fp16": row["peak_fp16_tflops"]}
+    if row["peak_fp8_tflops"] is not None and row["fp8_support"]:
+        peaks["fp8"] = row["peak_fp8_tflops"]
+    if row["peak_tf32_tflops"] is not None:
+        peaks["tf32"] = row["peak_tf32_tflops"]
+    return peaks
+
+
+def _cap_curve(row: Row, ctx: Context) -> tuple[tuple[float, float], ...]:
+    return tuple((float(c), float(t)) for c, t in (row["cap_curve"] or [[0.5, 0.7], [1.0, 1.0]]))
+
+
+def _nic_extra_w(row: Row, ctx: Context) -> float:
+    return float(catalog_data.NIC_KINDS.get(row["nic_kind"], {}).get("extra_w_per_nic", 0.0))
+
+
+GPU_TABLE = Table(
+    GpuSpec,
+    GPUModel,
+    {
+        **_same("slug", "name", "vendor", "tdp_w", "memory_gb", "fp8_support", "scaleup_gbps"),
+        "peak_tflops": Derived(
+            _gpu_peaks,
+            ("peak_bf16_tflops", "peak_fp16_tflops", "peak_fp8_tflops", "peak_tf32_tflops", "fp8_support"),
+        ),
+        **_same("slowdown_temp_c", "shutdown_temp_c"),
+        "cap_curve": Derived(_cap_curve, ("cap_curve",)),
+        "min_cap_fraction": "min_cap_fraction",
+        "failure_rate_set": Column("slug", catalog_data.gpu_failure_rate_set),
+    },
+)
+NODE_MODEL_TABLE = Table(
+    NodeSpec,
+    NodeModel,
+    {
+        **_same("slug", "name"),
+        "gpu": "gpu_model__slug",
+        **_same("gpus_per_node", "overhead_w", "nics", "nic_kind"),
+        "nic_extra_w": Derived(_nic_extra_w, ("nic_kind",)),
+        **_same("nic_speed_gbps", "rack_units", "liquid_heat_fraction"),
+    },
+)
+SWITCH_MODEL_TABLE = Table(
+    SwitchSpec,
+    SwitchModel,
+    _same("slug", "name", "fabric", "radix", "port_speed_gbps", "power_w_copper", "power_w_optics"),
+)
+MEDIUM_TABLE = Table(
+    MediumSpec,
+    LinkMedium,
+    _same("slug", "name", "max_reach_m", "power_w_per_end", "relative_cost", "mtbf_hours", "is_optical"),
+)
+FAILURE_RATE_TABLE = Table(
+    FailureRateSnap,
+    FailureRate,
+    _same("component", "per", "mtbf_hours", "interrupts_job", "repair_hours", "dataset", "source"),
+)
+
+# ---------------------------------------------------------------- the campus
+
+
+def _instance_row(obj: models.Model, table: Table) -> dict[str, Any]:
+    return {c: getattr(obj, c) for c in table.columns()}
+
+
+CAMPUS_TABLE = Table(
+    CampusSnapshot,
+    Campus,
+    {
+        "id": "id",
+        "name": "name",
+        "grid_capacity_kw": Column("grid_capacity_mw", mw_to_kw),
+        **_same("price_usd_per_kwh", "design_pue", "ambient_temp_c", "other_it_fraction"),
+        # the catalog and the campus's contents: read by their own tables
+        **{
+            name: Derived(lambda row, ctx, name=name: ctx[name])
+            for name in (
+                "gpus",
+                "node_models",
+                "switch_models",
+                "media",
+                "failure_rates",
+                "buildings",
+                "halls",
+                "racks",
+                "utility_feeds",
+                "power_devices",
+                "power_feeds",
+                "cooling_plants",
+                "cooling_units",
+                "pods",
+                "switches",
+                "links",
+            )
+        },
+    },
+)
+BUILDING_TABLE = Table(
+    BuildingSnap, Building, _same("id", "name", "x_m", "y_m", "width_m", "length_m"), scope="campus_id"
+)
+HALL_TABLE = Table(
+    HallSnap,
+    DataHall,
+    _same("id", "building_id", "name", "width_m", "length_m"),
+    scope="building__campus_id",
+)
+RACK_TABLE = Table(
+    RackSnap,
+    Rack,
+    {
+        **_same("id", "name", "hall_id"),
+        "building_id": Derived(lambda row, ctx: ctx["hall_building"][row["hall_id"]], ("hall_id",)),
+        **_same("x_m", "y_m", "cooling_type", "design_kw", "cooling_unit_id", "pod_id", "status"),
+        "nodes": Derived(lambda row, ctx: tuple(ctx["nodes_by_rack"].get(row["id"], ())), ("id",)),
+        "extra_it_kw": "extra_it_kw",
+    },
+    scope="campus_id",
+    order_by=("id",),
+)
+UTILITY_FEED_TABLE = Table(
+    UtilityFeedSnap,
+    UtilityFeed,
+    {"id": "id", "name": "name", "capacity_kw": Column("capacity_mw", mw_to_kw)},
+    scope="campus_id",
+)
+POWER_DEVICE_TABLE = Table(
+    PowerDeviceSnap,
+    PowerDevice,
+    _same(
+        "id",
+        "name",
+        "kind",
+        "rated_kw",
+        "efficiency",
+        "max_utilization",
+        "building_id",
+        "utility_feed_id",
+        "battery_minutes",
+        "start_delay_s",
+        "ramp_s",
+        "status",
+    ),
+    scope="campus_id",
+    order_by=("id",),
+)
+POWER_FEED_TABLE = Table(
+    PowerFeedSnap,
+    PowerFeed,
+    _same("id", "upstream_id", "downstream_device_id", "rack_id", "side", "rating_kw"),
+    scope="campus_id",
+    order_by=("id",),
+)
+COOLING_PLANT_TABLE = Table(
+    CoolingPlantSnap,
+    CoolingPlant,
+    _same(
+        "id",
+        "name",
+        "kind",
+        "capacity_kw",
+        "cop",
+        "building_id",
+        "power_device_id",
+        "restart_minutes",
+        "power_device_b_id",
+    ),
+    scope="campus_id",
+)
+COOLING_UNIT_TABLE = Table(
+    CoolingUnitSnap,
+    CoolingUnit,
+    _same(
+        "id",
+        "name",
+        "kind",
+        "capacity_kw",
+        "supply_temp_c",
+        "return_temp_c",
+        "flow_lpm",
+        "plant_id",
+        "power_device_id",
+        "hall_id",
+        "group",
+        "power_device_b_id",
+    ),
+    scope="campus_id",
+)
+POD_TABLE = Table(
+    PodSnap,
+    Pod,
+    {
+        **_same("id", "name", "fabric", "topology", "oversubscription"),
+        "switch_model": Derived(
+            lambda row, ctx: ctx["switch_slug"].get(row["switch_model_id"]), ("switch_model_id",)
+        ),
+        "building_id": "building_id",
+    },
+    scope="campus_id",
+)
+SWITCH_TABLE = Table(
+    SwitchSnap,
+    Switch,
+    {
+        **_same("id", "name", "pod_id", "tier"),
+        "model": Derived(lambda row, ctx: ctx["switch_slug"][row["model_id"]], ("model_id",)),
+        **_same("count", "hall_id", "rack_id", "network"),
+    },
+    scope="campus_id",
+)
+LINK_TABLE = Table(
+    LinkSnap,
+    Link,
+    {
+        **_same("id", "pod_id", "network"),
+        "medium": Derived(lambda row, ctx: ctx["medium_slug"][row["medium_id"]], ("medium_id",)),
+        **_same("count", "length_m", "speed_gbps", "a_rack_id", "a_switch_id", "b_switch_id"),
+    },
+    scope="campus_id",
+)
+
+TABLES: tuple[Table, ...] = (
+    GPU_TABLE,
+    NODE_MODEL_TABLE,
+    SWITCH_MODEL_TABLE,
+    MEDIUM_TABLE,
+    FAILURE_RATE_TABLE,
+    CAMPUS_TABLE,
+    BUILDING_TABLE,
+    HALL_TABLE,
+    RACK_TABLE,
+    UTILITY_FEED_TABLE,
+    POWER_DEVICE_TABLE,
+    POWER_FEED_TABLE,
+    COOLING_PLANT_TABLE,
+    COOLING_UNIT_TABLE,
+    POD_TABLE,
+    SWITCH_TABLE,
+    LINK_TABLE,
+)
 
 
 def gpu_spec(row: GPUModel) -> GpuSpec:
-    peaks = {"bf16": row.peak_bf16_tflops, "fp16": row.peak_fp16_tflops}
-    if row.peak_fp8_tflops is not None and row.fp8_support:
-        peaks["fp8"] = row.peak_fp8_tflops
-    if row.peak_tf32_tflops is not None:
-        peaks["tf32"] = row.peak_tf32_tflops
-    curve = tuple((float(c), float(t)) for c, t in (row.cap_curve or [[0.5, 0.7], [1.0, 1.0]]))
-    return GpuSpec(
-        slug=row.slug,
-        name=row.name,
-        vendor=row.vendor,
-        tdp_w=row.tdp_w,
-        memory_gb=row.memory_gb,
-        peak_tflops=peaks,
-        fp8_support=row.fp8_support,
-        scaleup_gbps=row.scaleup_gbps,
-        slowdown_temp_c=row.slowdown_temp_c,
-        shutdown_temp_c=row.shutdown_temp_c,
-        cap_curve=curve,
-        min_cap_fraction=row.min_cap_fraction,
-        failure_rate_set=catalog_data.gpu_failure_rate_set(row.slug),
-    )
+    return _row_to_snap(GPU_TABLE, _instance_row(row, GPU_TABLE), {})
 
 
 def catalog_snapshot_parts() -> dict:
     """The catalog as snapshot specs (shared by every campus)."""
-    gpus = {row.slug: gpu_spec(row) for row in GPUModel.objects.all()}
-    node_models = {
-        row.slug: NodeSpec(
-            slug=row.slug,
-            name=row.name,
-            gpu=row.gpu_model.slug,
-            gpus_per_node=row.gpus_per_node,
-            overhead_w=row.overhead_w,
-            nics=row.nics,
-            nic_kind=row.nic_kind,
-            nic_extra_w=_nic_extra_w(row.nic_kind),
-            nic_speed_gbps=row.nic_speed_gbps,
-            rack_units=row.rack_units,
-            liquid_heat_fraction=row.liquid_heat_fraction,
-        )
-        for row in NodeModel.objects.select_related("gpu_model")
-    }
-    switch_models = {
-        row.slug: SwitchSpec(
-            slug=row.slug,
-            name=row.name,
-            fabric=row.fabric,
-            radix=row.radix,
-            port_speed_gbps=row.port_speed_gbps,
-            power_w_copper=row.power_w_copper,
-            power_w_optics=row.power_w_optics,
-        )
-        for row in SwitchModel.objects.all()
-    }
-    media = {
-        row.slug: MediumSpec(
-            slug=row.slug,
-            name=row.name,
-            max_reach_m=row.max_reach_m,
-            power_w_per_end=row.power_w_per_end,
-            relative_cost=row.relative_cost,
-            mtbf_hours=row.mtbf_hours,
-            is_optical=row.is_optical,
-        )
-        for row in LinkMedium.objects.all()
-    }
-    rates = tuple(
-        FailureRateSnap(
-            component=row.component,
-            per=row.per,
-            mtbf_hours=row.mtbf_hours,
-            interrupts_job=row.interrupts_job,
-            repair_hours=row.repair_hours,
-            dataset=row.dataset,
-            source=row.source,
-        )
-        for row in FailureRate.objects.all()
-    )
     return {
-        "gpus": gpus,
-        "node_models": node_models,
-        "switch_models": switch_models,
-        "media": media,
-        "failure_rates": rates,
+        "gpus": {g.slug: g for g in _read(GPU_TABLE, {})},
+        "node_models": {n.slug: n for n in _read(NODE_MODEL_TABLE, {})},
+        "switch_models": {s.slug: s for s in _read(SWITCH_MODEL_TABLE, {})},
+        "media": {m.slug: m for m in _read(MEDIUM_TABLE, {})},
+        "failure_rates": _read(FAILURE_RATE_TABLE, {}),
     }
 
 
-def build_snapshot(campus: Campus | int) -> CampusSnapshot:
-    campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
-    cid = campus.pk
-    parts = catalog_snapshot_parts()
-    node_slug = dict(NodeModel.objects.values_list("id", "slug"))
-    switch_slug = dict(SwitchModel.objects.values_list("id", "slug"))
-    medium_slug = dict(LinkMedium.objects.values_list("id", "slug"))
-
-    buildings = tuple(
-        BuildingSnap(
-            id=b["id"],
-            name=b["name"],
-            x_m=b["x_m"],
-            y_m=b["y_m"],
-            width_m=b["width_m"],
-            length_m=b["length_m"],
-        )
-        for b in Building.objects.filter(campus_id=cid).values(
-            "id", "name", "x_m", "y_m", "width_m", "length_m"
-        )
-    )
-    halls = tuple(
-        HallSnap(
-            id=h["id"],
-            building_id=h["building_id"],
-            name=h["name"],
-            width_m=h["width_m"],
-            length_m=h["length_m"],
-        )
-        for h in DataHall.objects.filter(building__campus_id=cid).values(
-            "id", "building_id", "name", "width_m", "length_m"
-        )
-    )
-    hall_building = {h.id: h.building_id for h in halls}
-
+def _active_nodes_by_rack(campus_id: int, node_slug: Mapping[int, str]) -> dict[int, list[tuple[str, int]]]:
     nodes_by_rack: dict[int, list[tuple[str, int]]] = defaultdict(list)
     for row in (
-        Node.objects.filter(rack__campus_id=cid, status=NodeStatus.ACTIVE)
+        Node.objects.filter(rack__campus_id=campus_id, status=NodeStatus.ACTIVE)
         .values("rack_id", "node_model_id")
         .annotate(n=Count("id"))
         .order_by("rack_id", "node_model_id")
     ):
         nodes_by_rack[row["rack_id"]].append((node_slug[row["node_model_id"]], row["n"]))
+    return nodes_by_rack
 
-    racks = tuple(
-        RackSnap(
-            id=r["id"],
-            name=r["name"],
-            hall_id=r["hall_id"],
-            building_id=hall_building[r["hall_id"]],
-            x_m=r["x_m"],
-            y_m=r["y_m"],
-            cooling_type=r["cooling_type"],
-            design_kw=r["design_kw"],
-            cooling_unit_id=r["cooling_unit_id"],
-            pod_id=r["pod_id"],
-            status=r["status"],
-            nodes=tuple(nodes_by_rack.get(r["id"], ())),
-            extra_it_kw=r["extra_it_kw"],
-        )
-        for r in Rack.objects.filter(campus_id=cid)
-        .order_by("id")
-        .values(
-            "id",
-            "name",
-            "hall_id",
-            "x_m",
-            "y_m",
-            "cooling_type",
-            "design_kw",
-            "cooling_unit_id",
-            "pod_id",
-            "status",
-            "extra_it_kw",
-        )
-    )
-    utility_feeds = tuple(
-        UtilityFeedSnap(id=u["id"], name=u["name"], capacity_kw=u["capacity_mw"] * 1000.0)
-        for u in UtilityFeed.objects.filter(campus_id=cid).values("id", "name", "capacity_mw")
-    )
-    devices = tuple(
-        PowerDeviceSnap(
-            id=d["id"],
-            name=d["name"],
-            kind=d["kind"],
-            rated_kw=d["rated_kw"],
-            efficiency=d["efficiency"],
-            max_utilization=d["max_utilization"],
-            building_id=d["building_id"],
-            utility_feed_id=d["utility_feed_id"],
-            battery_minutes=d["battery_minutes"],
-            start_delay_s=d["start_delay_s"],
-            ramp_s=d["ramp_s"],
-            status=d["status"],
-        )
-        for d in PowerDevice.objects.filter(campus_id=cid)
-        .order_by("id")
-        .values(
-            "id",
-            "name",
-            "kind",
-            "rated_kw",
-            "efficiency",
-            "max_utilization",
-            "building_id",
-            "utility_feed_id",
-            "battery_minutes",
-            "start_delay_s",
-            "ramp_s",
-            "status",
-        )
-    )
-    feeds = tuple(
-        PowerFeedSnap(
-            id=f["id"],
-            upstream_id=f["upstream_id"],
-            downstream_device_id=f["downstream_device_id"],
-            rack_id=f["rack_id"],
-            side=f["side"],
-            rating_kw=f["rating_kw"],
-        )
-        for f in PowerFeed.objects.filter(campus_id=cid)
-        .order_by("id")
-        .values("id", "upstream_id", "downstream_device_id", "rack_id", "side", "rating_kw")
-    )
-    plants = tuple(
-        CoolingPlantSnap(
-            id=p["id"],
-            name=p["name"],
-            kind=p["kind"],
-            capacity_kw=p["capacity_kw"],
-            cop=p["cop"],
-            building_id=p["building_id"],
-            power_device_id=p["power_device_id"],
-            restart_minutes=p["restart_minutes"],
-            power_device_b_id=p["power_device_b_id"],
-        )
-        for p in CoolingPlant.objects.filter(campus_id=cid).values(
-            "id",
-            "name",
-            "kind",
-            "capacity_kw",
-            "cop",
-            "building_id",
-            "power_device_id",
-            "power_device_b_id",
-            "restart_minutes",
-        )
-    )
-    units = tuple(
-        CoolingUnitSnap(
-            id=u["id"],
-            name=u["name"],
-            kind=u["kind"],
-            capacity_kw=u["capacity_kw"],
-            supply_temp_c=u["supply_temp_c"],
-            return_temp_c=u["return_temp_c"],
-            flow_lpm=u["flow_lpm"],
-            plant_id=u["plant_id"],
-            power_device_id=u["power_device_id"],
-            hall_id=u["hall_id"],
-            group=u["group"],
-            power_device_b_id=u["power_device_b_id"],
-        )
-        for u in CoolingUnit.objects.filter(campus_id=cid).values(
-            "id",
-            "name",
-            "kind",
-            "capacity_kw",
-            "supply_temp_c",
-            "return_temp_c",
-            "flow_lpm",
-            "plant_id",
-            "power_device_id",
-            "power_device_b_id",
-            "hall_id",
-            "group",
-        )
-    )
-    pods = tuple(
-        PodSnap(
-            id=p["id"],
-            name=p["name"],
-            fabric=p["fabric"],
-            topology=p["topology"],
-            oversubscription=p["oversubscription"],
-            switch_model=switch_slug.get(p["switch_model_id"]),
-            building_id=p["building_id"],
-        )
-        for p in Pod.objects.filter(campus_id=cid).values(
-            "id", "name", "fabric", "topology", "oversubscription", "switch_model_id", "building_id"
-        )
-    )
-    switches = tuple(
-        SwitchSnap(
-            id=s["id"],
-            name=s["name"],
-            pod_id=s["pod_id"],
-            tier=s["tier"],
-            model=switch_slug[s["model_id"]],
-            count=s["count"],
-            hall_id=s["hall_id"],
-            rack_id=s["rack_id"],
-            network=s["network"],
-        )
-        for s in Switch.objects.filter(campus_id=cid).values(
-            "id", "name", "pod_id", "tier", "model_id", "count", "hall_id", "rack_id", "network"
-        )
-    )
-    links = tuple(
-        LinkSnap(
-            id=k["id"],
-            pod_id=k["pod_id"],
-            network=k["network"],
-            medium=medium_slug[k["medium_id"]],
-            count=k["count"],
-            length_m=k["length_m"],
-            speed_gbps=k["speed_gbps"],
-            a_rack_id=k["a_rack_id"],
-            a_switch_id=k["a_switch_id"],
-            b_switch_id=k["b_switch_id"],
-        )
-        for k in Link.objects.filter(campus_id=cid).values(
-            "id",
-            "pod_id",
-            "network",
-            "medium_id",
-            "count",
-            "length_m",
-            "speed_gbps",
-            "a_rack_id",
-            "a_switch_id",
-            "b_switch_id",
-        )
-    )
-    return CampusSnapshot(
-        id=cid,
-        name=campus.name,
-        grid_capacity_kw=campus.grid_capacity_mw * 1000.0,
-        price_usd_per_kwh=campus.price_usd_per_kwh,
-        design_pue=campus.design_pue,
-        ambient_temp_c=campus.ambient_temp_c,
-        other_it_fraction=campus.other_it_fraction,
-        buildings=buildings,
-        halls=halls,
-        racks=racks,
-        utility_feeds=utility_feeds,
-        power_devices=devices,
-        power_feeds=feeds,
-        cooling_plants=plants,
-        cooling_units=units,
-        pods=pods,
-        switches=switches,
-        links=links,
-        **parts,
-    )
+
+def build_snapshot(campus: Campus | int) -> CampusSnapshot:
+    campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
+    cid = campus.pk
+    ctx: dict[str, Any] = catalog_snapshot_parts()
+    ctx["switch_slug"] = dict(SwitchModel.objects.values_list("id", "slug"))
+    ctx["medium_slug"] = dict(LinkMedium.objects.values_list("id", "slug"))
+    node_slug = dict(NodeModel.objects.values_list("id", "slug"))
+    ctx["buildings"] = _read(BUILDING_TABLE, ctx, cid)
+    ctx["halls"] = _read(HALL_TABLE, ctx, cid)
+    ctx["hall_building"] = {h.id: h.building_id for h in ctx["halls"]}
+    ctx["nodes_by_rack"] = _active_nodes_by_rack(cid, node_slug)
+    for name, table in (
+        ("racks", RACK_TABLE),
+        ("utility_feeds", UTILITY_FEED_TABLE),
+        ("power_devices", POWER_DEVICE_TABLE),
+        ("power_feeds", POWER_FEED_TABLE),
+        ("cooling_plants", COOLING_PLANT_TABLE),
+        ("cooling_units", COOLING_UNIT_TABLE),
+        ("pods", POD_TABLE),
+        ("switches", SWITCH_TABLE),
+        ("links", LINK_TABLE),
+    ):
+        ctx[name] = _read(table, ctx, cid)
+    return _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)
