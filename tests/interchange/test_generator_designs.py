@@ -41,7 +41,8 @@ def designs(draw) -> dict:
         "cooling": cooling,
         "topology": draw(st.sampled_from(["rail-optimized", "middle-of-rack"])),
         "pod_max_gpus": draw(st.sampled_from([2048, 4096, 8192])),
-        "hall_max_it_mw": draw(st.sampled_from([5.0, 10.0, 20.0])),
+        "hall_max_it_mw": draw(st.sampled_from([2.0, 5.0, 20.0])),
+        "racks_per_row": draw(st.sampled_from([8, 16, 32])),
     }
     if len(models) == 1:
         params["nic"] = draw(
@@ -50,7 +51,7 @@ def designs(draw) -> dict:
     return params
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(designs())
 def test_every_generated_design_passes_its_own_checks(params):
     snap = spec_snapshot(generate("P", **params).spec)
