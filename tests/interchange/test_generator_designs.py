@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from campus import catalog_data as cat
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.energy import it_breakdown
+from campus.analysis.headroom import failover_headroom
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.interchange.design_checks import design_problems, worst_utilisation
@@ -84,6 +85,10 @@ def test_reference_campuses_pass_their_own_checks(params, gpus):
     assert bal.heat_load_kw == pytest.approx(it_breakdown(snap).it_kw, rel=0.01)
     # a 350 kW CRAH never carries more than 350 kW (it carried 367 kW before)
     assert all(u.heat_kw <= 350.0 for u in bal.units if u.capacity_kw == 350.0)
+    # sized to the planning limit: after the worst single failure no element is beyond it
+    headroom = failover_headroom(snap)
+    assert min(e.headroom_kw for e in [*headroom.devices.values(), *headroom.utilities.values()]) >= 0
+    assert headroom.campus.headroom_kw >= 0
 
 
 def test_gb200_is_built_as_whole_nvl72_racks_and_the_rounding_is_said():
