@@ -38,6 +38,7 @@ from campus.analysis.snapshot import (
 from campus.analysis.snapshot import (
     FailureRate as FailureRateSnap,
 )
+from campus.analysis.units import mw_to_kw
 from campus.choices import NodeStatus
 from campus.models import (
     Building,
@@ -62,10 +63,6 @@ from campus.models import (
 
 Row = Mapping[str, Any]
 Context = Mapping[str, Any]
-
-
-def mw_to_kw(value: float) -> float:
-    return value * 1000.0
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from campus.analysis.units import w_to_kw
+
 # ---------------------------------------------------------------- catalog
 
 
@@ -289,4 +291,4 @@ class CampusSnapshot:
     def rack_it_kw(self, rack: RackSnap) -> float:
         """IT load of a rack at full GPU TDP (servers plus in-rack extras), kW."""
         servers_w = sum(self.node_power_w(slug) * count for slug, count in rack.nodes)
-        return servers_w / 1000.0 + rack.extra_it_kw
+        return w_to_kw(servers_w) + rack.extra_it_kw

@@ -19,15 +19,12 @@ from campus.analysis.redundancy import redundancy_check
 from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
+from campus.analysis.units import kw_to_mw
 
 # MFU defaults when none is given (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8 on H100.
 DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
 # Redundancy findings listed in a summary (the count is always complete).
 MAX_FINDINGS = 50
-
-
-def _mw(kw: float) -> float:
-    return kw / 1000.0
 
 
 def _clean(value: Any) -> Any:
@@ -116,22 +113,22 @@ def campus_summary(
             "pods": len(snap.pods),
         },
         "power": {
-            "gpu_mw": _mw(it.gpu_kw),
-            "server_overhead_mw": _mw(it.server_overhead_kw),
-            "network_mw": _mw(it.network_kw),
-            "rack_extra_mw": _mw(it.rack_extra_kw),
-            "other_it_mw": _mw(it.other_it_kw),
-            "it_mw": _mw(it.it_kw),
+            "gpu_mw": kw_to_mw(it.gpu_kw),
+            "server_overhead_mw": kw_to_mw(it.server_overhead_kw),
+            "network_mw": kw_to_mw(it.network_kw),
+            "rack_extra_mw": kw_to_mw(it.rack_extra_kw),
+            "other_it_mw": kw_to_mw(it.other_it_kw),
+            "it_mw": kw_to_mw(it.it_kw),
             "pue": pue,
-            "facility_mw": _mw(energy.facility_kw),
-            "grid_capacity_mw": _mw(snap.grid_capacity_kw),
-            "grid_headroom_mw": _mw(snap.grid_capacity_kw - energy.facility_kw),
+            "facility_mw": kw_to_mw(energy.facility_kw),
+            "grid_capacity_mw": kw_to_mw(snap.grid_capacity_kw),
+            "grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - energy.facility_kw),
             "annual_energy_twh": energy.annual_energy_mwh / 1e6,
             "annual_cost_usd": energy.annual_cost_usd,
             "price_usd_per_kwh": snap.price_usd_per_kwh,
             "gpu_power_fraction": gpu_power_fraction,
-            "chain_input_mw": _mw(chain.total_input_kw),
-            "utility_load_mw": {str(k): _mw(v) for k, v in chain.utility_load_kw.items()},
+            "chain_input_mw": kw_to_mw(chain.total_input_kw),
+            "utility_load_mw": {str(k): kw_to_mw(v) for k, v in chain.utility_load_kw.items()},
             "devices_over_planning_limit": [
                 {"id": d, "name": g.devices[d].name, "headroom_kw": chain.device_headroom_kw[d]}
                 for d in sorted(over_planning)
@@ -142,20 +139,20 @@ def campus_summary(
                 else None
             ),
             "headroom_after_failover_mw": (
-                _mw(failover.campus.headroom_kw) if failover.campus.headroom_kw is not None else None
+                kw_to_mw(failover.campus.headroom_kw) if failover.campus.headroom_kw is not None else None
             ),
             "headroom_binding": failover.campus.binding_dict(),
             "utility_headroom_after_failover_mw": {
-                str(u): _mw(row.headroom_kw) for u, row in failover.utilities.items()
+                str(u): kw_to_mw(row.headroom_kw) for u, row in failover.utilities.items()
             },
             "tripped_at_design_load": [{"kind": k, "id": i, "reason": r} for k, i, r in chain.tripped],
             "racks_without_power": len(chain.racks_without_power),
-            "stranded_mw": _mw(stranded.campus.stranded_kw),
+            "stranded_mw": kw_to_mw(stranded.campus.stranded_kw),
             "stranded_by_constraint_mw": {
-                k: _mw(v) for k, v in stranded.campus.stranded_by_constraint_kw.items()
+                k: kw_to_mw(v) for k, v in stranded.campus.stranded_by_constraint_kw.items()
             },
             "stranded_binding": stranded.campus.binding,
-            "design_margin_mw": _mw(stranded.campus.design_margin_kw),
+            "design_margin_mw": kw_to_mw(stranded.campus.design_margin_kw),
             "redundancy_findings_count": len(findings),
             "redundancy_findings_by_effect": {
                 e: sum(1 for f in findings if f.effect == e) for e in ("power", "cooling", "cascade")
@@ -163,18 +160,18 @@ def campus_summary(
             "redundancy_findings": [f.as_dict() for f in findings[:MAX_FINDINGS]],
         },
         "cooling": {
-            "heat_load_mw": _mw(cooling.heat_load_kw),
-            "capacity_mw": _mw(cooling.capacity_kw),
-            "unit_capacity_mw": _mw(cooling.unit_capacity_kw),
-            "plant_capacity_mw": _mw(cooling.plant_capacity_kw),
-            "plant_electrical_mw": _mw(cooling.plant_electrical_kw),
-            "unit_electrical_mw": _mw(cooling.unit_electrical_kw),
-            "liquid_heat_mw": _mw(cooling.liquid_heat_kw),
-            "air_heat_mw": _mw(cooling.air_heat_kw),
-            "heat_sources_mw": {k: _mw(v) for k, v in cooling.heat_sources_kw.items()},
-            "unassigned_heat_mw": _mw(cooling.unassigned_heat_kw),
-            "unassigned_by_reason_mw": {k: _mw(v) for k, v in cooling.unassigned_by_reason_kw.items()},
-            "heat_without_plant_mw": _mw(cooling.heat_without_plant_kw),
+            "heat_load_mw": kw_to_mw(cooling.heat_load_kw),
+            "capacity_mw": kw_to_mw(cooling.capacity_kw),
+            "unit_capacity_mw": kw_to_mw(cooling.unit_capacity_kw),
+            "plant_capacity_mw": kw_to_mw(cooling.plant_capacity_kw),
+            "plant_electrical_mw": kw_to_mw(cooling.plant_electrical_kw),
+            "unit_electrical_mw": kw_to_mw(cooling.unit_electrical_kw),
+            "liquid_heat_mw": kw_to_mw(cooling.liquid_heat_kw),
+            "air_heat_mw": kw_to_mw(cooling.air_heat_kw),
+            "heat_sources_mw": {k: kw_to_mw(v) for k, v in cooling.heat_sources_kw.items()},
+            "unassigned_heat_mw": kw_to_mw(cooling.unassigned_heat_kw),
+            "unassigned_by_reason_mw": {k: kw_to_mw(v) for k, v in cooling.unassigned_by_reason_kw.items()},
+            "heat_without_plant_mw": kw_to_mw(cooling.heat_without_plant_kw),
             "racks_over_air_limit": len(cooling.racks_over_air_limit),
             "air_limit_kw": air_limit_kw,
             "units_overloaded": [u.id for u in cooling.units if u.overloaded],

@@ -29,6 +29,7 @@ from campus.analysis.snapshot import (
     SwitchSnap,
     UtilityFeedSnap,
 )
+from campus.analysis.units import mw_to_kw
 
 # Model defaults (campus/models) for fields a spec may leave out.
 _DEVICE_EFFICIENCY = 0.99
@@ -224,7 +225,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
     return CampusSnapshot(
         id=campus_id,
         name=c["name"],
-        grid_capacity_kw=float(c.get("grid_capacity_mw", 0.0)) * 1000.0,
+        grid_capacity_kw=mw_to_kw(float(c.get("grid_capacity_mw", 0.0))),
         price_usd_per_kwh=float(c.get("price_usd_per_kwh", 0.0)),
         design_pue=float(c.get("design_pue", 1.2)),
         ambient_temp_c=float(c.get("ambient_temp_c", _AMBIENT_TEMP_C)),
@@ -243,7 +244,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         halls=tuple(halls),
         racks=tuple(racks),
         utility_feeds=tuple(
-            UtilityFeedSnap(utility_id[u["name"]], u["name"], float(u.get("capacity_mw", 0.0)) * 1000.0)
+            UtilityFeedSnap(utility_id[u["name"]], u["name"], mw_to_kw(float(u.get("capacity_mw", 0.0))))
             for u in utility_rows
         ),
         power_devices=devices,
