@@ -7,7 +7,12 @@ counted once, against everything that needs it:
 * stopped plants: the building's surviving plants must take the heat of every unit on the building's
   plants (units re-home to a shared chilled-water loop), else every unit of the stopped plants stops;
 * stopped units: the survivors of an N+1 group must carry the whole group's heat, else the racks of the
-  group's stopped units lose cooling; a stopped unit outside any group always costs its racks.
+  group's stopped units lose cooling; a stopped unit outside any group always costs its racks;
+* stopped air units (CRAHs): the air share of a liquid-cooled rack, its network and other IT heat are
+  spread over every air unit of the hall (``campus.analysis.heat``), so the hall's air units are a cooling
+  dependency of every rack that sends them heat. When the hall's surviving air units cannot carry the
+  hall's air heat, every rack whose air share they take loses cooling (the cold plates alone do not keep
+  a server's memory, drives and power supplies cool).
 
 Results are reported against the campus at design load (its own design-load trips already applied), so a
 finding is what the failure adds.
@@ -18,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from campus.analysis.heat import AIR_UNIT_KINDS, rack_heat_split
 from campus.analysis.power import _Outcome, _run, power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
@@ -59,6 +65,10 @@ class _CoolingIndex:
     building_plant_capacity_kw: dict[int | None, float]
     units_fed_by: dict[int, list[int]]  # power device -> units it supplies
     plants_fed_by: dict[int, list[int]]
+    air_unit_hall: dict[int, int]  # air unit -> its hall
+    hall_air_heat_kw: dict[int, float]  # heat on the hall's air units
+    hall_air_capacity_kw: dict[int, float]
+    hall_air_racks: dict[int, list[int]]  # racks whose air share the hall's air units take
 
 
 def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
@@ -89,6 +99,23 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
             building_heat[b] = building_heat.get(b, 0.0) + h
         for d in u.supply_ids:
             units_fed_by.setdefault(d, []).append(u.id)
+    air_unit_hall: dict[int, int] = {}
+    hall_air_heat: dict[int, float] = {}
+    hall_air_cap: dict[int, float] = {}
+    for u in snap.cooling_units:
+        if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
+            air_unit_hall[u.id] = u.hall_id
+            hall_air_heat[u.hall_id] = hall_air_heat.get(u.hall_id, 0.0) + heat.get(u.id, 0.0)
+            hall_air_cap[u.hall_id] = hall_air_cap.get(u.hall_id, 0.0) + u.capacity_kw
+    unit_kind = {u.id: u.kind for u in snap.cooling_units}
+    hall_air_racks: dict[int, list[int]] = {}
+    for r in snap.racks:
+        kind = unit_kind.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
+        # a rack on a CRAH depends on that unit (above); one on a liquid unit sends its air share to the hall
+        if kind is None or kind in AIR_UNIT_KINDS or r.hall_id not in hall_air_cap:
+            continue
+        if rack_heat_split(snap, r, None)[1] > 0:
+            hall_air_racks.setdefault(r.hall_id, []).append(r.id)
     building_cap: dict[int | None, float] = {}
     plants_fed_by: dict[int, list[int]] = {}
     for p in snap.cooling_plants:
@@ -112,6 +139,10 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
         building_plant_capacity_kw=building_cap,
         units_fed_by=units_fed_by,
         plants_fed_by=plants_fed_by,
+        air_unit_hall=air_unit_hall,
+        hall_air_heat_kw=hall_air_heat,
+        hall_air_capacity_kw=hall_air_cap,
+        hall_air_racks=hall_air_racks,
     )
     g.memo["cooling_index"] = idx
     return idx
@@ -165,6 +196,14 @@ def cooling_lost(
         if idx.group_heat_kw[group] > idx.group_capacity_kw[group] - lost:
             uncovered.update(u for u in idx.group_units[group] if u in units)
     racks = {r for u in uncovered for r in idx.unit_racks.get(u, ())}
+    lost_by_hall: dict[int, float] = {}
+    for u in units:
+        hall = idx.air_unit_hall.get(u)
+        if hall is not None:
+            lost_by_hall[hall] = lost_by_hall.get(hall, 0.0) + idx.unit_capacity_kw[u]
+    for hall, lost in lost_by_hall.items():
+        if idx.hall_air_heat_kw[hall] > idx.hall_air_capacity_kw[hall] - lost:
+            racks.update(idx.hall_air_racks.get(hall, ()))
     return plants, units, racks
 
 

@@ -80,7 +80,7 @@ def _spread(kw: float, units: list[CoolingUnitSnap], into: dict[int, float]) -> 
     return True
 
 
-def _rack_split(snap: CampusSnapshot, r: RackSnap, load_kw: float | None) -> tuple[float, float]:
+def rack_heat_split(snap: CampusSnapshot, r: RackSnap, load_kw: float | None) -> tuple[float, float]:
     """(liquid, air) heat of one rack, kW, at ``load_kw`` (default: its IT load at full GPU TDP)."""
     servers_kw = liquid_kw = 0.0
     for slug, count in r.nodes:
@@ -122,7 +122,7 @@ def heat_map(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = No
     for r in snap.racks:
         nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
         load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
-        rack_liquid, rack_air = _rack_split(snap, r, load)
+        rack_liquid, rack_air = rack_heat_split(snap, r, load)
         total = rack_liquid + rack_air
         nominal = nominal_servers + r.extra_it_kw
         # the servers' part of a rack's load, for the IT breakdown and the other-IT weights

@@ -20,6 +20,7 @@ from campus.analysis.redundancy import redundancy_check, redundancy_elements
 from campus.analysis.synthetic import synthetic_campus
 from campus.catalog_data import default_value
 from tests.analysis.builders import (
+    TOY_NODE,
     CoolingPlantSnap,
     CoolingUnitSnap,
     device,
@@ -311,3 +312,62 @@ def test_agreement_holds_through_cascades(mpdu_kw, dual, crah_kw, pdu_kw):
         ),
     )
     test_the_incremental_check_agrees_with_impact_mode_element_by_element(snap)
+
+
+# ---------------------------------------------------------------- the hall's air units as a rack dependency
+
+# A direct-to-chip toy server whose cold plates take 80% of its 1 kW: each 10 kW rack puts 8 kW on its CDU
+# and 2 kW in the room air, spread over the hall's CRAHs; two racks make 4 kW of air heat in the hall.
+COLD_PLATE_NODE = replace(TOY_NODE, slug="toy8-dlc", liquid_heat_fraction=0.8)
+
+
+def _dlc_hall(crahs: tuple[tuple[float, int | None, int | None], ...]):
+    """Two 10 kW direct-to-chip racks, each on its own dual-fed 20 kW CDU (one N+1 group: 16 kW on 20 kW
+    without the larger unit), and CRAHs (capacity kW, supply A, supply B) in the same hall, serving no rack."""
+    snap = two_n((10, 10))
+    racks = tuple(replace(r, nodes=(("toy8-dlc", 10),), cooling_unit_id=r.id) for r in snap.racks)
+    cdus = tuple(
+        CoolingUnitSnap(r.id, f"CDU-{r.id}", "cdu", 20.0, 30.0, 40.0, 0.0, None, 11, 1, "cdu", 12)
+        for r in snap.racks
+    )
+    air = tuple(
+        CoolingUnitSnap(10 + i, f"CRAH-{10 + i}", "crah", kw, 18.0, 30.0, 0.0, None, a, 1, "crah", b)
+        for i, (kw, a, b) in enumerate(crahs)
+    )
+    return replace(
+        snap,
+        node_models={**snap.node_models, "toy8-dlc": COLD_PLATE_NODE},
+        racks=racks,
+        cooling_units=cdus + air,
+    )
+
+
+def test_a_single_fed_crah_next_to_dual_fed_cdus_is_a_single_point_for_the_racks_it_airs():
+    # One 10 kW CRAH on PDU 11 only takes the hall's 4 kW of air heat. Losing PDU 11 (or UPS 1 or utility
+    # 1 above it) stops it: nothing is left for the 4 kW, so both racks (160 GPUs) are powered from side B
+    # but lose cooling; losing the CRAH itself does the same. The dual-fed CDUs and side B cost nothing.
+    snap = _dlc_hall(((10.0, 11, None),))
+    findings = redundancy_check(snap)
+    assert sorted((f.device_kind, f.device_id, f.effect, f.gpus_lost) for f in findings) == [
+        ("cooling", 10, "cooling", 2 * GPUS_PER_RACK),
+        ("power", 1, "cooling", 2 * GPUS_PER_RACK),
+        ("power", 11, "cooling", 2 * GPUS_PER_RACK),
+        ("utility", 1, "cooling", 2 * GPUS_PER_RACK),
+    ]
+    assert fail(snap, [("power", 11)]).racks_lost_cooling == frozenset({1, 2})
+
+
+def test_an_undersized_crah_group_is_found_and_a_sized_one_is_not():
+    # Two dual-fed 3 kW CRAHs: 6 kW for 4 kW of air heat, but 3 kW without either -> each is a single point.
+    tight = _dlc_hall(((3.0, 11, 12), (3.0, 11, 12)))
+    assert sorted((f.device_id, f.effect, f.gpus_lost) for f in redundancy_check(tight)) == [
+        (10, "cooling", 2 * GPUS_PER_RACK),
+        (11, "cooling", 2 * GPUS_PER_RACK),
+    ]
+    # Two 5 kW CRAHs: 5 kW without either still carries 4 kW; both lost (spare counted once) do not.
+    sized = _dlc_hall(((5.0, 11, 12), (5.0, 11, 12)))
+    assert redundancy_check(sized) == []
+    assert fail(sized, [("cooling", 10), ("cooling", 11)]).gpus_lost_cooling == 2 * GPUS_PER_RACK
+    # impact mode names the same racks
+    res = impact(tight, 10, "cooling")
+    assert res.gpus_lost_cooling == 2 * GPUS_PER_RACK and res.racks_lost_cooling == [1, 2]
