@@ -19,11 +19,12 @@ from campus.analysis.compute import PARTITIONS, PRECISIONS
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
 from twin.api.exceptions import field_error
+from twin.api.serializers.base import StrictFieldsMixin
 
 # ---------------------------------------------------------------- inputs
 
 
-class TrainingTimeInput(serializers.Serializer):
+class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
     flops = serializers.FloatField(min_value=1, help_text="Training compute, FLOPs (e.g. 3.8e25).")
     gpus = serializers.IntegerField(required=False, min_value=1, max_value=10_000_000)
     gpu_model = serializers.SlugRelatedField(
@@ -55,13 +56,13 @@ class TrainingTimeInput(serializers.Serializer):
         return value
 
 
-class RateInput(serializers.Serializer):
+class RateInput(StrictFieldsMixin, serializers.Serializer):
     per = serializers.ChoiceField(choices=["gpu", "node"], default="node")
     mtbf_hours = serializers.FloatField(min_value=0.001)
     interrupts_job = serializers.BooleanField(default=True)
 
 
-class JobMttfInput(serializers.Serializer):
+class JobMttfInput(StrictFieldsMixin, serializers.Serializer):
     nodes = serializers.IntegerField(required=False, min_value=1, max_value=10_000_000)
     gpus = serializers.IntegerField(required=False, min_value=1, max_value=100_000_000)
     gpus_per_node = serializers.IntegerField(required=False, min_value=1, max_value=72)
@@ -69,22 +70,22 @@ class JobMttfInput(serializers.Serializer):
     rates = RateInput(many=True, required=False)
 
 
-class ComponentInput(serializers.Serializer):
+class ComponentInput(StrictFieldsMixin, serializers.Serializer):
     count = serializers.FloatField(min_value=0, max_value=1e9)
     mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e12)
 
 
-class FirstFailureInput(serializers.Serializer):
+class FirstFailureInput(StrictFieldsMixin, serializers.Serializer):
     components = ComponentInput(many=True, allow_empty=False)
 
 
-class CheckpointIntervalInput(serializers.Serializer):
+class CheckpointIntervalInput(StrictFieldsMixin, serializers.Serializer):
     mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9)
     checkpoint_minutes = serializers.FloatField(min_value=0.001, max_value=1e6)
     restart_minutes = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
 
 
-class RecoveryOptionsInput(serializers.Serializer):
+class RecoveryOptionsInput(StrictFieldsMixin, serializers.Serializer):
     mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9, help_text="Job MTBF, hours.")
     checkpoint_minutes = serializers.FloatField(
         min_value=0.001, max_value=1e6, help_text="Time to write one checkpoint, minutes."
@@ -195,11 +196,6 @@ class CalculatorView(GenericAPIView):
 
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
-        if isinstance(request.data, dict):
-            # A misspelt input would otherwise fall back to its default without a word.
-            unknown = [name for name in request.data if name not in serializer.fields]
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
         serializer.is_valid(raise_exception=True)
         try:
             result = self.compute(dict(serializer.validated_data))

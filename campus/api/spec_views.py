@@ -34,6 +34,7 @@ from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel
+from twin.api.serializers.base import StrictFieldsMixin
 
 # A 100k-GPU campus is ~15 MB of YAML; 50 MB leaves room and bounds the memory one request may take.
 DEFAULT_SPEC_MAX_BYTES = 50 * 1024 * 1024
@@ -258,23 +259,14 @@ class CampusExportView(APIView):
         return response
 
 
-class _NoUnknownKeys:
+class _GeneratorParameters(StrictFieldsMixin):
     """A parameter the generator does not take is refused by name rather than silently ignored."""
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {
-                        key: ["unknown parameter; the generator takes: " + ", ".join(self.fields)]
-                        for key in unknown
-                    }
-                )
-        return super().to_internal_value(data)
+    def unknown_field_message(self) -> str:
+        return "unknown parameter; the generator takes: " + ", ".join(self.fields)
 
 
-class MixEntrySerializer(_NoUnknownKeys, serializers.Serializer):
+class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64)
     gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
 
@@ -284,7 +276,7 @@ class MixEntrySerializer(_NoUnknownKeys, serializers.Serializer):
         return value
 
 
-class GenerateSerializer(_NoUnknownKeys, serializers.Serializer):
+class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
     name = serializers.CharField(max_length=128)

@@ -229,3 +229,19 @@ class TestWholeNvl72Racks:
         assert empty_rack.nodes.count() == 18
         ids = [{"id": n.pk} for n in empty_rack.nodes.all()]
         assert planner_client.delete("/api/nodes/", ids, format="json").status_code == 204
+
+
+def test_the_admin_form_refuses_a_loop_and_a_foreign_reference(two_campuses, admin_user, rf):
+    from django.contrib import admin
+
+    one, two = two_campuses
+    request = rf.post("/admin/")
+    request.user = admin_user
+    form_class = admin.site._registry[PowerFeed].get_form(request)
+    base = {"campus": one.pk, "side": "A", "rating_kw": 10.0, "upstream": device(one, "PDU-A").pk}
+    loop = form_class(data={**base, "downstream_device": device(one, "SUB-A").pk})
+    assert not loop.is_valid() and "loop" in loop.errors["downstream_device"][0]
+    foreign = form_class(data={**base, "downstream_device": device(two, "UPS-B").pk})
+    assert not foreign.is_valid() and "another campus" in foreign.errors["downstream_device"][0]
+    fine = form_class(data={**base, "downstream_device": device(one, "UPS-B").pk})
+    assert fine.is_valid(), fine.errors

@@ -165,7 +165,24 @@ def validate_model_instance(instance: models.Model) -> None:
         raise serializers.ValidationError(errors)
 
 
-class TwinModelSerializer(serializers.ModelSerializer):
+class StrictFieldsMixin:
+    """Unknown fields are a 400 naming them: a misspelt field must not be dropped silently
+    (``rated_kwh`` would leave ``rated_kw`` unchanged, a misspelt calculator input would take its default).
+    Read-only fields are accepted and ignored, so an object read by GET can be sent back as it is."""
+
+    def unknown_field_message(self) -> str:
+        return "Unknown field."
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [name for name in data if name not in self.fields]
+            if unknown:
+                message = self.unknown_field_message()
+                raise serializers.ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
     and the model's own validation (field validators, clean(), constraints) run before saving."""
 
@@ -185,16 +202,6 @@ class TwinModelSerializer(serializers.ModelSerializer):
         if self.brief:
             return {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
         return fields
-
-    def to_internal_value(self, data):
-        # A misspelt field must not be dropped silently (``rated_kwh`` would leave ``rated_kw`` unchanged).
-        # Read-only fields are accepted and ignored, so an object read by GET can be sent back as it is.
-        if isinstance(data, dict):
-            known = set(self.fields)
-            unknown = [name for name in data if name not in known]
-            if unknown:
-                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
