@@ -15,14 +15,15 @@ export function hallScene(data) {
       level: "hall",
       label: withHeadroom(hall.name, hall.headroom_mw),
       id: hall.id,
+      headroomMw: hall.headroom_mw ?? null,
     },
   ];
-  return { racks, outlines, title: hall.name };
+  return { racks, outlines, title: hall.name, headroomMw: hall.headroom_mw ?? null };
 }
 
-/** "H1 · +0.10 MW after failover": IT that can be added with the design redundancy intact. */
+/** "H1 · +0.10 MW IT after failover": IT that can be added with the design redundancy intact. */
 function withHeadroom(name, mw) {
-  return mw == null ? name : `${name} · ${mw >= 0 ? "+" : ""}${mw.toFixed(2)} MW after failover`;
+  return mw == null ? name : `${name} · ${mw >= 0 ? "+" : ""}${mw.toFixed(2)} MW IT after failover`;
 }
 
 /** Whole campus (or one building of it when buildingId is given). */
@@ -49,17 +50,21 @@ export function campusScene(data, buildingId = null) {
   const outlines = [];
   for (const box of boxes) {
     const label = withHeadroom(box.b.name, box.b.headroom_mw);
-    outlines.push({ x: box.x, y: box.y, w: box.w, h: box.h, level: "building", label, id: box.b.id });
+    const building = { x: box.x, y: box.y, w: box.w, h: box.h, level: "building", label, id: box.b.id };
+    outlines.push({ ...building, headroomMw: box.b.headroom_mw ?? null });
     for (const hb of box.hallBoxes) {
       const hx = box.x + hb.x;
       const hy = box.y + hb.y;
       const hallLabel = withHeadroom(hb.hall.name, hb.hall.headroom_mw);
-      outlines.push({ x: hx, y: hy, w: hb.w, h: hb.h, level: "hall", label: hallLabel, id: hb.hall.id });
+      const hall = { x: hx, y: hy, w: hb.w, h: hb.h, level: "hall", label: hallLabel, id: hb.hall.id };
+      outlines.push({ ...hall, headroomMw: hb.hall.headroom_mw ?? null });
       for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
     }
   }
   const title = buildingId && buildings[0] ? buildings[0].name : (data.name ?? data.campus?.name ?? "Whole campus");
-  return { racks, outlines, title };
+  // The headroom of what is shown: one building's, or the campus' (added load spread over every hall).
+  const headroomMw = buildingId ? (buildings[0]?.headroom_mw ?? null) : (data.campus?.headroom_mw ?? null);
+  return { racks, outlines, title, headroomMw };
 }
 
 /** The campus answer carries racks as compact rows (`rack_columns`); put them back under their halls. */

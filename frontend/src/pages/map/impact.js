@@ -1,7 +1,7 @@
 // Impact mode: pick a device (or feed, cooling unit, plant) to fail; the racks it darkens, leaves on one feed or
 // without cooling are coloured, counted and listed with the cascade of trips that follows.
 import { api, qs } from "../../lib/api.js";
-import { $, clear, el, errorBox } from "../../lib/dom.js";
+import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT } from "../../lib/colors.js";
 import { countIn, recolor } from "./legend.js";
@@ -147,7 +147,9 @@ function renderImpact(page, data, kindOf) {
   const gpus = data.gpus ?? {};
   const lost = (gpus.lost_power ?? 0) + (gpus.lost_cooling ?? 0);
   const tripped = data.tripped ?? [];
-  clear(result).append(
+  // fill, not append: the DOM's append writes a left-out (null) part as the text "null".
+  fill(
+    result,
     el(
       "div",
       { class: "impact-headline", "data-testid": "impact-gpus-lost", "data-value": lost },

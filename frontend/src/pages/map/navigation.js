@@ -80,7 +80,7 @@ export async function load(page) {
     $("map-title").textContent = scene.title;
     const gpus = scene.racks.reduce((s, r) => s + (r.gpus ?? 0), 0);
     const loadKw = scene.racks.reduce((s, r) => s + (r.load_kw ?? 0), 0);
-    $("map-stats").textContent = `${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · ${f.mw(loadKw / 1000, 2)}`;
+    mapStats(scene, gpus, loadKw);
     fillRackSearch(page);
     renderDeviceSelect(page);
     recolor(page);
@@ -99,6 +99,31 @@ export async function load(page) {
     statusLine.textContent = "";
     statusLine.append(errorBox(error, "map-error"));
     page.ready = true;
+  }
+}
+
+/** "192 racks · 6,144 GPUs · 7.83 MW rack IT · +0.05 MW IT addable after the worst single failure". */
+function mapStats(scene, gpus, loadKw) {
+  const stats = clear($("map-stats"));
+  stats.append(
+    `${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · `,
+    el("span", { "data-testid": "map-it-mw", "data-value": loadKw / 1000 }, `${f.mw(loadKw / 1000, 2)} rack IT`),
+  );
+  if (scene.headroomMw != null) {
+    const mw = scene.headroomMw;
+    stats.append(
+      " · ",
+      el(
+        "span",
+        {
+          "data-testid": "map-headroom",
+          "data-value": mw,
+          class: mw < 0 ? "bad" : "",
+          title: "IT load that can be added here with the design redundancy intact (2N: either side alone)",
+        },
+        `${mw >= 0 ? "+" : ""}${f.mw(mw, 2)} IT addable after the worst single failure`,
+      ),
+    );
   }
 }
 

@@ -21,6 +21,14 @@ export function exposeForTests(page) {
         };
       });
     },
+    get outlines() {
+      return (page.scene?.outlines ?? []).map((o) => ({
+        level: o.level,
+        id: o.id,
+        label: o.label,
+        headroomMw: o.headroomMw,
+      }));
+    },
     get metric() {
       return page.metric;
     },

@@ -112,20 +112,32 @@ export function headline(summary) {
       el(
         "div",
         { class: "figure-row" },
-        figure("fig-power-headroom", "Power (grid)", power.grid_headroom_mw, f.mw(power.grid_headroom_mw)),
+        figure(
+          "fig-power-headroom",
+          "Grid connection − facility",
+          power.grid_headroom_mw,
+          f.mw(power.grid_headroom_mw),
+        ),
         figure(
           "fig-failover-headroom",
-          "IT after worst single failure",
+          "IT addable after the worst single failure",
           power.headroom_after_failover_mw,
-          f.mw(power.headroom_after_failover_mw),
+          f.mw(power.headroom_after_failover_mw, 2),
           bindingText(power.headroom_binding),
         ),
         figure(
           "fig-cooling-headroom",
-          "Cooling",
+          "Cooling capacity − heat",
           coolingHeadroom,
           f.mw(coolingHeadroom),
           `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)}`,
+        ),
+        figure(
+          "fig-heat-mw",
+          "Heat to reject",
+          cooling.heat_load_mw,
+          f.mw(cooling.heat_load_mw),
+          power.it_mw ? `${f.pct(cooling.heat_load_mw / power.it_mw, 1)} of the IT load` : null,
         ),
       ),
       cooling.racks_over_air_limit

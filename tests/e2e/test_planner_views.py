@@ -1,0 +1,218 @@
+"""The overview, the building cards, the floor map and impact mode show the REST API's figures, on one generated
+2N campus (6,144 H100 in two buildings, liquid-cooled): what a capacity planner reads off the dashboard is what
+the API answers, number for number.
+
+Each figure is read from the DOM (``data-value``, else the text) and compared with the JSON the page's own
+session gets from the API.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PASSWORD, login, new_page, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
+
+USER = "views-planner"
+# Two 3,072-GPU pods, each in its own building (at most 5 MW of IT), two halls per building.
+SPEC = dict(
+    gpus=6144,
+    gpu_model="h100-sxm",
+    cooling="liquid",
+    pod_max_gpus=3072,
+    building_max_it_mw=5.0,
+    hall_max_it_mw=2.5,
+)
+
+
+def api(page, path: str):
+    response = page.request.get(path)
+    assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
+    return response.json()
+
+
+def value(page, selector: str) -> float:
+    return float(page.get_attribute(selector, "data-value"))
+
+
+@pytest.fixture(scope="module")
+def campus_2n(django_db_setup, django_db_blocker):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.importer import import_campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        campus = import_campus(generate_spec("Planner 2N campus", **SPEC))
+        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield campus.id
+    with django_db_blocker.unblock():
+        campus.delete()
+        get_user_model().objects.filter(username=USER).delete()
+
+
+@pytest.fixture
+def page(chromium, live_url, campus_2n):
+    context, page, watch = new_page(chromium, live_url, width=1440, height=1000)
+    login(page, USER)
+    yield page
+    watch.check()
+    context.close()
+
+
+def open_map(page, campus_id: int, query: str = "") -> None:
+    page.goto(f"/campuses/{campus_id}/map/{query}")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+
+
+def test_overview_and_building_cards_show_the_api_figures(page, campus_2n):
+    page.goto(f"/campuses/{campus_2n}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    summary = api(page, f"/api/campuses/{campus_2n}/summary/")
+    redundancy = api(page, f"/api/campuses/{campus_2n}/redundancy/")
+    power, cooling = summary["power"], summary["cooling"]
+
+    assert value(page, "[data-testid=fig-it-mw]") == pytest.approx(power["it_mw"])
+    assert value(page, "[data-testid=fig-heat-mw]") == pytest.approx(cooling["heat_load_mw"])
+    assert page.inner_text("[data-testid=fig-heat-mw-text]") == f"{cooling['heat_load_mw']:,.1f} MW"
+    # Every watt of IT power is heat to reject (energy balance), to within the summary's 1%.
+    assert cooling["heat_load_mw"] == pytest.approx(power["it_mw"], rel=0.01)
+    assert value(page, "[data-testid=fig-failover-headroom]") == pytest.approx(
+        power["headroom_after_failover_mw"]
+    )
+    assert power["headroom_after_failover_mw"] > 0, power["headroom_binding"]
+    assert page.inner_text("[data-testid=fig-failover-headroom-text]") == (
+        f"{power['headroom_after_failover_mw']:,.2f} MW"
+    )
+    # The single points the overview counts are the redundancy endpoint's, one for one.
+    assert (
+        value(page, "[data-testid=risk-redundancy]")
+        == redundancy["count"]
+        == power["redundancy_findings_count"]
+    )
+
+    floor = api(page, f"/api/campuses/{campus_2n}/floor-map/")
+    floor_headroom = {b["id"]: b["headroom_mw"] for b in floor["buildings"]}
+    assert len(summary["buildings"]) == 2
+    for building in summary["buildings"]:
+        card = page.locator(f"[data-testid=building-card][data-building-id='{building['id']}']")
+        shown = float(card.locator("[data-field=headroom_mw]").get_attribute("data-value"))
+        assert shown == pytest.approx(building["headroom_mw"])
+        assert shown == pytest.approx(floor_headroom[building["id"]])
+        assert building["headroom_mw"] > 0, building["headroom_binding"]
+        assert (
+            card.locator("[data-field=headroom_mw]")
+            .inner_text()
+            .startswith(f"{building['headroom_mw']:,.2f} MW")
+        )
+    # Building headroom is placed over the building's own racks, so two equal buildings add up to the campus.
+    assert sum(b["headroom_mw"] for b in summary["buildings"]) == pytest.approx(
+        power["headroom_after_failover_mw"]
+    )
+    screenshot(page, "planner-overview", full_page=True)
+
+
+def _rack_rows(data: dict) -> list[dict]:
+    columns = data["rack_columns"]
+    return [dict(zip(columns, row, strict=True)) for row in data["racks"]]
+
+
+def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
+    summary = api(page, f"/api/campuses/{campus_2n}/summary/")
+    floor = api(page, f"/api/campuses/{campus_2n}/floor-map/")
+    racks = _rack_rows(floor)
+
+    open_map(page, campus_2n)
+    rack_it_mw = sum(r["load_kw"] for r in racks) / 1000.0
+    assert value(page, "[data-testid=map-it-mw]") == pytest.approx(rack_it_mw)
+    # The rack IT of the map is the building cards' IT, building by building.
+    assert rack_it_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
+    assert value(page, "[data-testid=map-headroom]") == pytest.approx(power_headroom(summary))
+    outlines = {(o["level"], o["id"]): o["headroomMw"] for o in page.evaluate("floorMap.outlines")}
+    halls = {h["id"]: h for b in floor["buildings"] for h in b["halls"]}
+    expected = {("building", b["id"]): b["headroom_mw"] for b in floor["buildings"]}
+    expected |= {("hall", hid): h["headroom_mw"] for hid, h in halls.items()}
+    assert outlines == pytest.approx(expected)
+    screenshot(page, "planner-map-campus")
+
+    building = summary["buildings"][0]
+    open_map(page, campus_2n, f"?building={building['id']}")
+    assert value(page, "[data-testid=map-headroom]") == pytest.approx(building["headroom_mw"])
+    assert value(page, "[data-testid=map-it-mw]") == pytest.approx(building["it_mw"])
+
+    hall_id = min(halls)
+    hall = api(page, f"/api/campuses/{campus_2n}/floor-map/?hall={hall_id}")
+    open_map(page, campus_2n, f"?hall={hall_id}")
+    assert value(page, "[data-testid=map-headroom]") == pytest.approx(hall["hall"]["headroom_mw"])
+    assert hall["hall"]["headroom_mw"] == pytest.approx(halls[hall_id]["headroom_mw"])
+    assert value(page, "[data-testid=map-it-mw]") == pytest.approx(
+        sum(r["load_kw"] for r in hall["racks"]) / 1000.0
+    )
+    assert hall["hall"]["headroom_mw"] > 0
+    screenshot(page, "planner-map-hall")
+
+
+def power_headroom(summary: dict) -> float:
+    return summary["power"]["headroom_after_failover_mw"]
+
+
+def _lost(impact: dict) -> int:
+    return impact["gpus"]["lost_power"] + impact["gpus"]["lost_cooling"]
+
+
+def test_impact_mode_lists_cooling_and_shows_the_api_gpus_lost(page, campus_2n):
+    units = api(page, f"/api/cooling-units/?campus={campus_2n}&limit=1000")["results"]
+    plants = api(page, f"/api/cooling-plants/?campus={campus_2n}&limit=1000")["results"]
+    redundancy = api(page, f"/api/campuses/{campus_2n}/redundancy/")
+    open_map(page, campus_2n)
+    page.wait_for_selector("[data-testid=impact-device][data-ready=true]")
+    options = page.locator("[data-testid=impact-device] option").evaluate_all("els => els.map(e => e.value)")
+    assert units and plants
+    assert {f"cooling:{u['id']}" for u in units} <= set(options)
+    assert {f"plant:{p['id']}" for p in plants} <= set(options)
+
+    # The worst single failure the redundancy check names, a CDU and a plant: impact mode shows the GPUs the
+    # impact API loses for each, and for a listed finding the same number the redundancy check gives.
+    chosen = [f"cooling:{units[0]['id']}", f"plant:{plants[0]['id']}"]
+    worst = redundancy["findings"][0] if redundancy["findings"] else None
+    if worst is not None:
+        chosen.insert(0, f"{worst['device_kind']}:{worst['device_id']}")
+    findings = {f"{f['device_kind']}:{f['device_id']}": f["gpus_lost"] for f in redundancy["findings"]}
+    for choice in chosen:
+        kind, ident = choice.split(":")
+        page.select_option("[data-testid=impact-device]", choice)
+        page.wait_for_function(
+            "v => document.querySelector('[data-testid=impact-gpus-lost]') && "
+            "window.floorMap.impact !== null && document.querySelector('#impact-device').value === v",
+            arg=choice,
+        )
+        impact = api(page, f"/api/campuses/{campus_2n}/impact/?device={ident}&kind={kind}")
+        page.wait_for_function(
+            "n => Number(document.querySelector('[data-testid=impact-gpus-lost]').dataset.value) === n",
+            arg=_lost(impact),
+        )
+        assert _lost(impact) == findings.get(choice, 0), choice
+        assert "null" not in page.inner_text("[data-testid=impact-result]")
+        screenshot(page, f"planner-impact-{kind}")
+        page.click("[data-testid=impact-clear]")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="generated 2N designs feed each building's mechanical loads from one MSB and each hall's from one "
+    "mechanical PDU: losing either stops cooling (6 findings on this campus); dual-fed designs are not on main yet",
+)
+def test_the_generated_2n_campus_shows_no_single_point_of_failure(page, campus_2n):
+    page.goto(f"/campuses/{campus_2n}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    redundancy = api(page, f"/api/campuses/{campus_2n}/redundancy/")
+    shown = value(page, "[data-testid=risk-redundancy]")
+    assert shown == redundancy["count"]
+    assert redundancy["count"] == 0, [
+        (f["device_name"], f["effect"], f["gpus_lost"]) for f in redundancy["findings"]
+    ]
