@@ -202,11 +202,6 @@ def test_impact_mode_lists_cooling_and_shows_the_api_gpus_lost(page, campus_2n):
         page.click("[data-testid=impact-clear]")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="generated 2N designs feed each building's mechanical loads from one MSB and each hall's from one "
-    "mechanical PDU: losing either stops cooling (6 findings on this campus); dual-fed designs are not on main yet",
-)
 def test_the_generated_2n_campus_shows_no_single_point_of_failure(page, campus_2n):
     page.goto(f"/campuses/{campus_2n}/")
     page.wait_for_selector("#overview[data-ready=true]")

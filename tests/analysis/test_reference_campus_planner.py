@@ -1,0 +1,81 @@
+"""What a capacity planner reads off the summary of a generated 100k-H100 liquid-cooled 2N campus (SemiAnalysis's
+100k H100 cluster on Spectrum-X): no single point of failure, nothing over its limit, IT that can still be added
+after failover in every building and hall, heat = IT.
+
+The failover headroom is then checked by an independent path: the reported headroom is placed on the building's
+racks (in proportion to today's load, as the headroom is defined) and the chain is rolled up again with either
+side lost and with the binding failure; nothing may pass its planning limit. Placing 2 % more must put the
+binding device over it. Pure core, no database; about 10 s on one core.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.analysis.headroom import failover_headroom
+from campus.analysis.power import power_graph, rollup
+from campus.analysis.summary import campus_summary
+from campus.interchange.generate import generate
+from campus.interchange.spec_snapshot import spec_snapshot
+from tests.interchange.design_checks import side_of_devices
+
+TOL = 1e-6
+
+
+@pytest.fixture(scope="module")
+def snap():
+    return spec_snapshot(generate("100k", gpus=100_000, fabric="spectrum-x", cooling="liquid").spec)
+
+
+def test_the_summary_of_the_100k_liquid_2n_campus_is_clean(snap):
+    s = campus_summary(snap)
+    power, cooling = s["power"], s["cooling"]
+    assert s["inventory"]["gpus"] == 100_000
+    assert power["redundancy_findings_count"] == 0, power["redundancy_findings"]
+    assert power["devices_over_planning_limit"] == []
+    assert power["tripped_at_design_load"] == [] and power["racks_without_power"] == 0
+    assert cooling["units_overloaded"] == [] and cooling["plants_overloaded"] == []
+    assert cooling["groups_failing_n_plus_1"] == []
+    # energy balance: every watt drawn by IT is heat a unit and a plant reject
+    assert cooling["heat_load_mw"] == pytest.approx(power["it_mw"], rel=0.01)
+    assert cooling["unassigned_heat_mw"] == pytest.approx(0.0, abs=1e-6)
+    assert power["headroom_after_failover_mw"] > 0, power["headroom_binding"]
+    assert len(s["buildings"]) >= 2
+    for card in s["buildings"]:
+        assert card["headroom_mw"] > 0, (card["name"], card["headroom_binding"])
+        # what both sides could take together is more than what survives a failure
+        assert card["headroom_both_sides_mw"] > card["headroom_mw"]
+    hr = failover_headroom(snap)
+    assert hr.halls and all(h.headroom_kw > 0 for h in hr.halls.values())
+
+
+def _over_limit(snap, failed: frozenset[int], loads: dict[int, float]) -> dict[int, float]:
+    """Devices over their planning limit (load / limit) when ``failed`` are out and racks draw ``loads``."""
+    g = power_graph(snap)
+    r = rollup(snap, failed=failed, rack_load_kw=loads)
+    out = {}
+    for d, load in r.device_load_kw.items():
+        dev = g.devices[d]
+        limit = dev.rated_kw * dev.max_utilization
+        if load > limit * (1 + TOL):
+            out[d] = load / limit
+    return out
+
+
+def test_the_failover_headroom_of_each_building_can_be_placed_and_no_more(snap):
+    hr = failover_headroom(snap)
+    sides = side_of_devices(snap)
+    side_lost = {s: frozenset(d for d, side in sides.items() if side == s) for s in "AB"}
+    base = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+    for bid, row in hr.buildings.items():
+        failure = row.binding_failure
+        assert failure is not None and failure.kind in ("power", "side"), failure
+        binding_failed = frozenset([failure.id]) if failure.kind == "power" else side_lost[failure.id]
+        for factor, fits in ((1.0, True), (1.02, False)):
+            scale = 1.0 + factor * row.headroom_kw / row.it_kw
+            loads = {r.id: base[r.id] * (scale if r.building_id == bid else 1.0) for r in snap.racks}
+            if fits:
+                for lost in (frozenset(), side_lost["A"], side_lost["B"], binding_failed):
+                    assert _over_limit(snap, lost, loads) == {}, (bid, lost)
+            else:
+                assert row.binding_id in _over_limit(snap, binding_failed, loads), (bid, row.binding_dict())
