@@ -101,7 +101,7 @@ def _footprint(rack) -> Footprint:
     return Footprint(rack.pk, rack.x_m, rack.y_m, rack.width_m, rack.depth_m)
 
 
-def _rack_errors(rack) -> dict[str, str]:
+def _rack_errors(rack, neighbours: bool = True) -> dict[str, str]:
     from campus.models import Rack
 
     errors: dict[str, str] = {}
@@ -113,6 +113,8 @@ def _rack_errors(rack) -> dict[str, str]:
     place = Footprint(None, rack.x_m, rack.y_m, rack.width_m, rack.depth_m)
     for axis, message in outside_hall(place, rack.hall.width_m, rack.hall.length_m):
         errors.setdefault(axis, f"The rack {message}.")
+    if not neighbours:
+        return errors
     near = (
         Rack.objects.filter(
             hall_id=rack.hall_id,
@@ -156,18 +158,22 @@ def _node_domain_error(node) -> str | None:
 
 
 def instance_errors(obj: models.Model) -> dict[str, str]:
-    """Every rule ``obj`` breaks on its own, as ``{field: message}``."""
+    """Every rule ``obj`` breaks on its own, as ``{field: message}``.
+
+    In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
+    whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
+    and one query per object over the whole campus would make a 5,000-object request quadratic."""
     from campus.models import Node, PowerFeed, Rack
 
+    in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
-    if isinstance(obj, PowerFeed) and "downstream_device" not in errors:
+    if isinstance(obj, PowerFeed) and not in_bulk and "downstream_device" not in errors:
         if message := _feed_cycle_error(obj):
             errors["downstream_device"] = message
     elif isinstance(obj, Rack):
-        for name, message in _rack_errors(obj).items():
+        for name, message in _rack_errors(obj, neighbours=not in_bulk).items():
             errors.setdefault(name, message)
-    elif isinstance(obj, Node) and not getattr(obj, "_in_bulk", False) and "rack" not in errors:
-        # In a bulk request the trays of a rack arrive together: WriteCheck judges the final state.
+    elif isinstance(obj, Node) and not in_bulk and "rack" not in errors:
         message = _node_domain_error(obj)
         if message:
             errors["rack"] = message

@@ -245,3 +245,28 @@ def test_the_admin_form_refuses_a_loop_and_a_foreign_reference(two_campuses, adm
     assert not foreign.is_valid() and "another campus" in foreign.errors["downstream_device"][0]
     fine = form_class(data={**base, "downstream_device": device(one, "UPS-B").pk})
     assert fine.is_valid(), fine.errors
+
+
+def test_second_supply_of_a_cooling_unit_from_another_campus_is_400(planner_client, two_campuses):
+    one, two = two_campuses
+    unit = one.cooling_units.get()
+    body = {"power_device_b": device(two, "UPS-B").pk}
+    response = planner_client.patch(f"/api/cooling-units/{unit.pk}/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["power_device_b"]
+
+
+def test_bulk_rows_are_judged_against_the_existing_inventory_too(planner_client, two_campuses):
+    one, _ = two_campuses
+    rack = rack_of(one)
+    extra = {"campus": one.pk, "hall": rack.hall_id, "y_m": rack.y_m, "design_kw": 5.0}
+    body = [{"name": "FREE", "x_m": 12.0, **extra}, {"name": "ON-R01-01", "x_m": rack.x_m + 0.2, **extra}]
+    response = planner_client.post("/api/racks/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["1"] and "R01-01" in response.json()["1"]["x_m"][0]
+    pdu, ups = device(one, "PDU-A"), device(one, "UPS-A")
+    loop = [
+        {"campus": one.pk, "upstream": pdu.pk, "downstream_device": ups.pk, "side": "A", "rating_kw": 5.0}
+    ]
+    response = planner_client.post("/api/power-feeds/", loop, format="json")
+    assert response.status_code == 400 and "loop" in response.json()["0"]["downstream_device"][0]
