@@ -21,9 +21,14 @@ export function buildingCards(page, buildings) {
             el("dd", { "data-field": "racks" }, f.num(b.racks)),
             el("dt", {}, "GPUs"),
             el("dd", { "data-field": "gpus" }, f.num(b.gpus)),
-            el("dt", {}, "IT load"),
+            // The racks' IT only: the campus IT load adds the fabric and other IT the cards do not split.
+            el(
+              "dt",
+              { title: "IT load of the building's racks (network and other IT are counted campus-wide)" },
+              "Rack IT",
+            ),
             el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
-            el("dt", {}, "Facility"),
+            el("dt", { title: "Rack IT × the design PUE" }, "Facility"),
             el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
             el("dt", { title: "IT load that can be added with the design redundancy intact" }, "Headroom"),
             el(
