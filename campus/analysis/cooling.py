@@ -2,7 +2,8 @@
 
 All IT power becomes heat; ``heat.heat_map`` places every kW of it on a cooling unit (liquid share of
 liquid-cooled racks on their CDU, air share, network and other IT on the hall's air units) or reports it
-unassigned. A plant's heat is the sum over its units. Coolant flow needed = heat x 1.5 L/min per kW
+unassigned. A plant's heat is the sum over its units of their heat and their own fan or pump power
+(1-4% more: that power ends up as heat in the air or water the unit hands to the plant). Coolant flow needed = heat x 1.5 L/min per kW
 (vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. A unit's electrical power
 is its fans (CRAH) or pumps (CDU, rear door, immersion tank) as a fraction of the heat it moves
 (``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). An N+1 group passes when the
@@ -104,13 +105,15 @@ def cooling_balance(
     flow_lpm_per_kw: float = FLOW_LPM_PER_KW,
     failed_units: frozenset[int] = frozenset(),
     failed_plants: frozenset[int] = frozenset(),
+    gpu_power_fraction: float = 1.0,
 ) -> CoolingBalance:
-    """Heat per unit, plant and N+1 group. Failed units and plants carry no capacity."""
+    """Heat per unit, plant and N+1 group. Failed units and plants carry no capacity. Racks not named in
+    ``rack_load_kw`` run with their GPUs at ``gpu_power_fraction`` of TDP (the summary's energy figures)."""
     if air_limit_kw <= 0:
         raise ValueError("air_limit_kw: must be > 0")
     if flow_lpm_per_kw <= 0:
         raise ValueError("flow_lpm_per_kw: must be > 0")
-    heat = heat_map(snap, rack_load_kw)
+    heat = heat_map(snap, rack_load_kw, gpu_power_fraction)
     unit_heat = heat.unit_kw
     unit_racks: dict[int, int] = {}
     over_air: list[int] = []
@@ -128,6 +131,7 @@ def cooling_balance(
         u_heat = unit_heat.get(u.id, 0.0)
         cap = 0.0 if u.id in failed_units or u.plant_id in failed_plants else u.capacity_kw
         need = u_heat * flow_lpm_per_kw
+        u_electrical_kw = u_heat * unit_electrical_fraction(u.kind) if cap > 0 else 0.0
         units.append(
             UnitLoad(
                 id=u.id,
@@ -142,13 +146,14 @@ def cooling_balance(
                 flow_lpm=u.flow_lpm,
                 overloaded=u_heat > cap,
                 flow_short=u.flow_lpm > 0 and need > u.flow_lpm,
-                electrical_kw=u_heat * unit_electrical_fraction(u.kind) if cap > 0 else 0.0,
+                electrical_kw=u_electrical_kw,
                 liquid_heat_kw=heat.unit_liquid_kw.get(u.id, 0.0),
                 air_heat_kw=heat.unit_air_kw.get(u.id, 0.0),
             )
         )
         if u.plant_id is not None:
-            plant_heat[u.plant_id] = plant_heat.get(u.plant_id, 0.0) + u_heat
+            # the unit's fans or pumps end up as heat in the air or water it hands to the plant
+            plant_heat[u.plant_id] = plant_heat.get(u.plant_id, 0.0) + u_heat + u_electrical_kw
         else:
             without_plant += u_heat
         if u.group:

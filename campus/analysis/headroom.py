@@ -21,7 +21,10 @@ The design redundancy is written into the chain itself, so it is checked by fail
   device and failure. A scope without fed racks has no headroom (None): nothing can be placed in it.
 
 ``s`` is found by pushing one unit of probe load per hall through the scenario's splits, so it includes
-every efficiency on the way and the shift of the racks onto the surviving side.
+every efficiency on the way and the shift of the racks onto the surviving side. The probe also carries
+the cooling power the added IT brings (``mechanical.mechanical_sensitivity``): its heat on the units
+and plants that would take it, their fans, pumps and chillers' extra kW on their own supplies, so a
+mechanical PDU, or the UPS, transformer or substation above it, can bind.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
@@ -208,13 +212,23 @@ class _Probe:
 
     def __init__(self, g: PowerGraph, weights: dict[int, float]) -> None:
         self.g = g
-        self.weights = weights
-        self.rack_hall = {r.id: r.hall_id for r in g.snap.racks}
+        # every load's kW per kW added to a hall: racks by their placement weight, the mechanical loads
+        # by the cooling power the added heat brings
+        self.load_vec: dict[int, Vec] = {}
+        for r in g.snap.racks:
+            w = weights.get(r.id, 0.0)
+            if w > 0:
+                self.load_vec[r.id] = {r.hall_id: w}
+        mech = mechanical_sensitivity(g.snap, weights)
+        for lid, key in g.mechanical.items():
+            vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}
+            if vec:
+                self.load_vec[lid] = vec
         self.base_in: dict[int, Vec] = {}
         self.base_feed: dict[int, Vec] = {}
         self.base_util: dict[int, Vec] = {}
         base = g.baseline()
-        self.solve(base, set(g.status_dead), set(), frozenset(), g.order, g.rack_feeds.keys(), True)
+        self.solve(base, set(g.status_dead), set(), frozenset(), g.order, g.load_feeds.keys(), True)
 
     def solve(
         self,
@@ -243,19 +257,18 @@ class _Probe:
 
         for rid in racks:
             members = []
-            for fid, side, _up in g.rack_feed_info.get(rid, ()):
+            for fid, side, _up in g.load_feed_info.get(rid, ()):
                 feed_vec[fid] = {}
                 if feed_live(fid):
                     members.append((side, fid))
-            w = self.weights.get(rid, 0.0)
-            if not members or w <= 0:
+            vec = self.load_vec.get(rid)
+            if not members or not vec:
                 continue
             groups = _side_groups(members)
-            hall = self.rack_hall[rid]
             for ids in groups.values():
-                share = w / len(groups) / len(ids)
+                factor = 1.0 / len(groups) / len(ids)
                 for fid in ids:
-                    feed_vec[fid] = {hall: share}
+                    feed_vec[fid] = {h: kw * factor for h, kw in vec.items()}
         order = devices if baseline else sorted(devices, key=g.pos.__getitem__)
         for d in reversed(order):
             dev = g.devices[d]

@@ -80,11 +80,21 @@ def _spread(kw: float, units: list[CoolingUnitSnap], into: dict[int, float]) -> 
     return True
 
 
-def rack_heat_split(snap: CampusSnapshot, r: RackSnap, load_kw: float | None) -> tuple[float, float]:
-    """(liquid, air) heat of one rack, kW, at ``load_kw`` (default: its IT load at full GPU TDP)."""
+def node_kw_at(snap: CampusSnapshot, slug: str, gpu_power_fraction: float = 1.0) -> float:
+    """One server's power with its GPUs at ``gpu_power_fraction`` of TDP, kW (as ``energy.it_breakdown``)."""
+    spec = snap.node_models[slug]
+    gpu_w = spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
+    return (snap.node_power_w(slug) - gpu_w * (1.0 - gpu_power_fraction)) / 1000.0
+
+
+def rack_heat_split(
+    snap: CampusSnapshot, r: RackSnap, load_kw: float | None, gpu_power_fraction: float = 1.0
+) -> tuple[float, float]:
+    """(liquid, air) heat of one rack, kW, at ``load_kw`` (default: its IT load with the GPUs at
+    ``gpu_power_fraction`` of TDP)."""
     servers_kw = liquid_kw = 0.0
     for slug, count in r.nodes:
-        node_kw = snap.node_power_w(slug) * count / 1000.0
+        node_kw = node_kw_at(snap, slug, gpu_power_fraction) * count
         servers_kw += node_kw
         if r.cooling_type == COLD_PLATE:
             liquid_kw += node_kw * snap.node_models[slug].liquid_heat_fraction
@@ -97,8 +107,12 @@ def rack_heat_split(snap: CampusSnapshot, r: RackSnap, load_kw: float | None) ->
     return liquid, load - liquid
 
 
-def heat_map(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None) -> HeatMap:
-    """Place every kW of IT heat on a cooling unit (module rules); ``rack_load_kw`` overrides racks' IT load."""
+def heat_map(
+    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None, gpu_power_fraction: float = 1.0
+) -> HeatMap:
+    """Place every kW of IT heat on a cooling unit (module rules); ``rack_load_kw`` overrides racks' IT load,
+    the others run with their GPUs at ``gpu_power_fraction`` of TDP (the servers' other parts at their
+    rating, as ``energy.it_breakdown``)."""
     units = {u.id: u for u in snap.cooling_units}
     hall_building = {h.id: h.building_id for h in snap.halls}
     air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
@@ -120,9 +134,9 @@ def heat_map(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = No
     server_kw = extra_kw = liquid_total = 0.0
     hall_server_kw: dict[int, float] = {}
     for r in snap.racks:
-        nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
+        nominal_servers = sum(node_kw_at(snap, s, gpu_power_fraction) * n for s, n in r.nodes)
         load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
-        rack_liquid, rack_air = rack_heat_split(snap, r, load)
+        rack_liquid, rack_air = rack_heat_split(snap, r, load, gpu_power_fraction)
         total = rack_liquid + rack_air
         nominal = nominal_servers + r.extra_it_kw
         # the servers' part of a rack's load, for the IT breakdown and the other-IT weights
@@ -181,3 +195,53 @@ def heat_map(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = No
         unit_air_kw=air,
         unassigned_kw=lost,
     )
+
+
+def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> dict[int, dict[int, float]]:
+    """Heat each cooling unit takes per kW of IT added to a hall, kW/kW: unit -> {hall: kW per kW}.
+
+    ``rack_weight`` spreads one added kW of a hall over its racks (weights of one hall add up to 1). Each
+    rack's share is placed by the module rules at the rack's liquid/air proportion. Other IT grows with
+    the servers (``other_it_fraction`` / (1 − fraction) per server kW) in the same hall, when the campus'
+    other IT is set by that fraction; this is exact when nothing itemised (network, racks' extras) is on
+    top, and otherwise leaves out the second-order shift of the itemised part between halls.
+    """
+    units = {u.id: u for u in snap.cooling_units}
+    hall_building = {h.id: h.building_id for h in snap.halls}
+    air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
+    air_by_building: dict[int, list[CoolingUnitSnap]] = {}
+    for u in snap.cooling_units:
+        if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
+            air_by_hall.setdefault(u.hall_id, []).append(u)
+            if u.hall_id in hall_building:
+                air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
+    f = snap.other_it_fraction
+    other_per_server = f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
+    out: dict[int, dict[int, float]] = {}
+
+    def add(spread: dict[int, float], hall: int) -> None:
+        for uid, kw in spread.items():
+            row = out.setdefault(uid, {})
+            row[hall] = row.get(hall, 0.0) + kw
+
+    for r in snap.racks:
+        w = rack_weight.get(r.id, 0.0)
+        unit = units.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
+        if w <= 0:
+            continue
+        into: dict[int, float] = {}
+        if unit is not None:
+            liquid, air = rack_heat_split(snap, r, w)
+            if unit.kind in AIR_UNIT_KINDS:
+                into[unit.id] = w
+            else:
+                into[unit.id] = liquid
+                _spread(air, air_by_hall.get(r.hall_id, []), into)
+        if other_per_server:
+            nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
+            nominal = nominal_servers + r.extra_it_kw
+            servers = w * nominal_servers / nominal if nominal > 0 else w
+            targets = air_by_hall.get(r.hall_id) or air_by_building.get(hall_building.get(r.hall_id, -1), [])
+            _spread(servers * other_per_server, targets, into)
+        add(into, r.hall_id)
+    return out

@@ -29,6 +29,7 @@ import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from campus.analysis.mechanical import cooling_figures
 from campus.analysis.power_graph import DEAD_STATUSES, PowerGraph, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
@@ -403,7 +404,8 @@ def rollup(
     """Roll rack loads up the chain with ``failed`` devices (ids) and ``failed_feeds`` (utility feed ids) out.
 
     ``failed_power_feeds`` takes ``PowerFeedSnap`` ids (a cut cable or an open breaker).
-    ``rack_load_kw`` overrides the load of the racks it names (default: ``snap.rack_it_kw``).
+    ``rack_load_kw`` overrides the load of the racks it names (default: ``snap.rack_it_kw``); the cooling
+    units' and plants' loads then follow the heat of those racks.
     """
     g = power_graph(snap)
     unknown_feeds = set(failed_power_feeds) - (g.feeds.keys() - g.mechanical_feeds)
@@ -412,7 +414,12 @@ def rollup(
     unknown_utilities = set(failed_feeds) - g.utility_ids
     if unknown_utilities:
         raise ValueError(f"failed_feeds: unknown utility feed ids {sorted(unknown_utilities)}")
-    res = _run(g, failed, frozenset(failed_feeds), failed_power_feeds, rack_load_kw)
+    loads = rack_load_kw
+    if rack_load_kw is not None and g.mechanical:
+        # the fans, pumps and chillers follow the heat of the racks' given loads
+        kw, _ = cooling_figures(snap, rack_load_kw)
+        loads = {**rack_load_kw, **{lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()}}
+    res = _run(g, failed, frozenset(failed_feeds), failed_power_feeds, loads)
     return _materialise(g, res)
 
 

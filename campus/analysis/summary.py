@@ -73,7 +73,7 @@ def campus_summary(
     chain = baseline_rollup(snap)
     stranded = stranded_capacity(snap)
     findings = redundancy_check(snap) if include_redundancy else []
-    cooling = cooling_balance(snap, air_limit_kw=air_limit_kw)
+    cooling = cooling_balance(snap, air_limit_kw=air_limit_kw, gpu_power_fraction=gpu_power_fraction)
     peak = campus_peak_pflops(snap)
     effective = {
         p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")

@@ -71,8 +71,9 @@ def test_cooling_heat_per_unit_and_plant_and_electrical_power():
     assert u2.utilization == pytest.approx(0.94)
     assert u2.flow_needed_lpm == pytest.approx(70.5)
     assert u2.flow_short and not u1.flow_short
-    assert c.plants[0].heat_kw == pytest.approx(55.0)
-    assert c.plants[0].electrical_kw == pytest.approx(11.0)
+    # the plant takes the units' heat and their pumps' and fans' own: 55 + 8 x 2% + 47 x 4% = 57.04 kW
+    assert c.plants[0].heat_kw == pytest.approx(57.04)
+    assert c.plants[0].electrical_kw == pytest.approx(57.04 / 5.0)
     assert c.heat_load_kw == pytest.approx(55.0)
     assert c.capacity_kw == 100.0
 
@@ -97,7 +98,8 @@ def test_failed_unit_carries_no_capacity_and_shows_overloaded():
 
 def test_mechanical_loads_are_fans_pumps_and_plant_heat_over_cop():
     # CDU U1 moves 8 kW: pumps 2% -> 0.16 kW; CRAH U2 moves 47 kW: fans 4% -> 1.88 kW;
-    # the chiller rejects 55 kW at COP 5 -> 11 kW (catalog fan/pump fractions, worked by hand).
+    # the chiller rejects 55 + 0.16 + 1.88 = 57.04 kW at COP 5 -> 11.408 kW (catalog fan/pump fractions,
+    # worked by hand).
     loads = mechanical_loads_kw(_cooled())
-    assert loads == pytest.approx({("unit", 1): 0.16, ("unit", 2): 1.88, ("plant", 1): 11.0})
+    assert loads == pytest.approx({("unit", 1): 0.16, ("unit", 2): 1.88, ("plant", 1): 11.408})
     assert unit_heat_kw(_cooled()) == pytest.approx({1: 8.0, 2: 47.0})

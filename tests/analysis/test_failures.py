@@ -142,18 +142,19 @@ def test_cooling_loads_ride_on_their_supplies_split_like_a_rack():
         extra_devices=(device(21, "pdu", 100.0), device(22, "pdu", 100.0)),
         extra_feeds=(feed(1, dev=21, side="A"), feed(2, dev=22, side="B")),
     )
-    # a chiller of COP 5 behind the CRAHs, fed from MPDU 21 only: 30 kW of heat -> 6 kW of electricity
+    # a chiller of COP 5 behind the CRAHs, fed from MPDU 21 only: 30 kW of rack heat plus the fans' own
+    # 30 x 4% = 1.2 kW -> 31.2 kW / 5 = 6.24 kW of electricity
     plant = CoolingPlantSnap(1, "CH-1", "chiller", 100.0, 5.0, 1, 21)
     snap = replace(
         snap, cooling_plants=(plant,), cooling_units=tuple(replace(u, plant_id=1) for u in snap.cooling_units)
     )
     r = rollup(snap)
     crahs_kw = 30.0 * fan
-    assert r.mechanical_load_kw[("plant", 1)] == pytest.approx(6.0)
-    assert r.device_load_kw[21] == pytest.approx(6.0 + crahs_kw / 2)
+    assert r.mechanical_load_kw[("plant", 1)] == pytest.approx(6.24)
+    assert r.device_load_kw[21] == pytest.approx(6.24 + crahs_kw / 2)
     assert r.device_load_kw[22] == pytest.approx(crahs_kw / 2)
     # UPS 1 carries its racks' A halves (15 kW), the chiller and half of the fans
-    assert r.device_load_kw[1] == pytest.approx(15.0 + 6.0 + crahs_kw / 2)
+    assert r.device_load_kw[1] == pytest.approx(15.0 + 6.24 + crahs_kw / 2)
     # one supply lost: the other carries every fan
     r = rollup(snap, failed=frozenset({21}))
     assert r.device_load_kw[22] == pytest.approx(crahs_kw)

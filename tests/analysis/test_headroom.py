@@ -9,7 +9,17 @@ from hypothesis import strategies as st
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.power import rollup
 from campus.analysis.summary import building_cards, campus_summary
-from tests.analysis.builders import HallSnap, UtilityFeedSnap, campus, device, feed, rack, replace
+from tests.analysis.builders import (
+    CoolingPlantSnap,
+    CoolingUnitSnap,
+    HallSnap,
+    UtilityFeedSnap,
+    campus,
+    device,
+    feed,
+    rack,
+    replace,
+)
 
 
 def two_substations(load_kw: float = 300.0, rated_kw: float = 1000.0, eff: float = 0.98):
@@ -196,3 +206,52 @@ def test_adding_load_never_raises_headroom(p, which, extra_kw):
 def test_campus_headroom_brings_the_binding_device_exactly_to_its_limit(p):
     snap = random_chain(p)
     _assert_headroom_is_tight(snap, failover_headroom(snap))
+
+
+# ---------------------------------------------------------------- the cooling power added IT brings
+
+
+def _cooled_2n(mpdu_kw: float = 40.0):
+    """``two_substations`` (300 kW rack, 2N, e = 0.98) whose rack's rear door is served by a CDU fed from
+    both substations, on a chiller of COP 15 fed from mechanical PDU 21 (under SUB-A) and 22 (under SUB-B)."""
+    snap = two_substations()
+    return replace(
+        snap,
+        racks=(replace(snap.racks[0], cooling_type="rear-door", cooling_unit_id=1),),
+        power_devices=snap.power_devices + (device(21, "pdu", mpdu_kw), device(22, "pdu", mpdu_kw)),
+        power_feeds=snap.power_feeds + (feed(1, dev=21, side="A", fid=21), feed(2, dev=22, side="B", fid=22)),
+        cooling_units=(CoolingUnitSnap(1, "CDU-1", "cdu", 1000.0, 30.0, 40.0, 0.0, 1, 1, 1, "", 2),),
+        cooling_plants=(CoolingPlantSnap(1, "CH-1", "chiller", 1000.0, 15.0, 1, 21, power_device_b_id=22),),
+    )
+
+
+def test_headroom_counts_the_pumps_and_chiller_that_added_it_brings_by_hand():
+    # Rear door: all 300 kW of rack heat to the CDU; pumps 2% (catalog cdu_pump_kw_per_kw_heat) = 6 kW; the
+    # chiller takes 300 + 6 = 306 kW at COP 15 = 20.4 kW, half on each mechanical PDU, all of it on one
+    # when the other is lost. Per added IT kW x: pumps 0.02 x, chiller (1.02 x) / 15 = 0.068 x.
+    # MPDU: limit 0.8 x 40 = 32 kW; 32 - 20.4 = 11.6 kW -> x = 11.6 / 0.068 = 170.588235 kW (binds).
+    # Substation with the other side lost: (300 + 6 + 20.4 + 1.088 x) / 0.98 <= 800
+    # -> x = (784 - 326.4) / 1.088 = 420.588235 kW. IT kW alone (no cooling) would give 784 - 326.4 = 457.6.
+    snap = _cooled_2n()
+    h = failover_headroom(snap)
+    assert h.devices[21].worst_load_kw == pytest.approx(20.4)
+    assert h.campus.headroom_kw == pytest.approx(170.588235, abs=1e-6)
+    assert h.campus.binding_kind == "pdu" and h.campus.binding_id in (21, 22)
+    assert h.buildings[1].headroom_kw == pytest.approx(170.588235, abs=1e-6)
+    # with mechanical PDUs big enough, the substation binds at the figure that counts pumps and chiller
+    roomy = failover_headroom(_cooled_2n(mpdu_kw=1000.0))
+    assert roomy.campus.headroom_kw == pytest.approx(420.588235, abs=1e-6)
+    assert roomy.campus.binding_kind == "substation"
+    # brute force: the roll-up at the bumped load (its pumps and chiller follow) reaches the limit exactly
+    _assert_headroom_is_tight(snap, h)
+    _assert_headroom_is_tight(_cooled_2n(mpdu_kw=1000.0), roomy)
+
+
+def test_mechanical_loads_follow_the_racks_given_load():
+    # The rack capped to 150 kW: pumps 2% = 3 kW, chiller (150 + 3) / 15 = 10.2 kW (design: 6 and 20.4).
+    r = rollup(_cooled_2n(), rack_load_kw={1: 150.0})
+    assert r.mechanical_load_kw[("unit", 1)] == pytest.approx(3.0)
+    assert r.mechanical_load_kw[("plant", 1)] == pytest.approx(10.2)
+    assert r.device_load_kw[21] == pytest.approx(5.1)
+    design = rollup(_cooled_2n())
+    assert design.mechanical_load_kw[("plant", 1)] == pytest.approx(20.4)

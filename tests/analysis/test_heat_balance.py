@@ -45,7 +45,8 @@ def test_gb200_nvl72_rack_heat_splits_between_cdu_and_crah_by_hand():
     # Cold plates take 85% -> 112.149 kW to the CDU; 15% -> 19.791 kW to the hall's CRAH.
     # Other IT at 10% of IT: IT = 131.94 / 0.9 = 146.6 kW, so 14.66 kW more to the CRAH -> 34.451 kW.
     # Mechanical: CDU pumps 2% x 112.149 = 2.24298 kW; CRAH fans 4% x 34.451 = 1.37804 kW;
-    # the chiller rejects 146.6 kW at COP 5 = 29.32 kW.
+    # the chiller rejects the IT heat and the pumps' and fans' own: 146.6 + 2.24298 + 1.37804 = 150.22102 kW,
+    # at COP 5 = 30.044204 kW.
     c = cooling_balance(_gb200_hall())
     cdu, crah = c.units
     assert cdu.heat_kw == pytest.approx(112.149)
@@ -53,9 +54,9 @@ def test_gb200_nvl72_rack_heat_splits_between_cdu_and_crah_by_hand():
     assert c.heat_load_kw == pytest.approx(146.6)
     assert c.liquid_heat_kw == pytest.approx(112.149)
     assert c.unassigned_heat_kw == 0.0
-    assert c.plants[0].heat_kw == pytest.approx(146.6)
+    assert c.plants[0].heat_kw == pytest.approx(150.22102)
     assert mechanical_loads_kw(_gb200_hall()) == pytest.approx(
-        {("unit", 1): 2.24298, ("unit", 2): 1.37804, ("plant", 1): 29.32}
+        {("unit", 1): 2.24298, ("unit", 2): 1.37804, ("plant", 1): 30.044204}
     )
 
 
@@ -121,3 +122,24 @@ def test_heat_on_every_generated_campus_equals_it_power(gpus, server, cooling, f
     assigned = sum(u.heat_kw for u in bal.units)
     assert assigned + bal.unassigned_heat_kw == pytest.approx(bal.heat_load_kw, rel=1e-9, abs=1e-9)
     assert sum(bal.unassigned_by_reason_kw.values()) == pytest.approx(bal.unassigned_heat_kw, abs=1e-9)
+
+
+def test_gpu_power_fraction_scales_the_heat_by_hand():
+    # GB200 NVL72 at 60% GPU draw: a tray = 4 x 1,200 W x 0.6 + 2,530 W = 5,410 W; 18 trays = 97.38 kW.
+    # Cold plates 85% -> 82.773 kW to the CDU; 15% -> 14.607 kW to the CRAH. Other IT 10% of IT:
+    # IT = 97.38 / 0.9 = 108.2 kW, 10.82 kW more to the CRAH -> 25.427 kW.
+    c = cooling_balance(_gb200_hall(), gpu_power_fraction=0.6)
+    cdu, crah = c.units
+    assert cdu.heat_kw == pytest.approx(82.773)
+    assert crah.heat_kw == pytest.approx(25.427)
+    assert c.heat_load_kw == pytest.approx(108.2)
+
+
+@pytest.mark.parametrize("cooling", ["liquid", "air"])
+def test_summary_heat_follows_gpu_power_fraction(cooling):
+    # The summary's IT power at 60% GPU draw (energy.it_breakdown) is the heat the cooling balance places.
+    snap = spec_snapshot(generate_spec("p", gpus=1024, cooling=cooling, fabric="spectrum-x"))
+    summary = campus_summary(snap, include_redundancy=False, gpu_power_fraction=0.6)
+    full = campus_summary(snap, include_redundancy=False)
+    assert summary["power"]["it_mw"] < 0.8 * full["power"]["it_mw"]
+    assert summary["cooling"]["heat_load_mw"] == pytest.approx(summary["power"]["it_mw"], rel=1e-6)

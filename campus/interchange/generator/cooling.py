@@ -198,10 +198,19 @@ def hall_units(
     return units
 
 
+def _electrical_fraction(unit: UnitPlan) -> float:
+    name = "crah_fan_kw_per_kw_heat" if unit.kind == "crah" else "cdu_pump_kw_per_kw_heat"
+    return cat.default_value(name)
+
+
 def unit_electrical_kw(unit: UnitPlan) -> float:
     """Fans or pumps at the unit's full capacity (the analysis draws heat x the same fraction)."""
-    name = "crah_fan_kw_per_kw_heat" if unit.kind == "crah" else "cdu_pump_kw_per_kw_heat"
-    return unit.capacity_kw * cat.default_value(name)
+    return unit.capacity_kw * _electrical_fraction(unit)
+
+
+def plant_heat_kw(unit: UnitPlan) -> float:
+    """What the unit hands to its plant: its heat and its own fans' or pumps' power, as the balance adds."""
+    return unit.heat_kw * (1.0 + _electrical_fraction(unit))
 
 
 # ---------------------------------------------------------------- plants
@@ -235,8 +244,8 @@ def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
 def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[PlantPlan]:
     """N+1 dry coolers for the CDUs and chillers for the CRAHs of one building; sets each unit's plant.
 
-    Plant size: ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least
-    ``PLANT_MIN_KW``). Count: ``ceil(heat / size) + 1`` (N+1), more when the units' heat cannot be shared
+    A plant takes its units' heat and their fans' and pumps' power (``plant_heat_kw``). Plant size:
+    ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least ``PLANT_MIN_KW``). Count: ``ceil(heat / size) + 1`` (N+1), more when the units' heat cannot be shared
     out without a plant over its capacity.
     """
     plants: list[PlantPlan] = []
@@ -245,14 +254,15 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
         ("crah", "chiller", "CHL", cat.default_value("chiller_cop")),
     ):
         served = [u for u in units if u.kind == unit_kind]
-        heat = sum(u.heat_kw for u in served)
+        heats = [plant_heat_kw(u) for u in served]
+        heat = sum(heats)
         if not served:
             continue
         size = min(PLANT_KW, max(PLANT_MIN_KW, ceil_to(heat, 500.0)))
         n = math.ceil(heat / size - 1e-9) + 1
-        busy = sum(1 for u in served if u.heat_kw > 0)
+        busy = sum(1 for h in heats if h > 0)
         while True:
-            where, loads = _lpt([u.heat_kw for u in served], n)
+            where, loads = _lpt(heats, n)
             if max(loads) <= size + 1e-9 or n >= busy:
                 break
             n += 1
