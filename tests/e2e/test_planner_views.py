@@ -182,9 +182,10 @@ def test_impact_mode_lists_cooling_and_shows_the_api_gpus_lost(page, campus_2n):
     assert {f"cooling:{u['id']}" for u in units} <= set(options)
     assert {f"plant:{p['id']}" for p in plants} <= set(options)
 
-    # The worst single failure the redundancy check names, a CDU and a plant: impact mode shows the GPUs the
-    # impact API loses for each, and for a listed finding the same number the redundancy check gives.
-    chosen = [f"cooling:{units[0]['id']}", f"plant:{plants[0]['id']}"]
+    # The worst single failure the redundancy check names (if any), a UPS, a CDU and a plant: impact mode shows
+    # the GPUs the impact API loses for each, and the number the redundancy check gives (0 when not listed).
+    ups = page.locator("[data-testid=impact-device] optgroup[label=UPS] option").first.get_attribute("value")
+    chosen = [ups, f"cooling:{units[0]['id']}", f"plant:{plants[0]['id']}"]
     worst = redundancy["findings"][0] if redundancy["findings"] else None
     if worst is not None:
         chosen.insert(0, f"{worst['device_kind']}:{worst['device_id']}")
@@ -204,6 +205,22 @@ def test_impact_mode_lists_cooling_and_shows_the_api_gpus_lost(page, campus_2n):
         )
         assert _lost(impact) == findings.get(choice, 0), choice
         assert "null" not in page.inner_text("[data-testid=impact-result]")
+        # The racks counted by outcome are the API's lists (no trips here, so none moves to "cascade").
+        assert impact["tripped"] == []
+        racks = impact["racks"]
+        shown = {
+            k: int(page.get_attribute(f"[data-testid=impact-counts] tr[data-kind={k}]", "data-count"))
+            for k in ("both", "a", "b", "cooling")
+        }
+        assert shown == {
+            "both": len(racks["lost_both"]),
+            "a": len(racks["lost_a"]),
+            "b": len(racks["lost_b"]),
+            "cooling": len(racks["lost_cooling"]),
+        }
+        if choice == ups:
+            # 2N: a UPS lost leaves its racks on the other side's feed, none dark
+            assert shown["a"] + shown["b"] > 0 and shown["both"] == 0
         screenshot(page, f"planner-impact-{kind}")
         page.click("[data-testid=impact-clear]")
 

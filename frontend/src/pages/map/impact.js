@@ -153,7 +153,7 @@ function renderImpact(page, data, kindOf) {
     el(
       "div",
       { class: "impact-headline", "data-testid": "impact-gpus-lost", "data-value": lost },
-      el("span", { class: "big" }, f.num(lost)),
+      el("span", { class: lost > 0 ? "big" : "big none-lost" }, f.num(lost)),
       " GPUs lost",
       el(
         "div",
