@@ -349,6 +349,41 @@ def test_impact_mode_highlights_the_racks_the_impact_api_names(planner_page, dem
     watch.check()
 
 
+def test_impact_mode_fails_several_elements_at_once(planner_page, demo):
+    # Two power devices picked with "several at once": the map shows what the API answers for both failed
+    # together (?failed=kind:id,kind:id), and taking one out goes back to the other alone.
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    page.goto(f"/campuses/{campus_id}/map/")
+    wait_map_ready(page)
+    page.wait_for_selector("[data-testid=impact-device][data-ready=true]")
+    values = page.locator("[data-testid=impact-device] option[value^='power:']").evaluate_all(
+        "els => [...new Set(els.map(e => e.value))]"
+    )
+    assert len(values) >= 2
+    first, second = values[0], values[1]
+    page.check("[data-testid=impact-several]")
+    page.select_option("[data-testid=impact-device]", first)
+    page.wait_for_selector("[data-testid=impact-gpus-lost]")
+    page.select_option("[data-testid=impact-device]", second)
+    page.wait_for_selector(f"[data-testid=impact-picked] li[data-value='{second}']")
+    both = api(page, f"/api/campuses/{campus_id}/impact/?failed={first},{second}")
+    lost = both["gpus"]["lost_power"] + both["gpus"]["lost_cooling"]
+    page.wait_for_selector(f"[data-testid=impact-gpus-lost][data-value='{lost}']")
+    racks = both["racks"]
+    hit = set(racks["lost_a"]) | set(racks["lost_b"]) | set(racks["lost_both"]) | set(racks["lost_cooling"])
+    assert {r["id"] for r in page.evaluate("floorMap.racks") if r["highlighted"]} == hit
+    page.click(f"[data-testid=impact-picked] li[data-value='{first}'] button")
+    kind, device = second.split(":")
+    alone = api(page, f"/api/campuses/{campus_id}/impact/?device={device}&kind={kind}")
+    lost = alone["gpus"]["lost_power"] + alone["gpus"]["lost_cooling"]
+    page.wait_for_selector(f"[data-testid=impact-gpus-lost][data-value='{lost}']")
+    assert page.locator("[data-testid=impact-picked] li").count() == 1
+    page.click("[data-testid=impact-clear]")
+    assert not any(r["highlighted"] for r in page.evaluate("floorMap.racks"))
+    watch.check()
+
+
 # ---------------------------------------------------------------- scenarios and runs
 
 

@@ -1,5 +1,5 @@
-// Impact mode: pick a device (or feed, cooling unit, plant) to fail; the racks it darkens, leaves on one feed or
-// without cooling are coloured, counted and listed with the cascade of trips that follows.
+// Impact mode: pick a device (or feed, cooling unit, plant) to fail, or several at once; the racks the failure
+// darkens, leaves on one feed or without cooling are coloured, counted and listed with the cascade that follows.
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
@@ -81,16 +81,70 @@ export function renderDeviceSelect(page) {
   if (select.value !== current) select.value = "";
 }
 
-export async function runImpact(page, value) {
+/** The name of a picked element ("kind:id") from the picker's lists. */
+function pickedName(page, value) {
+  const [kind, id] = value.split(":");
+  const lists = page.deviceLists ?? {};
+  const rows = { power: lists.devices, cooling: lists.units, plant: lists.plants, utility: lists.feeds }[kind] ?? [];
+  const row = rows.find((r) => String(r.id) === id);
+  return row ? row.name : `${kind} ${id}`;
+}
+
+/** The elements failed together, each with a button taking it out of the failure. */
+function renderPicked(page) {
+  const list = $("impact-picked");
+  const picked = page.impactPicked ?? [];
+  list.hidden = picked.length < 2 && !$("impact-several").checked;
+  fill(
+    list,
+    ...picked.map((value) =>
+      el(
+        "li",
+        { "data-value": value },
+        pickedName(page, value),
+        " ",
+        el(
+          "button",
+          {
+            type: "button",
+            class: "button-quiet",
+            "aria-label": `Take ${pickedName(page, value)} out of the failure`,
+            onclick: () => {
+              page.impactPicked = picked.filter((v) => v !== value);
+              runImpact(page);
+            },
+          },
+          "×",
+        ),
+      ),
+    ),
+  );
+}
+
+/** Pick an element: it replaces the failure, or joins it when "several at once" is ticked. */
+export function pickElement(page, value) {
+  const several = $("impact-several").checked;
+  const picked = page.impactPicked ?? [];
+  if (!value) page.impactPicked = several ? picked : [];
+  else if (several) page.impactPicked = picked.includes(value) ? picked : [...picked, value];
+  else page.impactPicked = [value];
+  return runImpact(page);
+}
+
+export async function runImpact(page) {
   const result = $("impact-result");
-  if (!value) {
+  const picked = page.impactPicked ?? [];
+  renderPicked(page);
+  if (!picked.length) {
     clearImpact(page);
     return;
   }
-  const [kind, id] = value.split(":");
+  const [kind, id] = picked[0].split(":");
+  // one element: the single-failure form; several: every one of them failed at once
+  const query = picked.length === 1 ? qs({ device: id, kind }) : qs({ failed: picked.join(",") });
   clear(result).append(el("p", { class: "loading" }, "Working out the impact…"));
   try {
-    const data = await api.get(`/api/campuses/${page.campusId}/impact/${qs({ device: id, kind })}`);
+    const data = await api.get(`/api/campuses/${page.campusId}/impact/${query}`);
     const kindOf = classifyImpact(page, data);
     page.impact = { kindOf, data, counts: impactCounts(data, kindOf) };
     $("impact-clear").disabled = false;
@@ -241,6 +295,8 @@ function renderImpact(page, data, kindOf) {
 
 export function clearImpact(page) {
   page.impact = null;
+  page.impactPicked = [];
+  renderPicked(page);
   $("impact-device").value = "";
   $("impact-clear").disabled = true;
   clear($("impact-result"));
@@ -248,6 +304,7 @@ export function clearImpact(page) {
 }
 
 export function wireImpact(page) {
-  $("impact-device").addEventListener("change", (e) => runImpact(page, e.target.value));
+  $("impact-device").addEventListener("change", (e) => pickElement(page, e.target.value));
+  $("impact-several").addEventListener("change", () => renderPicked(page));
   $("impact-clear").addEventListener("click", () => clearImpact(page));
 }

@@ -86,7 +86,7 @@ export async function load(page) {
     recolor(page);
     statusLine.hidden = scene.racks.length > 0;
     if (!scene.racks.length) statusLine.textContent = "No racks here yet.";
-    if (page.impact) await runImpact(page, $("impact-device").value);
+    if (page.impact) await runImpact(page);
     await nextFrame();
     page.map.draw();
     page.ready = true;
