@@ -5,7 +5,8 @@ Two entry points, so every write path runs the same rules as the spec importer:
 - ``instance_errors(obj)``: the rules one object can break on its own, called from the models' ``clean()``
   (so by the admin's forms and by the API serializers): references within one campus, a hall inside the
   object's building, a power feed closing a loop, a rack leaving its hall or overlapping another rack, a
-  server tray splitting a rack-scale NVLink domain.
+  server tray splitting a rack-scale NVLink domain; a hall or building that moves or shrinks is checked
+  against what it already holds (a hall leaving its building or its racks, a building its halls).
 - ``WriteCheck``: the rules a set of writes can break together (two racks of one bulk request on the same
   tiles, feeds that close a loop between them, 18 trays created in one request, a tray moved away). The
   API notes what it writes inside the request's transaction, then asks for the problems of the final
@@ -21,9 +22,11 @@ from dataclasses import dataclass, field
 from django.db import models
 
 from campus.interchange.rules import (
+    EPS,
     Footprint,
     cycle_text,
     foreign_references,
+    hall_outside_building,
     outside_hall,
     overlapping_racks,
     partial_domain_message,
@@ -139,6 +142,82 @@ def _rack_errors(rack, neighbours: bool = True) -> dict[str, str]:
     return errors
 
 
+def _hall_errors(hall) -> dict[str, str]:
+    """A hall written (moved, resized, put in another building) must lie inside its building and still
+    hold its racks, and whatever sits in it must stay in its campus and building."""
+    from campus.models import Rack
+
+    errors: dict[str, str] = {}
+    if None in (hall.x_m, hall.y_m, hall.width_m, hall.length_m):
+        return errors
+    if hall.building_id:
+        b = hall.building
+        for name, message in hall_outside_building(
+            hall.x_m, hall.y_m, hall.width_m, hall.length_m, b.width_m, b.length_m
+        ):
+            errors.setdefault(name, f"{message[0].upper()}{message[1:]}.")
+    if not hall.pk:
+        return errors
+    racks = Rack.objects.filter(hall_id=hall.pk).annotate(
+        right_m=models.F("x_m") + models.F("width_m"), back_m=models.F("y_m") + models.F("depth_m")
+    )
+    for name, size, beyond in (
+        ("width_m", hall.width_m, racks.filter(right_m__gt=hall.width_m + EPS).order_by("-right_m")),
+        ("length_m", hall.length_m, racks.filter(back_m__gt=hall.length_m + EPS).order_by("-back_m")),
+    ):
+        rack = beyond.first()
+        if rack is not None and name not in errors:
+            count = beyond.count()
+            others = f" and {count - 1} other rack(s)" if count > 1 else ""
+            errors[name] = f'Rack "{rack.name}"{others} would lie outside the hall ({size} m).'
+    if hall.building_id and "building" not in errors:
+        errors.update(_moved_hall_errors(hall))
+    return errors
+
+
+def _moved_hall_errors(hall) -> dict[str, str]:
+    """A hall put into another building: what it holds must stay in the building's campus, and objects that
+    name both a building and this hall must name the new building."""
+    from campus.models import CoolingUnit, PowerDevice, Rack, Switch
+
+    campus_id = hall.building.campus_id
+    holders = [
+        (Rack, "rack"),
+        (PowerDevice, "power device"),
+        (CoolingUnit, "cooling unit"),
+        (Switch, "switch"),
+    ]
+    for model, label in holders:
+        here = model.objects.filter(hall_id=hall.pk)
+        if here.exclude(campus_id=campus_id).exists():
+            return {"building": f"The hall holds a {label} of another campus."}
+        if "building" in {f.name for f in model._meta.concrete_fields}:
+            stray = here.exclude(building_id=hall.building_id).exclude(building__isnull=True).first()
+            if stray is not None:
+                return {"building": f'The hall holds {label} "{stray.name}" of another building.'}
+    return {}
+
+
+def _building_errors(building) -> dict[str, str]:
+    """A building written (resized) must still hold its halls."""
+    from campus.models import DataHall
+
+    errors: dict[str, str] = {}
+    if not building.pk or None in (building.width_m, building.length_m):
+        return errors
+    halls = DataHall.objects.filter(building_id=building.pk).annotate(
+        right_m=models.F("x_m") + models.F("width_m"), back_m=models.F("y_m") + models.F("length_m")
+    )
+    for name, size, beyond in (
+        ("width_m", building.width_m, halls.filter(right_m__gt=building.width_m + EPS).order_by("-right_m")),
+        ("length_m", building.length_m, halls.filter(back_m__gt=building.length_m + EPS).order_by("-back_m")),
+    ):
+        hall = beyond.first()
+        if hall is not None:
+            errors[name] = f'Hall "{hall.name}" would extend beyond the building ({size} m).'
+    return errors
+
+
 def _node_domain_error(node) -> str | None:
     """A tray added to (or moved into) a rack one at a time splits a rack-scale domain."""
     from campus.models import Node
@@ -163,7 +242,7 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
     In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
     whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
     and one query per object over the whole campus would make a 5,000-object request quadratic."""
-    from campus.models import Node, PowerFeed, Rack
+    from campus.models import Building, DataHall, Node, PowerFeed, Rack
 
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
@@ -172,6 +251,12 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
             errors["downstream_device"] = message
     elif isinstance(obj, Rack):
         for name, message in _rack_errors(obj, neighbours=not in_bulk).items():
+            errors.setdefault(name, message)
+    elif isinstance(obj, DataHall):
+        for name, message in _hall_errors(obj).items():
+            errors.setdefault(name, message)
+    elif isinstance(obj, Building):
+        for name, message in _building_errors(obj).items():
             errors.setdefault(name, message)
     elif isinstance(obj, Node) and not in_bulk and "rack" not in errors:
         message = _node_domain_error(obj)

@@ -6,7 +6,7 @@ rule is written here once.
 
 - the power graph is acyclic: a device never feeds itself, directly or through other devices;
 - racks do not overlap on the floor: in one hall no two footprints share area (touching is fine);
-- a rack lies inside its hall, footprint included;
+- a rack lies inside its hall, footprint included, and a hall inside its building;
 - a rack-scale NVLink domain comes whole: a rack holds 0 or all the trays of a GB200 NVL72
   (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack);
 - references stay within one campus.
@@ -26,6 +26,7 @@ __all__ = [
     "RACK_WIDTH_M",
     "Footprint",
     "foreign_references",
+    "hall_outside_building",
     "outside_hall",
     "overlapping_racks",
     "partial_domain_message",
@@ -112,6 +113,25 @@ def outside_hall(rack: Footprint, hall_width_m: float, hall_length_m: float) -> 
     ):
         if start < -EPS or start + extent > size + EPS:
             out.append((axis, f"at {axis}={start} (+{extent} m) lies outside its hall (0..{size} m)"))
+    return out
+
+
+def hall_outside_building(
+    x_m: float, y_m: float, width_m: float, length_m: float, building_width_m: float, building_length_m: float
+) -> list[tuple[str, str]]:
+    """``(hall field, message)`` for each axis on which a hall leaves its building: a negative corner is
+    reported on the corner (``x_m``/``y_m``), an overhang on the size (``width_m``/``length_m``)."""
+    out = []
+    for axis, start, size_field, extent, size in (
+        ("x_m", x_m, "width_m", width_m, building_width_m),
+        ("y_m", y_m, "length_m", length_m, building_length_m),
+    ):
+        if start < -EPS:
+            out.append((axis, "the hall lies outside its building"))
+        elif start + extent > size + EPS:
+            out.append(
+                (size_field, f"the hall ({start} + {extent} m) extends beyond its building ({size} m)")
+            )
     return out
 
 

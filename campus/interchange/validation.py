@@ -25,6 +25,7 @@ from campus.interchange.rules import (
     RACK_WIDTH_M,
     Footprint,
     cycle_text,
+    hall_outside_building,
     outside_hall,
     overlapping_racks,
     partial_domain_message,
@@ -200,15 +201,16 @@ class SpecChecker:
             bpath = f"buildings[{bi}]"
             for hi, hall in enumerate(building.get("halls", [])):
                 hpath = f"{bpath}.halls[{hi}]"
-                for axis, size in (("x_m", "width_m"), ("y_m", "length_m")):
-                    if size in building and hall.get(axis, 0) < -EPS:
-                        self.error(f"{hpath}.{axis}", "the hall lies outside its building")
-                    elif size in building and hall.get(axis, 0) + hall[size] > building[size] + EPS:
-                        self.error(
-                            f"{hpath}.{size}",
-                            f"the hall ({hall.get(axis, 0)} + {hall[size]} m) extends beyond its building "
-                            f"({building[size]} m)",
-                        )
+                # A building without a size bounds nothing on that axis.
+                for name, message in hall_outside_building(
+                    hall.get("x_m", 0) if "width_m" in building else 0,
+                    hall.get("y_m", 0) if "length_m" in building else 0,
+                    hall["width_m"],
+                    hall["length_m"],
+                    building.get("width_m", math.inf),
+                    building.get("length_m", math.inf),
+                ):
+                    self.error(f"{hpath}.{name}", message)
                 places = [
                     self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]")
                     for ri, row in enumerate(hall.get("rows", []))
