@@ -255,3 +255,36 @@ def test_mechanical_loads_follow_the_racks_given_load():
     assert r.device_load_kw[21] == pytest.approx(5.1)
     design = rollup(_cooled_2n())
     assert design.mechanical_load_kw[("plant", 1)] == pytest.approx(20.4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    chain_params,
+    st.floats(1.5, 20.0),
+    st.sampled_from(["rear-door", "air"]),
+    st.booleans(),
+    st.floats(0.5, 1.0),
+)
+def test_headroom_with_cooling_is_tight_against_the_rolled_up_campus(p, cop, cooling, dual, share):
+    # The random chain's racks on one cooling unit (a CDU behind rear doors, or a CRAH for air racks) fed
+    # from PDU 11 (and 12 when dual-fed), on a plant fed from both PDUs. Brute force: the roll-up at the
+    # bumped load, whose pumps, fans and plant follow the heat, brings the binding device exactly to its
+    # limit; without the cooling power in the probe it would overshoot.
+    snap = random_chain(p)
+    kind = "crah" if cooling == "air" else "cdu"
+    heat_kw = sum(p["loads"])
+    unit = CoolingUnitSnap(1, "U-1", kind, 10 * heat_kw, 20.0, 30.0, 0.0, 1, 11, 1, "", 12 if dual else None)
+    plant = CoolingPlantSnap(1, "P-1", "chiller", 10 * heat_kw, cop, 1, 11, power_device_b_id=12)
+    snap = replace(
+        snap,
+        racks=tuple(replace(r, cooling_type=cooling, cooling_unit_id=1) for r in snap.racks),
+        cooling_units=(unit,),
+        cooling_plants=(plant,),
+        # a tighter PDU pair, so the cooling power is a visible part of what binds
+        power_devices=tuple(
+            replace(d, rated_kw=d.rated_kw * share) if d.id in (11, 12) else d for d in snap.power_devices
+        ),
+    )
+    h = failover_headroom(snap)
+    if h.campus.headroom_kw is not None and h.campus.headroom_kw > 0:
+        _assert_headroom_is_tight(snap, h)
