@@ -1,7 +1,89 @@
-from django.contrib import admin
+"""The admin site. Inventory forms and deletions keep the same rules as the API: each object's own
+(``clean()``) and those of the final state (``campus.integrity.trial_problems``: a tray moved out of or
+deleted from a whole NVL72 rack, feeds closing a loop), shown on the form naming the field."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import unquote
+from django.http import HttpResponseRedirect
 from simple_history.admin import SimpleHistoryAdmin
 
+from campus.integrity import trial_problems
+
 from . import models
+
+
+def _fresh(obj):
+    """The object as the database holds it (a form has already changed ``obj`` in memory)."""
+    return type(obj)._default_manager.filter(pk=obj.pk).first() if obj.pk else None
+
+
+class FinalStateForm(forms.ModelForm):
+    """After the object's own validation, a trial save (rolled back) judges the state the save would leave."""
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.errors:
+            return
+        obj = self.instance
+        adding = obj._state.adding
+        before = [b for b in [_fresh(obj)] if b is not None]
+        try:
+            problems = trial_problems(obj.save, before, [obj])
+        finally:
+            if adding:
+                obj.pk = None
+                obj._state.adding = True
+        for problem in problems:
+            self.add_error(problem.field if problem.field in self.fields else None, problem.message)
+
+
+def _deletion_problems(objs) -> list[str]:
+    objs = list(objs)
+
+    def delete():
+        for obj in objs:
+            type(obj)._default_manager.filter(pk=obj.pk).delete()
+
+    return [f"{p.field}: {p.message}" for p in trial_problems(delete, objs, [])]
+
+
+@admin.action(permissions=["delete"], description=delete_selected.short_description)
+def checked_delete_selected(modeladmin, request, queryset):
+    if request.POST.get("post"):
+        problems = _deletion_problems(queryset)
+        if problems:
+            for message in problems:
+                modeladmin.message_user(request, f"Not deleted: {message}", messages.ERROR)
+            return None
+    return delete_selected(modeladmin, request, queryset)
+
+
+class InventoryAdmin(SimpleHistoryAdmin):
+    """An inventory model's admin: saves and deletions keep the API's rules on the final state."""
+
+    form = FinalStateForm
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            actions["delete_selected"] = (
+                checked_delete_selected,
+                "delete_selected",
+                delete_selected.short_description,
+            )
+        return actions
+
+    def delete_view(self, request, object_id, extra_context=None):
+        if request.method == "POST":
+            obj = self.get_object(request, unquote(object_id))
+            problems = _deletion_problems([obj]) if obj is not None else []
+            if problems:
+                for message in problems:
+                    self.message_user(request, f"Not deleted: {message}", messages.ERROR)
+                return HttpResponseRedirect(request.path.rsplit("delete/", 1)[0] + "change/")
+        return super().delete_view(request, object_id, extra_context)
 
 
 @admin.register(models.GPUModel, models.NodeModel, models.SwitchModel, models.LinkMedium)
@@ -17,36 +99,36 @@ class FailureRateAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Campus)
-class CampusAdmin(SimpleHistoryAdmin):
+class CampusAdmin(InventoryAdmin):
     list_display = ("name", "location", "grid_capacity_mw", "design_pue", "price_usd_per_kwh")
     search_fields = ("name", "location")
 
 
 @admin.register(models.UtilityFeed)
-class UtilityFeedAdmin(SimpleHistoryAdmin):
+class UtilityFeedAdmin(InventoryAdmin):
     list_display = ("name", "campus", "capacity_mw", "status")
     list_filter = ("campus",)
 
 
 @admin.register(models.Building)
-class BuildingAdmin(SimpleHistoryAdmin):
+class BuildingAdmin(InventoryAdmin):
     list_display = ("name", "campus", "design_it_mw", "status")
     list_filter = ("campus",)
 
 
 @admin.register(models.DataHall)
-class DataHallAdmin(SimpleHistoryAdmin):
+class DataHallAdmin(InventoryAdmin):
     list_display = ("name", "building", "width_m", "length_m")
     list_filter = ("building__campus",)
 
 
 @admin.register(models.Row)
-class RowAdmin(SimpleHistoryAdmin):
+class RowAdmin(InventoryAdmin):
     list_display = ("name", "hall")
 
 
 @admin.register(models.Rack)
-class RackAdmin(SimpleHistoryAdmin):
+class RackAdmin(InventoryAdmin):
     list_display = ("name", "hall", "cooling_type", "design_kw", "pod", "cooling_unit", "status")
     list_filter = ("campus", "cooling_type", "status")
     search_fields = ("name",)
@@ -54,7 +136,7 @@ class RackAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.PowerDevice)
-class PowerDeviceAdmin(SimpleHistoryAdmin):
+class PowerDeviceAdmin(InventoryAdmin):
     list_display = (
         "name",
         "kind",
@@ -70,21 +152,21 @@ class PowerDeviceAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.PowerFeed)
-class PowerFeedAdmin(SimpleHistoryAdmin):
+class PowerFeedAdmin(InventoryAdmin):
     list_display = ("__str__", "side", "rating_kw")
     list_filter = ("campus", "side")
     raw_id_fields = ("upstream", "downstream_device", "rack")
 
 
 @admin.register(models.CoolingPlant)
-class CoolingPlantAdmin(SimpleHistoryAdmin):
+class CoolingPlantAdmin(InventoryAdmin):
     list_display = ("name", "kind", "campus", "capacity_kw", "cop", "power_device", "power_device_b")
     list_filter = ("campus", "kind")
     raw_id_fields = ("power_device", "power_device_b")
 
 
 @admin.register(models.CoolingUnit)
-class CoolingUnitAdmin(SimpleHistoryAdmin):
+class CoolingUnitAdmin(InventoryAdmin):
     list_display = ("name", "kind", "campus", "hall", "capacity_kw", "supply_temp_c", "group")
     list_filter = ("campus", "kind")
     search_fields = ("name",)
@@ -92,7 +174,7 @@ class CoolingUnitAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.Node)
-class NodeAdmin(SimpleHistoryAdmin):
+class NodeAdmin(InventoryAdmin):
     list_display = ("name", "rack", "node_model", "status")
     list_filter = ("node_model", "status")
     search_fields = ("name", "serial")
@@ -100,13 +182,13 @@ class NodeAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.Pod)
-class PodAdmin(SimpleHistoryAdmin):
+class PodAdmin(InventoryAdmin):
     list_display = ("name", "campus", "fabric", "topology", "oversubscription")
     list_filter = ("campus", "fabric", "topology")
 
 
 @admin.register(models.Switch)
-class SwitchAdmin(SimpleHistoryAdmin):
+class SwitchAdmin(InventoryAdmin):
     list_display = ("name", "tier", "model", "count", "pod")
     list_filter = ("campus", "tier", "network")
     search_fields = ("name",)
@@ -114,7 +196,7 @@ class SwitchAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.Link)
-class LinkAdmin(SimpleHistoryAdmin):
+class LinkAdmin(InventoryAdmin):
     list_display = ("__str__", "medium", "count", "length_m", "speed_gbps")
     list_filter = ("campus", "medium", "network")
     raw_id_fields = ("a_rack", "a_switch", "b_switch")

@@ -16,10 +16,10 @@ Two entry points, so every write path runs the same rules as the spec importer:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from django.db import models
+from django.db import models, transaction
 
 from campus.interchange.rules import (
     EPS,
@@ -352,3 +352,28 @@ class WriteCheck:
             )
             if message:
                 yield Problem(self.racks[row["rack_id"]][-1], "rack", message)
+
+
+class _Undo(Exception):
+    """Raised to roll back a trial write."""
+
+
+def trial_problems(write: Callable[[], None], before: Iterable[models.Model], after: Iterable[models.Model]):
+    """The problems the final state of ``write()`` would have, with nothing kept: the write runs in a
+    savepoint that is always rolled back. ``before`` are the written objects as the database holds them,
+    ``after`` the objects as they will be (the admin saves one form at a time, so this is how it judges
+    the request's final state before saving, with the same rules as the API)."""
+    check = WriteCheck()
+    problems: list[Problem] = []
+    try:
+        with transaction.atomic():
+            for obj in before:
+                check.note(obj)
+            write()
+            for obj in after:
+                check.note(obj)
+            problems = check.problems()
+            raise _Undo
+    except _Undo:
+        pass
+    return problems
