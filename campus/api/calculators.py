@@ -18,7 +18,7 @@ from campus.analysis import calculators
 from campus.analysis.compute import PARTITIONS, PRECISIONS
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
-from twin.api.exceptions import field_error
+from twin.api.exceptions import error_paths, field_error
 from twin.api.serializers.base import StrictFieldsMixin
 
 # ---------------------------------------------------------------- inputs
@@ -196,7 +196,9 @@ class CalculatorView(GenericAPIView):
 
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            # An item of a list (``rates``, ``components``) is named by its path: ``rates[0].foo``.
+            raise serializers.ValidationError(error_paths(serializer.errors))
         try:
             result = self.compute(dict(serializer.validated_data))
         except (ValueError, ZeroDivisionError, OverflowError) as exc:

@@ -44,10 +44,20 @@ class TestJobMttf:
         assert response.status_code == 400
         assert "nodes" in response.data
 
-    def test_rates_bad_item_is_400_naming_rates(self, viewer_client):
+    def test_rates_bad_item_is_400_naming_its_path(self, viewer_client):
         response = post(viewer_client, "job-mttf", {"nodes": 10, "rates": [{"per": "rack", "mtbf_hours": 5}]})
         assert response.status_code == 400
-        assert "rates" in response.data
+        assert list(response.data) == ["rates[0].per"]
+
+    def test_unknown_key_inside_a_rate_is_400_naming_its_path(self, viewer_client):
+        rates = [{"mtbf_hours": 5}, {"mtbf_hours": 5, "interrupts": False}]
+        response = post(viewer_client, "job-mttf", {"nodes": 10, "rates": rates})
+        assert response.status_code == 400
+        assert response.json() == {"rates[1].interrupts": ["Unknown field."]}
+
+    def test_rates_that_are_not_a_list_are_400_naming_rates(self, viewer_client):
+        response = post(viewer_client, "job-mttf", {"nodes": 10, "rates": "many"})
+        assert response.status_code == 400 and list(response.data) == ["rates"]
 
 
 @pytest.mark.django_db
@@ -58,6 +68,12 @@ class TestFirstFailure:
         assert response.status_code == 200, response.data
         rate_per_hour = 1000 / 50_000 + 500 / 10_000
         assert response.data["minutes"] == pytest.approx(60 / rate_per_hour)
+
+    def test_unknown_key_inside_a_component_is_400_naming_its_path(self, viewer_client):
+        body = {"components": [{"count": 10, "mtbf_hours": 100, "mtbf_hour": 5}, "gpu"]}
+        response = post(viewer_client, "first-failure", body)
+        assert response.status_code == 400
+        assert set(response.json()) == {"components[0].mtbf_hour", "components[1]"}
 
     def test_empty_components_is_400_naming_components(self, viewer_client):
         response = post(viewer_client, "first-failure", {"components": []})

@@ -53,3 +53,23 @@ def field_error(
         field, message = default_field, text
     field = (rename or {}).get(field, field)
     return exceptions.ValidationError({field: [message]})
+
+
+def error_paths(errors, prefix: str = "") -> dict:
+    """Nested serializer errors keyed by the path of the bad value, as the spec importer and scenario
+    parameters name them: ``{"rates": {"0": {"foo": [...]}}}`` → ``{"rates[0].foo": [...]}``."""
+    if isinstance(errors, list) and not any(isinstance(e, dict | list) for e in errors):
+        return {prefix or "non_field_errors": errors}
+    items = errors.items() if isinstance(errors, dict) else enumerate(errors)
+    out: dict = {}
+    for key, value in items:
+        if isinstance(key, int) or str(key).isdigit():
+            path = f"{prefix}[{key}]"
+        elif key == "non_field_errors" and prefix:
+            path = prefix
+        else:
+            path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict | list) and value:
+            for sub, messages in error_paths(value, path).items():
+                out.setdefault(sub, []).extend(messages)
+    return out
