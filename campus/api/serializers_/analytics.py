@@ -4,9 +4,10 @@ from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
 from campus.analysis.reliability import PER_MODEL
+from twin.api.serializers.base import StrictQueryMixin
 
 
-class SummaryQuerySerializer(serializers.Serializer):
+class SummaryQuerySerializer(StrictQueryMixin, serializers.Serializer):
     pue = serializers.FloatField(
         required=False, min_value=1.0, max_value=3.0, help_text="Override the campus design PUE."
     )
@@ -43,7 +44,7 @@ class SummaryQuerySerializer(serializers.Serializer):
     )
 
 
-class ImpactQuerySerializer(serializers.Serializer):
+class ImpactQuerySerializer(StrictQueryMixin, serializers.Serializer):
     device = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -98,7 +99,7 @@ class ImpactQuerySerializer(serializers.Serializer):
         return attrs
 
 
-class FloorMapQuerySerializer(serializers.Serializer):
+class FloorMapQuerySerializer(StrictQueryMixin, serializers.Serializer):
     hall = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -107,11 +108,11 @@ class FloorMapQuerySerializer(serializers.Serializer):
     )
 
 
-class PowerChainQuerySerializer(serializers.Serializer):
+class PowerChainQuerySerializer(StrictQueryMixin, serializers.Serializer):
     rack = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
-class RedundancyQuerySerializer(serializers.Serializer):
+class RedundancyQuerySerializer(StrictQueryMixin, serializers.Serializer):
     include_single_points = serializers.BooleanField(
         required=False,
         default=True,
@@ -149,7 +150,7 @@ class RedundancySerializer(serializers.Serializer):
     findings = RedundancyFindingSerializer(many=True)
 
 
-class StrandedQuerySerializer(serializers.Serializer):
+class StrandedQuerySerializer(StrictQueryMixin, serializers.Serializer):
     racks = serializers.BooleanField(required=False, default=False, help_text="Include one row per rack.")
 
 

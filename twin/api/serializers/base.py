@@ -182,6 +182,26 @@ class StrictFieldsMixin:
         return super().to_internal_value(data)
 
 
+# Query parameters DRF and the project read on any endpoint (format suffix, paging, brief objects, field
+# selection, ordering and search): accepted everywhere, never reported as unknown.
+STANDARD_QUERY_PARAMETERS = frozenset(
+    {"format", "page", "page_size", "limit", "offset", "brief", "fields", "ordering", "search"}
+)
+
+
+class StrictQueryMixin:
+    """For a serializer of query parameters: an unknown parameter is a 400 naming it (a planner typing
+    ``?gpu_power_fractoin=0.6`` must not get the default answer), listing the ones the endpoint takes."""
+
+    def to_internal_value(self, data):
+        unknown = [name for name in data if name not in self.fields and name not in STANDARD_QUERY_PARAMETERS]
+        if unknown:
+            known = ", ".join(sorted(self.fields)) or "none"
+            message = f"Unknown query parameter; this endpoint takes: {known}."
+            raise serializers.ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)
+
+
 class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
     and the model's own validation (field validators, clean(), constraints) run before saving."""
