@@ -2,7 +2,7 @@
 
 A hypothesis state machine creates, moves and deletes racks, devices, feeds and NVL72 trays through the
 REST API (single and bulk), including loop-closing feeds, references into the other campus, racks on
-another rack's tiles and misspelt fields. After every step the invariants are checked on the database by
+another rack's tiles and misspelt fields, and moves and resizes halls and buildings under their contents. After every step the invariants are checked on the database by
 brute force, with algorithms of the test's own (Kahn's topological sort, all pairs of racks), not the
 code under test; and every analytics endpoint of both campuses answers 200 or 4xx, never 500.
 """
@@ -23,7 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from campus.api import analytics
 from campus.interchange.importer import import_campus
-from campus.models import CoolingUnit, DataHall, Node, NodeModel, Pod, PowerDevice, PowerFeed, Rack
+from campus.models import Building, CoolingUnit, DataHall, Node, NodeModel, Pod, PowerDevice, PowerFeed, Rack
 from tests.conftest import client_for, make_user
 from tests.interchange.conftest import SMALL_SPEC
 
@@ -159,6 +159,28 @@ class InventoryMachine(RuleBasedStateMachine):
         if status >= 400:
             assert Rack.objects.count() == before  # one bad row writes nothing
 
+    @rule(
+        data=st.data(),
+        x=st.sampled_from([0.0, 5.0, 30.0, -1.0]),
+        size=st.floats(2.0, 30.0),
+        bulk=st.booleans(),
+    )
+    def move_or_resize_hall(self, data, x, size, bulk):
+        pk = self._pick(DataHall, data)
+        if pk is not None:
+            body = {"x_m": x, data.draw(st.sampled_from(["width_m", "length_m"])): round(size, 2)}
+            if bulk:
+                self._write("patch", "/api/halls/", [{"id": pk, **body}])
+            else:
+                self._write("patch", f"/api/halls/{pk}/", body)
+
+    @rule(data=st.data(), size=st.floats(10.0, 70.0))
+    def resize_building(self, data, size):
+        pk = self._pick(Building, data)
+        if pk is not None:
+            body = {data.draw(st.sampled_from(["width_m", "length_m"])): round(size, 2)}
+            self._write("patch", f"/api/buildings/{pk}/", body)
+
     @rule(data=st.data())
     def delete_rack(self, data):
         pk = self._pick(Rack, data)
@@ -261,6 +283,16 @@ class InventoryMachine(RuleBasedStateMachine):
         for racks in by_hall.values():
             for a, b in itertools.combinations(racks, 2):
                 assert not _overlap(a, b), (a.name, b.name)
+
+    @invariant()
+    def racks_inside_halls_inside_buildings(self):
+        eps = 1e-6
+        for rack in Rack.objects.select_related("hall"):
+            assert -eps <= rack.x_m and rack.x_m + rack.width_m <= rack.hall.width_m + eps, rack.name
+            assert -eps <= rack.y_m and rack.y_m + rack.depth_m <= rack.hall.length_m + eps, rack.name
+        for hall in DataHall.objects.select_related("building"):
+            assert -eps <= hall.x_m and hall.x_m + hall.width_m <= hall.building.width_m + eps, hall.name
+            assert -eps <= hall.y_m and hall.y_m + hall.length_m <= hall.building.length_m + eps, hall.name
 
     @invariant()
     def nvl72_racks_are_whole(self):
