@@ -43,26 +43,43 @@ jumps from event to event.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from campus.analysis.heat import heat_map
-from campus.analysis.snapshot import CampusSnapshot, GpuSpec
-from campus.catalog_data import default_value
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.job import cap_throughput_fraction
-from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
+from simulations.engine.liquid_cooling_plan import (
+    LIQUID_TYPES,
+    WATER_J_PER_K_PER_L,
+    CoolingPlan,
+    EventEffect,
+    Group,
+    prepare,
+)
+from simulations.engine.params import LiquidCoolingParams
 from simulations.engine.rc import crossing, rc_temperature
 from simulations.engine.results import Progress, ReplicaResult
+
+# the kind's public names, those of its plan (simulations.engine.liquid_cooling_plan) included
+__all__ = [
+    "CoolingPlan",
+    "EventEffect",
+    "Group",
+    "KIND",
+    "LABEL",
+    "LIQUID_TYPES",
+    "Params",
+    "WATER_J_PER_K_PER_L",
+    "prepare",
+    "run",
+]
 
 # The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
 KIND = ScenarioKind.LIQUID_COOLING
 LABEL = "Liquid cooling loss"
 Params = LiquidCoolingParams
 
-WATER_J_PER_K_PER_L = 4186.0
-LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
 _EPS_S = 1e-9
 # Margin on the heat the cooling can hold at slowdown against the minimum power, so that the throttled
@@ -73,239 +90,6 @@ _MAX_STEPS_PER_PHASE = 1000
 # Bounds on the series one replica carries: per affected group, and per affected rack (for the floor-map replay).
 MAX_GROUP_SERIES = 16
 MAX_RACK_SERIES = 512
-
-
-# ---------------------------------------------------------------- preparation
-
-
-@dataclass
-class Group:
-    label: str
-    gpu: GpuSpec
-    gpus: int
-    load_kw: float
-    liquid: bool
-    events: tuple[int, ...]  # indices of the events that reach it
-    rack_ids: tuple[int, ...] = ()
-
-
-@dataclass
-class EventEffect:
-    start_s: float
-    end_s: float
-    g_factor: float  # conductance multiplier while active (the first step's when stepped)
-    supply_rise_k: float
-    ramp_k_per_s: float
-    # (from_s, value) steps within the window: the cover changes as other losses come and go
-    g_steps: tuple[tuple[float, float], ...] = ()
-    ramp_steps: tuple[tuple[float, float], ...] = ()
-
-    def g_at(self, t_s: float) -> float:
-        return _step_at(self.g_steps, t_s, self.g_factor)
-
-    def ramp_at(self, t_s: float) -> float:
-        return _step_at(self.ramp_steps, t_s, self.ramp_k_per_s)
-
-    def ramp_rise_k(self, t_s: float) -> float:
-        """Coolant rise from the ramp between the start and ``t_s``, K."""
-        steps = self.ramp_steps or ((self.start_s, self.ramp_k_per_s),)
-        ends = [s for s, _ in steps[1:]] + [math.inf]
-        return sum(k * (min(t_s, e) - s) for (s, k), e in zip(steps, ends, strict=True) if s < t_s)
-
-    def ramp_reaches_s(self, rise_k: float) -> float:
-        """First time the ramp has raised the coolant by ``rise_k``; inf if it never does."""
-        steps = self.ramp_steps or ((self.start_s, self.ramp_k_per_s),)
-        ends = [s for s, _ in steps[1:]] + [math.inf]
-        done = 0.0
-        for (s, k), e in zip(steps, ends, strict=True):
-            if k > 0 and done + k * (e - s) >= rise_k:
-                return s + (rise_k - done) / k
-            done += k * (e - s) if math.isfinite(e) else 0.0
-        return math.inf
-
-
-def _step_at(steps: tuple[tuple[float, float], ...], t_s: float, first: float) -> float:
-    value = first
-    for from_s, v in steps:
-        if from_s <= t_s:
-            value = v
-    return value
-
-
-@dataclass
-class CoolingPlan:
-    params: LiquidCoolingParams
-    groups: list[Group]
-    effects: list[EventEffect]
-    supply_c: dict[str, float]  # group label -> nominal coolant temperature
-    campus_gpus: int
-    job_interval_h: float
-    targets: list[int | None] = field(default_factory=list)
-
-
-def _pick_target(
-    snap: CampusSnapshot, ev: CoolingEvent, gpus_by_unit: dict[int, int], field_name: str
-) -> int:
-    plants = {p.id for p in snap.cooling_plants}
-    units = {u.id for u in snap.cooling_units}
-    if ev.kind == "chiller_loss":
-        by_plant: dict[int, int] = {}
-        for u in snap.cooling_units:
-            if u.plant_id is not None:
-                by_plant[u.plant_id] = by_plant.get(u.plant_id, 0) + gpus_by_unit.get(u.id, 0)
-        if ev.target_id is None:
-            if not by_plant:
-                raise ParamsError(
-                    [{"field": field_name, "message": "the campus has no cooling plant serving racks"}]
-                )
-            return max(by_plant, key=lambda k: (by_plant[k], -k))
-        if ev.target_id not in plants:
-            raise ParamsError([{"field": field_name, "message": f"no cooling plant {ev.target_id}"}])
-        return ev.target_id
-    if ev.target_id is None:
-        if not gpus_by_unit:
-            raise ParamsError([{"field": field_name, "message": "no rack is served by a cooling unit"}])
-        return max(gpus_by_unit, key=lambda k: (gpus_by_unit[k], -k))
-    if ev.target_id not in units:
-        raise ParamsError([{"field": field_name, "message": f"no cooling unit {ev.target_id}"}])
-    return ev.target_id
-
-
-def _conductance_factor(flow: float, p: LiquidCoolingParams) -> float:
-    g_factor = max(flow**p.flow_exponent if flow > 0 else 0.0, p.residual_conductance_fraction)
-    return min(g_factor, 1.0)
-
-
-def _cover_steps(
-    i: int,
-    windows: list[tuple[float, float]],
-    targets: list[int | None],
-    kinds: list[str],
-    peers: list[tuple[int, float]],
-    load: dict[int, float],
-) -> tuple[tuple[float, float], ...]:
-    """(from_s, cover) over event ``i``'s window: the spare of the peers (id, capacity) still running over
-    the heat of every peer lost at that moment, so spare capacity counts once however many are lost."""
-    start, end = windows[i]
-    peer_ids = {pid for pid, _ in peers}
-    losses = [
-        (*windows[j], targets[j])
-        for j in range(len(targets))
-        if kinds[j] == kinds[i] and targets[j] in peer_ids
-    ]
-    cuts = sorted({start, *(x for s, e, _ in losses for x in (s, e) if start < x < end)})
-    steps = []
-    for t in cuts:
-        lost = {pid for s, e, pid in losses if s <= t < e} | {targets[i]}
-        heat = sum(load.get(pid, 0.0) for pid in lost)
-        spare = sum(cap - load.get(pid, 0.0) for pid, cap in peers if pid not in lost)
-        steps.append((t, min(1.0, max(spare, 0.0) / heat) if heat > 0 else 1.0))
-    return tuple(steps)
-
-
-def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
-    p = params
-    racks = [r for r in snap.racks if r.status not in ("failed", "offline", "decommissioned") and r.nodes]
-    gpus_by_unit: dict[int, int] = {}
-    for r in racks:
-        if r.cooling_unit_id is not None:
-            gpus_by_unit[r.cooling_unit_id] = gpus_by_unit.get(r.cooling_unit_id, 0) + sum(
-                snap.rack_gpus(r).values()
-            )
-    # the heat each unit carries, as the campus heat balance places it
-    load_by_unit = heat_map(snap).unit_kw
-    units = {u.id: u for u in snap.cooling_units}
-    plants = {pl.id: pl for pl in snap.cooling_plants}
-    plant_load = {
-        pid: sum(load_by_unit.get(u.id, 0.0) for u in snap.cooling_units if u.plant_id == pid)
-        for pid in plants
-    }
-    effects: list[EventEffect] = []
-    hit_units: list[set[int]] = []
-    targets: list[int | None] = [
-        _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id") for i, ev in enumerate(p.events)
-    ]
-    kinds = [ev.kind for ev in p.events]
-    windows = []
-    for ev, target in zip(p.events, targets, strict=True):
-        restart = 0.0  # a chiller is back after its repair and its restart
-        if ev.kind == "chiller_loss":
-            own = plants[target].restart_minutes
-            restart = p.chiller_restart_minutes if p.chiller_restart_minutes is not None else own
-        windows.append((ev.at_minutes * 60.0, (ev.at_minutes + ev.repair_minutes + restart) * 60.0))
-    full_ramp = 1000.0 / (p.loop_volume_l_per_kw * WATER_J_PER_K_PER_L)  # K/s with no heat rejected
-    for i, ev in enumerate(p.events):
-        target = targets[i]
-        start, end = windows[i]
-        g_factor, rise, ramp = 1.0, 0.0, 0.0
-        g_steps: tuple[tuple[float, float], ...] = ()
-        ramp_steps: tuple[tuple[float, float], ...] = ()
-        if ev.kind == "chiller_loss":
-            building = plants[target].building_id
-            peers = [(pl.id, pl.capacity_kw) for pl in plants.values() if pl.building_id == building]
-            covers = _cover_steps(i, windows, targets, kinds, peers, plant_load)
-            ramp_steps = tuple((t, (1.0 - cover) * full_ramp) for t, cover in covers)
-            ramp = ramp_steps[0][1]
-            hit = {u.id for u in snap.cooling_units if u.plant_id == target}
-        else:
-            hit = {target}
-            if ev.kind == "supply_temp_excursion":
-                rise = ev.supply_rise_k
-            elif ev.kind == "pump_loss":
-                g_factor = _conductance_factor(ev.remaining_flow_fraction, p)
-            else:
-                unit = units[target]
-                peers = [
-                    (u.id, u.capacity_kw)
-                    for u in units.values()
-                    if u.group == unit.group and u.hall_id == unit.hall_id
-                ]
-                covers = _cover_steps(i, windows, targets, kinds, peers, load_by_unit) if unit.group else ()
-                # a unit in no group has no one to cover for it: its flow stops
-                g_steps = tuple((t, _conductance_factor(cover, p)) for t, cover in covers) or (
-                    (start, _conductance_factor(0.0, p)),
-                )
-                g_factor = g_steps[0][1]
-        effects.append(EventEffect(start, end, g_factor, rise, ramp, g_steps, ramp_steps))
-        hit_units.append(hit)
-    # groups: racks with the same cooling class, GPU model and set of events reaching them
-    acc: dict[tuple, list[float]] = {}
-    meta: dict[tuple, tuple[GpuSpec, bool, tuple[int, ...]]] = {}
-    members: dict[tuple, list[int]] = {}
-    campus_gpus = 0
-    for r in racks:
-        evs = tuple(i for i, hit in enumerate(hit_units) if r.cooling_unit_id in hit)
-        liquid = r.cooling_type in LIQUID_TYPES
-        rack_gpus = snap.rack_gpus(r)
-        total = sum(rack_gpus.values()) or 1
-        for slug, n in rack_gpus.items():
-            campus_gpus += n
-            key = (liquid, slug, evs)
-            a = acc.setdefault(key, [0, 0.0])
-            a[0] += n
-            a[1] += snap.rack_it_kw(r) * n / total
-            meta[key] = (snap.gpus[slug], liquid, evs)
-            members.setdefault(key, []).append(r.id)
-    groups = []
-    supply: dict[str, float] = {}
-    unit_supply = {u.id: u.supply_temp_c for u in snap.cooling_units}
-    for key, (n, kw) in sorted(acc.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
-        gpu, liquid, evs = meta[key]
-        label = f"{'liquid' if liquid else 'air'}/{gpu.slug}/" + (
-            "+".join(f"e{i}" for i in evs) or "unaffected"
-        )
-        groups.append(Group(label, gpu, int(n), kw, liquid, evs, tuple(members[key])))
-        temps = [
-            unit_supply[t]
-            for i in evs
-            for t in ([targets[i]] if p.events[i].kind != "chiller_loss" else [])
-            if t in unit_supply
-        ]
-        supply[label] = (
-            temps[0] if temps else (default_value("supply_temp_c") if liquid else snap.ambient_temp_c)
-        )
-    interval_h = p.job.checkpoint_interval_minutes / 60.0
-    return CoolingPlan(p, groups, effects, supply, campus_gpus, interval_h, targets)
 
 
 # ---------------------------------------------------------------- one group through time
