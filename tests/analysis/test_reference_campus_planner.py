@@ -129,12 +129,6 @@ def test_the_utility_feeds_supply_every_kw_of_it_and_of_the_mechanical_loads():
     assert r.total_input_kw >= it_kw + mechanical_kw
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the generated plants are fed from the building main switchboards, upstream of the hall switchgear "
-    "the generators back: with the grid gone the GPUs stay powered but every plant stops (100,000 of 100,000 "
-    "GPUs without cooling on the 100k campus, 6,144 of 6,144 here)",
-)
 def test_a_grid_outage_leaves_every_gpu_powered_and_cooled_on_the_generators():
     # A utility outage is the event standby generators are built for (Uptime Institute Tier Standard:
     # Topology, on-site engine generation as the facility's own source): IT and the cooling it needs ride it.

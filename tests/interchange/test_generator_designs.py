@@ -14,6 +14,7 @@ from campus import catalog_data as cat
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.energy import it_breakdown
 from campus.analysis.headroom import failover_headroom
+from campus.analysis.impact import impact
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.interchange.design_checks import design_problems, worst_utilisation
@@ -22,6 +23,14 @@ GPU_VENDOR = {g["slug"]: g["vendor"] for g in cat.GPU_MODELS}
 NODES_BY_GPU: dict[str, list[dict]] = {}
 for _node in cat.NODE_MODELS:
     NODES_BY_GPU.setdefault(_node["gpu"], []).append(_node)
+
+
+def grid_outage(snap) -> tuple[int, int, int]:
+    """GPUs without power, GPUs powered but uncooled, and new trips with every utility feed lost: the
+    event standby generation is built for (Uptime Institute Tier Standard: Topology, engine generators
+    as the facility's own source), so IT and the cooling it needs ride it, overloading nothing."""
+    out = impact(snap, failed=[("utility", u.id) for u in snap.utility_feeds])
+    return out.gpus_lost_power, out.gpus_lost_cooling, out.new_trips
 
 
 @st.composite
@@ -60,6 +69,7 @@ def test_every_generated_design_passes_its_own_checks(params):
     # no device feeds both sides and every unit and plant is fed from both; heat = IT and all of it
     # assigned; no unit or plant overloaded or idle; every group N+1; no single point of failure
     assert design_problems(snap) == []
+    assert grid_outage(snap) == (0, 0, 0)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +99,7 @@ def test_reference_campuses_pass_their_own_checks(params, gpus):
     headroom = failover_headroom(snap)
     assert min(e.headroom_kw for e in [*headroom.devices.values(), *headroom.utilities.values()]) >= 0
     assert headroom.campus.headroom_kw >= 0
+    assert grid_outage(snap) == (0, 0, 0)
 
 
 def test_gb200_is_built_as_whole_nvl72_racks_and_the_rounding_is_said():

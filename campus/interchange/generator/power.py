@@ -3,8 +3,8 @@
 Per building and side (A, B): utility feed → substation → per hall transformer → switchgear (+ N+1
 generators) → UPS modules → per row PDU → rack feed; every rack has an A and a B feed. The mechanical
 loads are dual-fed the same way: every cooling unit from the hall's mechanical PDU A (on UPS A) and B (on
-UPS B), every plant from the building's mechanical switchboard A (on substation A) and B (on substation
-B). No device feeds both sides, so one loss on either side leaves the other carrying everything.
+UPS B), every plant from the building's mechanical switchboard A (on substation A and N+1 generators) and B
+(on substation B and its own N+1 generators). No device feeds both sides, so one loss on either side leaves the other carrying everything.
 
 Each element is rated for the full load it carries when the other side is lost, at its input (so its
 efficiency counted), divided by the planning limit ``max_utilization`` (0.8, NEC 80 % continuous load).
@@ -31,6 +31,18 @@ SIDES = "AB"
 
 def _eff(kind: str) -> float:
     return cat.device_efficiency(kind)
+
+
+def _generator(b: Builder, name: str, bname: str, hname: str | None = None) -> str:
+    return b.device(
+        name,
+        "generator",
+        bname,
+        GENERATOR_KW,
+        hname,
+        start_delay_s=cat.default_value("generator_start_delay_s"),
+        ramp_s=cat.default_value("generator_ramp_s"),
+    )
 
 
 def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
@@ -61,10 +73,16 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
         sub_out_kw = max(halls_out_kw + plant_kw / _eff("switchgear") + unchained_kw, it_kw * b.pue)
         sub_in_kw = sub_out_kw / _eff("substation")
         sub_kw = ceil_to(sub_in_kw / b.max_util, 1000.0)
+        # The plants ride a grid outage on their own N+1 generators, as the halls' switchgear does: the
+        # UPS carries the units' fans and pumps through the start, the chillers restart on the sets.
+        n_msb_gens = math.ceil(plant_kw / _eff("switchgear") / GENERATOR_KW) + 1
         for s in SIDES:
             b.device(subs[s], "substation", bname, sub_kw, utility_feed=f"UTIL-{s}")
             b.device(msbs[s], "switchgear", bname, msb_kw)
             b.feed(subs[s], msbs[s], msb_kw, s)
+            for g in range(n_msb_gens):
+                gen = _generator(b, f"{msbs[s]}-GEN-{g + 1:02d}", bname)
+                b.feed(gen, msbs[s], GENERATOR_KW, s)
         cooling.add_plants(b, bname, plants, (msbs["A"], msbs["B"]))
         campus_input_kw += sub_in_kw
     # Each utility feed carries the whole campus when the other is lost.
@@ -117,15 +135,7 @@ def _hall_power(
         swgr = b.device(f"{prefix}-SWGR-{s}", "switchgear", bname, swgr_kw, hname)
         b.feed(tx, swgr, swgr_kw, s)
         for g in range(n_gens):
-            gen = b.device(
-                f"{prefix}-GEN-{s}{g + 1:02d}",
-                "generator",
-                bname,
-                GENERATOR_KW,
-                hname,
-                start_delay_s=cat.default_value("generator_start_delay_s"),
-                ramp_s=cat.default_value("generator_ramp_s"),
-            )
+            gen = _generator(b, f"{prefix}-GEN-{s}{g + 1:02d}", bname, hname)
             b.feed(gen, swgr, GENERATOR_KW, s)
         ups_names[s] = []
         for u, rated in enumerate(ups_rated):
