@@ -2,6 +2,7 @@ import django_filters
 
 from simulations.choices import RunStatus, ScenarioKind
 from simulations.models import Run, Scenario, Schedule
+from twin.api.filters import UtcIsoDateTimeFilter
 
 
 class ScenarioFilterSet(django_filters.FilterSet):
@@ -17,8 +18,8 @@ class RunFilterSet(django_filters.FilterSet):
     campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
     kind = django_filters.MultipleChoiceFilter(field_name="scenario__kind", choices=ScenarioKind.choices)
     status = django_filters.MultipleChoiceFilter(choices=RunStatus.choices)
-    created_after = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
-    created_before = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
+    created_after = UtcIsoDateTimeFilter(field_name="created", lookup_expr="gte")
+    created_before = UtcIsoDateTimeFilter(field_name="created", lookup_expr="lt")
 
     class Meta:
         model = Run

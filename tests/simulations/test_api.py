@@ -176,6 +176,36 @@ def test_runs_filter_by_status_kind_campus_scenario_and_flagged(viewer_client, s
     assert ids("flagged=true") == {queued.pk}
 
 
+@pytest.mark.parametrize(
+    "offset_hours, offset_text",
+    # +20:40 is a valid ISO 8601 offset that PostgreSQL refuses (it takes at most +-15:59); -09:30 is an ordinary one
+    [(20 + 40 / 60, "%2B20:40"), (-(9 + 30 / 60), "-09:30")],
+)
+def test_runs_filter_by_creation_time_means_the_same_instant_at_any_utc_offset(
+    viewer_client, scenario, offset_hours, offset_text
+):
+    from datetime import UTC, timedelta
+
+    run = runs.launch_run(scenario, replicas=1)
+    created = Run.objects.get(pk=run.pk).created.astimezone(UTC)
+
+    def ids(param: str, instant) -> set[int]:
+        local = (instant + timedelta(hours=offset_hours)).replace(tzinfo=None).isoformat(timespec="seconds")
+        response = viewer_client.get(f"/api/runs/?{param}={local}{offset_text}")
+        assert response.status_code == 200, response.content
+        return {r["id"] for r in response.json()["results"]}
+
+    assert ids("created_after", created - timedelta(minutes=1)) == {run.pk}
+    assert ids("created_after", created + timedelta(minutes=1)) == set()
+    assert ids("created_before", created + timedelta(minutes=1)) == {run.pk}
+
+
+def test_a_creation_time_outside_the_calendar_after_utc_conversion_is_a_400_naming_it(viewer_client):
+    response = viewer_client.get("/api/runs/?created_after=0001-01-01T00:30:00%2B20:40")
+    assert response.status_code == 400
+    assert "created_after" in response.json()
+
+
 def test_timeseries_without_metric_lists_the_metrics(viewer_client, scenario):
     run = finished_run(scenario)
     body = viewer_client.get(f"/api/runs/{run.pk}/timeseries/").json()
