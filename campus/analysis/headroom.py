@@ -33,6 +33,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -219,6 +220,24 @@ class _Probe:
             w = weights.get(r.id, 0.0)
             if w > 0:
                 self.load_vec[r.id] = {r.hall_id: w}
+        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls
+        # by ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load,
+        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
+        per_server = other_it_per_server_kw(g.snap)
+        shares = other_it_hall_shares(g.snap) if per_server > 0 else {}
+        if shares:
+            hall_servers: dict[int, float] = {}  # server kW per kW of probe load added to the hall
+            for r in g.snap.racks:
+                w = weights.get(r.id, 0.0)
+                if w > 0:
+                    hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
+            for r in g.snap.racks:
+                vec = self.load_vec.get(r.id)
+                share = shares.get(r.hall_id, 0.0)
+                if vec is None or share <= 0:
+                    continue
+                for h0, servers in hall_servers.items():
+                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * per_server * share
         mech = mechanical_sensitivity(g.snap, weights)
         for lid, key in g.mechanical.items():
             vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}

@@ -14,9 +14,12 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
    rack's hall; a switch placed only by its pod's building goes to that building's air units, one placed
    nowhere to every air unit of the campus; split by capacity.
 5. Other IT (the rest of ``other_it_fraction``: storage, CPU nodes, management) has no place in the
-   inventory. It is spread over the halls in proportion to their server heat (the fraction is defined
-   against the servers), each hall's share to its air units by capacity, or to its building's air units
-   when the hall has none.
+   inventory. It is spread over the halls in proportion to their server heat at full load (the fraction
+   is defined against the servers; the design's shares, so a capped hall keeps its storage), each hall's
+   share to its air units by capacity, or to its building's air units when the hall has none.
+
+``it_beyond_racks`` is the one placement of rules 4 and 5; ``rack_it_beyond_kw`` puts the same watts on
+the racks' power feeds.
 
 Heat that finds no unit is reported as unassigned, by reason; assigned + unassigned = IT power.
 """
@@ -107,6 +110,70 @@ def rack_heat_split(
     return liquid, load - liquid
 
 
+@dataclass(frozen=True)
+class ItBeyondRacks:
+    """Where the IT outside the racks' own load is (rules 4 and 5), kW."""
+
+    network_kw_by_place: dict[tuple[str, int], float]  # ("hall" | "building" | "campus", id) -> kW
+    other_kw_by_hall: dict[int, float]
+    other_kw: float  # other IT of the campus (also when no hall has servers to carry it)
+
+
+def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> ItBeyondRacks:
+    """Network power by place and other IT by hall (module rules 4 and 5), given the servers' load per
+    hall and the racks' itemised extras; the one placement rule for the heat and for the power chain."""
+    network: dict[tuple[str, int], float] = {}
+    networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
+    for net in sorted(networks):
+        for place, kw in fabric_from_inventory(snap, net).power_kw_by_place.items():
+            network[place] = network.get(place, 0.0) + kw
+    network_kw = sum(network.values())
+    other_kw = it_total_kw(server_kw, network_kw + extra_kw, snap.other_it_fraction) - (
+        server_kw + network_kw + extra_kw
+    )
+    other_kw = max(other_kw, 0.0)
+    by_hall: dict[int, float] = {}
+    shares = other_it_hall_shares(snap)
+    if other_kw > 0:
+        by_hall = {h: other_kw * w for h, w in shares.items()}
+    return ItBeyondRacks(network, by_hall, other_kw)
+
+
+def rack_it_beyond_kw(
+    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None
+) -> dict[int, float]:
+    """The network and other IT each rack's power feeds carry, kW, at ``rack_load_kw`` (racks it names;
+    the others at their IT load): ``it_beyond_racks`` placed on racks. A hall's share goes to its racks in
+    proportion to their IT load at full TDP (where it is installed, so the placement stays linear in the
+    racks' loads), a building's to its racks, the campus' to every rack (evenly over the racks of a scope
+    with no IT load). The power chain sees the same watts the cooling units take."""
+    nominal_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+    load = dict(nominal_kw)
+    if rack_load_kw is not None:
+        load.update({rid: kw for rid, kw in rack_load_kw.items() if rid in load})
+    server_kw = extra_kw = 0.0
+    by_scope: dict[tuple[str, int], list[int]] = {}
+    for r in snap.racks:
+        nominal_servers = sum(node_kw_at(snap, s) * n for s, n in r.nodes)
+        nominal = nominal_servers + r.extra_it_kw
+        servers = load[r.id] * nominal_servers / nominal if nominal > 0 else load[r.id]
+        server_kw += servers
+        extra_kw += load[r.id] - servers
+        for scope in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
+            by_scope.setdefault(scope, []).append(r.id)
+    beyond = it_beyond_racks(snap, server_kw, extra_kw)
+    out: dict[int, float] = {}
+    places = list(beyond.network_kw_by_place.items())
+    places += [(("hall", h), kw) for h, kw in beyond.other_kw_by_hall.items()]
+    for place, kw in places:
+        racks = by_scope.get(place if place[0] != "campus" else ("campus", 0), [])
+        total = sum(nominal_kw[rid] for rid in racks)
+        for rid in racks:
+            share = nominal_kw[rid] / total if total > 0 else 1.0 / len(racks)
+            out[rid] = out.get(rid, 0.0) + kw * share
+    return out
+
+
 def heat_map(
     snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None, gpu_power_fraction: float = 1.0
 ) -> HeatMap:
@@ -132,18 +199,16 @@ def heat_map(
             lost[reason] = lost.get(reason, 0.0) + kw
 
     server_kw = extra_kw = liquid_total = 0.0
-    hall_server_kw: dict[int, float] = {}
     for r in snap.racks:
         nominal_servers = sum(node_kw_at(snap, s, gpu_power_fraction) * n for s, n in r.nodes)
         load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
         rack_liquid, rack_air = rack_heat_split(snap, r, load, gpu_power_fraction)
         total = rack_liquid + rack_air
         nominal = nominal_servers + r.extra_it_kw
-        # the servers' part of a rack's load, for the IT breakdown and the other-IT weights
+        # the servers' part of a rack's load, for the IT breakdown
         servers = total * nominal_servers / nominal if nominal > 0 else total
         server_kw += servers
         extra_kw += total - servers
-        hall_server_kw[r.hall_id] = hall_server_kw.get(r.hall_id, 0.0) + servers
         unit = units.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
         if unit is None:
             unplaced(NO_UNIT, total)
@@ -155,40 +220,31 @@ def heat_map(
             if not _spread(rack_air, air_by_hall.get(r.hall_id, []), air):
                 unplaced(NO_AIR_UNIT, rack_air)
 
-    network_kw = 0.0
-    networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
-    for net in sorted(networks):
-        for (kind, pid), kw in fabric_from_inventory(snap, net).power_kw_by_place.items():
-            network_kw += kw
-            if kind == "hall":
-                where = air_by_hall.get(pid, [])
-            elif kind == "building":
-                where = air_by_building.get(pid, [])
-            else:
-                where = all_air
-            if not _spread(kw, where, air):
-                unplaced(NO_AIR_UNIT_NETWORK, kw)
-
-    other_kw = it_total_kw(server_kw, network_kw + extra_kw, snap.other_it_fraction) - (
-        server_kw + network_kw + extra_kw
-    )
-    if other_kw > 0:
-        weights = {h: kw for h, kw in hall_server_kw.items() if kw > 0}
-        total_w = sum(weights.values())
-        for hall_id, w in sorted(weights.items()):
-            share = other_kw * w / total_w
-            targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
-            if not _spread(share, targets, air):
-                unplaced(NO_AIR_UNIT_OTHER, share)
-        if not weights:
-            unplaced(NO_AIR_UNIT_OTHER, other_kw)
-    it_kw = server_kw + extra_kw + network_kw + max(other_kw, 0.0)
+    beyond = it_beyond_racks(snap, server_kw, extra_kw)
+    network_kw = sum(beyond.network_kw_by_place.values())
+    for (kind, pid), kw in beyond.network_kw_by_place.items():
+        if kind == "hall":
+            where = air_by_hall.get(pid, [])
+        elif kind == "building":
+            where = air_by_building.get(pid, [])
+        else:
+            where = all_air
+        if not _spread(kw, where, air):
+            unplaced(NO_AIR_UNIT_NETWORK, kw)
+    other_kw = beyond.other_kw
+    for hall_id, share in sorted(beyond.other_kw_by_hall.items()):
+        targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
+        if not _spread(share, targets, air):
+            unplaced(NO_AIR_UNIT_OTHER, share)
+    if other_kw > 0 and not beyond.other_kw_by_hall:
+        unplaced(NO_AIR_UNIT_OTHER, other_kw)
+    it_kw = server_kw + extra_kw + network_kw + other_kw
     return HeatMap(
         it_kw=it_kw,
         server_kw=server_kw,
         rack_extra_kw=extra_kw,
         network_kw=network_kw,
-        other_it_kw=max(other_kw, 0.0),
+        other_it_kw=other_kw,
         liquid_kw=liquid_total,
         air_kw=it_kw - liquid_total,
         unit_liquid_kw=liquid,
@@ -197,14 +253,42 @@ def heat_map(
     )
 
 
+def other_it_per_server_kw(snap: CampusSnapshot) -> float:
+    """Other IT added per kW of servers added, kW/kW: ``f / (1 − f)`` while the campus' other IT is set by
+    ``other_it_fraction`` (rule 5), 0 when the itemised part already exceeds it."""
+    f = snap.other_it_fraction
+    return f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
+
+
+def other_it_hall_shares(snap: CampusSnapshot) -> dict[int, float]:
+    """Each hall's share of the other IT (rule 5): its servers' heat at full load over the campus'.
+
+    The shares are the design's, not the load's: storage, CPU nodes and management stay where they are
+    installed when servers are capped or shed, and the other IT's placement stays linear in the racks'
+    loads (so the failover headroom, which adds load to one hall, is exact)."""
+    hall_server_kw: dict[int, float] = {}
+    for r in snap.racks:
+        servers = snap.rack_it_kw(r) * server_share(snap, r)
+        if servers > 0:
+            hall_server_kw[r.hall_id] = hall_server_kw.get(r.hall_id, 0.0) + servers
+    total = sum(hall_server_kw.values())
+    return {h: kw / total for h, kw in hall_server_kw.items()} if total > 0 else {}
+
+
+def server_share(snap: CampusSnapshot, r: RackSnap) -> float:
+    """The servers' share of a rack's IT load (the rest: its itemised extras)."""
+    nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
+    nominal = nominal_servers + r.extra_it_kw
+    return nominal_servers / nominal if nominal > 0 else 1.0
+
+
 def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> dict[int, dict[int, float]]:
     """Heat each cooling unit takes per kW of IT added to a hall, kW/kW: unit -> {hall: kW per kW}.
 
     ``rack_weight`` spreads one added kW of a hall over its racks (weights of one hall add up to 1). Each
     rack's share is placed by the module rules at the rack's liquid/air proportion. Other IT grows with
-    the servers (``other_it_fraction`` / (1 − fraction) per server kW) in the same hall, when the campus'
-    other IT is set by that fraction; this is exact when nothing itemised (network, racks' extras) is on
-    top, and otherwise leaves out the second-order shift of the itemised part between halls.
+    the servers (``other_it_fraction`` / (1 − fraction) per server kW), when the campus' other IT is set
+    by that fraction, and spreads over the halls by ``other_it_hall_shares`` (rule 5), so this is exact.
     """
     units = {u.id: u for u in snap.cooling_units}
     hall_building = {h.id: h.building_id for h in snap.halls}
@@ -215,8 +299,8 @@ def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> 
             air_by_hall.setdefault(u.hall_id, []).append(u)
             if u.hall_id in hall_building:
                 air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
-    f = snap.other_it_fraction
-    other_per_server = f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
+    other_per_server = other_it_per_server_kw(snap)
+    hall_servers: dict[int, float] = {}  # server kW per kW added to the hall
     out: dict[int, dict[int, float]] = {}
 
     def add(spread: dict[int, float], hall: int) -> None:
@@ -238,10 +322,14 @@ def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> 
                 into[unit.id] = liquid
                 _spread(air, air_by_hall.get(r.hall_id, []), into)
         if other_per_server:
-            nominal_servers = sum(snap.node_power_w(s) * n for s, n in r.nodes) / 1000.0
-            nominal = nominal_servers + r.extra_it_kw
-            servers = w * nominal_servers / nominal if nominal > 0 else w
-            targets = air_by_hall.get(r.hall_id) or air_by_building.get(hall_building.get(r.hall_id, -1), [])
-            _spread(servers * other_per_server, targets, into)
+            hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(snap, r)
         add(into, r.hall_id)
+    # The other IT the added servers bring, spread over the halls by their shares (rule 5).
+    shares = other_it_hall_shares(snap)
+    for h0, servers in hall_servers.items():
+        into = {}
+        for hall_id, share in shares.items():
+            targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
+            _spread(servers * other_per_server * share, targets, into)
+        add(into, h0)
     return out

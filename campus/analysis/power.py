@@ -29,6 +29,7 @@ import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from campus.analysis.heat import rack_it_beyond_kw
 from campus.analysis.mechanical import cooling_figures
 from campus.analysis.power_graph import DEAD_STATUSES, PowerGraph, power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -414,11 +415,15 @@ def rollup(
     unknown_utilities = set(failed_feeds) - g.utility_ids
     if unknown_utilities:
         raise ValueError(f"failed_feeds: unknown utility feed ids {sorted(unknown_utilities)}")
-    loads = rack_load_kw
-    if rack_load_kw is not None and g.mechanical:
-        # the fans, pumps and chillers follow the heat of the racks' given loads
-        kw, _ = cooling_figures(snap, rack_load_kw)
-        loads = {**rack_load_kw, **{lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()}}
+    loads: dict[int, float] | None = None
+    if rack_load_kw is not None:
+        # the network and other IT on the racks, and the fans, pumps and chillers, follow the racks' loads
+        beyond = rack_it_beyond_kw(snap, rack_load_kw)
+        loads = {rid: kw + beyond.get(rid, 0.0) for rid, kw in g.default_rack_load_kw.items()}
+        loads.update({rid: kw + beyond.get(rid, 0.0) for rid, kw in rack_load_kw.items()})
+        if g.mechanical:
+            kw, _ = cooling_figures(snap, rack_load_kw)
+            loads.update({lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()})
     res = _run(g, failed, frozenset(failed_feeds), failed_power_feeds, loads)
     return _materialise(g, res)
 

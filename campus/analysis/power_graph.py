@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
+from campus.analysis.heat import rack_it_beyond_kw
 from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
 
@@ -48,7 +49,12 @@ class PowerGraph:
         # device's direct utility share in the solver).
         self.load_feeds: dict[int, list[int]] = {rid: list(fids) for rid, fids in self.rack_feeds.items()}
         self.load_feed_info = dict(self.rack_feed_info)
-        self.load_kw: dict[int, float] = dict(self.default_rack_load_kw)
+        # A rack's feeds also carry the network and other IT placed on it (``heat.rack_it_beyond_kw``):
+        # the watts the cooling takes as heat are drawn through the same chain.
+        self.beyond_kw = rack_it_beyond_kw(snap)
+        self.load_kw: dict[int, float] = {
+            rid: kw + self.beyond_kw.get(rid, 0.0) for rid, kw in self.default_rack_load_kw.items()
+        }
         self.mechanical: dict[int, tuple[str, int]] = {}  # load id -> ("unit" | "plant", id)
         self.mechanical_feeds: set[int] = set()
         mechanical_kw, self.unit_heat_kw = cooling_figures(snap)  # heat: for the failure analysis

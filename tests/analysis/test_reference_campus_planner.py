@@ -111,12 +111,6 @@ def test_the_failover_headroom_of_each_building_can_be_placed_and_no_more(snap):
                 assert row.binding_id in _over_limit(snap, binding_failed, loads), (bid, row.binding_dict())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the power chain carries the racks only: fabric switches and other IT (882 kW of 8,716 kW IT here, "
-    "14.2 MW of 141.7 MW on the 100k campus) are heat in the cooling balance but load on no power device, so "
-    "the utility and failover headroom leave them out",
-)
 def test_the_utility_feeds_supply_every_kw_of_it_and_of_the_mechanical_loads():
     # Conservation of energy: what the utilities (and generators) put into the chain covers the IT load and
     # the cooling's electrical load; the chain's conversion losses only add to it.

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from campus import catalog_data as cat
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.heat import rack_it_beyond_kw
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COLD_PLATE,
@@ -55,6 +56,9 @@ class HallHeat:
     cdu_racks: list[tuple[Row, float, float]] = field(default_factory=list)
     crah_racks: list[tuple[Row, float, float]] = field(default_factory=list)
     spread_kw: float = 0.0  # air heat shared by the hall's CRAHs by capacity
+    # network and other IT each rack's feeds carry on top of its own IT (``heat.rack_it_beyond_kw``), by
+    # rack name
+    rack_beyond_kw: dict[str, float] = field(default_factory=dict)
 
     @property
     def it_kw(self) -> float:
@@ -69,21 +73,27 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
     """
     from campus.interchange.spec_snapshot import spec_snapshot  # the partial document, in memory
 
-    snap = spec_snapshot({"campus": {"name": "plan"}, **b.document()})
+    snap = spec_snapshot(
+        {"campus": {"name": "plan", "other_it_fraction": b.other_it_fraction}, **b.document()}
+    )
     hall_id = {
         (bld.name, h.name): h.id for bld in snap.buildings for h in snap.halls if h.building_id == bld.id
     }
     by_place = fabric_from_inventory(snap).power_kw_by_place
+    beyond = rack_it_beyond_kw(snap)
+    rack_beyond = {(r.hall_id, r.name): beyond.get(r.id, 0.0) for r in snap.racks}
     out: list[list[HallHeat]] = []
     servers_total = network_total = 0.0
     for bi, halls in enumerate(b.layout):
         bname = b.buildings[bi]["name"]
         out.append([])
         for hi, rows in enumerate(halls):
-            heat = HallHeat(network_kw=by_place.get(("hall", hall_id[(bname, f"H{hi + 1}")]), 0.0))
+            hid = hall_id[(bname, f"H{hi + 1}")]
+            heat = HallHeat(network_kw=by_place.get(("hall", hid), 0.0))
             for _, members in rows:
                 for spec, rack in members:
                     heat.servers_kw += rack.kw
+                    heat.rack_beyond_kw[spec["name"]] = rack_beyond.get((hid, spec["name"]), 0.0)
                     if spec["cooling_type"] == COLD_PLATE:
                         liquid = rack.kw * liquid_heat_fraction(b.catalog.node_models[rack.node_model])
                         heat.cdu_racks.append((spec, rack.kw, liquid))

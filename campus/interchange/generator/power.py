@@ -67,10 +67,9 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
         plants = cooling.building_plants(b, bname, units)
         plant_kw = sum(p.electrical_kw for p in plants)
         msb_kw = ceil_to(plant_kw / _eff("switchgear") / b.max_util, 100.0)
-        # Network and other IT draw power too, though the inventory has no device for them; the
-        # design PUE is a floor for the building's facility power.
-        unchained_kw = sum(h.network_kw + h.other_it_kw for h in heat[bi]) / _eff("ups") / _eff("pdu")
-        sub_out_kw = max(halls_out_kw + plant_kw / _eff("switchgear") + unchained_kw, it_kw * b.pue)
+        # The halls' chains carry the network and other IT on their racks' feeds; the design PUE is a
+        # floor for the building's facility power.
+        sub_out_kw = max(halls_out_kw + plant_kw / _eff("switchgear"), it_kw * b.pue)
         sub_in_kw = sub_out_kw / _eff("substation")
         sub_kw = ceil_to(sub_in_kw / b.max_util, 1000.0)
         # The plants ride a grid outage on their own N+1 generators, as the halls' switchgear does: the
@@ -111,7 +110,11 @@ def _hall_power(
     mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
 
     # UPS modules per side: the mechanical PDU on the first, rows assigned greedily within the limit.
-    row_kw = [sum(rack.kw for _, rack in members) for _, members in rows]
+    # A rack's feeds carry its own IT and the network and other IT placed on it (``heat.rack_it_beyond_kw``).
+    def fed_kw(spec: Row, kw: float) -> float:
+        return kw + heat.rack_beyond_kw.get(spec["name"], 0.0)
+
+    row_kw = [sum(fed_kw(spec, rack.kw) for spec, rack in members) for _, members in rows]
     ups_groups: list[list[int]] = [[]]
     ups_out = [mech_kw / eff_pdu]
     for r, kw in enumerate(row_kw):
@@ -164,5 +167,5 @@ def _hall_power(
             for spec, rack in members:
                 spec["feed_a"] = f"{prefix}-{row_spec['name']}-PDU-A"
                 spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
-                spec["feed_rating_kw"] = ceil_to(rack.kw / b.max_util, 5.0)
+                spec["feed_rating_kw"] = ceil_to(fed_kw(spec, rack.kw) / b.max_util, 5.0)
     return tx_in, units

@@ -1,0 +1,68 @@
+"""The network and other IT ride the power chain: hand calculations on one hall, two racks, one switch."""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.analysis.energy import it_breakdown
+from campus.analysis.heat import heat_map
+from campus.analysis.power import rollup
+from tests.analysis.builders import SwitchSnap, UtilityFeedSnap, campus, device, feed, rack
+
+UPS_EFF = 0.95
+
+
+def one_hall(other_it_fraction: float):
+    """Utility 1 -> UPS 1 (efficiency 0.95) -> PDU-A 2 and PDU-B 3 (lossless) -> racks 1 (10 toy nodes,
+    10 kW) and 2 (30 nodes, 30 kW), each fed A and B; one QM9700 in rack 1, no links."""
+    return campus(
+        other_it_fraction=other_it_fraction,
+        racks=(rack(1, 10), rack(2, 30)),
+        switches=(SwitchSnap(1, "LEAF", None, "leaf", "qm9700", 1, None, 1),),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 5000.0),),
+        power_devices=(
+            device(1, "ups", 1000.0, efficiency=UPS_EFF, utility_feed_id=1),
+            device(2, "pdu", 1000.0),
+            device(3, "pdu", 1000.0),
+        ),
+        power_feeds=(
+            feed(1, dev=2, side="A"),
+            feed(1, dev=3, side="B"),
+            feed(2, rack=1, side="A"),
+            feed(3, rack=1, side="B"),
+            feed(2, rack=2, side="A"),
+            feed(3, rack=2, side="B"),
+        ),
+    )
+
+
+def test_the_ups_draws_servers_switch_and_other_it_by_hand():
+    # Servers: 10 + 30 = 40 kW (toy node: 8 x 100 W GPUs + 200 W = 1 kW). The QM9700 with no links draws
+    # its copper figure, 747 W = 0.747 kW.
+    # f = 0: IT = servers + switch = 40.747 kW; UPS input = 40.747 / 0.95 = 42.891579 kW.
+    # f = 0.1: the switch is part of the other-IT share (SemiAnalysis' ~10% counts switches in it), so
+    # IT = 40 / (1 - 0.1) = 44.444444 kW (0.747 switch + 3.697444 storage, CPU, management);
+    # UPS input = 44.444444 / 0.95 = 46.783626 kW. The old chain drew 40 / 0.95 = 42.105263 kW.
+    for f, ups_in_kw in ((0.0, 42.891579), (0.1, 46.783626)):
+        snap = one_hall(f)
+        r = rollup(snap)
+        assert r.device_load_kw[1] == pytest.approx(ups_in_kw, abs=1e-6)
+        assert r.utility_load_kw[1] == pytest.approx(ups_in_kw, abs=1e-6)
+        assert r.device_load_kw[1] * UPS_EFF == pytest.approx(it_breakdown(snap).it_kw, abs=1e-6)
+        assert r.device_load_kw[1] * UPS_EFF == pytest.approx(heat_map(snap).it_kw, abs=1e-6)
+
+
+def test_the_extra_load_spreads_over_the_hall_racks_by_it_and_splits_a_b():
+    # f = 0.1: 4.444444 kW beyond the racks' own 40 kW, over the hall's racks by IT (10 : 30):
+    # rack 1 carries 10 + 1.111111 = 11.111111 kW, 5.555556 kW per side; rack 2 30 + 3.333333 kW.
+    snap = one_hall(0.1)
+    r = rollup(snap)
+    assert r.rack_side_load_kw(snap, 1) == pytest.approx({"A": 5.555556, "B": 5.555556}, abs=1e-6)
+    assert r.rack_side_load_kw(snap, 2) == pytest.approx({"A": 16.666667, "B": 16.666667}, abs=1e-6)
+    # PDU-B lost: PDU-A carries both racks whole, 44.444444 kW
+    lost = rollup(snap, failed=frozenset({3}))
+    assert lost.device_load_kw[2] == pytest.approx(44.444444, abs=1e-6)
+    # racks shed to half their IT: the servers draw 20 kW, the other IT follows them (20 / 0.9 = 22.222222)
+    # while the switch stays at 0.747 kW inside that share
+    half = rollup(snap, rack_load_kw={1: 5.0, 2: 15.0})
+    assert half.device_load_kw[1] == pytest.approx(22.222222 / UPS_EFF, abs=1e-6)
