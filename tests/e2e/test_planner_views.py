@@ -116,10 +116,12 @@ def test_overview_and_building_cards_show_the_api_figures(page, campus_2n):
             .inner_text()
             .startswith(f"{building['headroom_mw']:,.2f} MW")
         )
-    # Building headroom is placed over the building's own racks, so two equal buildings add up to the campus.
-    assert FULL_SIZE or sum(b["headroom_mw"] for b in summary["buildings"]) == pytest.approx(
-        power["headroom_after_failover_mw"]
-    )
+    # Campus headroom is placed like today's load, so each building takes its share of it; that share must fit in the
+    # building's own headroom (its devices see the same loading pattern), whatever the campus-wide devices allow.
+    rack_it = sum(b["it_mw"] for b in summary["buildings"])
+    for building in summary["buildings"]:
+        share = building["it_mw"] / rack_it
+        assert share * power["headroom_after_failover_mw"] <= building["headroom_mw"] * (1 + 1e-3)
     screenshot(page, "planner-overview", full_page=True)
 
 
