@@ -65,11 +65,11 @@ def _worker_name() -> str:
 _last_sweep = [0.0]
 
 
-def sweep_now_and_then() -> None:
-    """Reap from the workers themselves, at most once per half stale period per process: beat's reaper task
-    waits in the same queue as the chunks, behind however many of them are queued."""
+def sweep_now_and_then(force: bool = False) -> None:
+    """Reap from the workers themselves, at most once per half stale period per process (unless ``force``):
+    beat's reaper task waits in the same queue as the chunks, behind however many of them are queued."""
     now = time.monotonic()
-    if now - _last_sweep[0] < STALE_S / 2:
+    if not force and now - _last_sweep[0] < STALE_S / 2:
         return
     _last_sweep[0] = now
     try:
@@ -126,6 +126,12 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
                 return "stopped"
     if chunk is not None:
         RunChunk.objects.filter(pk=chunk.pk).update(state=RunChunk.State.DONE, heartbeat=timezone.now())
+    if Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
+        # This chunk is done but its run is not. A worker killed between two chunks takes the message it had
+        # reserved with it while the chunk still reads "queued"; the sweep at a chunk's start cannot re-send it
+        # while other chunks wait in the queue (the message may still be there). Once the queue has drained the
+        # sweep can, so the last chunks to finish sweep without waiting for beat.
+        sweep_now_and_then(force=True)
     return "done"
 
 
