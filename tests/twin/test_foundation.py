@@ -39,8 +39,23 @@ def test_create_api_token_prints_a_token_for_a_user_with_that_role():
 
 
 @pytest.mark.django_db
-def test_health_reports_database_and_broker(client):
-    response = client.get("/api/health/")
+def test_liveness_probe_answers_from_the_database_alone(client, monkeypatch):
+    from twin.celery import app
+
+    # A broker nobody listens on: the deep check is down, the liveness probe does not ask it.
+    monkeypatch.setitem(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    live = client.get("/api/health/")
+    assert live.status_code == 200
+    assert live.json() == {"status": "ok", "database": {"ok": True, "vendor": connection.vendor}}
+    deep = client.get("/api/health/deep/")
+    assert deep.status_code == 503
+    assert deep.json()["broker"]["ok"] is False
+    assert deep.json()["status"] == "down"
+
+
+@pytest.mark.django_db
+def test_deep_health_reports_database_and_broker(client):
+    response = client.get("/api/health/deep/")
     body = response.json()
     assert response.status_code == 200
     assert body["database"] == {"ok": True, "vendor": connection.vendor}
