@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from campus.analysis.units import w_to_kw
+from campus.analysis.weather import DEFAULT_CLIMATE, WeatherYear
 
 # ---------------------------------------------------------------- catalog
 
@@ -274,6 +275,10 @@ class CampusSnapshot:
     pods: tuple[PodSnap, ...] = ()
     switches: tuple[SwitchSnap, ...] = ()
     links: tuple[LinkSnap, ...] = ()
+    # the campus's climate (one of campus.analysis.weather.CLIMATES) and its uploaded hourly year, if any;
+    # campus.analysis.weather.weather_of(snap) is the year the campus uses
+    climate: str = DEFAULT_CLIMATE
+    weather: WeatherYear | None = None
 
     def node_power_w(self, node_slug: str) -> float:
         """Electrical power of one server at full GPU TDP, W."""
