@@ -1067,6 +1067,72 @@ COOLING_DEFAULTS: dict[str, Row] = {
         True,
     ),
     "pue_global_2023": _d(1.58, "ratio", "Uptime Institute Global Data Center Survey (2023)", False),
+    # ---- the plant model (campus.analysis.facility, docs/model.md "Facility physics")
+    "cdu_approach_k": _d(
+        3.0,
+        "K",
+        "Estimate: liquid-to-liquid CDU approach (facility water supply below the secondary supply) 2-5 K "
+        "in vendor CDU datasheets (e.g. Vertiv CoolChip CDU, CoolIT CHx); mid value",
+        True,
+    ),
+    "crah_coil_approach_k": _d(
+        8.0,
+        "K",
+        "Estimate: chilled water supply below the CRAH's supply air (ASHRAE TC 9.9 thermal guidelines: "
+        "18-27 °C supply air; chilled water 10-18 °C in elevated-temperature designs)",
+        True,
+    ),
+    "chw_delta_t_k": _d(
+        6.0, "K", "Chilled-water design rise 5.6 K (10 °F), ASHRAE 90.1 Appendix G (G3.1.3.8 uses 6.7 K)", True
+    ),
+    "condenser_delta_t_k": _d(
+        5.6, "K", "Condenser water range 10 °F (3 gpm/ton), AHRI 550/590 rating conditions", False
+    ),
+    "tower_approach_k": _d(
+        4.0,
+        "K",
+        "Cooling tower leaving water above wet-bulb 3-5 K (CTI; ASHRAE Handbook HVAC Systems and "
+        "Equipment, ch. 40); mid value",
+        True,
+    ),
+    "economiser_hx_approach_k": _d(
+        2.0, "K", "Plate heat exchanger approach 1-3 K (ASHRAE 90.1 6.5.1.2 water economiser design)", True
+    ),
+    "dry_cooler_approach_k": _d(
+        6.0,
+        "K",
+        "Dry cooler leaving water above dry-bulb at rated duty 5-10 K (vendor dry cooler catalogues, e.g. "
+        "Güntner, Alfa Laval); low-middle value",
+        True,
+    ),
+    "cycles_of_concentration": _d(
+        4.0,
+        "ratio",
+        "Cooling tower cycles of concentration 3-6 (US DOE FEMP, Cooling Towers: Understanding Key "
+        "Components of Cooling Towers and How to Improve Water Efficiency, 2011)",
+        True,
+    ),
+    "water_latent_heat_kj_per_kg": _d(
+        2430.0, "kJ/kg", "Latent heat of vaporisation of water at 30 °C (IAPWS-IF97 steam tables)", False
+    ),
+    "fan_pump_min_speed": _d(
+        0.3,
+        "fraction of design speed",
+        "Estimate: variable-speed drives on fans and pumps turn down to ~20-40 % of design speed",
+        True,
+    ),
+    "chw_pump_w_per_gpm": _d(
+        22.0, "W per gpm", "ASHRAE 90.1-2019 Appendix G, G3.1.3.10: chilled-water pumps 22 W/gpm", False
+    ),
+    "cw_pump_w_per_gpm": _d(
+        19.0, "W per gpm", "ASHRAE 90.1-2019 Appendix G, G3.1.3.11: condenser-water pumps 19 W/gpm", False
+    ),
+    "tower_gpm_per_hp": _d(
+        38.2,
+        "gpm per fan hp",
+        "ASHRAE 90.1 Appendix G, G3.1.3.11: baseline axial-fan open cooling tower 38.2 gpm/hp",
+        False,
+    ),
 }
 
 POWER_DEFAULTS: dict[str, Row] = {
@@ -1084,6 +1150,20 @@ POWER_DEFAULTS: dict[str, Row] = {
     "efficiency_pdu": _d(0.995, "output/input", "PDU with no transformer, cable losses only; estimate", True),
     "efficiency_busway": _d(0.998, "output/input", "Busway conductor losses; estimate", True),
     "efficiency_rpp": _d(0.998, "output/input", "Remote power panel; estimate", True),
+    "loss_reference_load": _d(
+        0.5,
+        "fraction of rating",
+        "Load at which a device's efficiency is quoted: US DOE 10 CFR 431.196 rates medium-voltage "
+        "distribution transformers at 50 % load; UPS datasheets quote 50 % as typical",
+        False,
+    ),
+    "ups_eco_efficiency": _d(
+        0.98,
+        "output/input",
+        "A UPS rated at or above this efficiency runs in eco mode (bypass): ~99 % (vendor eco-mode "
+        "figures; The Green Grid WP #48), double conversion 94-97 %",
+        True,
+    ),
     "max_utilization": _d(0.8, "fraction of rating", "NEC 80% continuous-load rule for breakers", False),
     "ups_battery_minutes": _d(5.0, "min", "Typical UPS ride-through sized to cover generator start", True),
     "generator_start_delay_s": _d(10.0, "s", "NFPA 110 Type 10 emergency power: 10 s", False),
