@@ -100,7 +100,8 @@ class FailureRateAdmin(admin.ModelAdmin):
 
 @admin.register(models.Campus)
 class CampusAdmin(InventoryAdmin):
-    list_display = ("name", "location", "grid_capacity_mw", "design_pue", "price_usd_per_kwh")
+    list_display = ("name", "location", "climate", "grid_capacity_mw", "design_pue", "price_usd_per_kwh")
+    list_filter = ("climate",)
     search_fields = ("name", "location")
 
 

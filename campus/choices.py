@@ -102,3 +102,14 @@ class FailureUnit(models.TextChoices):
     LINK = "link", "per link"
     SWITCH = "switch", "per switch"
     DEVICE = "device", "per device"
+
+
+class Climate(models.TextChoices):
+    """The shipped reference weather years (campus.analysis.weather.CLIMATES; docs/model.md, "Weather")."""
+
+    MEMPHIS_US = "memphis-us", "Memphis, US"
+    PHOENIX_US = "phoenix-us", "Phoenix, US"
+    ASHBURN_US = "ashburn-us", "Ashburn (Northern Virginia), US"
+    DUBLIN_IE = "dublin-ie", "Dublin, Ireland"
+    SINGAPORE_SG = "singapore-sg", "Singapore"
+    ULANQAB_CN = "ulanqab-cn", "Ulanqab, China"

@@ -39,10 +39,12 @@ from campus.analysis.snapshot import (
     FailureRate as FailureRateSnap,
 )
 from campus.analysis.units import mw_to_kw
+from campus.analysis.weather import WeatherYear
 from campus.choices import NodeStatus
 from campus.models import (
     Building,
     Campus,
+    CampusWeather,
     CoolingPlant,
     CoolingUnit,
     DataHall,
@@ -203,7 +205,7 @@ CAMPUS_TABLE = Table(
         "id": "id",
         "name": "name",
         "grid_capacity_kw": Column("grid_capacity_mw", mw_to_kw),
-        **_same("price_usd_per_kwh", "design_pue", "ambient_temp_c", "other_it_fraction"),
+        **_same("price_usd_per_kwh", "design_pue", "ambient_temp_c", "other_it_fraction", "climate"),
         # the catalog and the campus's contents: read by their own tables
         **{
             name: Derived(lambda row, ctx, name=name: ctx[name])
@@ -224,6 +226,7 @@ CAMPUS_TABLE = Table(
                 "pods",
                 "switches",
                 "links",
+                "weather",
             )
         },
     },
@@ -399,6 +402,16 @@ def _active_nodes_by_rack(campus_id: int, node_slug: Mapping[int, str]) -> dict[
     return nodes_by_rack
 
 
+def _uploaded_weather(campus: Campus) -> WeatherYear | None:
+    """The campus's uploaded hourly year (``CampusWeather``), if any."""
+    row = CampusWeather.objects.filter(campus_id=campus.pk).first()
+    if row is None:
+        return None
+    return WeatherYear(
+        climate=campus.climate, source=row.source, pressure_pa=row.pressure_pa, **row.arrays()
+    )
+
+
 def build_snapshot(campus: Campus | int) -> CampusSnapshot:
     campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
     cid = campus.pk
@@ -422,4 +435,5 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
         ("links", LINK_TABLE),
     ):
         ctx[name] = _read(table, ctx, cid)
+    ctx["weather"] = _uploaded_weather(campus)
     return _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)

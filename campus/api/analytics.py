@@ -55,6 +55,7 @@ _VERSION_SOURCES: list[tuple[type, str | None]] = [
     (models.Pod, "campus_id"),
     (models.Switch, "campus_id"),
     (models.Link, "campus_id"),
+    (models.CampusWeather, "campus_id"),
     (models.GPUModel, None),
     (models.NodeModel, None),
     (models.SwitchModel, None),

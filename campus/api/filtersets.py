@@ -26,7 +26,7 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
 class CampusFilterSet(filters.FilterSet):
     class Meta:
         model = models.Campus
-        fields = {"id": ID, "name": TEXT, "grid_capacity_mw": RANGE, "design_pue": RANGE}
+        fields = {"id": ID, "name": TEXT, "grid_capacity_mw": RANGE, "design_pue": RANGE, "climate": CHOICE}
 
 
 class UtilityFeedFilterSet(filters.FilterSet):

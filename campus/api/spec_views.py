@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
-from campus.choices import Fabric, NicKind, Topology
+from campus.choices import Climate, Fabric, NicKind, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
@@ -294,6 +294,9 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     cooling = serializers.ChoiceField(choices=[("liquid", "Liquid"), ("air", "Air")], default="liquid")
     pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False, allow_null=True, default=None)
     price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
+    climate = serializers.ChoiceField(
+        choices=Climate.choices, default=Climate.ASHBURN_US, help_text="Reference weather year of the site."
+    )
     mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
     oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
     pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)

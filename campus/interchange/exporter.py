@@ -101,6 +101,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 "design_pue",
                 "ambient_temp_c",
                 "other_it_fraction",
+                "climate",
                 "description",
             ),
             required=("name", "grid_capacity_mw"),

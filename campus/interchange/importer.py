@@ -129,6 +129,7 @@ _CAMPUS_FIELDS = (
     "design_pue",
     "ambient_temp_c",
     "other_it_fraction",
+    "climate",
     "description",
 )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from campus.choices import (
+    Climate,
     CoolingPlantKind,
     CoolingType,
     CoolingUnitKind,
@@ -144,6 +145,7 @@ CAMPUS = _obj(
         "design_pue": _num(1, 3),
         "ambient_temp_c": _num(-60, 60),
         "other_it_fraction": _num(0, 0.9),
+        "climate": _enum(Climate),
         "description": _text(100_000),
     },
     required=("name", "grid_capacity_mw"),

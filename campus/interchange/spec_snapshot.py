@@ -30,6 +30,7 @@ from campus.analysis.snapshot import (
     UtilityFeedSnap,
 )
 from campus.analysis.units import mw_to_kw
+from campus.analysis.weather import DEFAULT_CLIMATE
 
 # Model defaults (campus/models) for fields a spec may leave out.
 _DEVICE_EFFICIENCY = 0.99
@@ -230,6 +231,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         design_pue=float(c.get("design_pue", 1.2)),
         ambient_temp_c=float(c.get("ambient_temp_c", _AMBIENT_TEMP_C)),
         other_it_fraction=float(c.get("other_it_fraction", cat.default_value("other_it_fraction"))),
+        climate=str(c.get("climate", DEFAULT_CLIMATE)),
         buildings=tuple(
             BuildingSnap(
                 building_id[b["name"]],

@@ -4,10 +4,12 @@ from .cooling import CoolingPlant, CoolingUnit
 from .network import Link, Pod, Switch
 from .power import PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
+from .weather import CampusWeather
 
 __all__ = [
     "Building",
     "Campus",
+    "CampusWeather",
     "CoolingPlant",
     "CoolingUnit",
     "DataHall",

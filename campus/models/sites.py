@@ -3,7 +3,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from campus.choices import CoolingType, Status
+from campus.choices import Climate, CoolingType, Status
 
 from .base import TimestampedModel
 
@@ -32,6 +32,12 @@ class Campus(TimestampedModel):
         default=0.10,
         validators=[MinValueValidator(0), MaxValueValidator(0.9)],
         help_text="Storage, CPU nodes and other IT beyond the GPU servers and fabric, as a fraction of IT power.",
+    )
+    climate = models.CharField(
+        max_length=32,
+        choices=Climate.choices,
+        default=Climate.ASHBURN_US,
+        help_text="Reference weather year of the site (docs/model.md, Weather); an uploaded EPW year overrides it.",
     )
     description = models.TextField(blank=True)
     history = HistoricalRecords()

@@ -10,7 +10,7 @@ class TestCampuses(APIViewTests):
     update_data = {"grid_capacity_mw": 300.0, "design_pue": 1.3}
     bulk_update_data = {"price_usd_per_kwh": 0.05}
     bad_data = {"design_pue": 0.5}
-    filter_params = {"name": "name"}
+    filter_params = {"name": "name", "climate": "climate"}
 
     def create_data(self):
         return [

@@ -42,14 +42,14 @@ def test_megawatt_columns_arrive_in_kilowatts():
 
 @pytest.mark.django_db
 def test_a_campus_is_read_in_the_same_few_queries_whatever_its_size(django_assert_num_queries):
-    # the campus row, five catalog tables, three id -> slug maps, eleven campus tables and one
-    # count of active servers per rack and model
+    # the campus row, five catalog tables, three id -> slug maps, eleven campus tables, one
+    # count of active servers per rack and model and the campus's uploaded weather year
     small = f.DataHallFactory().building.campus
-    with django_assert_num_queries(21):
+    with django_assert_num_queries(22):
         build_snapshot(small.pk)
     big = import_campus(
         generate_spec("Big", mix=[{"gpu_model": "h100-sxm", "gpus": 1024}], pod_max_gpus=1024)
     )
-    with django_assert_num_queries(21):
+    with django_assert_num_queries(22):
         snap = build_snapshot(big.pk)
     assert sum(n for r in snap.racks for _, n in r.nodes) * 8 == 1024

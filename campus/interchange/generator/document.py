@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COOLING,
@@ -65,6 +66,7 @@ def generate(
     hall_max_it_mw: float = 20.0,
     racks_per_row: int = 32,
     location: str = "",
+    climate: str = DEFAULT_CLIMATE,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -107,6 +109,8 @@ def generate(
         pue = cat.default_value("pue_liquid" if cooling == "liquid" else "pue_air")
     if not 1.0 <= pue <= 3.0:
         raise GeneratorError("pue", "must be between 1.0 and 3.0")
+    if climate not in CLIMATES:
+        raise GeneratorError("climate", f"must be one of {', '.join(CLIMATES)}")
     if not 0 <= price_usd_per_kwh <= 10:
         raise GeneratorError("price_usd_per_kwh", "must be between 0 and 10")
     if not 1.0 <= oversubscription <= 64:
@@ -156,6 +160,7 @@ def generate(
             "price_usd_per_kwh": float(price_usd_per_kwh),
             "design_pue": float(pue),
             "other_it_fraction": builder.other_it_fraction,
+            "climate": climate,
             "description": description,
         },
         **builder.document(),

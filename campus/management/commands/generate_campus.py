@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from campus import catalog_data
+from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.catalog import db_catalog
 from campus.interchange.formats import dump_spec
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
@@ -42,6 +43,9 @@ class Command(BaseCommand):
             "--pue", type=float, help="Design PUE (default by cooling: liquid 1.15, air 1.5)."
         )
         parser.add_argument("--price", type=float, default=0.078, help="Energy price, USD/kWh.")
+        parser.add_argument(
+            "--climate", default=DEFAULT_CLIMATE, choices=CLIMATES, help="Reference weather year of the site."
+        )
         parser.add_argument("--mix", help='GPU mix, e.g. "h100-sxm:8192,gb200:4608".')
         parser.add_argument("--oversubscription", type=float, default=7.0, help="Above each island.")
         parser.add_argument("--pod-max-gpus", type=int, default=8192)
@@ -69,6 +73,7 @@ class Command(BaseCommand):
                 cooling=o["cooling"],
                 pue=o["pue"],
                 price_usd_per_kwh=o["price"],
+                climate=o["climate"],
                 mix=parse_mix(o["mix"]) if o["mix"] else None,
                 oversubscription=o["oversubscription"],
                 pod_max_gpus=o["pod_max_gpus"],
