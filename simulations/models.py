@@ -157,6 +157,8 @@ class ReplicaResult(models.Model):
     events = models.PositiveBigIntegerField(default=0)
     # The replica's own series (npz of float32 arrays, "t_hours" included) for the run's fan-in.
     series = models.BinaryField(null=True, blank=True, editable=False)
+    # What the kind reports beside its numbers (violations, a spectrum, sizing sweeps), JSON-ready.
+    details = models.JSONField(default=dict, blank=True)
     duration_s = models.FloatField(default=0.0)
     created = models.DateTimeField(auto_now_add=True)
 

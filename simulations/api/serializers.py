@@ -111,7 +111,12 @@ class RunSerializer(serializers.ModelSerializer):
 
 
 class RunRequestSerializer(serializers.Serializer):
-    replicas = serializers.IntegerField(min_value=1, max_value=MAX_REPLICAS, default=10)
+    replicas = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_REPLICAS,
+        required=False,
+        help_text="Omitted: the kind's default_replicas (1 for a deterministic kind, else 10).",
+    )
     seed = serializers.IntegerField(
         min_value=0,
         max_value=MAX_SEED,

@@ -85,6 +85,7 @@ class ScenarioViewSet(TwinModelViewSet):
                 "label": serializers.CharField(),
                 "schema": serializers.DictField(),
                 "defaults": serializers.DictField(),
+                "default_replicas": serializers.IntegerField(),
             },
             many=True,
         ),
@@ -95,7 +96,8 @@ class ScenarioViewSet(TwinModelViewSet):
 
     @extend_schema(
         summary="Run the scenario (Monte Carlo on the workers)",
-        description="Queues a run of `replicas` independent replicas (1-1000) and answers 202 with it; poll "
+        description="Queues a run of `replicas` independent replicas (1-1000; omitted: the kind's "
+        "`default_replicas`, 1 for a deterministic kind, else 10) and answers 202 with it; poll "
         "`/api/runs/{id}/` for status and progress. The same seed on the same scenario and inventory gives the "
         "same results.",
         request=RunRequestSerializer,
@@ -111,7 +113,7 @@ class ScenarioViewSet(TwinModelViewSet):
         body.is_valid(raise_exception=True)
         run = runs.launch_run(
             scenario,
-            replicas=body.validated_data["replicas"],
+            replicas=body.validated_data.get("replicas") or runs.default_replicas(scenario.kind),
             seed=body.validated_data.get("seed"),
             user=request.user,
         )

@@ -22,6 +22,7 @@ class ScenarioKind(StrEnum):
     GRID_LIMIT = "grid_limit"
     LIQUID_COOLING = "liquid_cooling"
     FAILURE_CASCADE = "failure_cascade"
+    POWER_DYNAMICS = "power_dynamics"
 
 
 class RunStatus(StrEnum):

@@ -240,6 +240,129 @@ class FailureCascadeParams(_Strict):
         return self
 
 
+# ---------------------------------------------------------------- power_dynamics
+
+
+class DynamicsJob(_Strict):
+    """A synchronous training job: every GPU of it computes, then communicates, in lock-step."""
+
+    # Pod ids the job runs on; None: every GPU of the campus.
+    pods: list[int] | None = None
+    # One training step, s (seconds per iteration: the period of the power swing).
+    iteration_seconds: float = Field(2.0, gt=0)
+    # Share of an iteration spent communicating (the GPUs wait on the network), 0..1.
+    comm_fraction: float = Field(0.3, ge=0, lt=1)
+    # GPU power while communicating, fraction of TDP.
+    comm_power_fraction: float = Field(0.3, ge=0, le=1)
+    # Shift of the job's iterations against the others, s (two equal jobs half a period apart cancel).
+    phase_offset_seconds: float = 0.0
+    # When the job starts training (a step, no ramp), s; None: only a job_start event starts it.
+    start_seconds: float | None = Field(0.0, ge=0)
+    # A checkpoint every so many seconds of training (None: none); the GPUs idle while it is written.
+    checkpoint_every_seconds: float | None = Field(None, gt=0)
+    checkpoint_seconds: float = Field(30.0, ge=0)
+
+
+class DynamicsEvent(_Strict):
+    """Something that happens at ``at_seconds``: a job crash, a job start (with a ramp), an extra checkpoint
+    of a job, or a voltage dip on the grid."""
+
+    kind: Literal["job_crash", "job_start", "checkpoint", "grid_dip"] = "job_crash"
+    at_seconds: float = Field(600.0, ge=0)
+    # job_crash, job_start, checkpoint: the job, by its index in ``jobs``.
+    job: int = Field(0, ge=0)
+    # job_crash: the job starts again this long after the crash (None: it stays down).
+    restart_after_seconds: float | None = Field(None, ge=0)
+    # job_start, and the restart after a job_crash: the job's power ramps linearly from idle over this time, s.
+    ramp_seconds: float = Field(0.0, ge=0)
+    # checkpoint: how long it lasts, s (None: the job's checkpoint_seconds).
+    duration_seconds: float | None = Field(None, ge=0)
+    # grid_dip: the share of the campus load that trips off the grid (the rest rides through), 0..1 ...
+    trip_fraction: float = Field(0.5, ge=0, le=1)
+    # ... how long it stays off, s, and the ramp over which it comes back, s.
+    return_seconds: float = Field(60.0, ge=0)
+    return_ramp_seconds: float = Field(30.0, ge=0)
+
+
+class SmoothingParams(_Strict):
+    """GPU power smoothing as the driver controls define it (NVIDIA GB300 power smoothing): a power floor
+    held while the job runs, and limits on how fast the GPU power may rise and fall."""
+
+    floor_fraction: float = Field(0.0, ge=0, le=1)  # of TDP
+    ramp_up_w_per_s: float | None = Field(None, gt=0)  # per GPU; None: no limit
+    ramp_down_w_per_s: float | None = Field(None, gt=0)  # per GPU; None: no limit
+
+
+class BessParams(_Strict):
+    """A battery at the grid connection that holds the grid draw to the load's trailing mean."""
+
+    power_mw: float = Field(0.0, ge=0)  # 0: no battery
+    energy_mwh: float = Field(0.0, ge=0)
+    # Delay before it answers a change of the load, ms.
+    response_ms: float = Field(20.0, ge=0)
+    round_trip_efficiency: float = Field(0.85, gt=0, le=1)
+    # The grid draw it aims for: the load's mean over this trailing window, s.
+    window_seconds: float = Field(60.0, gt=0)
+
+
+class GenerationParams(_Strict):
+    """On-site generation following the load: it carries what the load draws above ``grid_import_mw``, up
+    to its rating, at a limited ramp rate."""
+
+    rating_mw: float = Field(0.0, ge=0)  # 0: none
+    ramp_mw_per_s: float = Field(0.5, gt=0)
+    grid_import_mw: float = Field(0.0, ge=0)
+
+
+class RequirementsParams(_Strict):
+    """The interconnect's rules for the load (None: no such rule)."""
+
+    max_ramp_mw_per_s: float | None = Field(None, gt=0)
+    max_ramp_mw_per_min: float | None = Field(None, gt=0)
+    max_swing_mw: float | None = Field(None, gt=0)
+    band_hz: tuple[float, float] = (0.1, 3.0)
+    max_band_mw: float | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _band(self) -> RequirementsParams:
+        lo, hi = self.band_hz
+        if not 0 < lo < hi:
+            raise ValueError("band_hz must be [lo, hi] with 0 < lo < hi")
+        return self
+
+
+class PowerDynamicsParams(_Strict):
+    resolution_ms: float = Field(100.0, ge=1, le=60_000)
+    duration_seconds: float = Field(3600.0, gt=0, le=7 * 86_400)
+    jobs: list[DynamicsJob] = Field(default_factory=lambda: [DynamicsJob()], min_length=1)
+    events: list[DynamicsEvent] = Field(
+        default_factory=lambda: [
+            DynamicsEvent(kind="job_crash", at_seconds=1800.0, restart_after_seconds=600.0, ramp_seconds=60.0)
+        ]
+    )
+    # A GPU in no job (or a job that is down) idles at this fraction of TDP (H100: ~70-100 W of 700 W).
+    idle_gpu_fraction: float = Field(0.12, ge=0, le=1)
+    pue: float | None = Field(None, ge=1)  # None: the campus design PUE
+    smoothing: SmoothingParams = Field(default_factory=SmoothingParams)
+    # Energy stored in the power supplies / rack per GPU, J (0: none).
+    rack_storage_j_per_gpu: float = Field(0.0, ge=0)
+    bess: BessParams = Field(default_factory=BessParams)
+    generation: GenerationParams = Field(default_factory=GenerationParams)
+    requirements: RequirementsParams = Field(
+        default_factory=lambda: RequirementsParams(
+            max_ramp_mw_per_s=20.0, max_ramp_mw_per_min=100.0, max_swing_mw=75.0, max_band_mw=10.0
+        )
+    )
+    # Points of the chart series (min/max envelopes keep the swings visible).
+    series_points: int = Field(2000, ge=10, le=2000)
+    # Search the smallest battery and power floor that comply, and sweep both for the sizing chart.
+    search: bool = True
+    sizing_points: int = Field(9, ge=2, le=33)
+    # Full-resolution window kept for the zoomable waveform, s; None: 10 s before the first event (or 0).
+    waveform_start_seconds: float | None = Field(None, ge=0)
+    waveform_seconds: float = Field(60.0, gt=0, le=600)
+
+
 # Tags pydantic puts in an error location for the member of a union that failed, not a field name.
 _UNION_TAGS = frozenset({"float", "int", "str", "bool", "literal['optimal']", "none"})
 

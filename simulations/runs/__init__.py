@@ -13,7 +13,7 @@ losing its workers, so no run stays *running* for ever.
 Tasks are sent by name (``dispatch``), so nothing here imports ``simulations.tasks``.
 """
 
-from .config import RunFinishedError, RunStopped, kinds
+from .config import RunFinishedError, RunStopped, default_replicas, kinds
 from .dispatch import start
 from .execute import execute_chunk
 from .launch import cancel_run, fail_run, launch_run, run_schedule
@@ -25,6 +25,7 @@ __all__ = [
     "RunStopped",
     "cancel_run",
     "compare_runs",
+    "default_replicas",
     "execute_chunk",
     "fail_run",
     "kinds",

@@ -42,6 +42,10 @@ def validated_params(kind: str, params: dict | None):
     return validate_params(kind, params or {})
 
 
+# Replicas of a run whose request names none, for a kind that does not say otherwise.
+DEFAULT_REPLICAS = 10
+
+
 def kinds() -> list[dict[str, Any]]:
     """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them)."""
     from simulations.engine.params import default_params, params_json_schema
@@ -53,6 +57,14 @@ def kinds() -> list[dict[str, Any]]:
             "label": model.LABEL,
             "schema": params_json_schema(kind),
             "defaults": default_params(kind),
+            "default_replicas": getattr(model, "DEFAULT_REPLICAS", DEFAULT_REPLICAS),
         }
         for kind, model in MODELS.items()
     ]
+
+
+def default_replicas(kind: str) -> int:
+    """Replicas of a run when the request names none: the kind's own figure (1 for a deterministic kind)."""
+    from simulations.engine.registry import model
+
+    return int(getattr(model(kind), "DEFAULT_REPLICAS", DEFAULT_REPLICAS))

@@ -19,7 +19,7 @@ from simulations.models import ReplicaResult, Run, RunChunk
 
 from . import plans, reaper
 from .config import HEARTBEAT_S, PROGRESS_EVERY_S, STALE_S, RunStopped
-from .results import finalize, pack_series, plain
+from .results import finalize, json_ready, pack_series, plain
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,7 @@ def store_replica(run_id: int, index: int, seed: int, result: Any, duration_s: f
                 "by_cause": plain(result.by_cause),
                 "events": int(getattr(result, "events", 0) or 0),
                 "series": pack_series(result.series) if result.series else None,
+                "details": json_ready(getattr(result, "details", None) or {}),
                 "duration_s": duration_s,
             },
         )

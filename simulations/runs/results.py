@@ -47,6 +47,21 @@ def plain(data: dict) -> dict:
     return out
 
 
+def json_ready(value: Any) -> Any:
+    """A nested copy strict JSON can hold: numpy numbers become floats, NaN and infinities None."""
+    if isinstance(value, dict):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | np.ndarray):
+        return [json_ready(v) for v in value]
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
 def engine_results(rows: list[ReplicaResult]) -> list[EngineResult]:
     """Stored replicas as the engine's results, without their series: ``aggregate`` reads metrics, causes
     and event counts only (a metric stored as None, a NaN, counts as missing)."""
@@ -91,6 +106,9 @@ def finalize(run: Run) -> None:
         # Engine time summed over the replicas (not wall time: chunks run in parallel).
         "compute_s": float(sum(r.duration_s for r in rows)),
     }
+    if rows and rows[0].details:
+        # A kind's details (violations, spectrum, sizing): the first replica's (deterministic kinds run one).
+        summary["details"] = rows[0].details
     RunSeries.objects.filter(run=run).delete()
     series_rows = []
     for name, cols in _series_bands(rows).items():
