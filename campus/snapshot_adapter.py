@@ -402,7 +402,7 @@ def _active_nodes_by_rack(campus_id: int, node_slug: Mapping[int, str]) -> dict[
     return nodes_by_rack
 
 
-def _uploaded_weather(campus: Campus) -> WeatherYear | None:
+def uploaded_weather(campus: Campus) -> WeatherYear | None:
     """The campus's uploaded hourly year (``CampusWeather``), if any."""
     row = CampusWeather.objects.filter(campus_id=campus.pk).first()
     if row is None:
@@ -435,5 +435,5 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
         ("links", LINK_TABLE),
     ):
         ctx[name] = _read(table, ctx, cid)
-    ctx["weather"] = _uploaded_weather(campus)
+    ctx["weather"] = uploaded_weather(campus)
     return _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)

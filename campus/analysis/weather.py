@@ -174,9 +174,12 @@ def _wet_bulb_from_ratio(t_c: np.ndarray, w: np.ndarray, p_pa: np.ndarray | floa
 
 
 def wet_bulb_c(
-    dry_bulb_c: np.ndarray | float, dew_point_c: np.ndarray | float, pressure_pa: float = STANDARD_PRESSURE_PA
+    dry_bulb_c: np.ndarray | float,
+    dew_point_c: np.ndarray | float,
+    pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA,
 ) -> np.ndarray:
-    """Thermodynamic wet-bulb temperature, °C, from dry bulb and dew point at an air pressure."""
+    """Thermodynamic wet-bulb temperature, °C, from dry bulb and dew point at an air pressure (Pa; one
+    value or one per hour)."""
     t = np.asarray(dry_bulb_c, dtype=float)
     td = np.minimum(np.asarray(dew_point_c, dtype=float), t)
     w = humidity_ratio(saturation_vapour_pressure_pa(td), pressure_pa)

@@ -1,4 +1,4 @@
-from campus.api import calculators, spec_views, views
+from campus.api import calculators, spec_views, views, weather_views
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -37,5 +37,6 @@ urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
     *spec_views.urlpatterns,
+    *weather_views.urlpatterns,
     *router.urls,
 ]
