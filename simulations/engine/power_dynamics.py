@@ -75,7 +75,10 @@ MAX_STEPS = 20_000_000  # steps in one run
 # Flat-top window (the coefficients of scipy.signal.windows.flattop / ISO 18431-1): amplitudes are read
 # within 0.1 dB wherever the frequency falls between bins.
 FLATTOP = (0.21557895, 0.41663158, 0.277263158, 0.083578947, 0.006947368)
-SEARCH_VARIANTS = 33
+# Searches: candidates per refining pass (the two ends are the bracket, already known) and the width of
+# the final bracket, as a share of the searched range.
+SEARCH_REFINE = 9
+SEARCH_RESOLUTION = 1 / 500
 # The battery pulls its charge back towards half full, re-set every RECHARGE_EVERY_S, at the gap over
 # RECHARGE_H hours and at most a tenth of its power.
 RECHARGE_EVERY_S = 60.0
@@ -473,7 +476,10 @@ def simulate(
     const_kw = float(plan.const_kw_by_building.sum())
     unit_kw_per_w = np.array([u.gpus / 1000.0 for u in plan.units])  # (U,)
     tdp = np.array([u.tdp_w for u in plan.units])
-    floor_w = variant.floor_fraction[:, None] * tdp[None, :]  # (V, U)
+    # every variant with the same floor (a battery search): the GPUs' side is computed once
+    same_floor = bool(np.all(variant.floor_fraction == variant.floor_fraction[0]))
+    floors = variant.floor_fraction[:1] if same_floor else variant.floor_fraction
+    floor_w = floors[:, None] * tdp[None, :]  # (V or 1, U)
     up_step = sm.ramp_up_w_per_s * dt if sm.ramp_up_w_per_s is not None else None
     down_step = sm.ramp_down_w_per_s * dt if sm.ramp_down_w_per_s is not None else None
     limit_last: np.ndarray | None = None
@@ -528,8 +534,14 @@ def simulate(
     def keep(name: str, values: np.ndarray) -> None:
         series.setdefault(name, []).append(values)
 
-    for n0 in range(0, plan.steps, plan.chunk_steps):
-        n1 = min(plan.steps, n0 + plan.chunk_steps)
+    # The first chunk holds at least the longest trailing window, so the windows start from the mean of
+    # their first span (the campus in steady state before t = 0) whatever the chunk length.
+    longest = max([u.storage_steps for u in plan.units] + [bess_w if bess_on else 1])
+    bucket = plan.bucket_steps
+    first = bucket * math.ceil(max(plan.chunk_steps, longest) / bucket)
+    chunk_starts = [0, *range(first, plan.steps, plan.chunk_steps)]
+    for ci, n0 in enumerate(chunk_starts):
+        n1 = chunk_starts[ci + 1] if ci + 1 < len(chunk_starts) else plan.steps
         n = n1 - n0
         t = (n0 + np.arange(n)) * dt
         # the jobs' GPU power, W per GPU of each unit
@@ -553,7 +565,9 @@ def simulate(
                 continue
             hist = storage_hist[ui]
             if hist is None:
-                hist = np.repeat(y[:, ui, :1], u.storage_steps - 1, axis=-1)
+                hist = np.repeat(
+                    y[:, ui, : u.storage_steps].mean(axis=-1, keepdims=True), u.storage_steps - 1, axis=-1
+                )
             z[:, ui], storage_hist[ui] = trailing_mean(y[:, ui], hist, u.storage_steps)
         held_w = (y - z).sum(axis=-1) @ unit_kw_per_w
         load_kw = (np.einsum("vun,u->vn", z, unit_kw_per_w) + const_kw) * factor  # (V, n)
@@ -578,8 +592,9 @@ def simulate(
             g1 = on_grid
         # the battery: hold the grid to the trailing mean
         if bess_on:
+            g1 = np.broadcast_to(g1, (v_n, n))
             if bess_hist is None:
-                bess_hist = np.repeat(g1[:, :1], bess_w - 1, axis=-1)
+                bess_hist = np.repeat(g1[:, :bess_w].mean(axis=-1, keepdims=True), bess_w - 1, axis=-1)
             mean, bess_hist = trailing_mean(g1, bess_hist, bess_w)
             want = g1 - mean
             if delay:
@@ -600,7 +615,7 @@ def simulate(
             grid = g1 - pw
         else:
             pw = None
-            grid = g1
+            grid = np.broadcast_to(g1, (v_n, n))
         e["natural"] += natural_kw.sum() * dt_h
         e["burn"] += burn_w * factor * dt_h
         e["throttle"] += throttle_w * factor * dt_h
@@ -749,20 +764,30 @@ def _variants(plan: DynamicsPlan, floors=None, bess_mw=None) -> Variant:
     return Variant(f, mw, mwh)
 
 
-def _search(plan: DynamicsPlan, lo: float, hi: float, make) -> tuple[float | None, PassResult]:
-    """The smallest value in [lo, hi] whose variant complies (compliance assumed monotone in it): a grid of
-    candidates in one pass, then a finer grid between the last failing and the first passing one."""
-    grid = np.linspace(lo, hi, SEARCH_VARIANTS)
+def _search(plan: DynamicsPlan, lo: float, hi: float, make, first_n: int):
+    """The smallest value in [lo, hi] whose variant complies (compliance taken as monotone in it): a grid of
+    ``first_n`` candidates in one pass (also the sizing sweep), then passes of SEARCH_REFINE - 2 candidates
+    inside the bracket of the last failing and the first passing one, until the bracket is narrower than
+    SEARCH_RESOLUTION of the range. Returns (the value or None, the first grid, its pass)."""
+    grid = np.linspace(lo, hi, first_n)
     first = simulate(plan, make(grid))
     ok = compliant(plan, first)
     if not ok.any():
-        return None, first
+        return None, grid, first
     i = int(np.argmax(ok))
     if i == 0:
-        return float(grid[0]), first
-    fine = np.linspace(grid[i - 1], grid[i], SEARCH_VARIANTS)
-    ok2 = compliant(plan, simulate(plan, make(fine)))
-    return float(fine[int(np.argmax(ok2))]) if ok2.any() else float(grid[i]), first
+        return float(grid[0]), grid, first
+    fail, good = float(grid[i - 1]), float(grid[i])
+    while good - fail > (hi - lo) * SEARCH_RESOLUTION:
+        cand = np.linspace(fail, good, SEARCH_REFINE)[1:-1]
+        ok = compliant(plan, simulate(plan, make(cand)))
+        if ok.any():
+            j = int(np.argmax(ok))
+            good = float(cand[j])
+            fail = float(cand[j - 1]) if j > 0 else fail
+        else:
+            fail = float(cand[-1])
+    return good, grid, first
 
 
 def _sweep(plan: DynamicsPlan, values: np.ndarray, r: PassResult, name: str) -> dict[str, list]:
@@ -833,17 +858,16 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
     }
     if p.search:
         bound_mw = 2.0 * plan.natural_peak_mw
-        floor, floor_first = _search(plan, 0.0, 1.0, lambda g: _variants(plan, floors=g))
+        n_first = p.sizing_points
+        floor, floors, floor_first = _search(plan, 0.0, 1.0, lambda g: _variants(plan, floors=g), n_first)
         if progress is not None:
             progress(0.7)
-        bess, bess_first = _search(plan, 0.0, bound_mw, lambda g: _variants(plan, bess_mw=g))
+        bess, sizes, bess_first = _search(plan, 0.0, bound_mw, lambda g: _variants(plan, bess_mw=g), n_first)
         metrics["min_floor_to_comply"] = math.nan if floor is None else floor
         metrics["min_bess_mw_to_comply"] = math.nan if bess is None else bess
-        pick = np.linspace(0, SEARCH_VARIANTS - 1, p.sizing_points).round().astype(int)
-        grid = np.linspace(0.0, 1.0, SEARCH_VARIANTS)
         details["sizing"] = {
-            "floor": _sweep(plan, grid[pick], _take(floor_first, pick), "floor_fraction"),
-            "bess": _sweep(plan, grid[pick] * bound_mw, _take(bess_first, pick), "bess_mw"),
+            "floor": _sweep(plan, floors, floor_first, "floor_fraction"),
+            "bess": _sweep(plan, sizes, bess_first, "bess_mw"),
         }
         details["min_floor_to_comply"] = floor
         details["min_bess_mw_to_comply"] = bess
@@ -851,16 +875,3 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
     if progress is not None:
         progress(1.0)
     return ReplicaResult(metrics=metrics, series=r.series, events=plan.steps, details=details)
-
-
-def _take(r: PassResult, idx: np.ndarray) -> PassResult:
-    return PassResult(
-        swing_mw=r.swing_mw[idx],
-        max_ramp_mw_per_s=r.max_ramp_mw_per_s[idx],
-        max_ramp_mw_per_min=r.max_ramp_mw_per_min[idx],
-        band_amplitude_mw=r.band_amplitude_mw[idx],
-        freq_hz=r.freq_hz,
-        amplitude_mw=r.amplitude_mw[idx],
-        energy={k: v[idx] for k, v in r.energy.items()},
-        extremes={k: v[idx] for k, v in r.extremes.items()},
-    )

@@ -10,6 +10,7 @@ const KIND_HELP = {
   grid_limit: "Cut the grid connection for a while; cap, pause, ride through or start generators.",
   liquid_cooling: "Lose a CDU, pump or chiller; watch temperatures and throttling.",
   failure_cascade: "Failures over weeks; job interruptions, recovery and ETTR.",
+  power_dynamics: "Training power swings at 100 ms; ramps, oscillations, smoothing and storage against grid rules.",
 };
 
 export async function loadKinds(page) {
@@ -78,7 +79,7 @@ function chooseKind(page, kind) {
           min: 1,
           max: 1000,
           step: 1,
-          value: 10,
+          value: selectedKind.default_replicas ?? 10,
           "data-testid": "run-replicas",
         }),
         el("div", { class: "field-help" }, "independent Monte Carlo replicas, 1–1000"),
