@@ -146,10 +146,29 @@ class PowerDeviceAdmin(InventoryAdmin):
         "rated_kw",
         "efficiency",
         "max_utilization",
+        "prime_rating_kw",
         "status",
     )
     list_filter = ("campus", "kind", "status")
     search_fields = ("name",)
+
+
+@admin.register(models.EnergyStorage)
+class EnergyStorageAdmin(InventoryAdmin):
+    list_display = (
+        "name",
+        "campus",
+        "building",
+        "power_device",
+        "power_mw",
+        "energy_mwh",
+        "round_trip_efficiency",
+        "response_ms",
+        "status",
+    )
+    list_filter = ("campus", "status")
+    search_fields = ("name",)
+    raw_id_fields = ("power_device",)
 
 
 @admin.register(models.PowerFeed)

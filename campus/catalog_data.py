@@ -1145,7 +1145,9 @@ POWER_DEFAULTS: dict[str, Row] = {
         0.99, "output/input", "DOE 2016 distribution transformer levels ~98.9-99.2%", True
     ),
     "efficiency_switchgear": _d(0.999, "output/input", "Breaker and bus losses; estimate", True),
-    "efficiency_generator": _d(1.0, "output/input", "Source in the chain; fuel not modelled", True),
+    "efficiency_generator": _d(
+        1.0, "output/input", "Source in the chain; its fuel is costed by grid_limit (fuel_usd_per_mwh)", True
+    ),
     "efficiency_ups": _d(0.96, "output/input", "Double-conversion UPS at typical load 94-97%", True),
     "efficiency_pdu": _d(0.995, "output/input", "PDU with no transformer, cable losses only; estimate", True),
     "efficiency_busway": _d(0.998, "output/input", "Busway conductor losses; estimate", True),
@@ -1176,6 +1178,50 @@ POWER_DEFAULTS: dict[str, Row] = {
     ),
     "generator_fail_to_start_probability": _d(
         0.01, "per demand", f"{_IEEE_493}: standby diesel fail-to-start ~1%; estimate", True
+    ),
+    # Battery energy storage (campus.models.EnergyStorage) and on-site generation (PowerDevice prime rating).
+    "bess_round_trip_efficiency": _d(
+        0.85,
+        "AC energy out / AC energy in",
+        "NREL Annual Technology Baseline, utility-scale battery storage (2020 onward): 85% round trip, "
+        "after Cole and Frazier, NREL/TP-6A20-75385 (2020)",
+        False,
+    ),
+    "bess_response_ms": _d(
+        100.0,
+        "ms",
+        "Estimate: inverter-based storage answers within a few AC cycles to a few hundred ms (AEMO, "
+        "Initial operation of the Hornsdale Power Reserve Battery Energy Storage System, 2018)",
+        True,
+    ),
+    "bess_hours": _d(
+        2.0,
+        "h (energy / power)",
+        "NREL Annual Technology Baseline 2024, utility-scale battery storage: durations of 2-10 h, 2 h the "
+        "shortest",
+        False,
+    ),
+    "generator_fuel_usd_per_mwh_diesel": _d(
+        263.0,
+        "USD/MWh electric",
+        "EIA Gasoline and Diesel Fuel Update: 2024 U.S. average on-highway diesel $3.76/gal, times ~0.07 gal "
+        "per kWh for a large diesel set at full load (e.g. 1,000 kW at ~71 gal/h); estimate",
+        True,
+    ),
+    "generator_fuel_usd_per_mwh_gas": _d(
+        35.0,
+        "USD/MWh electric",
+        "EIA Natural Gas Annual: 2024 U.S. industrial price ~$3.9/thousand ft³ (~$3.8/MMBtu), times a "
+        "heat rate of ~9,000 Btu/kWh for gas engines and aeroderivative turbines (EIA Electric Power Annual, "
+        "Table 8.2); estimate",
+        True,
+    ),
+    "generator_prime_ramp_kw_per_s_per_mw": _d(
+        10.0,
+        "kW/s per MW of prime rating (1 %/s)",
+        "Estimate: gas engines and aeroderivative turbines follow load at about 1 % of rating per second "
+        "(a 50 MW turbine ~30 MW/min); used when a prime generator has neither ramp_kw_per_s nor ramp_s",
+        True,
     ),
 }
 

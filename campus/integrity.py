@@ -23,9 +23,11 @@ from django.db import models, transaction
 
 from campus.interchange.rules import (
     EPS,
+    GENERATION_FIELDS,
     Footprint,
     cycle_text,
     foreign_references,
+    generation_problems,
     hall_outside_building,
     outside_hall,
     overlapping_racks,
@@ -236,13 +238,23 @@ def _node_domain_error(node) -> str | None:
     return partial_domain_message(node.rack.name, model.slug, count + 1, whole)
 
 
+def _storage_errors(storage) -> dict[str, str]:
+    """A battery placed in a building connects to a power device of that building (or of none)."""
+    if not (storage.power_device_id and storage.building_id):
+        return {}
+    device_building = storage.power_device.building_id
+    if device_building is not None and device_building != storage.building_id:
+        return {"power_device": "The power device is in another building."}
+    return {}
+
+
 def instance_errors(obj: models.Model) -> dict[str, str]:
     """Every rule ``obj`` breaks on its own, as ``{field: message}``.
 
     In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
     whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
     and one query per object over the whole campus would make a 5,000-object request quadratic."""
-    from campus.models import Building, DataHall, Node, PowerFeed, Rack
+    from campus.models import Building, DataHall, EnergyStorage, Node, PowerDevice, PowerFeed, Rack
 
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
@@ -258,6 +270,12 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
     elif isinstance(obj, Building):
         for name, message in _building_errors(obj).items():
             errors.setdefault(name, message)
+    elif isinstance(obj, PowerDevice):
+        values = {name: getattr(obj, name) for name in GENERATION_FIELDS}
+        for name, message in generation_problems(obj.kind, obj.rated_kw, values):
+            errors.setdefault(name, f"{message[0].upper()}{message[1:]}.")
+    elif isinstance(obj, EnergyStorage) and "power_device" not in errors and "building" not in errors:
+        errors.update(_storage_errors(obj))
     elif isinstance(obj, Node) and not in_bulk and "rack" not in errors:
         message = _node_domain_error(obj)
         if message:

@@ -22,6 +22,7 @@ from campus.analysis.snapshot import (
     CampusSnapshot,
     CoolingPlantSnap,
     CoolingUnitSnap,
+    EnergyStorageSnap,
     GpuSpec,
     HallSnap,
     LinkSnap,
@@ -38,7 +39,7 @@ from campus.analysis.snapshot import (
 from campus.analysis.snapshot import (
     FailureRate as FailureRateSnap,
 )
-from campus.analysis.units import mw_to_kw
+from campus.analysis.units import mw_to_kw, mwh_to_kwh
 from campus.analysis.weather import WeatherYear
 from campus.choices import NodeStatus
 from campus.models import (
@@ -48,6 +49,7 @@ from campus.models import (
     CoolingPlant,
     CoolingUnit,
     DataHall,
+    EnergyStorage,
     FailureRate,
     GPUModel,
     Link,
@@ -221,6 +223,7 @@ CAMPUS_TABLE = Table(
                 "utility_feeds",
                 "power_devices",
                 "power_feeds",
+                "energy_storage",
                 "cooling_plants",
                 "cooling_units",
                 "pods",
@@ -275,7 +278,22 @@ POWER_DEVICE_TABLE = Table(
         "start_delay_s",
         "ramp_s",
         "status",
+        "prime_rating_kw",
+        "ramp_kw_per_s",
+        "fuel_usd_per_mwh",
     ),
+    scope="campus_id",
+    order_by=("id",),
+)
+ENERGY_STORAGE_TABLE = Table(
+    EnergyStorageSnap,
+    EnergyStorage,
+    {
+        **_same("id", "name"),
+        "power_kw": Column("power_mw", mw_to_kw),
+        "energy_kwh": Column("energy_mwh", mwh_to_kwh),
+        **_same("round_trip_efficiency", "response_ms", "building_id", "power_device_id", "status"),
+    },
     scope="campus_id",
     order_by=("id",),
 )
@@ -367,6 +385,7 @@ TABLES: tuple[Table, ...] = (
     UTILITY_FEED_TABLE,
     POWER_DEVICE_TABLE,
     POWER_FEED_TABLE,
+    ENERGY_STORAGE_TABLE,
     COOLING_PLANT_TABLE,
     COOLING_UNIT_TABLE,
     POD_TABLE,
@@ -428,6 +447,7 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
         ("utility_feeds", UTILITY_FEED_TABLE),
         ("power_devices", POWER_DEVICE_TABLE),
         ("power_feeds", POWER_FEED_TABLE),
+        ("energy_storage", ENERGY_STORAGE_TABLE),
         ("cooling_plants", COOLING_PLANT_TABLE),
         ("cooling_units", COOLING_UNIT_TABLE),
         ("pods", POD_TABLE),

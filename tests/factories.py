@@ -188,6 +188,16 @@ class PowerDeviceFactory(factory.django.DjangoModelFactory):
         model = models.PowerDevice
 
 
+class EnergyStorageFactory(factory.django.DjangoModelFactory):
+    campus = factory.SubFactory(CampusFactory)
+    name = factory.Sequence(lambda n: f"BESS-{n}")
+    power_mw = 5.0
+    energy_mwh = 10.0
+
+    class Meta:
+        model = models.EnergyStorage
+
+
 class PowerFeedFactory(factory.django.DjangoModelFactory):
     """A rack feed by default; pass ``downstream_device=…, rack=None`` for a device-to-device feed."""
 

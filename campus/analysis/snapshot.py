@@ -151,6 +151,11 @@ class PowerDeviceSnap:
     start_delay_s: float = 0.0  # generator start
     ramp_s: float = 0.0  # generator ramp to full load
     status: str = "active"
+    # On-site generation (generators only): a prime rating makes the set load-following generation;
+    # None is a standby set. None ramp/fuel take the catalog defaults (campus.analysis.onsite).
+    prime_rating_kw: float | None = None
+    ramp_kw_per_s: float | None = None
+    fuel_usd_per_mwh: float | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,21 @@ class PowerFeedSnap:
     rack_id: int | None
     side: str  # "A" | "B" | "N"
     rating_kw: float
+
+
+@dataclass(frozen=True)
+class EnergyStorageSnap:
+    """A battery energy storage system (database MW/MWh, kW/kWh here)."""
+
+    id: int
+    name: str
+    power_kw: float  # inverter rating
+    energy_kwh: float  # usable energy
+    round_trip_efficiency: float  # AC out / AC in, (0, 1]
+    response_ms: float
+    building_id: int | None
+    power_device_id: int | None  # where it connects on the power chain
+    status: str = "active"
 
 
 def _supplies(a: int | None, b: int | None) -> tuple[int, ...]:
@@ -270,6 +290,7 @@ class CampusSnapshot:
     utility_feeds: tuple[UtilityFeedSnap, ...] = ()
     power_devices: tuple[PowerDeviceSnap, ...] = ()
     power_feeds: tuple[PowerFeedSnap, ...] = ()
+    energy_storage: tuple[EnergyStorageSnap, ...] = ()
     cooling_plants: tuple[CoolingPlantSnap, ...] = ()
     cooling_units: tuple[CoolingUnitSnap, ...] = ()
     pods: tuple[PodSnap, ...] = ()

@@ -21,3 +21,7 @@ def kw_to_mw(kw: float) -> float:
 
 def w_to_kw(w: float) -> float:
     return w / W_PER_KW
+
+
+def mwh_to_kwh(mwh: float) -> float:
+    return mwh * KW_PER_MW

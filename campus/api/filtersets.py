@@ -90,6 +90,25 @@ class PowerDeviceFilterSet(filters.FilterSet):
             "kind": CHOICE,
             "status": CHOICE,
             "rated_kw": RANGE,
+            "prime_rating_kw": RANGE,
+            "fuel_usd_per_mwh": RANGE,
+        }
+
+
+class EnergyStorageFilterSet(filters.FilterSet):
+    class Meta:
+        model = models.EnergyStorage
+        fields = {
+            "id": ID,
+            "campus": ID,
+            "building": ID,
+            "power_device": ID,
+            "name": TEXT,
+            "status": CHOICE,
+            "power_mw": RANGE,
+            "energy_mwh": RANGE,
+            "round_trip_efficiency": RANGE,
+            "response_ms": RANGE,
         }
 
 

@@ -304,6 +304,20 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     hall_max_it_mw = serializers.FloatField(min_value=0.1, max_value=500, default=20.0)
     racks_per_row = serializers.IntegerField(min_value=1, max_value=60, default=32)
     location = serializers.CharField(max_length=256, required=False, default="", allow_blank=True)
+    bess_mw_per_building = serializers.FloatField(
+        min_value=0,
+        max_value=10_000,
+        default=0.0,
+        help_text="Battery energy storage per building, MW (half on each substation bus); 0: none.",
+    )
+    bess_hours = serializers.FloatField(
+        min_value=0.01,
+        max_value=100,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Hours of storage at full power (energy_mwh = power_mw x bess_hours); default 2 h.",
+    )
     replace = serializers.BooleanField(default=False)
 
     def validate_gpu_model(self, value: str) -> str:

@@ -14,6 +14,7 @@ REGISTRY = [
     ("racks", views.RackViewSet, "rack"),
     ("power-devices", views.PowerDeviceViewSet, "powerdevice"),
     ("power-feeds", views.PowerFeedViewSet, "powerfeed"),
+    ("energy-storage", views.EnergyStorageViewSet, "energystorage"),
     ("cooling-plants", views.CoolingPlantViewSet, "coolingplant"),
     ("cooling-units", views.CoolingUnitViewSet, "coolingunit"),
     ("nodes", views.NodeViewSet, "node"),

@@ -95,6 +95,13 @@ class PowerFeedViewSet(CampusInventoryViewSet):
     search_fields = ("upstream__name", "downstream_device__name", "rack__name")
 
 
+@inventory_schema(s.EnergyStorageSerializer, "energy storage systems")
+class EnergyStorageViewSet(CampusInventoryViewSet):
+    queryset = models.EnergyStorage.objects.select_related("campus", "building", "power_device")
+    serializer_class = s.EnergyStorageSerializer
+    filterset_class = filtersets.EnergyStorageFilterSet
+
+
 @inventory_schema(s.CoolingPlantSerializer, "cooling plants")
 class CoolingPlantViewSet(CampusInventoryViewSet):
     queryset = models.CoolingPlant.objects.select_related(

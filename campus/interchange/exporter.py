@@ -21,6 +21,7 @@ from campus.models import (
     CoolingPlant,
     CoolingUnit,
     DataHall,
+    EnergyStorage,
     Link,
     LinkMedium,
     Node,
@@ -56,6 +57,7 @@ _DEFAULTS = {
         Row,
         Rack,
         PowerDevice,
+        EnergyStorage,
         CoolingPlant,
         CoolingUnit,
         Pod,
@@ -240,6 +242,9 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                     "battery_minutes",
                     "start_delay_s",
                     "ramp_s",
+                    "prime_rating_kw",
+                    "ramp_kw_per_s",
+                    "fuel_usd_per_mwh",
                     "status",
                 ),
                 ("rated_kw",),
@@ -248,6 +253,23 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         if row["utility_feed_id"] is not None:
             device["utility_feed"] = feed_name[row["utility_feed_id"]]
         power_devices.append(device)
+
+    energy_storage = []
+    for row in EnergyStorage.objects.filter(campus_id=cid).order_by("name").values():
+        store = _fields(EnergyStorage, row, ("name",), ("name",))
+        if row["building_id"] is not None:
+            store["building"] = building_name[row["building_id"]]
+        if row["power_device_id"] is not None:
+            store["power_device"] = device_name[row["power_device_id"]]
+        store.update(
+            _fields(
+                EnergyStorage,
+                row,
+                ("power_mw", "energy_mwh", "round_trip_efficiency", "response_ms", "status"),
+                ("power_mw", "energy_mwh"),
+            )
+        )
+        energy_storage.append(store)
 
     cooling_plants = []
     for row in CoolingPlant.objects.filter(campus_id=cid).order_by("name").values():
@@ -352,6 +374,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         ("buildings", list(buildings.values())),
         ("power_devices", power_devices),
         ("power_feeds", power_feeds),
+        ("energy_storage", energy_storage),
         ("cooling_plants", cooling_plants),
         ("cooling_units", cooling_units),
         ("pods", pods),

@@ -33,6 +33,7 @@ from campus.models import (
     CoolingPlant,
     CoolingUnit,
     DataHall,
+    EnergyStorage,
     Link,
     LinkMedium,
     Node,
@@ -108,6 +109,7 @@ def spec_counts(data: dict) -> dict[str, int]:
         "nodes": sum(g["count"] for r in racks for g in r.get("nodes", [])),
         "gpus": sum(g["count"] * gpus_per.get(g["model"], 0) for r in racks for g in r.get("nodes", [])),
         "power_devices": len(data.get("power_devices", [])),
+        "energy_storage": len(data.get("energy_storage", [])),
         "cooling_plants": len(data.get("cooling_plants", [])),
         "cooling_units": len(data.get("cooling_units", [])),
         "pods": len(data.get("pods", [])),
@@ -205,6 +207,7 @@ _CLEAR_ORDER = (
     CoolingUnit,
     CoolingPlant,
     Pod,
+    EnergyStorage,
     PowerDevice,
     Row,
     DataHall,
@@ -374,7 +377,17 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 **place(d),
                 **_given(
                     d,
-                    ("efficiency", "max_utilization", "battery_minutes", "start_delay_s", "ramp_s", "status"),
+                    (
+                        "efficiency",
+                        "max_utilization",
+                        "battery_minutes",
+                        "start_delay_s",
+                        "ramp_s",
+                        "prime_rating_kw",
+                        "ramp_kw_per_s",
+                        "fuel_usd_per_mwh",
+                        "status",
+                    ),
                 ),
             )
             for d in data.get("power_devices", [])
@@ -395,6 +408,23 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         if "to" in f
     ]
     _bulk(PowerFeed, device_feeds, progress, "power_feeds")
+    _bulk(
+        EnergyStorage,
+        [
+            EnergyStorage(
+                campus_id=cid,
+                name=e["name"],
+                building_id=building_id.get(e.get("building")),
+                power_device_id=device_id.get(e.get("power_device")),
+                power_mw=e["power_mw"],
+                energy_mwh=e["energy_mwh"],
+                **_given(e, ("round_trip_efficiency", "response_ms", "status")),
+            )
+            for e in data.get("energy_storage", [])
+        ],
+        progress,
+        "energy_storage",
+    )
 
     # Cooling.
     plants = _bulk(

@@ -9,7 +9,10 @@ rule is written here once.
 - a rack lies inside its hall, footprint included, and a hall inside its building;
 - a rack-scale NVLink domain comes whole: a rack holds 0 or all the trays of a GB200 NVL72
   (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack);
-- references stay within one campus.
+- references stay within one campus;
+- only a generator carries on-site generation fields (prime rating, load-following ramp, fuel price), and
+  its prime rating is at most its rated (standby) power (ISO 8528-1: prime power is the continuous,
+  variable-load rating, below the standby rating).
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from campus.interchange.generator.common import NVL72_TRAYS_PER_RACK, RACK_DEPTH
 
 __all__ = [
     "EPS",
+    "GENERATION_FIELDS",
     "RACK_DEPTH_M",
     "RACK_WIDTH_M",
     "Footprint",
     "foreign_references",
+    "generation_problems",
     "hall_outside_building",
     "outside_hall",
     "overlapping_racks",
@@ -193,3 +198,30 @@ def foreign_references(own_campus: int | None, referenced: Mapping[str, int | No
     if own_campus is None:
         return []
     return [name for name, campus in referenced.items() if campus is not None and campus != own_campus]
+
+
+# ---------------------------------------------------------------- on-site generation
+
+GENERATION_FIELDS = ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
+
+
+def generation_problems(
+    kind: str, rated_kw: float | None, values: Mapping[str, float | None]
+) -> list[tuple[str, str]]:
+    """``(field, message)`` for each on-site generation field a power device may not have: the fields
+    belong to generators only, and a prime rating stays within the rated (standby) power."""
+    out = []
+    if kind != "generator":
+        for name in GENERATION_FIELDS:
+            if values.get(name) is not None:
+                out.append((name, f"only a generator has {name} (this device is a {kind})"))
+        return out
+    prime = values.get("prime_rating_kw")
+    if prime is not None and rated_kw is not None and prime > rated_kw + EPS:
+        out.append(
+            (
+                "prime_rating_kw",
+                f"the prime rating ({prime:g} kW) exceeds the generator's rated_kw ({rated_kw:g} kW)",
+            )
+        )
+    return out

@@ -180,10 +180,27 @@ POWER_DEVICE = _obj(
         "battery_minutes": _num(0, 1_440),
         "start_delay_s": _num(0, 3_600),
         "ramp_s": _num(0, 10_800),
+        "prime_rating_kw": _num(0.1, 2_000_000),
+        "ramp_kw_per_s": _num(0.001, 2_000_000),
+        "fuel_usd_per_mwh": _num(0, 100_000),
         "status": _enum(Status),
     },
     required=("name", "kind", "rated_kw"),
     **_HALL_NEEDS_BUILDING,
+)
+
+ENERGY_STORAGE = _obj(
+    {
+        "name": _name(),
+        "building": _name(),
+        "power_device": _name(),
+        "power_mw": _num(0, 100_000, exclusive_minimum=True),
+        "energy_mwh": _num(0, 1_000_000, exclusive_minimum=True),
+        "round_trip_efficiency": _num(0, 1, exclusive_minimum=True),
+        "response_ms": _num(0, 600_000),
+        "status": _enum(Status),
+    },
+    required=("name", "power_mw", "energy_mwh"),
 )
 
 POWER_FEED = _obj(
@@ -291,6 +308,7 @@ CAMPUS_SPEC_SCHEMA: dict[str, Any] = {
             "buildings": _list(BUILDING, 1_000),
             "power_devices": _list(POWER_DEVICE),
             "power_feeds": _list(POWER_FEED),
+            "energy_storage": _list(ENERGY_STORAGE, 100_000),
             "cooling_plants": _list(COOLING_PLANT),
             "cooling_units": _list(COOLING_UNIT),
             "pods": _list(POD, 10_000),

@@ -20,6 +20,7 @@ from campus.analysis.snapshot import (
     CampusSnapshot,
     CoolingPlantSnap,
     CoolingUnitSnap,
+    EnergyStorageSnap,
     HallSnap,
     LinkSnap,
     PodSnap,
@@ -29,7 +30,7 @@ from campus.analysis.snapshot import (
     SwitchSnap,
     UtilityFeedSnap,
 )
-from campus.analysis.units import mw_to_kw
+from campus.analysis.units import mw_to_kw, mwh_to_kwh
 from campus.analysis.weather import DEFAULT_CLIMATE
 
 # Model defaults (campus/models) for fields a spec may leave out.
@@ -40,6 +41,10 @@ _RACK_COOLING_TYPE = "air"
 _PLANT_COP = 5.0
 _PLANT_RESTART_MINUTES = 6.0
 _UNIT_SUPPLY_C, _UNIT_RETURN_C = 25.0, 45.0
+
+
+def _optional(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _ids(rows: list[dict]) -> dict[str, int]:
@@ -124,6 +129,10 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             start_delay_s=float(d.get("start_delay_s", 0.0)),
             ramp_s=float(d.get("ramp_s", 0.0)),
             status=d.get("status", "active"),
+            **{
+                name: _optional(d.get(name))
+                for name in ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
+            },
         )
         for d in device_rows
     )
@@ -142,6 +151,23 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         )
     for device, rack, side, rating in rack_feeds:
         feeds.append(PowerFeedSnap(len(feeds) + 1, device_id[device], None, rack_id[rack], side, rating))
+
+    storage = tuple(
+        EnergyStorageSnap(
+            id=i,
+            name=e["name"],
+            power_kw=mw_to_kw(float(e["power_mw"])),
+            energy_kwh=mwh_to_kwh(float(e["energy_mwh"])),
+            round_trip_efficiency=float(
+                e.get("round_trip_efficiency", cat.default_value("bess_round_trip_efficiency"))
+            ),
+            response_ms=float(e.get("response_ms", cat.default_value("bess_response_ms"))),
+            building_id=building_id.get(e.get("building")),
+            power_device_id=device_id.get(e.get("power_device")),
+            status=e.get("status", "active"),
+        )
+        for i, e in enumerate(spec.get("energy_storage", []), start=1)
+    )
 
     def second(row: dict) -> dict:
         """A mechanical load's second supply, where the snapshot has the field."""
@@ -251,6 +277,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         ),
         power_devices=devices,
         power_feeds=tuple(feeds),
+        energy_storage=storage,
         cooling_plants=plants,
         cooling_units=units,
         pods=pods,

@@ -25,6 +25,7 @@ from campus.interchange.rules import (
     RACK_WIDTH_M,
     Footprint,
     cycle_text,
+    generation_problems,
     hall_outside_building,
     outside_hall,
     overlapping_racks,
@@ -134,6 +135,7 @@ class SpecChecker:
         self.racks: dict[str, str] = {}  # name -> path
         self.devices: dict[str, str] = {}
         self.plants: dict[str, str] = {}
+        self.storage: dict[str, str] = {}
         self.units: dict[str, str] = {}
         self.pods: dict[str, str] = {}
         self.switches: dict[str, str] = {}
@@ -167,6 +169,8 @@ class SpecChecker:
             self._unique(self.utility_feeds, feed["name"], f"utility_feeds[{i}].name", "utility feed")
         for i, dev in enumerate(data.get("power_devices", [])):
             self._unique(self.devices, dev["name"], f"power_devices[{i}].name", "power device")
+        for i, store in enumerate(data.get("energy_storage", [])):
+            self._unique(self.storage, store["name"], f"energy_storage[{i}].name", "energy storage")
         for i, plant in enumerate(data.get("cooling_plants", [])):
             self._unique(self.plants, plant["name"], f"cooling_plants[{i}].name", "cooling plant")
         for i, unit in enumerate(data.get("cooling_units", [])):
@@ -271,6 +275,17 @@ class SpecChecker:
             path = f"power_devices[{i}]"
             self._check_place(dev, path)
             self._ref(self.utility_feeds, dev.get("utility_feed"), f"{path}.utility_feed", "utility feed")
+            for name, message in generation_problems(dev["kind"], dev["rated_kw"], dev):
+                self.error(f"{path}.{name}", message)
+        kinds = {dev["name"]: dev for dev in self.data.get("power_devices", [])}
+        for i, store in enumerate(self.data.get("energy_storage", [])):
+            path = f"energy_storage[{i}]"
+            self._ref(self.buildings, store.get("building"), f"{path}.building", "building")
+            device = store.get("power_device")
+            self._ref(self.devices, device, f"{path}.power_device", "power device")
+            where = kinds.get(device, {}).get("building")
+            if where is not None and store.get("building") is not None and where != store["building"]:
+                self.error(f"{path}.power_device", f'power device "{device}" is in building "{where}"')
 
         children: dict[str, list[tuple[str, int]]] = {}
         for i, feed in enumerate(self.data.get("power_feeds", [])):

@@ -2,7 +2,7 @@ from .catalog import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
 from .compute import Node
 from .cooling import CoolingPlant, CoolingUnit
 from .network import Link, Pod, Switch
-from .power import PowerDevice, PowerFeed
+from .power import EnergyStorage, PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
 from .weather import CampusWeather
 
@@ -13,6 +13,7 @@ __all__ = [
     "CoolingPlant",
     "CoolingUnit",
     "DataHall",
+    "EnergyStorage",
     "FailureRate",
     "GPUModel",
     "Link",

@@ -4,6 +4,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from campus.catalog_data import default_value
 from campus.choices import FeedSide, PowerDeviceKind, Status
 
 from .base import TimestampedModel
@@ -32,6 +33,28 @@ class PowerDevice(TimestampedModel):
     battery_minutes = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(1440)])
     start_delay_s = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(3600)])
     ramp_s = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(10_800)])
+    # On-site generation (generators only). A generator without a prime rating is a standby set: it runs
+    # only when the grid fails or falls short (start_delay_s, ramp_s). A prime rating (ISO 8528-1: the
+    # continuous, variable-load rating, at most the standby rating_kw) makes it on-site generation that
+    # follows the campus load at ramp_kw_per_s and burns fuel at fuel_usd_per_mwh.
+    prime_rating_kw = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.1), MaxValueValidator(2_000_000)],
+        help_text="Prime (continuous, load-following) rating, kW; empty for a standby generator.",
+    )
+    ramp_kw_per_s = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0.001), MaxValueValidator(2_000_000)],
+        help_text="How fast the generator follows load, kW/s; empty: prime rating / ramp_s, else 1 %/s.",
+    )
+    fuel_usd_per_mwh = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(100_000)],
+        help_text="Fuel cost per MWh generated, USD; empty: the catalog's diesel (standby) or gas (prime).",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
 
@@ -39,6 +62,10 @@ class PowerDevice(TimestampedModel):
         ordering = ("campus", "name")
         constraints = [
             models.UniqueConstraint(fields=("campus", "name"), name="powerdevice_unique_name"),
+            models.CheckConstraint(
+                condition=Q(prime_rating_kw__isnull=True) | Q(prime_rating_kw__lte=models.F("rated_kw")),
+                name="powerdevice_prime_within_rating",
+            ),
             models.CheckConstraint(condition=Q(rated_kw__gt=0), name="powerdevice_rating_positive"),
             models.CheckConstraint(
                 condition=Q(efficiency__gt=0, efficiency__lte=1), name="powerdevice_efficiency_fraction"
@@ -97,3 +124,62 @@ class PowerFeed(TimestampedModel):
         if self.downstream_device_id and self.downstream_device_id == self.upstream_id:
             raise ValidationError({"downstream_device": "A device cannot feed itself."})
         super().clean()
+
+
+def _above_zero(value: float) -> None:
+    if not value > 0:
+        raise ValidationError("Must be above 0.")
+
+
+class EnergyStorage(TimestampedModel):
+    """A battery energy storage system (BESS): its inverter power, its energy, its round-trip efficiency
+    and how fast it answers, and where it sits on the power chain (the device it connects to)."""
+
+    campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="energy_storage")
+    building = models.ForeignKey(
+        "campus.Building", on_delete=models.CASCADE, null=True, blank=True, related_name="energy_storage"
+    )
+    power_device = models.ForeignKey(
+        PowerDevice,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="energy_storage",
+        help_text="The power device the storage connects to (e.g. a substation's or switchgear's bus).",
+    )
+    name = models.CharField(max_length=128)
+    power_mw = models.FloatField(
+        validators=[_above_zero, MaxValueValidator(100_000)], help_text="Inverter rating, MW."
+    )
+    energy_mwh = models.FloatField(
+        validators=[_above_zero, MaxValueValidator(1_000_000)], help_text="Usable energy, MWh."
+    )
+    round_trip_efficiency = models.FloatField(
+        default=default_value("bess_round_trip_efficiency"),
+        validators=[_above_zero, MaxValueValidator(1.0)],
+        help_text="AC energy out / AC energy in, (0, 1].",
+    )
+    response_ms = models.FloatField(
+        default=default_value("bess_response_ms"),
+        validators=[MinValueValidator(0), MaxValueValidator(600_000)],
+        help_text="Time to full output after a command or a grid event, ms.",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("campus", "name")
+        verbose_name = "energy storage system"
+        verbose_name_plural = "energy storage systems"
+        constraints = [
+            models.UniqueConstraint(fields=("campus", "name"), name="energystorage_unique_name"),
+            models.CheckConstraint(condition=Q(power_mw__gt=0), name="energystorage_power_positive"),
+            models.CheckConstraint(condition=Q(energy_mwh__gt=0), name="energystorage_energy_positive"),
+            models.CheckConstraint(
+                condition=Q(round_trip_efficiency__gt=0, round_trip_efficiency__lte=1),
+                name="energystorage_efficiency_fraction",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

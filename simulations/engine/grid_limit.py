@@ -10,9 +10,14 @@ Policies (time-stepped at ``step_minutes``; every quantity is constant within a 
 - "pause": pods are paused, lowest priority first, until the draw fits; a paused GPU idles.
 - "ride_through": the UPS batteries carry the shortfall while they last, then "cap" takes over; they
   recharge from the grid headroom afterwards.
-- "generators": standby generators are called when a shortfall starts; they deliver nothing during their
-  start delay and ramp linearly to full output; the batteries bridge the gap and "cap" covers what
-  neither can. A start fails with the catalog's fail-to-start probability (the one random element).
+- "generators": on-site (prime-rated) generators follow the shortfall at once, cheapest fuel first, each no
+  faster than its ramp; standby generators are called when a shortfall remains; they deliver nothing during
+  their start delay and ramp linearly to full output; the batteries bridge the gap and "cap" covers what
+  none can. A start fails with the catalog's fail-to-start probability (the one random element).
+Batteries: the UPS batteries and, under "ride_through" and "generators", the campus's energy storage
+systems (BESS), discharged after the generators and before the UPSs; the BESS recharges from the grid
+headroom at up to its power rating, storing ``round_trip_efficiency`` of what it draws. Fuel is costed at
+each generator's ``fuel_usd_per_mwh`` (``fuel_cost_usd``, part of ``cost_usd``).
 Throughput: each pod is a synchronous job at the pace of its slowest (most capped) GPU group; a paused
 pod does no work.
 
@@ -37,6 +42,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from campus.analysis.onsite import (
+    PrimeGenerator,
+    fuel_usd_per_mwh,
+    prime_generators,
+    standby_generators,
+    storage_pool,
+)
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
 from simulations.engine.contract import ScenarioKind
@@ -71,6 +83,11 @@ class GridPlan:
     generator_ramp_h: float
     fail_to_start: float
     price_usd_per_kwh: float
+    generator_fuel_usd_per_mwh: float = 0.0  # standby sets (rating-weighted)
+    prime: tuple[PrimeGenerator, ...] = ()
+    bess_kw: float = 0.0
+    bess_kwh: float = 0.0
+    bess_efficiency: float = 1.0
 
 
 def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
@@ -98,7 +115,7 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         key=lambda pod: (p.pod_priorities.get(pod, unnamed) if pod is not None else unnamed, -(pod or 0)),
     )
     ups = [d for d in snap.power_devices if d.kind == "ups" and d.status not in ("failed", "offline")]
-    gens = [d for d in snap.power_devices if d.kind == "generator" and d.status not in ("failed", "offline")]
+    gens = standby_generators(snap)
     battery_kw = sum(d.rated_kw for d in ups) if ups else math.inf
     battery_kwh = (
         p.battery_kwh
@@ -116,6 +133,13 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     ramp_s = p.generator_ramp_s
     if ramp_s is None:
         ramp_s = max((d.ramp_s for d in gens), default=default_value("generator_ramp_s"))
+    rated = sum(d.rated_kw for d in gens)
+    standby_fuel = (
+        sum(fuel_usd_per_mwh(d) * d.rated_kw for d in gens) / rated
+        if rated > 0
+        else default_value("generator_fuel_usd_per_mwh_diesel")
+    )
+    bess = storage_pool(snap)
     return GridPlan(
         params=p,
         load=load,
@@ -131,6 +155,11 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         generator_ramp_h=ramp_s / 3600.0,
         fail_to_start=p.generator_fail_to_start_probability,
         price_usd_per_kwh=snap.price_usd_per_kwh,
+        generator_fuel_usd_per_mwh=standby_fuel,
+        prime=tuple(prime_generators(snap)),
+        bess_kw=bess.power_kw,
+        bess_kwh=bess.energy_kwh,
+        bess_efficiency=bess.round_trip_efficiency,
     )
 
 
@@ -198,12 +227,17 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     full_kw, _, all_on = shed.full()
     nominal = load.throughput_tflops([1.0] * len(load.groups), "pod")
     energy = plan.battery_kwh * p.battery_initial_fraction
+    bess_energy = plan.bess_kwh * p.battery_initial_fraction
+    uses_batteries = policy in ("ride_through", "generators")
+    dt_s = dt * 3600.0
+    prime_out = [0.0] * len(plan.prime)  # each prime generator's output in the previous step, kW
     out = {
         k: np.zeros(n)
         for k in (
             "demand_kw",
             "grid_kw",
             "battery_kwh",
+            "bess_kwh",
             "generator_kw",
             "shortfall_kw",
             "cap_fraction",
@@ -214,6 +248,7 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     gen_start: float | None = None
     gen_ok = True
     starts = failed_starts = 0
+    bess_out_kwh = bess_in_kwh = fuel_usd = prime_kwh = 0.0
     cache: dict[tuple[float, bool], tuple[float, float, list[bool]]] = {}
 
     def fit(target: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
@@ -228,52 +263,97 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
         t = plan.t_hours[k]
         limit = float(plan.limit_kw[k])
         short = max(0.0, full_kw - limit)
-        gen = batt = charge = 0.0
+        gen = batt = charge = bess = 0.0
+        primes = [0.0] * len(plan.prime)
         if short <= 0:
             draw, cap, running = full_kw, 1.0, all_on
             gen_start = None
-            if energy < plan.battery_kwh and policy in ("ride_through", "generators"):
-                charge = min(plan.recharge_kw, limit - full_kw, (plan.battery_kwh - energy) / dt)
+            headroom = limit - full_kw
+            if energy < plan.battery_kwh and uses_batteries:
+                charge = min(plan.recharge_kw, headroom, (plan.battery_kwh - energy) / dt)
                 energy += charge * dt
+            if bess_energy < plan.bess_kwh and uses_batteries and plan.bess_efficiency > 0:
+                drawn = min(
+                    plan.bess_kw,
+                    headroom - charge,
+                    (plan.bess_kwh - bess_energy) / (plan.bess_efficiency * dt),
+                )
+                if drawn > 0:
+                    bess_energy += drawn * plan.bess_efficiency * dt
+                    bess_in_kwh += drawn * dt
+                    charge += drawn
         else:
             supply = 0.0
             if policy == "generators":
-                if gen_start is None:
+                # on-site generation follows the shortfall at once, cheapest fuel first, each unit no faster
+                # than its ramp (it gives back at once what the campus does not draw)
+                for i, unit in enumerate(plan.prime):
+                    primes[i] = max(
+                        0.0, min(short - supply, unit.prime_kw, prime_out[i] + unit.ramp_kw_per_s * dt_s)
+                    )
+                    supply += primes[i]
+                residual = short - supply
+                if residual > 0 and gen_start is None:
                     gen_start = t
                     starts += 1
                     gen_ok = rng.random() >= plan.fail_to_start
                     failed_starts += 0 if gen_ok else 1
-                since = t - gen_start
-                if gen_ok and since >= plan.generator_delay_h:
-                    ramp = (
-                        1.0
-                        if plan.generator_ramp_h <= 0
-                        else min(1.0, (since - plan.generator_delay_h) / plan.generator_ramp_h)
-                    )
-                    gen = min(short, plan.generator_kw * ramp)
+                if gen_start is not None:
+                    since = t - gen_start
+                    if gen_ok and since >= plan.generator_delay_h:
+                        ramp = (
+                            1.0
+                            if plan.generator_ramp_h <= 0
+                            else min(1.0, (since - plan.generator_delay_h) / plan.generator_ramp_h)
+                        )
+                        gen = min(residual, plan.generator_kw * ramp)
                 supply += gen
-            if policy in ("ride_through", "generators") and energy > 0:
-                batt = min(short - supply, energy / dt, plan.battery_kw)
+            if uses_batteries and bess_energy > 0:
+                bess = min(short - supply, bess_energy / dt, plan.bess_kw)
+                bess_energy -= bess * dt
+                supply += bess
+            if uses_batteries and energy > 0:
+                batt = max(0.0, min(short - supply, energy / dt, plan.battery_kw))
                 energy -= batt * dt
                 supply += batt
             if policy == "pause":
                 draw, cap, running = fit(limit, allow_cap=False)
             else:
                 draw, cap, running = fit(limit + supply, allow_cap=True)
-            # generators and batteries only cover what the campus actually draws
+            # generators and batteries only cover what the campus actually draws: give back the UPS, then
+            # the BESS, then the standby sets, then the prime sets (the reverse of the dispatch order)
             excess = supply - max(0.0, draw - limit)
             if excess > 0:
-                give_back = min(excess, batt)
-                energy += give_back * dt
-                batt -= give_back
-                gen -= min(excess - give_back, gen)
-        grid = draw - batt - gen + charge
+                back = min(excess, batt)
+                energy += back * dt
+                batt -= back
+                excess -= back
+                back = min(excess, bess)
+                bess_energy += back * dt
+                bess -= back
+                excess -= back
+                back = min(excess, gen)
+                gen -= back
+                excess -= back
+                for i in reversed(range(len(primes))):
+                    back = min(excess, primes[i])
+                    primes[i] -= back
+                    excess -= back
+        prime_out = primes
+        prime_kw = sum(primes)
+        prime_kwh += prime_kw * dt
+        bess_out_kwh += bess * dt
+        fuel_usd += gen * dt / 1000.0 * plan.generator_fuel_usd_per_mwh + sum(
+            kw * dt / 1000.0 * unit.fuel_usd_per_mwh for kw, unit in zip(primes, plan.prime, strict=True)
+        )
+        grid = draw - batt - bess - gen - prime_kw + charge
         speeds = [speed_at_cap(g.gpu, max(cap, g.gpu.min_cap_fraction)) for g in load.groups]
         tput = load.throughput_tflops(speeds, "pod", running)
         out["demand_kw"][k] = full_kw
         out["grid_kw"][k] = grid
         out["battery_kwh"][k] = energy
-        out["generator_kw"][k] = gen
+        out["bess_kwh"][k] = bess_energy
+        out["generator_kw"][k] = gen + prime_kw
         out["shortfall_kw"][k] = short
         out["cap_fraction"][k] = cap
         out["throughput_fraction"][k] = tput / nominal if nominal > 0 else 0.0
@@ -301,10 +381,16 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
         if plan.battery_kwh > 0
         else 0.0,
         "generator_mwh": float(out["generator_kw"].sum() * dt / 1000.0),
+        "prime_generator_mwh": prime_kwh / 1000.0,
+        "bess_discharge_mwh": bess_out_kwh / 1000.0,
+        "bess_charge_mwh": bess_in_kwh / 1000.0,
+        "bess_min_fraction": float(out["bess_kwh"].min() / plan.bess_kwh) if plan.bess_kwh > 0 else 0.0,
+        "fuel_cost_usd": fuel_usd,
         "generator_starts": float(starts),
         "generator_failed_starts": float(failed_starts),
         "grid_energy_mwh": float(out["grid_kw"].sum() * dt / 1000.0),
-        "cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh),
+        "grid_cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh),
+        "cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh) + fuel_usd,
     }
     series = {"t_hours": plan.t_hours.copy(), "limit_kw": plan.limit_kw.copy(), **out}
     return ReplicaResult(metrics=metrics, series=series, events=n)

@@ -41,15 +41,25 @@ def test_megawatt_columns_arrive_in_kilowatts():
 
 
 @pytest.mark.django_db
+def test_storage_megawatts_and_megawatt_hours_arrive_in_kilowatts_and_kilowatt_hours():
+    campus = f.CampusFactory()
+    f.EnergyStorageFactory(campus=campus, power_mw=5.0, energy_mwh=10.0, round_trip_efficiency=0.9)
+    (store,) = build_snapshot(campus.pk).energy_storage
+    assert (store.power_kw, store.energy_kwh, store.round_trip_efficiency) == pytest.approx(
+        (5_000.0, 10_000.0, 0.9)
+    )
+
+
+@pytest.mark.django_db
 def test_a_campus_is_read_in_the_same_few_queries_whatever_its_size(django_assert_num_queries):
-    # the campus row, five catalog tables, three id -> slug maps, eleven campus tables, one
+    # the campus row, five catalog tables, three id -> slug maps, twelve campus tables, one
     # count of active servers per rack and model and the campus's uploaded weather year
     small = f.DataHallFactory().building.campus
-    with django_assert_num_queries(22):
+    with django_assert_num_queries(23):
         build_snapshot(small.pk)
     big = import_campus(
         generate_spec("Big", mix=[{"gpu_model": "h100-sxm", "gpus": 1024}], pod_max_gpus=1024)
     )
-    with django_assert_num_queries(22):
+    with django_assert_num_queries(23):
         snap = build_snapshot(big.pk)
     assert sum(n for r in snap.racks for _, n in r.nodes) * 8 == 1024

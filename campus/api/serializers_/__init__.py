@@ -10,7 +10,7 @@ from .catalog import (
 from .compute import NodeSerializer
 from .cooling import CoolingPlantSerializer, CoolingUnitSerializer
 from .network import LinkSerializer, PodSerializer, SwitchSerializer
-from .power import PowerDeviceSerializer, PowerFeedSerializer
+from .power import EnergyStorageSerializer, PowerDeviceSerializer, PowerFeedSerializer
 from .sites import (
     BuildingSerializer,
     CampusSerializer,
@@ -27,6 +27,7 @@ __all__ = [
     "CoolingPlantSerializer",
     "CoolingUnitSerializer",
     "DataHallSerializer",
+    "EnergyStorageSerializer",
     "FailureRateSerializer",
     "GPUModelSerializer",
     "LinkMediumSerializer",

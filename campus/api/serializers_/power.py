@@ -1,4 +1,4 @@
-from campus.models import PowerDevice, PowerFeed
+from campus.models import EnergyStorage, PowerDevice, PowerFeed
 from twin.api.serializers import TwinModelSerializer
 
 
@@ -16,3 +16,11 @@ class PowerFeedSerializer(TwinModelSerializer):
         fields = "__all__"
         validators = []
         brief_fields = ("id", "url", "side", "rating_kw")
+
+
+class EnergyStorageSerializer(TwinModelSerializer):
+    class Meta:
+        model = EnergyStorage
+        fields = "__all__"
+        validators = []
+        brief_fields = ("id", "url", "name", "power_mw", "energy_mwh")

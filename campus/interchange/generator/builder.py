@@ -39,6 +39,7 @@ class Builder:
         self.buildings: list[Row] = []
         self.devices: list[Row] = []
         self.feeds: list[Row] = []
+        self.storage: list[Row] = []
         self.plants: list[Row] = []
         self.units: list[Row] = []
         self.pods: list[Row] = []
@@ -110,11 +111,16 @@ class Builder:
         self.links.append(link)
 
     def document(self) -> dict[str, Any]:
-        return {
+        doc = {
             "utility_feeds": self.utility_feeds,
             "buildings": self.buildings,
             "power_devices": self.devices,
             "power_feeds": self.feeds,
+        }
+        if self.storage:
+            doc["energy_storage"] = self.storage
+        return {
+            **doc,
             "cooling_plants": self.plants,
             "cooling_units": self.units,
             "pods": self.pods,

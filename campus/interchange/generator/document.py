@@ -21,7 +21,7 @@ from campus.interchange.generator.cooling import hall_heat
 from campus.interchange.generator.fabric import build_fabric
 from campus.interchange.generator.layout import lay_out
 from campus.interchange.generator.plan import plan_pods
-from campus.interchange.generator.power import power_and_cooling
+from campus.interchange.generator.power import add_storage, power_and_cooling
 
 
 @dataclass
@@ -67,13 +67,17 @@ def generate(
     racks_per_row: int = 32,
     location: str = "",
     climate: str = DEFAULT_CLIMATE,
+    bess_mw_per_building: float = 0.0,
+    bess_hours: float | None = None,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
 
     ``mix`` is a list of ``{"gpu_model": slug, "gpus": n}`` (optionally ``"node_model"``); when given,
     ``gpus`` may be omitted and must otherwise equal the sum. ``nic`` picks the server model by NIC kind
-    (default: the GPU model's first server). Raises ``GeneratorError`` naming the parameter at fault.
+    (default: the GPU model's first server). ``bess_mw_per_building`` adds battery energy storage to every
+    building, half on each substation bus, holding ``bess_hours`` at full power (default: the catalog's
+    ``bess_hours``). Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
     if not name or not name.strip():
@@ -119,6 +123,12 @@ def generate(
         raise GeneratorError("racks_per_row", "must be between 1 and 60")
     if hall_max_it_mw <= 0 or building_max_it_mw < hall_max_it_mw:
         raise GeneratorError("hall_max_it_mw", "must be > 0 and at most building_max_it_mw")
+    if not 0 <= bess_mw_per_building <= 10_000:
+        raise GeneratorError("bess_mw_per_building", "must be between 0 and 10000")
+    if bess_hours is None:
+        bess_hours = cat.default_value("bess_hours")
+    if not 0 < bess_hours <= 100:
+        raise GeneratorError("bess_hours", "must be above 0 and at most 100")
     switch_slug = FABRIC_SWITCH[fabric]
     if switch_slug not in catalog.switch_models:
         raise GeneratorError("fabric", f'switch model "{switch_slug}" is not in the catalog')
@@ -139,6 +149,8 @@ def generate(
     build_fabric(builder)
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, hall_heat(builder))
+    if bess_mw_per_building > 0:
+        add_storage(builder, bess_mw_per_building, bess_hours)
     total_gpus = sum(r.gpus for p in pods for r in p.racks)
     facility_mw = builder.it_kw * pue / 1000.0
     models = ", ".join(

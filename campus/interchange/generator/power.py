@@ -169,3 +169,24 @@ def _hall_power(
                 spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
                 spec["feed_rating_kw"] = ceil_to(fed_kw(spec, rack.kw) / b.max_util, 5.0)
     return tx_in, units
+
+
+def add_storage(b: Builder, mw_per_building: float, hours: float) -> None:
+    """Battery energy storage in every building: half the power on each substation's bus (2N, as the rest of
+    the chain), each half holding ``hours`` at its full power, at the catalog's round-trip efficiency and
+    response time."""
+    for building in b.buildings:
+        bname = building["name"]
+        for s in SIDES:
+            power_mw = r3(mw_per_building / len(SIDES))
+            b.storage.append(
+                {
+                    "name": f"{bname}-BESS-{s}",
+                    "building": bname,
+                    "power_device": f"{bname}-SUB-{s}",
+                    "power_mw": power_mw,
+                    "energy_mwh": r3(power_mw * hours),
+                    "round_trip_efficiency": cat.default_value("bess_round_trip_efficiency"),
+                    "response_ms": cat.default_value("bess_response_ms"),
+                }
+            )

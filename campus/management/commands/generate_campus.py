@@ -53,6 +53,10 @@ class Command(BaseCommand):
         parser.add_argument("--hall-max-it-mw", type=float, default=20.0)
         parser.add_argument("--racks-per-row", type=int, default=32)
         parser.add_argument(
+            "--bess-mw-per-building", type=float, default=0.0, help="Battery storage per building, MW."
+        )
+        parser.add_argument("--bess-hours", type=float, help="Storage hours at full power (default 2).")
+        parser.add_argument(
             "--replace", action="store_true", help="Replace an existing campus of the same name."
         )
         parser.add_argument(
@@ -80,6 +84,8 @@ class Command(BaseCommand):
                 building_max_it_mw=o["building_max_it_mw"],
                 hall_max_it_mw=o["hall_max_it_mw"],
                 racks_per_row=o["racks_per_row"],
+                bess_mw_per_building=o["bess_mw_per_building"],
+                bess_hours=o["bess_hours"],
                 catalog=db_catalog(),
             )
         except GeneratorError as exc:
