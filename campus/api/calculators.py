@@ -19,7 +19,7 @@ from campus.analysis.compute import PARTITIONS, PRECISIONS
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
 from twin.api.exceptions import error_paths, field_error
-from twin.api.serializers.base import StrictFieldsMixin
+from twin.api.serializers.base import BoundedPrimaryKeyRelatedField, StrictFieldsMixin
 
 # ---------------------------------------------------------------- inputs
 
@@ -35,7 +35,7 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         required=False,
         help_text="A mixed fleet: {gpu model slug: count}.",
     )
-    campus = serializers.PrimaryKeyRelatedField(
+    campus = BoundedPrimaryKeyRelatedField(
         queryset=Campus.objects.all(), required=False, help_text="Every GPU of this campus."
     )
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")

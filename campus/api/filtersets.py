@@ -4,6 +4,7 @@ import django_filters as filters
 from django.contrib.auth import get_user_model
 
 from campus import models
+from twin.api.filters import TwinFilterSet
 
 ID = ["exact", "in"]
 CHOICE = ["exact", "in"]
@@ -23,25 +24,25 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
     )
 
 
-class CampusFilterSet(filters.FilterSet):
+class CampusFilterSet(TwinFilterSet):
     class Meta:
         model = models.Campus
         fields = {"id": ID, "name": TEXT, "grid_capacity_mw": RANGE, "design_pue": RANGE, "climate": CHOICE}
 
 
-class UtilityFeedFilterSet(filters.FilterSet):
+class UtilityFeedFilterSet(TwinFilterSet):
     class Meta:
         model = models.UtilityFeed
         fields = {"id": ID, "campus": ID, "name": TEXT, "status": CHOICE, "capacity_mw": RANGE}
 
 
-class BuildingFilterSet(filters.FilterSet):
+class BuildingFilterSet(TwinFilterSet):
     class Meta:
         model = models.Building
         fields = {"id": ID, "campus": ID, "name": TEXT, "status": CHOICE, "design_it_mw": RANGE}
 
 
-class DataHallFilterSet(filters.FilterSet):
+class DataHallFilterSet(TwinFilterSet):
     campus, campus__in = related("building__campus", "Campus")
 
     class Meta:
@@ -49,7 +50,7 @@ class DataHallFilterSet(filters.FilterSet):
         fields = {"id": ID, "building": ID, "name": TEXT, "design_it_mw": RANGE}
 
 
-class RowFilterSet(filters.FilterSet):
+class RowFilterSet(TwinFilterSet):
     campus, campus__in = related("hall__building__campus", "Campus")
     building, building__in = related("hall__building", "Building")
 
@@ -58,7 +59,7 @@ class RowFilterSet(filters.FilterSet):
         fields = {"id": ID, "hall": ID, "name": TEXT}
 
 
-class RackFilterSet(filters.FilterSet):
+class RackFilterSet(TwinFilterSet):
     building, building__in = related("hall__building", "Building")
 
     class Meta:
@@ -77,7 +78,7 @@ class RackFilterSet(filters.FilterSet):
         }
 
 
-class PowerDeviceFilterSet(filters.FilterSet):
+class PowerDeviceFilterSet(TwinFilterSet):
     class Meta:
         model = models.PowerDevice
         fields = {
@@ -112,7 +113,7 @@ class EnergyStorageFilterSet(filters.FilterSet):
         }
 
 
-class PowerFeedFilterSet(filters.FilterSet):
+class PowerFeedFilterSet(TwinFilterSet):
     class Meta:
         model = models.PowerFeed
         fields = {
@@ -126,7 +127,7 @@ class PowerFeedFilterSet(filters.FilterSet):
         }
 
 
-class CoolingPlantFilterSet(filters.FilterSet):
+class CoolingPlantFilterSet(TwinFilterSet):
     class Meta:
         model = models.CoolingPlant
         fields = {
@@ -142,7 +143,7 @@ class CoolingPlantFilterSet(filters.FilterSet):
         }
 
 
-class CoolingUnitFilterSet(filters.FilterSet):
+class CoolingUnitFilterSet(TwinFilterSet):
     building, building__in = related("hall__building", "Building")
 
     class Meta:
@@ -162,7 +163,7 @@ class CoolingUnitFilterSet(filters.FilterSet):
         }
 
 
-class NodeFilterSet(filters.FilterSet):
+class NodeFilterSet(TwinFilterSet):
     campus, campus__in = related("rack__campus", "Campus")
     hall, hall__in = related("rack__hall", "Hall")
     building, building__in = related("rack__hall__building", "Building")
@@ -174,7 +175,7 @@ class NodeFilterSet(filters.FilterSet):
         fields = {"id": ID, "rack": ID, "node_model": ID, "name": TEXT, "serial": ["exact"], "status": CHOICE}
 
 
-class PodFilterSet(filters.FilterSet):
+class PodFilterSet(TwinFilterSet):
     class Meta:
         model = models.Pod
         fields = {
@@ -188,7 +189,7 @@ class PodFilterSet(filters.FilterSet):
         }
 
 
-class SwitchFilterSet(filters.FilterSet):
+class SwitchFilterSet(TwinFilterSet):
     class Meta:
         model = models.Switch
         fields = {
@@ -204,7 +205,7 @@ class SwitchFilterSet(filters.FilterSet):
         }
 
 
-class LinkFilterSet(filters.FilterSet):
+class LinkFilterSet(TwinFilterSet):
     class Meta:
         model = models.Link
         fields = {
@@ -220,7 +221,7 @@ class LinkFilterSet(filters.FilterSet):
         }
 
 
-class GPUModelFilterSet(filters.FilterSet):
+class GPUModelFilterSet(TwinFilterSet):
     class Meta:
         model = models.GPUModel
         fields = {
@@ -233,25 +234,25 @@ class GPUModelFilterSet(filters.FilterSet):
         }
 
 
-class NodeModelFilterSet(filters.FilterSet):
+class NodeModelFilterSet(TwinFilterSet):
     class Meta:
         model = models.NodeModel
         fields = {"id": ID, "slug": ID, "gpu_model": ID, "nic_kind": CHOICE, "estimate": ["exact"]}
 
 
-class SwitchModelFilterSet(filters.FilterSet):
+class SwitchModelFilterSet(TwinFilterSet):
     class Meta:
         model = models.SwitchModel
         fields = {"id": ID, "slug": ID, "vendor": TEXT, "fabric": CHOICE, "estimate": ["exact"]}
 
 
-class LinkMediumFilterSet(filters.FilterSet):
+class LinkMediumFilterSet(TwinFilterSet):
     class Meta:
         model = models.LinkMedium
         fields = {"id": ID, "slug": ID, "kind": CHOICE, "is_optical": ["exact"], "estimate": ["exact"]}
 
 
-class FailureRateFilterSet(filters.FilterSet):
+class FailureRateFilterSet(TwinFilterSet):
     class Meta:
         model = models.FailureRate
         fields = {
@@ -264,7 +265,7 @@ class FailureRateFilterSet(filters.FilterSet):
         }
 
 
-class UserFilterSet(filters.FilterSet):
+class UserFilterSet(TwinFilterSet):
     role = filters.ChoiceFilter(
         field_name="groups__name", choices=[(r, r) for r in ("viewer", "planner", "admin")], label="Role"
     )

@@ -2,10 +2,10 @@ import django_filters
 
 from simulations.choices import RunStatus, ScenarioKind
 from simulations.models import Run, Scenario, Schedule
-from twin.api.filters import UtcIsoDateTimeFilter
+from twin.api.filters import TwinFilterSet, UtcIsoDateTimeFilter
 
 
-class ScenarioFilterSet(django_filters.FilterSet):
+class ScenarioFilterSet(TwinFilterSet):
     kind = django_filters.MultipleChoiceFilter(choices=ScenarioKind.choices)
     name = django_filters.CharFilter(lookup_expr="icontains")
 
@@ -14,7 +14,7 @@ class ScenarioFilterSet(django_filters.FilterSet):
         fields = ("campus", "kind", "name", "owner")
 
 
-class RunFilterSet(django_filters.FilterSet):
+class RunFilterSet(TwinFilterSet):
     campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
     kind = django_filters.MultipleChoiceFilter(field_name="scenario__kind", choices=ScenarioKind.choices)
     status = django_filters.MultipleChoiceFilter(choices=RunStatus.choices)
@@ -26,7 +26,7 @@ class RunFilterSet(django_filters.FilterSet):
         fields = ("scenario", "campus", "status", "kind", "flagged", "schedule")
 
 
-class ScheduleFilterSet(django_filters.FilterSet):
+class ScheduleFilterSet(TwinFilterSet):
     campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
 
     class Meta:

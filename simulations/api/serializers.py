@@ -14,14 +14,14 @@ from simulations.models import (
     params_errors,
     threshold_errors,
 )
-from twin.api.serializers import TwinModelSerializer
+from twin.api.serializers import BoundedPrimaryKeyRelatedField, TwinModelSerializer
 
 
 class SimulationSerializer(TwinModelSerializer):
     """The shared base (``url``, ``?brief=1``, the model's own validation), with related objects read as plain
     ids as the scenario and schedule endpoints have always answered."""
 
-    serializer_related_field = serializers.PrimaryKeyRelatedField
+    serializer_related_field = BoundedPrimaryKeyRelatedField
 
 
 class ScenarioSerializer(SimulationSerializer):

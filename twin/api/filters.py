@@ -29,3 +29,31 @@ class UtcIsoDateTimeField(IsoDateTimeField):
 
 class UtcIsoDateTimeFilter(django_filters.IsoDateTimeFilter):
     field_class = UtcIsoDateTimeField
+
+
+def bound_integer_filters(model, filters: dict) -> None:
+    """Give every number filter on an integer column (``?id=``, ``?id__in=``, ``?campus=`` through a relation)
+    the range the column holds on every supported database, so a value beyond it is a 400 naming the parameter
+    instead of a database error (SQLite cannot bind an integer beyond 64 bits)."""
+    from django_filters.utils import get_model_field
+
+    from twin.api.serializers.base import integer_column_range
+
+    for filter_ in filters.values():
+        if not isinstance(filter_, django_filters.NumberFilter) or model is None:
+            continue
+        model_field = get_model_field(model, filter_.field_name)
+        bounds = integer_column_range(model_field) if model_field is not None else None
+        if bounds is not None:
+            filter_.extra.setdefault("min_value", bounds[0])
+            filter_.extra.setdefault("max_value", bounds[1])
+
+
+class TwinFilterSet(django_filters.FilterSet):
+    """The base of every filter set: integer filters bounded to what the database column holds."""
+
+    @classmethod
+    def get_filters(cls):
+        filters = super().get_filters()
+        bound_integer_filters(cls._meta.model, filters)
+        return filters

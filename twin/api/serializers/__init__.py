@@ -1,6 +1,7 @@
 """The serializer bases every app's API builds on."""
 
 from .base import (
+    BoundedPrimaryKeyRelatedField,
     BriefRelatedField,
     FiniteFloatField,
     SelfUrlField,
@@ -12,6 +13,7 @@ from .base import (
 from .history import ChangeSerializer
 
 __all__ = [
+    "BoundedPrimaryKeyRelatedField",
     "BriefRelatedField",
     "ChangeSerializer",
     "FiniteFloatField",

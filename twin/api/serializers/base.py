@@ -8,7 +8,9 @@ from functools import lru_cache
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import CheckConstraint, Q, UniqueConstraint
 from django.urls import reverse
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -52,7 +54,40 @@ def display_name(obj) -> str:
     return name if isinstance(name, str) and name else str(obj)
 
 
-class BriefRelatedField(serializers.PrimaryKeyRelatedField):
+class BoundedPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
+    """Writes by primary key; an id beyond what the key's column holds does not exist (no query is made)."""
+
+    def to_internal_value(self, data):
+        bounds = integer_column_range(self.get_queryset().model._meta.pk)
+        if bounds is not None and not isinstance(data, bool):
+            try:
+                number = int(data)
+            except (TypeError, ValueError):
+                number = None
+            if number is not None and not bounds[0] <= number <= bounds[1]:
+                self.fail("does_not_exist", pk_value=data)
+        return super().to_internal_value(data)
+
+
+def _related_request_schema(field) -> dict:
+    schema = build_basic_type(OpenApiTypes.INT)
+    queryset = getattr(field, "queryset", None)
+    bounds = integer_column_range(queryset.model._meta.pk) if queryset is not None else None
+    if bounds is not None:
+        schema["minimum"], schema["maximum"] = bounds
+    return schema
+
+
+class BoundedPrimaryKeyRelatedFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "twin.api.serializers.base.BoundedPrimaryKeyRelatedField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        if direction == "request":
+            return _related_request_schema(self.target)
+        return build_basic_type(OpenApiTypes.INT)
+
+
+class BriefRelatedField(BoundedPrimaryKeyRelatedField):
     """Writes by primary key; reads as the brief object ``{id, url, name}``."""
 
     def use_pk_only_optimization(self) -> bool:
@@ -71,7 +106,7 @@ class BriefRelatedFieldExtension(OpenApiSerializerFieldExtension):
 
     def map_serializer_field(self, auto_schema, direction):
         if direction == "request":
-            return build_basic_type(OpenApiTypes.INT)
+            return _related_request_schema(self.target)
         return build_object_type(
             properties={
                 "id": build_basic_type(OpenApiTypes.INT),
@@ -92,6 +127,29 @@ class FiniteFloatField(serializers.FloatField):
         if not math.isfinite(value):
             self.fail("finite")
         return value
+
+
+# The integer range of each column type that every supported database holds: SQLite stores any integer in 64
+# bits, PostgreSQL in 16, 32 or 64 by type, so PostgreSQL's ranges (Django's defaults) bound both.
+PORTABLE_INTEGER_RANGES: dict[str, tuple[int, int]] = dict(BaseDatabaseOperations.integer_field_ranges)
+
+
+def integer_column_range(model_field) -> tuple[int, int] | None:
+    """(min, max) a column of ``model_field`` holds on every supported database; a relation is its target's
+    column. None for a field that is not an integer column."""
+    if getattr(model_field, "is_relation", False) and getattr(model_field, "target_field", None) is not None:
+        model_field = model_field.target_field
+    get_type = getattr(model_field, "get_internal_type", None)
+    return PORTABLE_INTEGER_RANGES.get(get_type()) if get_type else None
+
+
+def bounded_integer_kwargs(kwargs: dict, bounds: tuple[int, int]) -> dict:
+    """``min_value``/``max_value`` narrowed to ``bounds`` (the model's own tighter limits are kept)."""
+    low, high = bounds
+    current_min, current_max = kwargs.get("min_value"), kwargs.get("max_value")
+    kwargs["min_value"] = low if current_min is None else max(current_min, low)
+    kwargs["max_value"] = high if current_max is None else min(current_max, high)
+    return kwargs
 
 
 class SelfUrlField(serializers.Field):
@@ -216,6 +274,28 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     def __init__(self, *args, brief: bool = False, **kwargs):
         self.brief = brief
         super().__init__(*args, **kwargs)
+
+    def build_standard_field(self, field_name, model_field):
+        """An integer column takes only what every supported database holds: without the bounds SQLite
+        accepts, then fails to store, any integer beyond 64 bits (a 500), and PostgreSQL's 32-bit columns
+        refuse what SQLite took."""
+        field_class, field_kwargs = super().build_standard_field(field_name, model_field)
+        bounds = integer_column_range(model_field)
+        if (
+            bounds is not None
+            and issubclass(field_class, serializers.IntegerField)
+            and not field_kwargs.get("read_only")
+        ):
+            field_kwargs = bounded_integer_kwargs(field_kwargs, bounds)
+            # The connection's own range validators (64-bit on SQLite) are replaced by the bounds above.
+            field_kwargs["validators"] = [
+                v
+                for v in field_kwargs.get("validators", [])
+                if not isinstance(v, MinValueValidator | MaxValueValidator)
+            ]
+            if not field_kwargs["validators"]:
+                field_kwargs.pop("validators")
+        return field_class, field_kwargs
 
     def get_fields(self):
         fields = super().get_fields()
