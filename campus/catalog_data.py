@@ -1083,7 +1083,10 @@ COOLING_DEFAULTS: dict[str, Row] = {
         True,
     ),
     "chw_delta_t_k": _d(
-        6.0, "K", "Chilled-water design rise 5.6 K (10 °F), ASHRAE 90.1 Appendix G (G3.1.3.8 uses 6.7 K)", True
+        6.0,
+        "K",
+        "Chilled-water design rise 5.6 K (10 °F), ASHRAE 90.1 Appendix G (G3.1.3.8 uses 6.7 K)",
+        True,
     ),
     "condenser_delta_t_k": _d(
         5.6, "K", "Condenser water range 10 °F (3 gpm/ton), AHRI 550/590 rating conditions", False

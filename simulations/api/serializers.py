@@ -14,6 +14,7 @@ from simulations.models import (
     params_errors,
     threshold_errors,
 )
+from simulations.runs import DEFAULT_REPLICAS, campus_params_errors
 from twin.api.serializers import BoundedPrimaryKeyRelatedField, TwinModelSerializer
 
 
@@ -61,6 +62,10 @@ class ScenarioSerializer(SimulationSerializer):
             params = {}
             attrs["params"] = params
         errors = params_errors(kind, params)
+        campus = attrs.get("campus", getattr(self.instance, "campus", None))
+        if not errors and campus is not None:
+            # Against the campus it will run on: a GPU model, pod, cooling unit or plant it does not have.
+            errors = campus_params_errors(kind, params, campus.pk)
         if errors:
             # {"params": {"caps[0].cap_w": ["..."]}}: the dashboard marks the form field by its path.
             raise serializers.ValidationError({"params": errors})
@@ -115,7 +120,8 @@ class RunRequestSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_REPLICAS,
         required=False,
-        help_text="Omitted: the kind's default_replicas (1 for a deterministic kind, else 10).",
+        help_text=f"Omitted: {DEFAULT_REPLICAS} when the kind's replicas can differ with these parameters, else 1. "
+        "A deterministic run (power capping; a grid limit without random generator starts) is always one replica.",
     )
     seed = serializers.IntegerField(
         min_value=0,

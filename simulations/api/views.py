@@ -18,6 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from simulations import runs
+from simulations.choices import ScenarioKind
 from simulations.models import Run, Scenario, Schedule
 from twin.api.mixins import BRIEF_PARAMETER
 from twin.api.viewsets import TwinModelViewSet
@@ -85,6 +86,7 @@ class ScenarioViewSet(TwinModelViewSet):
                 "label": serializers.CharField(),
                 "schema": serializers.DictField(),
                 "defaults": serializers.DictField(),
+                "stochastic": serializers.BooleanField(),
                 "default_replicas": serializers.IntegerField(),
             },
             many=True,
@@ -99,7 +101,9 @@ class ScenarioViewSet(TwinModelViewSet):
         description="Queues a run of `replicas` independent replicas (1-1000; omitted: the kind's "
         "`default_replicas`, 1 for a deterministic kind, else 10) and answers 202 with it; poll "
         "`/api/runs/{id}/` for status and progress. The same seed on the same scenario and inventory gives the "
-        "same results.",
+        "same results. A deterministic kind (power capping, a grid limit without random generator starts) runs "
+        "one replica whatever `replicas` says. Parameters the campus can no longer run (it changed since the "
+        'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`.',
         request=RunRequestSerializer,
         responses={202: RunSerializer},
         examples=[
@@ -111,9 +115,13 @@ class ScenarioViewSet(TwinModelViewSet):
         scenario = self.get_object()
         body = RunRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        # The campus may have changed since the scenario was saved (a GPU model or cooling unit removed).
+        errors = runs.campus_params_errors(scenario.kind, scenario.params, scenario.campus_id)
+        if errors:
+            raise ValidationError({"params": errors})
         run = runs.launch_run(
             scenario,
-            replicas=body.validated_data.get("replicas") or runs.default_replicas(scenario.kind),
+            replicas=body.validated_data.get("replicas"),
             seed=body.validated_data.get("seed"),
             user=request.user,
         )
@@ -219,8 +227,9 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Compare runs side by side",
-        description="Summaries of 2-10 runs; the first id is the baseline every other run is compared with "
-        "(difference of the means, in % of the baseline, and whether the 95% intervals are apart).",
+        description="Summaries of 2-10 runs of one kind of scenario (runs of different kinds are a 400 on `ids`); "
+        "the first id is the baseline every other run is compared with (difference of the means, in % of the "
+        "baseline, and whether the 95% intervals are apart).",
         parameters=[OpenApiParameter("ids", OpenApiTypes.STR, required=True, description="e.g. 3,7")],
         responses=OpenApiTypes.OBJECT,
     )
@@ -231,6 +240,19 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
         missing = [i for i in ids if i not in found]
         if missing:
             raise ValidationError({"ids": [f"unknown run ids: {', '.join(map(str, missing))}"]})
+        kinds = {found[i].scenario.kind for i in ids}
+        if len(kinds) > 1:
+            labels = dict(ScenarioKind.choices)
+            which = "; ".join(
+                f"run {i} is {labels.get(found[i].scenario.kind, found[i].scenario.kind)}" for i in ids
+            )
+            raise ValidationError(
+                {
+                    "ids": [
+                        f"only runs of one kind of scenario can be compared (their metrics differ): {which}"
+                    ]
+                }
+            )
         return Response(runs.compare_runs([found[i] for i in ids]))
 
 

@@ -42,7 +42,9 @@ class ScenarioModel(Protocol):
     """One kind of what-if scenario.
 
     ``prepare`` does the per-snapshot work once (and raises ``ParamsError`` for parameters the campus cannot
-    run); ``run`` is one replica of it for a seed, the same seed always giving the same result, calling
+    run: the API calls it when a scenario is saved and when a run is launched, so such parameters are a 400
+    on their path, never a failed run); ``stochastic`` says whether replicas of these parameters can differ
+    (False: every seed gives the same result, so a run needs one replica); ``run`` is one replica for a seed, the same seed always giving the same result, calling
     ``progress(fraction)`` now and then. Its module docstring says what it takes, what it returns, and
     whether SimPy is its clock (failures and repairs, generator starts, cooling and grid events) or why a
     closed form or vectorised numpy is the better fit.
@@ -53,5 +55,7 @@ class ScenarioModel(Protocol):
     Params: type[BaseModel]
 
     def prepare(self, snap: CampusSnapshot, params: Any) -> Any: ...
+
+    def stochastic(self, params: Any) -> bool: ...
 
     def run(self, plan: Any, seed: int, progress: Progress | None = None) -> ReplicaResult: ...

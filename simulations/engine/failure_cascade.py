@@ -85,6 +85,7 @@ __all__ = [
     "Params",
     "UTILITY_FEED",
     "prepare",
+    "stochastic",
     "run",
     "sample_failures",
 ]
@@ -93,6 +94,11 @@ __all__ = [
 KIND = ScenarioKind.FAILURE_CASCADE
 LABEL = "Failures and recovery"
 Params = FailureCascadeParams
+
+
+def stochastic(params: FailureCascadeParams) -> bool:
+    """Yes: failures and repairs are drawn at random."""
+    return True
 
 
 _PROGRESS_EVERY = 4096

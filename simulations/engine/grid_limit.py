@@ -90,6 +90,12 @@ class GridPlan:
     bess_efficiency: float = 1.0
 
 
+def stochastic(params: GridLimitParams) -> bool:
+    """Only a generator's start can fail at random: under the "generators" policy with a fail-to-start
+    probability strictly between 0 and 1. Every other policy gives the same result for every seed."""
+    return params.policy == "generators" and 0.0 < params.generator_fail_to_start_probability < 1.0
+
+
 def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     p = params
     base = p.capacity_kw if p.capacity_kw is not None else snap.grid_capacity_kw

@@ -72,6 +72,7 @@ __all__ = [
     "Params",
     "WATER_J_PER_K_PER_L",
     "prepare",
+    "stochastic",
     "run",
 ]
 
@@ -79,6 +80,13 @@ __all__ = [
 KIND = ScenarioKind.LIQUID_COOLING
 LABEL = "Liquid cooling loss"
 Params = LiquidCoolingParams
+
+
+def stochastic(params: LiquidCoolingParams) -> bool:
+    """Yes: the temperatures are the same for every seed, but where the job stands in its checkpoint cycle
+    when a shutdown interrupts it is random, and with it the work lost."""
+    return True
+
 
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
 _EPS_S = 1e-9

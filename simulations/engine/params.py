@@ -7,14 +7,16 @@ default comes from is documented in docs/scenarios.md.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     NonNegativeFloat,
     PositiveFloat,
+    Tag,
     ValidationError,
     model_validator,
 )
@@ -158,23 +160,69 @@ class GridLimitParams(_Strict):
 # ---------------------------------------------------------------- liquid_cooling
 
 
-class CoolingEvent(_Strict):
-    kind: Literal["cdu_loss", "pump_loss", "chiller_loss", "supply_temp_excursion"] = "cdu_loss"
+class _CoolingEventBase(_Strict):
     # The cooling unit (cdu_loss, pump_loss, supply_temp_excursion) or plant (chiller_loss) id;
     # None picks the unit or plant carrying the most GPUs.
     target_id: int | None = None
     at_minutes: float = Field(5.0, ge=0)
     # Time until flow / heat rejection is back (repair or failover), min.
     repair_minutes: float = Field(30.0, ge=0)
-    # pump_loss: the flow left with the remaining pumps, fraction of nominal (one of two pumps lost).
+
+
+class CduLossEvent(_CoolingEventBase):
+    """A coolant distribution unit stops: its racks lose their flow (its N+1 peers may take the load)."""
+
+    kind: Literal["cdu_loss"] = "cdu_loss"
+
+
+class PumpLossEvent(_CoolingEventBase):
+    """A unit keeps running on its remaining pumps."""
+
+    kind: Literal["pump_loss"] = "pump_loss"
+    # The flow left with the remaining pumps, fraction of nominal (one of two pumps lost).
     remaining_flow_fraction: float = Field(0.5, ge=0, le=1)
-    # supply_temp_excursion: supply temperature rise, K.
+
+
+class ChillerLossEvent(_CoolingEventBase):
+    """A cooling plant stops rejecting heat; its loop warms until it is back."""
+
+    kind: Literal["chiller_loss"] = "chiller_loss"
+
+
+class SupplyTempExcursionEvent(_CoolingEventBase):
+    """A unit's supply temperature rises."""
+
+    kind: Literal["supply_temp_excursion"] = "supply_temp_excursion"
+    # Supply temperature rise, K.
     supply_rise_k: float = Field(10.0, ge=0)
+
+
+def _cooling_event_kind(value: Any) -> str:
+    """The event's kind, "cdu_loss" when it does not say: it picks which parameters the event takes."""
+    if isinstance(value, dict):
+        kind = value.get("kind", "cdu_loss")
+        return kind if isinstance(kind, str) else ""
+    return getattr(value, "kind", "")
+
+
+# One model per kind of event, each with only the parameters that apply to it: a pump-loss flow on a CDU loss
+# is an unknown field (a 400), not a value silently ignored.
+CoolingEvent = Annotated[
+    Annotated[CduLossEvent, Tag("cdu_loss")]
+    | Annotated[PumpLossEvent, Tag("pump_loss")]
+    | Annotated[ChillerLossEvent, Tag("chiller_loss")]
+    | Annotated[SupplyTempExcursionEvent, Tag("supply_temp_excursion")],
+    Discriminator(
+        _cooling_event_kind,
+        custom_error_type="event_kind",
+        custom_error_message="kind must be one of cdu_loss, pump_loss, chiller_loss, supply_temp_excursion",
+    ),
+]
 
 
 class LiquidCoolingParams(_Strict):
     duration_minutes: float = Field(120.0, gt=0)
-    events: list[CoolingEvent] = Field(default_factory=lambda: [CoolingEvent()])
+    events: list[CoolingEvent] = Field(default_factory=lambda: [CduLossEvent()])
     # Chiller restart after the repair; None: the plant's restart_minutes (chillers take minutes to restart after
     # a power event: Schneider Electric White Paper 179, Data Center Temperature Rise During a Cooling System Outage).
     chiller_restart_minutes: float | None = Field(None, ge=0)
@@ -365,6 +413,8 @@ class PowerDynamicsParams(_Strict):
 
 # Tags pydantic puts in an error location for the member of a union that failed, not a field name.
 _UNION_TAGS = frozenset({"float", "int", "str", "bool", "literal['optimal']", "none"})
+# Tags of the tagged unions (the kinds of cooling event): also left out of a path, named in the message.
+_EVENT_TAGS = frozenset({"cdu_loss", "pump_loss", "chiller_loss", "supply_temp_excursion"})
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -403,8 +453,13 @@ def validate_params(kind: str, data: dict[str, Any] | None) -> BaseModel:
         # Union members report one error each under the same field: merge them into one message.
         by_field: dict[str, list[str]] = {}
         for err in exc.errors():
-            parts = [p for p in err["loc"] if not (isinstance(p, str) and p in _UNION_TAGS)]
+            tags = [p for p in err["loc"] if isinstance(p, str) and p in _EVENT_TAGS]
+            parts = [
+                p for p in err["loc"] if not (isinstance(p, str) and (p in _UNION_TAGS or p in _EVENT_TAGS))
+            ]
             msg = err["msg"].removeprefix("Value error, ")
+            if tags and err["type"] == "extra_forbidden":
+                msg = f"does not apply to a {tags[-1]} event"
             if "[key]" in parts:
                 parts.remove("[key]")
                 msg = f"invalid key: {msg}"

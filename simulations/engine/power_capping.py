@@ -62,6 +62,11 @@ def _check_rules(snap: CampusSnapshot, p: PowerCappingParams) -> None:
         raise ParamsError(errors)
 
 
+def stochastic(params: PowerCappingParams) -> bool:
+    """Never: nothing here is random, every replica is the same."""
+    return False
+
+
 def prepare(snap: CampusSnapshot, params: PowerCappingParams) -> CappingPlan:
     p = params
     _check_rules(snap, p)

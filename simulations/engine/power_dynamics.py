@@ -70,6 +70,12 @@ LABEL = "Training power dynamics"
 Params = PowerDynamicsParams
 DEFAULT_REPLICAS = 1  # deterministic: one replica says it all
 
+
+def stochastic(params) -> bool:
+    """Never: the same parameters give the same swings for every seed."""
+    return False
+
+
 CHUNK_SECONDS = 600.0  # streamed chunk, s
 MAX_STEPS = 20_000_000  # steps in one run
 # Flat-top window (the coefficients of scipy.signal.windows.flattop / ISO 18431-1): amplitudes are read

@@ -13,7 +13,14 @@ losing its workers, so no run stays *running* for ever.
 Tasks are sent by name (``dispatch``), so nothing here imports ``simulations.tasks``.
 """
 
-from .config import RunFinishedError, RunStopped, default_replicas, kinds
+from .config import (
+    DEFAULT_REPLICAS,
+    RunFinishedError,
+    RunStopped,
+    campus_params_errors,
+    default_replicas,
+    kinds,
+)
 from .dispatch import start
 from .execute import execute_chunk
 from .launch import cancel_run, fail_run, launch_run, run_schedule
@@ -21,8 +28,10 @@ from .reaper import reap_stale_runs
 from .results import compare_runs, series_metrics, timeseries
 
 __all__ = [
+    "DEFAULT_REPLICAS",
     "RunFinishedError",
     "RunStopped",
+    "campus_params_errors",
     "cancel_run",
     "compare_runs",
     "default_replicas",

@@ -36,35 +36,69 @@ class RunStopped(Exception):
     """The run was cancelled, failed or deleted while a chunk was busy with it."""
 
 
+# Replicas of a run when none are asked for, for a kind whose replicas can differ (a deterministic one needs 1).
+DEFAULT_REPLICAS = 10
+
+
 def validated_params(kind: str, params: dict | None):
     from simulations.engine.params import validate_params
 
     return validate_params(kind, params or {})
 
 
-# Replicas of a run whose request names none, for a kind that does not say otherwise.
-DEFAULT_REPLICAS = 10
+def stochastic(kind: str, params: Any) -> bool:
+    """Whether replicas of ``kind`` with these (validated) parameters can differ (the kind's own answer)."""
+    from simulations.engine.registry import model
+
+    return bool(model(kind).stochastic(params))
+
+
+def default_replicas(kind: str, params: Any = None) -> int:
+    """Replicas of a run when the request names none: 1 when every replica would be the same, else the kind's
+    own figure (``DEFAULT_REPLICAS`` on its module) or DEFAULT_REPLICAS."""
+    from simulations.engine.registry import model
+
+    if params is None or isinstance(params, dict):
+        params = validated_params(kind, params)
+    if not stochastic(kind, params):
+        return 1
+    return int(getattr(model(kind), "DEFAULT_REPLICAS", DEFAULT_REPLICAS))
+
+
+def campus_params_errors(kind: str, params: dict | None, campus_id: int) -> dict[str, list[str]]:
+    """{"<path>": [message]} for each parameter the campus cannot run (a GPU model, pod, cooling unit or plant
+    it does not have...): the kind's own ``prepare`` on the campus as it is now, its ParamsError on the path
+    of the parameter. Empty when the scenario can run."""
+    from campus.snapshot_adapter import build_snapshot
+    from simulations.engine.params import ParamsError
+    from simulations.engine.runner import prepare
+
+    try:
+        prepare(build_snapshot(campus_id), kind, validated_params(kind, params))
+    except ParamsError as exc:
+        out: dict[str, list[str]] = {}
+        for err in exc.errors:
+            out.setdefault(err["field"] or "params", []).append(err["message"])
+        return out
+    return {}
 
 
 def kinds() -> list[dict[str, Any]]:
     """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them)."""
-    from simulations.engine.params import default_params, params_json_schema
+    from simulations.engine.params import default_params, params_json_schema, validate_params
     from simulations.engine.registry import MODELS
 
-    return [
-        {
-            "kind": kind.value,
-            "label": model.LABEL,
-            "schema": params_json_schema(kind),
-            "defaults": default_params(kind),
-            "default_replicas": getattr(model, "DEFAULT_REPLICAS", DEFAULT_REPLICAS),
-        }
-        for kind, model in MODELS.items()
-    ]
-
-
-def default_replicas(kind: str) -> int:
-    """Replicas of a run when the request names none: the kind's own figure (1 for a deterministic kind)."""
-    from simulations.engine.registry import model
-
-    return int(getattr(model(kind), "DEFAULT_REPLICAS", DEFAULT_REPLICAS))
+    out = []
+    for kind, model in MODELS.items():
+        defaults = validate_params(kind, {})
+        out.append(
+            {
+                "kind": kind.value,
+                "label": model.LABEL,
+                "schema": params_json_schema(kind),
+                "defaults": default_params(kind),
+                "stochastic": bool(model.stochastic(defaults)),
+                "default_replicas": default_replicas(kind, defaults),
+            }
+        )
+    return out

@@ -13,7 +13,14 @@ from django.utils import timezone
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
-from .config import MAX_CHUNK_REPLICAS, TARGET_CHUNKS, RunFinishedError, validated_params
+from .config import (
+    MAX_CHUNK_REPLICAS,
+    TARGET_CHUNKS,
+    RunFinishedError,
+    default_replicas,
+    stochastic,
+    validated_params,
+)
 from .dispatch import send_start
 
 log = logging.getLogger(__name__)
@@ -30,18 +37,27 @@ def new_seed() -> int:
 @transaction.atomic
 def launch_run(
     scenario: Scenario,
-    replicas: int = 10,
+    replicas: int | None = None,
     seed: int | None = None,
     user=None,
     schedule: Schedule | None = None,
 ) -> Run:
-    """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits."""
+    """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits.
+
+    ``replicas`` None: the kind's default for a kind whose replicas can differ with these parameters, else 1. A
+    deterministic run is always one replica (more would repeat it exactly): a larger count is capped to 1."""
+    validated = validated_params(scenario.kind, scenario.params)
+    random = stochastic(scenario.kind, validated)
+    if replicas is None:
+        replicas = default_replicas(scenario.kind, validated)
     if not 1 <= replicas <= MAX_REPLICAS:
         raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
+    if not random:
+        replicas = 1
     # Freeze the full parameter set now: later edits of the scenario do not change a run in flight.
-    params = validated_params(scenario.kind, scenario.params).model_dump(mode="json")
+    params = validated.model_dump(mode="json")
     run = Run.objects.create(
         scenario=scenario,
         replicas=replicas,

@@ -210,13 +210,12 @@ def test_temperatures_never_pass_the_shutdown_limit_and_the_pace_stays_in_range(
     kind, at, repair, flow, rise, air
 ):
     snap = campus(cooling_type="air" if air else "direct-to-chip")
-    event = {
-        "kind": kind,
-        "at_minutes": at,
-        "repair_minutes": repair,
-        "remaining_flow_fraction": flow,
-        "supply_rise_k": rise,
-    }
+    event = {"kind": kind, "at_minutes": at, "repair_minutes": repair}
+    # Each kind of event takes only its own parameters.
+    if kind == "pump_loss":
+        event["remaining_flow_fraction"] = flow
+    if kind == "supply_temp_excursion":
+        event["supply_rise_k"] = rise
     r = run_replica(
         "liquid_cooling", snap, {"events": [event], "duration_minutes": 90, "series_points": 200}, seed=0
     )

@@ -29,3 +29,13 @@ def build_small_campus(name: str = "Test campus", racks: int = 4, nodes_per_rack
             Node(rack=rack, node_model=node_model, name=f"n{r:02d}-{n}") for n in range(nodes_per_rack)
         )
     return campus
+
+
+def add_cdu(campus: Campus, name: str = "CDU 1"):
+    """One coolant distribution unit serving every rack of the campus (what a liquid-cooling scenario needs)."""
+    from campus.models import CoolingUnit
+
+    hall = DataHall.objects.filter(building__campus=campus).first()
+    unit = CoolingUnit.objects.create(campus=campus, hall=hall, name=name, kind="cdu", capacity_kw=800)
+    Rack.objects.filter(campus=campus).update(cooling_unit=unit)
+    return unit

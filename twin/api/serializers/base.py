@@ -192,6 +192,44 @@ def constraint_field(constraint) -> str:
     return "non_field_errors"
 
 
+def unique_message(model: type[models.Model], fields: tuple[str, ...] | list[str], values: dict) -> str:
+    """A taken unique set said as a person reads it, on its last field: 'a scenario named "Grid cut" already
+    exists in this campus' rather than 'The fields campus, name must make a unique set.'"""
+    opts = model._meta
+    *scope, field = fields
+    value = values.get(field)
+    if hasattr(value, "pk"):
+        value = display_name(value)
+    if field == "name":
+        what = f'a {opts.verbose_name} named "{value}"'
+    else:
+        label = opts.get_field(field).verbose_name
+        what = f'a {opts.verbose_name} with {label} "{value}"'
+    if not scope:
+        return f"{what} already exists"
+    where = " and ".join(str(opts.get_field(name).verbose_name) for name in scope)
+    return f"{what} already exists in this {where}"
+
+
+class NamedUniqueTogetherValidator(serializers.UniqueTogetherValidator):
+    """DRF's check of a unique set, its error on the set's last field (the one a person changes) in words."""
+
+    def __call__(self, attrs, serializer):
+        try:
+            super().__call__(attrs, serializer)
+        except serializers.ValidationError as exc:
+            codes = exc.get_codes()
+            if not (isinstance(codes, list) and "unique" in codes):
+                raise
+            sources = [serializer.fields[name].source for name in self.fields]
+            values = {
+                source: attrs[source] if source in attrs else getattr(serializer.instance, source, None)
+                for source in sources
+            }
+            message = unique_message(self.queryset.model, sources, values)
+            raise serializers.ValidationError({self.fields[-1]: [message]}, code="unique") from None
+
+
 def model_errors(exc: DjangoValidationError) -> dict:
     detail = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}
     if NON_FIELD_ERRORS in detail:
@@ -218,7 +256,15 @@ def validate_model_instance(instance: models.Model) -> None:
             try:
                 constraint.validate(type(instance), instance)
             except DjangoValidationError as exc:
-                errors.setdefault(constraint_field(constraint), []).extend(exc.messages)
+                messages = exc.messages
+                if (
+                    isinstance(constraint, UniqueConstraint)
+                    and constraint.fields
+                    and constraint.violation_error_message == constraint.default_violation_error_message
+                ):
+                    values = {name: getattr(instance, name, None) for name in constraint.fields}
+                    messages = [unique_message(type(instance), constraint.fields, values)]
+                errors.setdefault(constraint_field(constraint), []).extend(messages)
     if errors:
         raise serializers.ValidationError(errors)
 
@@ -274,6 +320,22 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     def __init__(self, *args, brief: bool = False, **kwargs):
         self.brief = brief
         super().__init__(*args, **kwargs)
+
+    def get_unique_together_validators(self):
+        return [
+            NamedUniqueTogetherValidator(
+                queryset=v.queryset,
+                fields=v.fields,
+                message=v.message,
+                condition_fields=v.condition_fields,
+                condition=v.condition,
+                code=v.code,
+                nulls_distinct=v.nulls_distinct,
+            )
+            if type(v) is serializers.UniqueTogetherValidator
+            else v
+            for v in super().get_unique_together_validators()
+        ]
 
     def build_standard_field(self, field_name, model_field):
         """An integer column takes only what every supported database holds: without the bounds SQLite
