@@ -68,10 +68,9 @@ from simulations.engine.results import Progress, ReplicaResult
 KIND = ScenarioKind.POWER_DYNAMICS
 LABEL = "Training power dynamics"
 Params = PowerDynamicsParams
-DEFAULT_REPLICAS = 1  # deterministic: one replica says it all
 
 
-def stochastic(params) -> bool:
+def stochastic(params: PowerDynamicsParams) -> bool:
     """Never: the same parameters give the same swings for every seed."""
     return False
 
