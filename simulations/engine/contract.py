@@ -23,6 +23,7 @@ class ScenarioKind(StrEnum):
     LIQUID_COOLING = "liquid_cooling"
     FAILURE_CASCADE = "failure_cascade"
     POWER_DYNAMICS = "power_dynamics"
+    HEAT_WAVE = "heat_wave"
 
 
 class RunStatus(StrEnum):

@@ -18,6 +18,8 @@ from pydantic import (
     PositiveFloat,
     Tag,
     ValidationError,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 
@@ -477,3 +479,24 @@ def params_json_schema(kind: str) -> dict[str, Any]:
 def default_params(kind: str) -> dict[str, Any]:
     """Every parameter of ``kind`` at its default, as JSON-ready data."""
     return _model(kind)().model_dump(mode="json")
+
+
+# ---------------------------------------------------------------- heat_wave
+
+
+class HeatWaveParams(_Strict):
+    """A heat wave over the campus's weather year (docs/scenarios.md, heat_wave)."""
+
+    # Day of the year the wave starts, 1 = 1 January; 196 = 15 July (northern summer).
+    start_day: int = Field(196, ge=1, le=365)
+    days: int = Field(5, ge=1, le=365)
+    # Added to the dry bulb of every hour of the wave; the air keeps its moisture (dew point).
+    temperature_rise_k: float = Field(5.0, ge=0, le=25)
+
+    @field_validator("days")
+    @classmethod
+    def _ends_in_the_year(cls, days: int, info: ValidationInfo) -> int:
+        start = info.data.get("start_day")
+        if start is not None and start + days - 1 > 365:
+            raise ValueError(f"the wave must end by day 365: at most {366 - start} days from day {start}")
+        return days

@@ -6,11 +6,18 @@ here.
 
 from __future__ import annotations
 
-from simulations.engine import failure_cascade, grid_limit, liquid_cooling, power_capping, power_dynamics
+from simulations.engine import (
+    failure_cascade,
+    grid_limit,
+    heat_wave,
+    liquid_cooling,
+    power_capping,
+    power_dynamics,
+)
 from simulations.engine.contract import ScenarioKind, ScenarioModel
 
 MODELS: dict[ScenarioKind, ScenarioModel] = {
-    m.KIND: m for m in (power_capping, grid_limit, liquid_cooling, failure_cascade, power_dynamics)
+    m.KIND: m for m in (power_capping, grid_limit, liquid_cooling, failure_cascade, power_dynamics, heat_wave)
 }
 
 

@@ -19,7 +19,14 @@ from tests.engine.builders import campus
 
 def test_every_kind_has_exactly_one_model_in_enum_order():
     assert list(registry.MODELS) == list(ScenarioKind)
-    assert KINDS == ("power_capping", "grid_limit", "liquid_cooling", "failure_cascade", "power_dynamics")
+    assert KINDS == (
+        "power_capping",
+        "grid_limit",
+        "liquid_cooling",
+        "failure_cascade",
+        "power_dynamics",
+        "heat_wave",
+    )
 
 
 @pytest.mark.parametrize("kind", list(ScenarioKind))

@@ -137,6 +137,7 @@ def test_the_kinds_say_which_are_deterministic_and_their_default_replicas(viewer
         "liquid_cooling": (True, runs.DEFAULT_REPLICAS),
         "failure_cascade": (True, runs.DEFAULT_REPLICAS),
         "power_dynamics": (False, 1),
+        "heat_wave": (False, 1),
     }
 
 

@@ -1,0 +1,163 @@
+"""A heat wave: the plant derates, the GPUs throttle where the heat cannot be rejected, the job slows.
+
+The campus's weather year (``campus.analysis.weather.weather_of``: its uploaded EPW year, else its climate's
+reference year) is warmed by ``temperature_rise_k`` over ``days`` days from day ``start_day``
+(``with_heat_wave``: the air keeps its moisture, so the wet bulb rises by less than the dry bulb). For each
+hour of the wave the facility engine (``campus.analysis.facility.year.facility_year``) gives facility
+power, PUE, water and the plants' cooling margin with every GPU at a fraction ``f`` of its TDP.
+
+Throttling follows the liquid_cooling model's rule at its steady state: when the plants cannot reject the
+heat, the loop warms until the GPUs reach their slowdown temperature, and they then lower their power to
+what the cooling holds. The lumped RC of a rack settles in minutes (``liquid_cooling``'s time constants,
+Incropera §5.1), far shorter than an hour, so each hour is taken at that steady state: ``f`` is the highest
+power fraction, one for every GPU, at which every plant's margin is ≥ 0 (found on a grid of fractions from
+TDP down to the highest minimum cap of the campus's parts, linear between grid points). Where even the
+minimum cap leaves heat unrejected, the GPUs cannot hold the slowdown temperature and shut down for the
+hour (``liquid_cooling``: below the part's minimum cap they heat on to shutdown): the job does no work.
+The job is one synchronous job over every GPU: its pace in an hour is the slowest model's throughput at
+``f`` (``job.cap_throughput_fraction``, each model's cap curve).
+
+Takes a ``CampusSnapshot`` and ``HeatWaveParams`` (``start_day``, ``days``, ``temperature_rise_k``). Returns,
+over the hours of the wave, ``cooling_shortfall_hours`` (hours in which the plants cannot reject the
+heat at full GPU power), ``throughput_lost_fraction`` (1 - the job's mean pace), ``peak_facility_mw`` and
+``max_pue`` at the power the GPUs actually draw, ``water_m3`` (cooling-tower make-up water); and series over
+``t_hours`` from the start of the wave. Deterministic (no random element): one replica is enough, so
+numpy over the hours, not SimPy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from campus.analysis.facility.year import facility_year
+from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.weather import weather_of, with_heat_wave
+from simulations.engine.contract import ScenarioKind
+from simulations.engine.job import cap_throughput_fraction
+from simulations.engine.params import HeatWaveParams, ParamsError
+from simulations.engine.results import Progress, ReplicaResult
+
+# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
+KIND = ScenarioKind.HEAT_WAVE
+LABEL = "Heat wave"
+Params = HeatWaveParams
+DEFAULT_REPLICAS = 1  # deterministic: one replica says it all
+
+FRACTION_STEPS = 33  # power fractions on the grid from TDP down to the minimum cap
+
+
+@dataclass(frozen=True)
+class HeatWavePlan:
+    params: HeatWaveParams
+    dry_bulb_c: np.ndarray  # the wave's hours
+    wet_bulb_c: np.ndarray
+    fractions: np.ndarray  # (F,) GPU power fractions, descending, the last = the minimum cap
+    margin_mw: np.ndarray  # (F, H) cooling margin at each fraction
+    facility_mw: np.ndarray  # (F, H)
+    it_mw: np.ndarray  # (F, H)
+    water_l: np.ndarray  # (F, H)
+    off_facility_mw: np.ndarray  # (H,) with the GPUs shut down
+    off_it_mw: np.ndarray
+    off_water_l: np.ndarray
+    pace_at: np.ndarray  # (F,) the job's pace at each fraction
+
+
+def stochastic(params: HeatWaveParams) -> bool:
+    """Never: nothing here is random, every replica is the same."""
+    return False
+
+
+def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
+    p = params
+    try:
+        year = with_heat_wave(weather_of(snap), p.start_day, p.days, p.temperature_rise_k)
+    except ValueError as exc:
+        field, _, message = str(exc).partition(": ")
+        raise ParamsError([{"field": field, "message": message}]) from None
+    window = slice((p.start_day - 1) * 24, (p.start_day - 1 + p.days) * 24)
+    db, wb = year.dry_bulb_c[window], year.wet_bulb_c[window]
+    gpus = {slug: snap.gpus[slug] for r in snap.racks for slug in snap.rack_gpus(r)}
+    floor = max((g.min_cap_fraction for g in gpus.values()), default=0.5)
+    fractions = np.linspace(1.0, floor, FRACTION_STEPS)
+    years = [facility_year(snap, db, wb, gpu_power_fraction=float(f)) for f in fractions]
+    off = facility_year(snap, db, wb, gpu_power_fraction=0.0)
+    pace = np.array(
+        [min((cap_throughput_fraction(g, float(f)) for g in gpus.values()), default=1.0) for f in fractions]
+    )
+    return HeatWavePlan(
+        params=p,
+        dry_bulb_c=db,
+        wet_bulb_c=wb,
+        fractions=fractions,
+        margin_mw=np.vstack([y.cooling_margin_mw for y in years]),
+        facility_mw=np.vstack([y.facility_mw for y in years]),
+        it_mw=np.vstack([y.it_mw for y in years]),
+        water_l=np.vstack([y.water_l for y in years]),
+        off_facility_mw=off.facility_mw,
+        off_it_mw=off.it_mw,
+        off_water_l=off.water_l,
+        pace_at=pace,
+    )
+
+
+def throttle(plan: HeatWavePlan) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per hour: the GPU power fraction (0 = shut down), the grid position (a float index into
+    ``plan.fractions``) and whether the GPUs are on."""
+    margin = plan.margin_mw  # (F, H), rising as the fraction falls
+    ok = margin >= 0.0
+    on = ok.any(axis=0)
+    first_ok = np.where(on, ok.argmax(axis=0), len(plan.fractions) - 1)
+    hours = np.arange(margin.shape[1])
+    # between the grid point above (short) and the first that holds, where the margin crosses zero
+    above = np.maximum(first_ok - 1, 0)
+    m_hi, m_lo = margin[above, hours], margin[first_ok, hours]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where((first_ok > 0) & (m_lo > m_hi), m_lo / (m_lo - m_hi), 0.0)
+    position = first_ok - np.clip(share, 0.0, 1.0)
+    fraction = np.interp(position, np.arange(len(plan.fractions)), plan.fractions)
+    return np.where(on, fraction, 0.0), position, on
+
+
+def _at(grid: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """Values of an (F, H) grid at a float grid position per hour (linear between grid points)."""
+    lo = np.floor(position).astype(int)
+    hi = np.minimum(lo + 1, grid.shape[0] - 1)
+    w = position - lo
+    hours = np.arange(grid.shape[1])
+    return grid[lo, hours] * (1.0 - w) + grid[hi, hours] * w
+
+
+def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    """Deterministic: the seed is accepted for a uniform interface and not used."""
+    fraction, position, on = throttle(plan)
+    facility = np.where(on, _at(plan.facility_mw, position), plan.off_facility_mw)
+    it = np.where(on, _at(plan.it_mw, position), plan.off_it_mw)
+    water = np.where(on, _at(plan.water_l, position), plan.off_water_l)
+    pace = np.where(on, np.interp(position, np.arange(len(plan.fractions)), plan.pace_at), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pue = np.where(it > 0, facility / np.where(it > 0, it, 1.0), np.nan)
+    shortfall = plan.margin_mw[0] < 0.0
+    hours = facility.size
+    if progress:
+        progress(1.0)
+    metrics = {
+        "cooling_shortfall_hours": float(shortfall.sum()),
+        "throughput_lost_fraction": float(1.0 - pace.mean()) if hours else 0.0,
+        "peak_facility_mw": float(facility.max()) if hours else 0.0,
+        "max_pue": float(np.nanmax(pue)) if hours and np.isfinite(pue).any() else 0.0,
+        "water_m3": float(water.sum()) / 1000.0,
+    }
+    series = {
+        "t_hours": np.arange(hours, dtype=float),
+        "dry_bulb_c": plan.dry_bulb_c,
+        "wet_bulb_c": plan.wet_bulb_c,
+        "facility_mw": facility,
+        "pue": pue,
+        "water_l": water,
+        "cooling_margin_mw": plan.margin_mw[0],
+        "gpu_power_fraction": fraction,
+        "throughput_fraction": pace,
+    }
+    return ReplicaResult(metrics=metrics, series=series, events=hours)

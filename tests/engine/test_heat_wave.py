@@ -1,0 +1,107 @@
+"""heat_wave: a warmer week never costs less; the GPUs throttle just enough for the plants to reject the
+heat (checked hour by hour against the facility engine); a cool week on a roomy plant costs nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from campus.analysis.facility.year import facility_year
+from campus.analysis.synthetic import synthetic_campus
+from campus.analysis.weather import reference_year, weather_of, with_heat_wave, year_from_dew_point
+from simulations.engine import heat_wave as hw
+from simulations.engine.params import ParamsError, validate_params
+from simulations.engine.registry import MODELS
+
+METRICS = {"cooling_shortfall_hours", "throughput_lost_fraction", "peak_facility_mw", "max_pue", "water_m3"}
+
+
+@pytest.fixture(scope="module")
+def campus():
+    return dataclasses.replace(synthetic_campus(gpus=1024), climate="phoenix-us")
+
+
+def with_plants(snap, kind: str, capacity_kw: float):
+    plants = tuple(dataclasses.replace(p, kind=kind, capacity_kw=capacity_kw) for p in snap.cooling_plants)
+    return dataclasses.replace(snap, cooling_plants=plants)
+
+
+def result(snap, **params):
+    plan = hw.prepare(snap, validate_params("heat_wave", params))
+    return plan, hw.run(plan, seed=0)
+
+
+def test_registered_deterministic_and_its_metrics():
+    assert MODELS["heat_wave"] is hw and hw.DEFAULT_REPLICAS == 1
+    assert hw.stochastic(validate_params("heat_wave", {})) is False
+    assert validate_params("heat_wave", {}).start_day == 196
+
+
+def test_a_roomy_plant_on_a_normal_week_costs_nothing(campus):
+    plan, r = result(campus, temperature_rise_k=0.0, start_day=10, days=3)
+    assert set(r.metrics) == METRICS
+    assert r.metrics["cooling_shortfall_hours"] == 0 and r.metrics["throughput_lost_fraction"] == 0
+    # the same hours straight through the facility engine at full power
+    year = reference_year("phoenix-us")
+    direct = facility_year(campus, year.dry_bulb_c[9 * 24 : 12 * 24], year.wet_bulb_c[9 * 24 : 12 * 24])
+    assert r.metrics["peak_facility_mw"] == pytest.approx(direct.peak_facility_mw)
+    assert r.metrics["max_pue"] == pytest.approx(float(np.nanmax(direct.pue)))
+    assert r.metrics["water_m3"] == pytest.approx(direct.water_l.sum() / 1000.0)
+    assert r.series["t_hours"].size == 72
+
+
+def test_hotter_waves_never_cost_less(campus):
+    snap = with_plants(campus, "dry-cooler", 1500.0)
+    previous = None
+    for rise in (0.0, 2.0, 4.0, 8.0, 12.0):
+        _, r = result(snap, temperature_rise_k=rise)
+        m = r.metrics
+        if previous is not None:
+            assert m["cooling_shortfall_hours"] >= previous["cooling_shortfall_hours"]
+            assert m["throughput_lost_fraction"] >= previous["throughput_lost_fraction"] - 1e-12
+        previous = m
+    assert previous["cooling_shortfall_hours"] > 0 and previous["throughput_lost_fraction"] > 0
+
+
+def test_the_gpus_throttle_just_enough(campus):
+    snap = with_plants(campus, "dry-cooler", 1500.0)
+    plan, r = result(snap, temperature_rise_k=4.0, days=2)
+    fraction = r.series["gpu_power_fraction"]
+    throttled = np.flatnonzero((fraction > 0) & (fraction < 1))
+    assert throttled.size > 0
+    for h in throttled[:: max(1, throttled.size // 8)]:
+        db, wb = plan.dry_bulb_c[h : h + 1], plan.wet_bulb_c[h : h + 1]
+        held = facility_year(snap, db, wb, gpu_power_fraction=float(fraction[h]))
+        # the margin is linear between grid points only approximately: within 1 % of the heat
+        assert held.cooling_margin_mw[0] >= -0.01 * held.it_mw[0]
+        more = facility_year(snap, db, wb, gpu_power_fraction=min(1.0, float(fraction[h]) + 0.05))
+        assert more.cooling_margin_mw[0] < 0  # a little more power would not be cooled
+    assert np.all(r.series["throughput_fraction"] <= 1.0) and np.all(r.series["throughput_fraction"] >= 0.0)
+
+
+def test_it_uses_the_campus_weather(campus):
+    snap = with_plants(campus, "dry-cooler", 1500.0)
+    hot = np.full(8760, 44.0)
+    own = year_from_dew_point("phoenix-us", "epw: test", hot, hot - 25.0)
+    _, uploaded = result(dataclasses.replace(snap, weather=own), temperature_rise_k=0.0, start_day=30)
+    _, reference = result(snap, temperature_rise_k=0.0, start_day=30)
+    assert uploaded.metrics["cooling_shortfall_hours"] > reference.metrics["cooling_shortfall_hours"]
+    assert weather_of(dataclasses.replace(snap, weather=own)) is own
+    assert with_heat_wave(own, 30, 5, 0.0).dry_bulb_c.max() == 44.0
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"start_day": 364, "days": 5}, "days"),
+        ({"start_day": 0}, "start_day"),
+        ({"temperature_rise_k": -1}, "temperature_rise_k"),
+        ({"wind": 3}, "wind"),
+    ],
+)
+def test_bad_parameters_name_their_field(params, field):
+    with pytest.raises(ParamsError) as caught:
+        validate_params("heat_wave", params)
+    assert [e["field"] for e in caught.value.errors] == [field]
