@@ -396,8 +396,10 @@ class PowerDynamicsParams(_Strict):
     smoothing: SmoothingParams = Field(default_factory=SmoothingParams)
     # Energy stored in the power supplies / rack per GPU, J (0: none).
     rack_storage_j_per_gpu: float = Field(0.0, ge=0)
-    bess: BessParams = Field(default_factory=BessParams)
-    generation: GenerationParams = Field(default_factory=GenerationParams)
+    # None (or left out): the campus's own energy storage and prime-rated generators (power_dynamics
+    # .campus_assets); given (power_mw / rating_mw 0 for none), they replace the campus's.
+    bess: BessParams | None = None
+    generation: GenerationParams | None = None
     requirements: RequirementsParams = Field(
         default_factory=lambda: RequirementsParams(
             max_ramp_mw_per_s=20.0, max_ramp_mw_per_min=100.0, max_swing_mw=75.0, max_band_mw=10.0

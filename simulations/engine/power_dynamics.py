@@ -58,10 +58,12 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.units import kw_to_mw
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import DEAD_RACK_STATUSES
-from simulations.engine.params import ParamsError, PowerDynamicsParams
+from simulations.engine.params import BessParams, GenerationParams, ParamsError, PowerDynamicsParams
 from simulations.engine.results import Progress, ReplicaResult
 
 # The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
@@ -137,6 +139,8 @@ class DynamicsPlan:
     chunk_steps: int
     waveform: tuple[int, int]  # steps [start, end)
     natural_peak_mw: float
+    # where the battery and the generation come from: "params" (given) or "campus" (the inventory)
+    assets: dict[str, str] = field(default_factory=dict)
 
 
 def _error(field_name: str, message: str) -> ParamsError:
@@ -189,8 +193,42 @@ def _job_timelines(p: PowerDynamicsParams) -> list[JobTimeline]:
     return out
 
 
+def campus_assets(
+    snap: CampusSnapshot, params: PowerDynamicsParams
+) -> tuple[PowerDynamicsParams, dict[str, str]]:
+    """The parameters with ``bess`` and ``generation`` filled in from the campus's own assets where the
+    scenario leaves them null: the battery is the campus's energy storage as one pool
+    (``campus.analysis.onsite.storage_pool``) with the default trailing window; generation is its
+    prime-rated generators (Σ prime rating, Σ ramp), carrying the load above the campus's grid capacity (its
+    interconnect). A campus without them gets none. Returns the parameters and where each came from."""
+    bess, generation = params.bess, params.generation
+    sources = {"bess": "params", "generation": "params"}
+    if bess is None:
+        pool = storage_pool(snap)
+        sources["bess"] = "campus"
+        bess = BessParams()
+        if pool.systems:
+            bess = BessParams(
+                power_mw=kw_to_mw(pool.power_kw),
+                energy_mwh=kw_to_mw(pool.energy_kwh),
+                response_ms=pool.response_ms,
+                round_trip_efficiency=pool.round_trip_efficiency,
+            )
+    if generation is None:
+        prime = prime_generators(snap)
+        sources["generation"] = "campus"
+        generation = GenerationParams()
+        if prime:
+            generation = GenerationParams(
+                rating_mw=kw_to_mw(sum(g.prime_kw for g in prime)),
+                ramp_mw_per_s=kw_to_mw(sum(g.ramp_kw_per_s for g in prime)),
+                grid_import_mw=kw_to_mw(max(0.0, snap.grid_capacity_kw)),
+            )
+    return params.model_copy(update={"bess": bess, "generation": generation}), sources
+
+
 def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
-    p = params
+    p, assets = campus_assets(snap, params)
     dt = p.resolution_ms / 1000.0
     steps = max(1, math.ceil(p.duration_seconds / dt - 1e-9))
     if steps > MAX_STEPS:
@@ -298,6 +336,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
         chunk_steps=chunk,
         waveform=(w_start, w_end),
         natural_peak_mw=natural_peak_mw,
+        assets=assets,
     )
 
 
@@ -860,6 +899,13 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "waveform": {k: [float(x) for x in v] for k, v in r.waveform.items()},
         "resolution_ms": p.resolution_ms,
         "steps": plan.steps,
+        "assets": {
+            "bess": {"source": plan.assets.get("bess", "params"), **p.bess.model_dump(mode="json")},
+            "generation": {
+                "source": plan.assets.get("generation", "params"),
+                **p.generation.model_dump(mode="json"),
+            },
+        },
     }
     if p.search:
         bound_mw = 2.0 * plan.natural_peak_mw
