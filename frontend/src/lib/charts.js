@@ -16,7 +16,7 @@ const observer = new ResizeObserver((entries) => {
   }
 });
 
-function mount(container, opts, data) {
+export function mount(container, opts, data) {
   const width = Math.max(280, Math.floor(container.clientWidth || 460));
   const plot = new uPlot({ ...opts, width, height: opts.height ?? 220 }, data, container);
   container.__plot = plot;

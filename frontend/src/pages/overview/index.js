@@ -7,12 +7,13 @@ import { headline } from "./headline.js";
 const page = {
   ...boot(), // campusId … from the server
   summary: null, // the campus summary, once loaded
+  storage: [], // the campus's battery energy storage systems
 };
 
 function render() {
   const root = $("overview");
   const summary = page.summary;
-  clear(root).append(headline(summary), ...buildingCards(page, summary.buildings ?? []));
+  clear(root).append(headline(summary), ...buildingCards(page, summary.buildings ?? [], page.storage));
   root.setAttribute("aria-busy", "false");
   root.dataset.ready = "true";
 }
@@ -20,7 +21,12 @@ function render() {
 async function main() {
   const root = $("overview");
   try {
-    page.summary = await api.get(`/api/campuses/${page.campusId}/summary/`);
+    const [summary, storage] = await Promise.all([
+      api.get(`/api/campuses/${page.campusId}/summary/`),
+      api.get(`/api/energy-storage/?campus=${page.campusId}&limit=1000`),
+    ]);
+    page.summary = summary;
+    page.storage = Array.isArray(storage) ? storage : (storage.results ?? []);
     render();
   } catch (error) {
     clear(root).append(errorBox(error, "overview-error"));

@@ -5,6 +5,7 @@ import { $, el, errorBox } from "../../lib/dom.js";
 import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
+import { renderDynamics } from "./dynamics.js";
 import { prioritise, seriesFor } from "./shared.js";
 
 const MAX_CHARTS = 8;
@@ -86,6 +87,7 @@ export async function renderResults(page, run) {
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
   const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
   const byCause = run.summary?.by_cause ?? {};
+  if (run.kind === "power_dynamics") renderDynamics(box, run);
   box.append(
     el(
       "h3",
