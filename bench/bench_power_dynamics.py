@@ -135,9 +135,12 @@ def main() -> None:
         "figures: swing {swing_mw:.2f} MW, max ramp {max_ramp_mw_per_s:.2f} MW/s, {max_ramp_mw_per_min:.2f} "
         "MW/min, band amplitude {band_amplitude_mw:.2f} MW, mean grid {mean_grid_mw:.1f} MW".format(**m)
     )
+    floor, bess = m.get("min_floor_to_comply"), m.get("min_bess_mw_to_comply")
     print(
-        f"min floor to comply: {m.get('min_floor_to_comply')}, min battery to comply: "
-        f"{m.get('min_bess_mw_to_comply')} MW"
+        "min floor to comply: "
+        + ("none up to 1" if floor != floor else f"{floor:.3f}")  # NaN: nothing complies
+        + ", min battery to comply: "
+        + ("none up to the bound" if bess != bess else f"{bess:.1f} MW")
     )
 
     if not (args.raps and os.path.exists(args.raps)):

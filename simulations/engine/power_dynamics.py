@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -440,9 +441,19 @@ def sliding_extremes(a: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+@lru_cache(maxsize=8)
 def flattop(n: int) -> np.ndarray:
     x = 2.0 * np.pi * np.arange(n) / n  # periodic (DFT-even) window
-    return sum(((-1) ** i) * a * np.cos(i * x) for i, a in enumerate(FLATTOP))
+    w = sum(((-1) ** i) * a * np.cos(i * x) for i, a in enumerate(FLATTOP))
+    w.flags.writeable = False
+    return w
+
+
+@lru_cache(maxsize=8)
+def _flattop_spectrum(n: int) -> np.ndarray:
+    out = np.fft.rfft(flattop(n))
+    out.flags.writeable = False
+    return out
 
 
 # ---------------------------------------------------------------- one streamed pass
@@ -499,8 +510,8 @@ def _welch_frames(buf: np.ndarray, n: int) -> tuple[np.ndarray, int]:
     hop = n // 2
     frames = 1 + (buf.shape[-1] - n) // hop
     view = sliding_window_view(buf, n, axis=-1)[..., : frames * hop : hop, :]
-    seg = view - view.mean(axis=-1, keepdims=True)
-    spec = np.fft.rfft(seg * flattop(n), axis=-1)
+    # the segment's mean removed after the transform: rfft((x - m) w) = rfft(x w) - m rfft(w)
+    spec = np.fft.rfft(view * flattop(n), axis=-1) - view.mean(axis=-1, keepdims=True) * _flattop_spectrum(n)
     return (spec.real**2 + spec.imag**2).sum(axis=-2), frames * hop
 
 
@@ -578,8 +589,8 @@ def simulate(
     def keep(name: str, values: np.ndarray) -> None:
         series.setdefault(name, []).append(values)
 
-    # The first chunk holds at least the longest trailing window, so the windows start from the mean of
-    # their first span (the campus in steady state before t = 0) whatever the chunk length.
+    # The first chunk holds at least the longest trailing window, so the windows start with the first
+    # window's span repeated before t = 0 (the campus in steady state) whatever the chunk length.
     longest = max([u.storage_steps for u in plan.units] + [bess_w if bess_on else 1])
     bucket = plan.bucket_steps
     first = bucket * math.ceil(max(plan.chunk_steps, longest) / bucket)
@@ -609,9 +620,8 @@ def simulate(
                 continue
             hist = storage_hist[ui]
             if hist is None:
-                hist = np.repeat(
-                    y[:, ui, : u.storage_steps].mean(axis=-1, keepdims=True), u.storage_steps - 1, axis=-1
-                )
+                # before t = 0 the first window repeats: a periodic load whose period divides it is steady
+                hist = y[:, ui, 1 : u.storage_steps].copy()
             z[:, ui], storage_hist[ui] = trailing_mean(y[:, ui], hist, u.storage_steps)
         held_w = (y - z).sum(axis=-1) @ unit_kw_per_w
         load_kw = (np.einsum("vun,u->vn", z, unit_kw_per_w) + const_kw) * factor  # (V, n)
@@ -638,7 +648,7 @@ def simulate(
         if bess_on:
             g1 = np.broadcast_to(g1, (v_n, n))
             if bess_hist is None:
-                bess_hist = np.repeat(g1[:, :bess_w].mean(axis=-1, keepdims=True), bess_w - 1, axis=-1)
+                bess_hist = g1[:, 1:bess_w].copy()
             mean, bess_hist = trailing_mean(g1, bess_hist, bess_w)
             want = g1 - mean
             if delay:

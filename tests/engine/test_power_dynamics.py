@@ -253,3 +253,52 @@ def test_a_bigger_battery_never_increases_the_max_ramp(b1, b2, crash):
     plan = prepare(campus(), "power_dynamics", params).plan
     r = pd.simulate(plan, pd._variants(plan, bess_mw=[lo, hi]))
     assert r.max_ramp_mw_per_s[1] <= r.max_ramp_mw_per_s[0] + 1e-9
+
+
+def _steady_mw(idle: float = 0.12) -> float:
+    """The builder campus with every GPU at TDP: GPUs plus the servers' fixed power, with the overhead."""
+    plan = prepare(campus(), "power_dynamics", {"events": [], "search": False}).plan
+    return (GPUS * TDP_W / 1000.0 + float(plan.const_kw_by_building.sum())) * FACTOR / 1000.0
+
+
+def test_rack_storage_for_two_iterations_holds_the_draw_at_the_iteration_mean():
+    # window = 2 E / (TDP (1 - c)) = 4 s = two iterations when E = 4 s x 490 W / 2 = 980 J per GPU
+    job = {"iteration_seconds": 2.0, "comm_fraction": 0.5, "comm_power_fraction": 0.3}
+    r = _run({"jobs": [job], "rack_storage_j_per_gpu": 980.0})
+    assert r.metrics["swing_mw"] == pytest.approx(0.0, abs=1e-9)
+    mean_mw = _steady_mw() - GPUS * TDP_W * (1 - 0.3) * 0.5 * FACTOR / 1e6
+    assert r.metrics["peak_grid_mw"] == pytest.approx(mean_mw, rel=1e-9)
+
+
+def test_a_voltage_dip_trips_its_share_and_brings_it_back():
+    r = _run(
+        {
+            "jobs": [{"comm_fraction": 0.0}],
+            "events": [
+                {
+                    "kind": "grid_dip",
+                    "at_seconds": 30.0,
+                    "trip_fraction": 0.5,
+                    "return_seconds": 10.0,
+                    "return_ramp_seconds": 0.0,
+                }
+            ],
+        }
+    )
+    load = _steady_mw()
+    assert r.metrics["min_grid_mw"] == pytest.approx(0.5 * load, rel=1e-9)
+    assert r.metrics["max_ramp_mw_per_s"] == pytest.approx(0.5 * load, rel=1e-9)
+    assert r.metrics["tripped_mwh"] == pytest.approx(0.5 * load * 10.0 / 3600.0, rel=1e-9)
+
+
+def test_generation_carries_the_load_above_the_grid_import():
+    load = _steady_mw()
+    r = _run(
+        {
+            "jobs": [{"comm_fraction": 0.0}],
+            "generation": {"rating_mw": 0.1, "ramp_mw_per_s": 10.0, "grid_import_mw": 0.2},
+        }
+    )
+    assert load - 0.2 > 0.1  # the generation runs at its rating
+    assert r.metrics["mean_grid_mw"] == pytest.approx(load - 0.1, rel=1e-9)
+    assert r.metrics["generation_mwh"] == pytest.approx(0.1 * 120.0 / 3600.0, rel=1e-9)
