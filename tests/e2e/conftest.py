@@ -124,6 +124,17 @@ def screenshot(page, name: str, full_page: bool = False) -> Path:
 # ---------------------------------------------------------------- server, data and worker
 
 
+def defer_test_transactions() -> None:
+    """On a SQLite file, the transaction pytest-django wraps each test in must not take the write lock at its
+    start (the settings' BEGIN IMMEDIATE): the live server and the worker write while the test runs. Only this
+    thread's connection changes; theirs keep IMMEDIATE."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and not connection.is_in_memory_db():
+        connection.ensure_connection()
+        connection.transaction_mode = "DEFERRED"
+
+
 @pytest.fixture(scope="module")
 def live_url(django_db_setup, django_db_blocker, frontend_bundle):
     """A threaded live server (static files from the finders, like runserver) on a free port."""
@@ -134,6 +145,7 @@ def live_url(django_db_setup, django_db_blocker, frontend_bundle):
 
     Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
     with django_db_blocker.unblock():
+        defer_test_transactions()
         # An in-memory SQLite test database lives in one connection: share it with the server thread.
         overrides = {}
         for conn in connections.all():
@@ -202,19 +214,38 @@ def demo(django_db_setup, django_db_blocker):
         get_user_model().objects.filter(username__in=users.values()).delete()
 
 
-def _worker_env() -> dict[str, str]:
-    """The environment of a worker process that reads the test database and shares this process' broker."""
-    from django.conf import settings
+def database_url() -> str:
+    """The test database as a DATABASE_URL another process can open: PostgreSQL, or the SQLite file."""
     from django.db import connection
 
     db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
     auth = db["USER"] or "postgres"
     if db["PASSWORD"]:
         auth += f":{db['PASSWORD']}"
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def require_shared_database() -> None:
+    """A worker process needs a database it can open: PostgreSQL, or SQLite in a file (twin.settings.test
+    puts the embedded test database in one). An in-memory database lives in this process only."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        pytest.skip(
+            "the worker process cannot open an in-memory SQLite database (twin.settings.test uses a file)"
+        )
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment of a worker process that reads the test database and shares this process' broker."""
+    from django.conf import settings
+
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "twin.settings.test",
-        "DATABASE_URL": f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "CONN_MAX_AGE": "0",
         "TWIN_VAR_DIR": str(settings.VAR_DIR),
         "LOG_LEVEL": "WARNING",
@@ -223,13 +254,9 @@ def _worker_env() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def celery_worker(tmp_path_factory):
-    """A `celery -A twin worker` process for the runs the pages launch, reading the test database and sharing
-    this process' broker. It needs a database another process can open: PostgreSQL (DATABASE_URL), as in CI;
-    SQLite's test database lives in this process' memory."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker process needs a database it can share: set DATABASE_URL to PostgreSQL")
+    """A `celery -A twin worker` process for the runs the pages launch, reading the test database (PostgreSQL,
+    or the embedded default's SQLite file) and sharing this process' broker (Redis, or the filesystem)."""
+    require_shared_database()
     log_path = tmp_path_factory.mktemp("worker") / "celery.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(

@@ -1,8 +1,8 @@
 """A real `celery -A twin worker` process against the test database and the broker: API call -> broker ->
 worker -> database -> results, and a worker killed with SIGKILL in the middle of a run.
 
-The worker reads the test database through DATABASE_URL (pytest-django's ``test_<name>`` database, rows
-committed by ``transactional_db``) and the same broker as this process: Redis when REDIS_URL is set, else
+The worker reads the test database through DATABASE_URL (pytest-django's test database: PostgreSQL's
+``test_<name>``, or the embedded default's SQLite file; rows committed by ``transactional_db``) and the same broker as this process: Redis when REDIS_URL is set, else
 kombu's filesystem transport under the same var directory.
 """
 
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from simulations.choices import RunStatus
 from simulations.models import ReplicaResult, Run, RunChunk, Scenario
 from tests.conftest import client_for, make_user
+from tests.e2e.conftest import database_url, require_shared_database
 from tests.simulations.campus_builder import build_small_campus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -35,12 +35,10 @@ STALE_S = 3
 
 
 def worker_env() -> dict[str, str]:
-    db = connection.settings_dict
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "twin.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
-        f"{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "CONN_MAX_AGE": "0",
         "TWIN_VAR_DIR": str(settings.VAR_DIR),
         # Short enough that a dead worker's chunk is re-sent within the test's deadline.
@@ -49,8 +47,6 @@ def worker_env() -> dict[str, str]:
         "TWIN_RUN_HEARTBEAT_SECONDS": "1",
         "LOG_LEVEL": "WARNING",
     }
-    if db["PASSWORD"]:
-        env["DATABASE_URL"] = env["DATABASE_URL"].replace("@", f":{db['PASSWORD']}@", 1)
     return env
 
 
@@ -98,8 +94,7 @@ class Worker:
 
 @pytest.fixture
 def workers(tmp_path):
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker process needs a database it can share: set DATABASE_URL to PostgreSQL")
+    require_shared_database()
     started: list[Worker] = []
 
     def start(concurrency: int = 2) -> Worker:
