@@ -155,9 +155,13 @@ def test_a_run_started_through_the_api_is_executed_by_a_worker(workers, planner_
 
 def test_a_worker_killed_mid_run_leaves_a_run_that_completes_on_a_new_worker(workers, planner_api):
     campus = build_small_campus("E2E kill campus")
-    # grid_limit at one-minute steps over 25 days: a fraction of a second per replica, so the kill lands mid-run.
+    # grid_limit at one-minute steps over 25 days: a fraction of a second per replica, so the kill lands mid-run;
+    # generators that may fail to start make its replicas differ (a deterministic run would be one replica).
     scenario = Scenario.objects.create(
-        campus=campus, kind="grid_limit", name="e2e slow", params={"duration_hours": 600}
+        campus=campus,
+        kind="grid_limit",
+        name="e2e slow",
+        params={"duration_hours": 600, "policy": "generators"},
     )
     first = workers(concurrency=1)
     response = planner_api.post(f"/api/scenarios/{scenario.pk}/run/", {"replicas": 24, "seed": 9})
