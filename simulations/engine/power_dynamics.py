@@ -314,8 +314,9 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
         w0 = p.waveform_start_seconds
     else:
         w0 = max(0.0, min((ev.at_seconds for ev in p.events), default=10.0) - 10.0)
-    w_start = min(steps, int(w0 / dt))
-    w_end = min(steps, w_start + max(1, round(p.waveform_seconds / dt)))
+    w_len = min(steps, max(1, round(p.waveform_seconds / dt)))
+    w_start = min(int(w0 / dt), steps - w_len)  # the window lies within the run
+    w_end = w_start + w_len
     peak_gpu_kw = sum(u.gpus * u.tdp_w for u in units) / 1000.0
     natural_peak_mw = (peak_gpu_kw + sum(const_w.values()) / 1000.0) * factor / 1000.0
     return DynamicsPlan(
