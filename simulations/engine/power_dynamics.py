@@ -657,6 +657,7 @@ def simulate(
                 delay_hist = want[:, -delay:].copy()
                 want = want[:, :n]
             pw = np.empty_like(want)
+            soc_at_start = soc.copy()
             # the pull towards half charge is set at each whole RECHARGE_EVERY_S of the run (whatever the chunks)
             cuts = [i - n0 for i in range(n0, n1) if i % recharge_steps == 0]
             bounds = sorted({0, n, *cuts})
@@ -723,7 +724,12 @@ def simulate(
             keep(
                 "bess_mw", np.add.reduceat(pw[0], starts) / counts / 1000.0 if pw is not None else 0 * counts
             )
-            keep("bess_soc_mwh", np.full(starts.shape, soc[0] / 1000.0))
+            ends = np.append(starts[1:], n) - 1
+            if pw is not None:  # the charge at the end of each bucket
+                d_soc = np.where(pw[0] > 0, -pw[0] / eta, -pw[0] * eta) * dt_h
+                keep("bess_soc_mwh", (soc_at_start[0] + np.cumsum(d_soc))[ends] / 1000.0)
+            else:
+                keep("bess_soc_mwh", np.zeros(starts.shape))
             keep(
                 "generation_mw",
                 np.add.reduceat(g_kw[0], starts) / counts / 1000.0 if g_kw is not None else 0.0 * counts,

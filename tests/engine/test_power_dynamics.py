@@ -302,3 +302,16 @@ def test_generation_carries_the_load_above_the_grid_import():
     assert load - 0.2 > 0.1  # the generation runs at its rating
     assert r.metrics["mean_grid_mw"] == pytest.approx(load - 0.1, rel=1e-9)
     assert r.metrics["generation_mwh"] == pytest.approx(0.1 * 120.0 / 3600.0, rel=1e-9)
+
+
+def test_the_battery_charge_series_ends_at_the_charge_the_energy_balance_gives():
+    r = _run(
+        {
+            "duration_seconds": 300.0,
+            "events": [{"kind": "job_crash", "at_seconds": 100.0, "restart_after_seconds": 60.0}],
+            "bess": {"power_mw": 0.1, "energy_mwh": 0.002, "round_trip_efficiency": 0.81},
+        }
+    )
+    start_mwh = 0.002 / 2  # it starts half full
+    assert r.series["bess_soc_mwh"][-1] == pytest.approx(start_mwh + r.metrics["bess_soc_gain_mwh"], abs=1e-9)
+    assert r.series["bess_soc_mwh"].min() >= -1e-12 and r.series["bess_soc_mwh"].max() <= 0.002 + 1e-12
