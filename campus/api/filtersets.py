@@ -96,7 +96,7 @@ class PowerDeviceFilterSet(TwinFilterSet):
         }
 
 
-class EnergyStorageFilterSet(filters.FilterSet):
+class EnergyStorageFilterSet(TwinFilterSet):
     class Meta:
         model = models.EnergyStorage
         fields = {

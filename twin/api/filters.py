@@ -7,6 +7,7 @@ from datetime import UTC
 import django_filters
 from django import forms
 from django_filters.fields import IsoDateTimeField
+from django_filters.rest_framework import DjangoFilterBackend
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
@@ -57,3 +58,15 @@ class TwinFilterSet(django_filters.FilterSet):
         filters = super().get_filters()
         bound_integer_filters(cls._meta.model, filters)
         return filters
+
+
+class TwinFilterBackend(DjangoFilterBackend):
+    """django-filter's backend, with the integer bounds applied to whatever filter set a view names (one that
+    does not derive from TwinFilterSet included), once per class."""
+
+    def get_filterset_class(self, view, queryset=None):
+        filterset_class = super().get_filterset_class(view, queryset)
+        if filterset_class is not None and not filterset_class.__dict__.get("_integers_bounded"):
+            bound_integer_filters(filterset_class._meta.model, filterset_class.base_filters)
+            filterset_class._integers_bounded = True
+        return filterset_class
