@@ -9,10 +9,10 @@ import * as f from "../../lib/format.js";
 
 // Each requirement of the interconnect, the metric it limits and how to say it.
 const REQUIREMENTS = [
-  { limit: "max_swing_mw", metric: "swing_mw", what: "Swing within one iteration", unit: "MW" },
-  { limit: "max_ramp_mw_per_s", metric: "max_ramp_mw_per_s", what: "Ramp over one second", unit: "MW/s" },
-  { limit: "max_ramp_mw_per_min", metric: "max_ramp_mw_per_min", what: "Ramp over one minute", unit: "MW/min" },
-  { limit: "max_band_mw", metric: "band_amplitude_mw", what: "Oscillation in the band", unit: "MW" },
+  { name: "max_swing_mw", metric: "swing_mw", what: "Swing within one iteration", unit: "MW" },
+  { name: "max_ramp_mw_per_s", metric: "max_ramp_mw_per_s", what: "Ramp over one second", unit: "MW/s" },
+  { name: "max_ramp_mw_per_min", metric: "max_ramp_mw_per_min", what: "Ramp over one minute", unit: "MW/min" },
+  { name: "max_band_mw", metric: "band_amplitude_mw", what: "Oscillation in the band", unit: "MW" },
 ];
 
 const axisStyle = { stroke: "#4a5568", grid: { stroke: "#e7ebf0", width: 1 }, ticks: { stroke: "#d6dce5", width: 1 } };
@@ -32,8 +32,8 @@ function metricValue(metrics, name) {
 /** One row per requirement: its limit, the run's value, pass or fail, and a sentence saying so. */
 export function verdicts(requirements, metrics) {
   const band = requirements?.band_hz ?? [];
-  return REQUIREMENTS.filter((r) => requirements?.[r.limit] != null).map((r) => {
-    const limit = requirements[r.limit];
+  return REQUIREMENTS.filter((r) => requirements?.[r.name] != null).map((r) => {
+    const limit = requirements[r.name];
     const value = metricValue(metrics, r.metric);
     const pass = value != null && value <= limit * (1 + 1e-9);
     const where = r.metric === "band_amplitude_mw" && band.length === 2 ? ` (${band[0]}–${band[1]} Hz)` : "";
@@ -80,7 +80,7 @@ function verdictTable(rows) {
         rows.map((r) =>
           el(
             "tr",
-            { "data-testid": "verdict", "data-requirement": r.limit, "data-pass": String(r.pass) },
+            { "data-testid": "verdict", "data-requirement": r.name, "data-pass": String(r.pass) },
             el("td", {}, r.sentence),
             el("td", { class: "num" }, `${f.num(r.limit, 2)} ${r.unit}`),
             el("td", { class: "num" }, r.value == null ? "–" : `${f.num(r.value, 2)} ${r.unit}`),
@@ -204,7 +204,7 @@ function spectrumChart(container, spectrum, requirements) {
 }
 
 /** One sweep: the swing (and ramp) against the swept size, compliant sizes marked, the swing limit drawn. */
-function sizingChart(container, { sweep, key, title, xLabel, limit, found, testid, format }) {
+function sizingChart(container, { sweep, key, title, xLabel, limit, found, testid, format, tick = format }) {
   const xs = sweep?.[key] ?? [];
   if (!xs.length) return null;
   const order = xs.map((v, i) => i).sort((a, b) => xs[a] - xs[b]);
@@ -238,7 +238,7 @@ function sizingChart(container, { sweep, key, title, xLabel, limit, found, testi
     legend: { show: true, live: true },
     scales: { x: { time: false }, y: { auto: true, range: (u, a, b) => [0, Math.max(b, limit ?? 0) * 1.1 || 1] } },
     axes: [
-      { ...axisStyle, label: xLabel, labelSize: 18, size: 36, values: (u, ticks) => ticks.map((v) => format(v)) },
+      { ...axisStyle, label: xLabel, labelSize: 18, size: 36, values: (u, ticks) => ticks.map((v) => tick(v)) },
       { ...axisStyle, size: 56, values: (u, ticks) => ticks.map((v) => f.compact(v)) },
     ],
   };
@@ -301,11 +301,12 @@ export function renderDynamics(box, run) {
       sweep: details.sizing.floor,
       key: "floor_fraction",
       title: "Swing against the GPU power floor",
-      xLabel: "floor (fraction of TDP)",
+      xLabel: "floor (% of TDP)",
       limit: requirements.max_swing_mw ?? null,
       found: details.min_floor_to_comply,
       testid: "sizing-floor",
       format: (v) => f.pct(v),
+      tick: (v) => f.num(v * 100),
     });
     sizingChart(sizing, {
       sweep: details.sizing.bess,
@@ -316,6 +317,7 @@ export function renderDynamics(box, run) {
       found: details.min_bess_mw_to_comply,
       testid: "sizing-bess",
       format: (v) => f.mw(v, 1),
+      tick: (v) => f.compact(v),
     });
   }
   return section;
