@@ -336,6 +336,8 @@ COOLING_UNIT_TABLE = Table(
         "hall_id",
         "group",
         "power_device_b_id",
+        "x_m",
+        "y_m",
     ),
     scope="campus_id",
 )

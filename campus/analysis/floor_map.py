@@ -11,9 +11,11 @@ from collections.abc import Mapping
 
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom
-from campus.analysis.power import PowerRollup, baseline_rollup
+from campus.analysis.plant_layout import plant_layout, rack_feed_devices
+from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.snapshot import CampusSnapshot, HallSnap
-from campus.analysis.summary import rack_metrics
+from campus.analysis.summary import campus_it, rack_it_mw_by, rack_metrics
+from campus.analysis.units import kw_to_mw
 
 DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a standard 600 x 1200 mm AI rack
 
@@ -37,6 +39,7 @@ RACK_COLUMNS = (
     "pod_id",
     "cooling_unit_id",
     "powered",
+    "feed_devices",
 )
 
 
@@ -47,7 +50,13 @@ def headroom_fields(row: ScopeHeadroom | None) -> dict:
     return {"headroom_mw": row.headroom_kw / 1000.0, "headroom_binding": row.binding_dict()}
 
 
-def hall_dict(snap: CampusSnapshot, hall: HallSnap, hall_geometry: Mapping[int, dict]) -> dict:
+def hall_dict(
+    snap: CampusSnapshot,
+    hall: HallSnap,
+    hall_geometry: Mapping[int, dict],
+    it_mw: Mapping[int, float] | None = None,
+) -> dict:
+    it_mw = it_mw if it_mw is not None else rack_it_mw_by(snap, "hall_id")
     geometry = hall_geometry.get(hall.id, {"x_m": 0.0, "y_m": 0.0})
     return {
         "id": hall.id,
@@ -57,13 +66,29 @@ def hall_dict(snap: CampusSnapshot, hall: HallSnap, hall_geometry: Mapping[int, 
         "y_m": geometry["y_m"],
         "width_m": hall.width_m,
         "length_m": hall.length_m,
+        "it_mw": it_mw.get(hall.id, 0.0),
         **headroom_fields(failover_headroom(snap).halls.get(hall.id)),
     }
 
 
-def _with_size(metric: dict, rack_size: Mapping[int, tuple[float, float]]) -> dict:
+def _with_size(metric: dict, rack_size: Mapping[int, tuple[float, float]], feeds: Mapping[int, list]) -> dict:
     width, depth = rack_size.get(metric["id"], DEFAULT_RACK_SIZE_M)
-    return {**metric, "width_m": width, "depth_m": depth}
+    return {**metric, "width_m": width, "depth_m": depth, "feed_devices": feeds.get(metric["id"], [])}
+
+
+def hall_plant(snap: CampusSnapshot, hall_id: int, hall_geometry: Mapping[int, dict]) -> dict:
+    """The plant of one hall in the hall's frame: its row-end PDUs, its cooling units, and its gallery (UPS,
+    switchgear, transformers, generators) below it."""
+    layout = plant_layout(snap, power_graph(snap), hall_geometry)
+    at = hall_geometry.get(hall_id, {"x_m": 0.0, "y_m": 0.0})
+    items = []
+    for it in layout["plant"]:
+        if it["hall_id"] != hall_id:
+            continue
+        if it["frame"] == "building":
+            it = {**it, "frame": "hall", "x_m": it["x_m"] - at["x_m"], "y_m": it["y_m"] - at["y_m"]}
+        items.append(it)
+    return {"plant": items, "power_links": layout["power_links"]}
 
 
 def hall_floor_map(
@@ -79,9 +104,11 @@ def hall_floor_map(
         raise ValueError(f"hall: no hall {hall_id} in this campus")
     chain = chain if chain is not None else baseline_rollup(snap)
     loads = {u.id: u for u in cooling_balance(snap).units}
+    feeds = rack_feed_devices(power_graph(snap))
     return {
         "hall": hall_dict(snap, hall, hall_geometry),
-        "racks": [_with_size(m, rack_size) for m in rack_metrics(snap, hall_id, chain)],
+        "racks": [_with_size(m, rack_size, feeds) for m in rack_metrics(snap, hall_id, chain)],
+        **hall_plant(snap, hall_id, hall_geometry),
         "cooling_units": [
             {
                 "id": u.id,
@@ -109,17 +136,23 @@ def campus_floor_map(
     """The whole campus in compact form: buildings with their halls, one array per rack."""
     chain = chain if chain is not None else baseline_rollup(snap)
     headroom = failover_headroom(snap)
+    hall_it = rack_it_mw_by(snap, "hall_id")
+    building_it = rack_it_mw_by(snap, "building_id")
     halls_by_building: dict[int, list[dict]] = {}
     for h in snap.halls:
-        halls_by_building.setdefault(h.building_id, []).append(hall_dict(snap, h, hall_geometry))
+        halls_by_building.setdefault(h.building_id, []).append(hall_dict(snap, h, hall_geometry, hall_it))
     rows = []
+    g = power_graph(snap)
+    feeds = rack_feed_devices(g)
     for m in rack_metrics(snap, None, chain):
-        full = _with_size(m, rack_size)
+        full = _with_size(m, rack_size, feeds)
         rows.append([full[c] for c in RACK_COLUMNS])
     return {
         "campus": {
             "id": snap.id,
             "name": snap.name,
+            # the summary's power.it_mw: servers, fabric, rack extras and other IT
+            "it_mw": kw_to_mw(campus_it(snap).it_kw),
             **headroom_fields(headroom.campus),
         },
         "buildings": [
@@ -130,6 +163,7 @@ def campus_floor_map(
                 "y_m": b.y_m,
                 "width_m": b.width_m,
                 "length_m": b.length_m,
+                "it_mw": building_it.get(b.id, 0.0),
                 **headroom_fields(headroom.buildings.get(b.id)),
                 "halls": halls_by_building.get(b.id, []),
             }
@@ -137,4 +171,5 @@ def campus_floor_map(
         ],
         "rack_columns": list(RACK_COLUMNS),
         "racks": rows,
+        **plant_layout(snap, g, hall_geometry),
     }

@@ -11,7 +11,11 @@ from campus.analysis.snapshot import CampusSnapshot
 def power_chain(snap: CampusSnapshot, rack_id: int, chain: PowerRollup | None = None) -> dict:
     """Each side lists the feeds and devices reached going upstream (nearest first) with their load from the
     healthy roll-up and their headroom after the worst single failure, so a panel can show where each
-    side's headroom runs out; the rack's hall and building carry their failover headroom too."""
+    side's headroom runs out; the rack's hall and building carry their failover headroom too.
+
+    Devices of one ``depth`` are alternatives on the path (several sources of the device below: N+1 modules
+    in parallel); a ``standby`` device (a generator) is the alternate source of the devices it feeds
+    (``feeds_device_ids``), carrying them only when their normal sources are dead."""
     rack = next((r for r in snap.racks if r.id == rack_id), None)
     if rack is None:
         raise ValueError(f"rack: no rack {rack_id} in this campus")
@@ -52,6 +56,12 @@ def power_chain(snap: CampusSnapshot, rack_id: int, chain: PowerRollup | None = 
             "live": did not in chain.dead_devices,
             "utility_feed_id": d.utility_feed_id,
             "source_feed_ids": sorted(g.up_feeds.get(did, [])),
+            # A generator is a standby source (the roll-up's rule): it carries the devices it feeds only when
+            # their other sources are dead, so a path shows it beside them, not in series.
+            "standby": did in g.generators,
+            "feeds_device_ids": sorted(
+                {g.feeds[fid].downstream_device_id for fid in g.down_feeds.get(did, [])} - {None}
+            ),
         }
 
     sides = []

@@ -223,6 +223,9 @@ class CoolingUnitSnap:
     group: str = ""  # units that back each other up (N+1 checked per group)
     # second supply (dual power supplies or transfer switch): the unit runs while any supply is live
     power_device_b_id: int | None = None
+    # the unit's corner in its hall, m (None: not recorded; the floor map lays it out)
+    x_m: float | None = None
+    y_m: float | None = None
 
     @property
     def supply_ids(self) -> tuple[int, ...]:

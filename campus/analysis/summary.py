@@ -38,6 +38,18 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def campus_it(snap: CampusSnapshot, gpu_power_fraction: float = 1.0, fabric=None):
+    """The campus IT load (servers, every network's fabric, rack extras and other IT): the one figure the
+    summary's ``power.it_mw`` and the floor map's ``campus.it_mw`` both give."""
+    fabric = fabric if fabric is not None else fabric_from_inventory(snap)
+    other_networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
+    other_networks.discard("backend")
+    network_kw = fabric.fabric_power_kw + sum(
+        fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(other_networks)
+    )
+    return it_breakdown(snap, gpu_power_fraction, network_kw=network_kw)
+
+
 def campus_summary(
     snap: CampusSnapshot,
     pue: float | None = None,
@@ -63,12 +75,7 @@ def campus_summary(
     gpus = sum(by_model.values())
 
     fabric = fabric_from_inventory(snap)
-    other_networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
-    other_networks.discard("backend")
-    network_kw = fabric.fabric_power_kw + sum(
-        fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(other_networks)
-    )
-    it = it_breakdown(snap, gpu_power_fraction, network_kw=network_kw)
+    it = campus_it(snap, gpu_power_fraction, fabric)
     energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
     chain = baseline_rollup(snap)
     stranded = stranded_capacity(snap)
@@ -215,6 +222,17 @@ def campus_summary(
     return _clean(summary)
 
 
+def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
+    """The IT load of the racks of each hall or building (``level`` "hall_id" or "building_id"), MW: the
+    building cards' ``it_mw``, added up the same way."""
+    g = power_graph(snap)
+    out: dict[int, float] = {}
+    for r in snap.racks:
+        key = getattr(r, level)
+        out[key] = out.get(key, 0.0) + g.default_rack_load_kw[r.id]
+    return {k: kw_to_mw(v) for k, v in out.items()}
+
+
 def building_cards(
     snap: CampusSnapshot, chain: PowerRollup | None = None, pue: float | None = None
 ) -> list[dict]:
@@ -237,13 +255,14 @@ def building_cards(
         if card is None:
             continue
         card["racks"] += 1
-        card["it_mw"] += g.default_rack_load_kw[r.id] / 1000.0
         for slug, n in g.rack_gpus[r.id].items():
             card["gpus"] += n
             card["gpus_by_model"][slug] = card["gpus_by_model"].get(slug, 0) + n
     failover = failover_headroom(snap)
     both_sides = both_sides_headroom_kw(snap)
+    it_mw = rack_it_mw_by(snap, "building_id")
     for bid, card in cards.items():
+        card["it_mw"] = it_mw.get(bid, 0.0)
         card["facility_mw"] = card["it_mw"] * pue
         row = failover.buildings.get(bid)
         kw = row.headroom_kw if row is not None else None

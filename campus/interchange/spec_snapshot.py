@@ -202,6 +202,8 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             power_device_id=device_id.get(u.get("power_device")),
             hall_id=hall_of(u),
             group=u.get("group", ""),
+            x_m=u.get("x_m"),
+            y_m=u.get("y_m"),
             **second(u),
         )
         for u in unit_rows

@@ -4,6 +4,40 @@
 const CELL_M = 4; // hover grid cell, m
 const MIN_SCALE = 0.05; // px per m
 const MAX_SCALE = 400;
+const AGGREGATE_BELOW_PX = 2.5; // racks narrower than this on screen are merged into cells
+const CELL_PX = 6; // side of a merged cell on screen
+// Plant fills by type; the kind's short code is written inside when it fits.
+const PLANT_STYLE = {
+  power: { fill: "#475467", text: "#ffffff" },
+  generator: { fill: "#7a5a1e", text: "#ffffff" },
+  cooling: { fill: "#0e7490", text: "#ffffff" },
+  plant: { fill: "#164e63", text: "#ffffff" },
+};
+const KIND_CODE = {
+  pdu: "PDU",
+  rpp: "RPP",
+  busway: "BUS",
+  ups: "UPS",
+  switchgear: "SWGR",
+  transformer: "TX",
+  generator: "GEN",
+  substation: "SUB",
+  cdu: "CDU",
+  crah: "CRAH",
+  "rear-door": "RDHX",
+  immersion: "TANK",
+  chiller: "CHLR",
+  "dry-cooler": "DRY",
+  "cooling-tower": "TWR",
+};
+
+export function plantStyle(p) {
+  return p.kind === "generator" ? PLANT_STYLE.generator : (PLANT_STYLE[p.type] ?? PLANT_STYLE.power);
+}
+
+export function kindCode(kind) {
+  return KIND_CODE[kind] ?? String(kind).toUpperCase();
+}
 
 export class FloorMap {
   /**
@@ -21,6 +55,10 @@ export class FloorMap {
     this.highlight = new Set();
     this.selected = -1;
     this.hovered = -1;
+    this.plant = []; // power devices, cooling units and plants: {x, y, w, h, type, kind, name, key}
+    this.hoveredPlant = -1;
+    this.paths = null; // {segments, items, racks}: the power and cooling paths of the selection
+    this.cells = null; // racks merged into cells when too small to draw one by one
     this.scale = 1;
     this.ox = 0; // world coordinate at the canvas' left edge
     this.oy = 0;
@@ -39,12 +77,16 @@ export class FloorMap {
   // ------------------------------------------------------------------ scene
 
   /** racks: [{x, y, w, h, ...}] in world metres (top-left corner); outlines: halls and buildings. */
-  setScene(racks, outlines, bounds) {
+  setScene(racks, outlines, bounds, plant = []) {
     this.racks = racks;
     this.outlines = outlines;
-    this.bounds = bounds ?? this._boundsOf(racks, outlines);
+    this.plant = plant;
+    this.bounds = bounds ?? this._boundsOf(racks, [...outlines, ...plant]);
     this.selected = -1;
     this.hovered = -1;
+    this.hoveredPlant = -1;
+    this.paths = null;
+    this.cells = null;
     this.highlight = new Set();
     this._buildGrid();
     this.fit();
@@ -63,12 +105,52 @@ export class FloorMap {
     }
     this.colors = colors;
     this.groups = groups;
+    this.cells = null;
     this.requestDraw();
   }
 
   setHighlight(indices) {
     this.highlight = new Set(indices);
+    this.cells = null;
     this.requestDraw();
+  }
+
+  /** Show (items) or hide ([]) the plant without moving the view. */
+  setPlant(plant) {
+    this.plant = plant;
+    this.hoveredPlant = -1;
+    this.requestDraw();
+  }
+
+  /** The paths to draw over the map ({segments, items, racks} from PlantGraph.paths), or null. */
+  setPaths(paths) {
+    this.paths = paths;
+    this.requestDraw();
+  }
+
+  /** Index of the plant item under a canvas point, or -1 (a few pixels of slop for small ones). */
+  plantAt(sx, sy) {
+    const wx = this.ox + sx / this.scale;
+    const wy = this.oy + sy / this.scale;
+    const slop = 3 / this.scale;
+    let best = -1;
+    let bestArea = Infinity;
+    for (let i = 0; i < this.plant.length; i += 1) {
+      const p = this.plant[i];
+      if (wx >= p.x - slop && wx <= p.x + p.w + slop && wy >= p.y - slop && wy <= p.y + p.h + slop) {
+        const area = p.w * p.h;
+        if (area < bestArea) {
+          bestArea = area;
+          best = i;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** True when racks are too small on screen to draw one by one: they are merged into cells. */
+  get aggregated() {
+    return this.scale * 0.6 < AGGREGATE_BELOW_PX;
   }
 
   select(index) {
@@ -210,18 +292,33 @@ export class FloorMap {
       ctx.strokeRect(o.x, o.y, o.w, o.h);
     }
 
-    // Racks: one path per colour. Tiny racks get a minimum on-screen size so they never vanish.
     const minW = 1.2 / scale;
     const racks = this.racks;
-    for (const [color, list] of this.groups) {
-      ctx.beginPath();
-      for (let k = 0; k < list.length; k += 1) {
-        const r = racks[list[k]];
-        if (r.x > view.x1 || r.y > view.y1 || r.x + r.w < view.x0 || r.y + r.h < view.y0) continue;
-        ctx.rect(r.x, r.y, Math.max(r.w, minW), Math.max(r.h, minW));
+    if (this.aggregated) {
+      // Level of detail: racks a pixel or two wide would be hair-lines; merge them into square cells of a few
+      // pixels, each in the colour most of its racks have (a hit rack in impact mode wins its cell).
+      const cells = this._cellsFor(scale);
+      for (const [color, list] of cells.groups) {
+        ctx.beginPath();
+        for (const c of list) {
+          if (c.x > view.x1 || c.y > view.y1 || c.x + c.size < view.x0 || c.y + c.size < view.y0) continue;
+          ctx.rect(c.x, c.y, c.size * 0.9, c.size * 0.9);
+        }
+        ctx.fillStyle = color;
+        ctx.fill();
       }
-      ctx.fillStyle = color;
-      ctx.fill();
+    } else {
+      // Racks: one path per colour.
+      for (const [color, list] of this.groups) {
+        ctx.beginPath();
+        for (let k = 0; k < list.length; k += 1) {
+          const r = racks[list[k]];
+          if (r.x > view.x1 || r.y > view.y1 || r.x + r.w < view.x0 || r.y + r.h < view.y0) continue;
+          ctx.rect(r.x, r.y, Math.max(r.w, minW), Math.max(r.h, minW));
+        }
+        ctx.fillStyle = color;
+        ctx.fill();
+      }
     }
 
     // Rack borders once they are big enough to show them.
@@ -236,6 +333,8 @@ export class FloorMap {
       ctx.stroke();
     }
 
+    this._drawPlant(ctx, view, scale);
+
     if (this.highlight.size) {
       ctx.beginPath();
       for (const i of this.highlight) {
@@ -246,6 +345,8 @@ export class FloorMap {
       ctx.strokeStyle = "#111827";
       ctx.stroke();
     }
+
+    this._drawPaths(ctx, scale);
 
     for (const [i, color, width] of [
       [this.hovered, "#111827", 2],
@@ -270,28 +371,35 @@ export class FloorMap {
       if (wpx < 40) continue;
       ctx.font = o.level === "building" ? "600 13px system-ui, sans-serif" : "12px system-ui, sans-serif";
       ctx.fillStyle = o.level === "building" ? "#253041" : "#4a5568";
-      // Labels sit just above their outline (buildings leave room around their halls).
+      // Labels sit just above their outline (buildings leave room around their halls). A label never squeezes:
+      // the full one when it fits, else the name alone, else nothing.
       const y = o.level === "building" ? sy - 18 : sy - 15;
-      ctx.fillText(o.label, Math.max(sx + 4, 4), Math.max(y, 2), Math.max(wpx - 8, 20));
+      const room = wpx - 4;
+      const text = [o.label, o.name].find((t) => t && ctx.measureText(t).width <= room);
+      if (text) ctx.fillText(text, Math.max(sx + 2, 4), Math.max(y, 2));
     }
+    this._drawPlantLabels(ctx, view, scale);
     if (scale >= 28) {
       ctx.font = "10px system-ui, sans-serif";
       ctx.fillStyle = "#111827";
       ctx.textBaseline = "middle";
       ctx.textAlign = "center";
       let drawn = 0;
-      for (const r of racks) {
+      for (let i = 0; i < racks.length; i += 1) {
+        const r = racks[i];
         if (r.x > view.x1 || r.y > view.y1 || r.x + r.w < view.x0 || r.y + r.h < view.y0) continue;
+        // A name is written inside its rack along the long side, only where it fits, so it never covers the
+        // colour of a neighbour; the rack keeps a coloured margin around the text.
+        const long = Math.max(r.w, r.h) * scale;
+        const short = Math.min(r.w, r.h) * scale;
+        const label = shortName(r.name);
+        if (short < 13 || ctx.measureText(label).width > long - 6) continue;
         const sx = (r.x + r.w / 2 - this.ox) * scale;
         const sy = (r.y + r.h / 2 - this.oy) * scale;
         ctx.save();
         ctx.translate(sx, sy);
         if (r.h > r.w) ctx.rotate(-Math.PI / 2);
-        ctx.fillStyle = "rgba(255,255,255,0.85)";
-        const label = shortName(r.name);
-        const tw = ctx.measureText(label).width;
-        ctx.fillRect(-tw / 2 - 2, -6, tw + 4, 12);
-        ctx.fillStyle = "#111827";
+        ctx.fillStyle = textOn(this.colors[i] ?? "#ffffff");
         ctx.fillText(label, 0, 0);
         ctx.restore();
         if (++drawn > 600) break;
@@ -303,6 +411,123 @@ export class FloorMap {
     if (this.firstPaint === null && racks.length) {
       this.firstPaint = performance.now();
       performance.mark("floormap-first-paint");
+    }
+  }
+
+  // ------------------------------------------------------------------ level of detail and the plant
+
+  /** Racks merged into square cells of CELL_PX on screen, by colour; recomputed when the zoom or colours change. */
+  _cellsFor(scale) {
+    const size = CELL_PX / scale;
+    if (this.cells && this.cells.size === size) return this.cells;
+    const byCell = new Map();
+    for (let i = 0; i < this.racks.length; i += 1) {
+      const r = this.racks[i];
+      const gx = Math.floor((r.x + r.w / 2) / size);
+      const gy = Math.floor((r.y + r.h / 2) / size);
+      const k = key(gx, gy);
+      let cell = byCell.get(k);
+      if (!cell) byCell.set(k, (cell = { x: gx * size, y: gy * size, size, counts: new Map(), hit: new Map() }));
+      const c = this.colors[i];
+      const counts = this.highlight.has(i) ? cell.hit : cell.counts;
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    const groups = new Map();
+    for (const cell of byCell.values()) {
+      const counts = cell.hit.size ? cell.hit : cell.counts;
+      let color = null;
+      let most = -1;
+      for (const [c, n] of counts) {
+        if (n > most) {
+          most = n;
+          color = c;
+        }
+      }
+      let list = groups.get(color);
+      if (!list) groups.set(color, (list = []));
+      list.push(cell);
+    }
+    this.cells = { size, groups };
+    return this.cells;
+  }
+
+  _drawPlant(ctx, view, scale) {
+    if (!this.plant.length) return;
+    const minW = 2 / scale;
+    const byFill = new Map();
+    for (const p of this.plant) {
+      if (!intersects(p, view)) continue;
+      const fill = plantStyle(p).fill;
+      let list = byFill.get(fill);
+      if (!list) byFill.set(fill, (list = []));
+      list.push(p);
+    }
+    for (const [fill, list] of byFill) {
+      ctx.beginPath();
+      for (const p of list) ctx.rect(p.x, p.y, Math.max(p.w, minW), Math.max(p.h, minW));
+      ctx.fillStyle = fill;
+      ctx.fill();
+      if (scale >= 3) {
+        ctx.lineWidth = 1 / scale;
+        ctx.strokeStyle = "#ffffff";
+        ctx.stroke();
+      }
+    }
+  }
+
+  _drawPlantLabels(ctx, view, scale) {
+    if (!this.plant.length || scale < 6) return;
+    ctx.font = "600 10px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "center";
+    for (const p of this.plant) {
+      if (!intersects(p, view)) continue;
+      const wpx = p.w * scale;
+      const hpx = p.h * scale;
+      const code = kindCode(p.kind);
+      const sx = (p.x + p.w / 2 - this.ox) * scale;
+      const sy = (p.y + p.h / 2 - this.oy) * scale;
+      const name = shortName(p.name);
+      ctx.fillStyle = plantStyle(p).text;
+      // The name when it fits, else the kind's code, else nothing.
+      const text = [wpx > 90 ? p.name : null, name, code].find((t) => t && ctx.measureText(t).width <= wpx - 4);
+      if (text && hpx >= 12) ctx.fillText(text, sx, sy);
+    }
+    ctx.textAlign = "start";
+    ctx.textBaseline = "top";
+  }
+
+  _drawPaths(ctx, scale) {
+    const paths = this.paths;
+    if (!paths) return;
+    // Racks and plant on the paths outlined, then the links as lines between centres.
+    ctx.beginPath();
+    for (const i of paths.racks) {
+      const r = this.racks[i];
+      if (r) ctx.rect(r.x, r.y, Math.max(r.w, 1.2 / scale), Math.max(r.h, 1.2 / scale));
+    }
+    for (const i of paths.items) {
+      const p = this.plant[i];
+      if (p) ctx.rect(p.x - 1 / scale, p.y - 1 / scale, p.w + 2 / scale, p.h + 2 / scale);
+    }
+    ctx.lineWidth = 2 / scale;
+    ctx.strokeStyle = "#111827";
+    ctx.stroke();
+    const byColor = new Map();
+    for (const seg of paths.segments) {
+      let list = byColor.get(seg.color);
+      if (!list) byColor.set(seg.color, (list = []));
+      list.push(seg);
+    }
+    for (const [color, list] of byColor) {
+      ctx.beginPath();
+      for (const seg of list) {
+        ctx.moveTo(seg.x1, seg.y1);
+        ctx.lineTo(seg.x2, seg.y2);
+      }
+      ctx.lineWidth = 2 / scale;
+      ctx.strokeStyle = color;
+      ctx.stroke();
     }
   }
 
@@ -403,7 +628,8 @@ export class FloorMap {
           return;
         }
       }
-      this._hover(this.rackAt(p.x, p.y), e);
+      const rack = this.rackAt(p.x, p.y);
+      this._hover(rack, e, rack < 0 ? this.plantAt(p.x, p.y) : -1);
     });
     canvas.addEventListener("pointerup", (e) => {
       const wasClick = drag && drag.moved <= 3;
@@ -412,7 +638,7 @@ export class FloorMap {
       if (wasClick) {
         const p = this._local(e);
         const i = this.rackAt(p.x, p.y);
-        this.handlers.onClick?.(i, e);
+        this.handlers.onClick?.(i, e, i < 0 ? this.plantAt(p.x, p.y) : -1);
       }
     });
     canvas.addEventListener("pointerleave", (e) => {
@@ -457,12 +683,13 @@ export class FloorMap {
     return { x: e.clientX - box.left, y: e.clientY - box.top };
   }
 
-  _hover(index, e) {
-    if (index !== this.hovered) {
+  _hover(index, e, plantIndex = -1) {
+    if (index !== this.hovered || plantIndex !== this.hoveredPlant) {
       this.hovered = index;
+      this.hoveredPlant = plantIndex;
       this.requestDraw();
     }
-    this.handlers.onHover?.(index, e);
+    this.handlers.onHover?.(index, e, plantIndex);
   }
 }
 
@@ -476,6 +703,19 @@ function clamp(v, lo, hi) {
 
 function intersects(o, view) {
   return !(o.x > view.x1 || o.y > view.y1 || o.x + o.w < view.x0 || o.y + o.h < view.y0);
+}
+
+/** Dark or white text, whichever reads better on a fill (WCAG relative luminance). */
+export function textOn(color) {
+  const m = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!m) return "#111827";
+  const v = parseInt(m[1], 16);
+  const lin = (c) => {
+    const x = c / 255;
+    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * lin((v >> 16) & 255) + 0.7152 * lin((v >> 8) & 255) + 0.0722 * lin(v & 255);
+  return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#111827" : "#ffffff";
 }
 
 function shortName(name) {

@@ -7,7 +7,7 @@ import { METRICS } from "../../lib/colors.js";
 import { loadDevices, wireImpact } from "./impact.js";
 import { buildPicker, go, load, wireNavigation } from "./navigation.js";
 import { exposeForTests } from "./probe.js";
-import { enterHallAt, openRack, showTooltip, wireRackControls } from "./racks.js";
+import { enterHallAt, openRack, showPaths, showTooltip, wireRackControls } from "./racks.js";
 import { createReplay } from "./run-replay.js";
 
 const session = boot(); // campusId, campusName, navigation, hallId, buildingId, rackId, runId … from the server
@@ -24,15 +24,21 @@ const page = {
   ready: false,
   campusCache: null, // the whole campus's floor map, fetched once
   deviceLists: null, // {devices, units, plants, feeds} for the impact picker
+  graph: null, // the plant's links (PlantGraph) of the scene shown
+  selection: null, // the rack or device whose paths are drawn ("rack:12", "power:7"…)
+  showPlant: true,
   map: null,
   go: (target) => go(page, target),
 };
 
 page.map = new FloorMap($("floor-canvas"), {
-  onHover: (index, event) => showTooltip(page, index, event),
-  onClick: (index, event) => {
+  onHover: (index, event, plantIndex) => showTooltip(page, index, event, plantIndex),
+  onClick: (index, event, plantIndex) => {
     if (index >= 0) openRack(page, index);
-    else if (!page.hallId) enterHallAt(page, event);
+    else if (plantIndex >= 0) {
+      const p = page.map.plant[plantIndex];
+      showPaths(page, p.key, p.name);
+    } else if (!page.hallId) enterHallAt(page, event);
   },
 });
 

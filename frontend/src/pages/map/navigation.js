@@ -4,6 +4,7 @@ import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { campusScene, hallScene } from "../../lib/scene.js";
+import { PlantGraph } from "../../lib/plantgraph.js";
 import { clearImpact, renderDeviceSelect, runImpact } from "./impact.js";
 import { recolor } from "./legend.js";
 import { closePanel, fillRackSearch, openRack } from "./racks.js";
@@ -76,11 +77,12 @@ export async function load(page) {
     }
     page.scene = scene;
     page.byId = new Map(scene.racks.map((r, i) => [r.id, i]));
-    page.map.setScene(scene.racks, scene.outlines);
+    page.graph = new PlantGraph(scene);
+    page.selection = null;
+    page.map.setScene(scene.racks, scene.outlines, undefined, page.showPlant ? scene.plant : []);
     $("map-title").textContent = scene.title;
     const gpus = scene.racks.reduce((s, r) => s + (r.gpus ?? 0), 0);
-    const loadKw = scene.racks.reduce((s, r) => s + (r.load_kw ?? 0), 0);
-    mapStats(scene, gpus, loadKw);
+    mapStats(scene, gpus);
     fillRackSearch(page);
     renderDeviceSelect(page);
     recolor(page);
@@ -102,13 +104,30 @@ export async function load(page) {
   }
 }
 
-/** "192 racks · 6,144 GPUs · 7.83 MW rack IT · +0.05 MW IT addable after the worst single failure". */
-function mapStats(scene, gpus, loadKw) {
+/**
+ * "192 racks · 6,144 GPUs · IT load 9.7 MW · +0.05 MW IT addable after the worst single failure". The IT figure is
+ * the API's, formatted as where it also shows: the campus's `campus.it_mw` is the overview's IT load
+ * (`power.it_mw`); a building's or hall's `it_mw` is its racks' IT (the building card's "Rack IT").
+ */
+function mapStats(scene, gpus) {
   const stats = clear($("map-stats"));
-  stats.append(
-    `${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · `,
-    el("span", { "data-testid": "map-it-mw", "data-value": loadKw / 1000 }, `${f.mw(loadKw / 1000, 2)} rack IT`),
-  );
+  const campusWide = scene.scope === "campus";
+  stats.append(`${f.num(scene.racks.length)} racks · ${f.num(gpus)} GPUs · `);
+  if (scene.itMw != null) {
+    stats.append(
+      el(
+        "span",
+        {
+          "data-testid": "map-it-mw",
+          "data-value": scene.itMw,
+          title: campusWide
+            ? "IT load of the campus: servers, network fabric and other IT (the overview's IT load)"
+            : "IT load of the racks shown (the building card's Rack IT); network and other IT count campus-wide",
+        },
+        campusWide ? `IT load ${f.mw(scene.itMw)}` : `Rack IT ${f.mw(scene.itMw)}`,
+      ),
+    );
+  }
   if (scene.headroomMw != null) {
     const mw = scene.headroomMw;
     stats.append(
@@ -119,7 +138,9 @@ function mapStats(scene, gpus, loadKw) {
           "data-testid": "map-headroom",
           "data-value": mw,
           class: mw < 0 ? "bad" : "",
-          title: "IT load that can be added here with the design redundancy intact (2N: either side alone)",
+          title:
+            "IT load that can be added here with the design redundancy intact: IT addable after the worst single " +
+            "failure (2N: either side alone carries everything; N+1: any one unit lost)",
         },
         `${mw >= 0 ? "+" : ""}${f.mw(mw, 2)} IT addable after the worst single failure`,
       ),

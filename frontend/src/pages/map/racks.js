@@ -5,10 +5,29 @@ import * as f from "../../lib/format.js";
 import { IMPACT, METRICS } from "../../lib/colors.js";
 import { loadRackPanel } from "../../lib/rackpanel.js";
 
-export function showTooltip(page, index, event) {
+const TYPE_TITLE = { power: "Power device", cooling: "Cooling unit", plant: "Cooling plant" };
+
+/** What a plant item is: its kind, where it stands, what it serves. */
+function plantTooltip(page, p) {
+  const served = page.graph ? page.graph.paths(p.key).served : 0;
+  return [
+    el("strong", {}, p.name),
+    el("div", {}, `${TYPE_TITLE[p.type] ?? p.type} · ${p.kind}`),
+    served ? el("div", {}, `Serves ${f.num(served)} rack${served === 1 ? "" : "s"} on this map`) : null,
+    el("div", { class: "muted" }, p.position === "recorded" ? "Recorded position" : "Position laid out by the map"),
+    el("div", { class: "muted" }, "Click to show its links and paths"),
+  ];
+}
+
+export function showTooltip(page, index, event, plantIndex = -1) {
   const tooltip = $("map-tooltip");
-  if (index < 0 || !page.scene) {
+  if ((index < 0 && plantIndex < 0) || !page.scene) {
     tooltip.hidden = true;
+    return;
+  }
+  if (index < 0) {
+    fill(tooltip, ...plantTooltip(page, page.map.plant[plantIndex]));
+    place(tooltip, event);
     return;
   }
   const r = page.scene.racks[index];
@@ -28,6 +47,10 @@ export function showTooltip(page, index, event) {
       ? el("div", { class: "tooltip-impact" }, IMPACT[page.impact.kindOf.get(r.id)].label)
       : null,
   );
+  place(tooltip, event);
+}
+
+function place(tooltip, event) {
   tooltip.hidden = false;
   const wrap = $("canvas-wrap").getBoundingClientRect();
   const x = event.clientX - wrap.left + 14;
@@ -52,9 +75,43 @@ export function enterHallAt(page, event) {
   if (hall) page.go({ hallId: hall.id });
 }
 
+/**
+ * Show the power and cooling paths of a rack or device ("rack:12", "power:7", "cooling:3", "plant:2") on the map
+ * and say what they are in the selection note; null clears them.
+ */
+export function showPaths(page, node, label = null) {
+  const note = $("selection-note");
+  page.selection = node;
+  if (!node || !page.graph) {
+    page.map.setPaths(null);
+    note.hidden = true;
+    clear(note);
+    return;
+  }
+  const paths = page.graph.paths(node);
+  page.map.setPaths(paths);
+  note.hidden = false;
+  note.dataset.node = node;
+  note.dataset.segments = paths.segments.length;
+  fill(
+    note,
+    el("strong", {}, label ?? node),
+    node.startsWith("rack:")
+      ? " — its power paths (side A orange, side B violet) up to the sources, and its cooling unit and plant (teal)."
+      : ` — its sources and what it serves${paths.served ? ` (${f.num(paths.served)} racks below it)` : ""}.`,
+    " ",
+    el(
+      "button",
+      { type: "button", class: "button-quiet", "data-testid": "selection-clear", onclick: () => showPaths(page, null) },
+      "Hide paths",
+    ),
+  );
+}
+
 export function openRack(page, index) {
   const rack = page.scene.racks[index];
   page.map.select(index);
+  showPaths(page, `rack:${rack.id}`, rack.name);
   const panel = $("rack-panel");
   panel.hidden = false;
   panel.dataset.rackId = rack.id;
@@ -68,6 +125,7 @@ export function closePanel(page) {
   panel.hidden = true;
   delete panel.dataset.rackId;
   page.map.select(-1);
+  if (page.selection?.startsWith("rack:")) showPaths(page, null);
   document.body.classList.remove("panel-open");
   $("floor-canvas").focus({ preventScroll: true });
 }
@@ -84,6 +142,10 @@ export function fillRackSearch(page) {
 export function wireRackControls(page) {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closePanel(page);
+  });
+  $("show-plant").addEventListener("change", (e) => {
+    page.showPlant = e.target.checked;
+    page.map.setPlant(page.showPlant && page.scene ? page.scene.plant : []);
   });
 
   $("rack-search").addEventListener("keydown", (e) => {
