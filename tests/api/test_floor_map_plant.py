@@ -121,9 +121,10 @@ def test_a_row_pdu_stands_at_the_end_of_the_row_it_feeds(planner_client, demo):
         left = min(r["x_m"] for r in fed)
         right = max(r["x_m"] + r["width_m"] for r in fed)
         # within a PDU's width of one end of the row, outside it
-        assert left - 2 * p["width_m"] <= p["x_m"] + p["width_m"] <= left or right <= p["x_m"] <= right + 2 * p[
-            "width_m"
-        ], p["name"]
+        assert (
+            left - 2 * p["width_m"] <= p["x_m"] + p["width_m"] <= left
+            or right <= p["x_m"] <= right + 2 * p["width_m"]
+        ), p["name"]
 
 
 def test_the_hall_answer_carries_its_plant_in_the_hall_frame(planner_client, demo):
@@ -157,8 +158,6 @@ def test_a_rack_power_path_shows_generators_as_standby_sources(planner_client, d
                 assert backed, d["name"]
                 for target in backed:
                     # the device a generator backs has a normal (non-generator) source on this path too
-                    sources = {
-                        f.upstream_id for f in PowerFeed.objects.filter(downstream_device_id=target)
-                    }
+                    sources = {f.upstream_id for f in PowerFeed.objects.filter(downstream_device_id=target)}
                     assert sources - generators, target
     assert seen_standby
