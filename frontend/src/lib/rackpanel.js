@@ -147,13 +147,85 @@ function nodesView(rows, rack) {
   );
 }
 
+function stepTitle(s) {
+  return (
+    [
+      s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null,
+      s.headroom_after_failover_kw != null
+        ? `after worst single failure ${f.kw(s.headroom_after_failover_kw, 0)}` +
+          (s.worst_failure?.name ? ` (${s.worst_failure.name})` : "")
+        : null,
+    ]
+      .filter(Boolean)
+      .join("; ") || null
+  );
+}
+
+function stepLoad(s) {
+  if (s.load_pct != null || s.utilization != null)
+    return el("span", { class: "chain-load" }, s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization));
+  return s.rated_kw != null ? el("span", { class: "chain-load" }, f.kw(s.rated_kw, 0)) : null;
+}
+
+/** One step of the chain: one element, or several in parallel (N+1 modules feeding the step below). */
+function stepItem(group) {
+  const first = group[0];
+  return el(
+    "li",
+    {
+      class: `${first.feed ? "chain-feed" : ""} ${group.every((s) => s.live === false) ? "chain-dead" : ""}`,
+      title: group.length === 1 ? stepTitle(first) : "In parallel: each carries a share of the step below",
+    },
+    el("span", { class: "chain-kind" }, group.length > 1 ? `${first.kind ?? ""} ×${group.length}` : (first.kind ?? "")),
+    el(
+      "span",
+      { class: "chain-names" },
+      group.map((s, i) => [
+        i ? el("span", { class: "chain-or" }, " ∥ ") : null,
+        el(
+          "span",
+          {
+            class: `${s.feed ? "chain-feed-name" : "chain-name"} ${s.live === false ? "chain-dead" : ""}`,
+            title: group.length > 1 ? stepTitle(s) : null,
+          },
+          s.name ?? String(s.id ?? ""),
+        ),
+      ]),
+    ),
+    group.length === 1 ? stepLoad(first) : null,
+  );
+}
+
+/** Standby sources (generators) of a step: an alternate source beside it, not a step in series. */
+function standbyItem(standby, backed) {
+  const names = standby.map((s) => s.name);
+  return el(
+    "li",
+    {
+      class: "chain-standby",
+      "data-testid": "chain-standby",
+      title: `Alternate source of ${backed}: carries it only when its normal sources are dead`,
+    },
+    el(
+      "span",
+      { class: "chain-kind" },
+      `standby ${standby[0].kind}${standby.length > 1 ? ` ×${standby.length}` : ""} · alternate source`,
+    ),
+    el(
+      "span",
+      { class: "chain-names chain-wide" },
+      names.map((n, i) => [i ? ", " : null, el("span", { class: "chain-standby-name" }, n)]),
+    ),
+  );
+}
+
 function powerView(chain) {
   const paths = normalizePaths(chain);
   if (!paths.length) return el("p", { class: "muted" }, "No power feeds.");
   return el(
     "div",
     { class: "paths" },
-    paths.map(({ side, steps }) =>
+    paths.map(({ side, steps, standby }) =>
       el(
         "div",
         { class: `path path-${side.toLowerCase()}`, "data-side": side },
@@ -161,69 +233,62 @@ function powerView(chain) {
         el(
           "ol",
           { class: "chain" },
-          steps.map((s) =>
-            el(
-              "li",
-              {
-                class: `${s.feed ? "chain-feed" : ""} ${s.live === false ? "chain-dead" : ""}`,
-                title:
-                  [
-                    s.headroom_kw != null ? `headroom ${f.kw(s.headroom_kw, 0)}` : null,
-                    s.headroom_after_failover_kw != null
-                      ? `after worst single failure ${f.kw(s.headroom_after_failover_kw, 0)}` +
-                        (s.worst_failure?.name ? ` (${s.worst_failure.name})` : "")
-                      : null,
-                  ]
-                    .filter(Boolean)
-                    .join("; ") || null,
-              },
-              el("span", { class: "chain-kind" }, s.kind ?? ""),
-              el("span", { class: s.feed ? "chain-feed-name" : "chain-name" }, s.name ?? String(s.id ?? "")),
-              s.load_pct != null || s.utilization != null
-                ? el(
-                    "span",
-                    { class: "chain-load" },
-                    s.load_pct != null ? `${f.num(s.load_pct, 0)} %` : f.pct(s.utilization),
-                  )
-                : s.rated_kw != null
-                  ? el("span", { class: "chain-load" }, f.kw(s.rated_kw, 0))
-                  : null,
-            ),
-          ),
+          steps.map((group) => {
+            const ids = new Set(group.map((s) => s.id));
+            const backing = (standby ?? []).filter((g) => (g.feeds_device_ids ?? []).some((id) => ids.has(id)));
+            return [
+              stepItem(group),
+              backing.length ? standbyItem(backing, group.map((s) => s.name).join(" ∥ ")) : null,
+            ];
+          }),
         ),
       ),
     ),
   );
 }
 
-/** Steps of each side, rack → utility: the rack feed, the devices upstream (nearest first), the grid. */
+/**
+ * Steps of each side, rack → utility: the rack feed, the devices upstream grouped by depth (several at one depth
+ * are in parallel), the grid. Standby devices (generators) are kept apart: each shows beside the step it backs.
+ */
 function normalizePaths(chain) {
   if (!chain) return [];
   if (Array.isArray(chain.sides)) {
-    return chain.sides.map((side) => ({
-      side: side.side,
-      steps: [
-        // The rack's own feed; the feeds between devices further up are not listed.
-        ...(side.feeds ?? [])
-          .filter((f) => f.downstream_device_id == null)
-          .map((f) => ({
-            kind: "rack feed",
-            name: `${f.side} feed, ${f.rating_kw} kW`,
-            load_pct: f.load_pct,
-            live: f.live,
-            feed: true,
-          })),
-        ...(side.devices ?? []),
-        ...(side.utility_feeds ?? []).map((u) => ({
-          ...u,
-          kind: "utility feed",
-          utilization: u.capacity_kw ? u.load_kw / u.capacity_kw : null,
-        })),
-      ],
-    }));
-  }
-  if (Array.isArray(chain.paths)) {
-    return chain.paths.map((p) => ({ side: p.side ?? "?", steps: p.devices ?? p.steps ?? [] }));
+    return chain.sides.map((side) => {
+      const devices = side.devices ?? [];
+      const byDepth = new Map();
+      for (const d of devices.filter((x) => !x.standby)) {
+        let list = byDepth.get(d.depth);
+        if (!list) byDepth.set(d.depth, (list = []));
+        list.push(d);
+      }
+      return {
+        side: side.side,
+        standby: devices.filter((x) => x.standby),
+        steps: [
+          // The rack's own feed; the feeds between devices further up are not listed.
+          ...(side.feeds ?? [])
+            .filter((fd) => fd.downstream_device_id == null)
+            .map((fd) => [
+              {
+                kind: "rack feed",
+                name: `${fd.side} feed, ${fd.rating_kw} kW`,
+                load_pct: fd.load_pct,
+                live: fd.live,
+                feed: true,
+              },
+            ]),
+          ...[...byDepth.keys()].sort((a, b) => a - b).map((k) => byDepth.get(k)),
+          ...(side.utility_feeds ?? []).map((u) => [
+            {
+              ...u,
+              kind: "utility feed",
+              utilization: u.capacity_kw ? u.load_kw / u.capacity_kw : null,
+            },
+          ]),
+        ],
+      };
+    });
   }
   return [];
 }

@@ -5,80 +5,149 @@ import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT } from "../../lib/colors.js";
 import { countIn, recolor } from "./legend.js";
-import { zoomToRacks } from "./racks.js";
+import { showPaths, zoomToRacks } from "./racks.js";
 
-const DEVICE_KINDS = [
-  ["ups", "UPS"],
-  ["pdu", "PDU"],
-  ["rpp", "Remote power panels"],
-  ["busway", "Busways"],
-  ["switchgear", "Switchgear"],
-  ["transformer", "Transformers"],
-  ["substation", "Substations"],
-  ["generator", "Generators"],
+// Kinds in the picker's order: what planners ask about first (UPS, PDU, CDU, plants), then the rest.
+const KINDS = [
+  ["power", "ups", "UPS"],
+  ["power", "pdu", "PDU"],
+  ["cooling", "cdu", "CDU"],
+  ["plant", null, "Cooling plants"],
+  ["power", "rpp", "Remote power panels"],
+  ["power", "busway", "Busways"],
+  ["cooling", "crah", "CRAH"],
+  ["cooling", "rear-door", "Rear-door coolers"],
+  ["cooling", "immersion", "Immersion tanks"],
+  ["power", "switchgear", "Switchgear"],
+  ["power", "transformer", "Transformers"],
+  ["power", "substation", "Substations"],
+  ["power", "generator", "Generators (standby)"],
 ];
+const TOP_FAILURES = 10;
 
 export async function loadDevices(page) {
   const campus = page.campusId;
-  const [devices, units, plants, feeds] = await Promise.allSettled([
+  const [devices, units, plants, feeds, redundancy] = await Promise.allSettled([
     api.all(`/api/power-devices/${qs({ campus })}`),
     api.all(`/api/cooling-units/${qs({ campus })}`),
     api.all(`/api/cooling-plants/${qs({ campus })}`),
     api.all(`/api/utility-feeds/${qs({ campus })}`),
+    api.get(`/api/campuses/${campus}/redundancy/`),
   ]);
-  const ok = (result) => (result.status === "fulfilled" ? result.value : []);
-  page.deviceLists = { devices: ok(devices), units: ok(units), plants: ok(plants), feeds: ok(feeds) };
+  const ok = (result, empty = []) => (result.status === "fulfilled" ? result.value : empty);
+  page.deviceLists = {
+    devices: ok(devices),
+    units: ok(units),
+    plants: ok(plants),
+    feeds: ok(feeds),
+    findings: redundancy.status === "fulfilled" ? (redundancy.value.findings ?? []) : null,
+  };
   renderDeviceSelect(page);
   $("impact-device").dataset.ready = "true";
-  const failed = [devices, units, plants, feeds].find((r) => r.status === "rejected");
+  const failed = [devices, units, plants, feeds, redundancy].find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
 }
 
-/** The device picker: this hall's devices first (when a hall is shown), then every device by kind. */
+const idOf = (ref) => (typeof ref === "object" && ref ? ref.id : ref);
+
+/** Building id and name of a listed element (cooling units through their hall). */
+function buildingOf(page, row, hallBuilding) {
+  const b = row.building ?? hallBuilding.get(idOf(row.hall)) ?? null;
+  if (!b) return { id: null, name: "Campus-wide" };
+  return typeof b === "object" ? { id: b.id, name: b.name } : { id: b, name: `Building ${b}` };
+}
+
+/**
+ * The device picker: the worst single failures first (the redundancy check's findings, by GPUs lost), this hall's
+ * devices when a hall is shown, the utility feeds, then every element grouped by kind and building. The search box
+ * narrows every group.
+ */
 export function renderDeviceSelect(page) {
   if (!page.deviceLists) return;
   const select = $("impact-device");
   const current = select.value;
-  const { devices, units, plants, feeds } = page.deviceLists;
+  const { devices, units, plants, feeds, findings } = page.deviceLists;
+  const hallBuilding = new Map();
+  for (const b of page.navigation ?? []) for (const h of b.halls) hallBuilding.set(h.id, { id: b.id, name: b.name });
   clear(select);
   select.append(el("option", { value: "" }, "Choose a device to fail…"));
-  const group = (label, rows, kind) => {
-    if (!rows.length) return;
-    const g = el("optgroup", { label });
-    for (const row of rows) g.append(el("option", { value: `${kind}:${row.id}` }, row.name));
-    select.append(g);
-  };
+  const option = (value, text) => el("option", { value, "data-search": text.toLowerCase() }, text);
+
+  const worst = el("optgroup", { label: "Worst single failures (GPUs lost)", "data-group": "worst" });
+  if (findings === null) worst.append(el("option", { value: "", disabled: true }, "Redundancy check unavailable"));
+  else if (!findings.length)
+    worst.append(el("option", { value: "", disabled: true }, "No single failure costs GPUs (redundancy check)"));
+  for (const fd of (findings ?? []).slice(0, TOP_FAILURES)) {
+    const text = `${fd.device_name} — ${f.num(fd.gpus_lost)} GPUs lost${fd.effect === "cascade" ? ", cascades" : ""}`;
+    worst.append(option(`${fd.device_kind}:${fd.device_id}`, text));
+  }
+  select.append(worst);
+
   // "What if this hall's UPS-2 fails?" is the usual question.
-  const hallOf = (row) => (typeof row.hall === "object" && row.hall ? row.hall.id : row.hall);
   if (page.hallId) {
-    const here = el("optgroup", { label: "In this hall" });
+    const here = el("optgroup", { label: "In this hall", "data-group": "hall" });
     for (const [rows, kind] of [
       [devices, "power"],
       [units, "cooling"],
     ]) {
       for (const row of rows) {
-        if (hallOf(row) === page.hallId && row.kind !== "generator") {
-          here.append(el("option", { value: `${kind}:${row.id}` }, `${row.name} (${row.kind})`));
+        if (idOf(row.hall) === page.hallId && row.kind !== "generator") {
+          here.append(option(`${kind}:${row.id}`, `${row.name} (${row.kind})`));
         }
       }
     }
     if (here.children.length) select.append(here);
   }
-  group("Utility feeds", feeds, "utility");
-  for (const [k, title] of DEVICE_KINDS)
-    group(
-      title,
-      devices.filter((d) => d.kind === k),
-      "power",
-    );
-  group(
-    "Cooling units (CDU, CRAH…)",
-    [...units].sort((a, b) => (a.kind === "cdu" ? 0 : 1) - (b.kind === "cdu" ? 0 : 1)),
-    "cooling",
-  );
-  group("Cooling plants", plants, "plant");
+  if (feeds.length) {
+    const g = el("optgroup", { label: "Utility feeds", "data-group": "utility" });
+    for (const row of feeds) g.append(option(`utility:${row.id}`, row.name));
+    select.append(g);
+  }
+  const lists = { power: devices, cooling: units, plant: plants };
+  for (const [type, kind, title] of KINDS) {
+    const rows = lists[type].filter((r) => kind === null || r.kind === kind);
+    const byBuilding = new Map();
+    for (const row of rows) {
+      const b = buildingOf(page, row, hallBuilding);
+      let entry = byBuilding.get(b.id);
+      if (!entry) byBuilding.set(b.id, (entry = { name: b.name, rows: [] }));
+      entry.rows.push(row);
+    }
+    const entries = [...byBuilding.values()].sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }));
+    for (const entry of entries) {
+      const g = el("optgroup", {
+        label: `${title} · ${entry.name} (${entry.rows.length})`,
+        "data-group": `${type}:${kind ?? "plant"}`,
+      });
+      for (const row of entry.rows) g.append(option(`${type}:${row.id}`, row.name));
+      select.append(g);
+    }
+  }
+  filterDevices($("impact-search").value);
   select.value = current;
   if (select.value !== current) select.value = "";
+}
+
+/** Hide the options (and groups) whose name does not contain the search text; say how many match. */
+function filterDevices(text) {
+  const q = text.trim().toLowerCase();
+  const select = $("impact-device");
+  let shown = 0;
+  for (const g of select.querySelectorAll("optgroup")) {
+    let any = false;
+    for (const o of g.querySelectorAll("option[data-search]")) {
+      const hit = !q || o.dataset.search.includes(q);
+      o.hidden = !hit;
+      if (hit) {
+        any = true;
+        shown += 1;
+      }
+    }
+    g.hidden = q !== "" && !any;
+  }
+  const note = $("impact-search-count");
+  note.textContent = q ? `${f.num(shown)} match${shown === 1 ? "" : "es"}` : "";
+  return shown;
 }
 
 /** The name of a picked element ("kind:id") from the picker's lists. */
@@ -149,6 +218,9 @@ export async function runImpact(page) {
     page.impact = { kindOf, data, counts: impactCounts(data, kindOf) };
     $("impact-clear").disabled = false;
     renderImpact(page, data, kindOf);
+    // The failed element's links: its sources and what it serves, drawn over the impact colours.
+    if (picked.length === 1 && !picked[0].startsWith("utility:"))
+      showPaths(page, picked[0], pickedName(page, picked[0]));
     recolor(page);
   } catch (error) {
     clear(result).append(errorBox(error, "impact-error"));
@@ -294,6 +366,7 @@ function renderImpact(page, data, kindOf) {
 }
 
 export function clearImpact(page) {
+  if (page.selection && page.selection === page.impactPicked?.[0]) showPaths(page, null);
   page.impact = null;
   page.impactPicked = [];
   renderPicked(page);
@@ -305,6 +378,18 @@ export function clearImpact(page) {
 
 export function wireImpact(page) {
   $("impact-device").addEventListener("change", (e) => pickElement(page, e.target.value));
+  const search = $("impact-search");
+  search.addEventListener("input", () => filterDevices(search.value));
+  search.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    // Enter fails the first element that matches.
+    const first = $("impact-device").querySelector("optgroup:not([hidden]) option[data-search]:not([hidden])");
+    if (first) {
+      $("impact-device").value = first.value;
+      pickElement(page, first.value);
+    }
+  });
   $("impact-several").addEventListener("change", () => renderPicked(page));
   $("impact-clear").addEventListener("click", () => clearImpact(page));
 }
