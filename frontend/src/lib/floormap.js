@@ -374,8 +374,10 @@ export class FloorMap {
       // Labels sit just above their outline (buildings leave room around their halls). A label never squeezes:
       // the full one when it fits, else the name alone, else nothing.
       const y = o.level === "building" ? sy - 18 : sy - 15;
+      // (A building's name may run a little past its walls: buildings stand tens of metres apart.)
       const room = wpx - 4;
-      const text = [o.label, o.name].find((t) => t && ctx.measureText(t).width <= room);
+      const nameRoom = o.level === "building" ? wpx + 24 : room;
+      const text = [o.label, o.name].find((t, k) => t && ctx.measureText(t).width <= (k ? nameRoom : room));
       if (text) ctx.fillText(text, Math.max(sx + 2, 4), Math.max(y, 2));
     }
     this._drawPlantLabels(ctx, view, scale);
@@ -456,7 +458,8 @@ export class FloorMap {
     const minW = 2 / scale;
     const byFill = new Map();
     for (const p of this.plant) {
-      if (!intersects(p, view)) continue;
+      // Level of detail: an element under 2 px is left out (zoom in to see every PDU).
+      if (!intersects(p, view) || Math.max(p.w, p.h) < minW) continue;
       const fill = plantStyle(p).fill;
       let list = byFill.get(fill);
       if (!list) byFill.set(fill, (list = []));

@@ -27,25 +27,37 @@ const TOP_FAILURES = 10;
 
 export async function loadDevices(page) {
   const campus = page.campusId;
-  const [devices, units, plants, feeds, redundancy] = await Promise.allSettled([
+  const [devices, units, plants, feeds] = await Promise.allSettled([
     api.all(`/api/power-devices/${qs({ campus })}`),
     api.all(`/api/cooling-units/${qs({ campus })}`),
     api.all(`/api/cooling-plants/${qs({ campus })}`),
     api.all(`/api/utility-feeds/${qs({ campus })}`),
-    api.get(`/api/campuses/${campus}/redundancy/`),
   ]);
-  const ok = (result, empty = []) => (result.status === "fulfilled" ? result.value : empty);
+  const ok = (result) => (result.status === "fulfilled" ? result.value : []);
   page.deviceLists = {
     devices: ok(devices),
     units: ok(units),
     plants: ok(plants),
     feeds: ok(feeds),
-    findings: redundancy.status === "fulfilled" ? (redundancy.value.findings ?? []) : null,
+    findings: undefined, // the redundancy check's, once loaded (null: unavailable)
   };
   renderDeviceSelect(page);
   $("impact-device").dataset.ready = "true";
-  const failed = [devices, units, plants, feeds, redundancy].find((r) => r.status === "rejected");
+  const failed = [devices, units, plants, feeds].find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
+}
+
+/** The worst single failures (the redundancy check fails every element alone): asked after the map is drawn. */
+export async function loadWorstFailures(page) {
+  try {
+    const body = await api.get(`/api/campuses/${page.campusId}/redundancy/`);
+    page.worstFindings = body.findings ?? [];
+  } catch {
+    page.worstFindings = null;
+  }
+  if (page.deviceLists) page.deviceLists.findings = page.worstFindings;
+  renderDeviceSelect(page);
+  $("impact-device").dataset.worstReady = "true";
 }
 
 const idOf = (ref) => (typeof ref === "object" && ref ? ref.id : ref);
@@ -66,7 +78,8 @@ export function renderDeviceSelect(page) {
   if (!page.deviceLists) return;
   const select = $("impact-device");
   const current = select.value;
-  const { devices, units, plants, feeds, findings } = page.deviceLists;
+  const { devices, units, plants, feeds } = page.deviceLists;
+  const findings = page.deviceLists.findings ?? page.worstFindings;
   const hallBuilding = new Map();
   for (const b of page.navigation ?? []) for (const h of b.halls) hallBuilding.set(h.id, { id: b.id, name: b.name });
   clear(select);
@@ -74,7 +87,9 @@ export function renderDeviceSelect(page) {
   const option = (value, text) => el("option", { value, "data-search": text.toLowerCase() }, text);
 
   const worst = el("optgroup", { label: "Worst single failures (GPUs lost)", "data-group": "worst" });
-  if (findings === null) worst.append(el("option", { value: "", disabled: true }, "Redundancy check unavailable"));
+  if (findings === undefined)
+    worst.append(el("option", { value: "", disabled: true }, "Running the redundancy check…"));
+  else if (findings === null) worst.append(el("option", { value: "", disabled: true }, "Redundancy check unavailable"));
   else if (!findings.length)
     worst.append(el("option", { value: "", disabled: true }, "No single failure costs GPUs (redundancy check)"));
   for (const fd of (findings ?? []).slice(0, TOP_FAILURES)) {

@@ -4,7 +4,7 @@
 import { $, boot, clear, el, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { METRICS } from "../../lib/colors.js";
-import { loadDevices, wireImpact } from "./impact.js";
+import { loadDevices, loadWorstFailures, wireImpact } from "./impact.js";
 import { buildPicker, go, load, wireNavigation } from "./navigation.js";
 import { exposeForTests } from "./probe.js";
 import { enterHallAt, openRack, showPaths, showTooltip, wireRackControls } from "./racks.js";
@@ -57,6 +57,7 @@ loadDevices(page).catch((error) => {
   $("impact-result").append(errorBox(error, "impact-error"));
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.
+loaded.then(() => loadWorstFailures(page));
 loaded
   .then(() => replay.init(page.runId))
   .catch((error) => {

@@ -1,7 +1,7 @@
 // window.floorMap: what the browser tests and tools read from the map (rack positions and colours, the view,
 // the impact counts, frame times) and the few moves they make.
 import { IMPACT, NO_DATA } from "../../lib/colors.js";
-import { openRack } from "./racks.js";
+import { openRack, showPaths } from "./racks.js";
 
 export function exposeForTests(page) {
   window.floorMap = {
@@ -22,13 +22,56 @@ export function exposeForTests(page) {
       });
     },
     get outlines() {
+      const box = page.map.canvas.getBoundingClientRect();
       return (page.scene?.outlines ?? []).map((o) => ({
         level: o.level,
         id: o.id,
         label: o.label,
         headroomMw: o.headroomMw,
+        // on screen, viewport CSS pixels
+        left: box.left + (o.x - page.map.ox) * page.map.scale,
+        top: box.top + (o.y - page.map.oy) * page.map.scale,
+        width: o.w * page.map.scale,
+        height: o.h * page.map.scale,
       }));
     },
+    /** The plant drawn (power devices, cooling units, plants) with their centres in viewport pixels. */
+    get plant() {
+      const box = page.map.canvas.getBoundingClientRect();
+      return page.map.plant.map((p) => ({
+        key: p.key,
+        type: p.type,
+        id: p.id,
+        kind: p.kind,
+        name: p.name,
+        position: p.position,
+        x: box.left + (p.x + p.w / 2 - page.map.ox) * page.map.scale,
+        y: box.top + (p.y + p.h / 2 - page.map.oy) * page.map.scale,
+        w: p.w * page.map.scale,
+        h: p.h * page.map.scale,
+      }));
+    },
+    /** The paths drawn for the selection: node, number of link segments, racks and plant items on them. */
+    get paths() {
+      const paths = page.map.paths;
+      if (!paths) return null;
+      return {
+        node: page.selection,
+        segments: paths.segments.length,
+        racks: [...paths.racks].map((i) => page.scene.racks[i].id),
+        items: [...paths.items].map((i) => page.scene.plant[i].key),
+        served: paths.served,
+      };
+    },
+    /** The on-screen size of one rack (px) and whether racks are merged into cells at this zoom. */
+    get detail() {
+      return { rackPx: 0.6 * page.map.scale, aggregated: page.map.aggregated, cells: page.map.cells?.groups.size ?? 0 };
+    },
+    get canvasBox() {
+      const b = page.map.canvas.getBoundingClientRect();
+      return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    },
+    showPaths: (node) => showPaths(page, node, node),
     get metric() {
       return page.metric;
     },
