@@ -300,9 +300,11 @@ def test_clicking_a_rack_opens_its_panel_with_power_paths(planner_page, demo):
 
 
 def _path(chain: dict, side: str) -> list[dict]:
-    """Devices upstream of the rack's feed on one side, nearest first, then the utility feeds."""
+    """Devices in series upstream of the rack's feed on one side, nearest first, then the utility feeds (standby
+    generators stand beside the device they back, not in the series)."""
     entry = next(s for s in chain["sides"] if s["side"] == side)
-    return entry["devices"] + entry["utility_feeds"]
+    series = sorted((d for d in entry["devices"] if not d["standby"]), key=lambda d: d["depth"])
+    return series + entry["utility_feeds"]
 
 
 # ---------------------------------------------------------------- impact mode

@@ -186,7 +186,9 @@ def test_impact_mode_lists_cooling_and_shows_the_api_gpus_lost(page, campus_2n):
 
     # The worst single failure the redundancy check names (if any), a UPS, a CDU and a plant: impact mode shows
     # the GPUs the impact API loses for each, and the number the redundancy check gives (0 when not listed).
-    ups = page.locator("[data-testid=impact-device] optgroup[label=UPS] option").first.get_attribute("value")
+    ups = page.locator(
+        "[data-testid=impact-device] optgroup[data-group='power:ups'] option"
+    ).first.get_attribute("value")
     chosen = [ups, f"cooling:{units[0]['id']}", f"plant:{plants[0]['id']}"]
     worst = redundancy["findings"][0] if redundancy["findings"] else None
     if worst is not None:

@@ -66,10 +66,26 @@ export function buildingCards(page, buildings, storage = []) {
               { title: "IT load of the building's racks (network and other IT are counted campus-wide)" },
               "Rack IT",
             ),
-            el("dd", { "data-field": "it_mw" }, f.mw(b.it_mw)),
+            el(
+              "dd",
+              {
+                "data-field": "it_mw",
+                "data-value": b.it_mw,
+                title: "IT load of the building's racks (the floor map header's Rack IT for this building)",
+              },
+              f.mw(b.it_mw),
+            ),
             el("dt", { title: "Rack IT × the design PUE" }, "Facility"),
             el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
-            el("dt", { title: "IT load that can be added with the design redundancy intact" }, "Headroom"),
+            el(
+              "dt",
+              {
+                title:
+                  "IT addable after the worst single failure: IT load that can be added with the design redundancy " +
+                  "intact (the floor map's building headroom)",
+              },
+              "Headroom",
+            ),
             el(
               "dd",
               {

@@ -55,7 +55,14 @@ export function headline(summary) {
         el(
           "div",
           { class: "figure-row" },
-          figure("fig-it-mw", "IT load", power.it_mw, f.mw(power.it_mw)),
+          figure(
+            "fig-it-mw",
+            "IT load",
+            power.it_mw,
+            f.mw(power.it_mw),
+            null,
+            "IT load of the campus: servers, network fabric and other IT (the floor map's campus IT load)",
+          ),
           figure(
             "fig-facility-mw",
             "Facility",
@@ -124,6 +131,8 @@ export function headline(summary) {
           power.headroom_after_failover_mw,
           f.mw(power.headroom_after_failover_mw, 2),
           bindingText(power.headroom_binding),
+          "IT load that can be added with the design redundancy intact: IT addable after the worst single failure " +
+            "(2N: either side alone carries everything; N+1: any one unit lost)",
         ),
         figure(
           "fig-cooling-headroom",

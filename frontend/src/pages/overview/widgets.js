@@ -11,10 +11,11 @@ export function bindingText(binding) {
   return `limited by ${binding.name}${lost}`;
 }
 
-export function figure(testid, title, value, text, sub) {
+/** A headline figure; `hint` (a tooltip) says what it measures when the title alone does not. */
+export function figure(testid, title, value, text, sub, hint = null) {
   return el(
     "div",
-    { class: "figure", "data-testid": testid, "data-value": value ?? "" },
+    { class: "figure", "data-testid": testid, "data-value": value ?? "", title: hint },
     el("div", { class: "figure-title" }, title),
     el("div", { class: "figure-value", "data-testid": `${testid}-text` }, text),
     sub ? el("div", { class: "figure-sub" }, sub) : null,
