@@ -202,14 +202,15 @@ def test_racks_stay_legible_at_every_zoom(planner_page, demo):
     assert result["checked"] > 0 and result["bad"] == []
     screenshot(page, "map-hall-names")
 
-    # Campus view zoomed out until a rack is a pixel wide: racks are merged into cells, never hair-lines, so the
-    # few pixels around every rack's centre show its colour.
+    # Campus view zoomed out until a rack is a pixel wide: racks are merged into blocks, never hair-lines, so at
+    # least half the 4 x 4 px around every rack's centre shows its colour (a 1.2 m row drawn to scale, 2.4 px high,
+    # would cover a third at most after anti-aliasing; a row-end rack shares its window with the PDU beside it).
     page.goto(f"/campuses/{campus_id}/map/")
     wait_map_ready(page)
     page.evaluate("(() => { floorMap.fit(); floorMap.zoomAt(2 / floorMap.scale); })()")
     detail = page.evaluate("floorMap.detail")
     assert detail["rackPx"] < 2.5 and detail["aggregated"]
-    result = page.evaluate(AREA_CHECK, [2, 0.6])
+    result = page.evaluate(AREA_CHECK, [2, 0.5])
     assert result["checked"] == len(floor["racks"]) and result["bad"] == []
     # Every building is inside the canvas at the fitted view.
     page.evaluate("floorMap.fit()")

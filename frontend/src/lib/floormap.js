@@ -301,8 +301,8 @@ export class FloorMap {
       for (const [color, list] of cells.groups) {
         ctx.beginPath();
         for (const c of list) {
-          if (c.x > view.x1 || c.y > view.y1 || c.x + c.size < view.x0 || c.y + c.size < view.y0) continue;
-          ctx.rect(c.x, c.y, c.size * 0.9, c.size * 0.9);
+          if (c.x > view.x1 || c.y > view.y1 || c.x + c.w < view.x0 || c.y + c.h < view.y0) continue;
+          ctx.rect(c.x, c.y, c.w, c.h);
         }
         ctx.fillStyle = color;
         ctx.fill();
@@ -429,7 +429,14 @@ export class FloorMap {
       const gy = Math.floor((r.y + r.h / 2) / size);
       const k = key(gx, gy);
       let cell = byCell.get(k);
-      if (!cell) byCell.set(k, (cell = { x: gx * size, y: gy * size, size, counts: new Map(), hit: new Map() }));
+      if (!cell) {
+        cell = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity, counts: new Map(), hit: new Map() };
+        byCell.set(k, cell);
+      }
+      cell.x0 = Math.min(cell.x0, r.x);
+      cell.y0 = Math.min(cell.y0, r.y);
+      cell.x1 = Math.max(cell.x1, r.x + r.w);
+      cell.y1 = Math.max(cell.y1, r.y + r.h);
       const c = this.colors[i];
       const counts = this.highlight.has(i) ? cell.hit : cell.counts;
       counts.set(c, (counts.get(c) ?? 0) + 1);
@@ -445,9 +452,14 @@ export class FloorMap {
           color = c;
         }
       }
+      // The block covers the cell's racks, at least 90 % of a cell in each direction, centred on them: it sits
+      // where the racks are and abuts the next block along a row.
+      const w = Math.max(cell.x1 - cell.x0, size * 0.9);
+      const h = Math.max(cell.y1 - cell.y0, size * 0.9);
+      const block = { x: (cell.x0 + cell.x1 - w) / 2, y: (cell.y0 + cell.y1 - h) / 2, w, h };
       let list = groups.get(color);
       if (!list) groups.set(color, (list = []));
-      list.push(cell);
+      list.push(block);
     }
     this.cells = { size, groups };
     return this.cells;
