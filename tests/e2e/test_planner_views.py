@@ -137,8 +137,9 @@ def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
 
     open_map(page, campus_2n)
     rack_it_mw = sum(r["load_kw"] for r in racks) / 1000.0
-    assert value(page, "[data-testid=map-it-mw]") == pytest.approx(rack_it_mw)
-    # The rack IT of the map is the building cards' IT, building by building.
+    # The campus header gives the overview's IT load (servers, fabric and other IT), field for field.
+    assert value(page, "[data-testid=map-it-mw]") == summary["power"]["it_mw"] == floor["campus"]["it_mw"]
+    # The racks' IT is the building cards' IT, building by building.
     assert rack_it_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
     assert value(page, "[data-testid=map-headroom]") == pytest.approx(power_headroom(summary))
     outlines = {(o["level"], o["id"]): o["headroomMw"] for o in page.evaluate("floorMap.outlines")}
