@@ -27,7 +27,14 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
 class CampusFilterSet(TwinFilterSet):
     class Meta:
         model = models.Campus
-        fields = {"id": ID, "name": TEXT, "grid_capacity_mw": RANGE, "design_pue": RANGE, "climate": CHOICE}
+        fields = {
+            "id": ID,
+            "name": TEXT,
+            "grid_capacity_mw": RANGE,
+            "design_pue": RANGE,
+            "climate": CHOICE,
+            "parent": ID,
+        }
 
 
 class UtilityFeedFilterSet(TwinFilterSet):

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from campus import models
 from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
+from campus.api.branch_views import BranchActionsMixin
 from campus.api.rack_power import rack_prefetches
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
@@ -316,7 +317,7 @@ SUMMARY_EXAMPLE = {
 
 
 @inventory_schema(s.CampusSerializer, "campuses")
-class CampusViewSet(CampusInventoryViewSet):
+class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     queryset = models.Campus.objects.all()
     serializer_class = s.CampusSerializer
     filterset_class = filtersets.CampusFilterSet

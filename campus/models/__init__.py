@@ -1,3 +1,4 @@
+from .branching import BranchBase
 from .catalog import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
 from .compute import Node
 from .cooling import CoolingPlant, CoolingUnit
@@ -7,6 +8,7 @@ from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
 from .weather import CampusWeather
 
 __all__ = [
+    "BranchBase",
     "Building",
     "Campus",
     "CampusWeather",

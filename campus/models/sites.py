@@ -40,6 +40,18 @@ class Campus(TimestampedModel):
         help_text="Reference weather year of the site (docs/model.md, Weather); an uploaded EPW year overrides it.",
     )
     description = models.TextField(blank=True)
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="branches",
+        help_text="The design this campus was branched from (POST /api/campuses/{id}/branch/); null for a "
+        "campus that is not a branch.",
+    )
+    branched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the branch was taken or last merged into its parent."
+    )
     history = HistoricalRecords()
 
     class Meta:

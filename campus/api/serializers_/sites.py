@@ -11,6 +11,7 @@ class CampusSerializer(TwinModelSerializer):
     class Meta:
         model = Campus
         fields = "__all__"
+        read_only_fields = ("parent", "branched_at")
         validators = []
         brief_fields = BRIEF
 

@@ -1,0 +1,184 @@
+"""The design-branch endpoints of a campus: branch, diff, merge (docs/planning.md)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from campus import branching
+from campus.api import analytics
+from campus.api.serializers_ import branches as b
+from campus.models import Campus
+
+# Summary figures the diff reports, by their path in GET /api/campuses/{id}/summary/.
+FIGURES = (
+    "inventory.gpus",
+    "inventory.racks",
+    "power.it_mw",
+    "power.facility_mw",
+    "power.pue",
+    "power.grid_capacity_mw",
+    "power.grid_headroom_mw",
+    "power.headroom_after_failover_mw",
+    "power.stranded_mw",
+    "power.redundancy_findings_count",
+    "power.annual_cost_usd",
+    "cooling.heat_load_mw",
+    "cooling.capacity_mw",
+)
+
+
+def _figure(summary: dict, path: str):
+    value = summary
+    for part in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def figures(theirs: Campus, ours: Campus) -> dict[str, list]:
+    a = analytics.campus_summary(analytics.campus_state(theirs))
+    o = analytics.campus_summary(analytics.campus_state(ours))
+    out = {}
+    for path in FIGURES:
+        t, m = _figure(a, path), _figure(o, path)
+        out[path] = [t, m, (m - t) if t is not None and m is not None else None]
+    return out
+
+
+MERGE_ERROR_EXAMPLE = {
+    "detail": "The parent changed 1 object(s) the branch changed too.",
+    "objects": [{"model": "rack", "name": "R-001", "reason": "changed on the parent since the branch point"}],
+}
+
+
+class BranchActionsMixin:
+    """``branch/``, ``diff/`` and ``merge/`` on a campus (campus.branching)."""
+
+    @extend_schema(
+        summary="Branch this design: a copy of every inventory object, linked to this campus",
+        description="Copies every inventory row of the campus (new ids, same names, references remapped "
+        "inside the copy) into a new campus `name` whose `parent` is this one, and records the branch point "
+        "(one fingerprint per object) for a later merge. Planner role. A name already taken is a 400 on "
+        "`name`.",
+        request=b.BranchRequestSerializer,
+        responses={201: b.BranchSerializer},
+        examples=[
+            OpenApiExample("Request", value={"name": "Campus A – liquid retrofit"}, request_only=True),
+            OpenApiExample(
+                "Created",
+                value={
+                    "id": 7,
+                    "parent": 3,
+                    "name": "Campus A – liquid retrofit",
+                    "branched_at": "2026-11-22T23:10:00Z",
+                },
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def branch(self, request, pk=None):
+        parent = self.get_object()
+        serializer = b.BranchRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        new = branching.create_branch(parent, serializer.validated_data["name"])
+        body = {"id": new.pk, "parent": parent.pk, "name": new.name, "branched_at": new.branched_at}
+        return Response(b.BranchSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Compare this design with another: objects added, removed, changed, and the figures",
+        description="Objects are matched by natural key (model and name within the campus; halls by building "
+        "and name, rows by hall, nodes by rack; feeds and links by what they connect), never by id. "
+        "`theirs` is `against`, `ours` is this campus: `added` are objects only here, `removed` only in "
+        "`against`, `changed` lists each differing field as `[theirs, ours]`, references by the referenced "
+        "object's name. `figures` are summary figures as `[theirs, ours, ours − theirs]`.",
+        parameters=[b.DiffQuerySerializer],
+        responses={200: b.DiffSerializer},
+        examples=[
+            OpenApiExample(
+                "A rack and a UPS changed",
+                response_only=True,
+                value={
+                    "ours": 7,
+                    "theirs": 3,
+                    "objects": {
+                        "added": [],
+                        "removed": [],
+                        "changed": [
+                            {"model": "rack", "name": "R-001", "fields": {"design_kw": [60.0, 80.0]}},
+                            {
+                                "model": "powerdevice",
+                                "name": "UPS-A",
+                                "fields": {"rated_kw": [1000.0, 1250.0]},
+                            },
+                        ],
+                    },
+                    "figures": {"power.it_mw": [12.0, 12.0, 0.0], "power.stranded_mw": [1.5, 1.2, -0.3]},
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def diff(self, request, pk=None):
+        ours = self.get_object()
+        query = b.DiffQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        against = query.validated_data["against"]
+        theirs = Campus.objects.filter(pk=against).first()
+        if theirs is None:
+            raise ValidationError({"against": [f"No campus {against}."]})
+        objects = branching.compare(branching.read_design(ours.pk), branching.read_design(theirs.pk))
+        body = {"ours": ours.pk, "theirs": theirs.pk, "objects": objects, "figures": figures(theirs, ours)}
+        return Response(body)
+
+    @extend_schema(
+        summary="Merge this branch into its parent",
+        description="Applies what the branch added, removed and changed since its branch point to its parent, "
+        "in one transaction, with the checks of every API write (campus.integrity: references, racks inside "
+        "their hall and not overlapping, no power loop, whole rack-scale domains). 409 names the objects the "
+        "parent changed too since the branch point (nothing is written); 400 names the objects a merge would "
+        "break. Both campuses' history records the merge. The branch point moves to now.",
+        request=b.MergeRequestSerializer,
+        responses={
+            200: b.MergeSerializer,
+            400: OpenApiResponse(
+                b.MergeErrorSerializer, description="Not a branch, or the merge breaks a rule."
+            ),
+            409: OpenApiResponse(b.MergeErrorSerializer, description="The parent changed the same objects."),
+        },
+        examples=[
+            OpenApiExample("Conflict", value=MERGE_ERROR_EXAMPLE, response_only=True, status_codes=["409"]),
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def merge(self, request, pk=None):
+        branch = self.get_object()
+        b.MergeRequestSerializer(data=request.data if isinstance(request.data, dict) else {}).is_valid(
+            raise_exception=True
+        )
+        if branch.parent_id is None:
+            return Response(
+                {"detail": "This campus is not a branch (it has no parent).", "objects": []},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        user = request.user if request.user.is_authenticated else None
+        try:
+            result = branching.merge(branch, user=user)
+        except branching.MergeConflict as exc:
+            return Response({"detail": exc.message, "objects": exc.objects}, status=status.HTTP_409_CONFLICT)
+        except branching.MergeInvalid as exc:
+            return Response(
+                {"detail": exc.message, "objects": exc.objects}, status=status.HTTP_400_BAD_REQUEST
+            )
+        except ValueError as exc:
+            return Response({"detail": str(exc), "objects": []}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(b.MergeSerializer(result).data)

@@ -1,0 +1,737 @@
+"""Design branches: copy a campus, compare two designs object by object, merge a branch into its parent.
+
+The inventory is found, not listed: every model of the ``campus`` app (history tables aside) with a chain of
+required references to ``Campus`` is an inventory model (``inventory_models()``), copied and compared field
+by field from its ``_meta``. A model added later is branched, diffed and merged without a change here
+(tests/api/test_branches.py fails for a model that is not).
+
+Objects are matched by *natural key*, never by id: the fields of the model's unconditional unique constraint
+(``(campus, name)`` for a rack, ``(building, name)`` for a hall, ``(rack, name)`` for a node), with the
+campus left out and each reference replaced by the referenced object's own key. A model without such a
+constraint (power feeds, links) is keyed by its references to other inventory objects and its choice
+fields; identical keys within one campus are told apart by their order (``#1``, ``#2``). References in the
+compared fields are compared by the referenced object's key too, catalog references by slug. The campus row
+itself is one more object (model ``campus``, its design fields: grid capacity, price, PUE, climate, ...).
+
+A branch stores the branch point (``BranchBase``): one fingerprint (BLAKE2b of the compared values) per
+object. A merge is a three-way comparison per key of base B, parent P and branch R: R = B means the branch
+did not touch it; P = R means both sides agree; otherwise the branch's version is applied when P = B and
+the object is a conflict when P ≠ B (the parent changed it too, or added the same key).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.db import connections, models, router, transaction
+from django.dispatch import receiver
+from django.utils import timezone
+from simple_history.signals import pre_create_historical_record
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from campus.integrity import WriteCheck
+from campus.interchange.importer import _insert_rows
+from campus.models import BranchBase, Campus
+
+# Columns that change on every save and say nothing about the design.
+BOOKKEEPING = frozenset({"created", "last_updated"})
+# Campus columns that are the campus's identity, not its design.
+CAMPUS_IDENTITY = frozenset({"id", "name", "parent", "branched_at", *BOOKKEEPING})
+# Models of the campus app that belong to a campus but are not part of its design.
+NOT_INVENTORY: frozenset[type] = frozenset({BranchBase})
+CAMPUS = "campus"
+# Above this many rows a table is written with COPY on PostgreSQL (campus.interchange.importer).
+COPY_ROWS = 1000
+
+Key = tuple
+
+
+# ---------------------------------------------------------------- the inventory models
+
+
+@dataclass(frozen=True)
+class InventoryModel:
+    model: type[models.Model]
+    name: str  # model_name, as /api/changes/ names it
+    owner: str  # lookup from a row to its campus id, e.g. "rack__campus_id"
+    fields: tuple  # every column copied (all but the primary key and the bookkeeping)
+    key: tuple  # the natural key's fields, in order
+    content: tuple  # the compared fields: ``fields`` minus the key and the link to the campus
+
+    @property
+    def history(self) -> bool:
+        return getattr(self.model._meta, "simple_history_manager_attribute", None) is not None
+
+
+def _is_history(model) -> bool:
+    return getattr(model, "instance_type", None) is not None  # django-simple-history's tables
+
+
+def _relations(model) -> list:
+    return [f for f in model._meta.concrete_fields if f.is_relation and (f.many_to_one or f.one_to_one)]
+
+
+def _owner_paths(candidates: Iterable[type]) -> dict[type, str]:
+    """Each model's lookup to its campus id, through required references only (``campus`` first)."""
+    paths: dict[type, str] = {}
+    pending = list(candidates)
+    while True:
+        found = False
+        for model in pending:
+            if model in paths:
+                continue
+            required = sorted((f for f in _relations(model) if not f.null), key=lambda f: f.name != "campus")
+            for f in required:
+                if f.related_model is Campus:
+                    paths[model] = f.attname
+                elif f.related_model in paths and f.related_model is not model:
+                    paths[model] = f"{f.name}__{paths[f.related_model]}"
+                else:
+                    continue
+                found = True
+                break
+        if not found:
+            return paths
+
+
+def _unique_sets(model) -> list[tuple[str, ...]]:
+    sets = [
+        tuple(c.fields)
+        for c in model._meta.constraints
+        if isinstance(c, models.UniqueConstraint) and c.condition is None and c.fields
+    ]
+    sets += [tuple(t) for t in model._meta.unique_together]
+    sets += [(f.name,) for f in model._meta.concrete_fields if f.unique and not f.primary_key]
+    return sets
+
+
+def _key_fields(model, inventory: set[type]) -> tuple:
+    fields = {f.name: f for f in model._meta.concrete_fields}
+    sets = _unique_sets(model)
+    named = [s for s in sets if "name" in s]
+    chosen = (named or sets or [None])[0]
+    if chosen is not None:
+        return tuple(fields[n] for n in chosen if fields[n].related_model is not Campus)
+    # No unique constraint: the references to other inventory objects and the choice fields (a power feed:
+    # upstream, downstream device or rack, side; a link: pod, a end, b end, network).
+    return tuple(
+        f
+        for f in model._meta.concrete_fields
+        if (f.is_relation and f.related_model in inventory)
+        or (not f.is_relation and f.choices and f.name != "status")
+    )
+
+
+def _dependency_order(models_: list[type]) -> list[type]:
+    """Referenced models before the models referring to them (Kahn's algorithm, ties by name)."""
+    inventory = set(models_)
+    needs = {
+        m: {
+            f.related_model
+            for f in _relations(m)
+            if f.related_model in inventory and f.related_model is not m
+        }
+        for m in models_
+    }
+    order: list[type] = []
+    while needs:
+        ready = sorted((m for m, n in needs.items() if not n), key=lambda m: m._meta.model_name)
+        if not ready:
+            cycle = ", ".join(sorted(m._meta.model_name for m in needs))
+            raise RuntimeError(f"Inventory models refer to each other in a cycle: {cycle}.")
+        for m in ready:
+            order.append(m)
+            del needs[m]
+        for n in needs.values():
+            n.difference_update(ready)
+    for m in models_:
+        if any(f.related_model is m for f in _relations(m)):
+            raise RuntimeError(f"{m._meta.model_name} refers to itself; branching does not order such rows.")
+    return order
+
+
+@lru_cache(maxsize=1)
+def inventory_models() -> tuple[InventoryModel, ...]:
+    """Every inventory model of a campus, in dependency order (the campus row itself excluded)."""
+    candidates = [
+        m
+        for m in apps.get_app_config("campus").get_models()
+        if m is not Campus and m not in NOT_INVENTORY and not _is_history(m) and not m._meta.abstract
+    ]
+    owners = _owner_paths(candidates)
+    found = set(owners)
+    out = []
+    for model in _dependency_order(list(owners)):
+        columns = tuple(
+            f for f in model._meta.concrete_fields if not f.primary_key and f.name not in BOOKKEEPING
+        )
+        key = _key_fields(model, found)
+        content = tuple(f for f in columns if f not in key and f.related_model is not Campus)
+        out.append(InventoryModel(model, model._meta.model_name, owners[model], columns, key, content))
+    return tuple(out)
+
+
+def campus_fields() -> tuple:
+    """The campus row's design fields (compared and merged like an object's)."""
+    return tuple(f for f in Campus._meta.concrete_fields if f.name not in CAMPUS_IDENTITY)
+
+
+# ---------------------------------------------------------------- reading a design
+
+
+@dataclass
+class Obj:
+    id: int
+    key: Key
+    values: tuple  # the compared values, references as natural keys
+    fp: str
+    row: tuple  # the raw column values of ``InventoryModel.fields`` (ids), for copying
+    refs: tuple  # (model name, key) of every inventory object it refers to
+
+
+@dataclass
+class Design:
+    campus_id: int
+    objects: dict[str, dict[Key, Obj]] = field(default_factory=dict)  # model name -> key -> object
+    key_of: dict[str, dict[int, Key]] = field(default_factory=dict)  # model name -> id -> key
+
+    def fingerprints(self) -> dict[str, dict[str, str]]:
+        return {m: {key_json(k): o.fp for k, o in objs.items()} for m, objs in self.objects.items()}
+
+
+def key_json(key: Key) -> str:
+    return json.dumps(key, separators=(",", ":"))
+
+
+def _flat(value) -> Iterable[str]:
+    if isinstance(value, tuple | list):
+        for v in value:
+            yield from _flat(v)
+    elif value is not None:
+        yield str(value)
+
+
+def key_text(key: Key) -> str:
+    """A key as people read it: ``B1 / H1`` for hall H1 of building B1, ``UPS-A / R-001 / A`` for a feed."""
+    return " / ".join(_flat(key)) or "(one per campus)"
+
+
+def _fingerprint(values: tuple) -> str:
+    return hashlib.blake2b(repr(values).encode(), digest_size=10).hexdigest()
+
+
+def _plain(value):
+    return bytes(value) if isinstance(value, memoryview) else value
+
+
+def _catalog_labels(model) -> dict[int, Any]:
+    label = "slug" if any(f.name == "slug" for f in model._meta.concrete_fields) else "pk"
+    return dict(model.objects.values_list("pk", label))
+
+
+def read_design(campus_id: int) -> Design:
+    """Every object of a campus by natural key: a query per inventory table, nothing per row."""
+    design = Design(campus_id)
+    catalogs: dict[type, dict[int, Any]] = {}
+    campus_row = Campus.objects.filter(pk=campus_id).values_list(*(f.attname for f in campus_fields())).get()
+    values = tuple(_plain(v) for v in campus_row)
+    design.objects[CAMPUS] = {(): Obj(campus_id, (), values, _fingerprint(values), values, ())}
+    for im in inventory_models():
+        inventory_refs = {}
+        for f in im.fields:
+            if not f.is_relation or f.related_model is Campus:
+                continue
+            rel = f.related_model
+            if rel._meta.model_name in design.key_of:
+                inventory_refs[f.attname] = rel._meta.model_name
+            elif rel not in catalogs:
+                catalogs[rel] = _catalog_labels(rel)
+        attnames = [f.attname for f in im.fields]
+        position = {a: i for i, a in enumerate(attnames)}
+        key_at = [(position[f.attname], inventory_refs.get(f.attname)) for f in im.key]
+        content_at = []
+        for f in im.content:
+            if f.attname in inventory_refs:
+                content_at.append((position[f.attname], "ref", inventory_refs[f.attname]))
+            elif f.is_relation:
+                content_at.append((position[f.attname], "catalog", catalogs[f.related_model]))
+            else:
+                content_at.append((position[f.attname], "value", None))
+        ref_at = [(position[a], m) for a, m in inventory_refs.items()]
+        rows = im.model.objects.filter(**{im.owner: campus_id}).order_by("pk").values_list("pk", *attnames)
+        key_of = {}
+        for_model: dict[Key, list[Obj]] = defaultdict(list)
+        for pk, *raw in rows:
+            row = tuple(_plain(v) for v in raw)
+            key = tuple(
+                (design.key_of[m].get(row[i]) if row[i] is not None else None) if m else row[i]
+                for i, m in key_at
+            )
+            vals = []
+            for i, kind, extra in content_at:
+                v = row[i]
+                if v is not None and kind == "ref":
+                    v = design.key_of[extra].get(v)
+                elif v is not None and kind == "catalog":
+                    v = extra.get(v, v)
+                vals.append(v)
+            vals_t = tuple(vals)
+            refs = tuple((m, design.key_of[m].get(row[i])) for i, m in ref_at if row[i] is not None)
+            for_model[key].append(Obj(pk, key, vals_t, _fingerprint(vals_t), row, refs))
+        objs: dict[Key, Obj] = {}
+        for key, same in for_model.items():
+            if len(same) > 1:  # no unique constraint: tell identical keys apart by their content
+                same.sort(key=lambda o: (repr(o.values), o.id))
+                for n, obj in enumerate(same, 1):
+                    obj.key = (*key, f"#{n}")
+                    objs[obj.key] = obj
+            else:
+                objs[key] = same[0]
+        for obj in objs.values():
+            key_of[obj.id] = obj.key
+        design.key_of[im.name] = key_of
+        design.objects[im.name] = objs
+    return design
+
+
+# ---------------------------------------------------------------- history
+
+
+_change_reason: contextvars.ContextVar[str | None] = contextvars.ContextVar("change_reason", default=None)
+
+
+@receiver(pre_create_historical_record, dispatch_uid="campus-branching-change-reason")
+def _stamp_reason(sender, history_instance=None, **kwargs) -> None:
+    reason = _change_reason.get()
+    if reason and history_instance is not None and not history_instance.history_change_reason:
+        history_instance.history_change_reason = reason
+
+
+# ---------------------------------------------------------------- branching
+
+
+def _write_rows(model, rows: list[dict], return_ids: bool) -> list[int]:
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor == "postgresql" and len(rows) > COPY_ROWS:
+        return _insert_rows(model, rows, None, "", return_ids=return_ids)
+    created = model.objects.bulk_create([model(**row) for row in rows], batch_size=2000)
+    return [obj.pk for obj in created]
+
+
+def create_branch(parent: Campus, name: str) -> Campus:
+    """Copy every inventory row of ``parent`` into a new campus ``name`` (new ids, same names, references
+    remapped inside the copy), linked to its parent, with the branch point recorded. One transaction; the
+    rows are written in bulk (COPY on PostgreSQL for the large tables), the new campus gets one history
+    entry."""
+    with transaction.atomic():
+        design = read_design(parent.pk)
+        now = timezone.now()
+        branch = Campus(
+            **{f.attname: getattr(parent, f.attname) for f in campus_fields()},
+            name=name,
+            parent=parent,
+            branched_at=now,
+        )
+        branch._change_reason = f'Branched from "{parent.name}" (campus {parent.pk})'
+        branch.full_clean(validate_unique=False)
+        branch.save()
+        referenced = {f.related_model for im in inventory_models() for f in im.fields if f.is_relation}
+        new_id: dict[str, dict[int, int]] = {}
+        for im in inventory_models():
+            objs = list(design.objects[im.name].values())
+            if not objs:
+                new_id[im.name] = {}
+                continue
+            maps = []
+            for f in im.fields:
+                if f.related_model is Campus:
+                    maps.append(("campus", None))
+                elif f.is_relation and f.related_model._meta.model_name in new_id:
+                    maps.append(("ref", new_id[f.related_model._meta.model_name]))
+                else:
+                    maps.append(("keep", None))
+            rows = []
+            for obj in objs:
+                row = {}
+                for f, (how, ids), v in zip(im.fields, maps, obj.row, strict=True):
+                    if how == "campus":
+                        v = branch.pk
+                    elif how == "ref" and v is not None:
+                        v = ids[v]
+                    row[f.attname] = v
+                rows.append(row)
+            ids = _write_rows(im.model, rows, return_ids=im.model in referenced)
+            new_id[im.name] = dict(zip((o.id for o in objs), ids, strict=False))
+        BranchBase.objects.create(campus=branch, taken=now, fingerprints=design.fingerprints())
+    return branch
+
+
+# ---------------------------------------------------------------- comparing
+
+
+def _shown(value):
+    if isinstance(value, tuple):
+        return key_text(value)
+    if isinstance(value, bytes):
+        return f"{len(value)} bytes, sha256 {hashlib.sha256(value).hexdigest()[:12]}"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def _content_names(model_name: str) -> tuple[str, ...]:
+    if model_name == CAMPUS:
+        return tuple(f.name for f in campus_fields())
+    im = next(m for m in inventory_models() if m.name == model_name)
+    return tuple(f.name for f in im.content)
+
+
+def model_names() -> list[str]:
+    return [CAMPUS, *(im.name for im in inventory_models())]
+
+
+def compare(ours: Design, theirs: Design) -> dict[str, list]:
+    """Objects added (in ours only), removed (in theirs only) and changed (each differing field as
+    ``[theirs, ours]``), matched by natural key."""
+    added, removed, changed = [], [], []
+    for model in model_names():
+        mine, other = ours.objects.get(model, {}), theirs.objects.get(model, {})
+        names = _content_names(model)
+        for key in sorted(mine.keys() - other.keys(), key=key_text):
+            added.append({"model": model, "name": key_text(key)})
+        for key in sorted(other.keys() - mine.keys(), key=key_text):
+            removed.append({"model": model, "name": key_text(key)})
+        for key in sorted(mine.keys() & other.keys(), key=key_text):
+            a, b = other[key], mine[key]
+            if a.fp == b.fp and a.values == b.values:
+                continue
+            fields = {
+                n: [_shown(t), _shown(o)] for n, t, o in zip(names, a.values, b.values, strict=True) if t != o
+            }
+            if fields:
+                changed.append({"model": model, "name": key_text(key), "fields": fields})
+    return {"added": added, "removed": removed, "changed": changed}
+
+
+# ---------------------------------------------------------------- merging
+
+
+class MergeError(Exception):
+    """A merge that cannot be applied; ``objects`` name what is in the way."""
+
+    def __init__(self, message: str, objects: list[dict]):
+        super().__init__(message)
+        self.message = message
+        self.objects = objects
+
+
+class MergeConflict(MergeError):
+    """The parent changed an object the branch changed too (HTTP 409)."""
+
+
+class MergeInvalid(MergeError):
+    """The merged parent would break an inventory rule (HTTP 400)."""
+
+
+def _named(model: str, key: Key, reason: str, fields: dict | None = None) -> dict:
+    out = {"model": model, "name": key_text(key), "reason": reason}
+    if fields:
+        out["fields"] = fields
+    return out
+
+
+@dataclass
+class _Plan:
+    add: dict[str, list[Key]] = field(default_factory=lambda: defaultdict(list))
+    change: dict[str, list[Key]] = field(default_factory=lambda: defaultdict(list))
+    remove: dict[str, list[Key]] = field(default_factory=lambda: defaultdict(list))
+
+    def count(self) -> dict[str, int]:
+        return {
+            "added": sum(map(len, self.add.values())),
+            "changed": sum(map(len, self.change.values())),
+            "removed": sum(map(len, self.remove.values())),
+        }
+
+
+def _plan(base: dict, parent: Design, branch: Design) -> tuple[_Plan, list[dict]]:
+    plan = _Plan()
+    conflicts = []
+    for model in model_names():
+        b_fp = base.get(model, {})
+        p_objs, r_objs = parent.objects.get(model, {}), branch.objects.get(model, {})
+        p_fp = {key_json(k): o.fp for k, o in p_objs.items()}
+        r_fp = {key_json(k): o.fp for k, o in r_objs.items()}
+        keys = {key_json(k): k for k in (*p_objs, *r_objs)}
+        for text in b_fp:
+            keys.setdefault(text, _key_from_json(json.loads(text)))
+        for text, key in sorted(keys.items()):
+            b, p, r = b_fp.get(text), p_fp.get(text), r_fp.get(text)
+            if r == b or p == r:
+                continue
+            if p != b:
+                what = (
+                    "removed on the parent"
+                    if p is None
+                    else "added on the parent too"
+                    if b is None
+                    else "changed on the parent"
+                )
+                conflicts.append(_named(model, key, f"{what} since the branch point"))
+            elif r is None:
+                plan.remove[model].append(key)
+            elif b is None:
+                plan.add[model].append(key)
+            else:
+                plan.change[model].append(key)
+    return plan, conflicts
+
+
+def _key_from_json(value):
+    return tuple(_key_from_json(v) for v in value) if isinstance(value, list) else value
+
+
+def _reference_conflicts(plan: _Plan, parent: Design, branch: Design) -> list[dict]:
+    """Objects the merge would leave dangling: a branch object referring to one the parent removed, or a
+    parent object (not touched by the branch) referring to one the branch removed."""
+    removed = {(m, k) for m, keys in plan.remove.items() for k in keys}
+    added = {(m, k) for m, keys in plan.add.items() for k in keys}
+    conflicts = []
+    for model in model_names():
+        for key in [*plan.add.get(model, []), *plan.change.get(model, [])]:
+            for ref_model, ref_key in branch.objects[model][key].refs:
+                there = ref_key in parent.objects.get(ref_model, {}) or (ref_model, ref_key) in added
+                if not there or (ref_model, ref_key) in removed:
+                    conflicts.append(
+                        _named(
+                            model, key, f"refers to {ref_model} {key_text(ref_key)}, removed on the parent"
+                        )
+                    )
+                    break
+        touched = {*plan.change.get(model, []), *plan.remove.get(model, [])}
+        for key, obj in parent.objects.get(model, {}).items():
+            if key in touched:
+                continue
+            for ref_model, ref_key in obj.refs:
+                if (ref_model, ref_key) in removed:
+                    message = (
+                        f"on the parent it refers to {ref_model} {key_text(ref_key)}, removed on the branch"
+                    )
+                    conflicts.append(_named(model, key, message))
+                    break
+    return conflicts
+
+
+def _resolver(im: InventoryModel, branch: Design, parent_id: dict[str, dict[Key, int]], campus_id: int):
+    """Turns a branch row into the parent's column values (references by natural key)."""
+    plan = []
+    for f in im.fields:
+        rel = f.related_model
+        if rel is Campus:
+            plan.append((f, "campus", None))
+        elif f.is_relation and rel._meta.model_name in branch.key_of:
+            plan.append((f, "ref", rel._meta.model_name))
+        else:
+            plan.append((f, "keep", None))
+
+    def values(obj: Obj) -> dict[str, Any]:
+        out = {}
+        for (f, how, model), v in zip(plan, obj.row, strict=True):
+            if how == "campus":
+                v = campus_id
+            elif how == "ref" and v is not None:
+                v = parent_id[model][branch.key_of[model][v]]
+            out[f.attname] = v
+        return out
+
+    return values
+
+
+def merge(branch_campus: Campus, user=None) -> dict:
+    """Apply the branch's changes since its branch point to its parent, in one transaction.
+
+    Raises ``MergeConflict`` (the parent changed the same objects, or the merge would leave a reference
+    dangling) or ``MergeInvalid`` (the merged parent breaks an inventory rule: ``campus.integrity``, the
+    same checks as every API write); either way nothing is written. Returns what was applied."""
+    parent_campus = branch_campus.parent
+    if parent_campus is None:
+        raise ValueError("campus: this campus is not a branch (it has no parent).")
+    reason = f'Merge of branch "{branch_campus.name}" (campus {branch_campus.pk})'
+    token = _change_reason.set(reason)
+    try:
+        with transaction.atomic():
+            locked = list(
+                Campus.objects.select_for_update().filter(pk__in=[parent_campus.pk, branch_campus.pk])
+            )
+            if len(locked) != 2:
+                raise ValueError("campus: the parent of this branch no longer exists.")
+            base_row = BranchBase.objects.filter(campus=branch_campus).first()
+            base = base_row.fingerprints if base_row is not None else {}
+            parent = read_design(parent_campus.pk)
+            branch = read_design(branch_campus.pk)
+            plan, conflicts = _plan(base, parent, branch)
+            if not conflicts:
+                conflicts = _reference_conflicts(plan, parent, branch)
+            if conflicts:
+                raise MergeConflict(
+                    f"The parent changed {len(conflicts)} object(s) the branch changed too.", conflicts
+                )
+            _apply(plan, parent, branch, parent_campus, user, reason)
+            after = read_design(parent_campus.pk)
+            stray = _unexpected(plan, parent, branch, after)
+            if stray:
+                raise MergeConflict("The merge would change objects the branch did not change.", stray)
+            now = timezone.now()
+            BranchBase.objects.update_or_create(
+                campus=branch_campus, defaults={"taken": now, "fingerprints": branch.fingerprints()}
+            )
+            branch_campus.refresh_from_db()
+            branch_campus.branched_at = now
+            branch_campus._change_reason = f'Merged into "{parent_campus.name}" (campus {parent_campus.pk})'
+            branch_campus.save()
+            parent_campus.refresh_from_db()
+            parent_campus._change_reason = reason
+            parent_campus.save()
+    finally:
+        _change_reason.reset(token)
+    return {"parent": parent_campus.pk, **plan.count()}
+
+
+def _unexpected(plan: _Plan, parent: Design, branch: Design, after: Design) -> list[dict]:
+    """Objects whose merged state is not what the plan says (a safety net over the reference checks)."""
+    out = []
+    for model in model_names():
+        expected = {k: o.fp for k, o in parent.objects.get(model, {}).items()}
+        for key in plan.remove.get(model, []):
+            expected.pop(key, None)
+        for key in [*plan.add.get(model, []), *plan.change.get(model, [])]:
+            expected[key] = branch.objects[model][key].fp
+        got = {k: o.fp for k, o in after.objects.get(model, {}).items()}
+        for key in sorted(expected.keys() | got.keys(), key=key_text):
+            if expected.get(key) != got.get(key):
+                out.append(_named(model, key, "would not end as the branch or the parent has it"))
+    return out
+
+
+def _apply(plan: _Plan, parent: Design, branch: Design, parent_campus: Campus, user, reason: str) -> None:
+    check = WriteCheck()
+    parent_id: dict[str, dict[Key, int]] = {
+        m: {k: o.id for k, o in objs.items()} for m, objs in parent.objects.items()
+    }
+    # Removed objects nothing else on the parent still points at go first (so an added feed may take the
+    # rack side a removed one held); the others after the changes have moved their referrers away.
+    removed = {(m, k) for m, keys in plan.remove.items() for k in keys}
+    held = set()
+    for model, objs in parent.objects.items():
+        for key, obj in objs.items():
+            if (model, key) in removed:
+                continue
+            held.update(r for r in obj.refs if r in removed)
+    changed_again = True
+    while changed_again:  # a removed object referring to a held one is held too
+        changed_again = False
+        for model, key in removed - held:
+            if any(r in held for r in parent.objects[model][key].refs):
+                held.add((model, key))
+                changed_again = True
+    noted: dict[tuple[str, int], tuple[str, Key]] = {}
+
+    def delete(keys_of_model: dict[str, list[Key]]) -> None:
+        for im in reversed(inventory_models()):
+            ids = [parent_id[im.name][k] for k in keys_of_model.get(im.name, [])]
+            if not ids:
+                continue
+            for obj in im.model.objects.filter(pk__in=ids):
+                check.note(obj)
+                noted[(obj._meta.label_lower, obj.pk)] = (im.name, parent.key_of[im.name][obj.pk])
+            im.model.objects.filter(pk__in=ids).delete()
+
+    first = {m: [k for k in keys if (m, k) not in held] for m, keys in plan.remove.items()}
+    later = {m: [k for k in keys if (m, k) in held] for m, keys in plan.remove.items()}
+    delete(first)
+
+    if CAMPUS in plan.change:
+        values = branch.objects[CAMPUS][()].values
+        for f, v in zip(campus_fields(), values, strict=True):
+            setattr(parent_campus, f.attname, v)
+        parent_campus._change_reason = reason
+        parent_campus.full_clean(validate_unique=False)
+        parent_campus.save()
+
+    written: list[tuple[InventoryModel, list[int]]] = []
+    for im in inventory_models():
+        to_add, to_change = plan.add.get(im.name, []), plan.change.get(im.name, [])
+        if not (to_add or to_change):
+            continue
+        resolve = _resolver(im, branch, parent_id, parent_campus.pk)
+        ids = []
+        if to_add:
+            objs = [im.model(**resolve(branch.objects[im.name][k])) for k in to_add]
+            if im.history:
+                created = bulk_create_with_history(
+                    objs, im.model, default_user=user, default_change_reason=reason
+                )
+            else:
+                created = im.model.objects.bulk_create(objs)
+            for key, obj in zip(to_add, created, strict=True):
+                parent_id[im.name][key] = obj.pk
+                noted[(im.model._meta.label_lower, obj.pk)] = (im.name, key)
+                ids.append(obj.pk)
+        if to_change:
+            current = im.model.objects.in_bulk([parent_id[im.name][k] for k in to_change])
+            objs = []
+            for key in to_change:
+                obj = current[parent_id[im.name][key]]
+                check.note(obj)
+                for attname, v in resolve(branch.objects[im.name][key]).items():
+                    setattr(obj, attname, v)
+                objs.append(obj)
+                noted[(im.model._meta.label_lower, obj.pk)] = (im.name, key)
+                ids.append(obj.pk)
+            names = [f.name for f in im.fields]
+            if im.history:
+                bulk_update_with_history(
+                    objs, im.model, names, batch_size=500, default_user=user, default_change_reason=reason
+                )
+            else:
+                im.model.objects.bulk_update(objs, names, batch_size=500)
+        written.append((im, ids))
+    delete(later)
+    problems = _problems(written, check, noted)
+    if problems:
+        raise MergeInvalid(f"The merged parent would break {len(problems)} rule(s).", problems)
+
+
+def _problems(written, check: WriteCheck, noted: dict) -> list[dict]:
+    """The rules every API write keeps, on the merged state: each written object's own rules (the model's
+    field validators and ``clean()``, with the neighbour rules left to ``WriteCheck``), then ``WriteCheck``
+    (power loops, overlapping racks, whole rack-scale domains)."""
+    out = []
+    for im, ids in written:
+        for obj in im.model.objects.filter(pk__in=ids):
+            model, key = noted[(obj._meta.label_lower, obj.pk)]
+            obj._in_bulk = True
+            errors: dict[str, list[str]] = {}
+            references = [f.name for f in im.fields if f.is_relation]  # resolved by key, never dangling
+            for step in (lambda o=obj, r=references: o.clean_fields(exclude=r), obj.clean):
+                try:
+                    step()
+                except ValidationError as exc:
+                    for name, messages in exc.message_dict.items():
+                        errors.setdefault(name, []).extend(messages)
+            if errors:
+                out.append(_named(model, key, "breaks an inventory rule", errors))
+            check.note(obj)
+    for problem in check.problems():
+        model, key = noted.get(problem.obj, (problem.obj[0].split(".")[-1], (str(problem.obj[1]),)))
+        out.append(_named(model, key, "breaks an inventory rule", {problem.field: [problem.message]}))
+    return out
