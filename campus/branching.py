@@ -188,14 +188,21 @@ def campus_fields() -> tuple:
 # ---------------------------------------------------------------- reading a design
 
 
-@dataclass
 class Obj:
-    id: int
-    key: Key
-    values: tuple  # the compared values, references as natural keys
-    fp: str
-    row: tuple  # the raw column values of ``InventoryModel.fields`` (ids), for copying
-    refs: tuple  # (model name, key) of every inventory object it refers to
+    """One object of a design: its id, natural key, compared values (references as natural keys), the raw
+    column values of ``InventoryModel.fields`` (ids, for copying) and what it refers to."""
+
+    __slots__ = ("id", "key", "values", "row", "refs", "_fp")
+
+    def __init__(self, id: int, key: Key, values: tuple, row: tuple, refs: tuple = ()):
+        self.id, self.key, self.values, self.row, self.refs = id, key, values, row, refs
+        self._fp: str | None = None
+
+    @property
+    def fp(self) -> str:
+        if self._fp is None:
+            self._fp = _fingerprint(self.values)
+        return self._fp
 
 
 @dataclass
@@ -238,67 +245,73 @@ def _catalog_labels(model) -> dict[int, Any]:
     return dict(model.objects.values_list("pk", label))
 
 
-def read_design(campus_id: int) -> Design:
-    """Every object of a campus by natural key: a query per inventory table, nothing per row."""
+def read_design(campus_id: int, with_refs: bool = False) -> Design:
+    """Every object of a campus by natural key: one query per inventory table, and column-wise mapping of
+    ids to keys (``with_refs``: also what each object refers to, for a merge)."""
     design = Design(campus_id)
     catalogs: dict[type, dict[int, Any]] = {}
     campus_row = Campus.objects.filter(pk=campus_id).values_list(*(f.attname for f in campus_fields())).get()
     values = tuple(_plain(v) for v in campus_row)
-    design.objects[CAMPUS] = {(): Obj(campus_id, (), values, _fingerprint(values), values, ())}
+    design.objects[CAMPUS] = {(): Obj(campus_id, (), values, values)}
     for im in inventory_models():
-        inventory_refs = {}
+        lookup: dict[str, Any] = {}  # attname -> the dict mapping its ids (a reference's key, a catalog slug)
+        ref_model: dict[str, str] = {}
         for f in im.fields:
             if not f.is_relation or f.related_model is Campus:
                 continue
             rel = f.related_model
             if rel._meta.model_name in design.key_of:
-                inventory_refs[f.attname] = rel._meta.model_name
-            elif rel not in catalogs:
-                catalogs[rel] = _catalog_labels(rel)
+                lookup[f.attname] = design.key_of[rel._meta.model_name]
+                ref_model[f.attname] = rel._meta.model_name
+            else:
+                if rel not in catalogs:
+                    catalogs[rel] = _catalog_labels(rel)
+                lookup[f.attname] = catalogs[rel]
         attnames = [f.attname for f in im.fields]
-        position = {a: i for i, a in enumerate(attnames)}
-        key_at = [(position[f.attname], inventory_refs.get(f.attname)) for f in im.key]
-        content_at = []
-        for f in im.content:
-            if f.attname in inventory_refs:
-                content_at.append((position[f.attname], "ref", inventory_refs[f.attname]))
-            elif f.is_relation:
-                content_at.append((position[f.attname], "catalog", catalogs[f.related_model]))
-            else:
-                content_at.append((position[f.attname], "value", None))
-        ref_at = [(position[a], m) for a, m in inventory_refs.items()]
-        rows = im.model.objects.filter(**{im.owner: campus_id}).order_by("pk").values_list("pk", *attnames)
-        key_of = {}
-        for_model: dict[Key, list[Obj]] = defaultdict(list)
-        for pk, *raw in rows:
-            row = tuple(_plain(v) for v in raw)
-            key = tuple(
-                (design.key_of[m].get(row[i]) if row[i] is not None else None) if m else row[i]
-                for i, m in key_at
-            )
-            vals = []
-            for i, kind, extra in content_at:
-                v = row[i]
-                if v is not None and kind == "ref":
-                    v = design.key_of[extra].get(v)
-                elif v is not None and kind == "catalog":
-                    v = extra.get(v, v)
-                vals.append(v)
-            vals_t = tuple(vals)
-            refs = tuple((m, design.key_of[m].get(row[i])) for i, m in ref_at if row[i] is not None)
-            for_model[key].append(Obj(pk, key, vals_t, _fingerprint(vals_t), row, refs))
-        objs: dict[Key, Obj] = {}
-        for key, same in for_model.items():
-            if len(same) > 1:  # no unique constraint: tell identical keys apart by their content
-                same.sort(key=lambda o: (repr(o.values), o.id))
-                for n, obj in enumerate(same, 1):
-                    obj.key = (*key, f"#{n}")
-                    objs[obj.key] = obj
-            else:
-                objs[key] = same[0]
-        for obj in objs.values():
-            key_of[obj.id] = obj.key
-        design.key_of[im.name] = key_of
+        rows = list(
+            im.model.objects.filter(**{im.owner: campus_id}).order_by("pk").values_list("pk", *attnames)
+        )
+        design.key_of[im.name] = {}
+        design.objects[im.name] = {}
+        if not rows:
+            continue
+        ids, *columns = zip(*rows, strict=True)
+        for i, f in enumerate(im.fields):
+            if isinstance(f, models.BinaryField):
+                columns[i] = tuple(map(_plain, columns[i]))
+        column = dict(zip(attnames, columns, strict=True))
+
+        def mapped(attname: str, column=column, lookup=lookup):
+            col = column[attname]
+            table = lookup.get(attname)
+            return list(map(table.get, col)) if table is not None else col
+
+        n = len(ids)
+        keys = list(zip(*(mapped(f.attname) for f in im.key), strict=True)) if im.key else [()] * n
+        values_ = list(zip(*(mapped(f.attname) for f in im.content), strict=True)) if im.content else [()] * n
+        raw = list(zip(*columns, strict=True))
+        if with_refs and ref_model:
+            refcols = [(m, mapped(a)) for a, m in ref_model.items()]
+            refs = [tuple((m, col[j]) for m, col in refcols if col[j] is not None) for j in range(n)]
+        else:
+            refs = [()] * n
+        objs_list = [Obj(*row) for row in zip(ids, keys, values_, raw, refs, strict=True)]
+        if len(set(keys)) == n:
+            objs = dict(zip(keys, objs_list, strict=True))
+        else:  # no unique constraint: tell identical keys apart by their content
+            groups: dict[Key, list[Obj]] = defaultdict(list)
+            for obj in objs_list:
+                groups[obj.key].append(obj)
+            objs = {}
+            for key, same in groups.items():
+                if len(same) > 1:
+                    same.sort(key=lambda o: (repr(o.values), o.id))
+                    for number, obj in enumerate(same, 1):
+                        obj.key = (*key, f"#{number}")
+                        objs[obj.key] = obj
+                else:
+                    objs[key] = same[0]
+        design.key_of[im.name] = {obj.id: obj.key for obj in objs.values()}
         design.objects[im.name] = objs
     return design
 
@@ -412,7 +425,7 @@ def compare(ours: Design, theirs: Design) -> dict[str, list]:
             removed.append({"model": model, "name": key_text(key)})
         for key in sorted(mine.keys() & other.keys(), key=key_text):
             a, b = other[key], mine[key]
-            if a.fp == b.fp and a.values == b.values:
+            if a.values == b.values:
                 continue
             fields = {
                 n: [_shown(t), _shown(o)] for n, t, o in zip(names, a.values, b.values, strict=True) if t != o
@@ -576,8 +589,8 @@ def merge(branch_campus: Campus, user=None) -> dict:
                 raise ValueError("campus: the parent of this branch no longer exists.")
             base_row = BranchBase.objects.filter(campus=branch_campus).first()
             base = base_row.fingerprints if base_row is not None else {}
-            parent = read_design(parent_campus.pk)
-            branch = read_design(branch_campus.pk)
+            parent = read_design(parent_campus.pk, with_refs=True)
+            branch = read_design(branch_campus.pk, with_refs=True)
             plan, conflicts = _plan(base, parent, branch)
             if not conflicts:
                 conflicts = _reference_conflicts(plan, parent, branch)

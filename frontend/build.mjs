@@ -10,6 +10,7 @@ const options = {
     overview: "src/pages/overview/index.js",
     map: "src/pages/map/index.js",
     scenarios: "src/pages/scenarios/index.js",
+    compare: "src/pages/compare/index.js",
     style: "src/styles/main.css",
   },
   bundle: true,

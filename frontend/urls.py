@@ -16,4 +16,5 @@ urlpatterns = [
     path("campuses/<int:campus_id>/", views.overview, name="overview"),
     path("campuses/<int:campus_id>/map/", views.floor_map, name="map"),
     path("campuses/<int:campus_id>/scenarios/", views.scenarios, name="scenarios"),
+    path("campuses/<int:campus_id>/compare/", views.compare, name="compare"),
 ]

@@ -100,3 +100,15 @@ def scenarios(request, campus_id: int):
         "frontend/scenarios.html",
         _context(request, campus, "scenarios", runId=_int_param(request, "run")),
     )
+
+
+@login_required
+def compare(request, campus_id: int):
+    """Two designs side by side (``?against=`` the other campus, usually the parent or a branch)."""
+    campus = get_object_or_404(Campus, pk=campus_id)
+    against = _int_param(request, "against")
+    if against is None:
+        against = campus.parent_id
+    context = _context(request, campus, "compare", againstId=against)
+    context["boot"]["campuses"] = context["campuses"]
+    return render(request, "frontend/compare.html", context)

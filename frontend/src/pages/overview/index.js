@@ -1,6 +1,7 @@
 // Campus overview: headline figures from /api/campuses/{id}/summary/ and one card per building.
 import { api } from "../../lib/api.js";
 import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
+import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
 import { headline } from "./headline.js";
 
@@ -13,7 +14,11 @@ const page = {
 function render() {
   const root = $("overview");
   const summary = page.summary;
-  clear(root).append(headline(summary), ...buildingCards(page, summary.buildings ?? [], page.storage));
+  clear(root).append(
+    headline(summary),
+    branchesCard(page),
+    ...buildingCards(page, summary.buildings ?? [], page.storage),
+  );
   root.setAttribute("aria-busy", "false");
   root.dataset.ready = "true";
 }

@@ -1,0 +1,95 @@
+"""Design-branch benchmark: branch, diff and merge generated 1k, 10k and 100k-GPU campuses.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin .venv/bin/python bench/bench_branches.py [--sizes 1000,100000]
+
+Like bench_import.py it runs against a throwaway database next to the one DATABASE_URL names and drops it
+afterwards. Per size: import a generated campus, branch it (``create_branch``: every inventory row copied,
+the branch point fingerprinted), change one rack and one device on the branch, diff the branch against its
+parent (objects by natural key, then the summary figures of both, cold caches), and merge it back.
+Prints a table; asserts nothing (timings depend on the machine and its load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ["DEBUG"] = "0"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twin.settings.local")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+
+from campus import branching  # noqa: E402
+from campus.api import analytics  # noqa: E402
+from campus.api.branch_views import figures  # noqa: E402
+from campus.interchange.generate import generate_spec  # noqa: E402
+from campus.interchange.importer import import_campus  # noqa: E402
+from campus.models import PowerDevice, Rack  # noqa: E402
+
+
+def run(gpus: int) -> dict:
+    parent = import_campus(generate_spec(f"Bench {gpus}", gpus))
+    started = time.perf_counter()
+    branch = branching.create_branch(parent, f"Bench {gpus} – branch")
+    branched = time.perf_counter()
+    rows = sum(len(objs) for objs in branching.read_design(branch.pk).objects.values())
+    rack = Rack.objects.filter(campus=branch).order_by("name").first()
+    rack.design_kw = rack.design_kw * 0.9
+    rack.save()
+    device = PowerDevice.objects.filter(campus=branch, kind="ups").order_by("name").first()
+    device.rated_kw = device.rated_kw * 1.1
+    device.save()
+    analytics.forget()
+    t0 = time.perf_counter()
+    objects = branching.compare(branching.read_design(branch.pk), branching.read_design(parent.pk))
+    t1 = time.perf_counter()
+    figures(parent, branch)
+    t2 = time.perf_counter()
+    result = branching.merge(branch)
+    t3 = time.perf_counter()
+    return {
+        "gpus": gpus,
+        "rows": rows,
+        "branch_s": branched - started,
+        "diff_objects_s": t1 - t0,
+        "diff_figures_s": t2 - t1,
+        "changed": len(objects["changed"]),
+        "merge_s": t3 - t2,
+        "merged": result["changed"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="GPU counts, comma-separated")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    vendor = connection.vendor
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        results = [run(n) for n in sizes]
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+    print(f"design branches on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
+    header = (
+        f"{'GPUs':>8} {'rows':>7} {'branch s':>9} {'diff objects s':>15} {'diff figures s':>15} "
+        f"{'diff total s':>13} {'merge s':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        print(
+            f"{r['gpus']:>8,} {r['rows']:>7,} {r['branch_s']:>9.2f} {r['diff_objects_s']:>15.2f} "
+            f"{r['diff_figures_s']:>15.2f} {r['diff_objects_s'] + r['diff_figures_s']:>13.2f} {r['merge_s']:>8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

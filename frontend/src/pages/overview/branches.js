@@ -1,0 +1,83 @@
+// Design branches on the overview: the campus's parent and branches, a form to branch it, links to compare.
+import { api } from "../../lib/api.js";
+import { el, errorBox, fill } from "../../lib/dom.js";
+
+function compareHref(ours, theirs) {
+  return `/campuses/${ours}/compare/?against=${theirs}`;
+}
+
+function designRow(page, campus, label) {
+  const here = campus.id === page.campusId;
+  return el(
+    "li",
+    { "data-testid": `branch-${campus.id}`, "data-campus": campus.id },
+    here ? el("strong", {}, campus.name) : el("a", { href: `/campuses/${campus.id}/` }, campus.name),
+    label ? el("span", { class: "muted" }, ` ${label}`) : null,
+    here ? null : " · ",
+    here
+      ? null
+      : el("a", { href: compareHref(campus.id, page.campusId), "data-testid": `compare-${campus.id}` }, "compare"),
+  );
+}
+
+function branchForm(page, status) {
+  const input = el("input", {
+    id: "branch-name",
+    name: "name",
+    required: true,
+    maxlength: 128,
+    "data-testid": "branch-name",
+    "aria-describedby": "branch-status",
+  });
+  const form = el(
+    "form",
+    { class: "branch-form", "data-testid": "branch-form" },
+    el("label", { for: "branch-name" }, "New branch name"),
+    input,
+    el("button", { type: "submit", class: "button", "data-testid": "branch-create" }, "Create branch"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fill(status, "Copying the design…");
+    try {
+      const made = await api.post(`/api/campuses/${page.campusId}/branch/`, { name: input.value });
+      window.location.assign(`/campuses/${made.id}/`);
+    } catch (error) {
+      const fields = error.fieldErrors ? error.fieldErrors() : {};
+      fill(status, errorBox(fields.name ? { message: fields.name } : error, "branch-error"));
+    }
+  });
+  return form;
+}
+
+/** The card; filled once the parent and branches are read. */
+export function branchesCard(page) {
+  const list = el("ul", { class: "branch-list", "data-testid": "branch-list" });
+  const status = el("div", { id: "branch-status", role: "status" });
+  const card = el(
+    "section",
+    { class: "card card-wide", "aria-labelledby": "branches-title", "data-testid": "branches" },
+    el("h2", { id: "branches-title" }, "Design branches"),
+    list,
+    page.canWrite ? branchForm(page, status) : null,
+    status,
+  );
+  load(page, list).catch((error) => fill(status, errorBox(error, "branches-error")));
+  return card;
+}
+
+async function load(page, list) {
+  const here = await api.get(`/api/campuses/${page.campusId}/`);
+  const rows = [];
+  if (here.parent) {
+    const parent = await api.get(`/api/campuses/${here.parent.id ?? here.parent}/`);
+    rows.push(designRow(page, parent, "(parent)"));
+    rows.push(designRow(page, here, "(this branch)"));
+  } else {
+    rows.push(designRow(page, here, "(this design)"));
+  }
+  const branches = await api.all(`/api/campuses/?parent=${page.campusId}`);
+  for (const branch of branches) rows.push(designRow(page, branch, "(branch)"));
+  fill(list, rows);
+  list.dataset.ready = "true";
+}
