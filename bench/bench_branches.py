@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin .venv/bin/python bench/bench_branches.py [--sizes 1000,100000]
 
 Like bench_import.py it runs against a throwaway database next to the one DATABASE_URL names and drops it
-afterwards. Per size: import a generated campus, branch it (``create_branch``: every inventory row copied,
+afterwards. Per size: import a generated campus (the import time is printed for scale), branch it (``create_branch``: every inventory row copied,
 the branch point fingerprinted), change one rack and one device on the branch, diff the branch against its
 parent (objects by natural key, then the summary figures of both, cold caches), and merge it back.
 Prints a table; asserts nothing (timings depend on the machine and its load).
@@ -35,7 +35,9 @@ from campus.models import PowerDevice, Rack  # noqa: E402
 
 
 def run(gpus: int) -> dict:
-    parent = import_campus(generate_spec(f"Bench {gpus}", gpus))
+    spec = generate_spec(f"Bench {gpus}", gpus)
+    t_import = time.perf_counter()
+    parent = import_campus(spec)
     started = time.perf_counter()
     branch = branching.create_branch(parent, f"Bench {gpus} – branch")
     branched = time.perf_counter()
@@ -57,6 +59,7 @@ def run(gpus: int) -> dict:
     return {
         "gpus": gpus,
         "rows": rows,
+        "import_s": started - t_import,
         "branch_s": branched - started,
         "diff_objects_s": t1 - t0,
         "diff_figures_s": t2 - t1,
@@ -79,14 +82,14 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
     print(f"design branches on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
     header = (
-        f"{'GPUs':>8} {'rows':>7} {'branch s':>9} {'diff objects s':>15} {'diff figures s':>15} "
+        f"{'GPUs':>8} {'rows':>7} {'import s':>9} {'branch s':>9} {'diff objects s':>15} {'diff figures s':>15} "
         f"{'diff total s':>13} {'merge s':>8}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
         print(
-            f"{r['gpus']:>8,} {r['rows']:>7,} {r['branch_s']:>9.2f} {r['diff_objects_s']:>15.2f} "
+            f"{r['gpus']:>8,} {r['rows']:>7,} {r['import_s']:>9.2f} {r['branch_s']:>9.2f} {r['diff_objects_s']:>15.2f} "
             f"{r['diff_figures_s']:>15.2f} {r['diff_objects_s'] + r['diff_figures_s']:>13.2f} {r['merge_s']:>8.2f}"
         )
 

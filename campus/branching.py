@@ -21,9 +21,9 @@ the object is a conflict when P ≠ B (the parent changed it too, or added the s
 
 from __future__ import annotations
 
+import ast
 import contextvars
 import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -212,11 +212,12 @@ class Design:
     key_of: dict[str, dict[int, Key]] = field(default_factory=dict)  # model name -> id -> key
 
     def fingerprints(self) -> dict[str, dict[str, str]]:
-        return {m: {key_json(k): o.fp for k, o in objs.items()} for m, objs in self.objects.items()}
+        return {m: {key_text_id(k): o.fp for k, o in objs.items()} for m, objs in self.objects.items()}
 
 
-def key_json(key: Key) -> str:
-    return json.dumps(key, separators=(",", ":"))
+def key_text_id(key: Key) -> str:
+    """A key as the text the branch point stores it under (Python literal syntax: strings, None, tuples)."""
+    return repr(key)
 
 
 def _flat(value) -> Iterable[str]:
@@ -482,11 +483,11 @@ def _plan(base: dict, parent: Design, branch: Design) -> tuple[_Plan, list[dict]
     for model in model_names():
         b_fp = base.get(model, {})
         p_objs, r_objs = parent.objects.get(model, {}), branch.objects.get(model, {})
-        p_fp = {key_json(k): o.fp for k, o in p_objs.items()}
-        r_fp = {key_json(k): o.fp for k, o in r_objs.items()}
-        keys = {key_json(k): k for k in (*p_objs, *r_objs)}
+        p_fp = {key_text_id(k): o.fp for k, o in p_objs.items()}
+        r_fp = {key_text_id(k): o.fp for k, o in r_objs.items()}
+        keys = {key_text_id(k): k for k in (*p_objs, *r_objs)}
         for text in b_fp:
-            keys.setdefault(text, _key_from_json(json.loads(text)))
+            keys.setdefault(text, ast.literal_eval(text))
         for text, key in sorted(keys.items()):
             b, p, r = b_fp.get(text), p_fp.get(text), r_fp.get(text)
             if r == b or p == r:
@@ -507,10 +508,6 @@ def _plan(base: dict, parent: Design, branch: Design) -> tuple[_Plan, list[dict]
             else:
                 plan.change[model].append(key)
     return plan, conflicts
-
-
-def _key_from_json(value):
-    return tuple(_key_from_json(v) for v in value) if isinstance(value, list) else value
 
 
 def _reference_conflicts(plan: _Plan, parent: Design, branch: Design) -> list[dict]:

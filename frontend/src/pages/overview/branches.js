@@ -16,7 +16,7 @@ function designRow(page, campus, label) {
     here ? null : " · ",
     here
       ? null
-      : el("a", { href: compareHref(campus.id, page.campusId), "data-testid": `compare-${campus.id}` }, "compare"),
+      : el("a", { href: compareHref(page.campusId, campus.id), "data-testid": `compare-${campus.id}` }, "compare"),
   );
 }
 
@@ -56,7 +56,7 @@ export function branchesCard(page) {
   const status = el("div", { id: "branch-status", role: "status" });
   const card = el(
     "section",
-    { class: "card card-wide", "aria-labelledby": "branches-title", "data-testid": "branches" },
+    { class: "card card-wide branches-card", "aria-labelledby": "branches-title", "data-testid": "branches" },
     el("h2", { id: "branches-title" }, "Design branches"),
     list,
     page.canWrite ? branchForm(page, status) : null,

@@ -1,0 +1,102 @@
+"""Design branches in the dashboard: a planner branches a campus from the overview, changes a rack on the
+branch, and the compare page shows the change and the figure deltas the diff endpoint answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import PASSWORD, login, new_page, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
+
+USER = "branches-planner"
+AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def campus(django_db_setup, django_db_blocker):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.importer import import_campus
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        made = import_campus(generate_spec("Branch base campus", gpus=1024, gpu_model="h100-sxm"))
+        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield made.id
+    with django_db_blocker.unblock():
+        Campus.objects.filter(parent_id=made.id).delete()
+        Campus.objects.filter(pk=made.id).delete()
+        get_user_model().objects.filter(username=USER).delete()
+
+
+def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_url, campus):
+    context, page, watch = new_page(chromium, live_url, height=1100)
+    try:
+        login(page, USER)
+        page.goto(f"/campuses/{campus}/")
+        page.wait_for_selector("[data-testid=branch-list][data-ready=true]")
+        # a name in use is refused on the field
+        page.fill("[data-testid=branch-name]", "Branch base campus")
+        page.click("[data-testid=branch-create]")
+        page.wait_for_selector("[data-testid=branch-error]")
+        assert "exists already" in page.inner_text("[data-testid=branch-error]")
+        # the browser logs the refused request; that 400 is the answer this step expects
+        assert [e for e in watch.console_errors if "400" not in e] == []
+        watch.console_errors.clear()
+        page.fill("[data-testid=branch-name]", "Branch base campus – denser")
+        page.click("[data-testid=branch-create]")
+        page.wait_for_url(lambda url: f"/campuses/{campus}/" not in url)
+        branch = page.request.get(f"/api/campuses/?parent={campus}").json()["results"][0]
+        assert branch["name"] == "Branch base campus – denser"
+        rack = page.request.get(f"/api/racks/?campus={branch['id']}&ordering=name&limit=1").json()["results"][
+            0
+        ]
+        old_kw = rack["design_kw"]
+        csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+        changed = page.request.patch(
+            f"/api/racks/{rack['id']}/",
+            data={"design_kw": old_kw + 10.0},
+            headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
+        )
+        assert changed.ok, changed.text()
+        page.wait_for_selector(f"[data-testid=branch-{campus}]")
+        assert "(parent)" in page.inner_text(f"[data-testid=branch-{campus}]")
+        page.click(f"[data-testid=compare-{campus}]")
+        page.wait_for_selector("#compare[data-ready=true]")
+        row = page.locator(f'[data-object="rack:{rack["name"]}"][data-field=design_kw]')
+        cells = row.locator("td").all_inner_texts()
+        assert [float(c) for c in cells[2:]] == [old_kw, old_kw + 10.0]
+        diff = page.request.get(f"/api/campuses/{branch['id']}/diff/?against={campus}").json()
+        gpus = diff["figures"]["inventory.gpus"]
+        assert gpus[2] == 0
+        assert page.inner_text('[data-testid="delta-inventory.gpus"]') == "0"
+        screenshot(page, "branches-compare", full_page=True)
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(AXE_RUN) == []
+        page.goto(f"/campuses/{campus}/")
+        page.wait_for_selector("[data-testid=branch-list][data-ready=true]")
+        assert "(branch)" in page.inner_text(f"[data-testid=branch-{branch['id']}]")
+        screenshot(page, "branches-overview", full_page=True)
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(AXE_RUN) == []
+        watch.check()
+    finally:
+        context.close()
