@@ -52,6 +52,9 @@ def campus_app_models() -> list[type]:
 def small_campus(name: str = "Small") -> Campus:
     spec = copy.deepcopy(SMALL_SPEC)
     spec["campus"]["name"] = name
+    spec.setdefault("energy_storage", []).append(
+        {"name": "BESS-1", "building": "B1", "power_device": "SUB-A", "power_mw": 0.5, "energy_mwh": 2.0}
+    )
     campus = import_campus(spec)
     hours = np.linspace(-5.0, 30.0, 8760)
     CampusWeather.objects.create(
