@@ -250,7 +250,8 @@ def test_two_unrelated_campuses_compare_by_name(planner_client):
     changed = {(c["model"], c["name"]): c["fields"] for c in body["objects"]["changed"]}
     assert changed[("rack", "R01-01")] == {"design_kw": [40.8, 42.0]}
     assert changed[("campus", "(one per campus)")] == {"grid_capacity_mw": [2.0, 3.0]}
-    assert body["objects"]["removed"] == [{"model": "campusweather", "name": "(one per campus)"}]
+    removed = {(o["model"], o["name"]) for o in body["objects"]["removed"]}
+    assert removed == {("campusweather", "(one per campus)"), ("energystorage", "BESS-1")}
     assert body["figures"]["power.grid_capacity_mw"] == [2.0, 3.0, 1.0]
 
 
