@@ -394,8 +394,9 @@ export class FloorMap {
         // colour of a neighbour; the rack keeps a coloured margin around the text.
         const long = Math.max(r.w, r.h) * scale;
         const short = Math.min(r.w, r.h) * scale;
-        const label = shortName(r.name);
-        if (short < 13 || ctx.measureText(label).width > long - 6) continue;
+        // "R01-01", else the rack's own number ("01") when the longer one does not fit.
+        const label = [shortName(r.name), lastPart(r.name)].find((t) => ctx.measureText(t).width <= long - 6);
+        if (short < 13 || !label) continue;
         const sx = (r.x + r.w / 2 - this.ox) * scale;
         const sy = (r.y + r.h / 2 - this.oy) * scale;
         ctx.save();
@@ -731,6 +732,11 @@ export function textOn(color) {
   };
   const lum = 0.2126 * lin((v >> 16) & 255) + 0.7152 * lin((v >> 8) & 255) + 0.0722 * lin(v & 255);
   return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#111827" : "#ffffff";
+}
+
+function lastPart(name) {
+  const parts = String(name).split(/[-_ ]/);
+  return parts[parts.length - 1];
 }
 
 function shortName(name) {
