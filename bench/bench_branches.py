@@ -5,7 +5,8 @@
 Like bench_import.py it runs against a throwaway database next to the one DATABASE_URL names and drops it
 afterwards. Per size: import a generated campus (the import time is printed for scale), branch it (``create_branch``: every inventory row copied,
 the branch point fingerprinted), change one rack and one device on the branch, diff the branch against its
-parent (objects by natural key, then the summary figures of both, cold caches), and merge it back.
+parent (objects by natural key, then the summary figures of both: cold, then again with the summaries
+cached as the dashboard finds them), and merge it back.
 Prints a table; asserts nothing (timings depend on the machine and its load).
 """
 
@@ -54,6 +55,11 @@ def run(gpus: int) -> dict:
     t1 = time.perf_counter()
     figures(parent, branch)
     t2 = time.perf_counter()
+    # again, as the dashboard asks it: the summaries are cached while the campuses are unchanged
+    branching.compare(branching.read_design(branch.pk), branching.read_design(parent.pk))
+    figures(parent, branch)
+    warm = time.perf_counter() - t2
+    t2 = time.perf_counter()
     result = branching.merge(branch)
     t3 = time.perf_counter()
     return {
@@ -64,6 +70,7 @@ def run(gpus: int) -> dict:
         "diff_objects_s": t1 - t0,
         "diff_figures_s": t2 - t1,
         "changed": len(objects["changed"]),
+        "diff_warm_s": warm,
         "merge_s": t3 - t2,
         "merged": result["changed"],
     }
@@ -83,14 +90,15 @@ def main() -> None:
     print(f"design branches on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
     header = (
         f"{'GPUs':>8} {'rows':>7} {'import s':>9} {'branch s':>9} {'diff objects s':>15} {'diff figures s':>15} "
-        f"{'diff total s':>13} {'merge s':>8}"
+        f"{'diff total s':>13} {'diff warm s':>12} {'merge s':>8}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
         print(
             f"{r['gpus']:>8,} {r['rows']:>7,} {r['import_s']:>9.2f} {r['branch_s']:>9.2f} {r['diff_objects_s']:>15.2f} "
-            f"{r['diff_figures_s']:>15.2f} {r['diff_objects_s'] + r['diff_figures_s']:>13.2f} {r['merge_s']:>8.2f}"
+            f"{r['diff_figures_s']:>15.2f} {r['diff_objects_s'] + r['diff_figures_s']:>13.2f} "
+            f"{r['diff_warm_s']:>12.2f} {r['merge_s']:>8.2f}"
         )
 
 
