@@ -34,7 +34,7 @@ PASSWORD = "e2e-password-1"
 @pytest.fixture(scope="session")
 def frontend_bundle() -> Path:
     """The esbuild bundle (`make setup` builds it); built here when node_modules is there but dist is not."""
-    if not (BUNDLE / "map.js").exists():
+    if not all((BUNDLE / f"{name}.js").exists() for name in ("overview", "map", "scenarios", "compare")):
         if (ROOT / "frontend" / "node_modules").exists():
             subprocess.run(["npm", "run", "--silent", "build"], cwd=ROOT / "frontend", check=True)
         else:
