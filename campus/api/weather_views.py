@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campus.analysis.weather import WeatherYear, reference_year, wet_bulb_c
+from campus.choices import Climate
 from campus.epw import EPWError, parse_epw
 from campus.models import Campus, CampusWeather
 from campus.snapshot_adapter import uploaded_weather
@@ -51,6 +52,7 @@ def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None)
     return {
         "campus": campus.pk,
         "climate": campus.climate,
+        "climates": [{"id": value, "label": label} for value, label in Climate.choices],
         "uploaded": row is not None,
         "source": year.source,
         "leap_day_dropped": bool(row.leap_day_dropped) if row is not None else False,
@@ -85,6 +87,11 @@ _WEATHER = inline_serializer(
     {
         "campus": serializers.IntegerField(),
         "climate": serializers.CharField(),
+        "climates": serializers.ListField(
+            child=inline_serializer(
+                "ClimateChoice", {"id": serializers.CharField(), "label": serializers.CharField()}
+            )
+        ),
         "uploaded": serializers.BooleanField(),
         "source": serializers.CharField(),
         "leap_day_dropped": serializers.BooleanField(),

@@ -4,6 +4,7 @@ import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
 import { headline } from "./headline.js";
+import { weatherCard } from "./weather.js";
 
 const page = {
   ...boot(), // campusId … from the server
@@ -17,10 +18,17 @@ function render() {
   clear(root).append(
     headline(summary),
     branchesCard(page),
+    weatherCard(page, reload),
     ...buildingCards(page, summary.buildings ?? [], page.storage),
   );
   root.setAttribute("aria-busy", "false");
   root.dataset.ready = "true";
+}
+
+/** After the climate changes: the summary (PUE, facility power) follows the plant in the new weather. */
+async function reload() {
+  page.summary = await api.get(`/api/campuses/${page.campusId}/summary/`);
+  render();
 }
 
 async function main() {
