@@ -180,7 +180,7 @@ async function load(page, card, onChange) {
       el(
         "p",
         { class: "muted small", "data-testid": "weather-source" },
-        weather.uploaded ? "Uploaded EPW year: " : "Reference year: ",
+        weather.uploaded ? "Uploaded EPW year — " : "",
         weather.source,
       ),
       el(
@@ -199,8 +199,9 @@ async function load(page, card, onChange) {
   } catch (error) {
     body.push(el("p", { class: "notice notice-error", role: "alert" }, error?.message ?? String(error)));
   }
-  // the facility engine's hourly view: shown where the API has it
-  const year = await api.get(`/api/campuses/${page.campusId}/facility-year/`).catch(() => null);
+  // the facility engine's hourly view: asked for where the summary says the plant model is there
+  const plantModel = page.summary?.power?.pue_source != null;
+  const year = plantModel ? await api.get(`/api/campuses/${page.campusId}/facility-year/`).catch(() => null) : null;
   const extra = el("div", { class: "facility-year" });
   if (year && Array.isArray(year.pue) && year.pue.length >= 8760) {
     extra.append(
