@@ -56,11 +56,13 @@ def test_the_climate_picker_changes_the_campus_climate(planner_page, demo):
 
     target = "phoenix-us" if before["climate"] != "phoenix-us" else "dublin-ie"
     try:
-        with page.expect_response(
-            lambda r: r.request.method == "PATCH" and "/api/campuses/" in r.url
-        ) as patch:
-            with page.expect_response(lambda r: r.request.method == "GET" and r.url.endswith("/weather/")):
-                picker.select_option(target)
+        with (
+            page.expect_response(
+                lambda r: r.request.method == "PATCH" and "/api/campuses/" in r.url
+            ) as patch,
+            page.expect_response(lambda r: r.request.method == "GET" and r.url.endswith("/weather/")),
+        ):
+            picker.select_option(target)
         assert patch.value.ok
         page.wait_for_function(
             f"document.querySelector('[data-testid=climate-picker]')?.value === '{target}' && "
