@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import (
     MAX_REPLICAS,
@@ -78,6 +79,9 @@ class RunSerializer(serializers.ModelSerializer):
     campus = serializers.IntegerField(source="scenario.campus_id", read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     duration_s = serializers.SerializerMethodField()
+    explanation = serializers.SerializerMethodField(
+        help_text="What the finished run showed, in sentences, from its summary and parameters."
+    )
 
     class Meta:
         model = Run
@@ -94,6 +98,7 @@ class RunSerializer(serializers.ModelSerializer):
             "seed",
             "params",
             "summary",
+            "explanation",
             "error",
             "flagged",
             "flag_reasons",
@@ -107,6 +112,9 @@ class RunSerializer(serializers.ModelSerializer):
             "duration_s",
         )
         read_only_fields = fields
+
+    def get_explanation(self, obj: Run) -> list[str]:
+        return runs.explanation(obj)
 
     def get_duration_s(self, obj: Run) -> float | None:
         if obj.started is None:

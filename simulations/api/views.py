@@ -88,6 +88,11 @@ class ScenarioViewSet(TwinModelViewSet):
                 "defaults": serializers.DictField(),
                 "stochastic": serializers.BooleanField(),
                 "default_replicas": serializers.IntegerField(),
+                "metrics": serializers.DictField(
+                    help_text="Per metric or series name: label, unit, description, higher_is_better "
+                    "(true, false, or null where more is neither better nor worse)."
+                ),
+                "causes": serializers.DictField(help_text="Labels of the causes of interruptions."),
             },
             many=True,
         ),
@@ -173,8 +178,9 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="A run's time series",
-        description="Without `metric`: the metrics the run has series for. With it: the mean across replicas "
-        "with 5th/95th percentile bands, thinned to at most 2,000 points (`full=1`: every point).",
+        description="Without `metric`: the metrics the run has series for, with their `labels` as a person "
+        "reads them. With it: the mean across replicas with 5th/95th percentile bands, thinned to at most 2,000 "
+        "points (`full=1`: every point), and the series' `label`.",
         parameters=[
             OpenApiParameter("metric", OpenApiTypes.STR, description="Series name, e.g. ettr"),
             OpenApiParameter(
@@ -188,6 +194,7 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
                 value={
                     "run": 7,
                     "metric": "ettr",
+                    "label": "Goodput (ETTR) (fraction)",
                     "full": False,
                     "points_total": 200,
                     "points": 3,
@@ -206,7 +213,9 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet):
         metric = request.query_params.get("metric")
         available = runs.series_metrics(run)
         if not metric:
-            return Response({"run": run.pk, "metrics": available})
+            return Response(
+                {"run": run.pk, "metrics": available, "labels": runs.series_labels(run, available)}
+            )
         full = request.query_params.get("full", "").lower() in {"1", "true", "yes"}
         data = runs.timeseries(run, metric, full=full)
         if data is None:

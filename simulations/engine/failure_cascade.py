@@ -43,6 +43,7 @@ import math
 import numpy as np
 import simpy
 
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.failure_cascade_plan import (
     COOLING_PLANT,
@@ -94,6 +95,9 @@ __all__ = [
 KIND = ScenarioKind.FAILURE_CASCADE
 LABEL = "Failures and recovery"
 Params = FailureCascadeParams
+# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
+METRICS = words.FAILURE_CASCADE_METRICS
+explain = words.explain_failure_cascade
 
 
 def stochastic(params: FailureCascadeParams) -> bool:

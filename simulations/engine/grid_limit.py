@@ -51,6 +51,7 @@ from campus.analysis.onsite import (
 )
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
 from simulations.engine.params import GridLimitParams, ParamsError
@@ -60,6 +61,9 @@ from simulations.engine.results import Progress, ReplicaResult
 KIND = ScenarioKind.GRID_LIMIT
 LABEL = "Grid limit / demand response"
 Params = GridLimitParams
+# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
+METRICS = words.GRID_LIMIT_METRICS
+explain = words.explain_grid_limit
 
 # Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
 # sized for a recharge over hours, not minutes).

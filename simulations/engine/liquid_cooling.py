@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.liquid_cooling_plan import (
@@ -80,6 +81,9 @@ __all__ = [
 KIND = ScenarioKind.LIQUID_COOLING
 LABEL = "Liquid cooling loss"
 Params = LiquidCoolingParams
+# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
+METRICS = words.LIQUID_COOLING_METRICS
+explain = words.explain_liquid_cooling
 
 
 def stochastic(params: LiquidCoolingParams) -> bool:
@@ -341,6 +345,11 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
         "lost_work_hours": lost_work_s / 3600.0,
         "lost_gpu_hours": job_gpus * (lost_work_s + down_s) / 3600.0,
     }
+    if plan.effects:
+        # 1.0: every group hit kept its full conductance (a lost CDU's redundancy group carried its heat)
+        metrics["min_cooling_fraction"] = min(
+            min([e.g_factor, *(g for _, g in e.g_steps)]) for e in plan.effects
+        )
     starts = [plan.effects[i].start_s for i in range(len(plan.effects))]
     t_first_event = min(starts) if starts else 0.0
     if math.isfinite(first_throttle):

@@ -37,20 +37,113 @@ class ParamsError(ValueError):
         super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
 
 
+# Unit suffixes of parameter names as a label shows them ("generator_start_delay_s" -> "Generator start delay
+# (s)"); the longest suffix that matches wins.
+_UNITS: dict[str, str] = {
+    "j_per_k_per_kw": "J/K per kW",
+    "w_per_k_per_kw": "W/K per kW",
+    "l_per_kw": "L per kW",
+    "usd_per_kwh": "USD/kWh",
+    "gb_per_gpu": "GB per GPU",
+    "minutes": "min",
+    "hours": "h",
+    "days": "d",
+    "s": "s",
+    "kwh": "kWh",
+    "mwh": "MWh",
+    "kw": "kW",
+    "mw": "MW",
+    "w": "W",
+    "c": "°C",
+    "k": "K",
+    "gbps": "Gbit/s",
+    "fraction": "0–1",
+    "probability": "0–1",
+}
+# Words kept as written: acronyms and names.
+_WORDS: dict[str, str] = {
+    w.lower(): w
+    for w in (
+        "GPU",
+        "GPUs",
+        "CPU",
+        "PUE",
+        "MFU",
+        "TDP",
+        "UPS",
+        "PDU",
+        "CDU",
+        "HBM",
+        "NCCL",
+        "SDC",
+        "NIC",
+        "IT",
+        "ID",
+        "MW",
+        "kW",
+        "FP8",
+        "BF16",
+        "FP16",
+        "TF32",
+        "FP32",
+        "MTBF",
+    )
+}
+
+
+def title_of(name: str, _field: Any = None) -> str:
+    """A parameter's label with its unit: "generator_start_delay_s" -> "Generator start delay (s)"."""
+    words = name.split("_")
+    unit = None
+    for size in (5, 4, 3, 2, 1):
+        key = "_".join(words[-size:])
+        if len(words) > size and key in _UNITS:
+            unit = _UNITS[key]
+            if key not in ("fraction", "probability"):
+                words = words[:-size]
+            break
+    text = " ".join(_WORDS.get(w, w) for w in words)
+    text = text[0].upper() + text[1:] if text else text
+    return f"{text} ({unit})" if unit else text
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Every Params model's base: unknown keys rejected, field docstrings become the descriptions the form
+    shows as help, and every title carries the unit of its name (``title_of``)."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, field_title_generator=title_of
+    )
+
+
+ParamsBase = _Strict
+
+
+def picker(kind: str, **extra: Any) -> dict[str, Any]:
+    """``json_schema_extra`` of a field whose value is one of the campus's things: the form offers a list of
+    them (kind: "gpu_model", "pod", "cooling_unit", "cooling_target", "power_device", "failure_component")."""
+    return {"x-picker": kind, **extra}
+
+
+def key_picker(kind: str) -> dict[str, Any]:
+    """``json_schema_extra`` of a mapping whose keys are the campus's things (see ``picker``)."""
+    return {"x-key-picker": kind}
 
 
 # ---------------------------------------------------------------- shared pieces
+
+Precision = Literal["fp8", "bf16", "fp16", "tf32", "fp32"]
 
 
 class ThroughputParams(_Strict):
     """How fast the GPUs train: the peak at ``precision`` times the model FLOPs utilisation."""
 
-    precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
+    precision: Precision = "bf16"
+    """Number format the job trains in; sets the GPUs' peak throughput (dense TFLOPS of the part)."""
     # Model FLOPs utilisation at full power: ~40 % BF16 on H100 (SemiAnalysis, 100k H100 clusters, 2024-06),
     # 38-43 % for Llama 3 405B (The Llama 3 Herd of Models, arXiv 2407.21783, §3.3.2, Table 4).
-    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
+    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
+    """Share of the peak throughput the job achieves at full power (about 0.4 for large BF16 training)."""
 
 
 class JobParams(ThroughputParams):
@@ -58,18 +151,25 @@ class JobParams(ThroughputParams):
 
     # BLOOM 176B checkpointed every 3 h (catalog TRAINING_DEFAULTS).
     checkpoint_interval_minutes: float = Field(default_value("checkpoint_interval_minutes"), gt=0)
+    """Time between two checkpoints, minutes; work since the last one is lost when the job is interrupted."""
     # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
     checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    """Time the job spends writing one checkpoint, minutes."""
     restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
+    """Time from the GPUs being back to the job training again (reload, re-initialise), minutes."""
 
 
 class CapRule(_Strict):
-    """A power cap for the GPUs of one model and/or one pod (both None: every GPU)."""
+    """A power cap for the GPUs of one model and/or one pod (both empty: every GPU)."""
 
-    gpu_model: str | None = None
-    pod_id: int | None = None
-    cap_fraction: float | None = Field(None, gt=0, le=1.5)
-    cap_w: float | None = Field(None, gt=0)
+    gpu_model: str | None = Field(None, title="GPU model", json_schema_extra=picker("gpu_model"))
+    """Cap only the GPUs of this model; empty: every model."""
+    pod_id: int | None = Field(None, title="Pod", json_schema_extra=picker("pod"))
+    """Cap only the GPUs of this pod; empty: every pod."""
+    cap_fraction: float | None = Field(None, gt=0, le=1.5, title="Cap (fraction of TDP)")
+    """The power limit as a fraction of each GPU's TDP (0.8 = 80 %); give this or the cap in W."""
+    cap_w: float | None = Field(None, gt=0, title="Cap (W per GPU)")
+    """The power limit per GPU in watts; give this or the fraction of TDP."""
 
     @model_validator(mode="after")
     def _one_cap(self) -> CapRule:
@@ -79,25 +179,34 @@ class CapRule(_Strict):
 
 
 class CapStep(_Strict):
-    start_hours: float = Field(0.0, ge=0)
-    caps: list[CapRule] = Field(default_factory=list)
+    """From ``start_hours`` on, these caps replace the ones in force."""
+
+    start_hours: float = Field(0.0, ge=0, title="Starts at (h)")
+    """Hours from the start of the run when this step's caps take over."""
+    caps: list[CapRule] = Field(default_factory=list, title="Caps")
+    """The caps in force from this step on; later rules win when several match one GPU group."""
 
 
 # ---------------------------------------------------------------- power_capping
 
 
 class PowerCappingParams(_Strict):
-    duration_hours: float = Field(24.0, gt=0)
-    # Static caps applied from t = 0 (later rules win when several match one GPU group).
-    caps: list[CapRule] = Field(default_factory=lambda: [CapRule(cap_fraction=0.8)])
-    # Cap changes over time; each step replaces the caps in force from start_hours on.
-    schedule: list[CapStep] = Field(default_factory=list)
-    utilization: float = Field(1.0, ge=0, le=1)
-    pue: float | None = Field(None, ge=1)  # None: the campus design PUE
-    price_usd_per_kwh: float | None = Field(None, ge=0)  # None: the campus price
-    job: ThroughputParams = Field(default_factory=ThroughputParams)
-    # "campus": one synchronous job over every GPU (slowest member sets the pace); "pod": one job per pod.
-    job_scope: Literal["campus", "pod"] = "pod"
+    duration_hours: float = Field(24.0, gt=0, title="Duration (h)")
+    """Simulated time, hours."""
+    caps: list[CapRule] = Field(default_factory=lambda: [CapRule(cap_fraction=0.8)], title="Caps")
+    """Caps applied from the start; later rules win when several match one GPU group."""
+    schedule: list[CapStep] = Field(default_factory=list, title="Cap schedule")
+    """Cap changes over time; each step replaces the caps in force from its start on (sorted by start)."""
+    utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
+    """Share of the GPUs' time spent computing; the rest they idle."""
+    pue: float | None = Field(None, ge=1, title="PUE")
+    """Facility power / IT power; empty: the campus design PUE."""
+    price_usd_per_kwh: float | None = Field(None, ge=0, title="Electricity price (USD/kWh)")
+    """Price of facility energy; empty: the campus price."""
+    job: ThroughputParams = Field(default_factory=ThroughputParams, title="Training job")
+    """The workload the throughput is counted for."""
+    job_scope: Literal["campus", "pod"] = Field("pod", title="Job scope")
+    """campus: one synchronous job over every GPU (the slowest GPU sets the pace); pod: one job per pod."""
 
     @model_validator(mode="after")
     def _sorted_schedule(self) -> PowerCappingParams:
@@ -111,45 +220,73 @@ class PowerCappingParams(_Strict):
 
 
 class CapacityStep(_Strict):
-    start_hours: float = Field(0.0, ge=0)
-    capacity_kw: float = Field(..., ge=0)
+    """From ``start_hours`` on, the interconnect capacity is ``capacity_kw``."""
+
+    start_hours: float = Field(0.0, ge=0, title="Starts at (h)")
+    """Hours from the start of the run when this capacity applies."""
+    capacity_kw: float = Field(..., ge=0, title="Capacity (kW)")
+    """Grid capacity from this step on, kW."""
 
 
 class GridEvent(_Strict):
     """A demand-response event: the interconnect capacity is cut by ``cut_fraction`` for a while."""
 
-    start_hours: float = Field(14.0, ge=0)
-    duration_hours: float = Field(3.0, gt=0)
+    start_hours: float = Field(14.0, ge=0, title="Starts at (h)")
+    """Hours from the start of the run when the cut begins."""
+    duration_hours: float = Field(3.0, gt=0, title="Duration (h)")
+    """How long the cut lasts, hours."""
     # Emerald AI's Phoenix field test (Colangelo et al., arXiv 2507.00909, 2025): 25 % for 3 h at peak grid demand.
-    cut_fraction: float = Field(0.25, ge=0, le=1)
+    cut_fraction: float = Field(0.25, ge=0, le=1, title="Cut (fraction of capacity)")
+    """Share of the grid capacity taken away during the event (0.25 = a quarter)."""
 
 
 class GridLimitParams(_Strict):
-    duration_hours: float = Field(24.0, gt=0)
-    step_minutes: float = Field(1.0, gt=0, le=60)
-    capacity_kw: float | None = Field(None, ge=0)  # None: the campus grid capacity
-    capacity_schedule: list[CapacityStep] = Field(default_factory=list)
-    events: list[GridEvent] = Field(default_factory=lambda: [GridEvent()])
-    policy: Literal["cap", "pause", "ride_through", "generators"] = "cap"
-    # Pods paused first under "pause" (lower number first); pods not named come last, highest id first.
-    pod_priorities: dict[int, int] = Field(default_factory=dict)
-    utilization: float = Field(1.0, ge=0, le=1)
-    pue: float | None = Field(None, ge=1)
+    duration_hours: float = Field(24.0, gt=0, title="Duration (h)")
+    """Simulated time, hours."""
+    step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)")
+    """Resolution of the simulation, minutes."""
+    capacity_kw: float | None = Field(None, ge=0, title="Grid capacity (kW)")
+    """Interconnect capacity before any event; empty: the campus grid capacity."""
+    capacity_schedule: list[CapacityStep] = Field(default_factory=list, title="Capacity schedule")
+    """Capacity changes over time (sorted by start)."""
+    events: list[GridEvent] = Field(default_factory=lambda: [GridEvent()], title="Demand-response events")
+    """Cuts of the grid capacity for a while."""
+    policy: Literal["cap", "pause", "ride_through", "generators"] = Field("cap", title="Policy")
+    """What the campus does when its draw exceeds the grid: cap GPU power, pause pods, ride through on the
+    UPS batteries (then cap), or start the standby generators."""
+    pod_priorities: dict[int, int] = Field(
+        default_factory=dict, title="Pod pause priorities", json_schema_extra=key_picker("pod")
+    )
+    """Under pause: pods with a lower number pause first; pods not listed come last, highest id first."""
+    utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
+    """Share of the GPUs' time spent computing; the rest they idle."""
+    pue: float | None = Field(None, ge=1, title="PUE")
+    """Facility power / IT power; empty: the campus design PUE."""
     # A paused GPU idles at this fraction of its TDP (estimate: H100 idles near 70-100 W of 700 W).
-    idle_gpu_fraction: float = Field(0.12, ge=0, le=1)
-    # Battery energy: None derives it from the UPSs of the snapshot (rated_kw x battery_minutes).
-    battery_kwh: float | None = Field(None, ge=0)
-    battery_initial_fraction: float = Field(1.0, ge=0, le=1)
-    battery_recharge_kw: float | None = Field(None, ge=0)  # None: 10 % of the battery's rated discharge
-    # Generators: None derives capacity, start delay and ramp from the snapshot's generator devices.
-    generator_kw: float | None = Field(None, ge=0)
-    generator_start_delay_s: float | None = Field(None, ge=0)
-    generator_ramp_s: float | None = Field(None, ge=0)
+    idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
+    """Power of a paused GPU as a fraction of its TDP (an H100 idles near 70-100 W of 700 W)."""
+    battery_kwh: float | None = Field(None, ge=0, title="Battery energy (kWh)")
+    """UPS battery energy; empty: derived from the campus's UPSs (rated kW x battery minutes)."""
+    battery_initial_fraction: float = Field(1.0, ge=0, le=1, title="Battery charge at start (0–1)")
+    """State of charge of the batteries at the start."""
+    battery_recharge_kw: float | None = Field(None, ge=0, title="Battery recharge power (kW)")
+    """Recharge power; empty: 10 % of the batteries' rated discharge."""
+    generator_kw: float | None = Field(None, ge=0, title="Generator capacity (kW)")
+    """Standby generator capacity; empty: the campus's generator devices."""
+    generator_start_delay_s: float | None = Field(None, ge=0, title="Generator start delay (s)")
+    """Time from the call to the generators delivering power; empty: the campus's generators."""
+    generator_ramp_s: float | None = Field(None, ge=0, title="Generator ramp time (s)")
+    """Time from first power to full generator output; empty: the campus's generators."""
     # Chance that a generator call fails (IEEE 493 order of magnitude, catalog POWER_DEFAULTS).
     generator_fail_to_start_probability: float = Field(
-        default_value("generator_fail_to_start_probability"), ge=0, le=1
+        default_value("generator_fail_to_start_probability"),
+        ge=0,
+        le=1,
+        title="Generator fail-to-start probability (0–1)",
     )
-    job: ThroughputParams = Field(default_factory=ThroughputParams)
+    """Chance that one call of the generators fails (IEEE 493 order of magnitude)."""
+    job: ThroughputParams = Field(default_factory=ThroughputParams, title="Training job")
+    """The workload the lost throughput is counted for."""
 
     @model_validator(mode="after")
     def _sorted_schedule(self) -> GridLimitParams:
@@ -163,40 +300,44 @@ class GridLimitParams(_Strict):
 
 
 class _CoolingEventBase(_Strict):
-    # The cooling unit (cdu_loss, pump_loss, supply_temp_excursion) or plant (chiller_loss) id;
-    # None picks the unit or plant carrying the most GPUs.
-    target_id: int | None = None
-    at_minutes: float = Field(5.0, ge=0)
-    # Time until flow / heat rejection is back (repair or failover), min.
-    repair_minutes: float = Field(30.0, ge=0)
+    target_id: int | None = Field(None, title="Unit or plant", json_schema_extra=picker("cooling_target"))
+    """The cooling unit (or, for a chiller loss, the plant) that fails; empty: the one carrying the most GPUs."""
+    at_minutes: float = Field(5.0, ge=0, title="Starts at (min)")
+    """Minutes from the start of the run when the event begins."""
+    repair_minutes: float = Field(30.0, ge=0, title="Repair time (min)")
+    """Time until flow or heat rejection is back (repair or failover), minutes."""
 
 
 class CduLossEvent(_CoolingEventBase):
     """A coolant distribution unit stops: its racks lose their flow (its N+1 peers may take the load)."""
 
-    kind: Literal["cdu_loss"] = "cdu_loss"
+    kind: Literal["cdu_loss"] = Field("cdu_loss", title="What happens")
+    """The kind of event; each kind takes only its own parameters."""
 
 
 class PumpLossEvent(_CoolingEventBase):
     """A unit keeps running on its remaining pumps."""
 
-    kind: Literal["pump_loss"] = "pump_loss"
-    # The flow left with the remaining pumps, fraction of nominal (one of two pumps lost).
-    remaining_flow_fraction: float = Field(0.5, ge=0, le=1)
+    kind: Literal["pump_loss"] = Field("pump_loss", title="What happens")
+    """The kind of event; each kind takes only its own parameters."""
+    remaining_flow_fraction: float = Field(0.5, ge=0, le=1, title="Remaining flow (fraction of nominal)")
+    """The flow left with the remaining pumps, fraction of nominal (0.5 = one of two pumps lost)."""
 
 
 class ChillerLossEvent(_CoolingEventBase):
     """A cooling plant stops rejecting heat; its loop warms until it is back."""
 
-    kind: Literal["chiller_loss"] = "chiller_loss"
+    kind: Literal["chiller_loss"] = Field("chiller_loss", title="What happens")
+    """The kind of event; each kind takes only its own parameters."""
 
 
 class SupplyTempExcursionEvent(_CoolingEventBase):
     """A unit's supply temperature rises."""
 
-    kind: Literal["supply_temp_excursion"] = "supply_temp_excursion"
-    # Supply temperature rise, K.
-    supply_rise_k: float = Field(10.0, ge=0)
+    kind: Literal["supply_temp_excursion"] = Field("supply_temp_excursion", title="What happens")
+    """The kind of event; each kind takes only its own parameters."""
+    supply_rise_k: float = Field(10.0, ge=0, title="Supply temperature rise (K)")
+    """How much the coolant supply temperature rises, K."""
 
 
 def _cooling_event_kind(value: Any) -> str:
@@ -223,65 +364,110 @@ CoolingEvent = Annotated[
 
 
 class LiquidCoolingParams(_Strict):
-    duration_minutes: float = Field(120.0, gt=0)
-    events: list[CoolingEvent] = Field(default_factory=lambda: [CduLossEvent()])
-    # Chiller restart after the repair; None: the plant's restart_minutes (chillers take minutes to restart after
-    # a power event: Schneider Electric White Paper 179, Data Center Temperature Rise During a Cooling System Outage).
-    chiller_restart_minutes: float | None = Field(None, ge=0)
+    duration_minutes: float = Field(120.0, gt=0, title="Duration (min)")
+    """Simulated time, minutes."""
+    events: list[CoolingEvent] = Field(default_factory=lambda: [CduLossEvent()], title="Cooling events")
+    """The failures and excursions, each at its own time."""
+    # Chillers take minutes to restart after a power event: Schneider Electric White Paper 179, Data Center
+    # Temperature Rise During a Cooling System Outage.
+    chiller_restart_minutes: float | None = Field(None, ge=0, title="Chiller restart time (min)")
+    """Time a chiller needs to restart after the repair; empty: the plant's own restart time."""
     # Lumped RC per kW of load, C dT/dt = P - G (T - T_coolant) (catalog COOLING_DEFAULTS, estimates fitted
     # to shutdown "in under a minute" at 10 kW+ per cabinet and in minutes at 5 kW: Opengate Data Systems' Data
     # Center Emergency Cooling Study for Active Power, 2007).
     liquid_heat_capacity_j_per_k_per_kw: float = Field(
-        default_value("liquid_heat_capacity_j_per_k_per_kw"), gt=0
+        default_value("liquid_heat_capacity_j_per_k_per_kw"),
+        gt=0,
+        title="Liquid-cooled heat capacity (J/K per kW)",
     )
-    liquid_conductance_w_per_k_per_kw: float = Field(default_value("liquid_conductance_w_per_k_per_kw"), gt=0)
-    air_heat_capacity_j_per_k_per_kw: float = Field(default_value("air_heat_capacity_j_per_k_per_kw"), gt=0)
-    air_conductance_w_per_k_per_kw: float = Field(default_value("air_conductance_w_per_k_per_kw"), gt=0)
-    # Conductance left without forced flow (natural convection, conduction to the frame), fraction of nominal.
-    residual_conductance_fraction: float = Field(0.03, ge=0, le=1)
-    # G ~ flow^0.8 (turbulent forced convection, Dittus-Boelter).
-    flow_exponent: float = Field(0.8, ge=0)
-    # Coolant loop water per kW of heat, L/kW: heats the loop while the chiller is down (estimate).
-    loop_volume_l_per_kw: float = Field(3.0, gt=0)
-    node_restart_minutes: float = Field(15.0, ge=0)
-    # Time series sample points (the solution itself is exact between events).
-    series_points: int = Field(600, ge=10, le=20000)
-    # One "rack.<id>.gpu_temp_c" series per affected rack (at most 512), for replay on the floor map.
-    rack_series: bool = True
-    job: JobParams = Field(default_factory=JobParams)
+    """Thermal mass of a liquid-cooled rack per kW of load (cold plates, coolant in the rack)."""
+    liquid_conductance_w_per_k_per_kw: float = Field(
+        default_value("liquid_conductance_w_per_k_per_kw"),
+        gt=0,
+        title="Liquid-cooled conductance (W/K per kW)",
+    )
+    """Heat carried to the coolant per kelvin of temperature difference, per kW of load, at nominal flow."""
+    air_heat_capacity_j_per_k_per_kw: float = Field(
+        default_value("air_heat_capacity_j_per_k_per_kw"), gt=0, title="Air-cooled heat capacity (J/K per kW)"
+    )
+    """Thermal mass of an air-cooled rack per kW of load."""
+    air_conductance_w_per_k_per_kw: float = Field(
+        default_value("air_conductance_w_per_k_per_kw"), gt=0, title="Air-cooled conductance (W/K per kW)"
+    )
+    """Heat carried to the air per kelvin of temperature difference, per kW of load, at nominal flow."""
+    residual_conductance_fraction: float = Field(
+        0.03, ge=0, le=1, title="Conductance without flow (fraction of nominal)"
+    )
+    """Cooling left with no forced flow (natural convection, conduction to the frame)."""
+    flow_exponent: float = Field(0.8, ge=0, title="Flow exponent")
+    """Conductance scales as flow to this power (0.8: turbulent forced convection, Dittus-Boelter)."""
+    loop_volume_l_per_kw: float = Field(3.0, gt=0, title="Coolant loop volume (L per kW)")
+    """Loop water per kW of heat; it heats while the chiller is down (estimate)."""
+    node_restart_minutes: float = Field(15.0, ge=0, title="Node restart time (min)")
+    """Time a shut-down node needs to come back once cooling is restored, minutes."""
+    series_points: int = Field(600, ge=10, le=20000, title="Chart points")
+    """Samples of each time series (the solution itself is exact between events)."""
+    rack_series: bool = Field(True, title="Per-rack series for the floor map")
+    """Record one GPU temperature series per affected rack (at most 512) to replay on the floor map."""
+    job: JobParams = Field(default_factory=JobParams, title="Training job")
+    """The synchronous job over every GPU whose slowdown and lost work are counted."""
 
 
 # ---------------------------------------------------------------- failure_cascade
 
 
 class FailureCascadeParams(_Strict):
-    duration_days: float = Field(30.0, gt=0)
-    job_gpus: int | None = Field(None, gt=0)  # None: every GPU of the campus (less the hot spares)
-    gpu_models: list[str] | None = None  # restrict the job to these GPU models; None: all
-    recovery: Literal["checkpoint_restart", "in_memory", "hot_spares"] = "checkpoint_restart"
-    checkpoint_interval_minutes: float | Literal["optimal"] = "optimal"
+    duration_days: float = Field(30.0, gt=0, title="Duration (d)")
+    """Simulated time, days."""
+    job_gpus: int | None = Field(None, gt=0, title="Job size (GPUs)")
+    """GPUs in the training job; empty: every GPU of the campus less the hot spares."""
+    gpu_models: list[str] | None = Field(None, title="GPU models", json_schema_extra=picker("gpu_model"))
+    """Restrict the job to these GPU models; empty: every model."""
+    recovery: Literal["checkpoint_restart", "in_memory", "hot_spares"] = Field(
+        "checkpoint_restart", title="Recovery"
+    )
+    """How the job recovers: restart from the last checkpoint, copy the state from the peers' memory, or
+    swap in a hot spare node."""
+    checkpoint_interval_minutes: float | Literal["optimal"] = Field(
+        "optimal", title="Checkpoint interval (min)"
+    )
+    """Time between checkpoints, minutes, or "optimal" (Young/Daly: the square root of 2 x write time x MTBF)."""
     # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
     checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    """Time the job spends writing one checkpoint, minutes."""
     restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
-    # Spare nodes held outside the job; None: 10 % of the job's nodes under "hot_spares" (OPT-175B kept
-    # 12 spares for 124 nodes), 0 otherwise.
-    hot_spares: int | None = Field(None, ge=0)
-    # In-memory recovery: state copied from the peers' HBM to the replacement GPU, GB per GPU, and the
-    # back-end bandwidth per GPU that carries it (None: the node's NIC speed).
-    state_gb_per_gpu: float = Field(80.0, ge=0)
-    fabric_gbps: float | None = Field(None, gt=0)
-    step_seconds: float = Field(10.0, gt=0)
-    # "per-model": each GPU model's own generation set (campus.analysis.reliability); else one set for all
-    rate_set: str = "per-model"
-    include_infrastructure: bool = True
-    infrastructure_set: str = "infrastructure-estimates"
-    rate_overrides: dict[str, PositiveFloat] = Field(default_factory=dict)  # component -> mtbf_hours
+    """Time from the GPUs being back to the job training again, minutes."""
+    # OPT-175B kept 12 spares for 124 nodes.
+    hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
+    """Spare nodes held outside the job; empty: 10 % of the job's nodes under hot_spares, 0 otherwise."""
+    state_gb_per_gpu: float = Field(80.0, ge=0, title="State to copy (GB per GPU)")
+    """In-memory recovery: training state copied from the peers' HBM to the replacement GPU."""
+    fabric_gbps: float | None = Field(None, gt=0, title="Recovery bandwidth (Gbit/s per GPU)")
+    """Back-end bandwidth that carries the copied state; empty: the node's NIC speed."""
+    step_seconds: float = Field(10.0, gt=0, title="Training step (s)")
+    """Duration of one training step; in-memory recovery loses at most one step."""
+    rate_set: str = Field("per-model", title="GPU failure rate set")
+    """"per-model": each GPU model's own generation set; otherwise the name of one set for every GPU."""
+    include_infrastructure: bool = Field(True, title="Include facility failures")
+    """Count utility, UPS, PDU, CDU, chiller and generator failures that take racks down."""
+    infrastructure_set: str = Field("infrastructure-estimates", title="Facility failure rate set")
+    """Name of the rate set for the facility equipment."""
+    rate_overrides: dict[str, PositiveFloat] = Field(
+        default_factory=dict, title="MTBF overrides (h)", json_schema_extra=key_picker("failure_component")
+    )
+    """Mean time between failures per component, hours, replacing the rate set's value."""
     repair_hours_overrides: dict[str, NonNegativeFloat] = Field(
-        default_factory=dict
-    )  # component -> repair hours
-    precision: Literal["fp8", "bf16", "fp16", "tf32", "fp32"] = "bf16"
-    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1)
-    series_points: int = Field(200, ge=2, le=20000)
+        default_factory=dict,
+        title="Repair time overrides (h)",
+        json_schema_extra=key_picker("failure_component"),
+    )
+    """Repair time per component, hours, replacing the rate set's value."""
+    precision: Precision = "bf16"
+    """Number format the job trains in; sets the GPUs' peak throughput."""
+    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
+    """Share of the peak throughput the job achieves."""
+    series_points: int = Field(200, ge=2, le=20000, title="Chart points")
+    """Samples of each time series."""
 
     @model_validator(mode="after")
     def _checks(self) -> FailureCascadeParams:

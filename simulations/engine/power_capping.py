@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from campus.analysis.snapshot import CampusSnapshot
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import CampusLoad, campus_load, effective_cap, speed_at_cap
 from simulations.engine.params import CapRule, ParamsError, PowerCappingParams
@@ -31,6 +32,9 @@ from simulations.engine.results import Progress, ReplicaResult
 KIND = ScenarioKind.POWER_CAPPING
 LABEL = "Power capping"
 Params = PowerCappingParams
+# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
+METRICS = words.POWER_CAPPING_METRICS
+explain = words.explain_power_capping
 
 
 @dataclass

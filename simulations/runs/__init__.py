@@ -25,7 +25,7 @@ from .dispatch import start
 from .execute import execute_chunk
 from .launch import cancel_run, fail_run, launch_run, run_schedule
 from .reaper import reap_stale_runs
-from .results import compare_runs, series_metrics, timeseries
+from .results import compare_runs, explanation, series_labels, series_metrics, timeseries
 
 __all__ = [
     "DEFAULT_REPLICAS",
@@ -36,11 +36,13 @@ __all__ = [
     "compare_runs",
     "default_replicas",
     "execute_chunk",
+    "explanation",
     "fail_run",
     "kinds",
     "launch_run",
     "reap_stale_runs",
     "run_schedule",
+    "series_labels",
     "series_metrics",
     "start",
     "timeseries",

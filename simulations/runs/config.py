@@ -84,7 +84,10 @@ def campus_params_errors(kind: str, params: dict | None, campus_id: int) -> dict
 
 
 def kinds() -> list[dict[str, Any]]:
-    """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them)."""
+    """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them), and
+    the catalogue of its metrics and series (label, unit, description, whether higher is better) and cause
+    labels."""
+    from simulations.engine import catalogue
     from simulations.engine.params import default_params, params_json_schema, validate_params
     from simulations.engine.registry import MODELS
 
@@ -99,6 +102,7 @@ def kinds() -> list[dict[str, Any]]:
                 "defaults": default_params(kind),
                 "stochastic": bool(model.stochastic(defaults)),
                 "default_replicas": default_replicas(kind, defaults),
+                **catalogue.describe(kind),
             }
         )
     return out

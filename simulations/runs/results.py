@@ -11,6 +11,7 @@ import numpy as np
 from django.utils import timezone
 
 from simulations.choices import RunStatus
+from simulations.engine import catalogue
 from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, downsample, evaluate_thresholds
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
@@ -182,6 +183,18 @@ def series_metrics(run: Run) -> list[str]:
     return list(run.series.order_by("metric").values_list("metric", flat=True))
 
 
+def series_labels(run: Run, names: list[str]) -> dict[str, str]:
+    """Each series name as a person reads it ("GPU temperature (°C) — liquid-cooled, H100 SXM5 80GB, event 1")."""
+    return {name: catalogue.series_label(run.scenario.kind, name) for name in names}
+
+
+def explanation(run: Run) -> list[str]:
+    """What a finished run showed, in sentences, from its summary and parameters ([] before it finishes)."""
+    if run.status != RunStatus.SUCCEEDED:
+        return []
+    return catalogue.explain(run.scenario.kind, run.summary, run.params)
+
+
 def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | None:
     """One metric's series: the display copy, or every point when ``full``. None if the run has no such metric."""
     row = run.series.filter(metric=metric).first()
@@ -191,6 +204,7 @@ def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | No
     return {
         "run": run.pk,
         "metric": metric,
+        "label": catalogue.series_label(run.scenario.kind, metric),
         "full": full,
         "points_total": row.points,
         "points": len(data.get("t_hours", [])),

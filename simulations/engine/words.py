@@ -1,0 +1,349 @@
+"""The catalogue entries (``METRICS``) and the sentences (``explain``) of the four built-in kinds; each kind's
+module takes its own from here (see ``simulations.engine.catalogue``).
+
+Every sentence is read off the run's summary, the means over the replicas, and the run's parameters; none
+states more than the figures carry.
+"""
+
+from __future__ import annotations
+
+from simulations.engine.catalogue import Metric, Summary, cause_label, duration_h, num, pct
+from simulations.engine.params import (
+    FailureCascadeParams,
+    GridLimitParams,
+    LiquidCoolingParams,
+    PowerCappingParams,
+)
+
+M = Metric
+
+
+def _times(n: float) -> str:
+    return "once" if n == 1 else f"{num(n)} times"
+
+
+# ---------------------------------------------------------------- power_capping
+
+POWER_CAPPING_METRICS: dict[str, Metric] = {
+    "energy_it_mwh": M("IT energy", "MWh", "Energy drawn by the IT equipment over the run.", False),
+    "energy_facility_mwh": M("Facility energy", "MWh", "IT energy times the PUE.", False),
+    "cost_usd": M("Energy cost", "USD", "Facility energy times the electricity price.", False),
+    "mean_it_mw": M("Mean IT power", "MW", "IT energy over the run's duration.", None),
+    "mean_facility_mw": M("Mean facility power", "MW", "Facility energy over the run's duration.", None),
+    "peak_facility_mw": M("Peak facility power", "MW", "The highest facility draw at any time.", False),
+    "mean_throughput_pflops": M(
+        "Mean throughput", "PFLOPS", "Training throughput at the chosen precision and MFU, averaged.", True
+    ),
+    "useful_eflop": M("Useful work", "EFLOP", "Floating-point operations done for the job.", True),
+    "perf_per_w_tflops_per_kw": M(
+        "Throughput per power", "TFLOPS per kW", "Throughput per kW of facility power.", True
+    ),
+    "energy_saving_fraction": M(
+        "Energy saved", "fraction", "Facility energy saved against the same campus uncapped.", True
+    ),
+    "throughput_fraction": M(
+        "Throughput kept", "fraction", "Throughput as a fraction of the same campus uncapped.", True
+    ),
+    "perf_per_w_gain": M(
+        "Throughput-per-power gain",
+        "fraction",
+        "Change in throughput per kW against the uncapped campus.",
+        True,
+    ),
+    # series
+    "it_kw": M("IT power", "kW", "Power drawn by the IT equipment.", None),
+    "facility_kw": M("Facility power", "kW", "IT power times the PUE.", None),
+    "throughput_pflops": M("Throughput", "PFLOPS", "Training throughput.", True),
+    "mean_cap_fraction": M("Mean cap", "fraction of TDP", "The GPUs' power cap, averaged over GPUs.", None),
+}
+
+
+def explain_power_capping(s: Summary, p: PowerCappingParams) -> list[str]:
+    kept = s.mean("throughput_fraction")
+    saved = s.mean("energy_saving_fraction")
+    out = []
+    if kept is not None:
+        lost = 1.0 - kept
+        if lost <= 1e-4:
+            out.append("The caps cost no throughput: the GPUs' cap curves keep full speed at these limits.")
+        else:
+            out.append(
+                f"The caps cost {pct(lost)} of the throughput against the same campus uncapped "
+                f"(mean {num(s.mean('mean_throughput_pflops') or 0.0)} PFLOPS)."
+            )
+    if saved is not None:
+        energy = s.mean("energy_facility_mwh")
+        cost = s.mean("cost_usd")
+        out.append(
+            f"They saved {pct(saved)} of the facility energy"
+            + (f"; the run used {num(energy)} MWh" if energy is not None else "")
+            + (f", costing {num(cost)} USD" if cost is not None else "")
+            + f" over {duration_h(p.duration_hours)}."
+        )
+    gain = s.mean("perf_per_w_gain")
+    if gain is not None and abs(gain) > 1e-4:
+        word = "rose" if gain > 0 else "fell"
+        out.append(f"Throughput per kW of facility power {word} by {pct(abs(gain))}.")
+    peak = s.mean("peak_facility_mw")
+    if peak is not None:
+        out.append(f"The facility drew at most {num(peak)} MW.")
+    return out
+
+
+# ---------------------------------------------------------------- grid_limit
+
+GRID_LIMIT_METRICS: dict[str, Metric] = {
+    "shortfall_mwh": M("Shortfall energy", "MWh", "Demand above the grid limit, before any action.", False),
+    "max_shortfall_kw": M("Largest shortfall", "kW", "The most the demand exceeded the grid limit.", False),
+    "shortfall_events": M("Shortfall episodes", "", "Times the demand rose above the grid limit.", False),
+    "overload_events": M("Overload episodes", "", "Times the campus drew more than the limit anyway.", False),
+    "overload_mwh": M("Overload energy", "MWh", "Energy drawn above the grid limit.", False),
+    "throughput_lost_fraction": M(
+        "Throughput lost", "fraction", "Share of the run's throughput lost.", False
+    ),
+    "lost_eflop": M("Lost work", "EFLOP", "Floating-point operations the job did not do.", False),
+    "min_cap_fraction": M("Lowest cap", "fraction of TDP", "The deepest GPU power cap applied.", True),
+    "paused_pod_hours": M(
+        "Paused pod-hours", "pod-h", "Pods paused times the hours they were paused.", False
+    ),
+    "battery_min_kwh": M("Lowest battery energy", "kWh", "The least energy left in the UPS batteries.", True),
+    "battery_min_fraction": M("Lowest battery charge", "fraction", "The least state of charge.", True),
+    "generator_mwh": M("Generator energy", "MWh", "Energy the standby generators delivered.", None),
+    "generator_starts": M("Generator starts", "", "Times the generators were called.", None),
+    "generator_failed_starts": M(
+        "Failed generator starts", "", "Calls of the generators that failed.", False
+    ),
+    "grid_energy_mwh": M("Grid energy", "MWh", "Energy drawn from the grid.", None),
+    "cost_usd": M("Energy cost", "USD", "Grid energy times the electricity price.", False),
+    # series
+    "limit_kw": M("Grid limit", "kW", "The interconnect capacity in force.", None),
+    "demand_kw": M("Demand", "kW", "What the campus would draw uncapped.", None),
+    "grid_kw": M("Grid draw", "kW", "What the campus drew from the grid.", None),
+    "battery_kwh": M("Battery energy", "kWh", "Energy left in the UPS batteries.", True),
+    "generator_kw": M("Generator power", "kW", "Power from the standby generators.", None),
+    "shortfall_kw": M("Shortfall", "kW", "Demand above the grid limit.", False),
+    "cap_fraction": M("GPU cap", "fraction of TDP", "The GPU power cap in force.", True),
+    "throughput_fraction": M(
+        "Throughput", "fraction of nominal", "Throughput against the uncapped campus.", True
+    ),
+    "paused_pods": M("Paused pods", "", "Pods paused at the time.", False),
+}
+
+_POLICY = {
+    "cap": "capping GPU power",
+    "pause": "pausing pods",
+    "ride_through": "riding through on the UPS batteries, then capping",
+    "generators": "starting the standby generators",
+}
+
+
+def explain_grid_limit(s: Summary, p: GridLimitParams) -> list[str]:
+    short = s.mean("shortfall_mwh") or 0.0
+    lost = s.mean("throughput_lost_fraction") or 0.0
+    out = []
+    if short <= 0:
+        out.append("The campus's demand stayed within the grid limit throughout; nothing had to give.")
+        return out
+    peak_kw = s.mean("max_shortfall_kw") or 0.0
+    out.append(
+        f"The demand exceeded the grid limit by up to {num(peak_kw / 1000.0)} MW "
+        f"({num(short)} MWh in all); the campus answered by {_POLICY[p.policy]}."
+    )
+    if lost <= 1e-6:
+        out.append("No throughput was lost.")
+    else:
+        out.append(
+            f"That cost {pct(lost)} of the run's throughput ({num(s.mean('lost_eflop') or 0.0)} EFLOP)."
+        )
+    cap = s.mean("min_cap_fraction")
+    if cap is not None and cap < 1.0 and p.policy != "pause":
+        out.append(f"The deepest GPU cap was {pct(cap)} of TDP.")
+    if p.policy == "pause" and (s.mean("paused_pod_hours") or 0.0) > 0:
+        out.append(f"Pods were paused for {num(s.mean('paused_pod_hours') or 0.0)} pod-hours.")
+    if p.policy in ("ride_through", "generators"):
+        low = s.mean("battery_min_fraction")
+        if low is not None:
+            out.append(f"The UPS batteries fell to {pct(low)} of their charge.")
+    if p.policy == "generators":
+        failed = s.mean("generator_failed_starts") or 0.0
+        starts = s.mean("generator_starts") or 0.0
+        if starts:
+            out.append(
+                f"The generators were called {_times(starts)} per replica on average"
+                + (f"; {num(failed)} of the calls failed." if failed else "; every call succeeded.")
+            )
+    overload = s.mean("overload_mwh") or 0.0
+    if overload > 0:
+        out.append(f"The campus still drew {num(overload)} MWh above the limit.")
+    return out
+
+
+# ---------------------------------------------------------------- liquid_cooling
+
+LIQUID_COOLING_METRICS: dict[str, Metric] = {
+    "max_gpu_temp_c": M("Peak GPU temperature", "°C", "The hottest any GPU got.", False),
+    "max_coolant_temp_c": M(
+        "Peak coolant temperature", "°C", "The hottest coolant supply any GPU saw.", False
+    ),
+    "throttled_gpu_hours": M("Throttled GPU-hours", "GPU-h", "GPUs slowed to hold their temperature.", False),
+    "shutdown_gpu_hours": M("Shut-down GPU-hours", "GPU-h", "GPUs off after reaching shutdown.", False),
+    "job_interruptions": M("Job interruptions", "", "Times a shutdown stopped the training job.", False),
+    "job_slowdown_fraction": M("Job slowdown", "fraction", "Pace lost while the job ran.", False),
+    "job_throughput_fraction": M(
+        "Job throughput kept", "fraction", "The job's mean pace over the run.", True
+    ),
+    "lost_work_hours": M(
+        "Lost work", "h", "Training since the last checkpoint, lost at interruptions.", False
+    ),
+    "lost_gpu_hours": M("Lost GPU-hours", "GPU-h", "GPUs times the hours of lost work and downtime.", False),
+    "time_to_throttle_s": M("Time to throttle", "s", "From the first event to the first slowed GPU.", True),
+    "time_to_shutdown_s": M(
+        "Time to shutdown", "s", "From the first event to the first shut-down GPU.", True
+    ),
+    "min_cooling_fraction": M(
+        "Cooling kept",
+        "fraction",
+        "Lowest cooling conductance of any group hit, against nominal; 1: the group's spare carried it.",
+        True,
+    ),
+    # series
+    "coolant_temp_c": M("Coolant temperature", "°C", "The hottest coolant supply at the time.", False),
+    "gpu_temp_c": M("GPU temperature", "°C", "Temperature of the GPUs of one group or rack.", False),
+    "job_pace": M("Job pace", "fraction", "The training job's speed against full speed.", True),
+    "throttled_gpus": M("Throttled GPUs", "", "GPUs slowed at the time.", False),
+    "shutdown_gpus": M("Shut-down GPUs", "", "GPUs off at the time.", False),
+}
+
+_COOLING_EVENT = {
+    "cdu_loss": "the loss of a CDU",
+    "pump_loss": "the loss of a CDU pump",
+    "chiller_loss": "the loss of a chiller plant",
+    "supply_temp_excursion": "a coolant supply temperature excursion",
+}
+
+
+def explain_liquid_cooling(s: Summary, p: LiquidCoolingParams) -> list[str]:
+    out = []
+    kinds = {e.kind for e in p.events}
+    if p.events:
+        what = ", ".join(dict.fromkeys(_COOLING_EVENT[e.kind] for e in p.events))
+        first = min(e.at_minutes for e in p.events)
+        out.append(f"The run simulated {what}, starting {num(first)} min in.")
+    kept = s.mean("min_cooling_fraction")
+    throttled = s.mean("throttled_gpu_hours") or 0.0
+    shut = s.mean("shutdown_gpu_hours") or 0.0
+    peak = s.mean("max_gpu_temp_c")
+    if kept is not None and kept >= 0.999 and kinds <= {"cdu_loss"}:
+        out.append(
+            "The live CDUs of the lost unit's redundancy group (N+1) had the spare capacity to carry its "
+            "heat, so the GPUs kept their full cooling."
+        )
+    elif kept is not None and kept < 0.999:
+        out.append(f"The worst-hit GPUs kept {pct(kept)} of their cooling while the event lasted.")
+    if throttled <= 0 and shut <= 0:
+        out.append(
+            "No GPU throttled or shut down"
+            + (f"; the hottest GPU reached {num(peak)} °C." if peak is not None else ".")
+        )
+    else:
+        parts = []
+        if throttled > 0:
+            t = s.mean("time_to_throttle_s")
+            parts.append(
+                f"GPUs throttled for {num(throttled)} GPU-hours"
+                + (f", the first {duration_h(t / 3600.0)} after the event" if t is not None else "")
+            )
+        if shut > 0:
+            t = s.mean("time_to_shutdown_s")
+            parts.append(
+                f"{num(shut)} GPU-hours were lost to shutdowns"
+                + (f", the first {duration_h(t / 3600.0)} after the event" if t is not None else "")
+            )
+        out.append(
+            "; ".join(parts) + (f"; the hottest GPU reached {num(peak)} °C." if peak is not None else ".")
+        )
+        interruptions = s.mean("job_interruptions") or 0.0
+        if interruptions > 0:
+            out.append(
+                f"The training job was interrupted {_times(interruptions)} per replica on average and lost "
+                f"{num(s.mean('lost_gpu_hours') or 0.0)} GPU-hours."
+            )
+        else:
+            slow = s.mean("job_slowdown_fraction") or 0.0
+            out.append(f"The training job kept running, {pct(slow)} slower on average.")
+    return out
+
+
+# ---------------------------------------------------------------- failure_cascade
+
+FAILURE_CASCADE_METRICS: dict[str, Metric] = {
+    "ettr": M("Goodput (ETTR)", "fraction", "Effective training time ratio: useful time over the run.", True),
+    "ettr_expected_job_classes": M(
+        "Expected ETTR", "fraction", "The closed-form ETTR for the job's failure rate (Young/Daly).", True
+    ),
+    "interruptions": M("Interruptions", "", "Times the job stopped.", False),
+    "interruptions_per_day": M(
+        "Interruptions per day", "per day", "Interruptions over the run's days.", False
+    ),
+    "lost_gpu_hours": M(
+        "Lost GPU-hours", "GPU-h", "Job GPUs times the hours of lost work and downtime.", False
+    ),
+    "mean_lost_hours_per_interruption": M(
+        "Lost time per interruption", "h", "Lost work and downtime per interruption.", False
+    ),
+    "lost_work_hours": M(
+        "Lost work", "h", "Training since the last checkpoint, lost at interruptions.", False
+    ),
+    "downtime_hours": M("Downtime", "h", "Time the job spent restarting and recovering.", False),
+    "waiting_for_capacity_hours": M(
+        "Waiting for capacity", "h", "Time the job waited for enough healthy GPUs.", False
+    ),
+    "checkpoint_overhead_hours": M("Checkpoint writing", "h", "Time spent writing checkpoints.", False),
+    "useful_gpu_hours": M("Useful GPU-hours", "GPU-h", "Job GPUs times the useful hours.", True),
+    "useful_eflop": M("Useful work", "EFLOP", "Floating-point operations done for the job.", True),
+    "job_gpus": M("Job GPUs", "", "GPUs in the training job.", None),
+    "job_nodes": M("Job nodes", "", "Nodes in the training job.", None),
+    "spare_nodes": M("Spare nodes", "", "Hot spare nodes held outside the job.", None),
+    "job_mtbf_hours_expected": M("Job MTBF", "h", "Expected hours between interruptions of the job.", True),
+    "checkpoint_interval_minutes": M("Checkpoint interval", "min", "Time between checkpoints.", None),
+    "facility_outages": M("Facility outages", "", "Facility failures that took job racks down.", False),
+    # series
+    "useful_hours": M("Useful hours", "h", "Useful training time so far.", True),
+}
+
+
+def explain_failure_cascade(s: Summary, p: FailureCascadeParams) -> list[str]:
+    out = []
+    ettr = s.mean("ettr")
+    days = p.duration_days
+    if ettr is not None:
+        out.append(
+            f"Goodput: the job did useful training for {pct(ettr)} of the {num(days)} days "
+            "(effective training time ratio)."
+        )
+    n = s.mean("interruptions")
+    causes = s.cause_means()
+    if n is not None:
+        if n <= 0:
+            out.append("No failure interrupted the job.")
+        else:
+            sentence = f"It was interrupted {_times(n)} per replica on average ({num(n / days)} per day)"
+            if causes:
+                top = "; ".join(f"{cause_label(c)} {num(v)}" for c, v in causes[:3])
+                sentence += f"; the most frequent causes: {top}"
+            out.append(sentence + ".")
+    lost = {
+        "lost work since the last checkpoint": s.mean("lost_work_hours") or 0.0,
+        "restarts and recovery": s.mean("downtime_hours") or 0.0,
+        "waiting for healthy capacity": s.mean("waiting_for_capacity_hours") or 0.0,
+        "writing checkpoints": s.mean("checkpoint_overhead_hours") or 0.0,
+    }
+    ranked = sorted(((v, k) for k, v in lost.items() if v > 0), reverse=True)
+    if ranked:
+        total = sum(v for v, _ in ranked)
+        v, k = ranked[0]
+        out.append(
+            f"Most of the {duration_h(total)} not spent training went to {k} ({duration_h(v)}, {pct(v / total)})"
+            + (f", then {ranked[1][1]} ({duration_h(ranked[1][0])})." if len(ranked) > 1 else ".")
+        )
+    return out
