@@ -65,7 +65,7 @@ export function timeChart(container, { title, unit = "", series, yRange = null, 
       label: s.label,
       stroke: color,
       width: 2,
-      value: (u, v) => (v == null ? "–" : f.num(v, Math.abs(v) < 10 ? 3 : 1)),
+      value: (u, v) => (v == null ? "–" : f.sig(v)),
     });
     if (s.p5 && s.p95) {
       data.push(s.p95, s.p5);
@@ -84,7 +84,7 @@ export function timeChart(container, { title, unit = "", series, yRange = null, 
     scales: { x: { time: false }, y: yRange ? { range: () => yRange } : { auto: true } },
     axes: [
       { ...axisStyle, label: "hours", labelSize: 18, size: 36 },
-      { ...axisStyle, size: 56, values: (u, ticks) => ticks.map((v) => f.compact(v)) },
+      { ...axisStyle, size: 56, values: (u, ticks) => f.ticks(ticks) },
     ],
   };
   const plot = mount(plotBox, opts, data);
@@ -109,7 +109,7 @@ export function histogram(container, { title, values, unit = "", testid = "histo
   const opts = {
     height: 180,
     series: [
-      { label: title, value: (u, v) => (v == null ? "–" : f.num(v, Math.abs(v) < 10 ? 3 : 1)) },
+      { label: title, value: (u, v) => (v == null ? "–" : f.sig(v)) },
       {
         label: "replicas",
         fill: rgba(SERIES_COLORS[0], 0.55),
@@ -125,8 +125,9 @@ export function histogram(container, { title, values, unit = "", testid = "histo
       y: { range: (u, a, b) => [0, Math.max(1, b)] },
     },
     axes: [
-      { ...axisStyle, size: 36, values: (u, ticks) => ticks.map((v) => f.compact(v)) },
-      { ...axisStyle, size: 40 },
+      { ...axisStyle, size: 36, values: (u, ticks) => f.ticks(ticks) },
+      // counts of replicas: whole ticks only
+      { ...axisStyle, size: 40, values: (u, ticks) => ticks.map((v) => (Number.isInteger(v) ? f.sig(v) : "")) },
     ],
   };
   return mount(plotBox, opts, [centers, counts]);

@@ -48,20 +48,112 @@ export function compact(value) {
   return num(value, abs < 10 && !Number.isInteger(value) ? 2 : 0);
 }
 
+// Words kept as written in labels made from names: acronyms and units.
+const WORDS = new Map(
+  [
+    "GPU",
+    "GPUs",
+    "CPU",
+    "SDC",
+    "NCCL",
+    "PDU",
+    "UPS",
+    "CDU",
+    "HBM",
+    "MW",
+    "MWh",
+    "kW",
+    "kWh",
+    "W",
+    "NIC",
+    "PUE",
+    "ETTR",
+    "MTTF",
+    "MTBF",
+    "MFU",
+    "IT",
+    "USD",
+    "TWh",
+    "PSU",
+    "GSP",
+    "SRAM",
+    "SSD",
+    "EFLOP",
+    "PFLOPS",
+    "TFLOPS",
+    "TDP",
+    "ID",
+    "IO",
+    "FP8",
+    "BF16",
+    "FP16",
+    "TF32",
+    "FP32",
+    "RPP",
+    "CRAH",
+    "N+1",
+  ].map((w) => [w.toLowerCase(), w]),
+);
+const UNIT_SUFFIX = { c: "°C", k: "K", s: "s", minutes: "min", hours: "h", days: "d", gbps: "Gbit/s" };
+
+/** A name as a person reads it when no catalogue has it: "max_gpu_temp_c" -> "Max GPU temp (°C)",
+ * "nccl_watchdog" -> "NCCL watchdog". Labels the API gives (the metric catalogue) come first. */
 export function label(key) {
-  return String(key)
-    .replace(/_/g, " ")
-    .replace(/\bkw\b/gi, "kW")
-    .replace(/\bkwh\b/gi, "kWh")
-    .replace(/\bmwh\b/gi, "MWh")
-    .replace(/\bw\b/g, "W")
-    .replace(
-      /\b(mw|gpu|nic|pue|ettr|mttf|mtbf|mfu|it|usd|twh|cdu|ups|pdu|hbm|psu|gsp|sram|eflop|pflops|tflops|id)\b/gi,
-      (m) => m.toUpperCase(),
-    )
-    .replace(/\bgpus\b/gi, "GPUs")
-    .replace(/\bgbps\b/gi, "Gb/s")
-    .replace(/^./, (c) => c.toUpperCase());
+  const words = String(key)
+    .split(/[_\s]+/)
+    .filter(Boolean);
+  let unit = null;
+  const last = words.at(-1)?.toLowerCase();
+  if (words.length > 1 && UNIT_SUFFIX[last]) {
+    unit = UNIT_SUFFIX[last];
+    words.pop();
+  }
+  const text = words.map((w) => WORDS.get(w.toLowerCase()) ?? w).join(" ");
+  const head = text.charAt(0).toUpperCase() + text.slice(1);
+  return unit ? `${head} (${unit})` : head;
+}
+
+/** A figure to about `digits` significant figures: whole numbers without decimals ("6,272"), others
+ * trimmed ("0.913", "12.4", "1,234"). */
+export function sig(value, digits = 3) {
+  if (value === null || value === undefined || !Number.isFinite(Number(value))) return "–";
+  const v = Number(value);
+  if (Number.isInteger(v)) return fmtRange(v, 0);
+  const magnitude = Math.floor(Math.log10(Math.abs(v)));
+  const decimals = Math.min(6, Math.max(0, digits - 1 - magnitude));
+  return fmtRange(v, decimals);
+}
+
+const rangeCache = new Map();
+function fmtRange(value, decimals) {
+  if (!rangeCache.has(decimals))
+    rangeCache.set(decimals, new Intl.NumberFormat("en-US", { maximumFractionDigits: decimals }));
+  const text = rangeCache.get(decimals).format(value);
+  return text === "-0" ? "0" : text;
+}
+
+/** A metric's value in its unit (the catalogue's): fractions as %, USD as money, counts whole. */
+export function metricValue(value, unit = "") {
+  if (value === null || value === undefined || !Number.isFinite(Number(value))) return "–";
+  if (String(unit).startsWith("fraction")) return `${sig(value * 100)} %`;
+  if (unit === "USD") return usd(value);
+  return unit ? `${sig(value)} ${unit}` : sig(value);
+}
+
+/** Axis tick labels with just enough decimals to tell neighbouring ticks apart (never "0.91, 0.91"). */
+export function ticks(values) {
+  const finite = values.filter((v) => Number.isFinite(v));
+  if (finite.length < 2) return values.map((v) => sig(v));
+  const step = Math.min(
+    ...finite
+      .slice(1)
+      .map((v, i) => Math.abs(v - finite[i]))
+      .filter((d) => d > 0),
+  );
+  const big = Math.max(...finite.map(Math.abs));
+  const [scale, suffix] = big >= 1e6 ? [1e6, " M"] : big >= 1e4 ? [1e3, " k"] : [1, ""];
+  const decimals = Number.isFinite(step) ? Math.min(6, Math.max(0, Math.ceil(-Math.log10(step / scale) - 1e-9))) : 0;
+  return values.map((v) => (v === 0 ? "0" : Number.isFinite(v) ? `${fmtRange(v / scale, decimals)}${suffix}` : ""));
 }
 
 export function dateTime(iso) {

@@ -1,6 +1,10 @@
 // Forms generated from a scenario kind's JSON schema (pydantic's model_json_schema), validated in the browser
 // with the same rules the API applies, so most mistakes are caught before the request; the API's 400 field
-// errors ({"params": {"caps[0].cap_w": [...]}}) land on the same fields.
+// errors ({"params": {"caps[0].cap_w": [...]}}) land on the same fields. Every JSON type has a widget: numbers
+// with min/max/step, enums as selects, booleans as checkboxes, objects as fieldsets, lists and mappings as rows
+// one adds and removes; a field marked "x-picker" (or a mapping marked "x-key-picker") offers the campus's
+// things of that kind (GPU models, pods, cooling units …) from the options the page passes in. Nothing asks
+// for JSON.
 import { clear, el } from "./dom.js";
 import { label as niceLabel } from "./format.js";
 
@@ -21,7 +25,11 @@ export function resolve(schema, root) {
 /** Splits anyOf into {base, nullable, constants}: the shape a single input can edit. */
 function shape(schema, root) {
   const s = resolve(schema, root);
-  if (!s.anyOf) return { base: s, nullable: false, constants: [] };
+  // A property's own title, help and markers win over those of the model it refers to.
+  const own = {};
+  for (const key of ["title", "description", "default", "x-picker", "x-key-picker"])
+    if (schema?.[key] !== undefined) own[key] = schema[key];
+  if (!s.anyOf) return { base: { ...s, ...own }, nullable: false, constants: [] };
   let base = null;
   let nullable = false;
   const constants = [];
@@ -31,7 +39,15 @@ function shape(schema, root) {
     else base ??= option;
   }
   return {
-    base: { ...(base ?? {}), title: s.title, description: s.description, default: s.default },
+    base: {
+      ...(base ?? {}),
+      title: s.title,
+      description: s.description,
+      default: s.default,
+      "x-picker": s["x-picker"],
+      "x-key-picker": s["x-key-picker"],
+      ...own,
+    },
     nullable,
     constants,
   };
@@ -130,68 +146,367 @@ function join(path, key) {
 
 // ------------------------------------------------------------------ the form
 
+/** The value a new row starts from: each property's default, or empty. */
+function initial(schema, root) {
+  const { base, nullable } = shape(schema, root);
+  if (base.default !== undefined && base.default !== null) return structuredClone(base.default);
+  if (base.type === "object" && base.properties) {
+    return Object.fromEntries(
+      Object.entries(base.properties)
+        .map(([k, p]) => [k, initial(p, root)])
+        .filter(([, v]) => v !== undefined),
+    );
+  }
+  if (base.type === "array") return nullable ? null : [];
+  if (base.type === "object") return {};
+  if (Array.isArray(base.enum)) return base.enum[0];
+  if (base.type === "boolean") return false;
+  return null;
+}
+
+/** The label of an enum option: "cdu_loss" -> "CDU loss". */
+function optionLabel(value) {
+  return niceLabel(String(value));
+}
+
+let uid = 0;
+
 export class SchemaForm {
   /**
    * @param {HTMLElement} container
    * @param {object} schema the kind's JSON schema
    * @param {object} defaults the kind's defaults
+   * @param {{pickers?: Object<string, {value: (string|number), label: string, group?: string}[]>}} options
+   *   the campus's things per picker kind ("gpu_model", "pod", "cooling_target", …)
    */
-  constructor(container, schema, defaults) {
+  constructor(container, schema, defaults, options = {}) {
     this.container = container;
     this.schema = schema;
     this.defaults = defaults ?? {};
-    this.fields = []; // {path, read(): value, input, errorEl}
+    this.pickers = options.pickers ?? {};
     clear(container);
     container.classList.add("schema-form");
-    this._object(container, schema, this.defaults, "");
+    this.root = this._objectEditor(schema, this.defaults, "", null);
+    container.append(this.root.node);
   }
 
-  _object(parent, schema, defaults, prefix) {
-    const s = resolve(schema, this.schema);
-    const grid = el("div", { class: "form-grid" });
-    parent.append(grid);
-    const nested = [];
-    for (const [name, prop] of Object.entries(s.properties ?? {})) {
-      const path = prefix ? `${prefix}.${name}` : name;
-      const { base, nullable, constants } = shape(prop, this.schema);
-      const value = defaults?.[name] ?? base.default ?? null;
-      if (base.type === "object" && base.properties && !nullable) {
-        nested.push([name, base, value, path]);
-      } else if (isSimple(base)) {
-        grid.append(this._simple(path, name, base, nullable, constants, value));
-      } else {
-        nested.push([name, { ...base, nullable }, value, path, "json"]);
-      }
-    }
-    for (const [name, base, value, path, mode] of nested) {
-      if (mode === "json") {
-        parent.append(this._json(path, name, base, value));
-      } else {
-        // The property's name reads better than the nested model's class name ("Job", not "JobParams").
-        const fs = el("fieldset", {}, el("legend", {}, niceLabel(name)));
-        if (base.description) fs.append(el("p", { class: "field-help" }, plain(base.description)));
-        parent.append(fs);
-        this._object(fs, base, value, path);
-      }
-    }
+  /** {path, read, input, errorEl, wrap} of every field and row, with their current paths. */
+  get fields() {
+    return this.root.collect();
   }
 
   _id(path) {
-    return `param-${path.replace(/[^a-z0-9]+/gi, "-")}`;
+    uid += 1;
+    return `param-${path.replace(/[^a-z0-9]+/gi, "-")}-${uid}`;
+  }
+
+  /** An editor for any schema: {node, read(), collect()}; `path` may change when rows move (setPath). */
+  _editor(schema, value, path, name, inGrid) {
+    const { base, nullable, constants } = shape(schema, this.schema);
+    const picker = base["x-picker"] ?? resolve(schema, this.schema)["x-picker"];
+    if (base.type === "object" && base.properties && !nullable) return this._objectEditor(base, value, path, name);
+    if (base.type === "object" && base.properties)
+      return this._objectEditor(base, value ?? initial(base, this.schema), path, name);
+    if (base.type === "array") {
+      const items = shape(base.items ?? {}, this.schema).base;
+      if (isSimple(items) && (picker || items["x-picker"]) && this.pickers[picker ?? items["x-picker"]])
+        return this._checkList(base, value, path, name, nullable, picker ?? items["x-picker"]);
+      return this._listEditor(base, value, path, name, nullable);
+    }
+    if (base.type === "object" && !base.properties) return this._mapEditor(base, value, path, name, nullable);
+    return this._simple(path, name, { ...base, "x-picker": picker }, nullable, constants, value, inGrid);
+  }
+
+  _objectEditor(schema, value, path, name) {
+    const s = resolve(schema, this.schema);
+    const grid = el("div", { class: "form-grid" });
+    const nested = el("div", { class: "form-nested" });
+    const children = [];
+    for (const [key, prop] of Object.entries(s.properties ?? {})) {
+      const { base } = shape(prop, this.schema);
+      const childValue = value?.[key] !== undefined ? value[key] : (base.default ?? null);
+      const inGrid = base.type !== "array" && base.type !== "object";
+      const child = this._editor(prop, childValue, join(path, key), key, inGrid);
+      child.key = key;
+      children.push(child);
+      (inGrid ? grid : nested).append(child.node);
+    }
+    let node;
+    if (name === null) {
+      node = el("div", {}, grid, nested);
+    } else {
+      const title = schema.title && !isClassName(schema.title) ? schema.title : name;
+      node = el(
+        "fieldset",
+        { class: "param-group", "data-path": path },
+        title ? el("legend", {}, niceLabel(title)) : null,
+        s.description ? el("p", { class: "field-help" }, plain(s.description)) : null,
+        grid,
+        nested,
+      );
+    }
+    const editor = {
+      node,
+      read: () => {
+        const out = {};
+        for (const c of children) {
+          const v = c.read();
+          if (v !== undefined) out[c.key] = v;
+        }
+        return out;
+      },
+      collect: () => children.flatMap((c) => c.collect()),
+      setPath: (p) => {
+        path = p;
+        for (const c of children) c.setPath(join(p, c.key));
+      },
+      focus: () => children[0]?.focus?.(),
+    };
+    return editor;
+  }
+
+  /** A titled box with help and an error line, around rows or checkboxes. */
+  _box(path, name, base, nullable, extraHelp) {
+    const id = this._id(path);
+    const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true, role: "status" });
+    const help = [plain(base.description), extraHelp].filter(Boolean).join(" ");
+    const body = el("div", { class: "rows" });
+    const node = el(
+      "fieldset",
+      { class: "param-list", "data-path": path, "aria-describedby": `${id}-help` },
+      el("legend", {}, niceLabel(base.title ?? name)),
+      help ? el("p", { class: "field-help", id: `${id}-help` }, help) : null,
+      body,
+      errorEl,
+    );
+    return { id, node, body, errorEl };
+  }
+
+  _listEditor(base, value, path, name, nullable) {
+    const box = this._box(path, name, base, nullable, nullable ? "No rows: the default." : "");
+    const itemSchema = base.items ?? {};
+    const rows = [];
+    const addButton = el("button", { type: "button", class: "button-quiet small", "data-testid": "add-row" }, "");
+    const renumber = () => {
+      rows.forEach((r, i) => {
+        r.editor.setPath(`${path}[${i}]`);
+        r.path = `${path}[${i}]`;
+        r.caption.textContent = `${rowNoun} ${i + 1}`;
+        r.remove.setAttribute("aria-label", `Remove ${rowNoun.toLowerCase()} ${i + 1} of ${box.legendText}`);
+      });
+      box.empty.hidden = rows.length > 0;
+    };
+    const itemTitle = resolve(itemSchema, this.schema).title;
+    const rowNoun =
+      itemTitle && isClassName(itemTitle) ? classWords(itemTitle) : singular(niceLabel(base.title ?? name));
+    box.legendText = niceLabel(base.title ?? name);
+    addButton.textContent = `Add ${rowNoun.toLowerCase()}`;
+    box.empty = el("p", { class: "muted small" }, nullable ? "None: the default applies." : "None.");
+    const addRow = (v, focus) => {
+      const i = rows.length;
+      const editor = this._editor(itemSchema, v, `${path}[${i}]`, null, true);
+      const caption = el("strong", { class: "row-caption" }, `${rowNoun} ${i + 1}`);
+      const rowId = this._id(`${path}-row`);
+      const errorEl = el("div", { class: "field-error", id: `${rowId}-error`, hidden: true });
+      const remove = el(
+        "button",
+        { type: "button", class: "button-quiet small", "data-testid": "remove-row" },
+        "Remove",
+      );
+      const node = el(
+        "div",
+        { class: "param-row", "data-testid": "param-row" },
+        el("div", { class: "row-head" }, caption, remove),
+        editor.node,
+        errorEl,
+      );
+      const row = { editor, node, caption, remove, errorEl, path: `${path}[${i}]` };
+      remove.addEventListener("click", () => {
+        const k = rows.indexOf(row);
+        rows.splice(k, 1);
+        node.remove();
+        renumber();
+        (rows[Math.min(k, rows.length - 1)]?.remove ?? addButton).focus();
+      });
+      rows.push(row);
+      box.body.append(node);
+      renumber();
+      if (focus) (node.querySelector("input, select") ?? remove).focus();
+    };
+    box.body.append(box.empty);
+    for (const v of Array.isArray(value) ? value : []) addRow(v, false);
+    addButton.addEventListener("click", () => addRow(initial(itemSchema, this.schema), true));
+    box.node.insertBefore(el("div", { class: "button-row" }, addButton), box.errorEl);
+    renumber();
+    return {
+      node: box.node,
+      read: () => {
+        const out = rows.map((r) => r.editor.read());
+        return nullable && !out.length ? null : out;
+      },
+      collect: () => [
+        { path, read: () => null, input: addButton, errorEl: box.errorEl, wrap: box.node },
+        ...rows.flatMap((r) => [
+          {
+            path: r.path,
+            read: () => null,
+            input: r.node.querySelector("input, select") ?? r.remove,
+            errorEl: r.errorEl,
+            wrap: r.node,
+          },
+          ...r.editor.collect(),
+        ]),
+      ],
+      setPath: (p) => {
+        path = p;
+        renumber();
+      },
+      focus: () => addButton.focus(),
+    };
+  }
+
+  /** A list of simple values with a picker: one checkbox per option. */
+  _checkList(base, value, path, name, nullable, picker) {
+    const box = this._box(path, name, base, nullable, nullable ? "None ticked: every one." : "");
+    const options = this.pickers[picker];
+    const chosen = new Set((value ?? []).map(String));
+    const boxes = options.map((o) => {
+      const id = this._id(`${path}-${o.value}`);
+      const input = el("input", { type: "checkbox", id, value: String(o.value), checked: chosen.has(String(o.value)) });
+      box.body.append(el("label", { class: "check", for: id }, input, o.label));
+      return { input, option: o };
+    });
+    box.body.classList.add("check-grid");
+    return {
+      node: box.node,
+      read: () => {
+        const out = boxes.filter((b) => b.input.checked).map((b) => b.option.value);
+        return nullable && !out.length ? null : out;
+      },
+      collect: () => [
+        { path, read: () => null, input: boxes[0]?.input ?? box.node, errorEl: box.errorEl, wrap: box.node },
+      ],
+      setPath: (p) => (path = p),
+      focus: () => boxes[0]?.input.focus(),
+    };
+  }
+
+  /** A mapping: rows of key and value; keys from a picker when the schema names one. */
+  _mapEditor(base, value, path, name, nullable) {
+    const box = this._box(path, name, base, nullable, "");
+    const keyPicker = base["x-key-picker"];
+    const keyOptions = keyPicker ? this.pickers[keyPicker] : null;
+    const valueSchema = typeof base.additionalProperties === "object" ? base.additionalProperties : { type: "string" };
+    const valueShape = shape(valueSchema, this.schema).base;
+    const rows = [];
+    const legend = niceLabel(base.title ?? name);
+    const addButton = el(
+      "button",
+      { type: "button", class: "button-quiet small", "data-testid": "add-row" },
+      "Add entry",
+    );
+    const empty = el("p", { class: "muted small" }, "None.");
+    box.body.append(empty);
+    const addRow = (k, v, focus) => {
+      const keyId = this._id(`${path}-key`);
+      const valId = this._id(`${path}-value`);
+      const errorEl = el("div", { class: "field-error", id: `${valId}-error`, hidden: true });
+      let keyInput;
+      if (keyOptions) {
+        keyInput = el("select", { id: keyId }, el("option", { value: "" }, "— choose —"));
+        appendOptions(keyInput, keyOptions, k);
+      } else {
+        keyInput = el("input", { id: keyId, type: "text", value: k ?? "" });
+      }
+      const valInput = el("input", {
+        id: valId,
+        type: "number",
+        step: valueShape.type === "integer" ? 1 : "any",
+        value: v ?? "",
+        "aria-describedby": `${valId}-error`,
+      });
+      if (valueShape.minimum !== undefined) valInput.min = valueShape.minimum;
+      if (valueShape.maximum !== undefined) valInput.max = valueShape.maximum;
+      if (!["number", "integer"].includes(valueShape.type)) valInput.type = "text";
+      const remove = el(
+        "button",
+        { type: "button", class: "button-quiet small", "data-testid": "remove-row" },
+        "Remove",
+      );
+      const keyLabel = niceLabel(keyPicker ?? "key");
+      const node = el(
+        "div",
+        { class: "param-row map-row", "data-testid": "param-row" },
+        el("div", { class: "field" }, el("label", { for: keyId }, keyLabel), keyInput),
+        el("div", { class: "field" }, el("label", { for: valId }, valueShape.title ?? legend), valInput),
+        remove,
+        errorEl,
+      );
+      const row = { keyInput, valInput, node, errorEl, remove };
+      remove.setAttribute("aria-label", `Remove this entry of ${legend}`);
+      remove.addEventListener("click", () => {
+        rows.splice(rows.indexOf(row), 1);
+        node.remove();
+        empty.hidden = rows.length > 0;
+        addButton.focus();
+      });
+      rows.push(row);
+      box.body.append(node);
+      empty.hidden = true;
+      if (focus) keyInput.focus();
+    };
+    for (const [k, v] of Object.entries(value ?? {})) addRow(k, v, false);
+    addButton.addEventListener("click", () => addRow("", "", true));
+    box.node.insertBefore(el("div", { class: "button-row" }, addButton), box.errorEl);
+    const read = () => {
+      const out = {};
+      for (const r of rows) {
+        const k = r.keyInput.value.trim();
+        if (!k) continue;
+        const text = r.valInput.value.trim();
+        const n = Number(text);
+        out[k] = text === "" ? null : ["number", "integer"].includes(valueShape.type) && !Number.isNaN(n) ? n : text;
+      }
+      return nullable && !Object.keys(out).length ? null : out;
+    };
+    return {
+      node: box.node,
+      read,
+      collect: () => [
+        { path, read: () => null, input: addButton, errorEl: box.errorEl, wrap: box.node },
+        ...rows.map((r) => ({
+          path: join(path, r.keyInput.value.trim() || "?"),
+          read: () => null,
+          input: r.valInput,
+          errorEl: r.errorEl,
+          wrap: r.node,
+        })),
+      ],
+      setPath: (p) => (path = p),
+      focus: () => addButton.focus(),
+    };
   }
 
   _simple(path, name, base, nullable, constants, value) {
     const id = this._id(path);
     const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true });
+    const helpId = `${id}-help`;
     let input;
     let read;
     const help = [];
     if (base.description) help.push(plain(base.description));
-    if (Array.isArray(base.enum)) {
+    const options = base["x-picker"] ? this.pickers[base["x-picker"]] : null;
+    if (options) {
+      input = el("select", { id, name: path });
+      input.append(el("option", { value: "" }, nullable ? "— any / default —" : "— choose —"));
+      appendOptions(input, options, value);
+      const byText = new Map(options.map((o) => [String(o.value), o.value]));
+      read = () => (input.value === "" ? null : (byText.get(input.value) ?? input.value));
+    } else if (Array.isArray(base.enum)) {
       input = el("select", { id, name: path });
       if (nullable) input.append(el("option", { value: "" }, "— default —"));
       for (const option of base.enum)
-        input.append(el("option", { value: option, selected: option === value }, String(option)));
+        input.append(el("option", { value: option, selected: option === value }, optionLabel(option)));
       if (value === null) input.value = "";
       read = () => (input.value === "" ? null : input.value);
     } else if (base.type === "boolean") {
@@ -211,9 +526,15 @@ export class SchemaForm {
       if (!free) {
         if (base.minimum !== undefined) input.min = base.minimum;
         if (base.maximum !== undefined) input.max = base.maximum;
+        if (base.exclusiveMinimum !== undefined && base.minimum === undefined) input.min = base.exclusiveMinimum;
       }
-      if (constants.length) help.push(`a number or ${constants.map((c) => `“${c}”`).join(", ")}`);
-      if (nullable) help.push("empty: the campus or derived value");
+      const range = [];
+      if (base.minimum !== undefined) range.push(`≥ ${base.minimum}`);
+      if (base.exclusiveMinimum !== undefined) range.push(`> ${base.exclusiveMinimum}`);
+      if (base.maximum !== undefined) range.push(`≤ ${base.maximum}`);
+      if (range.length) help.push(`(${range.join(", ")})`);
+      if (constants.length) help.push(`A number or ${constants.map((c) => `“${c}”`).join(", ")}.`);
+      if (nullable && !/empty:/i.test(base.description ?? "")) help.push("Empty: the campus or derived value.");
       read = () => {
         const text = input.value.trim();
         if (text === "") return nullable ? null : undefined;
@@ -225,7 +546,7 @@ export class SchemaForm {
       input = el("input", { id, name: path, type: "text", value: value ?? "", placeholder: nullable ? "default" : "" });
       read = () => (input.value === "" && nullable ? null : input.value);
     }
-    input.setAttribute("aria-describedby", `${id}-error`);
+    input.setAttribute("aria-describedby", help.length ? `${helpId} ${id}-error` : `${id}-error`);
     const labelText = niceLabel(base.title ?? name);
     const wrap =
       base.type === "boolean"
@@ -233,6 +554,7 @@ export class SchemaForm {
             "div",
             { class: "field", "data-path": path },
             el("label", { class: "check", for: id }, input, labelText),
+            help.length ? el("div", { class: "field-help", id: helpId }, help.join(" ")) : null,
             errorEl,
           )
         : el(
@@ -240,98 +562,43 @@ export class SchemaForm {
             { class: "field", "data-path": path },
             el("label", { for: id }, labelText),
             input,
-            help.length ? el("div", { class: "field-help" }, help.join("; ")) : null,
+            help.length ? el("div", { class: "field-help", id: helpId }, help.join(" ")) : null,
             errorEl,
           );
-    this.fields.push({ path, read, input, errorEl, wrap });
-    input.addEventListener("change", () => this.check(path));
-    return wrap;
-  }
-
-  _json(path, name, base, value) {
-    const id = this._id(path);
-    const errorEl = el("div", { class: "field-error", id: `${id}-error`, hidden: true });
-    // null (the engine's "all" or "derived") stays an empty box; everything else is compact JSON.
-    const text = value === null || value === undefined ? "" : JSON.stringify(value);
-    const input = el(
-      "textarea",
-      {
-        id,
-        name: path,
-        rows: Math.min(6, Math.max(1, Math.ceil(text.length / 56))),
-        spellcheck: "false",
-        class: "json-input",
-        "aria-describedby": `${id}-error`,
+    const field = { path, read, input, errorEl, wrap };
+    input.addEventListener("change", () => this.check(field.path));
+    return {
+      node: wrap,
+      read,
+      collect: () => [field],
+      setPath: (p) => {
+        field.path = p;
+        wrap.dataset.path = p;
       },
-      text,
-    );
-    const read = () => {
-      const raw = input.value.trim();
-      if (!raw) return base.nullable ? null : base.type === "array" ? [] : base.type === "object" ? {} : null;
-      try {
-        return JSON.parse(raw);
-      } catch {
-        return { __invalid_json__: raw };
-      }
+      focus: () => input.focus(),
     };
-    const wrap = el(
-      "div",
-      { class: "field field-json", "data-path": path },
-      el("label", { for: id }, niceLabel(base.title ?? name)),
-      input,
-      el(
-        "div",
-        { class: "field-help" },
-        [plain(base.description), base.nullable ? "JSON; empty: all / derived" : "JSON"].filter(Boolean).join(" — "),
-      ),
-      errorEl,
-    );
-    this.fields.push({ path, read, input, errorEl, wrap, json: true });
-    input.addEventListener("change", () => this.check(path));
-    return wrap;
   }
 
   /** The parameters as an object (empty inputs of required numbers are left out: the API's default applies). */
   value() {
-    const out = {};
-    for (const field of this.fields) {
-      const v = field.read();
-      if (v === undefined) continue;
-      const keys = field.path.split(".");
-      let node = out;
-      for (const k of keys.slice(0, -1)) node = node[k] ??= {};
-      node[keys.at(-1)] = v;
-    }
-    return out;
+    return this.root.read();
   }
 
   /** Validates everything; marks the fields; returns the list of errors. */
   validateAll() {
-    const value = this.value();
-    const errors = [];
-    for (const field of this.fields) {
-      const v = field.read();
-      if (v && typeof v === "object" && "__invalid_json__" in v)
-        errors.push({ path: field.path, message: "is not valid JSON" });
-    }
-    const jsonBad = new Set(errors.map((e) => e.path));
-    for (const e of validate(this.schema, value)) {
-      if (![...jsonBad].some((p) => e.path.startsWith(p))) errors.push(e);
-    }
+    const errors = validate(this.schema, this.value());
     this.showErrors(Object.fromEntries(errors.map((e) => [e.path, e.message])));
     return errors;
   }
 
   check(path) {
-    const field = this.fields.find((f) => f.path === path);
-    if (!field) return;
     const all = this.validateAll();
-    return all.filter((e) => this._fieldFor(e.path) === field);
+    return all.filter((e) => this._fieldFor(e.path)?.path === path);
   }
 
-  _fieldFor(path) {
+  _fieldFor(path, fields = this.fields) {
     let best = null;
-    for (const field of this.fields) {
+    for (const field of fields) {
       if (path === field.path || path.startsWith(`${field.path}.`) || path.startsWith(`${field.path}[`)) {
         if (!best || field.path.length > best.path.length) best = field;
       }
@@ -341,24 +608,28 @@ export class SchemaForm {
 
   /** errors: {path: message}; returns the messages no field could take. */
   showErrors(errors) {
-    for (const field of this.fields) {
+    const fields = this.fields;
+    for (const field of fields) {
       field.errorEl.hidden = true;
       field.errorEl.textContent = "";
       field.input.removeAttribute("aria-invalid");
+      field.wrap.classList.remove("has-error");
     }
     const leftovers = [];
     for (const [path, message] of Object.entries(errors)) {
-      const field = this._fieldFor(path);
+      const field = this._fieldFor(path, fields);
       if (!field) {
         leftovers.push(`${path}: ${message}`);
         continue;
       }
-      const where = path === field.path ? "" : `${path.slice(field.path.length).replace(/^\./, "")}: `;
+      const rest = path === field.path ? "" : path.slice(field.path.length).replace(/^\./, "");
+      const where = rest ? `${niceLabel(rest.replace(/\[\d+\]/g, ""))}: ` : "";
       field.errorEl.textContent = field.errorEl.textContent
         ? `${field.errorEl.textContent} ${where}${message}`
         : `${where}${message}`;
       field.errorEl.hidden = false;
       field.input.setAttribute("aria-invalid", "true");
+      field.wrap.classList.add("has-error");
     }
     return leftovers;
   }
@@ -367,4 +638,43 @@ export class SchemaForm {
     const field = this.fields.find((f) => f.input.getAttribute("aria-invalid") === "true");
     field?.input.focus();
   }
+}
+
+/** Options into a select, grouped when they carry a group; `value` selected. */
+function appendOptions(select, options, value) {
+  const groups = new Map();
+  for (const o of options) {
+    const option = el(
+      "option",
+      { value: String(o.value), selected: value != null && String(o.value) === String(value) },
+      o.label,
+    );
+    if (o.group) {
+      if (!groups.has(o.group)) {
+        groups.set(o.group, el("optgroup", { label: o.group }));
+        select.append(groups.get(o.group));
+      }
+      groups.get(o.group).append(option);
+    } else select.append(option);
+  }
+  if (value != null && !options.some((o) => String(o.value) === String(value))) {
+    // a value the campus no longer has stays visible, so the API can name it
+    select.append(el("option", { value: String(value), selected: true }, `${value} (not in this campus)`));
+  }
+}
+
+/** pydantic titles a model by its class name ("CapRule"). */
+function isClassName(text) {
+  return /^[A-Z][a-z0-9]+[A-Z]\w*$/.test(text);
+}
+
+/** "CapRule" -> "Cap rule". */
+function classWords(text) {
+  const words = text.replace(/Params$/, "").split(/(?=[A-Z])/);
+  return [words[0], ...words.slice(1).map((w) => w.toLowerCase())].join(" ");
+}
+
+/** "Cooling events" -> "Cooling event", "Caps" -> "Cap". */
+function singular(text) {
+  return text.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
 }

@@ -5,6 +5,8 @@ import { $, clear, el, errorBox } from "../../lib/dom.js";
 import { destroyCharts, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { prioritise, seriesFor } from "./shared.js";
+import { loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
+import { seriesTitle } from "./results.js";
 
 export async function compareRuns(page, ids) {
   const box = $("compare-view");
@@ -14,7 +16,8 @@ export async function compareRuns(page, ids) {
   clear(box).append(el("p", { class: "loading" }, "Comparing…"));
   box.scrollIntoView({ behavior: "smooth", block: "start" });
   try {
-    const data = await api.get(`/api/runs/compare/${qs({ ids: ids.join(",") })}`);
+    const [data] = await Promise.all([api.get(`/api/runs/compare/${qs({ ids: ids.join(",") })}`), loadCatalogue()]);
+    const kind = data.runs[0]?.kind;
     clear(box);
     box.append(
       el(
@@ -35,7 +38,9 @@ export async function compareRuns(page, ids) {
       el(
         "p",
         { class: "muted small" },
-        `Baseline #${data.baseline}; Δ is the difference of the means; ✔ where the 95 % intervals do not overlap.`,
+        `Baseline #${data.baseline}; Δ is the difference of the means. “better” or “worse” where the 95 % ` +
+          "intervals do not overlap and the metric has a direction; “apart” where they do not overlap but more is " +
+          "neither better nor worse.",
       ),
     );
     const table = el(
@@ -58,15 +63,23 @@ export async function compareRuns(page, ids) {
           el(
             "tr",
             { "data-metric": name },
-            el("td", {}, f.label(name)),
+            el("td", { title: metricInfo(kind, name).description || null }, metricLabel(kind, name)),
             entries.map((e) => {
               const s = e.stats ?? {};
               const d = e.vs_baseline;
+              const verdict = d ? judge(d, metricInfo(kind, name).higher_is_better) : null;
               return el(
                 "td",
                 { class: "num" },
-                f.num(s.mean, Math.abs(s.mean ?? 0) < 10 ? 3 : 1),
-                d ? el("div", { class: `small ${d.significant ? "bad" : "muted"}` }, deltaText(d)) : null,
+                metricNumber(kind, name, s.mean),
+                d
+                  ? el(
+                      "div",
+                      { class: `small ${verdict?.cls ?? "muted"}`, "data-testid": "delta" },
+                      deltaText(d, kind, name),
+                      verdict ? ` ${verdict.text}` : "",
+                    )
+                  : null,
               );
             }),
           ),
@@ -101,10 +114,12 @@ export async function compareRuns(page, ids) {
       const pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 1;
       pair.forEach((r, i) => {
         const d = series[i][k];
+        const { title, scale } = seriesTitle(kind, d);
+        const k = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
         timeChart(columns[i], {
-          title: f.label(metric),
-          series: [{ label: `#${r.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }],
-          yRange: [lo - pad, hi + pad],
+          title,
+          series: [{ label: `#${r.id}`, t: d.t_hours, values: k(d.values), p5: k(d.p5), p95: k(d.p95) }],
+          yRange: [(lo - pad) * scale, (hi + pad) * scale],
           testid: "compare-chart",
         });
       });
@@ -115,10 +130,18 @@ export async function compareRuns(page, ids) {
   }
 }
 
-// The difference from the baseline: in % of it when the baseline is not zero, else absolute; ✔ when the 95%
-// intervals are apart.
-function deltaText(d) {
-  const sign = d.mean_delta_pct > 0 ? "+" : "";
-  const delta = d.mean_delta_pct != null ? `${sign}${f.num(d.mean_delta_pct, 1)} %` : f.num(d.mean_delta, 3);
-  return `Δ ${delta}${d.significant ? " ✔" : ""}`;
+// The difference from the baseline: in % of it when the baseline is not zero, else in the metric's unit.
+function deltaText(d, kind, name) {
+  const sign = (d.mean_delta_pct ?? d.mean_delta) > 0 ? "+" : "";
+  const delta = d.mean_delta_pct != null ? `${f.sig(d.mean_delta_pct, 2)} %` : metricNumber(kind, name, d.mean_delta);
+  return `Δ ${sign}${delta}`;
+}
+
+// Better or worse only where the intervals are apart and the catalogue gives the metric a direction; no arrow
+// and no tick where more is neither better nor worse.
+function judge(d, higherIsBetter) {
+  if (!d.significant || !d.mean_delta) return null;
+  if (higherIsBetter === null || higherIsBetter === undefined) return { text: "(apart)", cls: "muted" };
+  const better = d.mean_delta > 0 === higherIsBetter;
+  return better ? { text: "▲ better", cls: "good" } : { text: "▼ worse", cls: "bad" };
 }

@@ -1,6 +1,7 @@
 // New scenario: pick a kind, fill its schema-driven form (checked here first, then by the API, whose errors are
 // shown on the fields they name), save it and launch a run.
-import { ApiError, api } from "../../lib/api.js";
+import { ApiError, api, qs } from "../../lib/api.js";
+import { loadCatalogue } from "../../lib/catalogue.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import { SchemaForm } from "../../lib/schemaform.js";
 import { loadRuns } from "./run-list.js";
@@ -16,7 +17,7 @@ const KIND_HELP = {
 export async function loadKinds(page) {
   const list = $("kind-list");
   try {
-    page.kinds = await api.get("/api/scenarios/kinds/");
+    page.kinds = await loadCatalogue();
   } catch (error) {
     clear(list).append(errorBox(error, "kinds-error"));
     return;
@@ -41,7 +42,83 @@ export async function loadKinds(page) {
   }
 }
 
-function chooseKind(page, kind) {
+// Where the options of each picker come from: the campus's things, by the schema's "x-picker" name.
+const PICKER_SOURCES = {
+  pod: "/api/pods/",
+  cooling_unit: "/api/cooling-units/",
+  cooling_plant: "/api/cooling-plants/",
+  power_device: "/api/power-devices/",
+  building: "/api/buildings/",
+  hall: "/api/halls/",
+  rack: "/api/racks/",
+  utility_feed: "/api/utility-feeds/",
+};
+
+/** The picker names a schema uses (fields and mapping keys, nested models included). */
+function pickersIn(schema) {
+  const names = new Set();
+  const walk = (node) => {
+    if (!node || typeof node !== "object") return;
+    if (node["x-picker"]) names.add(node["x-picker"]);
+    if (node["x-key-picker"]) names.add(node["x-key-picker"]);
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(schema);
+  return names;
+}
+
+async function pickerOptions(page, kind, names) {
+  page.pickerCache ??= {};
+  const rows = (url) => api.all(`${url}${qs({ campus: page.campusId, brief: 1 })}`);
+  const out = {};
+  const load = async (name) => {
+    if (name in page.pickerCache) return page.pickerCache[name];
+    let options = null;
+    if (name === "gpu_model") {
+      const [summary, models] = await Promise.all([
+        api.get(`/api/campuses/${page.campusId}/summary/`),
+        api.all("/api/gpu-models/"),
+      ]);
+      const counts = summary?.inventory?.gpus_by_model ?? {};
+      const names = Object.fromEntries(models.map((m) => [m.slug, m.name]));
+      options = Object.entries(counts).map(([slug, n]) => ({
+        value: slug,
+        label: `${names[slug] ?? slug} (${n.toLocaleString("en-US")} GPUs)`,
+      }));
+    } else if (name === "cooling_target") {
+      const [units, plants] = await Promise.all([rows("/api/cooling-units/"), rows("/api/cooling-plants/")]);
+      options = [
+        ...units.map((u) => ({ value: u.id, label: u.name, group: "Cooling units (CDU, CRAH …)" })),
+        ...plants.map((p) => ({ value: p.id, label: p.name, group: "Plants (chiller loss)" })),
+      ];
+    } else if (name === "failure_component") {
+      options = Object.entries(kind.causes ?? {}).map(([value, label]) => ({ value, label }));
+    } else if (PICKER_SOURCES[name]) {
+      options = (await rows(PICKER_SOURCES[name])).map((r) => ({ value: r.id, label: r.name ?? `#${r.id}` }));
+    }
+    page.pickerCache[name] = options;
+    return options;
+  };
+  await Promise.all(
+    [...names].map(async (name) => {
+      try {
+        const options = await load(name);
+        if (options) out[name] = options;
+      } catch {
+        // without the list the field stays a plain input; the API still checks the value
+      }
+    }),
+  );
+  return out;
+}
+
+async function chooseKind(page, kind) {
+  const selectedKind = page.kinds.find((k) => k.kind === kind);
+  const pickers = await pickerOptions(page, selectedKind, pickersIn(selectedKind.schema));
+  renderForm(page, kind, pickers);
+}
+
+function renderForm(page, kind, pickers) {
   const selectedKind = page.kinds.find((k) => k.kind === kind);
   page.selectedKind = selectedKind;
   for (const b of $("kind-list").querySelectorAll(".kind-card"))
@@ -82,7 +159,13 @@ function chooseKind(page, kind) {
           value: selectedKind.default_replicas ?? 10,
           "data-testid": "run-replicas",
         }),
-        el("div", { class: "field-help" }, "independent Monte Carlo replicas, 1–1000"),
+        el(
+          "div",
+          { class: "field-help", id: "run-replicas-help" },
+          (selectedKind.default_replicas ?? 10) === 1
+            ? "This kind is deterministic: every replica gives the same figures, one is enough."
+            : "Independent Monte Carlo replicas, 1–1000.",
+        ),
         el("div", { class: "field-error", hidden: true, id: "replicas-error" }),
       ),
       el(
@@ -104,7 +187,7 @@ function chooseKind(page, kind) {
   );
   const paramsBox = el("div", { "data-testid": "param-fields" });
   formEl.append(el("h3", { class: "params-title" }, "Parameters"), paramsBox);
-  page.form = new SchemaForm(paramsBox, selectedKind.schema, selectedKind.defaults);
+  page.form = new SchemaForm(paramsBox, selectedKind.schema, selectedKind.defaults, { pickers });
   const launch = el(
     "button",
     {
@@ -124,7 +207,7 @@ function chooseKind(page, kind) {
       launch,
       el(
         "button",
-        { type: "button", class: "button-quiet", onclick: () => chooseKind(page, kind) },
+        { type: "button", class: "button-quiet", onclick: () => renderForm(page, kind, pickers) },
         "Reset to defaults",
       ),
     ),
@@ -140,6 +223,15 @@ function setError(id, message) {
   if (!node) return;
   node.hidden = !message;
   node.textContent = message ?? "";
+  const input = node.parentElement?.querySelector("input, select");
+  if (input) {
+    if (message) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    input.setAttribute(
+      "aria-describedby",
+      [input.id === "run-replicas" ? "run-replicas-help" : null, id].filter(Boolean).join(" "),
+    );
+  }
 }
 
 function clientChecks(page) {
@@ -214,11 +306,14 @@ function showApiErrors(page, error) {
     if (path.startsWith("params.")) params[path.slice(7)] = message;
     else if (path === "params") other.push(message);
     else if (path === "name") setError("name-error", message);
+    else if (path === "non_field_errors" && /\bname\b/.test(message))
+      setError("name-error", "This campus already has a scenario of this name; choose another.");
     else if (path === "replicas") setError("replicas-error", message);
     else if (path === "seed") setError("seed-error", message);
     else other.push(`${path}: ${message}`);
   }
   other.push(...page.form.showErrors(params));
+  const nameBad = $("scenario-name").getAttribute("aria-invalid") === "true";
   const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
   box.append(
     el(
@@ -228,5 +323,6 @@ function showApiErrors(page, error) {
       where,
     ),
   );
-  page.form.focusFirstError();
+  if (nameBad) $("scenario-name").focus();
+  else page.form.focusFirstError();
 }

@@ -6,12 +6,13 @@ import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
+import { causeLabel, loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
 import { prioritise, seriesFor } from "./shared.js";
 
 const MAX_CHARTS = 8;
 
-function summaryTable(metrics, testid = "summary-table") {
-  const names = Object.keys(metrics ?? {}).sort();
+function summaryTable(kind, metrics, testid = "summary-table") {
+  const names = Object.keys(metrics ?? {}).sort((a, b) => metricLabel(kind, a).localeCompare(metricLabel(kind, b)));
   return el(
     "table",
     { class: "table compact", "data-testid": testid },
@@ -34,11 +35,12 @@ function summaryTable(metrics, testid = "summary-table") {
       {},
       names.map((name) => {
         const s = metrics[name] ?? {};
-        const v = (x) => f.num(x, Math.abs(x ?? 0) < 10 ? 3 : 1);
+        const v = (x) => metricNumber(kind, name, x);
+        const info = metricInfo(kind, name);
         return el(
           "tr",
           { "data-metric": name },
-          el("td", {}, f.label(name)),
+          el("td", { title: info.description || null }, metricLabel(kind, name)),
           el("td", { class: "num" }, v(s.mean)),
           el("td", { class: "num" }, v(s.p5)),
           el("td", { class: "num" }, v(s.p50)),
@@ -51,7 +53,7 @@ function summaryTable(metrics, testid = "summary-table") {
 }
 
 /** Percentile bars (p5–p95 range, median tick) for every metric, scaled per metric. */
-function percentileBars(metrics) {
+function percentileBars(kind, metrics) {
   const varying = Object.values(metrics ?? {}).some((s) => s?.p5 != null && s?.p95 > s?.p5);
   if (!varying)
     return el("p", { class: "muted", "data-testid": "percentile-bars" }, "No metric varies over the replicas.");
@@ -68,30 +70,78 @@ function percentileBars(metrics) {
       return el(
         "div",
         { "data-metric": name },
-        el("div", { class: "small" }, el("strong", {}, f.label(name)), ` ${f.num(s.p50 ?? s.mean, 3)}`),
         el(
           "div",
-          { class: "pbar", role: "img", "aria-label": `${name}: p5 ${s.p5}, p50 ${s.p50}, p95 ${s.p95}` },
+          { class: "small" },
+          el("strong", {}, metricLabel(kind, name)),
+          ` ${metricNumber(kind, name, s.p50 ?? s.mean)}`,
+        ),
+        el(
+          "div",
+          {
+            class: "pbar",
+            role: "img",
+            "aria-label": [
+              `${metricLabel(kind, name)}: p5 ${metricNumber(kind, name, s.p5)}`,
+              `median ${metricNumber(kind, name, s.p50)}`,
+              `p95 ${metricNumber(kind, name, s.p95)}`,
+            ].join(", "),
+          },
           el("div", { class: "range", style: { left: pos(s.p5), width: `${(100 * (s.p95 - s.p5)) / span}%` } }),
           el("div", { class: "mid", style: { left: pos(s.p50 ?? s.mean) } }),
         ),
-        el("div", { class: "muted small" }, `p5 ${f.num(s.p5, 3)} · p95 ${f.num(s.p95, 3)}`),
+        el(
+          "div",
+          { class: "muted small" },
+          `p5 ${metricNumber(kind, name, s.p5)} · p95 ${metricNumber(kind, name, s.p95)}`,
+        ),
       );
     }),
   );
 }
 
+/** A series' title (the API's label) and the factor its values are shown with: fractions as %. */
+export function seriesTitle(kind, d) {
+  const base = String(d.metric).split(".")[0];
+  const fraction = String(metricInfo(kind, base).unit ?? "").startsWith("fraction");
+  const title = d.label ?? metricLabel(kind, d.metric);
+  return { title: fraction && !title.includes("(%)") ? `${title} (%)` : title, scale: fraction ? 100 : 1 };
+}
+
+/** What the run showed, in words (the API's explanation), first on the page. */
+function explanation(run) {
+  const sentences = run.explanation ?? [];
+  if (!sentences.length) return null;
+  return el(
+    "section",
+    { class: "explanation", "data-testid": "run-explanation", "aria-labelledby": `explain-${run.id}` },
+    el("h3", { class: "results-title", id: `explain-${run.id}` }, "What happened"),
+    el(
+      "ul",
+      {},
+      sentences.map((s) => el("li", {}, s)),
+    ),
+  );
+}
+
 export async function renderResults(page, run) {
   const box = $("run-detail");
+  const kind = run.kind;
+  try {
+    await loadCatalogue();
+  } catch {
+    // labels fall back to the names
+  }
   const metrics = run.summary?.metrics ?? {};
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
   const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
   const byCause = run.summary?.by_cause ?? {};
+  box.append(explanation(run) ?? "");
   if (run.kind === "power_dynamics") renderDynamics(box, run);
   box.append(
     el(
       "h3",
-      { class: "results-title" },
+      { class: "results-title series-title" },
       "Time series",
       el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile"),
     ),
@@ -101,7 +151,7 @@ export async function renderResults(page, run) {
     el(
       "div",
       { class: "results-grid" },
-      el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(metrics)),
+      el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(kind, metrics)),
       el(
         "div",
         {},
@@ -112,14 +162,14 @@ export async function renderResults(page, run) {
                 "dl",
                 { class: "kv", "data-testid": "by-cause" },
                 Object.entries(byCause).flatMap(([k, v]) => [
-                  el("dt", {}, f.label(k)),
-                  el("dd", {}, typeof v === "object" ? f.num(v.mean ?? 0, 2) : f.num(v, 2)),
+                  el("dt", {}, causeLabel(kind, k)),
+                  el("dd", {}, f.sig(typeof v === "object" ? (v.mean ?? 0) : v)),
                 ]),
               ),
             ]
           : null,
         el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
-        percentileBars(metrics),
+        percentileBars(kind, metrics),
       ),
     ),
   );
@@ -138,7 +188,7 @@ export async function renderResults(page, run) {
             "Replay it on the floor map",
           ),
         ),
-        box.querySelector(".results-title"),
+        box.querySelector(".series-title"),
       );
     }
     if (!plain.length) chartsBox.append(el("p", { class: "muted" }, "This run recorded no time series."));
@@ -146,9 +196,11 @@ export async function renderResults(page, run) {
     const data = await Promise.all(wanted.map((m) => api.get(`/api/runs/${run.id}/timeseries/${qs({ metric: m })}`)));
     if (run.id !== page.openRunId) return;
     for (const d of data) {
+      const { title, scale } = seriesTitle(kind, d);
+      const k = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
       timeChart(chartsBox, {
-        title: f.label(d.metric),
-        series: [{ label: `#${run.id}`, t: d.t_hours, values: d.values, p5: d.p5, p95: d.p95 }],
+        title,
+        series: [{ label: `#${run.id}`, t: d.t_hours, values: k(d.values), p5: k(d.p5), p95: k(d.p95) }],
       });
     }
   } catch (error) {
@@ -163,7 +215,13 @@ export async function renderResults(page, run) {
       const names = prioritise(
         Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1),
       ).slice(0, 6);
-      for (const name of names) histogram(dist, { title: f.label(name), values: reps.map((r) => r.metrics?.[name]) });
+      for (const name of names) {
+        const fraction = String(metricInfo(kind, name).unit ?? "").startsWith("fraction");
+        histogram(dist, {
+          title: metricLabel(kind, name),
+          values: reps.map((r) => (fraction && r.metrics?.[name] != null ? r.metrics[name] * 100 : r.metrics?.[name])),
+        });
+      }
       if (!names.length) dist.append(el("p", { class: "muted" }, "Every replica gave the same figures."));
     } else {
       dist.append(el("p", { class: "muted" }, "One replica: no distribution to show."));

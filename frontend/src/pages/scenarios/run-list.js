@@ -60,7 +60,8 @@ export function renderRuns(page) {
                 type: "checkbox",
                 "aria-label": `Compare run ${r.id}`,
                 checked: page.compare.has(r.id),
-                disabled: r.status !== "succeeded",
+                disabled: r.status !== "succeeded" || !sameKind(page, r),
+                title: sameKind(page, r) ? null : "Only runs of the same kind can be compared",
                 onchange: (e) => toggleCompare(page, r.id, e.target.checked),
               }),
             ),
@@ -69,7 +70,7 @@ export function renderRuns(page) {
               {},
               el("a", { href: `?run=${r.id}`, onclick: (e) => (e.preventDefault(), page.openRun(r.id)) }, `#${r.id}`),
             ),
-            el("td", {}, r.scenario_name ?? "", el("div", { class: "muted small" }, r.kind ?? "")),
+            el("td", {}, r.scenario_name ?? "", el("div", { class: "muted small" }, kindLabel(page, r.kind))),
             el(
               "td",
               {},
@@ -87,9 +88,33 @@ export function renderRuns(page) {
   );
 }
 
+/** The kind of the runs ticked for comparison (null when none is). */
+function comparedKind(page) {
+  const first = page.runs.find((r) => page.compare.has(r.id));
+  return first?.kind ?? null;
+}
+
+/** Runs of another kind than those already ticked cannot be compared (the API refuses mixed kinds). */
+function sameKind(page, r) {
+  const kind = comparedKind(page);
+  return kind === null || r.kind === kind;
+}
+
+function kindLabel(page, kind) {
+  return page.kinds?.find((k) => k.kind === kind)?.label ?? kind ?? "";
+}
+
 function toggleCompare(page, id, on) {
   if (on) page.compare.add(id);
   else page.compare.delete(id);
+  for (const input of document.querySelectorAll("[data-testid=run-row] input[type=checkbox]")) {
+    const r = page.runs.find((x) => x.id === Number(input.closest("tr").dataset.runId));
+    if (!r) continue;
+    const ok = r.status === "succeeded" && sameKind(page, r);
+    input.disabled = !ok;
+    if (ok) input.removeAttribute("title");
+    else if (r.status === "succeeded") input.title = "Only runs of the same kind can be compared";
+  }
   const n = page.compare.size;
   $("compare-button").disabled = n < 2;
   $("compare-button").textContent = n >= 2 ? `Compare ${n} runs` : "Compare selected";
