@@ -195,9 +195,16 @@ export class SchemaForm {
     return this.root.collect();
   }
 
+  /** "param-<path>" ("param-job-mfu", "param-caps-0-cap-w"); a path met again (rows removed and added) gets a
+   * suffix so ids stay unique in the page. */
   _id(path) {
+    const id = `param-${path.replace(/[^a-z0-9]+/gi, "-").replace(/-$/, "")}`;
+    if (!document.getElementById(id) && !this.usedIds?.has(id)) {
+      (this.usedIds ??= new Set()).add(id);
+      return id;
+    }
     uid += 1;
-    return `param-${path.replace(/[^a-z0-9]+/gi, "-")}-${uid}`;
+    return `${id}-${uid}`;
   }
 
   /** An editor for any schema: {node, read(), collect()}; `path` may change when rows move (setPath). */
