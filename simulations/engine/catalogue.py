@@ -176,16 +176,19 @@ class Summary:
 
 
 def num(value: float, digits: int = 3) -> str:
-    """A figure with ``digits`` significant figures and thousands separators; integers without decimals."""
+    """A figure to ``digits`` significant figures with thousands separators and no trailing zeros; a whole
+    number without decimals ("6,272", not "6,272.0"); rounding noise below 1e-9 reads as 0."""
     if value is None or not math.isfinite(value):
         return "–"
-    if float(value).is_integer() and abs(value) >= 1:
-        return f"{int(value):,}"
-    if value == 0:
+    if abs(value) < 1e-9:
         return "0"
-    magnitude = math.floor(math.log10(abs(value)))
-    decimals = max(0, digits - 1 - magnitude)
-    return f"{value:,.{decimals}f}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    rounded = float(f"{value:.{digits}g}")
+    if rounded.is_integer():
+        return f"{int(rounded):,}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
+    return f"{rounded:,.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def pct(fraction: float, digits: int = 3) -> str:
@@ -196,9 +199,9 @@ def pct(fraction: float, digits: int = 3) -> str:
 def duration_h(hours: float) -> str:
     """Hours as the unit that reads best: "45 s", "12 min", "3.5 h", "2.1 days"."""
     if hours < 1 / 60:
-        return f"{num(hours * 3600.0, 2)} s"
+        return f"{num(hours * 3600.0)} s"
     if hours < 1:
-        return f"{num(hours * 60.0, 2)} min"
+        return f"{num(hours * 60.0)} min"
     if hours < 48:
-        return f"{num(hours, 2)} h"
-    return f"{num(hours / 24.0, 2)} days"
+        return f"{num(hours)} h"
+    return f"{num(hours / 24.0)} days"

@@ -125,6 +125,11 @@ def picker(kind: str, **extra: Any) -> dict[str, Any]:
     return {"x-picker": kind, **extra}
 
 
+# ``json_schema_extra`` of a model constant or a resolution setting: the form shows it folded away, under
+# "Model constants and resolution", so the parameters a planner changes come first.
+ADVANCED: dict[str, Any] = {"x-advanced": True}
+
+
 def key_picker(kind: str) -> dict[str, Any]:
     """``json_schema_extra`` of a mapping whose keys are the campus's things (see ``picker``)."""
     return {"x-key-picker": kind}
@@ -174,7 +179,7 @@ class CapRule(_Strict):
     @model_validator(mode="after")
     def _one_cap(self) -> CapRule:
         if (self.cap_fraction is None) == (self.cap_w is None):
-            raise ValueError("give exactly one of cap_fraction (of TDP) or cap_w")
+            raise ValueError("give exactly one cap: a fraction of TDP (cap_fraction) or W per GPU (cap_w)")
         return self
 
 
@@ -206,7 +211,7 @@ class PowerCappingParams(_Strict):
     job: ThroughputParams = Field(default_factory=ThroughputParams, title="Training job")
     """The workload the throughput is counted for."""
     job_scope: Literal["campus", "pod"] = Field("pod", title="Job scope")
-    """campus: one synchronous job over every GPU (the slowest GPU sets the pace); pod: one job per pod."""
+    """Campus: one synchronous job over every GPU (the slowest GPU sets the pace); pod: one job per pod."""
 
     @model_validator(mode="after")
     def _sorted_schedule(self) -> PowerCappingParams:
@@ -243,7 +248,7 @@ class GridEvent(_Strict):
 class GridLimitParams(_Strict):
     duration_hours: float = Field(24.0, gt=0, title="Duration (h)")
     """Simulated time, hours."""
-    step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)")
+    step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)", json_schema_extra=ADVANCED)
     """Resolution of the simulation, minutes."""
     capacity_kw: float | None = Field(None, ge=0, title="Grid capacity (kW)")
     """Interconnect capacity before any event; empty: the campus grid capacity."""
@@ -263,19 +268,25 @@ class GridLimitParams(_Strict):
     pue: float | None = Field(None, ge=1, title="PUE")
     """Facility power / IT power; empty: the campus design PUE."""
     # A paused GPU idles at this fraction of its TDP (estimate: H100 idles near 70-100 W of 700 W).
-    idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
+    idle_gpu_fraction: float = Field(
+        0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)", json_schema_extra=ADVANCED
+    )
     """Power of a paused GPU as a fraction of its TDP (an H100 idles near 70-100 W of 700 W)."""
     battery_kwh: float | None = Field(None, ge=0, title="Battery energy (kWh)")
     """UPS battery energy; empty: derived from the campus's UPSs (rated kW x battery minutes)."""
     battery_initial_fraction: float = Field(1.0, ge=0, le=1, title="Battery charge at start (0–1)")
     """State of charge of the batteries at the start."""
-    battery_recharge_kw: float | None = Field(None, ge=0, title="Battery recharge power (kW)")
+    battery_recharge_kw: float | None = Field(
+        None, ge=0, title="Battery recharge power (kW)", json_schema_extra=ADVANCED
+    )
     """Recharge power; empty: 10 % of the batteries' rated discharge."""
     generator_kw: float | None = Field(None, ge=0, title="Generator capacity (kW)")
     """Standby generator capacity; empty: the campus's generator devices."""
     generator_start_delay_s: float | None = Field(None, ge=0, title="Generator start delay (s)")
     """Time from the call to the generators delivering power; empty: the campus's generators."""
-    generator_ramp_s: float | None = Field(None, ge=0, title="Generator ramp time (s)")
+    generator_ramp_s: float | None = Field(
+        None, ge=0, title="Generator ramp time (s)", json_schema_extra=ADVANCED
+    )
     """Time from first power to full generator output; empty: the campus's generators."""
     # Chance that a generator call fails (IEEE 493 order of magnitude, catalog POWER_DEFAULTS).
     generator_fail_to_start_probability: float = Field(
@@ -379,33 +390,45 @@ class LiquidCoolingParams(_Strict):
         default_value("liquid_heat_capacity_j_per_k_per_kw"),
         gt=0,
         title="Liquid-cooled heat capacity (J/K per kW)",
+        json_schema_extra=ADVANCED,
     )
     """Thermal mass of a liquid-cooled rack per kW of load (cold plates, coolant in the rack)."""
     liquid_conductance_w_per_k_per_kw: float = Field(
         default_value("liquid_conductance_w_per_k_per_kw"),
         gt=0,
         title="Liquid-cooled conductance (W/K per kW)",
+        json_schema_extra=ADVANCED,
     )
     """Heat carried to the coolant per kelvin of temperature difference, per kW of load, at nominal flow."""
     air_heat_capacity_j_per_k_per_kw: float = Field(
-        default_value("air_heat_capacity_j_per_k_per_kw"), gt=0, title="Air-cooled heat capacity (J/K per kW)"
+        default_value("air_heat_capacity_j_per_k_per_kw"),
+        gt=0,
+        title="Air-cooled heat capacity (J/K per kW)",
+        json_schema_extra=ADVANCED,
     )
     """Thermal mass of an air-cooled rack per kW of load."""
     air_conductance_w_per_k_per_kw: float = Field(
-        default_value("air_conductance_w_per_k_per_kw"), gt=0, title="Air-cooled conductance (W/K per kW)"
+        default_value("air_conductance_w_per_k_per_kw"),
+        gt=0,
+        title="Air-cooled conductance (W/K per kW)",
+        json_schema_extra=ADVANCED,
     )
     """Heat carried to the air per kelvin of temperature difference, per kW of load, at nominal flow."""
     residual_conductance_fraction: float = Field(
-        0.03, ge=0, le=1, title="Conductance without flow (fraction of nominal)"
+        0.03, ge=0, le=1, title="Conductance without flow (fraction of nominal)", json_schema_extra=ADVANCED
     )
     """Cooling left with no forced flow (natural convection, conduction to the frame)."""
-    flow_exponent: float = Field(0.8, ge=0, title="Flow exponent")
+    flow_exponent: float = Field(0.8, ge=0, title="Flow exponent", json_schema_extra=ADVANCED)
     """Conductance scales as flow to this power (0.8: turbulent forced convection, Dittus-Boelter)."""
-    loop_volume_l_per_kw: float = Field(3.0, gt=0, title="Coolant loop volume (L per kW)")
+    loop_volume_l_per_kw: float = Field(
+        3.0, gt=0, title="Coolant loop volume (L per kW)", json_schema_extra=ADVANCED
+    )
     """Loop water per kW of heat; it heats while the chiller is down (estimate)."""
-    node_restart_minutes: float = Field(15.0, ge=0, title="Node restart time (min)")
+    node_restart_minutes: float = Field(
+        15.0, ge=0, title="Node restart time (min)", json_schema_extra=ADVANCED
+    )
     """Time a shut-down node needs to come back once cooling is restored, minutes."""
-    series_points: int = Field(600, ge=10, le=20000, title="Chart points")
+    series_points: int = Field(600, ge=10, le=20000, title="Chart points", json_schema_extra=ADVANCED)
     """Samples of each time series (the solution itself is exact between events)."""
     rack_series: bool = Field(True, title="Per-rack series for the floor map")
     """Record one GPU temperature series per affected rack (at most 512) to replay on the floor map."""
@@ -439,18 +462,20 @@ class FailureCascadeParams(_Strict):
     """Time from the GPUs being back to the job training again, minutes."""
     # OPT-175B kept 12 spares for 124 nodes.
     hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
-    """Spare nodes held outside the job; empty: 10 % of the job's nodes under hot_spares, 0 otherwise."""
+    """Spare nodes held outside the job; empty: 10 % of the job's nodes with hot-spare recovery, 0 otherwise."""
     state_gb_per_gpu: float = Field(80.0, ge=0, title="State to copy (GB per GPU)")
     """In-memory recovery: training state copied from the peers' HBM to the replacement GPU."""
     fabric_gbps: float | None = Field(None, gt=0, title="Recovery bandwidth (Gbit/s per GPU)")
     """Back-end bandwidth that carries the copied state; empty: the node's NIC speed."""
-    step_seconds: float = Field(10.0, gt=0, title="Training step (s)")
+    step_seconds: float = Field(10.0, gt=0, title="Training step (s)", json_schema_extra=ADVANCED)
     """Duration of one training step; in-memory recovery loses at most one step."""
-    rate_set: str = Field("per-model", title="GPU failure rate set")
+    rate_set: str = Field("per-model", title="GPU failure rate set", json_schema_extra=ADVANCED)
     """"per-model": each GPU model's own generation set; otherwise the name of one set for every GPU."""
     include_infrastructure: bool = Field(True, title="Include facility failures")
     """Count utility, UPS, PDU, CDU, chiller and generator failures that take racks down."""
-    infrastructure_set: str = Field("infrastructure-estimates", title="Facility failure rate set")
+    infrastructure_set: str = Field(
+        "infrastructure-estimates", title="Facility failure rate set", json_schema_extra=ADVANCED
+    )
     """Name of the rate set for the facility equipment."""
     rate_overrides: dict[str, PositiveFloat] = Field(
         default_factory=dict, title="MTBF overrides (h)", json_schema_extra=key_picker("failure_component")
@@ -466,7 +491,7 @@ class FailureCascadeParams(_Strict):
     """Number format the job trains in; sets the GPUs' peak throughput."""
     mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
     """Share of the peak throughput the job achieves."""
-    series_points: int = Field(200, ge=2, le=20000, title="Chart points")
+    series_points: int = Field(200, ge=2, le=20000, title="Chart points", json_schema_extra=ADVANCED)
     """Samples of each time series."""
 
     @model_validator(mode="after")

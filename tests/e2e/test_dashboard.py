@@ -405,13 +405,15 @@ def test_scenario_form_shows_client_and_api_errors(planner_page, demo):
     assert "≤ 1" in error.inner_text()
     assert requests == []
     page.fill("#param-job-mfu", "0.4")
-    # Server side only: a cap rule with both a fraction and watts passes the schema but not the API.
-    page.fill("#param-caps", '[{"cap_fraction": 0.8, "cap_w": 500}]')
+    # Server side only: a cap rule with both a fraction and watts passes the schema but not the API, which
+    # names the rule (caps[0]); the message lands on its row.
+    page.fill("#param-caps-0-cap-w", "500")
     page.click("[data-testid=launch]")
     page.wait_for_selector("[data-testid=api-errors]")
-    caps_error = page.locator("[data-path=caps] .field-error")
-    assert caps_error.is_visible()
-    assert "cap_fraction" in caps_error.inner_text() or "exactly one" in caps_error.inner_text()
+    caps_error = page.locator("[data-path=caps] [data-testid=param-row] .field-error").filter(
+        has_text="exactly one"
+    )
+    assert caps_error.first.is_visible()
     screenshot(page, "scenario-form-errors")
     # A 400 logs a failed resource load in the console; that one is expected here.
     watch.console_errors = [e for e in watch.console_errors if "400" not in e]

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import SCREENSHOTS, screenshot
 from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api, post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -112,6 +112,7 @@ def test_caps_are_rows_with_pickers_and_an_api_error_lands_on_the_row(planner_pa
     assert caps.locator(".row-caption").inner_text() == "Cap rule 1"
     # both a fraction and watts: the schema lets it through, the API names caps[0]
     page.fill("[data-testid=scenario-name]", "E2E caps by model")
+    page.fill("[data-testid=run-replicas]", "1")
     row = caps.locator("[data-testid=param-row]").first
     row.locator("input[name$='cap_fraction']").fill("0.7")
     page.click("[data-testid=launch]")
@@ -352,6 +353,8 @@ def test_a_result_page_says_what_happened_before_its_charts(planner_page, demo, 
            }).filter((n) => n > 0)"""
     )
     assert repeated == []
-    page.locator("[data-testid=run-detail]").scroll_into_view_if_needed()
-    screenshot(page, f"result-{kind}", full_page=True)
+    detail = page.locator("[data-testid=run-detail]")
+    detail.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    detail.screenshot(path=str(SCREENSHOTS / f"result-{kind}.png"))
     watch.check()

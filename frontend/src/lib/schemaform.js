@@ -228,6 +228,7 @@ export class SchemaForm {
     const s = resolve(schema, this.schema);
     const grid = el("div", { class: "form-grid" });
     const nested = el("div", { class: "form-nested" });
+    const advancedGrid = el("div", { class: "form-grid" });
     const children = [];
     for (const [key, prop] of Object.entries(s.properties ?? {})) {
       const { base } = shape(prop, this.schema);
@@ -236,11 +237,20 @@ export class SchemaForm {
       const child = this._editor(prop, childValue, join(path, key), key, inGrid);
       child.key = key;
       children.push(child);
-      (inGrid ? grid : nested).append(child.node);
+      (base["x-advanced"] && inGrid ? advancedGrid : inGrid ? grid : nested).append(child.node);
     }
+    // Model constants and resolution settings, folded away below the parameters a planner changes.
+    const advanced = advancedGrid.childElementCount
+      ? el(
+          "details",
+          { class: "advanced", "data-path": path ? `${path}.advanced` : "advanced" },
+          el("summary", {}, "Model constants and resolution"),
+          advancedGrid,
+        )
+      : null;
     let node;
     if (name === null) {
-      node = el("div", {}, grid, nested);
+      node = el("div", {}, grid, nested, advanced);
     } else {
       const title = schema.title && !isClassName(schema.title) ? schema.title : name;
       node = el(
@@ -250,6 +260,7 @@ export class SchemaForm {
         s.description ? el("p", { class: "field-help" }, plain(s.description)) : null,
         grid,
         nested,
+        advanced,
       );
     }
     const editor = {
@@ -541,7 +552,6 @@ export class SchemaForm {
       if (base.maximum !== undefined) range.push(`≤ ${base.maximum}`);
       if (range.length) help.push(`(${range.join(", ")})`);
       if (constants.length) help.push(`A number or ${constants.map((c) => `“${c}”`).join(", ")}.`);
-      if (nullable && !/empty:/i.test(base.description ?? "")) help.push("Empty: the campus or derived value.");
       read = () => {
         const text = input.value.trim();
         if (text === "") return nullable ? null : undefined;
@@ -637,6 +647,8 @@ export class SchemaForm {
       field.errorEl.hidden = false;
       field.input.setAttribute("aria-invalid", "true");
       field.wrap.classList.add("has-error");
+      const folded = field.wrap.closest("details");
+      if (folded) folded.open = true;
     }
     return leftovers;
   }
