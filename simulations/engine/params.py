@@ -41,6 +41,13 @@ class ParamsError(ValueError):
 # (s)"); the longest suffix that matches wins.
 _UNITS: dict[str, str] = {
     "j_per_k_per_kw": "J/K per kW",
+    "mw_per_min": "MW/min",
+    "mw_per_s": "MW/s",
+    "w_per_s": "W/s",
+    "j_per_gpu": "J per GPU",
+    "seconds": "s",
+    "ms": "ms",
+    "hz": "Hz",
     "w_per_k_per_kw": "W/K per kW",
     "l_per_kw": "L per kW",
     "usd_per_kwh": "USD/kWh",
@@ -507,82 +514,102 @@ class FailureCascadeParams(_Strict):
 class DynamicsJob(_Strict):
     """A synchronous training job: every GPU of it computes, then communicates, in lock-step."""
 
-    # Pod ids the job runs on; None: every GPU of the campus.
-    pods: list[int] | None = None
-    # One training step, s (seconds per iteration: the period of the power swing).
-    iteration_seconds: float = Field(2.0, gt=0)
-    # Share of an iteration spent communicating (the GPUs wait on the network), 0..1.
-    comm_fraction: float = Field(0.3, ge=0, lt=1)
-    # GPU power while communicating, fraction of TDP.
-    comm_power_fraction: float = Field(0.3, ge=0, le=1)
-    # Shift of the job's iterations against the others, s (two equal jobs half a period apart cancel).
-    phase_offset_seconds: float = 0.0
-    # When the job starts training (a step, no ramp), s; None: only a job_start event starts it.
-    start_seconds: float | None = Field(0.0, ge=0)
-    # A checkpoint every so many seconds of training (None: none); the GPUs idle while it is written.
-    checkpoint_every_seconds: float | None = Field(None, gt=0)
-    checkpoint_seconds: float = Field(30.0, ge=0)
+    pods: list[int] | None = Field(None, title="Pods", json_schema_extra=picker("pod"))
+    """Pods the job runs on; none ticked: every GPU of the campus."""
+    iteration_seconds: float = Field(2.0, gt=0, title="Iteration (s)")
+    """One training step, seconds: the period of the power swing."""
+    comm_fraction: float = Field(0.3, ge=0, lt=1, title="Communication share of an iteration (0–1)")
+    """Share of each iteration the GPUs spend waiting on the network."""
+    comm_power_fraction: float = Field(0.3, ge=0, le=1, title="Power while communicating (fraction of TDP)")
+    """GPU power during the communication phase, as a fraction of TDP."""
+    phase_offset_seconds: float = Field(0.0, title="Phase offset (s)")
+    """Shift of this job's iterations against the others, seconds (two equal jobs half a period apart cancel)."""
+    start_seconds: float | None = Field(0.0, ge=0, title="Starts at (s)")
+    """When the job starts training (a step, no ramp), seconds; empty: only a job start event starts it."""
+    checkpoint_every_seconds: float | None = Field(None, gt=0, title="Checkpoint every (s)")
+    """A checkpoint every so many seconds of training; the GPUs idle while it is written. Empty: none."""
+    checkpoint_seconds: float = Field(30.0, ge=0, title="Checkpoint duration (s)")
+    """How long writing one checkpoint takes, seconds."""
 
 
 class DynamicsEvent(_Strict):
     """Something that happens at ``at_seconds``: a job crash, a job start (with a ramp), an extra checkpoint
     of a job, or a voltage dip on the grid."""
 
-    kind: Literal["job_crash", "job_start", "checkpoint", "grid_dip"] = "job_crash"
-    at_seconds: float = Field(600.0, ge=0)
-    # job_crash, job_start, checkpoint: the job, by its index in ``jobs``.
-    job: int = Field(0, ge=0)
-    # job_crash: the job starts again this long after the crash (None: it stays down).
-    restart_after_seconds: float | None = Field(None, ge=0)
-    # job_start, and the restart after a job_crash: the job's power ramps linearly from idle over this time, s.
-    ramp_seconds: float = Field(0.0, ge=0)
-    # checkpoint: how long it lasts, s (None: the job's checkpoint_seconds).
-    duration_seconds: float | None = Field(None, ge=0)
-    # grid_dip: the share of the campus load that trips off the grid (the rest rides through), 0..1 ...
-    trip_fraction: float = Field(0.5, ge=0, le=1)
-    # ... how long it stays off, s, and the ramp over which it comes back, s.
-    return_seconds: float = Field(60.0, ge=0)
-    return_ramp_seconds: float = Field(30.0, ge=0)
+    kind: Literal["job_crash", "job_start", "checkpoint", "grid_dip"] = Field(
+        "job_crash", title="What happens"
+    )
+    """Job crash, job start (with a ramp), an extra checkpoint of a job, or a grid voltage dip."""
+    at_seconds: float = Field(600.0, ge=0, title="At (s)")
+    """Seconds from the start of the run when the event happens."""
+    job: int = Field(0, ge=0, title="Job (number in the list, from 0)")
+    """Job crash, job start, checkpoint: the job it concerns, by its place in the job list (0 = the first)."""
+    restart_after_seconds: float | None = Field(None, ge=0, title="Restart after (s)")
+    """Job crash: the job starts again this long after the crash, seconds; empty: it stays down."""
+    ramp_seconds: float = Field(0.0, ge=0, title="Ramp (s)")
+    """Job start, and the restart after a crash: the job's power ramps linearly from idle over this time."""
+    duration_seconds: float | None = Field(None, ge=0, title="Checkpoint duration (s)")
+    """Checkpoint: how long it lasts, seconds; empty: the job's checkpoint duration."""
+    trip_fraction: float = Field(0.5, ge=0, le=1, title="Load tripped (fraction, grid dip)")
+    """Grid dip: the share of the campus load that trips off the grid (the rest rides through)."""
+    return_seconds: float = Field(60.0, ge=0, title="Off for (s, grid dip)")
+    """Grid dip: how long the tripped load stays off, seconds."""
+    return_ramp_seconds: float = Field(30.0, ge=0, title="Return ramp (s, grid dip)")
+    """Grid dip: the ramp over which the tripped load comes back, seconds."""
 
 
 class SmoothingParams(_Strict):
     """GPU power smoothing as the driver controls define it (NVIDIA GB300 power smoothing): a power floor
     held while the job runs, and limits on how fast the GPU power may rise and fall."""
 
-    floor_fraction: float = Field(0.0, ge=0, le=1)  # of TDP
-    ramp_up_w_per_s: float | None = Field(None, gt=0)  # per GPU; None: no limit
-    ramp_down_w_per_s: float | None = Field(None, gt=0)  # per GPU; None: no limit
+    floor_fraction: float = Field(0.0, ge=0, le=1, title="Power floor (fraction of TDP)")
+    """Power each GPU holds at least while its job runs, as a fraction of TDP (0: no floor)."""
+    ramp_up_w_per_s: float | None = Field(None, gt=0, title="Ramp-up limit (W/s per GPU)")
+    """How fast a GPU's power may rise, W per second; empty: no limit."""
+    ramp_down_w_per_s: float | None = Field(None, gt=0, title="Ramp-down limit (W/s per GPU)")
+    """How fast a GPU's power may fall, W per second; empty: no limit."""
 
 
 class BessParams(_Strict):
     """A battery at the grid connection that holds the grid draw to the load's trailing mean."""
 
-    power_mw: float = Field(0.0, ge=0)  # 0: no battery
-    energy_mwh: float = Field(0.0, ge=0)
-    # Delay before it answers a change of the load, ms.
-    response_ms: float = Field(20.0, ge=0)
-    round_trip_efficiency: float = Field(0.85, gt=0, le=1)
-    # The grid draw it aims for: the load's mean over this trailing window, s.
-    window_seconds: float = Field(60.0, gt=0)
+    power_mw: float = Field(0.0, ge=0, title="Battery power (MW)")
+    """Rated charge and discharge power, MW; 0: no battery."""
+    energy_mwh: float = Field(0.0, ge=0, title="Battery energy (MWh)")
+    """Usable stored energy, MWh."""
+    response_ms: float = Field(20.0, ge=0, title="Response time (ms)")
+    """Delay before the battery answers a change of the load, milliseconds."""
+    round_trip_efficiency: float = Field(0.85, gt=0, le=1, title="Round-trip efficiency (0–1)")
+    """Energy out over energy in across one charge and discharge."""
+    window_seconds: float = Field(60.0, gt=0, title="Averaging window (s)")
+    """The grid draw the battery aims for: the load's mean over this trailing window, seconds."""
 
 
 class GenerationParams(_Strict):
     """On-site generation following the load: it carries what the load draws above ``grid_import_mw``, up
     to its rating, at a limited ramp rate."""
 
-    rating_mw: float = Field(0.0, ge=0)  # 0: none
-    ramp_mw_per_s: float = Field(0.5, gt=0)
-    grid_import_mw: float = Field(0.0, ge=0)
+    rating_mw: float = Field(0.0, ge=0, title="Rating (MW)")
+    """On-site generation capacity, MW; 0: none."""
+    ramp_mw_per_s: float = Field(0.5, gt=0, title="Ramp rate (MW/s)")
+    """How fast the generation can follow the load, MW per second."""
+    grid_import_mw: float = Field(0.0, ge=0, title="Grid import (MW)")
+    """Load the grid carries before the on-site generation takes the rest, MW."""
 
 
 class RequirementsParams(_Strict):
-    """The interconnect's rules for the load (None: no such rule)."""
+    """The interconnect's rules for the load (empty: no such rule)."""
 
-    max_ramp_mw_per_s: float | None = Field(None, gt=0)
-    max_ramp_mw_per_min: float | None = Field(None, gt=0)
-    max_swing_mw: float | None = Field(None, gt=0)
-    band_hz: tuple[float, float] = (0.1, 3.0)
-    max_band_mw: float | None = Field(None, gt=0)
+    max_ramp_mw_per_s: float | None = Field(None, gt=0, title="Largest ramp (MW/s)")
+    """The fastest change of the grid draw allowed, MW per second; empty: no rule."""
+    max_ramp_mw_per_min: float | None = Field(None, gt=0, title="Largest ramp (MW/min)")
+    """The largest change of the grid draw allowed within a minute, MW; empty: no rule."""
+    max_swing_mw: float | None = Field(None, gt=0, title="Largest swing (MW)")
+    """The largest peak-to-trough swing of the grid draw allowed, MW; empty: no rule."""
+    band_hz: tuple[float, float] = Field((0.1, 3.0), title="Oscillation band (Hz)")
+    """Lowest and highest frequency of the band whose oscillation is limited, Hz."""
+    max_band_mw: float | None = Field(None, gt=0, title="Largest oscillation in the band (MW)")
+    """The largest oscillation amplitude allowed within the band, MW; empty: no rule."""
 
     @model_validator(mode="after")
     def _band(self) -> RequirementsParams:
@@ -593,37 +620,55 @@ class RequirementsParams(_Strict):
 
 
 class PowerDynamicsParams(_Strict):
-    resolution_ms: float = Field(100.0, ge=1, le=60_000)
-    duration_seconds: float = Field(3600.0, gt=0, le=7 * 86_400)
-    jobs: list[DynamicsJob] = Field(default_factory=lambda: [DynamicsJob()], min_length=1)
+    resolution_ms: float = Field(100.0, ge=1, le=60_000, title="Time step (ms)", json_schema_extra=ADVANCED)
+    """Resolution of the simulated power, milliseconds."""
+    duration_seconds: float = Field(3600.0, gt=0, le=7 * 86_400, title="Duration (s)")
+    """Simulated time, seconds."""
+    jobs: list[DynamicsJob] = Field(
+        default_factory=lambda: [DynamicsJob()], min_length=1, title="Training jobs"
+    )
+    """The synchronous jobs whose iterations make the power swing (at least one)."""
     events: list[DynamicsEvent] = Field(
         default_factory=lambda: [
             DynamicsEvent(kind="job_crash", at_seconds=1800.0, restart_after_seconds=600.0, ramp_seconds=60.0)
-        ]
+        ],
+        title="Events",
     )
+    """Job crashes and starts, extra checkpoints and grid voltage dips, each at its own time."""
     # A GPU in no job (or a job that is down) idles at this fraction of TDP (H100: ~70-100 W of 700 W).
-    idle_gpu_fraction: float = Field(0.12, ge=0, le=1)
-    pue: float | None = Field(None, ge=1)  # None: the campus design PUE
-    smoothing: SmoothingParams = Field(default_factory=SmoothingParams)
-    # Energy stored in the power supplies / rack per GPU, J (0: none).
-    rack_storage_j_per_gpu: float = Field(0.0, ge=0)
+    idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
+    """Power of a GPU in no job, or in a job that is down, as a fraction of TDP (H100: about 70-100 W of 700 W)."""
+    pue: float | None = Field(None, ge=1, title="PUE")
+    """Facility power / IT power; empty: the campus design PUE."""
+    smoothing: SmoothingParams = Field(default_factory=SmoothingParams, title="GPU power smoothing")
+    """A power floor and ramp limits set in the GPUs' driver."""
+    rack_storage_j_per_gpu: float = Field(0.0, ge=0, title="Rack energy storage (J per GPU)")
+    """Energy stored in the power supplies or rack per GPU, joules; 0: none."""
     # None (or left out): the campus's own energy storage and prime-rated generators (power_dynamics
     # .campus_assets); given (power_mw / rating_mw 0 for none), they replace the campus's.
-    bess: BessParams | None = None
-    generation: GenerationParams | None = None
+    bess: BessParams | None = Field(None, title="Battery at the grid connection")
+    """A battery that holds the grid draw near the load's trailing mean; empty: the campus's own energy
+    storage. Given (power 0 for none), it replaces the campus's."""
+    generation: GenerationParams | None = Field(None, title="On-site generation")
+    """Generation that follows the load above a grid import level; empty: the campus's own prime-rated
+    generators. Given (rating 0 for none), it replaces the campus's."""
     requirements: RequirementsParams = Field(
         default_factory=lambda: RequirementsParams(
             max_ramp_mw_per_s=20.0, max_ramp_mw_per_min=100.0, max_swing_mw=75.0, max_band_mw=10.0
-        )
+        ),
+        title="Interconnect requirements",
     )
-    # Points of the chart series (min/max envelopes keep the swings visible).
-    series_points: int = Field(2000, ge=10, le=2000)
-    # Search the smallest battery and power floor that comply, and sweep both for the sizing chart.
-    search: bool = True
-    sizing_points: int = Field(9, ge=2, le=33)
-    # Full-resolution window kept for the zoomable waveform, s; None: 10 s before the first event (or 0).
-    waveform_start_seconds: float | None = Field(None, ge=0)
-    waveform_seconds: float = Field(60.0, gt=0, le=600)
+    """The grid operator's limits on ramps, swings and oscillation the run is checked against."""
+    series_points: int = Field(2000, ge=10, le=2000, title="Chart points", json_schema_extra=ADVANCED)
+    """Points of the chart series (min/max envelopes keep the swings visible)."""
+    search: bool = Field(True, title="Search the smallest compliant battery and floor")
+    """Search the smallest battery and power floor that comply, and sweep both for the sizing chart."""
+    sizing_points: int = Field(9, ge=2, le=33, title="Sizing chart points", json_schema_extra=ADVANCED)
+    """Points of each sweep of the sizing chart."""
+    waveform_start_seconds: float | None = Field(None, ge=0, title="Waveform window start (s)")
+    """Start of the full-resolution window kept for the zoomable waveform; empty: 10 s before the first event."""
+    waveform_seconds: float = Field(60.0, gt=0, le=600, title="Waveform window length (s)")
+    """Length of the full-resolution window kept for the zoomable waveform, seconds."""
 
 
 # Tags pydantic puts in an error location for the member of a union that failed, not a field name.

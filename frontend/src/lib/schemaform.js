@@ -117,7 +117,9 @@ export function validate(schema, value, root = schema, path = "") {
       }
       if (s.minItems !== undefined && value.length < s.minItems) add(path, `needs at least ${s.minItems} items`);
       if (s.maxItems !== undefined && value.length > s.maxItems) add(path, `allows at most ${s.maxItems} items`);
-      if (s.items) value.forEach((item, i) => errors.push(...validate(s.items, item, root, `${path}[${i}]`)));
+      if (s.prefixItems)
+        s.prefixItems.forEach((item, i) => errors.push(...validate(item, value[i], root, `${path}[${i}]`)));
+      else if (s.items) value.forEach((item, i) => errors.push(...validate(s.items, item, root, `${path}[${i}]`)));
       break;
     case "object": {
       if (typeof value !== "object" || Array.isArray(value)) {
@@ -214,6 +216,7 @@ export class SchemaForm {
     if (base.type === "object" && base.properties && !nullable) return this._objectEditor(base, value, path, name);
     if (base.type === "object" && base.properties)
       return this._objectEditor(base, value ?? initial(base, this.schema), path, name);
+    if (base.type === "array" && Array.isArray(base.prefixItems)) return this._tupleEditor(base, value, path, name);
     if (base.type === "array") {
       const items = shape(base.items ?? {}, this.schema).base;
       if (isSimple(items) && (picker || items["x-picker"]) && this.pickers[picker ?? items["x-picker"]])
@@ -380,6 +383,38 @@ export class SchemaForm {
         renumber();
       },
       focus: () => addButton.focus(),
+    };
+  }
+
+  /** A fixed-length list (a tuple such as a frequency band [low, high]): one input per place, no rows. */
+  _tupleEditor(base, value, path, name) {
+    const box = this._box(path, name, base, false, "");
+    box.body.classList.add("form-grid");
+    const words = base.prefixItems.length === 2 ? ["From", "To"] : base.prefixItems.map((_, i) => `Value ${i + 1}`);
+    const parts = base.prefixItems.map((item, i) => {
+      const itemBase = { ...shape(item, this.schema).base, title: words[i], description: undefined };
+      const editor = this._simple(`${path}[${i}]`, words[i], itemBase, false, [], value?.[i] ?? null);
+      box.body.append(editor.node);
+      return editor;
+    });
+    return {
+      node: box.node,
+      read: () => parts.map((p) => p.read() ?? null),
+      collect: () => [
+        {
+          path,
+          read: () => null,
+          input: box.node.querySelector("input") ?? box.node,
+          errorEl: box.errorEl,
+          wrap: box.node,
+        },
+        ...parts.flatMap((p) => p.collect()),
+      ],
+      setPath: (p) => {
+        path = p;
+        parts.forEach((part, i) => part.setPath(`${p}[${i}]`));
+      },
+      focus: () => parts[0]?.focus(),
     };
   }
 
