@@ -44,3 +44,11 @@ export function metricNumber(kind, name, value) {
   if (value === null || value === undefined) return "–";
   return String(metricInfo(kind, name).unit ?? "").startsWith("fraction") ? f.sig(value * 100) : f.sig(value);
 }
+
+/** A series' title (the API's label) and the factor its values are shown with: fractions as %. */
+export function seriesTitle(kind, d) {
+  const base = String(d.metric).split(".")[0];
+  const fraction = String(metricInfo(kind, base).unit ?? "").startsWith("fraction");
+  const title = d.label ?? metricLabel(kind, d.metric);
+  return { title: fraction && !title.includes("(%)") ? `${title} (%)` : title, scale: fraction ? 100 : 1 };
+}

@@ -5,8 +5,7 @@ import { $, clear, el, errorBox } from "../../lib/dom.js";
 import { destroyCharts, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { prioritise, seriesFor } from "./shared.js";
-import { loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
-import { seriesTitle } from "./results.js";
+import { loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
 
 export async function compareRuns(page, ids) {
   const box = $("compare-view");

@@ -6,7 +6,7 @@ import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
-import { causeLabel, loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
+import { causeLabel, loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
 import { prioritise, seriesFor } from "./shared.js";
 
 const MAX_CHARTS = 8;
@@ -98,14 +98,6 @@ function percentileBars(kind, metrics) {
       );
     }),
   );
-}
-
-/** A series' title (the API's label) and the factor its values are shown with: fractions as %. */
-export function seriesTitle(kind, d) {
-  const base = String(d.metric).split(".")[0];
-  const fraction = String(metricInfo(kind, base).unit ?? "").startsWith("fraction");
-  const title = d.label ?? metricLabel(kind, d.metric);
-  return { title: fraction && !title.includes("(%)") ? `${title} (%)` : title, scale: fraction ? 100 : 1 };
 }
 
 /** What the run showed, in words (the API's explanation), first on the page. */
