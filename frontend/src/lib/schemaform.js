@@ -53,6 +53,13 @@ function shape(schema, root) {
   };
 }
 
+/** The property every member of a union fixes to its own constant (pydantic's Literal tag), or null. */
+function unionTag(members) {
+  if (!members.length || !members.every((m) => m.properties)) return null;
+  const names = Object.keys(members[0].properties);
+  return names.find((n) => members.every((m) => m.properties[n]?.const !== undefined)) ?? null;
+}
+
 function isSimple(base) {
   return ["number", "integer", "string", "boolean"].includes(base.type) || Array.isArray(base.enum);
 }
@@ -63,6 +70,15 @@ export function validate(schema, value, root = schema, path = "") {
   const errors = [];
   const add = (p, message) => errors.push({ path: p, message });
   const s = resolve(schema, root);
+  if (s.oneOf) {
+    // A tagged union (cooling events): the member its tag names, as the API picks it.
+    const members = s.oneOf.map((o) => resolve(o, root));
+    const tag = unionTag(members);
+    const member = tag && members.find((m) => m.properties[tag].const === value?.[tag]);
+    if (member) return validate(member, value, root, path);
+    if (tag) add(join(path, tag), `must be one of ${members.map((m) => m.properties[tag].const).join(", ")}`);
+    return errors;
+  }
   if (s.anyOf) {
     const options = s.anyOf.map((o) => resolve(o, root));
     if (value === null && options.some((o) => o.type === "null")) return errors;
@@ -151,6 +167,7 @@ function join(path, key) {
 /** The value a new row starts from: each property's default, or empty. */
 function initial(schema, root) {
   const { base, nullable } = shape(schema, root);
+  if (base.oneOf) return initial(base.oneOf[0], root);
   if (base.default !== undefined && base.default !== null) return structuredClone(base.default);
   if (base.type === "object" && base.properties) {
     return Object.fromEntries(
@@ -213,6 +230,7 @@ export class SchemaForm {
   _editor(schema, value, path, name, inGrid) {
     const { base, nullable, constants } = shape(schema, this.schema);
     const picker = base["x-picker"] ?? resolve(schema, this.schema)["x-picker"];
+    if (base.oneOf) return this._unionEditor(base, value, path, name);
     if (base.type === "object" && base.properties && !nullable) return this._objectEditor(base, value, path, name);
     if (base.type === "object" && base.properties)
       return this._objectEditor(base, value ?? initial(base, this.schema), path, name);
@@ -383,6 +401,55 @@ export class SchemaForm {
         renumber();
       },
       focus: () => addButton.focus(),
+    };
+  }
+
+  /** A tagged union (one model per kind of event): a select of the kinds, then the chosen kind's own fields;
+   * switching keeps the values the kinds share. */
+  _unionEditor(base, value, path, name) {
+    const members = base.oneOf.map((o) => resolve(o, this.schema));
+    const tag = unionTag(members);
+    if (!tag) return this._simple(path, name, { ...base, type: "string" }, false, [], value);
+    const byTag = new Map(members.map((m) => [m.properties[tag].const, m]));
+    const first = members[0].properties[tag];
+    const tagBase = {
+      title: first.title ?? tag,
+      description: members
+        .map((m) => `${optionLabel(m.properties[tag].const)}: ${plain(m.description ?? "")}`)
+        .join(" "),
+      enum: [...byTag.keys()],
+    };
+    let current = byTag.has(value?.[tag]) ? value[tag] : first.const;
+    const tagEditor = this._simple(join(path, tag), tag, tagBase, false, [], current);
+    const body = el("div", {});
+    const node = el("div", { class: "union" }, el("div", { class: "form-grid" }, tagEditor.node), body);
+    let inner = null;
+    const render = (values) => {
+      const member = byTag.get(current);
+      const props = Object.fromEntries(Object.entries(member.properties).filter(([k]) => k !== tag));
+      inner = this._objectEditor({ ...member, properties: props }, values, path, null);
+      body.replaceChildren(inner.node);
+    };
+    render(value ?? {});
+    const select = tagEditor.collect()[0].input;
+    select.addEventListener("change", () => {
+      if (!byTag.has(select.value)) return;
+      const kept = inner.read();
+      current = select.value;
+      const member = byTag.get(current);
+      const values = Object.fromEntries(Object.entries(kept).filter(([k]) => member.properties[k]));
+      render(values);
+    });
+    return {
+      node,
+      read: () => ({ [tag]: current, ...inner.read() }),
+      collect: () => [...tagEditor.collect(), ...inner.collect()],
+      setPath: (p) => {
+        path = p;
+        tagEditor.setPath(join(p, tag));
+        inner.setPath(p);
+      },
+      focus: () => tagEditor.focus(),
     };
   }
 
@@ -618,6 +685,9 @@ export class SchemaForm {
             errorEl,
           );
     const field = { path, read, input, errorEl, wrap };
+    // Checked while typing, so a message clears before the pointer leaves the field (no layout jump under a
+    // click on the launch button), and again on change for selects and checkboxes.
+    input.addEventListener("input", () => this.check(field.path));
     input.addEventListener("change", () => this.check(field.path));
     return {
       node: wrap,
