@@ -114,8 +114,15 @@ GRID_LIMIT_METRICS: dict[str, Metric] = {
         "Failed generator starts", "", "Calls of the generators that failed.", False
     ),
     "grid_energy_mwh": M("Grid energy", "MWh", "Energy drawn from the grid.", None),
-    "cost_usd": M("Energy cost", "USD", "Grid energy times the electricity price.", False),
+    "cost_usd": M("Energy cost", "USD", "Grid energy at the electricity price plus generator fuel.", False),
+    "grid_cost_usd": M("Grid energy cost", "USD", "Grid energy times the electricity price.", False),
+    "fuel_cost_usd": M("Fuel cost", "USD", "Fuel of the prime-rated generators.", False),
+    "prime_generator_mwh": M("Prime generation", "MWh", "Energy the prime-rated generators delivered.", None),
+    "bess_discharge_mwh": M("Battery storage discharged", "MWh", "Energy the campus batteries gave.", None),
+    "bess_charge_mwh": M("Battery storage charged", "MWh", "Energy put into the campus batteries.", None),
+    "bess_min_fraction": M("Lowest battery storage charge", "fraction", "The least state of charge.", True),
     # series
+    "bess_kwh": M("Battery storage energy", "kWh", "Energy left in the campus batteries.", True),
     "limit_kw": M("Grid limit", "kW", "The interconnect capacity in force.", None),
     "demand_kw": M("Demand", "kW", "What the campus would draw uncapped.", None),
     "grid_kw": M("Grid draw", "kW", "What the campus drew from the grid.", None),

@@ -57,7 +57,7 @@ def test_pickers_are_marked_in_the_schema():
     caps = params_json_schema("power_capping")["$defs"]["CapRule"]["properties"]
     assert caps["gpu_model"]["x-picker"] == "gpu_model"
     assert caps["pod_id"]["x-picker"] == "pod"
-    event = params_json_schema("liquid_cooling")["$defs"]["CoolingEvent"]["properties"]
+    event = params_json_schema("liquid_cooling")["$defs"]["CduLossEvent"]["properties"]
     assert event["target_id"]["x-picker"] == "cooling_target"
     assert params_json_schema("grid_limit")["properties"]["pod_priorities"]["x-key-picker"] == "pod"
     assert params_json_schema("failure_cascade")["properties"]["gpu_models"]["x-picker"] == "gpu_model"

@@ -114,10 +114,10 @@ export async function compareRuns(page, ids) {
       pair.forEach((r, i) => {
         const d = series[i][k];
         const { title, scale } = seriesTitle(kind, d);
-        const k = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
+        const scaled = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
         timeChart(columns[i], {
           title,
-          series: [{ label: `#${r.id}`, t: d.t_hours, values: k(d.values), p5: k(d.p5), p95: k(d.p95) }],
+          series: [{ label: `#${r.id}`, t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) }],
           yRange: [(lo - pad) * scale, (hi + pad) * scale],
           testid: "compare-chart",
         });

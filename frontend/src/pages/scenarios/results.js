@@ -189,10 +189,10 @@ export async function renderResults(page, run) {
     if (run.id !== page.openRunId) return;
     for (const d of data) {
       const { title, scale } = seriesTitle(kind, d);
-      const k = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
+      const scaled = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
       timeChart(chartsBox, {
         title,
-        series: [{ label: `#${run.id}`, t: d.t_hours, values: k(d.values), p5: k(d.p5), p95: k(d.p95) }],
+        series: [{ label: `#${run.id}`, t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) }],
       });
     }
   } catch (error) {
