@@ -232,8 +232,7 @@ export class SchemaForm {
     const picker = base["x-picker"] ?? resolve(schema, this.schema)["x-picker"];
     if (base.oneOf) return this._unionEditor(base, value, path, name);
     if (base.type === "object" && base.properties && !nullable) return this._objectEditor(base, value, path, name);
-    if (base.type === "object" && base.properties)
-      return this._objectEditor(base, value ?? initial(base, this.schema), path, name);
+    if (base.type === "object" && base.properties) return this._optionalObject(base, value, path, name);
     if (base.type === "array" && Array.isArray(base.prefixItems)) return this._tupleEditor(base, value, path, name);
     if (base.type === "array") {
       const items = shape(base.items ?? {}, this.schema).base;
@@ -450,6 +449,36 @@ export class SchemaForm {
         inner.setPath(p);
       },
       focus: () => tagEditor.focus(),
+    };
+  }
+
+  /** A model that may be left out (null: the campus's own or a derived value): a switch "Set here", and the
+   * model's fields while it is on. */
+  _optionalObject(base, value, path, name) {
+    const id = this._id(`${path}-set`);
+    const title = niceLabel(base.title && !isClassName(base.title) ? base.title : name);
+    const toggle = el("input", { type: "checkbox", id, checked: value != null, "aria-describedby": `${id}-help` });
+    const inner = this._objectEditor(base, value ?? initial({ ...base, default: undefined }, this.schema), path, name);
+    inner.node.hidden = value == null;
+    toggle.addEventListener("change", () => {
+      inner.node.hidden = !toggle.checked;
+    });
+    const node = el(
+      "div",
+      { class: "optional-object", "data-path": path },
+      el("label", { class: "check", for: id }, toggle, `${title}: set in this scenario`),
+      base.description ? el("div", { class: "field-help", id: `${id}-help` }, plain(base.description)) : null,
+      inner.node,
+    );
+    return {
+      node,
+      read: () => (toggle.checked ? inner.read() : null),
+      collect: () => (toggle.checked ? inner.collect() : []),
+      setPath: (p) => {
+        path = p;
+        inner.setPath(p);
+      },
+      focus: () => toggle.focus(),
     };
   }
 
