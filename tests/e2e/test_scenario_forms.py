@@ -38,6 +38,14 @@ def sent_scenarios(page) -> list[dict]:
     return bodies
 
 
+def cancel_open_run(page) -> None:
+    """The run a test launched but does not follow is cancelled, so no queued work outlives the test."""
+    run_id = page.get_attribute("[data-testid=run-detail]", "data-run-id")
+    if run_id:
+        token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
+        page.request.post(f"/api/runs/{run_id}/cancel/", headers={"X-CSRFToken": token})
+
+
 def test_every_kind_has_a_form_without_json_with_labels_units_and_help(planner_page, demo):
     page, watch = planner_page
     campus_id = demo["campus_id"]
@@ -128,7 +136,8 @@ def test_caps_are_rows_with_pickers_and_an_api_error_lands_on_the_row(planner_pa
     row.locator("input[name$='cap_fraction']").fill("")
     assert not row.locator(".field-error").filter(has_text="exactly one").is_visible()  # cleared while typing
     page.click("[data-testid=launch]")
-    page.wait_for_selector("[data-testid=run-detail]:not([hidden])", timeout=30_000)
+    page.wait_for_selector("[data-testid=run-detail][data-run-id]", timeout=30_000)
+    cancel_open_run(page)
     watch.console_errors = [e for e in watch.console_errors if "400" not in e]
     watch.check()
 
@@ -185,7 +194,8 @@ def test_lists_mappings_and_enums_are_sent_as_the_api_expects(planner_page, demo
     page.fill("[data-testid=scenario-name]", "E2E lists and mappings")
     page.fill("[data-testid=run-replicas]", "2")
     page.click("[data-testid=launch]")
-    page.wait_for_selector("[data-testid=run-detail]:not([hidden])", timeout=30_000)
+    page.wait_for_selector("[data-testid=run-detail][data-run-id]", timeout=30_000)
+    cancel_open_run(page)
     params = bodies[-1]["params"]
     assert params["gpu_models"] == [chosen]
     assert params["rate_overrides"] == {"gpu": 50000}
