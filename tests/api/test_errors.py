@@ -28,13 +28,14 @@ class TestErrors:
             "campus": rack.campus_id,
             "hall": rack.hall_id,
             "name": rack.name,
-            "x_m": 1,
-            "y_m": 1,
+            # a free spot beside the factory's rack, wherever its sequence put it: only the name clashes
+            "x_m": (rack.x_m + 2) % 40,
+            "y_m": rack.y_m,
             "design_kw": 40,
         }
         response = planner_client.post(reverse("rack-list"), body, format="json")
         assert response.status_code == 400
-        assert "name" in response.data
+        assert set(response.data) == {"name"}
 
     def test_duplicate_names_within_one_bulk_request_are_409_and_create_nothing(self, planner_client):
         hall = f.DataHallFactory()
