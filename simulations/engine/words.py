@@ -289,9 +289,7 @@ FAILURE_CASCADE_METRICS: dict[str, Metric] = {
         "Expected ETTR", "fraction", "The closed-form ETTR for the job's failure rate (Young/Daly).", True
     ),
     "interruptions": M("Interruptions", "", "Times the job stopped.", False),
-    "interruptions_per_day": M(
-        "Interruptions per day", "per day", "Interruptions over the run's days.", False
-    ),
+    "interruptions_per_day": M("Interruptions per day", "", "Interruptions over the run's days.", False),
     "lost_gpu_hours": M(
         "Lost GPU-hours", "GPU-h", "Job GPUs times the hours of lost work and downtime.", False
     ),
@@ -336,7 +334,7 @@ def explain_failure_cascade(s: Summary, p: FailureCascadeParams) -> list[str]:
         else:
             sentence = f"It was interrupted {_times(n)} per replica on average ({num(n / days)} per day)"
             if causes:
-                top = "; ".join(f"{cause_label(c)} {num(v)}" for c, v in causes[:3])
+                top = ", ".join(f"{cause_label(c)} ({num(v)})" for c, v in causes[:3])
                 sentence += f"; the most frequent causes: {top}"
             out.append(sentence + ".")
     lost = {
