@@ -101,3 +101,16 @@ def facility_energy(it_kw: float, pue: float, price_usd_per_kwh: float) -> Energ
     facility_kw = it_kw * pue
     energy_kwh = facility_kw * HOURS_PER_YEAR
     return EnergyFigures(it_kw, pue, facility_kw, energy_kwh / 1000.0, energy_kwh * price_usd_per_kwh)
+
+
+def year_energy(it_kw: float, year, price_usd_per_kwh: float) -> EnergyFigures:
+    """Energy and cost as the integral of the hours of a ``facility.FacilityYear``: energy = the sum of
+    the hourly facility power (one hour each), scaled to a year of 8,760 h; facility power = the mean
+    hour; PUE = the energy-weighted PUE."""
+    if price_usd_per_kwh < 0:
+        raise ValueError("price_usd_per_kwh: must be >= 0")
+    hours = year.hours
+    energy_mwh = year.annual_energy_mwh * (HOURS_PER_YEAR / hours) if hours else 0.0
+    pue = year.energy_weighted_pue if year.annual_it_energy_mwh > 0 else 1.0
+    facility_kw = energy_mwh * 1000.0 / HOURS_PER_YEAR
+    return EnergyFigures(it_kw, pue, facility_kw, energy_mwh, energy_mwh * 1000.0 * price_usd_per_kwh)

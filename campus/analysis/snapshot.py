@@ -279,7 +279,7 @@ class CampusSnapshot:
     name: str
     grid_capacity_kw: float
     price_usd_per_kwh: float
-    design_pue: float
+    design_pue: float | None  # a typed PUE (an override); None: the plant model's (campus.analysis.facility)
     ambient_temp_c: float
     other_it_fraction: float  # storage, CPU nodes and misc IT as a fraction of IT power
     gpus: dict[str, GpuSpec] = field(default_factory=dict)

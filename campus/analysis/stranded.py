@@ -20,7 +20,8 @@ Per hall, what its racks could use is further capped by
 and upstream and cooling capacity that no rack is provisioned for is stranded by ``space`` when the hall's
 floor has no free rack position left (``RACK_POSITION_M2``, ``WHITE_SPACE_FRACTION``). A building caps its
 halls by its own failover headroom (shared substations), the campus by its own and by the grid
-(``grid_capacity_kw / design_pue``). ``stranded_kw`` = the sum of ``stranded_by_constraint_kw``;
+(``grid_capacity_kw`` over the PUE of the peak hour, ``facility.campus_pue``: the typed PUE, or the plant
+model's in the campus's weather). ``stranded_kw`` = the sum of ``stranded_by_constraint_kw``;
 ``binding`` = the constraint that caps what the racks can use (else the one stranding the most).
 """
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from campus.analysis.facility import campus_pue
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom
 from campus.analysis.power import power_graph
@@ -213,7 +215,8 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     if upstream is not None:
         campus_caps["upstream"] = upstream
     if snap.grid_capacity_kw > 0:
-        pue = snap.design_pue if snap.design_pue > 0 else 1.0
-        campus_caps["grid"] = snap.grid_capacity_kw / pue
+        # the grid carries the peak hour: IT fits while IT x the peak hour's PUE fits the connection
+        pue = campus_pue(snap).peak_pue
+        campus_caps["grid"] = snap.grid_capacity_kw / (pue if pue > 0 else 1.0)
     campus = _capped("campus", None, list(buildings.values()), campus_caps, device)
     return StrandedCapacity(racks=racks, halls=halls, buildings=buildings, campus=campus)

@@ -10,8 +10,9 @@ from typing import Any
 
 from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_model, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
-from campus.analysis.energy import facility_energy, it_breakdown
+from campus.analysis.energy import facility_energy, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.facility import PLANT_MODEL, campus_facility_year, campus_pue
 from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
@@ -20,6 +21,7 @@ from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failu
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
 from campus.analysis.units import kw_to_mw
+from campus.analysis.weather import weather_of
 
 # MFU defaults when none is given (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8 on H100.
 DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
@@ -63,11 +65,11 @@ def campus_summary(
 ) -> dict:
     """Inventory, power, cooling, network, compute and reliability figures of a campus.
 
-    ``pue`` defaults to the campus design PUE; ``mfu`` (one value for every precision) defaults to
+    ``pue`` overrides the campus's PUE (``facility.campus_pue``: the typed ``design_pue``, else the plant
+    model's annual energy-weighted PUE in the campus's weather, hour by hour); ``mfu`` (one value for every precision) defaults to
     ``DEFAULT_MFU``; ``gpu_power_fraction`` is the average GPU draw as a fraction of TDP for the energy
     figures (1.0: every GPU at TDP all year, an upper bound).
     """
-    pue = snap.design_pue if pue is None else pue
     if mfu is not None and not 0.0 < mfu <= 1.0:
         raise ValueError("mfu: must be > 0 and <= 1")
     by_model = gpus_by_model(snap)
@@ -76,7 +78,16 @@ def campus_summary(
 
     fabric = fabric_from_inventory(snap)
     it = campus_it(snap, gpu_power_fraction, fabric)
-    energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
+    # The plant and the weather, hour by hour (the water and the hours short whatever the PUE's source)
+    year = campus_facility_year(snap, gpu_power_fraction)
+    resolved = campus_pue(snap, pue, gpu_power_fraction)
+    pue = resolved.pue
+    if resolved.source == PLANT_MODEL:
+        energy = year_energy(it.it_kw, year, snap.price_usd_per_kwh)
+        peak_facility_kw = year.peak_facility_mw * 1000.0
+    else:
+        energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
+        peak_facility_kw = energy.facility_kw
     chain = baseline_rollup(snap)
     stranded = stranded_capacity(snap)
     findings = redundancy_check(snap) if include_redundancy else []
@@ -127,9 +138,11 @@ def campus_summary(
             "other_it_mw": kw_to_mw(it.other_it_kw),
             "it_mw": kw_to_mw(it.it_kw),
             "pue": pue,
+            "pue_source": resolved.source,
             "facility_mw": kw_to_mw(energy.facility_kw),
+            "peak_facility_mw": kw_to_mw(peak_facility_kw),
             "grid_capacity_mw": kw_to_mw(snap.grid_capacity_kw),
-            "grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - energy.facility_kw),
+            "grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - peak_facility_kw),
             "annual_energy_twh": energy.annual_energy_mwh / 1e6,
             "annual_cost_usd": energy.annual_cost_usd,
             "price_usd_per_kwh": snap.price_usd_per_kwh,
@@ -184,6 +197,11 @@ def campus_summary(
             "units_overloaded": [u.id for u in cooling.units if u.overloaded],
             "plants_overloaded": [p.id for p in cooling.plants if p.overloaded],
             "groups_failing_n_plus_1": [c.group for c in cooling.groups if not c.n_plus_1],
+            "wue_l_per_kwh": year.wue_l_per_kwh,
+            "water_m3": float(year.water_l.sum()) / 1000.0,
+            "hours_short": year.hours_short,
+            "climate": snap.climate,
+            "weather_source": weather_of(snap).source,
         },
         "network": {
             "tiers": fabric.tiers,
@@ -236,7 +254,8 @@ def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
 def building_cards(
     snap: CampusSnapshot, chain: PowerRollup | None = None, pue: float | None = None
 ) -> list[dict]:
-    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x PUE) and its headroom.
+    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x the campus PUE,
+    ``facility.campus_pue``) and its headroom.
 
     ``headroom_mw``: IT load that can be added with the design redundancy intact (after the worst single
     failure or side loss, ``headroom.failover_headroom``; None when the building has no fed racks), with
@@ -244,7 +263,7 @@ def building_cards(
     healthy planning headroom of its grid-connected devices added up, both sides of a 2N chain counted
     (None when it has no grid-connected device) - not a load that can be added safely."""
     chain = chain if chain is not None else baseline_rollup(snap)
-    pue = snap.design_pue if pue is None else pue
+    pue = campus_pue(snap, pue).pue
     cards: dict[int, dict] = {
         b.id: {"id": b.id, "name": b.name, "racks": 0, "gpus": 0, "it_mw": 0.0, "gpus_by_model": {}}
         for b in snap.buildings

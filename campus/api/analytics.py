@@ -26,13 +26,14 @@ from django.db.models.signals import post_delete, post_save
 from rest_framework.renderers import JSONRenderer
 
 from campus import models
+from campus.analysis import facility, power, summary
 from campus.analysis import floor_map as floor_map_mod
 from campus.analysis import impact as impact_mod
-from campus.analysis import power, summary
 from campus.analysis import power_chain as power_chain_mod
 from campus.analysis import redundancy as redundancy_mod
 from campus.analysis import stranded as stranded_mod
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.weather import reference_year, weather_of
 from campus.snapshot_adapter import build_snapshot
 
 MAX_CAMPUSES = 4
@@ -270,3 +271,40 @@ def power_chain(state: CampusState, rack_id: int) -> dict:
     return state.memo(
         ("power_chain", rack_id), lambda: power_chain_mod.power_chain(state.snap, rack_id, state.rollup())
     )
+
+
+# decimals kept per hourly series of the facility year (0.01 °C, 0.1 kW, 1e-4 of PUE, 0.1 L)
+_FACILITY_DECIMALS = {
+    "dry_bulb_c": 2,
+    "wet_bulb_c": 2,
+    "it_mw": 4,
+    "facility_mw": 4,
+    "pue": 4,
+    "water_l": 1,
+    "cooling_margin_mw": 4,
+}
+
+
+def facility_year(state: CampusState, gpu_power_fraction: float = 1.0, climate: str | None = None) -> dict:
+    """The campus's plant in its weather (or a shipped ``climate``'s reference year), hour by hour."""
+
+    def compute():
+        snap = state.snap
+        if climate is None:
+            year = facility.campus_facility_year(snap, gpu_power_fraction)
+            weather = weather_of(snap)
+        else:
+            weather = reference_year(climate)
+            year = facility.facility_year(snap, weather.dry_bulb_c, weather.wet_bulb_c, gpu_power_fraction)
+        body: dict[str, Any] = {
+            "climate": weather.climate,
+            "weather_source": weather.source,
+            "pue_source": facility.campus_pue(snap, None, gpu_power_fraction).source,
+        }
+        for name, decimals in _FACILITY_DECIMALS.items():
+            values = getattr(year, name).round(decimals)
+            body[name] = [v if v == v else None for v in values.tolist()]  # NaN (no IT) -> null
+        body["annual"] = summary._clean(year.annual())
+        return body
+
+    return state.memo(("facility_year", gpu_power_fraction, climate), compute)

@@ -292,7 +292,14 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         help_text="Picks the server model by NIC kind (default: the GPU model's first server).",
     )
     cooling = serializers.ChoiceField(choices=[("liquid", "Liquid"), ("air", "Air")], default="liquid")
-    pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False, allow_null=True, default=None)
+    pue = serializers.FloatField(
+        min_value=1.0,
+        max_value=3.0,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A typed PUE (an override). Omitted or null: the PUE is computed from the plant and the weather.",
+    )
     price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
     climate = serializers.ChoiceField(
         choices=Climate.choices, default=Climate.ASHBURN_US, help_text="Reference weather year of the site."

@@ -293,8 +293,10 @@ SUMMARY_EXAMPLE = {
     },
     "power": {
         "it_mw": 150.2,
-        "pue": 1.2,
-        "facility_mw": 180.3,
+        "pue": 1.18,
+        "pue_source": "plant-model",
+        "facility_mw": 177.2,
+        "peak_facility_mw": 196.0,
         "grid_capacity_mw": 250.0,
         "annual_cost_usd": 123000000.0,
         "stranded_mw": 3.1,
@@ -308,7 +310,7 @@ SUMMARY_EXAMPLE = {
         },
         "redundancy_findings_count": 0,
     },
-    "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0},
+    "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0, "wue_l_per_kwh": 0.7, "hours_short": 0},
     "network": {"tiers": 3, "switches": 5200},
     "compute": {"peak_pflops": {"bf16": 98900.0}, "effective_pflops": {"bf16": 39560.0}},
     "reliability": {"dataset": "per-model"},
@@ -604,3 +606,52 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     def stranded(self, request, pk=None):
         params = _query(a.StrandedQuerySerializer, request)
         return Response(analytics.stranded(self._state(), params["racks"]))
+
+    @extend_schema(
+        summary="The facility hour by hour: PUE, facility power, water and cooling margin over a year",
+        description="The campus's cooling plants, cooling units and power chain in its weather (its uploaded "
+        "hourly year, else its climate's reference year; `climate` picks another reference year), one value "
+        'per hour of the year: facility power = IT + conversion losses + cooling (docs/model.md, "Facility '
+        'physics"). `annual` holds the energy-weighted PUE, the peak hour (it sizes the grid connection), '
+        "WUE and the hours the plants cannot reject the heat. Cached until the campus' rows change.",
+        parameters=[a.FacilityYearQuerySerializer],
+        responses={200: a.FacilityYearSerializer},
+        examples=[
+            OpenApiExample(
+                "Facility year (first two hours)",
+                response_only=True,
+                value={
+                    "climate": "ashburn-us",
+                    "weather_source": "reference year from monthly normals ...",
+                    "pue_source": "plant-model",
+                    "dry_bulb_c": [-1.2, -1.8],
+                    "wet_bulb_c": [-2.5, -3.0],
+                    "it_mw": [11.62, 11.62],
+                    "facility_mw": [13.21, 13.2],
+                    "pue": [1.1368, 1.1362],
+                    "water_l": [2010.4, 1998.7],
+                    "cooling_margin_mw": [21.5, 21.7],
+                    "annual": {
+                        "pue": 1.139,
+                        "peak_facility_mw": 14.6,
+                        "wue_l_per_kwh": 0.71,
+                        "hours_short": 570,
+                    },
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="facility-year")
+    def facility_year(self, request, pk=None):
+        params = _query(a.FacilityYearQuerySerializer, request)
+        state = self._state()
+        key = ("facility_year", params["gpu_power_fraction"], params.get("climate"))
+        try:
+            return _json(
+                state,
+                key,
+                lambda: analytics.facility_year(state, params["gpu_power_fraction"], params.get("climate")),
+            )
+        except ValueError as exc:
+            raise field_error(exc) from None

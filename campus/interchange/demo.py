@@ -30,7 +30,6 @@ def demo_spec() -> dict:
         fabric="infiniband-ndr",
         topology="rail-optimized",
         cooling="liquid",
-        pue=1.2,
         pod_max_gpus=2048,
         building_max_it_mw=6.0,
         hall_max_it_mw=3.0,

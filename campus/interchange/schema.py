@@ -142,7 +142,7 @@ CAMPUS = _obj(
         "longitude": _num(-180, 180),
         "grid_capacity_mw": _num(0, 100_000),
         "price_usd_per_kwh": _num(0, 10),
-        "design_pue": _num(1, 3),
+        "design_pue": {**_num(1, 3), "type": ["number", "null"]},  # null or absent: the plant model
         "ambient_temp_c": _num(-60, 60),
         "other_it_fraction": _num(0, 0.9),
         "climate": _enum(Climate),

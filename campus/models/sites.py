@@ -26,7 +26,14 @@ class Campus(TimestampedModel):
         validators=[MinValueValidator(0), MaxValueValidator(10)],
         help_text="Energy price, USD/kWh.",
     )
-    design_pue = models.FloatField(default=1.2, validators=[MinValueValidator(1.0), MaxValueValidator(3.0)])
+    design_pue = models.FloatField(
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MinValueValidator(1.0), MaxValueValidator(3.0)],
+        help_text="A typed PUE, an override of the plant model; null: the PUE is computed from the cooling "
+        "plant, the power chain and the campus's weather, hour by hour (docs/model.md).",
+    )
     ambient_temp_c = models.FloatField(default=25, validators=[MinValueValidator(-60), MaxValueValidator(60)])
     other_it_fraction = models.FloatField(
         default=0.10,
@@ -59,7 +66,9 @@ class Campus(TimestampedModel):
         verbose_name_plural = "campuses"
         constraints = [
             models.CheckConstraint(condition=Q(grid_capacity_mw__gte=0), name="campus_grid_nonnegative"),
-            models.CheckConstraint(condition=Q(design_pue__gte=1.0), name="campus_pue_at_least_one"),
+            models.CheckConstraint(
+                condition=Q(design_pue__isnull=True) | Q(design_pue__gte=1.0), name="campus_pue_at_least_one"
+            ),
             models.CheckConstraint(condition=Q(price_usd_per_kwh__gte=0), name="campus_price_nonnegative"),
         ]
 

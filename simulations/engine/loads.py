@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from campus.analysis.facility import campus_pue
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from simulations.engine.job import cap_throughput_fraction, peak_tflops
 
@@ -116,9 +117,7 @@ def campus_load(
             )
         )
     # Utilization scales GPU power through the fraction handed to it_kw; the groups keep TDP.
-    return CampusLoad(
-        tuple(groups), extra, snap.other_it_fraction, pue if pue is not None else snap.design_pue
-    )
+    return CampusLoad(tuple(groups), extra, snap.other_it_fraction, campus_pue(snap, pue).pue)
 
 
 def speed_at_cap(gpu: GpuSpec, cap_fraction: float) -> float:

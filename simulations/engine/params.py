@@ -212,7 +212,7 @@ class PowerCappingParams(_Strict):
     utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
     """Share of the GPUs' time spent computing; the rest they idle."""
     pue: float | None = Field(None, ge=1, title="PUE")
-    """Facility power / IT power; empty: the campus design PUE."""
+    """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     price_usd_per_kwh: float | None = Field(None, ge=0, title="Electricity price (USD/kWh)")
     """Price of facility energy; empty: the campus price."""
     job: ThroughputParams = Field(default_factory=ThroughputParams, title="Training job")
@@ -273,7 +273,7 @@ class GridLimitParams(_Strict):
     utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
     """Share of the GPUs' time spent computing; the rest they idle."""
     pue: float | None = Field(None, ge=1, title="PUE")
-    """Facility power / IT power; empty: the campus design PUE."""
+    """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     # A paused GPU idles at this fraction of its TDP (estimate: H100 idles near 70-100 W of 700 W).
     idle_gpu_fraction: float = Field(
         0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)", json_schema_extra=ADVANCED
@@ -639,7 +639,7 @@ class PowerDynamicsParams(_Strict):
     idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
     """Power of a GPU in no job, or in a job that is down, as a fraction of TDP (H100: about 70-100 W of 700 W)."""
     pue: float | None = Field(None, ge=1, title="PUE")
-    """Facility power / IT power; empty: the campus design PUE."""
+    """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     smoothing: SmoothingParams = Field(default_factory=SmoothingParams, title="GPU power smoothing")
     """A power floor and ramp limits set in the GPUs' driver."""
     rack_storage_j_per_gpu: float = Field(0.0, ge=0, title="Rack energy storage (J per GPU)")

@@ -1,5 +1,61 @@
-"""Facility physics: conversion losses, the cooling plant and the weather, hour by hour (docs/model.md)."""
+"""Facility physics: conversion losses, the cooling plant and the weather, hour by hour (docs/model.md).
+
+``campus_facility_year`` is the year of a campus in its own weather (``weather.weather_of``), computed once
+per snapshot; ``campus_pue`` is the one PUE every consumer reads (summary, energy and cost, building cards,
+stranded grid capacity, the scenario engines): a typed ``design_pue`` is an explicit override, otherwise
+the plant model's annual energy-weighted PUE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
 
 from campus.analysis.facility.year import FacilityYear, PlantYear, facility_year
+from campus.analysis.power_graph import power_graph
+from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.weather import weather_of
 
-__all__ = ["FacilityYear", "PlantYear", "facility_year"]
+PLANT_MODEL = "plant-model"
+OVERRIDE = "override"
+
+__all__ = [
+    "OVERRIDE",
+    "PLANT_MODEL",
+    "CampusPue",
+    "FacilityYear",
+    "PlantYear",
+    "campus_facility_year",
+    "campus_pue",
+    "facility_year",
+]
+
+
+def campus_facility_year(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) -> FacilityYear:
+    """``facility_year`` in the campus's weather, computed once per snapshot and GPU draw (shared: callers
+    must not modify it)."""
+    memo = power_graph(snap).memo
+    key = f"facility_year:{gpu_power_fraction!r}"
+    if key not in memo:
+        w = weather_of(snap)
+        memo[key] = facility_year(snap, w.dry_bulb_c, w.wet_bulb_c, gpu_power_fraction)
+    return memo[key]  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class CampusPue:
+    pue: float  # annual, energy-weighted
+    peak_pue: float  # facility over IT in the hour of peak facility power (the grid connection's ratio)
+    source: str  # "plant-model" | "override"
+
+
+def campus_pue(snap: CampusSnapshot, pue: float | None = None, gpu_power_fraction: float = 1.0) -> CampusPue:
+    """The campus's PUE: ``pue`` when given, else the typed ``design_pue`` (both ``"override"``: one figure
+    every hour), else the plant model's in the campus's weather (``"plant-model"``)."""
+    typed = pue if pue is not None else snap.design_pue
+    if typed is not None:
+        return CampusPue(float(typed), float(typed), OVERRIDE)
+    fy = campus_facility_year(snap, gpu_power_fraction)
+    if fy.annual_it_energy_mwh <= 0:
+        return CampusPue(1.0, 1.0, PLANT_MODEL)
+    peak = fy.peak_hour
+    return CampusPue(fy.energy_weighted_pue, float(fy.facility_mw[peak] / fy.it_mw[peak]), PLANT_MODEL)

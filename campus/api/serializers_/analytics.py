@@ -4,12 +4,16 @@ from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
 from campus.analysis.reliability import PER_MODEL
+from campus.analysis.weather import CLIMATES
 from twin.api.serializers.base import StrictQueryMixin
 
 
 class SummaryQuerySerializer(StrictQueryMixin, serializers.Serializer):
     pue = serializers.FloatField(
-        required=False, min_value=1.0, max_value=3.0, help_text="Override the campus design PUE."
+        required=False,
+        min_value=1.0,
+        max_value=3.0,
+        help_text="A PUE for this answer (default: the campus's typed design_pue, else the plant model's).",
     )
     mfu = serializers.FloatField(
         required=False,
@@ -265,3 +269,46 @@ class StrandedSerializer(serializers.Serializer):
     buildings = StrandedRowSerializer(many=True)
     halls = StrandedRowSerializer(many=True)
     racks = StrandedRowSerializer(many=True, required=False)
+
+
+class FacilityYearQuerySerializer(StrictQueryMixin, serializers.Serializer):
+    gpu_power_fraction = serializers.FloatField(
+        required=False,
+        default=1.0,
+        min_value=0.05,
+        max_value=1.0,
+        help_text="Average GPU draw as a fraction of TDP.",
+    )
+    climate = serializers.ChoiceField(
+        choices=CLIMATES,
+        required=False,
+        help_text="Run the year in this shipped reference climate instead of the campus's own weather.",
+    )
+
+
+def _hourly(help_text: str) -> serializers.ListField:
+    return serializers.ListField(child=serializers.FloatField(allow_null=True), help_text=help_text)
+
+
+class FacilityYearSerializer(serializers.Serializer):
+    climate = serializers.CharField(help_text="The climate the hours come from.")
+    weather_source = serializers.CharField(
+        help_text="Where the weather comes from (normals or uploaded file)."
+    )
+    pue_source = serializers.ChoiceField(
+        choices=["plant-model", "override"],
+        help_text="Where the summary's PUE comes from: the hours below, or the campus's typed design_pue.",
+    )
+    dry_bulb_c = _hourly("Dry-bulb temperature of each hour of the year, °C (8,760 values).")
+    wet_bulb_c = _hourly("Wet-bulb temperature, °C.")
+    it_mw = _hourly("IT power, MW.")
+    facility_mw = _hourly("Facility power: IT + conversion losses + cooling, MW.")
+    pue = _hourly("Facility over IT power.")
+    water_l = _hourly("Cooling-tower make-up water (evaporation + blowdown) in the hour, L.")
+    cooling_margin_mw = _hourly(
+        "Heat the plants could still reject, MW; negative: the heat they cannot reject in that hour."
+    )
+    annual = serializers.DictField(
+        help_text="pue (energy-weighted), max_pue, peak_facility_mw, peak_hour, annual_energy_mwh, "
+        "wue_l_per_kwh, water_m3, hours_short and per plant its power, free-cooling hours and hours short."
+    )

@@ -20,7 +20,7 @@ class Builder:
         catalog: Catalog,
         name: str,
         cooling: str,
-        pue: float,
+        pue: float | None,
         topology: str,
         fabric: str,
         switch_row: Row,

@@ -109,9 +109,9 @@ def generate(
         raise GeneratorError("cooling", "must be liquid or air")
     if nic is not None and nic not in cat.NIC_KINDS:
         raise GeneratorError("nic", f"must be one of {', '.join(cat.NIC_KINDS)}")
-    if pue is None:
-        pue = cat.default_value("pue_liquid" if cooling == "liquid" else "pue_air")
-    if not 1.0 <= pue <= 3.0:
+    # No pue: the campus's PUE comes from its plant and its weather (design_pue null); a pue is a typed
+    # override.
+    if pue is not None and not 1.0 <= pue <= 3.0:
         raise GeneratorError("pue", "must be between 1.0 and 3.0")
     if climate not in CLIMATES:
         raise GeneratorError("climate", f"must be one of {', '.join(CLIMATES)}")
@@ -152,7 +152,6 @@ def generate(
     if bess_mw_per_building > 0:
         add_storage(builder, bess_mw_per_building, bess_hours)
     total_gpus = sum(r.gpus for p in pods for r in p.racks)
-    facility_mw = builder.it_kw * pue / 1000.0
     models = ", ".join(
         f"{sum(r.gpus for p in pods if p.gpu_model == m['gpu_model'] for r in p.racks):,} {m['gpu_model']}"
         for m in mix
@@ -160,7 +159,12 @@ def generate(
     nics = ", ".join(sorted({catalog.node_models[p.node_model]["nic_kind"] for p in pods}))
     description = (
         f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nics} NICs, "
-        f"{cooling} cooling, PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {facility_mw:.1f} MW facility."
+        f"{cooling} cooling, "
+        + (
+            f"PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {builder.it_kw * pue / 1000.0:.1f} MW facility."
+            if pue is not None
+            else f"PUE from the plant and the weather; {builder.it_kw / 1000.0:.1f} MW IT."
+        )
     )
     if notes:
         description += " " + "; ".join(notes) + "."
@@ -170,7 +174,7 @@ def generate(
             "name": name.strip(),
             "grid_capacity_mw": builder.grid_capacity_mw,
             "price_usd_per_kwh": float(price_usd_per_kwh),
-            "design_pue": float(pue),
+            "design_pue": float(pue) if pue is not None else None,
             "other_it_fraction": builder.other_it_fraction,
             "climate": climate,
             "description": description,

@@ -67,9 +67,11 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
         plants = cooling.building_plants(b, bname, units)
         plant_kw = sum(p.electrical_kw for p in plants)
         msb_kw = ceil_to(plant_kw / _eff("switchgear") / b.max_util, 100.0)
-        # The halls' chains carry the network and other IT on their racks' feeds; the design PUE is a
-        # floor for the building's facility power.
-        sub_out_kw = max(halls_out_kw + plant_kw / _eff("switchgear"), it_kw * b.pue)
+        # The halls' chains carry the network and other IT on their racks' feeds; a typed PUE is a floor
+        # for the building's facility power.
+        sub_out_kw = halls_out_kw + plant_kw / _eff("switchgear")
+        if b.pue is not None:
+            sub_out_kw = max(sub_out_kw, it_kw * b.pue)
         sub_in_kw = sub_out_kw / _eff("substation")
         sub_kw = ceil_to(sub_in_kw / b.max_util, 1000.0)
         # The plants ride a grid outage on their own N+1 generators, as the halls' switchgear does: the

@@ -40,7 +40,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--cooling", default="liquid", choices=("liquid", "air"))
         parser.add_argument(
-            "--pue", type=float, help="Design PUE (default by cooling: liquid 1.15, air 1.5)."
+            "--pue",
+            type=float,
+            help="A typed PUE override (default: none, the PUE comes from the plant and the weather).",
         )
         parser.add_argument("--price", type=float, default=0.078, help="Energy price, USD/kWh.")
         parser.add_argument(

@@ -1,0 +1,78 @@
+"""GET /api/campuses/{id}/facility-year/ and the summary's PUE from the plant model, on a generated campus."""
+
+import pytest
+from django.urls import reverse
+
+from campus.api import analytics
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
+
+SERIES = ("dry_bulb_c", "wet_bulb_c", "it_mw", "facility_mw", "pue", "water_l", "cooling_margin_mw")
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    analytics.forget()
+    yield
+    analytics.forget()
+
+
+@pytest.fixture
+def campus(db):
+    return import_campus(generate_spec("Facility", gpus=512, cooling="liquid"))
+
+
+def url(name: str, pk: int) -> str:
+    return reverse(f"campus-{name}", args=[pk])
+
+
+def test_the_year_has_every_hour_of_every_series_and_agrees_with_the_summary(viewer_client, campus):
+    body = viewer_client.get(url("facility-year", campus.pk)).json()
+    for name in SERIES:
+        assert len(body[name]) == 8760, name
+    assert body["pue_source"] == "plant-model"
+    assert all(fac >= it for fac, it in zip(body["facility_mw"], body["it_mw"], strict=True))
+    power = viewer_client.get(url("summary", campus.pk)).json()["power"]
+    assert power["pue_source"] == "plant-model"
+    # the summary's PUE, energy and peak are the integral and the maximum of these hours
+    energy_mwh = sum(body["facility_mw"])
+    assert power["pue"] == pytest.approx(energy_mwh / sum(body["it_mw"]), rel=1e-3)
+    assert power["annual_energy_twh"] == pytest.approx(energy_mwh / 1e6, rel=1e-3)
+    assert power["annual_cost_usd"] == pytest.approx(energy_mwh * 1000 * power["price_usd_per_kwh"], rel=1e-3)
+    assert power["peak_facility_mw"] == pytest.approx(max(body["facility_mw"]), abs=1e-3)
+    assert body["annual"]["pue"] == pytest.approx(power["pue"])
+
+
+def test_a_typed_pue_is_an_override_for_every_consumer(planner_client, viewer_client, campus):
+    r = planner_client.patch(url("detail", campus.pk), {"design_pue": 1.4}, format="json")
+    assert r.status_code == 200, r.content
+    summary = viewer_client.get(url("summary", campus.pk)).json()
+    power = summary["power"]
+    assert (power["pue"], power["pue_source"]) == (1.4, "override")
+    assert power["facility_mw"] == pytest.approx(power["it_mw"] * 1.4)
+    assert power["peak_facility_mw"] == pytest.approx(power["facility_mw"])
+    for card in summary["buildings"]:
+        assert card["facility_mw"] == pytest.approx(card["it_mw"] * 1.4)
+    assert viewer_client.get(url("facility-year", campus.pk)).json()["pue_source"] == "override"
+    r = planner_client.patch(url("detail", campus.pk), {"design_pue": None}, format="json")
+    assert r.status_code == 200, r.content
+    assert viewer_client.get(url("summary", campus.pk)).json()["power"]["pue_source"] == "plant-model"
+
+
+def test_a_hotter_climate_gives_a_higher_pue_and_bad_parameters_are_named(viewer_client, campus):
+    dublin = viewer_client.get(url("facility-year", campus.pk), {"climate": "dublin-ie"}).json()
+    singapore = viewer_client.get(url("facility-year", campus.pk), {"climate": "singapore-sg"}).json()
+    assert (dublin["climate"], singapore["climate"]) == ("dublin-ie", "singapore-sg")
+    assert singapore["annual"]["pue"] > dublin["annual"]["pue"]
+    for params, field in (
+        ({"climate": "mars"}, "climate"),
+        ({"gpu_power_fraction": 2}, "gpu_power_fraction"),
+    ):
+        r = viewer_client.get(url("facility-year", campus.pk), params)
+        assert r.status_code == 400 and field in r.json(), r.content
+    assert viewer_client.get(url("facility-year", campus.pk), {"nope": 1}).status_code == 400
+
+
+def test_the_design_pue_rejects_values_below_one(planner_client, campus):
+    r = planner_client.patch(url("detail", campus.pk), {"design_pue": 0.9}, format="json")
+    assert r.status_code == 400 and "design_pue" in r.json()
