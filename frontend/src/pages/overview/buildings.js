@@ -75,7 +75,7 @@ export function buildingCards(page, buildings, storage = []) {
               },
               f.mw(b.it_mw),
             ),
-            el("dt", { title: "Rack IT × the design PUE" }, "Facility"),
+            el("dt", { title: "Rack IT × the campus PUE" }, "Facility"),
             el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
             el(
               "dt",
