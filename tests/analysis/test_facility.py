@@ -215,3 +215,36 @@ def test_more_it_never_lowers_facility_power_and_facility_never_below_it(db, dep
     assert (low.facility_mw >= low.it_mw).all()
     assert (high.facility_mw >= low.facility_mw - 1e-9).all()
     assert np.allclose(low.facility_mw, low.it_mw + low.losses_mw + low.cooling_mw)
+
+
+# ---------------------------------------------------------------- one PUE for every consumer
+
+
+def test_every_consumer_reads_the_plant_models_pue_and_a_typed_one_overrides_it() -> None:
+    from campus.analysis.facility import campus_facility_year, campus_pue
+    from campus.analysis.stranded import stranded_capacity
+    from campus.analysis.summary import campus_summary
+    from campus.analysis.weather import weather_of
+    from simulations.engine.loads import campus_load
+
+    snap = replace(generated(), grid_capacity_kw=1e6)
+    assert snap.design_pue is None
+    w = weather_of(snap)
+    fy = facility_year(snap, w.dry_bulb_c, w.wet_bulb_c)
+    assert campus_facility_year(snap).energy_weighted_pue == pytest.approx(fy.energy_weighted_pue)
+    power = campus_summary(snap, include_redundancy=False)["power"]
+    assert (power["pue"], power["pue_source"]) == (pytest.approx(fy.energy_weighted_pue), "plant-model")
+    assert power["annual_energy_twh"] == pytest.approx(fy.facility_mw.sum() / 1e6)
+    assert power["peak_facility_mw"] == pytest.approx(fy.facility_mw.max())
+    assert campus_load(snap, "bf16", 0.4).pue == pytest.approx(fy.energy_weighted_pue)
+    # the grid carries the peak hour: IT fits up to grid / (peak facility / IT)
+    peak_pue = fy.facility_mw.max() / fy.it_mw[0]
+    assert campus_pue(snap).peak_pue == pytest.approx(peak_pue)
+    assert stranded_capacity(snap).campus.limits_kw["grid"] == pytest.approx(1e6 / peak_pue)
+
+    typed = replace(snap, design_pue=1.3)
+    power = campus_summary(typed, include_redundancy=False)["power"]
+    assert (power["pue"], power["pue_source"]) == (1.3, "override")
+    assert power["facility_mw"] == pytest.approx(power["it_mw"] * 1.3)
+    assert campus_load(typed, "bf16", 0.4).pue == 1.3
+    assert campus_summary(snap, pue=1.45, include_redundancy=False)["power"]["pue_source"] == "override"
