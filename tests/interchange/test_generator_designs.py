@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from campus import catalog_data as cat
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.energy import it_breakdown
+from campus.analysis.facility.year import facility_year
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.impact import impact
+from campus.analysis.weather import CLIMATES, reference_year
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.interchange.design_checks import design_problems, worst_utilisation
@@ -145,3 +147,26 @@ def test_an_unknown_parameter_is_refused_by_name():
     with pytest.raises(GeneratorError) as caught:
         generate("U", mix=[{"gpu_model": "h100-sxm", "gpus": 1024, "cooling": "air"}])
     assert caught.value.field == "mix" and '"cooling"' in caught.value.message
+
+
+@pytest.mark.parametrize("cooling", ["liquid", "air"])
+@pytest.mark.parametrize("climate", CLIMATES)
+def test_a_generated_design_rejects_its_heat_in_every_hour_of_its_own_climate(climate, cooling):
+    """The hourly plant model over the climate's reference year (not the generator's sizing rule) finds no
+    hour in which a plant cannot reject the heat it is given, and the design still passes its checks."""
+    snap = spec_snapshot(generate("W", 4096, cooling=cooling, climate=climate).spec)
+    year = reference_year(climate)
+    assert facility_year(snap, year.dry_bulb_c, year.wet_bulb_c).hours_short == 0
+    assert design_problems(snap) == []
+
+
+def test_warm_climates_get_chillers_for_the_liquid_loop_and_cool_ones_dry_coolers():
+    def cdu_plant_kinds(climate: str) -> set[str]:
+        spec = generate("K", 4096, cooling="liquid", climate=climate).spec
+        cdu_plants = {u["plant"] for u in spec["cooling_units"] if u["kind"] == "cdu"}
+        return {p["kind"] for p in spec["cooling_plants"] if p["name"] in cdu_plants}
+
+    # Dublin's hottest hour (20 °C) leaves a dry cooler (45 − 20) / (45 − 19) = 96 % of its rating;
+    # Phoenix's (41.6 °C) 13 %: chillers with an economiser there.
+    assert cdu_plant_kinds("dublin-ie") == {"dry-cooler"}
+    assert cdu_plant_kinds("phoenix-us") == {"chiller"}

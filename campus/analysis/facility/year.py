@@ -357,3 +357,26 @@ def facility_year(
         units_mw=units_kw / 1000.0,
         plants=tuple(plants),
     )
+
+
+def hottest_hour_fraction(kind: str, supply_c: float, return_c: float, dry_bulb_c, wet_bulb_c) -> float:
+    """The least share of its rated capacity a plant of ``kind`` can carry over the hours given: the heat a
+    plant rated 1 kW rejects in its worst hour, by the same equations ``_plant_year`` uses (a chiller plant
+    counts its water-side economiser: the chillers carry only what the towers cannot). A design sizes its
+    plants by it to reject its heat in every hour of its climate."""
+    db, wb = _weather(dry_bulb_c, wet_bulb_c)
+    if kind == "chiller":
+        tower_app = default_value("tower_approach_k")
+        free = fc.economiser_fraction(
+            wb, supply_c, return_c, tower_app, default_value("economiser_hx_approach_k")
+        )
+        cap = np.asarray(fc.chiller_capacity_kw(1.0, supply_c, wb + tower_app), dtype=float)
+        with np.errstate(divide="ignore"):
+            carried = np.where(free >= 1.0, np.inf, cap / np.maximum(1.0 - free, 1e-12))
+    elif kind == "dry-cooler":
+        carried = fc.dry_cooler_capacity_kw(1.0, supply_c, return_c, db)
+    elif kind == "cooling-tower":
+        carried = fc.tower_capacity_kw(1.0, supply_c, return_c, wb)
+    else:
+        raise ValueError(f"kind: must be one of {', '.join(PLANT_KINDS)}")
+    return float(np.min(carried)) if np.size(carried) else 1.0

@@ -26,8 +26,10 @@ class Builder:
         switch_row: Row,
         oversubscription: float,
         racks_per_row: int,
+        climate: str,
     ) -> None:
         self.catalog = catalog
+        self.climate = climate
         self.cooling = cooling
         self.pue = pue
         self.topology = topology

@@ -8,8 +8,12 @@ hall's share of other IT (by server heat) go to the hall's air units (CRAHs), sp
 
 Per hall an N+1 group of CDUs and one of CRAHs for the air heat; racks go to units in contiguous blocks.
 CDUs are sized for their racks' whole heat, a margin over the 75-85 % the cold plates carry (so the
-group stays N+1 however much of a rack's heat reaches the liquid loop). Per building an N+1 set of dry coolers for the CDUs' heat and of chillers for the
-CRAHs', each unit on one plant, balanced so no plant exceeds its capacity and each serves heat.
+group stays N+1 however much of a rack's heat reaches the liquid loop). Per building an N+1 set of plants for
+the CDUs' heat and one of chillers for the CRAHs', each unit on one plant, balanced so no plant exceeds its
+capacity and each serves heat. The CDUs' plants are dry coolers where the climate lets them: sized so the set
+stays N+1 in the hottest hour of the campus's reference year (a dry cooler's capacity falls as the dry-bulb
+nears the returning water, ``facility.components.dry_cooler_capacity_kw``); where that would leave a dry
+cooler less than ``DRY_COOLER_MIN_FRACTION`` of its rating, chillers with a water-side economiser instead.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from dataclasses import dataclass, field
 
 from campus import catalog_data as cat
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.heat import rack_it_beyond_kw
+from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COLD_PLATE,
@@ -225,6 +231,29 @@ def plant_heat_kw(unit: UnitPlan) -> float:
 
 # ---------------------------------------------------------------- plants
 
+# Below this share of its rating in the climate's hottest hour a dry cooler set would need more than twice
+# the units; chillers with a water-side economiser (free cooling whenever the towers can) are the design.
+DRY_COOLER_MIN_FRACTION = 0.5
+
+
+def _water_temps_c(unit_kind: str) -> tuple[float, float]:
+    """(supply, return) of the facility water a generated CDU or CRAH takes from its plant, °C (the plant
+    model's ``unit_water_temps_c`` for the generator's unit temperatures)."""
+    if unit_kind == "cdu":
+        approach = cat.default_value("cdu_approach_k")
+        return cat.default_value("supply_temp_c") - approach, cat.default_value("return_temp_c") - approach
+    supply = 24.0 - cat.default_value("crah_coil_approach_k")
+    return supply, supply + cat.default_value("chw_delta_t_k")
+
+
+def hottest_hour_fraction(climate: str, plant_kind: str, unit_kind: str) -> float:
+    """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst hour of the
+    climate's reference year (at most 1: a plant is never counted above its rating)."""
+    year = reference_year(climate)
+    supply_c, return_c = _water_temps_c(unit_kind)
+    worst = plant_hottest_hour_fraction(plant_kind, supply_c, return_c, year.dry_bulb_c, year.wet_bulb_c)
+    return min(1.0, worst)
+
 
 @dataclass
 class PlantPlan:
@@ -259,21 +288,26 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
     out without a plant over its capacity.
     """
     plants: list[PlantPlan] = []
-    for unit_kind, plant_kind, tag, cop in (
-        ("cdu", "dry-cooler", "DRY", DRY_COOLER_COP),
-        ("crah", "chiller", "CHL", cat.default_value("chiller_cop")),
-    ):
+    chiller_cop = cat.default_value("chiller_cop")
+    dry_fraction = hottest_hour_fraction(b.climate, "dry-cooler", "cdu")
+    cdu_plant = ("cdu", "dry-cooler", "DRY", DRY_COOLER_COP, dry_fraction)
+    if dry_fraction < DRY_COOLER_MIN_FRACTION:
+        cdu_chillers = hottest_hour_fraction(b.climate, "chiller", "cdu")
+        cdu_plant = ("cdu", "chiller", "CHL-DLC", chiller_cop, cdu_chillers)
+    crah_plant = ("crah", "chiller", "CHL", chiller_cop, hottest_hour_fraction(b.climate, "chiller", "crah"))
+    for unit_kind, plant_kind, tag, cop, hot_fraction in (cdu_plant, crah_plant):
         served = [u for u in units if u.kind == unit_kind]
         heats = [plant_heat_kw(u) for u in served]
         heat = sum(heats)
         if not served:
             continue
         size = min(PLANT_KW, max(PLANT_MIN_KW, ceil_to(heat, 500.0)))
-        n = math.ceil(heat / size - 1e-9) + 1
+        hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
+        n = math.ceil(heat / hot_size - 1e-9) + 1
         busy = sum(1 for h in heats if h > 0)
         while True:
             where, loads = _lpt(heats, n)
-            if max(loads) <= size + 1e-9 or n >= busy:
+            if max(loads) <= hot_size + 1e-9 or n >= busy:
                 break
             n += 1
         names = [f"{bname}-{tag}-{p + 1:02d}" for p in range(n)]

@@ -143,7 +143,7 @@ def generate(
     notes: list[str] = []
     pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus, notes)
     builder = Builder(
-        catalog, name, cooling, pue, topology, fabric, switch_row, oversubscription, racks_per_row
+        catalog, name, cooling, pue, topology, fabric, switch_row, oversubscription, racks_per_row, climate
     )
     lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0)
     build_fabric(builder)
