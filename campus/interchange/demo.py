@@ -1,7 +1,8 @@
 """The demo campus: two buildings of H100, GB200 NVL72 and MI300X, a few thousand GPUs.
 
 Built by the reference-design generator with a mix, so it exercises every kind of inventory: a 2N power
-chain with generators, CDUs and dry coolers, three compute islands and a super-spine between them.
+chain with generators, CDUs and CRAHs on chillers with a water-side economiser (Ashburn's hottest hours are
+too warm for dry coolers on a 25 °C loop), three compute islands and a super-spine between them.
 """
 
 from __future__ import annotations
