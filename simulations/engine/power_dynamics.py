@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from campus.analysis.facility import campus_pue
 from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
@@ -298,7 +299,9 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     for ui, u in enumerate(units):
         for b, n in u.by_building.items():
             weights[buildings.index(b), ui] = n / 1000.0
-    pue = p.pue if p.pue is not None else snap.design_pue
+    # the campus's one PUE (a typed one, or the plant model's in the hour of peak facility power: the
+    # grid connection's ratio), unless the scenario gives its own
+    pue = campus_pue(snap, p.pue).peak_pue
     factor = pue / (1.0 - snap.other_it_fraction)
     dips = [
         (ev.at_seconds, ev.trip_fraction, ev.return_seconds, ev.return_ramp_seconds)

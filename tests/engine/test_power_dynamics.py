@@ -315,3 +315,17 @@ def test_the_battery_charge_series_ends_at_the_charge_the_energy_balance_gives()
     start_mwh = 0.002 / 2  # it starts half full
     assert r.series["bess_soc_mwh"][-1] == pytest.approx(start_mwh + r.metrics["bess_soc_gain_mwh"], abs=1e-9)
     assert r.series["bess_soc_mwh"].min() >= -1e-12 and r.series["bess_soc_mwh"].max() <= 0.002 + 1e-12
+
+
+def test_a_campus_without_a_typed_pue_takes_the_plant_models_peak_hour_ratio():
+    from dataclasses import replace
+
+    from campus.analysis.facility import campus_facility_year
+
+    snap = replace(campus(), design_pue=None)
+    year = campus_facility_year(snap)
+    peak_ratio = float(year.facility_mw[year.peak_hour] / year.it_mw[year.peak_hour])
+    assert 1.0 < peak_ratio < 2.0
+    r = _run({"jobs": [{"iteration_seconds": 2.0, "comm_fraction": 0.3, "comm_power_fraction": 0.3}]}, snap)
+    hand_mw = GPUS * TDP_W * (1 - 0.3) * peak_ratio / (1.0 - 0.1) / 1e6
+    assert r.metrics["swing_mw"] == pytest.approx(hand_mw, rel=1e-9)
