@@ -34,6 +34,7 @@ import numpy as np
 from campus.analysis.facility.year import facility_year
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import weather_of, with_heat_wave
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.params import HeatWaveParams, ParamsError
@@ -43,6 +44,8 @@ from simulations.engine.results import Progress, ReplicaResult
 KIND = ScenarioKind.HEAT_WAVE
 LABEL = "Heat wave"
 Params = HeatWaveParams
+METRICS = words.HEAT_WAVE_METRICS
+explain = words.explain_heat_wave
 DEFAULT_REPLICAS = 1  # deterministic: one replica says it all
 
 FRACTION_STEPS = 33  # power fractions on the grid from TDP down to the minimum cap

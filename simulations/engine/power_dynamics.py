@@ -63,6 +63,7 @@ from campus.analysis.facility import campus_pue
 from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
+from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
 from simulations.engine.loads import DEAD_RACK_STATUSES
 from simulations.engine.params import BessParams, GenerationParams, ParamsError, PowerDynamicsParams
@@ -72,6 +73,8 @@ from simulations.engine.results import Progress, ReplicaResult
 KIND = ScenarioKind.POWER_DYNAMICS
 LABEL = "Training power dynamics"
 Params = PowerDynamicsParams
+METRICS = words.POWER_DYNAMICS_METRICS
+explain = words.explain_power_dynamics
 
 
 def stochastic(params: PowerDynamicsParams) -> bool:

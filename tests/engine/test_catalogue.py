@@ -70,6 +70,8 @@ def test_pickers_are_marked_in_the_schema():
         ("grid_limit", {"policy": "generators"}),
         ("liquid_cooling", {}),
         ("failure_cascade", {"duration_days": 3}),
+        ("power_dynamics", {"duration_seconds": 60.0, "search": False}),
+        ("heat_wave", {"days": 1}),
     ],
 )
 def test_every_metric_and_series_a_kind_produces_is_in_its_catalogue(kind, params):
@@ -191,3 +193,30 @@ def test_a_kind_without_words_explains_nothing_and_labels_from_names(monkeypatch
     monkeypatch.setitem(registry.MODELS, "bare", Bare())
     assert catalogue.explain("bare", {"metrics": {"x": {"mean": 1.0}}}, {}) == []
     assert catalogue.metric("bare", "peak_it_kw").label == "Peak IT (kW)"
+
+
+def test_a_power_swing_is_explained_with_its_hand_figure_and_the_rule_it_breaks():
+    # 256 H100 at 700 W dropping to 30 % of TDP in communication, design PUE 1.2, other IT 10 %:
+    # 256 x 700 W x 0.7 x 1.2 / 0.9 = 0.167 MW (tests/engine/test_power_dynamics.py)
+    job = {"iteration_seconds": 2.0, "comm_fraction": 0.3, "comm_power_fraction": 0.3}
+    words, _ = _explain(
+        "power_dynamics",
+        campus(),
+        {
+            "jobs": [job],
+            "events": [],
+            "duration_seconds": 60.0,
+            "search": False,
+            "requirements": {"max_swing_mw": 0.1},
+        },
+    )
+    text = " ".join(words)
+    assert "swung the grid draw by 0.167 MW" in text
+    assert "It breaks 1 of the interconnect's 1 requirements." in text
+
+
+def test_a_heat_wave_the_plants_carry_is_explained_as_such():
+    words, summary = _explain("heat_wave", campus(), {"days": 2, "temperature_rise_k": 3.0})
+    assert summary["metrics"]["cooling_shortfall_hours"]["mean"] == 0.0
+    assert words[0] == "The run warmed 2 days from day 196 of the campus's weather year by 3 K."
+    assert "The plants rejected all the heat in every hour; no GPU throttled." in words
