@@ -146,15 +146,21 @@ class FacilityYear:
 # ---------------------------------------------------------------- temperatures
 
 
-def unit_water_temps_c(u: CoolingUnitSnap) -> tuple[float, float]:
-    """(supply, return) of the facility water a unit needs from its plant, °C: a CDU, rear door or tank
-    takes facility water ``cdu_approach_k`` below its secondary loop; a CRAH takes chilled water
-    ``crah_coil_approach_k`` below its supply air, returning ``chw_delta_t_k`` warmer."""
-    if u.kind in AIR_UNIT_KINDS:
-        supply = u.supply_temp_c - default_value("crah_coil_approach_k")
+def water_temps_c(kind: str, supply_temp_c: float, return_temp_c: float) -> tuple[float, float]:
+    """(supply, return) of the facility water a unit of ``kind`` with these supply and return temperatures
+    needs from its plant, °C: a CDU, rear door or tank takes facility water ``cdu_approach_k`` below its
+    secondary loop; a CRAH takes chilled water ``crah_coil_approach_k`` below its supply air, returning
+    ``chw_delta_t_k`` warmer."""
+    if kind in AIR_UNIT_KINDS:
+        supply = supply_temp_c - default_value("crah_coil_approach_k")
         return supply, supply + default_value("chw_delta_t_k")
     approach = default_value("cdu_approach_k")
-    return u.supply_temp_c - approach, u.return_temp_c - approach
+    return supply_temp_c - approach, return_temp_c - approach
+
+
+def unit_water_temps_c(u: CoolingUnitSnap) -> tuple[float, float]:
+    """``water_temps_c`` of one cooling unit of the inventory."""
+    return water_temps_c(u.kind, u.supply_temp_c, u.return_temp_c)
 
 
 def plant_water_temps_c(units: list[tuple[CoolingUnitSnap, float]]) -> tuple[float, float]:

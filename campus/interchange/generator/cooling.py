@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from campus import catalog_data as cat
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
+from campus.analysis.facility.year import water_temps_c
 from campus.analysis.heat import rack_it_beyond_kw
 from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
@@ -236,21 +237,16 @@ def plant_heat_kw(unit: UnitPlan) -> float:
 DRY_COOLER_MIN_FRACTION = 0.5
 
 
-def _water_temps_c(unit_kind: str) -> tuple[float, float]:
-    """(supply, return) of the facility water a generated CDU or CRAH takes from its plant, °C (the plant
-    model's ``unit_water_temps_c`` for the generator's unit temperatures)."""
-    if unit_kind == "cdu":
-        approach = cat.default_value("cdu_approach_k")
-        return cat.default_value("supply_temp_c") - approach, cat.default_value("return_temp_c") - approach
-    supply = 24.0 - cat.default_value("crah_coil_approach_k")
-    return supply, supply + cat.default_value("chw_delta_t_k")
-
-
 def hottest_hour_fraction(climate: str, plant_kind: str, unit_kind: str) -> float:
     """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst hour of the
     climate's reference year (at most 1: a plant is never counted above its rating)."""
     year = reference_year(climate)
-    supply_c, return_c = _water_temps_c(unit_kind)
+    if unit_kind == "cdu":
+        supply_c, return_c = water_temps_c(
+            "cdu", cat.default_value("supply_temp_c"), cat.default_value("return_temp_c")
+        )
+    else:  # a generated CRAH: 24 °C supply air
+        supply_c, return_c = water_temps_c("crah", 24.0, 40.0)
     worst = plant_hottest_hour_fraction(plant_kind, supply_c, return_c, year.dry_bulb_c, year.wet_bulb_c)
     return min(1.0, worst)
 
