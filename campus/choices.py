@@ -104,6 +104,15 @@ class FailureUnit(models.TextChoices):
     DEVICE = "device", "per device"
 
 
+class Redundancy(models.TextChoices):
+    """A declared redundancy of the power chain or the cooling (docs/model.md, "Redundancy topologies"):
+    N (no spare), N+1 (one spare unit or block per group), 2N (two complete systems)."""
+
+    N = "N", "N"
+    N_PLUS_1 = "N+1", "N+1"
+    TWO_N = "2N", "2N"
+
+
 class Climate(models.TextChoices):
     """The shipped reference weather years (campus.analysis.weather.CLIMATES; docs/model.md, "Weather")."""
 

@@ -207,7 +207,15 @@ CAMPUS_TABLE = Table(
         "id": "id",
         "name": "name",
         "grid_capacity_kw": Column("grid_capacity_mw", mw_to_kw),
-        **_same("price_usd_per_kwh", "design_pue", "ambient_temp_c", "other_it_fraction", "climate"),
+        **_same(
+            "price_usd_per_kwh",
+            "design_pue",
+            "ambient_temp_c",
+            "other_it_fraction",
+            "climate",
+            "power_redundancy",
+            "cooling_redundancy",
+        ),
         # the catalog and the campus's contents: read by their own tables
         **{
             name: Derived(lambda row, ctx, name=name: ctx[name])

@@ -3,8 +3,9 @@
 The design redundancy is written into the chain itself, so it is checked by failing the chain:
 
 * **scenarios**: the healthy chain; each live non-generator device lost alone (N+1 and block-redundant
-  groups: any one unit lost); each utility feed lost alone; and, where racks have A and B sides, each
-  whole side lost (2N: either side carries everything). Generators are standby sources: they carry load
+  groups: any one unit lost); each utility feed lost alone; and, where racks have A and B sides from
+  separate devices, each whole side lost (2N: either side carries everything; not in a distributed
+  redundant design, where one block feeds A sides and B sides). Generators are standby sources: they carry load
   only in the scenarios that cut their switchboard's normal supply. Loads are the untripped roll-up of
   the scenario (``power._resolve``), so an element over its limit shows as negative headroom instead of
   vanishing in a trip.
@@ -343,7 +344,15 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
         name = next((x.name for x in g.snap.utility_feeds if x.id == u), f"utility feed {u}")
         out.append((Failure("utility", u, name), set(g.status_dead), set(), frozenset({u})))
     rack_sides = {side for info in g.rack_feed_info.values() for _, side, _ in info}
-    if set(SIDES_2N) <= rack_sides:
+    # A side is one system only when no device feeds racks on both sides (2N). In a distributed redundant
+    # design (N+1 blocks, each rack on two of them) a block feeds A sides of some racks and B sides of
+    # others, so "all of side A" is no single failure: its blocks' own losses are the scenarios.
+    sides_of_feeder: dict[int, set[str]] = {}
+    for info in g.rack_feed_info.values():
+        for _, side, up in info:
+            sides_of_feeder.setdefault(up, set()).add(side)
+    separate = all(len(sides) == 1 for sides in sides_of_feeder.values())
+    if set(SIDES_2N) <= rack_sides and separate:
         for side in SIDES_2N:
             dead = {fid for fid, f in g.feeds.items() if f.side == side}
             out.append((Failure("side", side, f"side {side}"), set(g.status_dead), dead, frozenset()))

@@ -89,3 +89,16 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
         )
     findings.sort(key=lambda f: (-f.gpus_lost, _KIND_ORDER[f.device_kind], f.device_id))
     return findings
+
+
+# Element kinds of each domain: a power device or utility feed belongs to the power chain (the mechanical
+# boards and PDUs too: their loss is the power chain's), a cooling unit or plant to the cooling.
+DOMAIN_OF_KIND = {"utility": "power", "power": "power", "cooling": "cooling", "plant": "cooling"}
+
+
+def single_points_by_domain(findings: list[RedundancyFinding]) -> dict[str, list[str]]:
+    """Names of the elements found, per domain (``power``, ``cooling``)."""
+    points: dict[str, list[str]] = {"power": [], "cooling": []}
+    for f in findings:
+        points[DOMAIN_OF_KIND[f.device_kind]].append(f.device_name)
+    return points

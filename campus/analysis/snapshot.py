@@ -303,6 +303,10 @@ class CampusSnapshot:
     # campus.analysis.weather.weather_of(snap) is the year the campus uses
     climate: str = DEFAULT_CLIMATE
     weather: WeatherYear | None = None
+    # declared redundancy ("N", "N+1", "2N"; "" when not declared), checked against the topology by
+    # campus.analysis.redundancy.design_redundancy
+    power_redundancy: str = ""
+    cooling_redundancy: str = ""
 
     def node_power_w(self, node_slug: str) -> float:
         """Electrical power of one server at full GPU TDP, W."""

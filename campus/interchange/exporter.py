@@ -104,6 +104,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 "ambient_temp_c",
                 "other_it_fraction",
                 "climate",
+                "power_redundancy",
+                "cooling_redundancy",
                 "description",
             ),
             required=("name", "grid_capacity_mw"),

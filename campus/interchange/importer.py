@@ -132,6 +132,8 @@ _CAMPUS_FIELDS = (
     "ambient_temp_c",
     "other_it_fraction",
     "climate",
+    "power_redundancy",
+    "cooling_redundancy",
     "description",
 )
 

@@ -10,6 +10,9 @@ rule is written here once.
 - a rack-scale NVLink domain comes whole: a rack holds 0 or all the trays of a GB200 NVL72
   (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack);
 - references stay within one campus;
+- a declared redundancy (campus ``power_redundancy`` / ``cooling_redundancy``) is what the topology
+  achieves: N+1 or 2N declared and a single point found is an error; N declared and single points found is
+  a warning (the design asked for them); nothing declared, nothing checked;
 - only a generator carries on-site generation fields (prime rating, load-following ramp, fuel price), and
   its prime rating is at most its rated (standby) power (ISO 8528-1: prime power is the continuous,
   variable-load rating, below the standby rating).
@@ -36,6 +39,8 @@ __all__ = [
     "overlapping_racks",
     "partial_domain_message",
     "power_cycles",
+    "design_redundancy",
+    "redundancy_declaration_checks",
     "whole_rack_nodes",
 ]
 
@@ -225,3 +230,75 @@ def generation_problems(
             )
         )
     return out
+
+
+# ---------------------------------------------------------------- declared redundancy
+
+REDUNDANCY_LEVELS = ("N", "N+1", "2N")
+
+
+def redundancy_declaration_checks(
+    declared: Mapping[str, str], single_points: Mapping[str, Sequence[str]]
+) -> list[dict[str, object]]:
+    """Declared against achieved redundancy, per domain (``power``, ``cooling``).
+
+    ``declared``: domain -> "N" | "N+1" | "2N" | "" (not declared); ``single_points``: domain -> names of
+    the elements whose loss alone costs GPUs or trips another (``campus.analysis.redundancy``). Achieved is
+    ``N`` with a single point, else ``N+1`` (no single failure costs anything; telling 2N from N+1 needs
+    more than single failures). One entry per domain: ``{field, domain, declared, achieved, severity,
+    single_points, message}`` with severity ``error`` (a redundant design declared, a single point found),
+    ``warning`` (N declared: its single points were asked for) or ``ok``.
+    """
+    out: list[dict[str, object]] = []
+    for domain in ("power", "cooling"):
+        level = declared.get(domain) or ""
+        points = list(single_points.get(domain, ()))
+        achieved = "N" if points else "N+1"
+        field = f"campus.{domain}_redundancy"
+        shown = ", ".join(f'"{p}"' for p in points[:5]) + (
+            f" and {len(points) - 5} more" if len(points) > 5 else ""
+        )
+        if not level:
+            severity = "ok"
+            message = f"not declared; achieved {achieved}" + (
+                f" ({len(points)} single points)" if points else ""
+            )
+        elif level == "N":
+            severity = "warning" if points else "ok"
+            message = (
+                f"declared N: {len(points)} single points of failure, as an N design has ({shown})"
+                if points
+                else "declared N; no single point of failure found (achieved N+1 or better)"
+            )
+        else:
+            severity = "error" if points else "ok"
+            message = (
+                f"declared {level}, achieved N: {len(points)} single points of failure ({shown})"
+                if points
+                else f"declared {level}; no single point of failure found"
+            )
+        out.append(
+            {
+                "field": field,
+                "domain": domain,
+                "declared": level,
+                "achieved": achieved,
+                "severity": severity,
+                "single_points": points,
+                "message": message,
+            }
+        )
+    return out
+
+
+def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
+    """The design check of a campus snapshot's declared ``power_redundancy`` and ``cooling_redundancy``
+    against its topology: every element failed alone (``campus.analysis.redundancy.redundancy_check``,
+    the core of impact mode), the single points sorted by domain, then ``redundancy_declaration_checks``.
+    ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
+    from campus.analysis.redundancy import redundancy_check, single_points_by_domain
+
+    if findings is None:
+        findings = redundancy_check(snap)
+    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
+    return redundancy_declaration_checks(declared, single_points_by_domain(findings))

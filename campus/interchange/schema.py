@@ -20,6 +20,7 @@ from campus.choices import (
     Network,
     NodeStatus,
     PowerDeviceKind,
+    Redundancy,
     Status,
     SwitchTier,
     Topology,
@@ -146,6 +147,9 @@ CAMPUS = _obj(
         "ambient_temp_c": _num(-60, 60),
         "other_it_fraction": _num(0, 0.9),
         "climate": _enum(Climate),
+        # declared, checked against the topology by the design check (campus.analysis.redundancy)
+        "power_redundancy": _enum(Redundancy),
+        "cooling_redundancy": _enum(Redundancy),
         "description": _text(100_000),
     },
     required=("name", "grid_capacity_mw"),

@@ -260,6 +260,8 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         ambient_temp_c=float(c.get("ambient_temp_c", _AMBIENT_TEMP_C)),
         other_it_fraction=float(c.get("other_it_fraction", cat.default_value("other_it_fraction"))),
         climate=str(c.get("climate", DEFAULT_CLIMATE)),
+        power_redundancy=str(c.get("power_redundancy", "")),
+        cooling_redundancy=str(c.get("cooling_redundancy", "")),
         buildings=tuple(
             BuildingSnap(
                 building_id[b["name"]],

@@ -3,7 +3,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from campus.choices import Climate, CoolingType, Status
+from campus.choices import Climate, CoolingType, Redundancy, Status
 
 from .base import TimestampedModel
 
@@ -45,6 +45,21 @@ class Campus(TimestampedModel):
         choices=Climate.choices,
         default=Climate.ASHBURN_US,
         help_text="Reference weather year of the site (docs/model.md, Weather); an uploaded EPW year overrides it.",
+    )
+    power_redundancy = models.CharField(
+        max_length=4,
+        choices=Redundancy.choices,
+        blank=True,
+        default="",
+        help_text="Declared redundancy of the critical power chain (N, N+1, 2N); blank: not declared. The "
+        "design check compares it with the single points the topology actually has.",
+    )
+    cooling_redundancy = models.CharField(
+        max_length=4,
+        choices=Redundancy.choices,
+        blank=True,
+        default="",
+        help_text="Declared redundancy of the cooling units and plants (N, N+1, 2N); blank: not declared.",
     )
     description = models.TextField(blank=True)
     parent = models.ForeignKey(

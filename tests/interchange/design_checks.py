@@ -8,7 +8,7 @@ from __future__ import annotations
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.energy import it_breakdown
 from campus.analysis.power import rollup
-from campus.analysis.redundancy import redundancy_check
+from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_check
 from campus.analysis.snapshot import CampusSnapshot
 
 TOL = 1e-6
@@ -31,11 +31,22 @@ def side_of_devices(snap: CampusSnapshot) -> dict[int, str]:
 
 
 def _cases(snap: CampusSnapshot) -> list[tuple[str, frozenset[int]]]:
-    """Design load with everything up, and with the whole of side A or side B (generators too) lost."""
+    """Design load with everything up, and with the whole of side A or side B (generators too) lost; an
+    N+1 design also with each block lost (its switchgear: the UPS behind it goes dark); an N design has
+    only the first."""
+    if snap.power_redundancy == "N":
+        return [("normal", frozenset())]
     sides = side_of_devices(snap)
-    return [("normal", frozenset())] + [
+    cases = [("normal", frozenset())] + [
         (f"side {s} lost", frozenset(d for d, side in sides.items() if side == s)) for s in "AB"
     ]
+    if snap.power_redundancy == "N+1":
+        cases += [
+            (f"block {d.name} lost", frozenset({d.id}))
+            for d in snap.power_devices
+            if d.kind == "switchgear" and "-SWGR-" in d.name
+        ]
+    return cases
 
 
 def power_problems(snap: CampusSnapshot) -> list[str]:
@@ -64,18 +75,21 @@ def power_problems(snap: CampusSnapshot) -> list[str]:
 
 
 def sides_problems(snap: CampusSnapshot) -> list[str]:
-    """No device feeds both sides; every cooling unit and plant is fed from both."""
+    """2N: no device feeds both sides; every cooling unit and plant is fed from both (N+1: from two
+    different devices of sides A and B; N: from side A alone)."""
     out: list[str] = []
     devices = {d.id: d for d in snap.power_devices}
-    feeding: dict[int, set[str]] = {}
-    for f in snap.power_feeds:
-        feeding.setdefault(f.upstream_id, set()).add(f.side)
-    out += [f"{devices[d].name} feeds sides {sorted(s)}" for d, s in feeding.items() if len(s) > 1]
+    if snap.power_redundancy in ("", "2N"):
+        feeding: dict[int, set[str]] = {}
+        for f in snap.power_feeds:
+            feeding.setdefault(f.upstream_id, set()).add(f.side)
+        out += [f"{devices[d].name} feeds sides {sorted(s)}" for d, s in feeding.items() if len(s) > 1]
     sides = side_of_devices(snap)
+    want = ["A"] if snap.power_redundancy == "N" else ["A", "B"]
     for kind, items in (("unit", snap.cooling_units), ("plant", snap.cooling_plants)):
         for x in items:
             got = sorted(str(sides.get(s)) for s in x.supply_ids)
-            if got != ["A", "B"]:
+            if got != want:
                 out.append(f"{kind} {x.name} is fed from sides {got}")
     return out
 
@@ -93,6 +107,8 @@ def cooling_problems(snap: CampusSnapshot) -> list[str]:
     out += [f"unit {u.name} at {u.utilization:.3f}" for u in bal.units if u.overloaded]
     out += [f"plant {p.name} at {p.utilization:.3f}" for p in bal.plants if p.overloaded]
     out += [f"plant {p.name} serves no heat" for p in bal.plants if p.heat_kw <= 0]
+    if snap.cooling_redundancy == "N":
+        return out
     out += [f"group {g.group} fails N+1" for g in bal.groups if not g.n_plus_1]
     by_building: dict[int | None, list] = {}
     for p in bal.plants:
@@ -106,7 +122,14 @@ def cooling_problems(snap: CampusSnapshot) -> list[str]:
 
 
 def design_problems(snap: CampusSnapshot) -> list[str]:
-    findings = [f"single point: {f.device_name}" for f in redundancy_check(snap)]
+    """Every problem of the design; the single points of a domain declared N were asked for (the design
+    check reports them as warnings) and are not problems."""
+    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
+    findings = [
+        f"single point: {f.device_name}"
+        for f in redundancy_check(snap)
+        if declared[DOMAIN_OF_KIND[f.device_kind]] != "N"
+    ]
     return power_problems(snap) + sides_problems(snap) + cooling_problems(snap) + findings
 
 

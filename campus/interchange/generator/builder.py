@@ -27,8 +27,12 @@ class Builder:
         oversubscription: float,
         racks_per_row: int,
         climate: str,
+        power_redundancy: str = "2N",
+        cooling_redundancy: str = "N+1",
     ) -> None:
         self.catalog = catalog
+        self.power_redundancy = power_redundancy
+        self.cooling_redundancy = cooling_redundancy
         self.climate = climate
         self.cooling = cooling
         self.pue = pue

@@ -45,6 +45,13 @@ FABRIC_SWITCH = {
     "roce-200ge": "ethernet-128x200ge",
 }
 COOLING = ("liquid", "air")
+# Redundancy of the critical power chain and of the cooling (docs/generator.md, "Redundancy"): N (no
+# redundancy), N+1 (distributed redundant power blocks; one spare unit per cooling group and plant set),
+# 2N (two complete, independent systems).
+POWER_REDUNDANCY = ("N", "N+1", "2N")
+COOLING_REDUNDANCY = ("N", "N+1", "2N")
+DEFAULT_POWER_REDUNDANCY = "2N"
+DEFAULT_COOLING_REDUNDANCY = "N+1"
 
 
 class GeneratorError(ValueError):

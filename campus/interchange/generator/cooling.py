@@ -151,13 +151,24 @@ def partition(loads: list[float], n: int) -> list[int]:
     return _blocks(loads, hi) or [0] * len(loads)
 
 
-def unit_count(loads: list[float], spread_kw: float, capacity_kw: float) -> int:
+def redundant_count(needed: int, redundancy: str) -> int:
+    """Units installed for ``needed`` units' worth of heat: N as needed, N+1 one spare, 2N twice."""
+    needed = max(1, needed)
+    if redundancy == "N":
+        return needed
+    if redundancy == "2N":
+        return 2 * needed
+    return needed + 1
+
+
+def unit_count(loads: list[float], spread_kw: float, capacity_kw: float, redundancy: str = "N+1") -> int:
     """Units of ``capacity_kw`` for racks of ``loads`` (contiguous blocks) plus ``spread_kw`` shared by all:
-    N+1 (the group carries its heat with one unit lost) and no unit over its capacity at design load."""
+    ``redundancy`` of the needed count (N+1: the group carries its heat with one unit lost; 2N: with half
+    of them lost) and no unit over its capacity at design load."""
     total = sum(loads) + spread_kw
     if total <= 0:
         return 0
-    n = max(2, math.ceil(total / capacity_kw - 1e-9) + 1)
+    n = redundant_count(math.ceil(total / capacity_kw - 1e-9), redundancy)
     while True:
         blocks = partition(loads, n)
         heats = [spread_kw / n] * n
@@ -169,7 +180,12 @@ def unit_count(loads: list[float], spread_kw: float, capacity_kw: float) -> int:
 
 
 def hall_units(
-    b: Builder, prefix: str, bname: str, hall: Row, heat: HallHeat, supplies: tuple[str, str] | None
+    b: Builder,
+    prefix: str,
+    bname: str,
+    hall: Row,
+    heat: HallHeat,
+    supplies: tuple[str, str | None] | None,
 ) -> list[UnitPlan]:
     """The hall's CDU and CRAH groups (rows in ``b.units``, plant left to ``building_plants``); each rack
     is given its unit. ``supplies``: the mechanical PDUs A and B every unit is fed from."""
@@ -180,7 +196,7 @@ def hall_units(
     )
     for kind, capacity, racks, spread in groups:
         loads = [kw for _, kw, _ in racks]
-        n = unit_count(loads, spread, capacity)
+        n = unit_count(loads, spread, capacity, b.cooling_redundancy)
         if n == 0:
             continue
         group = f"{prefix}-{kind.upper()}"
@@ -209,7 +225,9 @@ def hall_units(
                 "y_m": r3(y),
             }
             if supplies:
-                row["power_device"], row["power_device_b"] = supplies
+                row["power_device"] = supplies[0]
+                if supplies[1]:
+                    row["power_device_b"] = supplies[1]
             b.units.append(row)
             units.append(UnitPlan(name, kind, float(capacity), heats[u], row))
     return units
@@ -277,10 +295,12 @@ def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
 
 
 def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[PlantPlan]:
-    """N+1 dry coolers for the CDUs and chillers for the CRAHs of one building; sets each unit's plant.
+    """Dry coolers for the CDUs and chillers for the CRAHs of one building (N, N+1 or 2N sets, by the
+    builder's ``cooling_redundancy``); sets each unit's plant.
 
     A plant takes its units' heat and their fans' and pumps' power (``plant_heat_kw``). Plant size:
-    ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least ``PLANT_MIN_KW``). Count: ``ceil(heat / size) + 1`` (N+1), more when the units' heat cannot be shared
+    ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least ``PLANT_MIN_KW``). Count: ``ceil(heat / size)`` (N), one more
+    (N+1) or twice it (2N), more when the units' heat cannot be shared
     out without a plant over its capacity.
     """
     plants: list[PlantPlan] = []
@@ -299,7 +319,7 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
             continue
         size = min(PLANT_KW, max(PLANT_MIN_KW, ceil_to(heat, 500.0)))
         hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
-        n = math.ceil(heat / hot_size - 1e-9) + 1
+        n = redundant_count(math.ceil(heat / hot_size - 1e-9), b.cooling_redundancy)
         busy = sum(1 for h in heats if h > 0)
         while True:
             where, loads = _lpt(heats, n)
@@ -314,17 +334,17 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
     return plants
 
 
-def add_plants(b: Builder, bname: str, plants: list[PlantPlan], supplies: tuple[str, str]) -> None:
+def add_plants(b: Builder, bname: str, plants: list[PlantPlan], supplies: tuple[str, str | None]) -> None:
     for p in plants:
-        b.plants.append(
-            {
-                "name": p.name,
-                "kind": p.kind,
-                "building": bname,
-                "capacity_kw": p.capacity_kw,
-                "cop": p.cop,
-                "restart_minutes": cat.default_value("chiller_restart_minutes"),
-                "power_device": supplies[0],
-                "power_device_b": supplies[1],
-            }
-        )
+        row: Row = {
+            "name": p.name,
+            "kind": p.kind,
+            "building": bname,
+            "capacity_kw": p.capacity_kw,
+            "cop": p.cop,
+            "restart_minutes": cat.default_value("chiller_restart_minutes"),
+            "power_device": supplies[0],
+        }
+        if supplies[1]:
+            row["power_device_b"] = supplies[1]
+        b.plants.append(row)

@@ -13,7 +13,11 @@ from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COOLING,
+    COOLING_REDUNDANCY,
+    DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_REDUNDANCY,
     FABRIC_SWITCH,
+    POWER_REDUNDANCY,
     Catalog,
     GeneratorError,
 )
@@ -69,6 +73,8 @@ def generate(
     climate: str = DEFAULT_CLIMATE,
     bess_mw_per_building: float = 0.0,
     bess_hours: float | None = None,
+    power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
+    cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -125,6 +131,10 @@ def generate(
         raise GeneratorError("hall_max_it_mw", "must be > 0 and at most building_max_it_mw")
     if not 0 <= bess_mw_per_building <= 10_000:
         raise GeneratorError("bess_mw_per_building", "must be between 0 and 10000")
+    if power_redundancy not in POWER_REDUNDANCY:
+        raise GeneratorError("power_redundancy", f"must be one of {', '.join(POWER_REDUNDANCY)}")
+    if cooling_redundancy not in COOLING_REDUNDANCY:
+        raise GeneratorError("cooling_redundancy", f"must be one of {', '.join(COOLING_REDUNDANCY)}")
     if bess_hours is None:
         bess_hours = cat.default_value("bess_hours")
     if not 0 < bess_hours <= 100:
@@ -143,7 +153,18 @@ def generate(
     notes: list[str] = []
     pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus, notes)
     builder = Builder(
-        catalog, name, cooling, pue, topology, fabric, switch_row, oversubscription, racks_per_row, climate
+        catalog,
+        name,
+        cooling,
+        pue,
+        topology,
+        fabric,
+        switch_row,
+        oversubscription,
+        racks_per_row,
+        climate,
+        power_redundancy,
+        cooling_redundancy,
     )
     lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0)
     build_fabric(builder)
@@ -159,7 +180,7 @@ def generate(
     nics = ", ".join(sorted({catalog.node_models[p.node_model]["nic_kind"] for p in pods}))
     description = (
         f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nics} NICs, "
-        f"{cooling} cooling, "
+        f"{cooling} cooling, {power_redundancy} power, {cooling_redundancy} cooling redundancy, "
         + (
             f"PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {builder.it_kw * pue / 1000.0:.1f} MW facility."
             if pue is not None
@@ -177,6 +198,8 @@ def generate(
             "design_pue": float(pue) if pue is not None else None,
             "other_it_fraction": builder.other_it_fraction,
             "climate": climate,
+            "power_redundancy": power_redundancy,
+            "cooling_redundancy": cooling_redundancy,
             "description": description,
         },
         **builder.document(),

@@ -48,16 +48,20 @@ def _generator(b: Builder, name: str, bname: str, hname: str | None = None) -> s
 def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
     """Both chains and the cooling of every building; sets the halls' and buildings' design IT."""
     campus_input_kw = 0.0
+    sides = campus_sides(b)
     for bi, building in enumerate(b.buildings):
         bname = building["name"]
-        subs = {s: f"{bname}-SUB-{s}" for s in SIDES}
-        msbs = {s: f"{bname}-MSB-{s}" for s in SIDES}
+        subs = {s: f"{bname}-SUB-{s}" for s in sides}
+        msbs = {s: f"{bname}-MSB-{s}" for s in sides}
         units: list[cooling.UnitPlan] = []
         halls_out_kw = 0.0  # what the halls' transformers draw from one substation with the other lost
         for hi, rows in enumerate(b.layout[bi]):
             hall, hall_heat = building["halls"][hi], heat[bi][hi]
             hall["design_it_mw"] = r3(hall_heat.it_kw / 1000.0)
-            tx_in_kw, hall_units = _hall_power(b, bname, hall, rows, hall_heat, subs)
+            if b.power_redundancy == "N+1":
+                tx_in_kw, hall_units = _hall_power_blocks(b, bname, hall, rows, hall_heat, subs)
+            else:
+                tx_in_kw, hall_units = _hall_power(b, bname, hall, rows, hall_heat, subs)
             halls_out_kw += tx_in_kw
             units.extend(hall_units)
         it_kw = sum(h.it_kw for h in heat[bi])
@@ -77,22 +81,27 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
         # The plants ride a grid outage on their own N+1 generators, as the halls' switchgear does: the
         # UPS carries the units' fans and pumps through the start, the chillers restart on the sets.
         n_msb_gens = math.ceil(plant_kw / _eff("switchgear") / GENERATOR_KW) + 1
-        for s in SIDES:
+        for s in sides:
             b.device(subs[s], "substation", bname, sub_kw, utility_feed=f"UTIL-{s}")
             b.device(msbs[s], "switchgear", bname, msb_kw)
             b.feed(subs[s], msbs[s], msb_kw, s)
             for g in range(n_msb_gens):
                 gen = _generator(b, f"{msbs[s]}-GEN-{g + 1:02d}", bname)
                 b.feed(gen, msbs[s], GENERATOR_KW, s)
-        cooling.add_plants(b, bname, plants, (msbs["A"], msbs["B"]))
+        cooling.add_plants(b, bname, plants, (msbs["A"], msbs.get("B")))
         campus_input_kw += sub_in_kw
     # Each utility feed carries the whole campus when the other is lost.
     capacity_mw = ceil_to(campus_input_kw * GRID_MARGIN / 1000.0, 1.0)
     b.grid_capacity_mw = capacity_mw
     b.utility_feeds = [
         {"name": f"UTIL-{s}", "utility": "grid", "capacity_mw": capacity_mw, "voltage_kv": 138.0}
-        for s in SIDES
+        for s in sides
     ]
+
+
+def campus_sides(b: Builder) -> str:
+    """The sides of the chain above the halls: one (A) for an N design, else two (A and B)."""
+    return "A" if b.power_redundancy == "N" else SIDES
 
 
 def _hall_power(
@@ -103,10 +112,11 @@ def _hall_power(
     from its substation carrying the whole hall, the hall's cooling units)."""
     hname = hall["name"]
     prefix = f"{bname}-{hname}"
+    sides = campus_sides(b)
     eff_pdu, eff_ups = _eff("pdu"), _eff("ups")
     eff_swgr, eff_tx = _eff("switchgear"), _eff("transformer")
-    mpdus = {s: f"{prefix}-MPDU-{s}" for s in SIDES}
-    units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus["B"]))
+    mpdus = {s: f"{prefix}-MPDU-{s}" for s in sides}
+    units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus.get("B")))
     # Fans and pumps at full unit capacity; either mechanical PDU carries all of them.
     mech_kw = sum(cooling.unit_electrical_kw(u) for u in units)
     mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
@@ -119,14 +129,21 @@ def _hall_power(
     row_kw = [sum(fed_kw(spec, rack.kw) for spec, rack in members) for _, members in rows]
     ups_groups: list[list[int]] = [[]]
     ups_out = [mech_kw / eff_pdu]
+    # An N design has one UPS system per hall (its modules in parallel, no spare), rated for the load.
+    single = b.power_redundancy == "N"
     for r, kw in enumerate(row_kw):
         load = kw / eff_pdu
-        if ups_groups[-1] and (ups_out[-1] + load) / eff_ups > UPS_MODULE_KW * b.max_util:
+        if not single and ups_groups[-1] and (ups_out[-1] + load) / eff_ups > UPS_MODULE_KW * b.max_util:
             ups_groups.append([])
             ups_out.append(0.0)
         ups_groups[-1].append(r)
         ups_out[-1] += load
-    ups_rated = [max(UPS_MODULE_KW, ceil_to(out / eff_ups / b.max_util, 100.0)) for out in ups_out]
+    ups_rated = [
+        ceil_to(out / eff_ups / b.max_util, 100.0)
+        if single
+        else max(UPS_MODULE_KW, ceil_to(out / eff_ups / b.max_util, 100.0))
+        for out in ups_out
+    ]
     side_ups_in = sum(out / eff_ups for out in ups_out)
     swgr_in = side_ups_in / eff_swgr
     tx_in = swgr_in / eff_tx
@@ -134,7 +151,7 @@ def _hall_power(
     tx_kw = ceil_to(tx_in / b.max_util, 500.0)
     n_gens = math.ceil(swgr_in / GENERATOR_KW) + 1  # N+1
     ups_names: dict[str, list[str]] = {}
-    for s in SIDES:
+    for s in sides:
         tx = b.device(f"{prefix}-TX-{s}", "transformer", bname, tx_kw, hname)
         b.feed(subs[s], tx, tx_kw, s)
         swgr = b.device(f"{prefix}-SWGR-{s}", "switchgear", bname, swgr_kw, hname)
@@ -158,17 +175,18 @@ def _hall_power(
             b.device(mpdus[s], "pdu", bname, mpdu_kw, hname)
             b.feed(ups_names[s][0], mpdus[s], mpdu_kw, s)
 
-    # Row PDUs and rack feeds: each side rated for the whole rack (2N).
+    # Row PDUs and rack feeds: each side rated for the whole rack (2N; an N design has side A only).
     for u, members_idx in enumerate(ups_groups):
         for r in members_idx:
             row_spec, members = rows[r]
             pdu_kw = ceil_to(row_kw[r] / eff_pdu / b.max_util, 50.0)
-            for s in SIDES:
+            for s in sides:
                 pdu = b.device(f"{prefix}-{row_spec['name']}-PDU-{s}", "pdu", bname, pdu_kw, hname)
                 b.feed(ups_names[s][u], pdu, pdu_kw, s)
             for spec, rack in members:
                 spec["feed_a"] = f"{prefix}-{row_spec['name']}-PDU-A"
-                spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
+                if "B" in sides:
+                    spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
                 spec["feed_rating_kw"] = ceil_to(fed_kw(spec, rack.kw) / b.max_util, 5.0)
     return tx_in, units
 
@@ -177,10 +195,11 @@ def add_storage(b: Builder, mw_per_building: float, hours: float) -> None:
     """Battery energy storage in every building: half the power on each substation's bus (2N, as the rest of
     the chain), each half holding ``hours`` at its full power, at the catalog's round-trip efficiency and
     response time."""
+    sides = campus_sides(b)
     for building in b.buildings:
         bname = building["name"]
-        for s in SIDES:
-            power_mw = r3(mw_per_building / len(SIDES))
+        for s in sides:
+            power_mw = r3(mw_per_building / len(sides))
             b.storage.append(
                 {
                     "name": f"{bname}-BESS-{s}",
@@ -192,3 +211,128 @@ def add_storage(b: Builder, mw_per_building: float, hours: float) -> None:
                     "response_ms": cat.default_value("bess_response_ms"),
                 }
             )
+
+
+def block_count(critical_in_kw: float, max_util: float) -> int:
+    """``k`` of a distributed redundant hall (k + 1 blocks, any k carry it): enough blocks that each stays
+    within one UPS module at the planning limit, at least 2 (three blocks carrying the load of two)."""
+    return max(2, math.ceil(critical_in_kw / (UPS_MODULE_KW * max_util) - 1e-9))
+
+
+def pair_loads(loads: list[float], blocks: int) -> list[tuple[int, int]]:
+    """Two different blocks for each load (its A and B sides), spread evenly over every pair of blocks so
+    each block carries about the same and shares about the same with each other block: each load in turn
+    onto the pair that shares the least so far, then whose blocks carry the least. With equal loads this
+    cycles through the pairs, and a block carries about 1/(k+1) of the hall, 1/k with any other lost."""
+    normal = [0.0] * blocks
+    shared: dict[tuple[int, int], float] = {}
+    pairs: list[tuple[int, int]] = []
+    candidates = [(p, q) for p in range(blocks) for q in range(p + 1, blocks)]
+    for load in loads:
+        half = load / 2
+        p, q = min(
+            candidates,
+            key=lambda pq: (
+                round(shared.get(pq, 0.0) + half, 6),
+                round(normal[pq[0]] + normal[pq[1]], 6),
+                pq,
+            ),
+        )
+        normal[p] += half
+        normal[q] += half
+        shared[(p, q)] = shared.get((p, q), 0.0) + half
+        pairs.append((p, q))
+    return pairs
+
+
+def block_worst_kw(loads: list[float], pairs: list[tuple[int, int]], blocks: int) -> list[float]:
+    """What each block carries in the worst single block failure: its halves of its loads, plus the
+    other half of every load it shares with the failed block (the load's other side is gone)."""
+    normal = [0.0] * blocks
+    shared = [[0.0] * blocks for _ in range(blocks)]
+    for load, (p, q) in zip(loads, pairs, strict=True):
+        normal[p] += load / 2
+        normal[q] += load / 2
+        shared[p][q] += load / 2
+        shared[q][p] += load / 2
+    return [normal[p] + max(shared[p]) for p in range(blocks)]
+
+
+def _hall_power_blocks(
+    b: Builder, bname: str, hall: Row, rows: list[HallRow], heat: cooling.HallHeat, subs: dict[str, str]
+) -> tuple[float, list[cooling.UnitPlan]]:
+    """N+1 distributed redundant ("k + 1 blocks make k"; Schneider Electric WP 75): the hall has k + 1
+    blocks, each a transformer (fed from both substations), switchgear with its generators and one UPS.
+    Every rack has an A and a B feed from two different blocks (through its row's PDU of each block), the
+    pairs spread evenly over the blocks; the mechanical PDUs A and B stand on two different blocks too.
+    Each block and PDU is rated for its share plus what it picks up when any one other block fails.
+    Returns (what the hall's transformers draw from one substation carrying all of it, the hall's
+    cooling units)."""
+    hname = hall["name"]
+    prefix = f"{bname}-{hname}"
+    eff_pdu, eff_ups = _eff("pdu"), _eff("ups")
+    eff_swgr, eff_tx = _eff("switchgear"), _eff("transformer")
+    mpdus = {s: f"{prefix}-MPDU-{s}" for s in SIDES}
+    units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus["B"]))
+    mech_kw = sum(cooling.unit_electrical_kw(u) for u in units)
+    mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
+
+    def fed_kw(spec: Row, kw: float) -> float:
+        return kw + heat.rack_beyond_kw.get(spec["name"], 0.0)
+
+    racks = [
+        (r, spec, fed_kw(spec, rack.kw)) for r, (_, members) in enumerate(rows) for spec, rack in members
+    ]
+    # What each load draws at the UPS output: the mechanical PDUs first, then every rack.
+    loads = ([mech_kw / eff_pdu] if units else []) + [kw / eff_pdu for _, _, kw in racks]
+    k = block_count(sum(loads) / eff_ups, b.max_util)
+    blocks = k + 1
+    pairs = pair_loads(loads, blocks)
+    worst = block_worst_kw(loads, pairs, blocks)
+    ups_names = []
+    for n in range(blocks):
+        ups_kw = ceil_to(worst[n] / eff_ups / b.max_util, 100.0)
+        swgr_in = worst[n] / eff_ups / eff_swgr
+        swgr_kw = ceil_to(swgr_in / b.max_util, 500.0)
+        tx_kw = ceil_to(swgr_in / eff_tx / b.max_util, 500.0)
+        tx = b.device(f"{prefix}-TX-{n + 1}", "transformer", bname, tx_kw, hname)
+        for s in SIDES:
+            b.feed(subs[s], tx, tx_kw, s)
+        swgr = b.device(f"{prefix}-SWGR-{n + 1}", "switchgear", bname, swgr_kw, hname)
+        b.feed(tx, swgr, swgr_kw)
+        for g in range(math.ceil(swgr_in / GENERATOR_KW) + 1):  # N+1 per block, as per side in 2N
+            gen = _generator(b, f"{prefix}-GEN-{n + 1}-{g + 1:02d}", bname, hname)
+            b.feed(gen, swgr, GENERATOR_KW)
+        ups = b.device(
+            f"{prefix}-UPS-{n + 1}",
+            "ups",
+            bname,
+            ups_kw,
+            hname,
+            battery_minutes=cat.default_value("ups_battery_minutes"),
+        )
+        b.feed(swgr, ups, ups_kw)
+        ups_names.append(ups)
+    offset = 0
+    if units:
+        for s, block in zip(SIDES, pairs[0], strict=True):
+            b.device(mpdus[s], "pdu", bname, mpdu_kw, hname)
+            b.feed(ups_names[block], mpdus[s], mpdu_kw, s)
+        offset = 1
+    # Per row, one PDU on each block its racks use, rated for its worst single block failure.
+    for r, (row_spec, _) in enumerate(rows):
+        mine = [(i, spec) for i, (row, spec, _) in enumerate(racks) if row == r]
+        row_loads = [loads[offset + i] for i, _ in mine]
+        row_pairs = [pairs[offset + i] for i, _ in mine]
+        row_worst = block_worst_kw(row_loads, row_pairs, blocks)
+        used = sorted({n for pq in row_pairs for n in pq})
+        pdu_of = {}
+        for n in used:
+            pdu_kw = ceil_to(row_worst[n] / b.max_util, 50.0)
+            pdu_of[n] = b.device(f"{prefix}-{row_spec['name']}-PDU-{n + 1}", "pdu", bname, pdu_kw, hname)
+            b.feed(ups_names[n], pdu_of[n], pdu_kw)
+        for (i, spec), (p, q) in zip(mine, row_pairs, strict=True):
+            spec["feed_a"], spec["feed_b"] = pdu_of[p], pdu_of[q]
+            spec["feed_rating_kw"] = ceil_to(racks[i][2] / b.max_util, 5.0)
+    # One substation carries the whole hall when the other is lost.
+    return sum(loads) / eff_ups / eff_swgr / eff_tx, units

@@ -8,6 +8,12 @@ from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.catalog import db_catalog
 from campus.interchange.formats import dump_spec
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
+from campus.interchange.generator.common import (
+    COOLING_REDUNDANCY,
+    DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_REDUNDANCY,
+    POWER_REDUNDANCY,
+)
 from campus.interchange.importer import SpecError, import_campus
 
 
@@ -59,6 +65,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--bess-hours", type=float, help="Storage hours at full power (default 2).")
         parser.add_argument(
+            "--power-redundancy",
+            default=DEFAULT_POWER_REDUNDANCY,
+            choices=POWER_REDUNDANCY,
+            help="Critical power topology: N, N+1 (distributed redundant blocks) or 2N (default).",
+        )
+        parser.add_argument(
+            "--cooling-redundancy",
+            default=DEFAULT_COOLING_REDUNDANCY,
+            choices=COOLING_REDUNDANCY,
+            help="Spare cooling units and plants: N, N+1 (default) or 2N.",
+        )
+        parser.add_argument(
             "--replace", action="store_true", help="Replace an existing campus of the same name."
         )
         parser.add_argument(
@@ -88,6 +106,8 @@ class Command(BaseCommand):
                 racks_per_row=o["racks_per_row"],
                 bess_mw_per_building=o["bess_mw_per_building"],
                 bess_hours=o["bess_hours"],
+                power_redundancy=o["power_redundancy"],
+                cooling_redundancy=o["cooling_redundancy"],
                 catalog=db_catalog(),
             )
         except GeneratorError as exc:
