@@ -27,17 +27,12 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
-from campus.choices import Climate, Fabric, NicKind, Topology
+from campus.choices import Climate, Fabric, NicKind, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
 from campus.interchange.generate import GeneratorError, generate
-from campus.interchange.generator.common import (
-    COOLING_REDUNDANCY,
-    DEFAULT_COOLING_REDUNDANCY,
-    DEFAULT_POWER_REDUNDANCY,
-    POWER_REDUNDANCY,
-)
+from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel
 from twin.api.serializers.base import StrictFieldsMixin
@@ -332,13 +327,13 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         help_text="Hours of storage at full power (energy_mwh = power_mw x bess_hours); default 2 h.",
     )
     power_redundancy = serializers.ChoiceField(
-        choices=POWER_REDUNDANCY,
+        choices=Redundancy.choices,
         default=DEFAULT_POWER_REDUNDANCY,
         help_text="Critical power topology: N (one path), N+1 (distributed redundant blocks, k + 1 make k) "
         "or 2N (two complete paths); docs/generator.md.",
     )
     cooling_redundancy = serializers.ChoiceField(
-        choices=COOLING_REDUNDANCY,
+        choices=Redundancy.choices,
         default=DEFAULT_COOLING_REDUNDANCY,
         help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
     )

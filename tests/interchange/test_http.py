@@ -185,6 +185,10 @@ def test_generate_creates_a_campus(planner_client):
         # fabrics per vendor
         ({"name": "X", "gpus": 1024, "gpu_model": "ascend-910b", "fabric": "infiniband-ndr"}, "fabric"),
         ({"name": "X", "gpus": 1024, "gpu_model": "mi300x", "fabric": "spectrum-x"}, "fabric"),
+        # redundancy options
+        ({"name": "X", "gpus": 1024, "power_redundancy": "3N"}, "power_redundancy"),
+        ({"name": "X", "gpus": 1024, "power_redundancy": "n+1"}, "power_redundancy"),
+        ({"name": "X", "gpus": 1024, "cooling_redundancy": "N+2"}, "cooling_redundancy"),
     ],
 )
 def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):
@@ -193,6 +197,36 @@ def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):
     assert response.status_code == 400
     assert field in response.json()
     assert inventory_counts() == before
+
+
+def test_generate_takes_the_redundancy_options_and_the_spec_keeps_them(planner_client):
+    response = planner_client.post(
+        GENERATE_URL,
+        {"name": "Tier II", "gpus": 1024, "power_redundancy": "N", "cooling_redundancy": "2N"},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    campus = Campus.objects.get(pk=response.json()["id"])
+    assert (campus.power_redundancy, campus.cooling_redundancy) == ("N", "2N")
+    spec = export_campus(campus)
+    assert (spec["campus"]["power_redundancy"], spec["campus"]["cooling_redundancy"]) == ("N", "2N")
+    # an N chain: every rack on side A alone
+    racks = _racks_of(spec)
+    assert racks and all("feed_a" in rack and "feed_b" not in rack for rack in racks)
+    # the defaults: 2N power, N+1 cooling
+    response = planner_client.post(GENERATE_URL, {"name": "Default", "gpus": 1024}, format="json")
+    campus = Campus.objects.get(pk=response.json()["id"])
+    assert (campus.power_redundancy, campus.cooling_redundancy) == ("2N", "N+1")
+
+
+def _racks_of(spec: dict) -> list[dict]:
+    out = list(spec.get("racks", []))
+    for b in spec["buildings"]:
+        for h in b.get("halls", []):
+            out += h.get("racks", [])
+            for row in h.get("rows", []):
+                out += row.get("racks", [])
+    return out
 
 
 def test_generate_rounds_gb200_up_to_whole_racks_and_says_so(planner_client):

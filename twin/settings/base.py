@@ -159,6 +159,7 @@ SPECTACULAR_SETTINGS = {
         "StatusEnum": "campus.choices.Status",
         "NodeStatusEnum": "campus.choices.NodeStatus",
         "NicKindEnum": "campus.choices.NicKind",
+        "RedundancyEnum": "campus.choices.Redundancy",
     },
 }
 

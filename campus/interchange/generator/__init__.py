@@ -10,11 +10,12 @@ One module per step:
   NVL72 rack is 18 trays) → pods (compute islands of at most ``pod_max_gpus``).
 - ``layout``: pods → buildings (at most ``building_max_it_mw`` of IT each) → halls (at most
   ``hall_max_it_mw``) → rows of ``racks_per_row``, with positions on the floor.
-- ``power``: the 2N chain, utility A/B → substations → per hall transformer, switchgear (+ N+1
-  generators), UPS modules → per row PDU A/B → rack feeds A and B, each rated for the whole rack;
-  and the mechanical boards that feed the cooling.
-- ``cooling``: per building an N+1 set of plants; per hall an N+1 group of CDUs (liquid) or CRAHs (air);
-  every rack is assigned a unit.
+- ``power``: the chain of ``power_redundancy``: 2N (default) utility A/B → substations → per hall
+  transformer, switchgear (+ N+1 generators), UPS modules → per row PDU A/B → rack feeds A and B, each
+  rated for the whole rack; N (side A alone); N+1 (k + 1 distributed redundant blocks per hall, each rack
+  on two of them); and the mechanical boards that feed the cooling.
+- ``cooling``: per building a set of plants and per hall a group of CDUs (liquid) or CRAHs (air), N, N+1
+  (default) or 2N by ``cooling_redundancy``; every rack is assigned a unit.
 - ``fabric``: per pod from ``campus.analysis.fabric.design_fabric`` (tiers and leaf ports from the radix),
   leaf groups per rail or per row, one spine/core group per pod, an inter-island super-spine.
 - ``document``: ``generate_spec`` itself, which checks the parameters and runs the steps.

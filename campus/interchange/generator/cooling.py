@@ -1,4 +1,5 @@
-"""Cooling: where each hall's heat goes, the N+1 groups of units that take it, and the N+1 plants behind them.
+"""Cooling: where each hall's heat goes, the groups of units that take it, and the plants behind them (N+1
+by default; N or 2N by the builder's ``cooling_redundancy``, ``redundant_count``).
 
 The heat is placed the way ``campus.analysis.heat.heat_map`` reads it back, so the design passes its own
 balance: the cold plates of a ``direct-to-chip`` rack carry the node model's ``liquid_heat_fraction`` to

@@ -1,13 +1,19 @@
-"""The 2N power chain and the mechanical chain that keeps the cooling running.
+"""The power chain (N, N+1 distributed redundant or 2N) and the mechanical chain that keeps the cooling running.
 
-Per building and side (A, B): utility feed → substation → per hall transformer → switchgear (+ N+1
-generators) → UPS modules → per row PDU → rack feed; every rack has an A and a B feed. The mechanical
-loads are dual-fed the same way: every cooling unit from the hall's mechanical PDU A (on UPS A) and B (on
-UPS B), every plant from the building's mechanical switchboard A (on substation A and N+1 generators) and B
-(on substation B and its own N+1 generators). No device feeds both sides, so one loss on either side leaves the other carrying everything.
+2N (the default), per building and side (A, B): utility feed → substation → per hall transformer →
+switchgear (+ N+1 generators) → UPS modules → per row PDU → rack feed; every rack has an A and a B feed.
+The mechanical loads are dual-fed the same way: every cooling unit from the hall's mechanical PDU A (on UPS
+A) and B (on UPS B), every plant from the building's mechanical switchboard A (on substation A and N+1
+generators) and B (on substation B and its own N+1 generators). No device feeds both sides, so one loss on
+either side leaves the other carrying everything.
 
-Each element is rated for the full load it carries when the other side is lost, at its input (so its
-efficiency counted), divided by the planning limit ``max_utilization`` (0.8, NEC 80 % continuous load).
+N: side A alone, one UPS system per hall rated for its load; every rack and mechanical load single-fed.
+N+1 (``_hall_power_blocks``): per hall k + 1 blocks (transformer on both substations, switchgear with
+generators, UPS) of which any k carry the hall; each rack fed A and B from two different blocks.
+
+Each element is rated for the full load it carries when the other side (or, N+1, any one other block) is
+lost, at its input (so its efficiency counted), divided by the planning limit ``max_utilization`` (0.8,
+NEC 80 % continuous load).
 """
 
 from __future__ import annotations
