@@ -105,6 +105,29 @@ def test_generate_imports_a_mix_and_spec_only_writes_nothing(tmp_path):
 
 
 @pytest.mark.django_db
+def test_generate_takes_the_redundancy_options(tmp_path):
+    target = tmp_path / "spec.yaml"
+    run(
+        "generate_campus",
+        "--name",
+        "Blocks",
+        "--gpus",
+        "1024",
+        "--power-redundancy",
+        "N+1",
+        "--cooling-redundancy",
+        "N",
+        "--spec-only",
+        "-o",
+        str(target),
+    )
+    campus = yaml.safe_load(target.read_text())["campus"]
+    assert (campus["power_redundancy"], campus["cooling_redundancy"]) == ("N+1", "N")
+    with pytest.raises(CommandError, match="--power-redundancy"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--power-redundancy", "3N")
+
+
+@pytest.mark.django_db
 def test_demo_campus_loads_once():
     first, _ = run("load_demo_campus")
     campus = Campus.objects.get(pk=int(first))
