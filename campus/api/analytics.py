@@ -34,6 +34,7 @@ from campus.analysis import redundancy as redundancy_mod
 from campus.analysis import stranded as stranded_mod
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import reference_year, weather_of
+from campus.interchange.rules import redundancy_declaration_checks
 from campus.snapshot_adapter import build_snapshot
 
 MAX_CAMPUSES = 4
@@ -236,6 +237,19 @@ def redundancy(state: CampusState, include_single_points: bool) -> list[dict]:
         ("redundancy", include_single_points),
         lambda: [f.as_dict() for f in redundancy_mod.redundancy_check(state.snap, include_single_points)],
     )
+
+
+def redundancy_declared(state: CampusState) -> list[dict]:
+    """The declared redundancy of the campus against the single points found (``rules``)."""
+
+    def compute():
+        points: dict[str, list[str]] = {"power": [], "cooling": []}
+        for f in redundancy(state, True):
+            points[redundancy_mod.DOMAIN_OF_KIND[f["device_kind"]]].append(f["device_name"])
+        declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
+        return redundancy_declaration_checks(declared, points)
+
+    return state.memo(("redundancy_declared",), compute)
 
 
 def stranded(state: CampusState, include_racks: bool) -> dict:

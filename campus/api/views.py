@@ -534,7 +534,9 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
         "plant. Cooling follows power (a unit or plant stops when all its supplies are dead) and spare "
         "capacity is counted once, exactly as impact mode does. Lists each element whose loss trips another "
         "(`effect: cascade`), leaves racks without power (`power`) or powered racks without cooling "
-        "(`cooling`), the most GPUs lost first. `device_kind` is the `kind` impact mode takes.",
+        "(`cooling`), the most GPUs lost first. `device_kind` is the `kind` impact mode takes. `declared` "
+        "checks the campus's declared power_redundancy and cooling_redundancy against them (an N design's "
+        "single points are warnings, a redundant design's errors).",
         parameters=[a.RedundancyQuerySerializer],
         responses={200: a.RedundancySerializer},
         examples=[
@@ -558,6 +560,26 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
                             "racks_lost_cooling": [101, 102],
                         }
                     ],
+                    "declared": [
+                        {
+                            "field": "campus.power_redundancy",
+                            "domain": "power",
+                            "declared": "2N",
+                            "achieved": "N",
+                            "severity": "error",
+                            "single_points": ["B1 H1 MPDU"],
+                            "message": 'declared 2N, achieved N: 1 single points of failure ("B1 H1 MPDU")',
+                        },
+                        {
+                            "field": "campus.cooling_redundancy",
+                            "domain": "cooling",
+                            "declared": "",
+                            "achieved": "N+1",
+                            "severity": "ok",
+                            "single_points": [],
+                            "message": "not declared; achieved N+1",
+                        },
+                    ],
                 },
             )
         ],
@@ -566,8 +588,10 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def redundancy(self, request, pk=None):
         params = _query(a.RedundancyQuerySerializer, request)
-        findings = analytics.redundancy(self._state(), params["include_single_points"])
-        return Response({"count": len(findings), "findings": findings})
+        state = self._state()
+        findings = analytics.redundancy(state, params["include_single_points"])
+        declared = analytics.redundancy_declared(state)
+        return Response({"count": len(findings), "findings": findings, "declared": declared})
 
     @extend_schema(
         summary="Stranded power capacity",

@@ -145,3 +145,36 @@ class TestCompoundImpact:
         response = viewer_client.get(reverse("campus-impact", kwargs={"pk": campus.pk}), {"failed": bad})
         assert response.status_code == 400
         assert "failed" in response.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("params", "power", "cooling"),
+    [
+        # asked for: the N domains' single points are warnings
+        ({"power_redundancy": "N", "cooling_redundancy": "N"}, "warning", "warning"),
+        ({"power_redundancy": "N+1", "cooling_redundancy": "2N"}, "ok", "ok"),
+    ],
+)
+def test_the_redundancy_endpoint_checks_the_declared_redundancy(viewer_client, params, power, cooling):
+    campus = import_campus(generate_spec("Declared", 256, cooling="air", **SMALL, **params))
+    body = viewer_client.get(reverse("campus-redundancy", kwargs={"pk": campus.pk})).json()
+    declared = {d["domain"]: d for d in body["declared"]}
+    assert (declared["power"]["severity"], declared["cooling"]["severity"]) == (power, cooling)
+    assert declared["power"]["declared"] == params["power_redundancy"]
+    # every single point named is a finding of the list, in its domain
+    named = {f["device_name"] for f in body["findings"]}
+    assert set(declared["power"]["single_points"]) | set(declared["cooling"]["single_points"]) == named
+
+
+@pytest.mark.django_db
+def test_a_declared_2n_chain_with_a_single_point_is_an_error(viewer_client):
+    campus = import_campus(_mpdu_spec(dual=False))  # declares 2N, but its CRAHs hang off MPDU A alone
+    body = viewer_client.get(
+        reverse("campus-redundancy", kwargs={"pk": campus.pk}), {"include_single_points": "false"}
+    ).json()
+    power = next(d for d in body["declared"] if d["domain"] == "power")
+    assert (power["declared"], power["achieved"], power["severity"]) == ("2N", "N", "error")
+    # the mechanical PDUs A and what feeds them (UPS, switchgear of side A)
+    assert any("MPDU-A" in name for name in power["single_points"])
+    assert not any(name.endswith("MPDU-B") or "-UPS-B" in name for name in power["single_points"])

@@ -149,9 +149,33 @@ class RedundancyFindingSerializer(serializers.Serializer):
     racks_lost_cooling = serializers.ListField(child=serializers.IntegerField())
 
 
+class DeclaredRedundancySerializer(serializers.Serializer):
+    field = serializers.CharField(
+        help_text="The campus field declaring it: `campus.power_redundancy` or `campus.cooling_redundancy`."
+    )
+    domain = serializers.ChoiceField(choices=["power", "cooling"])
+    declared = serializers.CharField(help_text="N, N+1, 2N, or empty when not declared.")
+    achieved = serializers.ChoiceField(
+        choices=["N", "N+1"],
+        help_text="N with a single point of failure in the domain, else N+1 (or better).",
+    )
+    severity = serializers.ChoiceField(
+        choices=["ok", "warning", "error"],
+        help_text="error: N+1 or 2N declared and a single point found; warning: N declared, its single points "
+        "were asked for; ok otherwise.",
+    )
+    single_points = serializers.ListField(child=serializers.CharField(), help_text="Names of the elements.")
+    message = serializers.CharField()
+
+
 class RedundancySerializer(serializers.Serializer):
     count = serializers.IntegerField()
     findings = RedundancyFindingSerializer(many=True)
+    declared = DeclaredRedundancySerializer(
+        many=True,
+        help_text="The design check of the campus's declared power_redundancy and cooling_redundancy against "
+        "the single points found (all of them, whatever include_single_points).",
+    )
 
 
 class StrandedQuerySerializer(StrictQueryMixin, serializers.Serializer):
