@@ -65,6 +65,19 @@ class InventoryAdmin(SimpleHistoryAdmin):
 
     form = FinalStateForm
 
+    def get_list_display(self, request):
+        """Every inventory list shows the service dates (models.InventoryModel) after its own columns."""
+        columns = tuple(super().get_list_display(request))
+        if hasattr(self.model, "retire_date"):
+            columns += tuple(c for c in ("in_service_date", "retire_date") if c not in columns)
+        return columns
+
+    def get_list_filter(self, request):
+        filters = tuple(super().get_list_filter(request))
+        if hasattr(self.model, "retire_date"):
+            filters += tuple(c for c in ("in_service_date", "retire_date") if c not in filters)
+        return filters
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         if "delete_selected" in actions:

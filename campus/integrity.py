@@ -32,6 +32,7 @@ from campus.interchange.rules import (
     outside_hall,
     overlapping_racks,
     partial_domain_message,
+    phase_problem,
     power_cycles,
     whole_rack_nodes,
 )
@@ -258,6 +259,10 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
 
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
+    if hasattr(obj, "retire_date") and (
+        message := phase_problem(getattr(obj, "in_service_date", None), obj.retire_date)
+    ):
+        errors["retire_date"] = message
     if isinstance(obj, PowerFeed) and not in_bulk and "downstream_device" not in errors:
         if message := _feed_cycle_error(obj):
             errors["downstream_device"] = message

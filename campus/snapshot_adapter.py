@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from django.db import models
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from campus import catalog_data
+from campus.analysis.phases import interval, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -66,6 +68,15 @@ from campus.models import (
 )
 
 Row = Mapping[str, Any]
+
+
+def in_service_q(day: date, prefix: str = "") -> Q:
+    """Rows in service on ``day`` (``campus.analysis.phases.in_service`` as a query)."""
+    return (Q(**{f"{prefix}in_service_date__isnull": True}) | Q(**{f"{prefix}in_service_date__lte": day})) & (
+        Q(**{f"{prefix}retire_date__isnull": True}) | Q(**{f"{prefix}retire_date__gt": day})
+    )
+
+
 Context = Mapping[str, Any]
 
 
@@ -196,6 +207,15 @@ FAILURE_RATE_TABLE = Table(
 # ---------------------------------------------------------------- the campus
 
 
+_RACK_DATE_COLUMNS = ("in_service_date", "retire_date", "row__in_service_date", "row__retire_date")
+
+
+def _rack_dates(row: Row) -> tuple[date | None, date | None]:
+    return interval(
+        [(row["in_service_date"], row["retire_date"]), (row["row__in_service_date"], row["row__retire_date"])]
+    )
+
+
 def _instance_row(obj: models.Model, table: Table) -> dict[str, Any]:
     return {c: getattr(obj, c) for c in table.columns()}
 
@@ -242,13 +262,18 @@ CAMPUS_TABLE = Table(
         },
     },
 )
+DATES = _same("in_service_date", "retire_date")
+
 BUILDING_TABLE = Table(
-    BuildingSnap, Building, _same("id", "name", "x_m", "y_m", "width_m", "length_m"), scope="campus_id"
+    BuildingSnap,
+    Building,
+    {**_same("id", "name", "x_m", "y_m", "width_m", "length_m"), **DATES},
+    scope="campus_id",
 )
 HALL_TABLE = Table(
     HallSnap,
     DataHall,
-    _same("id", "building_id", "name", "width_m", "length_m"),
+    {**_same("id", "building_id", "name", "width_m", "length_m"), **DATES},
     scope="building__campus_id",
 )
 RACK_TABLE = Table(
@@ -260,6 +285,9 @@ RACK_TABLE = Table(
         **_same("x_m", "y_m", "cooling_type", "design_kw", "cooling_unit_id", "pod_id", "status"),
         "nodes": Derived(lambda row, ctx: tuple(ctx["nodes_by_rack"].get(row["id"], ())), ("id",)),
         "extra_it_kw": "extra_it_kw",
+        # a rack is in service only while its row is (the row's dates folded into the rack's)
+        "in_service_date": Derived(lambda row, ctx: _rack_dates(row)[0], _RACK_DATE_COLUMNS),
+        "retire_date": Derived(lambda row, ctx: _rack_dates(row)[1], _RACK_DATE_COLUMNS),
     },
     scope="campus_id",
     order_by=("id",),
@@ -267,7 +295,7 @@ RACK_TABLE = Table(
 UTILITY_FEED_TABLE = Table(
     UtilityFeedSnap,
     UtilityFeed,
-    {"id": "id", "name": "name", "capacity_kw": Column("capacity_mw", mw_to_kw)},
+    {"id": "id", "name": "name", "capacity_kw": Column("capacity_mw", mw_to_kw), **DATES},
     scope="campus_id",
 )
 POWER_DEVICE_TABLE = Table(
@@ -289,6 +317,8 @@ POWER_DEVICE_TABLE = Table(
         "prime_rating_kw",
         "ramp_kw_per_s",
         "fuel_usd_per_mwh",
+        "in_service_date",
+        "retire_date",
     ),
     scope="campus_id",
     order_by=("id",),
@@ -301,6 +331,7 @@ ENERGY_STORAGE_TABLE = Table(
         "power_kw": Column("power_mw", mw_to_kw),
         "energy_kwh": Column("energy_mwh", mwh_to_kwh),
         **_same("round_trip_efficiency", "response_ms", "building_id", "power_device_id", "status"),
+        **DATES,
     },
     scope="campus_id",
     order_by=("id",),
@@ -308,7 +339,7 @@ ENERGY_STORAGE_TABLE = Table(
 POWER_FEED_TABLE = Table(
     PowerFeedSnap,
     PowerFeed,
-    _same("id", "upstream_id", "downstream_device_id", "rack_id", "side", "rating_kw"),
+    {**_same("id", "upstream_id", "downstream_device_id", "rack_id", "side", "rating_kw"), **DATES},
     scope="campus_id",
     order_by=("id",),
 )
@@ -325,6 +356,8 @@ COOLING_PLANT_TABLE = Table(
         "power_device_id",
         "restart_minutes",
         "power_device_b_id",
+        "in_service_date",
+        "retire_date",
     ),
     scope="campus_id",
 )
@@ -346,6 +379,8 @@ COOLING_UNIT_TABLE = Table(
         "power_device_b_id",
         "x_m",
         "y_m",
+        "in_service_date",
+        "retire_date",
     ),
     scope="campus_id",
 )
@@ -358,6 +393,7 @@ POD_TABLE = Table(
             lambda row, ctx: ctx["switch_slug"].get(row["switch_model_id"]), ("switch_model_id",)
         ),
         "building_id": "building_id",
+        **DATES,
     },
     scope="campus_id",
 )
@@ -368,6 +404,7 @@ SWITCH_TABLE = Table(
         **_same("id", "name", "pod_id", "tier"),
         "model": Derived(lambda row, ctx: ctx["switch_slug"][row["model_id"]], ("model_id",)),
         **_same("count", "hall_id", "rack_id", "network"),
+        **DATES,
     },
     scope="campus_id",
 )
@@ -378,6 +415,7 @@ LINK_TABLE = Table(
         **_same("id", "pod_id", "network"),
         "medium": Derived(lambda row, ctx: ctx["medium_slug"][row["medium_id"]], ("medium_id",)),
         **_same("count", "length_m", "speed_gbps", "a_rack_id", "a_switch_id", "b_switch_id"),
+        **DATES,
     },
     scope="campus_id",
 )
@@ -419,13 +457,16 @@ def catalog_snapshot_parts() -> dict:
     }
 
 
-def _active_nodes_by_rack(campus_id: int, node_slug: Mapping[int, str]) -> dict[int, list[tuple[str, int]]]:
+def _active_nodes_by_rack(
+    campus_id: int, node_slug: Mapping[int, str], as_of: date | None = None
+) -> dict[int, list[tuple[str, int]]]:
+    """The active servers of each rack (with ``as_of``: those in service that day), by node model."""
     nodes_by_rack: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    nodes = Node.objects.filter(rack__campus_id=campus_id, status=NodeStatus.ACTIVE)
+    if as_of is not None:
+        nodes = nodes.filter(in_service_q(as_of))
     for row in (
-        Node.objects.filter(rack__campus_id=campus_id, status=NodeStatus.ACTIVE)
-        .values("rack_id", "node_model_id")
-        .annotate(n=Count("id"))
-        .order_by("rack_id", "node_model_id")
+        nodes.values("rack_id", "node_model_id").annotate(n=Count("id")).order_by("rack_id", "node_model_id")
     ):
         nodes_by_rack[row["rack_id"]].append((node_slug[row["node_model_id"]], row["n"]))
     return nodes_by_rack
@@ -439,7 +480,9 @@ def uploaded_weather(campus: Campus) -> WeatherYear | None:
     return WeatherYear(climate=campus.climate, source=row.source, pressure_pa=row.pressure_pa, **row.arrays())
 
 
-def build_snapshot(campus: Campus | int) -> CampusSnapshot:
+def build_snapshot(campus: Campus | int, as_of: date | None = None) -> CampusSnapshot:
+    """The campus as designed (every object, whatever its dates), or with ``as_of`` what is in service on
+    that day (``campus.analysis.phases``)."""
     campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
     cid = campus.pk
     ctx: dict[str, Any] = catalog_snapshot_parts()
@@ -449,7 +492,7 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
     ctx["buildings"] = _read(BUILDING_TABLE, ctx, cid)
     ctx["halls"] = _read(HALL_TABLE, ctx, cid)
     ctx["hall_building"] = {h.id: h.building_id for h in ctx["halls"]}
-    ctx["nodes_by_rack"] = _active_nodes_by_rack(cid, node_slug)
+    ctx["nodes_by_rack"] = _active_nodes_by_rack(cid, node_slug, as_of)
     for name, table in (
         ("racks", RACK_TABLE),
         ("utility_feeds", UTILITY_FEED_TABLE),
@@ -464,4 +507,5 @@ def build_snapshot(campus: Campus | int) -> CampusSnapshot:
     ):
         ctx[name] = _read(table, ctx, cid)
     ctx["weather"] = uploaded_weather(campus)
-    return _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)
+    snap = _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)
+    return snap if as_of is None else snapshot_as_of(snap, as_of)

@@ -10,6 +10,7 @@ Units are in the field names (kW, W, m, °C, hours). Identifiers are the databas
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from campus.analysis.units import w_to_kw
 from campus.analysis.weather import DEFAULT_CLIMATE, WeatherYear
@@ -101,6 +102,9 @@ class BuildingSnap:
     y_m: float
     width_m: float
     length_m: float
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,9 @@ class HallSnap:
     name: str
     width_m: float
     length_m: float
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,9 @@ class RackSnap:
     # (NodeSpec.slug, count) of the active servers in the rack
     nodes: tuple[tuple[str, int], ...] = ()
     extra_it_kw: float = 0.0  # storage, CPU nodes, switches housed in the rack, kW
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,9 @@ class UtilityFeedSnap:
     id: int
     name: str
     capacity_kw: float
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +169,9 @@ class PowerDeviceSnap:
     prime_rating_kw: float | None = None
     ramp_kw_per_s: float | None = None
     fuel_usd_per_mwh: float | None = None
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +182,9 @@ class PowerFeedSnap:
     rack_id: int | None
     side: str  # "A" | "B" | "N"
     rating_kw: float
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -181,6 +200,9 @@ class EnergyStorageSnap:
     building_id: int | None
     power_device_id: int | None  # where it connects on the power chain
     status: str = "active"
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 def _supplies(a: int | None, b: int | None) -> tuple[int, ...]:
@@ -201,6 +223,9 @@ class CoolingPlantSnap:
     restart_minutes: float = 6.0
     # second supply (dual-fed or transfer switch): the plant runs while any of its supplies is live
     power_device_b_id: int | None = None
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
     @property
     def supply_ids(self) -> tuple[int, ...]:
@@ -226,6 +251,9 @@ class CoolingUnitSnap:
     # the unit's corner in its hall, m (None: not recorded; the floor map lays it out)
     x_m: float | None = None
     y_m: float | None = None
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
     @property
     def supply_ids(self) -> tuple[int, ...]:
@@ -242,6 +270,9 @@ class PodSnap:
     oversubscription: float  # above the island (1.0 = non-blocking)
     switch_model: str | None  # SwitchSpec.slug
     building_id: int | None
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +286,9 @@ class SwitchSnap:
     hall_id: int | None
     rack_id: int | None
     network: str = "backend"  # "backend" | "frontend"
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +305,9 @@ class LinkSnap:
     a_rack_id: int | None
     a_switch_id: int | None
     b_switch_id: int
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ catalog included), read in one query. While the version holds, the snapshot, its
 summary are reused, so repeated dashboard and script calls cost one small query. Counts catch deletions,
 which leave no newer ``last_updated`` behind.
 
+Every figure counts what is in service on one day, ``as_of`` (default today, ``timezone.localdate()``;
+docs/planning.md, "Phases"): a state is kept per campus and day.
+
 The cache lives in the process (each gunicorn worker keeps its own); it holds a few campuses at most.
 A version read is reused for ``VERSION_TTL_S`` seconds, unless this process saves or deletes a campus row
 in the meantime (then the next request reads it again): a change made through another worker is seen at
@@ -19,10 +22,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from campus import models
@@ -38,6 +43,7 @@ from campus.interchange.rules import redundancy_declaration_checks
 from campus.snapshot_adapter import build_snapshot
 
 MAX_CAMPUSES = 4
+MAX_DAYS_PER_CAMPUS = 8  # states kept per campus (one per as_of day asked for), oldest first out
 VERSION_TTL_S = 1.0
 MAX_RESULTS_PER_CAMPUS = 32
 
@@ -57,6 +63,7 @@ _VERSION_SOURCES: list[tuple[type, str | None]] = [
     (models.Pod, "campus_id"),
     (models.Switch, "campus_id"),
     (models.Link, "campus_id"),
+    (models.EnergyStorage, "campus_id"),
     (models.CampusWeather, "campus_id"),
     (models.GPUModel, None),
     (models.NodeModel, None),
@@ -144,6 +151,7 @@ class CampusState:
     """A snapshot and the results computed from it, valid for one version of the campus."""
 
     version: tuple
+    as_of: date
     snap: CampusSnapshot
     hall_geometry: dict[int, dict]  # hall id -> x_m, y_m (position in its building)
     rack_size: dict[int, tuple[float, float]]  # rack id -> (width_m, depth_m)
@@ -166,18 +174,28 @@ class CampusState:
         return self.memo(("rollup",), lambda: power.rollup(self.snap))
 
 
-_states: OrderedDict[int, CampusState] = OrderedDict()
+# (campus id, as_of day) -> state; at most MAX_CAMPUSES campuses of MAX_DAYS_PER_CAMPUS days each
+_states: OrderedDict[tuple[int, date], CampusState] = OrderedDict()
 _states_lock = threading.Lock()
 
 
-def campus_state(campus: models.Campus) -> CampusState:
+def today() -> date:
+    """The default ``as_of``: today in the project's time zone."""
+    return timezone.localdate()
+
+
+def campus_state(campus: models.Campus, as_of: date | None = None, keep: bool = True) -> CampusState:
+    """The campus as it stands in service on ``as_of`` (default today), its snapshot and results cached
+    until its rows change (``keep=False``: a state built for one use is not added to the cache)."""
+    as_of = as_of or today()
     version = current_version(campus.pk)
+    key = (campus.pk, as_of)
     with _states_lock:
-        state = _states.get(campus.pk)
+        state = _states.get(key)
         if state is not None and state.version == version:
-            _states.move_to_end(campus.pk)
+            _states.move_to_end(key)
             return state
-    snap = build_snapshot(campus)
+    snap = build_snapshot(campus, as_of=as_of)
     halls = {
         row["id"]: {"x_m": row["x_m"], "y_m": row["y_m"]}
         for row in models.DataHall.objects.filter(building__campus_id=campus.pk).values("id", "x_m", "y_m")
@@ -188,12 +206,21 @@ def campus_state(campus: models.Campus) -> CampusState:
             "id", "width_m", "depth_m"
         )
     }
-    state = CampusState(version=version, snap=snap, hall_geometry=halls, rack_size=sizes)
+    state = CampusState(version=version, as_of=as_of, snap=snap, hall_geometry=halls, rack_size=sizes)
+    if not keep:
+        return state
     with _states_lock:
-        _states[campus.pk] = state
-        _states.move_to_end(campus.pk)
-        while len(_states) > MAX_CAMPUSES:
-            _states.popitem(last=False)
+        for old in [k for k, v in _states.items() if k[0] == campus.pk and v.version != version]:
+            del _states[old]
+        _states[key] = state
+        _states.move_to_end(key)
+        days = [k for k in _states if k[0] == campus.pk]
+        for old in days[: max(0, len(days) - MAX_DAYS_PER_CAMPUS)]:
+            del _states[old]
+        while len({k[0] for k in _states}) > MAX_CAMPUSES:
+            oldest = next(iter(_states))[0]
+            for old in [k for k in _states if k[0] == oldest]:
+                del _states[old]
     return state
 
 
@@ -204,7 +231,8 @@ def forget(campus_id: int | None = None) -> None:
         if campus_id is None:
             _states.clear()
         else:
-            _states.pop(campus_id, None)
+            for key in [k for k in _states if k[0] == campus_id]:
+                del _states[key]
 
 
 # ---------------------------------------------------------------- the endpoints' bodies
@@ -322,3 +350,66 @@ def facility_year(state: CampusState, gpu_power_fraction: float = 1.0, climate: 
         return body
 
     return state.memo(("facility_year", gpu_power_fraction, climate), compute)
+
+
+# ---------------------------------------------------------------- phases
+
+
+_DATED_MODELS: tuple[tuple[type, str], ...] = (
+    (models.UtilityFeed, "campus_id"),
+    (models.Building, "campus_id"),
+    (models.DataHall, "building__campus_id"),
+    (models.Row, "hall__building__campus_id"),
+    (models.Rack, "campus_id"),
+    (models.Node, "rack__campus_id"),
+    (models.PowerDevice, "campus_id"),
+    (models.PowerFeed, "campus_id"),
+    (models.EnergyStorage, "campus_id"),
+    (models.CoolingPlant, "campus_id"),
+    (models.CoolingUnit, "campus_id"),
+    (models.Pod, "campus_id"),
+    (models.Switch, "campus_id"),
+    (models.Link, "campus_id"),
+)
+
+
+def change_dates(campus_id: int) -> list[date]:
+    """Every day an object of the campus enters or leaves service, sorted (one query per table)."""
+    days: set[date] = set()
+    for model, scope in _DATED_MODELS:
+        for field_name in ("in_service_date", "retire_date"):
+            days.update(
+                model.objects.filter(**{scope: campus_id})
+                .exclude(**{f"{field_name}__isnull": True})
+                .values_list(field_name, flat=True)
+                .distinct()
+            )
+    return sorted(days)
+
+
+def timeline_point(state: CampusState) -> dict:
+    """The campus's headline figures on its ``as_of`` day: GPUs, IT and facility power, and the power
+    headroom after the worst single failure (the summary's ``headroom_after_failover_mw``)."""
+    body = campus_summary(state)
+    return {
+        "date": state.as_of.isoformat(),
+        "gpus": body["inventory"]["gpus"],
+        "it_mw": body["power"]["it_mw"],
+        "facility_mw": body["power"]["facility_mw"],
+        "headroom_mw": body["power"]["headroom_after_failover_mw"],
+    }
+
+
+def timeline(campus: models.Campus, as_of: date | None = None) -> dict:
+    """The figures at each day something enters or leaves service, and on ``as_of`` (default today)."""
+    current = campus_state(campus, as_of)
+
+    def compute():
+        days = sorted(set(change_dates(campus.pk)) | {current.as_of})
+        points = [
+            timeline_point(current if day == current.as_of else campus_state(campus, day, keep=False))
+            for day in days
+        ]
+        return {"points": points}
+
+    return current.memo(("timeline",), compute)

@@ -4,6 +4,7 @@ import django_filters as filters
 from django.contrib.auth import get_user_model
 
 from campus import models
+from campus.snapshot_adapter import in_service_q
 from twin.api.filters import TwinFilterSet
 
 ID = ["exact", "in"]
@@ -24,6 +25,24 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
     )
 
 
+class InventoryFilterSet(TwinFilterSet):
+    """An inventory table's filters, with its service dates: ``?in_service_on=YYYY-MM-DD`` keeps what is in
+    service that day; ``?in_service_date__gte=`` etc. range over either date."""
+
+    in_service_on = filters.DateFilter(
+        method="filter_in_service_on", label="In service on this day (YYYY-MM-DD)"
+    )
+    in_service_date = filters.DateFilter(field_name="in_service_date")
+    in_service_date__gte = filters.DateFilter(field_name="in_service_date", lookup_expr="gte")
+    in_service_date__lte = filters.DateFilter(field_name="in_service_date", lookup_expr="lte")
+    retire_date = filters.DateFilter(field_name="retire_date")
+    retire_date__gte = filters.DateFilter(field_name="retire_date", lookup_expr="gte")
+    retire_date__lte = filters.DateFilter(field_name="retire_date", lookup_expr="lte")
+
+    def filter_in_service_on(self, queryset, name, value):
+        return queryset.filter(in_service_q(value))
+
+
 class CampusFilterSet(TwinFilterSet):
     class Meta:
         model = models.Campus
@@ -37,19 +56,19 @@ class CampusFilterSet(TwinFilterSet):
         }
 
 
-class UtilityFeedFilterSet(TwinFilterSet):
+class UtilityFeedFilterSet(InventoryFilterSet):
     class Meta:
         model = models.UtilityFeed
         fields = {"id": ID, "campus": ID, "name": TEXT, "status": CHOICE, "capacity_mw": RANGE}
 
 
-class BuildingFilterSet(TwinFilterSet):
+class BuildingFilterSet(InventoryFilterSet):
     class Meta:
         model = models.Building
         fields = {"id": ID, "campus": ID, "name": TEXT, "status": CHOICE, "design_it_mw": RANGE}
 
 
-class DataHallFilterSet(TwinFilterSet):
+class DataHallFilterSet(InventoryFilterSet):
     campus, campus__in = related("building__campus", "Campus")
 
     class Meta:
@@ -57,7 +76,7 @@ class DataHallFilterSet(TwinFilterSet):
         fields = {"id": ID, "building": ID, "name": TEXT, "design_it_mw": RANGE}
 
 
-class RowFilterSet(TwinFilterSet):
+class RowFilterSet(InventoryFilterSet):
     campus, campus__in = related("hall__building__campus", "Campus")
     building, building__in = related("hall__building", "Building")
 
@@ -66,7 +85,7 @@ class RowFilterSet(TwinFilterSet):
         fields = {"id": ID, "hall": ID, "name": TEXT}
 
 
-class RackFilterSet(TwinFilterSet):
+class RackFilterSet(InventoryFilterSet):
     building, building__in = related("hall__building", "Building")
 
     class Meta:
@@ -85,7 +104,7 @@ class RackFilterSet(TwinFilterSet):
         }
 
 
-class PowerDeviceFilterSet(TwinFilterSet):
+class PowerDeviceFilterSet(InventoryFilterSet):
     class Meta:
         model = models.PowerDevice
         fields = {
@@ -103,7 +122,7 @@ class PowerDeviceFilterSet(TwinFilterSet):
         }
 
 
-class EnergyStorageFilterSet(TwinFilterSet):
+class EnergyStorageFilterSet(InventoryFilterSet):
     class Meta:
         model = models.EnergyStorage
         fields = {
@@ -120,7 +139,7 @@ class EnergyStorageFilterSet(TwinFilterSet):
         }
 
 
-class PowerFeedFilterSet(TwinFilterSet):
+class PowerFeedFilterSet(InventoryFilterSet):
     class Meta:
         model = models.PowerFeed
         fields = {
@@ -134,7 +153,7 @@ class PowerFeedFilterSet(TwinFilterSet):
         }
 
 
-class CoolingPlantFilterSet(TwinFilterSet):
+class CoolingPlantFilterSet(InventoryFilterSet):
     class Meta:
         model = models.CoolingPlant
         fields = {
@@ -150,7 +169,7 @@ class CoolingPlantFilterSet(TwinFilterSet):
         }
 
 
-class CoolingUnitFilterSet(TwinFilterSet):
+class CoolingUnitFilterSet(InventoryFilterSet):
     building, building__in = related("hall__building", "Building")
 
     class Meta:
@@ -170,7 +189,7 @@ class CoolingUnitFilterSet(TwinFilterSet):
         }
 
 
-class NodeFilterSet(TwinFilterSet):
+class NodeFilterSet(InventoryFilterSet):
     campus, campus__in = related("rack__campus", "Campus")
     hall, hall__in = related("rack__hall", "Hall")
     building, building__in = related("rack__hall__building", "Building")
@@ -182,7 +201,7 @@ class NodeFilterSet(TwinFilterSet):
         fields = {"id": ID, "rack": ID, "node_model": ID, "name": TEXT, "serial": ["exact"], "status": CHOICE}
 
 
-class PodFilterSet(TwinFilterSet):
+class PodFilterSet(InventoryFilterSet):
     class Meta:
         model = models.Pod
         fields = {
@@ -196,7 +215,7 @@ class PodFilterSet(TwinFilterSet):
         }
 
 
-class SwitchFilterSet(TwinFilterSet):
+class SwitchFilterSet(InventoryFilterSet):
     class Meta:
         model = models.Switch
         fields = {
@@ -212,7 +231,7 @@ class SwitchFilterSet(TwinFilterSet):
         }
 
 
-class LinkFilterSet(TwinFilterSet):
+class LinkFilterSet(InventoryFilterSet):
     class Meta:
         model = models.Link
         fields = {

@@ -325,8 +325,9 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     filterset_class = filtersets.CampusFilterSet
     search_fields = ("name", "location")
 
-    def _state(self):
-        return analytics.campus_state(self.get_object())
+    def _state(self, params: dict | None = None):
+        """The campus in service on the request's ``as_of`` day (default today)."""
+        return analytics.campus_state(self.get_object(), (params or {}).get("as_of"))
 
     @extend_schema(
         summary="Campus summary: inventory, power, cooling, network, compute, reliability",
@@ -340,7 +341,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def summary(self, request, pk=None):
         params = {k: v for k, v in _query(a.SummaryQuerySerializer, request).items() if v is not None}
-        state = self._state()
+        state = self._state({"as_of": params.pop("as_of", None)})
         try:
             return _json(
                 state,
@@ -398,7 +399,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def impact(self, request, pk=None):
         params = _query(a.ImpactQuerySerializer, request)
-        state = self._state()
+        state = self._state(params)
         field = "device" if "device" in params and not params.get("failed") else "failed"
         try:
             return Response(analytics.impact(state, params["elements"]))
@@ -451,7 +452,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="floor-map")
     def floor_map(self, request, pk=None):
         params = _query(a.FloorMapQuerySerializer, request)
-        state = self._state()
+        state = self._state(params)
         try:
             hall = params.get("hall")
             return _json(state, ("floor_map", hall), lambda: analytics.floor_map(state, hall))
@@ -521,7 +522,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="power-chain")
     def power_chain(self, request, pk=None):
         params = _query(a.PowerChainQuerySerializer, request)
-        state = self._state()
+        state = self._state(params)
         try:
             return Response(analytics.power_chain(state, params["rack"]))
         except ValueError as exc:
@@ -588,7 +589,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def redundancy(self, request, pk=None):
         params = _query(a.RedundancyQuerySerializer, request)
-        state = self._state()
+        state = self._state(params)
         findings = analytics.redundancy(state, params["include_single_points"])
         declared = analytics.redundancy_declared(state)
         return Response({"count": len(findings), "findings": findings, "declared": declared})
@@ -629,7 +630,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def stranded(self, request, pk=None):
         params = _query(a.StrandedQuerySerializer, request)
-        return Response(analytics.stranded(self._state(), params["racks"]))
+        return Response(analytics.stranded(self._state(params), params["racks"]))
 
     @extend_schema(
         summary="The facility hour by hour: PUE, facility power, water and cooling margin over a year",
@@ -669,7 +670,7 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="facility-year")
     def facility_year(self, request, pk=None):
         params = _query(a.FacilityYearQuerySerializer, request)
-        state = self._state()
+        state = self._state(params)
         key = ("facility_year", params["gpu_power_fraction"], params.get("climate"))
         try:
             return _json(
@@ -679,3 +680,51 @@ class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
             )
         except ValueError as exc:
             raise field_error(exc) from None
+
+    @extend_schema(
+        summary="Timeline: the campus's figures at each day something enters or leaves service",
+        description="One point per distinct in_service_date and retire_date of the campus's objects, plus "
+        "`as_of` (default today), sorted by date: GPUs, IT MW, facility MW and the power headroom after the "
+        "worst single failure (`headroom_mw`, the summary's `headroom_after_failover_mw`), each as the "
+        "summary reports it with `?as_of=` that day (docs/planning.md).",
+        parameters=[a.TimelineQuerySerializer],
+        responses={200: a.TimelineSerializer},
+        examples=[
+            OpenApiExample(
+                "Two phases",
+                response_only=True,
+                value={
+                    "points": [
+                        {
+                            "date": "2026-01-01",
+                            "gpus": 0,
+                            "it_mw": 0.0,
+                            "facility_mw": 0.0,
+                            "headroom_mw": 0.0,
+                        },
+                        {
+                            "date": "2026-07-01",
+                            "gpus": 8192,
+                            "it_mw": 12.4,
+                            "facility_mw": 14.6,
+                            "headroom_mw": 3.1,
+                        },
+                        {
+                            "date": "2027-07-01",
+                            "gpus": 16384,
+                            "it_mw": 24.8,
+                            "facility_mw": 29.1,
+                            "headroom_mw": 6.2,
+                        },
+                    ]
+                },
+            )
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def timeline(self, request, pk=None):
+        params = _query(a.TimelineQuerySerializer, request)
+        campus = self.get_object()
+        current = analytics.campus_state(campus, params.get("as_of"))
+        return _json(current, ("timeline",), lambda: analytics.timeline(campus, current.as_of))

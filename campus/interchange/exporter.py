@@ -79,6 +79,11 @@ def _fields(model, row: dict, names: tuple[str, ...], required: tuple[str, ...] 
     return out
 
 
+def _dates(row: dict) -> dict[str, str]:
+    """The service dates the row carries, as ISO dates (absent when empty)."""
+    return {name: row[name].isoformat() for name in ("in_service_date", "retire_date") if row.get(name)}
+
+
 def export_campus(campus: Campus | int) -> dict[str, Any]:
     """The spec of one campus as a plain dict (dump it as YAML or JSON)."""
     campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
@@ -123,6 +128,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 ("name", "utility", "capacity_mw", "voltage_kv", "status"),
                 ("name", "capacity_mw"),
             )
+            | _dates(row)
         )
 
     # Sites.
@@ -135,7 +141,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             row,
             ("name", "x_m", "y_m", "width_m", "length_m", "design_it_mw", "status"),
             ("name", "width_m", "length_m"),
-        )
+        ) | _dates(row)
     hall_key: dict[int, tuple[str, str]] = {}
     halls: dict[int, dict] = {}
     for row in DataHall.objects.filter(building__campus_id=cid).order_by("name").values():
@@ -145,12 +151,12 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             row,
             ("name", "x_m", "y_m", "width_m", "length_m", "design_it_mw"),
             ("name", "width_m", "length_m"),
-        )
+        ) | _dates(row)
         halls[row["id"]] = hall
         buildings[row["building_id"]].setdefault("halls", []).append(hall)
     rows: dict[int, dict] = {}
     for row in Row.objects.filter(hall__building__campus_id=cid).order_by("name").values():
-        rows[row["id"]] = _fields(Row, row, ("name", "x_m", "y_m"), ("name",))
+        rows[row["id"]] = _fields(Row, row, ("name", "x_m", "y_m"), ("name",)) | _dates(row)
         halls[row["hall_id"]].setdefault("rows", []).append(rows[row["id"]])
 
     device_name = dict(PowerDevice.objects.filter(campus_id=cid).values_list("id", "name"))
@@ -158,23 +164,31 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
     plant_name = dict(CoolingPlant.objects.filter(campus_id=cid).values_list("id", "name"))
     pod_name = dict(Pod.objects.filter(campus_id=cid).values_list("id", "name"))
     rack_name = dict(Rack.objects.filter(campus_id=cid).values_list("id", "name"))
+    rack_dates = {
+        pk: (start, end)
+        for pk, start, end in Rack.objects.filter(campus_id=cid).values_list(
+            "id", "in_service_date", "retire_date"
+        )
+    }
 
     node_groups: dict[int, list[dict]] = defaultdict(list)
     for row in (
         Node.objects.filter(rack__campus_id=cid)
-        .values("rack_id", "node_model_id", "status")
+        .values("rack_id", "node_model_id", "status", "in_service_date", "retire_date")
         .annotate(n=Count("id"), first=Min("name"))
-        .order_by("rack_id", "first", "node_model_id", "status")
+        .order_by("rack_id", "first", "node_model_id", "status", "in_service_date", "retire_date")
     ):
         group: dict[str, Any] = {"model": node_slug[row["node_model_id"]], "count": row["n"]}
         if row["status"] != NodeStatus.ACTIVE:
             group["status"] = row["status"]
+        group.update(_dates(row))
         node_groups[row["rack_id"]].append(group)
 
     rack_sides: dict[int, dict[str, tuple[str, float]]] = defaultdict(dict)
     power_feeds = []
     for row in PowerFeed.objects.filter(campus_id=cid).values():
-        if row["rack_id"] is not None and row["side"] != FeedSide.N:
+        inline = rack_dates.get(row["rack_id"]) == (row["in_service_date"], row["retire_date"])
+        if row["rack_id"] is not None and row["side"] != FeedSide.N and inline:
             rack_sides[row["rack_id"]][row["side"]] = (device_name[row["upstream_id"]], row["rating_kw"])
             continue
         feed: dict[str, Any] = {"from": device_name[row["upstream_id"]]}
@@ -184,8 +198,19 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             feed["rack"] = rack_name[row["rack_id"]]
         feed["side"] = row["side"]
         feed["rating_kw"] = row["rating_kw"]
+        feed.update(_dates(row))
         power_feeds.append(feed)
-    power_feeds.sort(key=lambda f: (f["from"], f.get("to", ""), f.get("rack", ""), f["side"], f["rating_kw"]))
+    power_feeds.sort(
+        key=lambda f: (
+            f["from"],
+            f.get("to", ""),
+            f.get("rack", ""),
+            f["side"],
+            f["rating_kw"],
+            f.get("in_service_date", ""),
+            f.get("retire_date", ""),
+        )
+    )
 
     rack_fields = (
         "name",
@@ -218,6 +243,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             rack["pod"] = pod_name[row["pod_id"]]
         if row["id"] in node_groups:
             rack["nodes"] = node_groups[row["id"]]
+        rack.update(_dates(row))
         parent = rows[row["row_id"]] if row["row_id"] is not None else halls[row["hall_id"]]
         parent.setdefault("racks", []).append(rack)
 
@@ -254,6 +280,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         )
         if row["utility_feed_id"] is not None:
             device["utility_feed"] = feed_name[row["utility_feed_id"]]
+        device.update(_dates(row))
         power_devices.append(device)
 
     energy_storage = []
@@ -271,6 +298,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 ("power_mw", "energy_mwh"),
             )
         )
+        store.update(_dates(row))
         energy_storage.append(store)
 
     cooling_plants = []
@@ -284,6 +312,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             plant["power_device"] = device_name[row["power_device_id"]]
         if row["power_device_b_id"] is not None:
             plant["power_device_b"] = device_name[row["power_device_b_id"]]
+        plant.update(_dates(row))
         cooling_plants.append(plant)
 
     cooling_units = []
@@ -313,6 +342,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 ("capacity_kw",),
             )
         )
+        unit.update(_dates(row))
         cooling_units.append(unit)
 
     pods = []
@@ -323,6 +353,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         pod.update(_fields(Pod, row, ("fabric", "topology", "oversubscription", "priority")))
         if row["switch_model_id"] is not None:
             pod["switch_model"] = switch_slug[row["switch_model_id"]]
+        pod.update(_dates(row))
         pods.append(pod)
 
     switch_name = {}
@@ -339,6 +370,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         switch.update(place(row, with_building=False))
         if row["rack_id"] is not None:
             switch["rack"] = rack_name[row["rack_id"]]
+        switch.update(_dates(row))
         switches.append(switch)
 
     links = []
@@ -356,6 +388,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         link["count"] = row["count"]
         link["length_m"] = row["length_m"]
         link.update(_fields(Link, row, ("speed_gbps",)))
+        link.update(_dates(row))
         links.append(link)
     links.sort(
         key=lambda k: (
@@ -368,6 +401,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
             k["length_m"],
             k["count"],
             k.get("speed_gbps", 0.0),
+            k.get("in_service_date", ""),
+            k.get("retire_date", ""),
         )
     )
 

@@ -7,7 +7,18 @@ from typing import Any
 
 import yaml
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
+    """The safe loader without YAML's implicit timestamps: an unquoted 2027-01-01 stays the text the
+    spec's dates are (``in_service_date``), as in JSON."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 YAML_MEDIA_TYPES = ("application/x-yaml", "application/yaml", "text/yaml", "text/x-yaml")

@@ -13,6 +13,7 @@ write no django-simple-history rows: an import is one event, not thousands of ed
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import date
 from typing import Any
 
 from django.db import connections, models, router, transaction
@@ -20,6 +21,7 @@ from django.utils import timezone
 
 from campus.choices import FeedSide, Network, NodeStatus
 from campus.interchange.validation import (
+    PHASE_FIELDS,
     CatalogIndex,
     SpecError,
     check_spec,
@@ -141,6 +143,16 @@ _CAMPUS_FIELDS = (
 def _given(item: dict, fields: Iterable[str]) -> dict[str, Any]:
     """The optional fields the spec sets; the model defaults fill the rest."""
     return {f: item[f] for f in fields if f in item}
+
+
+def _dates(item: dict, parent: dict | None = None) -> dict[str, date | None]:
+    """The service dates of a spec object (ISO strings, checked by the validation), as model values.
+    ``parent``: an object whose dates apply when the item has none (a rack's inline feeds, its nodes)."""
+    out: dict[str, date | None] = {}
+    for name in PHASE_FIELDS:
+        value = item.get(name, (parent or {}).get(name))
+        out[name] = date.fromisoformat(value) if value else None
+    return out
 
 
 def _bulk(model, objs: list, progress: Progress | None, stage: str) -> list:
@@ -291,7 +303,10 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         UtilityFeed,
         [
             UtilityFeed(
-                campus_id=cid, name=f["name"], **_given(f, ("utility", "capacity_mw", "voltage_kv", "status"))
+                campus_id=cid,
+                name=f["name"],
+                **_given(f, ("utility", "capacity_mw", "voltage_kv", "status")),
+                **_dates(f),
             )
             for f in data.get("utility_feeds", [])
         ],
@@ -310,7 +325,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         for size, axis in (("width_m", "x_m"), ("length_m", "y_m")):
             if size not in extra and halls:
                 extra[size] = max(100.0, max(h.get(axis, 0) + h[size] for h in halls))
-        buildings.append(Building(campus_id=cid, name=b["name"], **extra))
+        buildings.append(Building(campus_id=cid, name=b["name"], **extra, **_dates(b)))
     buildings = _bulk(Building, buildings, progress, "buildings")
     building_id = {b.name: b.pk for b in buildings}
 
@@ -321,6 +336,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
             width_m=h["width_m"],
             length_m=h["length_m"],
             **_given(h, ("x_m", "y_m", "design_it_mw")),
+            **_dates(h),
         )
         for b in building_specs
         for h in b.get("halls", [])
@@ -335,7 +351,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         for h in b.get("halls", []):
             hid = hall_id[(b["name"], h["name"])]
             for r in h.get("rows", []):
-                rows.append(Row(hall_id=hid, name=r["name"], **_given(r, ("x_m", "y_m"))))
+                rows.append(Row(hall_id=hid, name=r["name"], **_given(r, ("x_m", "y_m")), **_dates(r)))
                 row_keys.append((b["name"], h["name"], r["name"]))
     rows = _bulk(Row, rows, progress, "rows")
     row_id = {key: r.pk for key, r in zip(row_keys, rows, strict=True)}
@@ -359,6 +375,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 building_id=building_id.get(p.get("building")),
                 switch_model_id=catalog.switch_models.get(p.get("switch_model")),
                 **_given(p, ("fabric", "topology", "oversubscription", "priority")),
+                **_dates(p),
             )
             for p in data.get("pods", [])
         ],
@@ -391,6 +408,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                         "status",
                     ),
                 ),
+                **_dates(d),
             )
             for d in data.get("power_devices", [])
         ],
@@ -405,6 +423,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
             downstream_device_id=device_id[f["to"]],
             side=f.get("side", FeedSide.N),
             rating_kw=f["rating_kw"],
+            **_dates(f),
         )
         for f in data.get("power_feeds", [])
         if "to" in f
@@ -421,6 +440,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 power_mw=e["power_mw"],
                 energy_mwh=e["energy_mwh"],
                 **_given(e, ("round_trip_efficiency", "response_ms", "status")),
+                **_dates(e),
             )
             for e in data.get("energy_storage", [])
         ],
@@ -441,6 +461,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 power_device_b_id=device_id.get(p.get("power_device_b")),
                 **place(p),
                 **_given(p, ("cop", "restart_minutes", "status")),
+                **_dates(p),
             )
             for p in data.get("cooling_plants", [])
         ],
@@ -463,6 +484,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 power_device_b_id=device_id.get(u.get("power_device_b")),
                 **where,
                 **_given(u, ("supply_temp_c", "return_temp_c", "flow_lpm", "group", "x_m", "y_m", "status")),
+                **_dates(u),
             )
         )
     units = _bulk(CoolingUnit, units, progress, "cooling_units")
@@ -498,6 +520,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                         "cooling_unit_id": unit_id.get(k.get("cooling_unit")),
                         "pod_id": pod_id.get(k.get("pod")),
                         **{f: k.get(f, default) for f, default in rack_defaults.items()},
+                        **_dates(k),
                     }
                 )
     rack_ids = _insert_rows(Rack, rack_rows, progress, "racks", return_ids=True)
@@ -518,6 +541,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                         "rack_id": rack_pk,
                         "side": side.upper(),
                         "rating_kw": rating,
+                        **_dates(spec),
                     }
                 )
         groups = spec.get("nodes", [])
@@ -527,6 +551,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         for g in groups:
             model_pk, _ = catalog.node_models[g["model"]]
             status = g.get("status", NodeStatus.ACTIVE.value)
+            node_dates = _dates(g)
             for _ in range(int(g["count"])):  # JSON Schema lets 4.0 pass as an integer
                 index += 1
                 nodes.append(
@@ -535,6 +560,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                         "node_model_id": model_pk,
                         "name": f"{spec['name']}-n{index:0{width}d}",
                         "status": status,
+                        **node_dates,
                     }
                 )
     for f in data.get("power_feeds", []):
@@ -547,6 +573,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                     "rack_id": rack_id[f["rack"]],
                     "side": f.get("side", FeedSide.N.value),
                     "rating_kw": f["rating_kw"],
+                    **_dates(f),
                 }
             )
     _insert_rows(PowerFeed, rack_feeds, progress, "rack_feeds")
@@ -565,6 +592,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 hall_id=hall_id[(s["building"], s["hall"])] if "hall" in s else None,
                 rack_id=rack_id.get(s.get("rack")),
                 **_given(s, ("network", "count")),
+                **_dates(s),
             )
             for s in data.get("switches", [])
         ],
@@ -587,6 +615,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 "count": int(k["count"]),
                 "length_m": k["length_m"],
                 "speed_gbps": k.get("speed_gbps", default_speed),
+                **_dates(k),
             }
             for k in data.get("links", [])
         ],

@@ -38,6 +38,7 @@ __all__ = [
     "outside_hall",
     "overlapping_racks",
     "partial_domain_message",
+    "phase_problem",
     "power_cycles",
     "design_redundancy",
     "redundancy_declaration_checks",
@@ -47,6 +48,16 @@ __all__ = [
 # Floating-point slack for geometry checks (a rack flush with the hall wall is inside; racks side by side
 # at a 0.6 m pitch touch without overlapping).
 EPS = 1e-6
+
+
+# ---------------------------------------------------------------- phases
+
+
+def phase_problem(in_service_date, retire_date) -> str | None:
+    """An object retires after it enters service: ``retire_date`` > ``in_service_date`` when both are set."""
+    if in_service_date is not None and retire_date is not None and not retire_date > in_service_date:
+        return f"Must be after in_service_date ({in_service_date.isoformat()})."
+    return None
 
 
 # ---------------------------------------------------------------- power graph

@@ -69,11 +69,14 @@ def _list(items: dict[str, Any], max_items: int = 1_000_000) -> dict[str, Any]:
 
 
 _SLUG = {"type": "string", "minLength": 1, "maxLength": 64}
+# Service dates (ISO 8601 calendar dates; the validation checks the day exists and retire > in service).
+_DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+PHASES = {"in_service_date": _DATE, "retire_date": _DATE}
 # A rack's A/B feed ratings: a rack draws at most 500 kW (Rack.design_kw), a feed may be sized above it.
 _RACK_FEED_KW = _num(0.1, 2_000)
 
 NODE_GROUP = _obj(
-    {"model": _SLUG, "count": _int(1, 1_000), "status": _enum(NodeStatus)},
+    {"model": _SLUG, "count": _int(1, 1_000), "status": _enum(NodeStatus), **PHASES},
     required=("model", "count"),
 )
 
@@ -98,6 +101,7 @@ RACK = _obj(
         "cooling_unit": _name(),
         "pod": _name(),
         "nodes": _list(NODE_GROUP, 1_000),
+        **PHASES,
     },
     required=("name", "x_m", "y_m", "design_kw"),
 )
@@ -117,6 +121,8 @@ HALL = _obj(
         "design_it_mw": _num(0, 10_000),
         "rows": _list(ROW, 10_000),
         "racks": _list(RACK, 100_000),
+        **PHASES,
+        **PHASES,
     },
     required=("name", "width_m", "length_m"),
 )
@@ -131,6 +137,7 @@ BUILDING = _obj(
         "design_it_mw": _num(0, 100_000),
         "status": _enum(Status),
         "halls": _list(HALL, 10_000),
+        **PHASES,
     },
     required=("name",),
 )
@@ -162,6 +169,7 @@ UTILITY_FEED = _obj(
         "capacity_mw": _num(0, 100_000),
         "voltage_kv": _num(0, 2_000),
         "status": _enum(Status),
+        **PHASES,
     },
     required=("name", "capacity_mw"),
 )
@@ -188,6 +196,7 @@ POWER_DEVICE = _obj(
         "ramp_kw_per_s": _num(0.001, 2_000_000),
         "fuel_usd_per_mwh": _num(0, 100_000),
         "status": _enum(Status),
+        **PHASES,
     },
     required=("name", "kind", "rated_kw"),
     **_HALL_NEEDS_BUILDING,
@@ -203,6 +212,7 @@ ENERGY_STORAGE = _obj(
         "round_trip_efficiency": _num(0, 1, exclusive_minimum=True),
         "response_ms": _num(0, 600_000),
         "status": _enum(Status),
+        **PHASES,
     },
     required=("name", "power_mw", "energy_mwh"),
 )
@@ -214,6 +224,7 @@ POWER_FEED = _obj(
         "rack": _name(),
         "side": _enum(FeedSide),
         "rating_kw": _num(0.1, 2_000_000),
+        **PHASES,
     },
     required=("from", "rating_kw"),
 )
@@ -229,6 +240,7 @@ COOLING_PLANT = _obj(
         "power_device": _name(),
         "power_device_b": _name(),
         "status": _enum(Status),
+        **PHASES,
     },
     required=("name", "kind", "capacity_kw"),
 )
@@ -250,6 +262,7 @@ COOLING_UNIT = _obj(
         "x_m": _COORD,
         "y_m": _COORD,
         "status": _enum(Status),
+        **PHASES,
     },
     required=("name", "kind", "capacity_kw"),
     **_HALL_AND_BUILDING,
@@ -264,6 +277,7 @@ POD = _obj(
         "oversubscription": _num(1, 64),
         "switch_model": _SLUG,
         "priority": _int(-32_768, 32_767),
+        **PHASES,
     },
     required=("name",),
 )
@@ -279,6 +293,7 @@ SWITCH = _obj(
         "building": _name(),
         "hall": _name(),
         "rack": _name(),
+        **PHASES,
     },
     required=("name", "tier", "model"),
     **_HALL_AND_BUILDING,
@@ -295,6 +310,7 @@ LINK = _obj(
         "count": _int(1, 1_000_000),
         "length_m": _num(0.1, 200_000),
         "speed_gbps": _num(1, 3_200),
+        **PHASES,
     },
     required=("b_switch", "medium", "count", "length_m"),
 )

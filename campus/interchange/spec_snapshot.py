@@ -10,11 +10,13 @@ tests/interchange/test_spec_snapshot.py checks it against the database path.
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
+from datetime import date
 from typing import Any
 
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
+from campus.analysis.phases import in_service, interval, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -47,15 +49,21 @@ def _optional(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+def _dates(row: dict) -> dict[str, date | None]:
+    return {name: date.fromisoformat(row[name]) if row.get(name) else None for name in _PHASES}
+
+
 def _ids(rows: list[dict]) -> dict[str, int]:
     return {r["name"]: i for i, r in enumerate(rows, start=1)}
 
 
+_PHASES = ("in_service_date", "retire_date")
 _SECOND_SUPPLY = any(f.name == "power_device_b_id" for f in fields(CoolingUnitSnap))
 
 
-def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
-    """The snapshot ``build_snapshot`` would give after ``import_campus(spec)``, built in memory."""
+def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None = None) -> CampusSnapshot:
+    """The snapshot ``build_snapshot(campus, as_of)`` would give after ``import_campus(spec)``, built in
+    memory (``as_of``: what is in service that day, ``campus.analysis.phases``)."""
     c = spec["campus"]
     utility_rows = spec.get("utility_feeds", [])
     utility_id = _ids(utility_rows)
@@ -74,22 +82,27 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
     hall_id: dict[tuple[str, str], int] = {}
     racks: list[RackSnap] = []
     rack_id: dict[str, int] = {}
-    rack_feeds: list[tuple[str, str, str, float]] = []  # (device, rack, side, rating)
+    rack_feeds: list[tuple[str, str, str, float, dict]] = []  # (device, rack, side, rating, dates)
     for b in building_rows:
         bid = building_id[b["name"]]
         for h in b.get("halls", []):
             hid = len(halls) + 1
             hall_id[(b["name"], h["name"])] = hid
-            halls.append(HallSnap(hid, bid, h["name"], float(h["width_m"]), float(h["length_m"])))
-            placed = [k for row in h.get("rows", []) for k in row.get("racks", [])] + h.get("racks", [])
-            for k in placed:
+            halls.append(
+                HallSnap(hid, bid, h["name"], float(h["width_m"]), float(h["length_m"]), **_dates(h))
+            )
+            placed = [(row, k) for row in h.get("rows", []) for k in row.get("racks", [])]
+            placed += [({}, k) for k in h.get("racks", [])]
+            for row, k in placed:
                 rid = len(racks) + 1
                 rack_id[k["name"]] = rid
                 nodes = tuple(
                     (g["model"], int(g["count"]))
                     for g in k.get("nodes", [])
                     if g.get("status", "active") == "active"
+                    and (as_of is None or in_service(_Dated(**_dates(g)), as_of))
                 )
+                start, end = interval([tuple(_dates(k).values()), tuple(_dates(row).values())])
                 racks.append(
                     RackSnap(
                         id=rid,
@@ -105,12 +118,14 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                         status=k.get("status", "active"),
                         nodes=nodes,
                         extra_it_kw=float(k.get("extra_it_kw", 0.0)),
+                        in_service_date=start,
+                        retire_date=end,
                     )
                 )
                 for side in ("a", "b"):
                     if device := k.get(f"feed_{side}"):
                         rating = k.get(f"feed_{side}_rating_kw", k.get("feed_rating_kw", k["design_kw"]))
-                        rack_feeds.append((device, k["name"], side.upper(), float(rating)))
+                        rack_feeds.append((device, k["name"], side.upper(), float(rating), _dates(k)))
 
     def hall_of(row: dict) -> int | None:
         return hall_id.get((row.get("building"), row.get("hall")))
@@ -133,6 +148,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                 name: _optional(d.get(name))
                 for name in ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
             },
+            **_dates(d),
         )
         for d in device_rows
     )
@@ -147,10 +163,13 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                 rack_id=rack_id[f["rack"]] if to_rack else None,
                 side=f.get("side", "N"),
                 rating_kw=float(f["rating_kw"]),
+                **_dates(f),
             )
         )
-    for device, rack, side, rating in rack_feeds:
-        feeds.append(PowerFeedSnap(len(feeds) + 1, device_id[device], None, rack_id[rack], side, rating))
+    for device, rack, side, rating, dates in rack_feeds:
+        feeds.append(
+            PowerFeedSnap(len(feeds) + 1, device_id[device], None, rack_id[rack], side, rating, **dates)
+        )
 
     storage = tuple(
         EnergyStorageSnap(
@@ -165,6 +184,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             building_id=building_id.get(e.get("building")),
             power_device_id=device_id.get(e.get("power_device")),
             status=e.get("status", "active"),
+            **_dates(e),
         )
         for i, e in enumerate(spec.get("energy_storage", []), start=1)
     )
@@ -186,6 +206,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             power_device_id=device_id.get(p.get("power_device")),
             restart_minutes=float(p.get("restart_minutes", _PLANT_RESTART_MINUTES)),
             **second(p),
+            **_dates(p),
         )
         for p in plant_rows
     )
@@ -205,6 +226,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             x_m=u.get("x_m"),
             y_m=u.get("y_m"),
             **second(u),
+            **_dates(u),
         )
         for u in unit_rows
     )
@@ -217,6 +239,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             oversubscription=float(p.get("oversubscription", 1.0)),
             switch_model=p.get("switch_model"),
             building_id=building_id.get(p.get("building")),
+            **_dates(p),
         )
         for p in pod_rows
     )
@@ -233,6 +256,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             hall_id=hall_of(s),
             rack_id=rack_id.get(s.get("rack")),
             network=s.get("network", "backend"),
+            **_dates(s),
         )
         for s in switch_rows
     )
@@ -248,10 +272,11 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
             a_rack_id=rack_id.get(k.get("a_rack")),
             a_switch_id=switch_id.get(k.get("a_switch")),
             b_switch_id=switch_id[k["b_switch"]],
+            **_dates(k),
         )
         for i, k in enumerate(spec.get("links", []), start=1)
     )
-    return CampusSnapshot(
+    snap = CampusSnapshot(
         id=campus_id,
         name=c["name"],
         grid_capacity_kw=mw_to_kw(float(c.get("grid_capacity_mw", 0.0))),
@@ -270,13 +295,16 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
                 float(b.get("y_m", 0.0)),
                 float(b.get("width_m", 100.0)),
                 float(b.get("length_m", 100.0)),
+                **_dates(b),
             )
             for b in building_rows
         ),
         halls=tuple(halls),
         racks=tuple(racks),
         utility_feeds=tuple(
-            UtilityFeedSnap(utility_id[u["name"]], u["name"], mw_to_kw(float(u.get("capacity_mw", 0.0))))
+            UtilityFeedSnap(
+                utility_id[u["name"]], u["name"], mw_to_kw(float(u.get("capacity_mw", 0.0))), **_dates(u)
+            )
             for u in utility_rows
         ),
         power_devices=devices,
@@ -289,3 +317,10 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1) -> CampusSnapshot:
         links=links,
         **catalog_specs(),
     )
+    return snap if as_of is None else snapshot_as_of(snap, as_of)
+
+
+@dataclass(frozen=True)
+class _Dated:
+    in_service_date: date | None
+    retire_date: date | None

@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import fastjsonschema
@@ -30,10 +31,14 @@ from campus.interchange.rules import (
     outside_hall,
     overlapping_racks,
     partial_domain_message,
+    phase_problem,
     power_cycles,
     whole_rack_nodes,
 )
 from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
+
+# The service dates every spec object may carry (models.InventoryModel).
+PHASE_FIELDS = ("in_service_date", "retire_date")
 
 # The spec's single-feed side (``FeedSide.N``), spelled out so this module needs no ORM import.
 _SIDE_N = "N"
@@ -193,10 +198,32 @@ class SpecChecker:
                 for ki, rack in enumerate(hall.get("racks", [])):
                     self._unique(self.racks, rack["name"], f"{hpath}.racks[{ki}].name", "rack")
 
+        self._check_dates()
         self._check_buildings()
         self._check_power()
         self._check_cooling()
         self._check_network()
+
+    def _check_dates(self) -> None:
+        """Every service date is a real day, and an object retires after it enters service."""
+        stack: list[tuple[Any, str]] = [(self.data, "")]
+        while stack:
+            value, path = stack.pop()
+            if isinstance(value, list):
+                stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+                continue
+            if not isinstance(value, dict):
+                continue
+            days = {}
+            for name in PHASE_FIELDS:
+                if name in value:
+                    try:
+                        days[name] = date.fromisoformat(value[name])
+                    except ValueError:
+                        self.error(_join(path, name), f'"{value[name]}" is not a date (YYYY-MM-DD)')
+            if len(days) == 2 and (message := phase_problem(days["in_service_date"], days["retire_date"])):
+                self.error(_join(path, "retire_date"), message[0].lower() + message[1:].rstrip("."))
+            stack.extend((v, _join(path, str(k))) for k, v in value.items() if isinstance(v, dict | list))
 
     # -- sites and racks
 

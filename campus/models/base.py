@@ -18,6 +18,28 @@ class TimestampedModel(models.Model):
             raise ValidationError(errors)
 
 
+class InventoryModel(TimestampedModel):
+    """An inventory object: what the campus holds, with the dates it enters and leaves service.
+
+    Empty dates: in service since always and never retired. An object is in service on day D when
+    (``in_service_date`` is empty or ≤ D) and (``retire_date`` is empty or > D); analytics count only
+    what is in service on their ``as_of`` day (docs/planning.md, "Phases")."""
+
+    in_service_date = models.DateField(
+        null=True,
+        blank=True,
+        help_text="First day in service (energised, commissioned); empty: in service since always.",
+    )
+    retire_date = models.DateField(
+        null=True,
+        blank=True,
+        help_text="First day out of service (decommissioned); empty: never retired. After in_service_date.",
+    )
+
+    class Meta:
+        abstract = True
+
+
 class CatalogModel(TimestampedModel):
     """A catalog row: a default that users may override, always with where its numbers come from."""
 

@@ -3,10 +3,10 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import NodeStatus
 
-from .base import TimestampedModel
+from .base import InventoryModel
 
 
-class Node(TimestampedModel):
+class Node(InventoryModel):
     """One server in a rack. GPUs are counted from its node model, not stored one row each."""
 
     rack = models.ForeignKey("campus.Rack", on_delete=models.CASCADE, related_name="nodes")

@@ -5,10 +5,10 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import CoolingPlantKind, CoolingUnitKind, Status
 
-from .base import TimestampedModel
+from .base import InventoryModel
 
 
-class CoolingPlant(TimestampedModel):
+class CoolingPlant(InventoryModel):
     """Heat rejection: chillers, dry coolers, cooling towers."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="cooling_plants")
@@ -47,7 +47,7 @@ class CoolingPlant(TimestampedModel):
         return self.name
 
 
-class CoolingUnit(TimestampedModel):
+class CoolingUnit(InventoryModel):
     """A CRAH, CDU, rear-door heat exchanger or immersion tank, and the racks it serves (Rack.cooling_unit)."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="cooling_units")

@@ -6,10 +6,10 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import Fabric, Network, SwitchTier, Topology
 
-from .base import TimestampedModel
+from .base import InventoryModel
 
 
-class Pod(TimestampedModel):
+class Pod(InventoryModel):
     """A compute island: full bisection inside, oversubscribed above it."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="pods")
@@ -43,7 +43,7 @@ class Pod(TimestampedModel):
         return self.name
 
 
-class Switch(TimestampedModel):
+class Switch(InventoryModel):
     """A group of ``count`` identical switches of one tier at one place (a single switch when count is 1)."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="switches")
@@ -75,7 +75,7 @@ class Switch(TimestampedModel):
         return self.name
 
 
-class Link(TimestampedModel):
+class Link(InventoryModel):
     """A bundle of ``count`` identical cables from a rack's servers or a switch group to a switch group."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="links")

@@ -7,10 +7,10 @@ from simple_history.models import HistoricalRecords
 from campus.catalog_data import default_value
 from campus.choices import FeedSide, PowerDeviceKind, Status
 
-from .base import TimestampedModel
+from .base import InventoryModel
 
 
-class PowerDevice(TimestampedModel):
+class PowerDevice(InventoryModel):
     """One node of the power graph: substation, transformer, switchgear, generator, UPS, PDU, busway or RPP."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="power_devices")
@@ -80,7 +80,7 @@ class PowerDevice(TimestampedModel):
         return self.name
 
 
-class PowerFeed(TimestampedModel):
+class PowerFeed(InventoryModel):
     """An edge of the power graph: upstream device → downstream device or rack, on side A, B or N."""
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="power_feeds")
@@ -131,7 +131,7 @@ def _above_zero(value: float) -> None:
         raise ValidationError("Must be above 0.")
 
 
-class EnergyStorage(TimestampedModel):
+class EnergyStorage(InventoryModel):
     """A battery energy storage system (BESS): its inverter power, its energy, its round-trip efficiency
     and how fast it answers, and where it sits on the power chain (the device it connects to)."""
 

@@ -5,7 +5,7 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import Climate, CoolingType, Redundancy, Status
 
-from .base import TimestampedModel
+from .base import InventoryModel, TimestampedModel
 
 
 class Campus(TimestampedModel):
@@ -91,7 +91,7 @@ class Campus(TimestampedModel):
         return self.name
 
 
-class UtilityFeed(TimestampedModel):
+class UtilityFeed(InventoryModel):
     """A grid connection: where the campus takes power from the utility."""
 
     campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="utility_feeds")
@@ -113,7 +113,7 @@ class UtilityFeed(TimestampedModel):
         return self.name
 
 
-class Building(TimestampedModel):
+class Building(InventoryModel):
     campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="buildings")
     name = models.CharField(max_length=128)
     x_m = models.FloatField(default=0, help_text="Position of the building's corner on the campus plan, m.")
@@ -132,7 +132,7 @@ class Building(TimestampedModel):
         return self.name
 
 
-class DataHall(TimestampedModel):
+class DataHall(InventoryModel):
     building = models.ForeignKey(Building, on_delete=models.CASCADE, related_name="halls")
     name = models.CharField(max_length=128)
     x_m = models.FloatField(default=0, help_text="Position of the hall inside its building, m.")
@@ -154,7 +154,7 @@ class DataHall(TimestampedModel):
         return self.name
 
 
-class Row(TimestampedModel):
+class Row(InventoryModel):
     hall = models.ForeignKey(DataHall, on_delete=models.CASCADE, related_name="rows")
     name = models.CharField(max_length=64)
     x_m = models.FloatField(default=0)
@@ -169,7 +169,7 @@ class Row(TimestampedModel):
         return self.name
 
 
-class Rack(TimestampedModel):
+class Rack(InventoryModel):
     campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="racks")
     hall = models.ForeignKey(DataHall, on_delete=models.CASCADE, related_name="racks")
     row = models.ForeignKey(Row, on_delete=models.SET_NULL, null=True, blank=True, related_name="racks")

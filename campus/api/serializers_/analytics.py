@@ -8,7 +8,18 @@ from campus.analysis.weather import CLIMATES
 from twin.api.serializers.base import StrictQueryMixin
 
 
-class SummaryQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class AsOfQuery(serializers.Serializer):
+    """The day an analytics answer is for: only what is in service that day counts (docs/planning.md)."""
+
+    as_of = serializers.DateField(
+        required=False,
+        help_text="Count only what is in service on this day, YYYY-MM-DD (default: today). An object is in "
+        "service when its in_service_date is empty or on/before the day and its retire_date is empty or "
+        "after it; what it contains or feeds follows it.",
+    )
+
+
+class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     pue = serializers.FloatField(
         required=False,
         min_value=1.0,
@@ -48,7 +59,7 @@ class SummaryQuerySerializer(StrictQueryMixin, serializers.Serializer):
     )
 
 
-class ImpactQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class ImpactQuerySerializer(StrictQueryMixin, AsOfQuery):
     device = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -103,7 +114,7 @@ class ImpactQuerySerializer(StrictQueryMixin, serializers.Serializer):
         return attrs
 
 
-class FloorMapQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class FloorMapQuerySerializer(StrictQueryMixin, AsOfQuery):
     hall = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -112,11 +123,11 @@ class FloorMapQuerySerializer(StrictQueryMixin, serializers.Serializer):
     )
 
 
-class PowerChainQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class PowerChainQuerySerializer(StrictQueryMixin, AsOfQuery):
     rack = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
-class RedundancyQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class RedundancyQuerySerializer(StrictQueryMixin, AsOfQuery):
     include_single_points = serializers.BooleanField(
         required=False,
         default=True,
@@ -178,7 +189,7 @@ class RedundancySerializer(serializers.Serializer):
     )
 
 
-class StrandedQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class StrandedQuerySerializer(StrictQueryMixin, AsOfQuery):
     racks = serializers.BooleanField(required=False, default=False, help_text="Include one row per rack.")
 
 
@@ -295,7 +306,7 @@ class StrandedSerializer(serializers.Serializer):
     racks = StrandedRowSerializer(many=True, required=False)
 
 
-class FacilityYearQuerySerializer(StrictQueryMixin, serializers.Serializer):
+class FacilityYearQuerySerializer(StrictQueryMixin, AsOfQuery):
     gpu_power_fraction = serializers.FloatField(
         required=False,
         default=1.0,
@@ -336,3 +347,25 @@ class FacilityYearSerializer(serializers.Serializer):
         help_text="pue (energy-weighted), max_pue, peak_facility_mw, peak_hour, annual_energy_mwh, "
         "wue_l_per_kwh, water_m3, hours_short and per plant its power, free-cooling hours and hours short."
     )
+
+
+class TimelineQuerySerializer(StrictQueryMixin, AsOfQuery):
+    pass
+
+
+class TimelinePointSerializer(serializers.Serializer):
+    date = serializers.DateField(
+        help_text="The day (an in_service_date or retire_date of the campus, or as_of)."
+    )
+    gpus = serializers.IntegerField(help_text="GPUs in service that day.")
+    it_mw = serializers.FloatField(help_text="IT power at full GPU TDP of what is in service, MW.")
+    facility_mw = serializers.FloatField(help_text="Facility power (IT + conversion losses + cooling), MW.")
+    headroom_mw = serializers.FloatField(
+        allow_null=True,
+        help_text="IT MW the campus could still add with its design redundancy intact "
+        "(the summary's headroom_after_failover_mw).",
+    )
+
+
+class TimelineSerializer(serializers.Serializer):
+    points = TimelinePointSerializer(many=True, help_text="One point per day something changes, sorted.")

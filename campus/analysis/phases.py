@@ -1,0 +1,177 @@
+"""Phases by date: the part of a campus that is in service on one day.
+
+Every inventory object may carry ``in_service_date`` (first day in service) and ``retire_date`` (first day
+out of service). An object is in service on day D when (``in_service_date`` is empty or ≤ D) and
+(``retire_date`` is empty or > D). ``snapshot_as_of(snap, D)`` is the snapshot of what is in service on D,
+with these rules (docs/planning.md, "Phases"):
+
+* a child of an object out of service is out too: halls of a building, racks of a hall (and of a row:
+  the snapshot adapter folds a row's dates into its racks'), pods, plants, storage and cooling units of a
+  building, cooling units of a plant, switches of a pod, hall or rack, links to a switch or rack, a rack's
+  power feeds;
+* a power device out of service stays in the chain as an ``offline`` device: what it feeds loses power
+  exactly as if it had failed. A power feed out of service whose downstream end is in service hangs from a
+  stand-in ``offline`` device (id ``-upstream id``): the rack or device behind it loses that feed, as in a
+  failure. A device whose utility connection is out of service loses that source;
+* a rack whose cooling unit or pod is out of service keeps its place without one.
+
+Pure: no Django. ``campus.snapshot_adapter.build_snapshot(campus, as_of=D)`` reads the servers in service on
+D and applies this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap
+
+OFFLINE = "offline"
+
+
+def in_service(obj: Any, day: date) -> bool:
+    """Whether ``obj`` (anything with ``in_service_date`` and ``retire_date``) is in service on ``day``."""
+    start, end = obj.in_service_date, obj.retire_date
+    return (start is None or start <= day) and (end is None or end > day)
+
+
+def interval(dates: Iterable[tuple[date | None, date | None]]) -> tuple[date | None, date | None]:
+    """The days every one of several ``(in_service_date, retire_date)`` intervals covers: the latest
+    start and the earliest end (an object is in service only while all its parents are)."""
+    starts, ends = [], []
+    for start, end in dates:
+        if start is not None:
+            starts.append(start)
+        if end is not None:
+            ends.append(end)
+    return (max(starts) if starts else None, min(ends) if ends else None)
+
+
+def change_dates(snap: CampusSnapshot) -> list[date]:
+    """Every day something in the snapshot enters or leaves service, sorted."""
+    days: set[date] = set()
+    for name in _DATED:
+        for obj in getattr(snap, name):
+            for day in (obj.in_service_date, obj.retire_date):
+                if day is not None:
+                    days.add(day)
+    return sorted(days)
+
+
+_DATED = (
+    "buildings",
+    "halls",
+    "racks",
+    "utility_feeds",
+    "power_devices",
+    "power_feeds",
+    "energy_storage",
+    "cooling_plants",
+    "cooling_units",
+    "pods",
+    "switches",
+    "links",
+)
+
+
+def _ok(ref: int | None, kept: set[int]) -> bool:
+    return ref is None or ref in kept
+
+
+def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
+    """What of ``snap`` is in service on ``day`` (the module's rules)."""
+    buildings = tuple(b for b in snap.buildings if in_service(b, day))
+    b_ids = {b.id for b in buildings}
+    halls = tuple(h for h in snap.halls if in_service(h, day) and h.building_id in b_ids)
+    h_ids = {h.id for h in halls}
+    pods = tuple(p for p in snap.pods if in_service(p, day) and _ok(p.building_id, b_ids))
+    pod_ids = {p.id for p in pods}
+    plants = tuple(p for p in snap.cooling_plants if in_service(p, day) and _ok(p.building_id, b_ids))
+    plant_ids = {p.id for p in plants}
+    units = tuple(
+        u
+        for u in snap.cooling_units
+        if in_service(u, day) and _ok(u.hall_id, h_ids) and _ok(u.plant_id, plant_ids)
+    )
+    unit_ids = {u.id for u in units}
+    racks = []
+    for r in snap.racks:
+        if not (in_service(r, day) and r.hall_id in h_ids and r.building_id in b_ids):
+            continue
+        changes: dict[str, Any] = {}
+        if not _ok(r.cooling_unit_id, unit_ids):
+            changes["cooling_unit_id"] = None
+        if not _ok(r.pod_id, pod_ids):
+            changes["pod_id"] = None
+        racks.append(replace(r, **changes) if changes else r)
+    r_ids = {r.id for r in racks}
+    utilities = tuple(u for u in snap.utility_feeds if in_service(u, day))
+    u_ids = {u.id for u in utilities}
+
+    # the power chain: devices stay (offline when out of service), feeds to racks that left go
+    has_up_feed = {f.downstream_device_id for f in snap.power_feeds if f.downstream_device_id is not None}
+    devices: list[PowerDeviceSnap] = []
+    by_id = {d.id: d for d in snap.power_devices}
+    for d in snap.power_devices:
+        changes = {}
+        if not (in_service(d, day) and _ok(d.building_id, b_ids)):
+            changes["status"] = OFFLINE
+        if d.utility_feed_id is not None and d.utility_feed_id not in u_ids:
+            changes["utility_feed_id"] = None
+            if d.id not in has_up_feed:
+                changes["status"] = OFFLINE  # its only source is not connected yet (or any more)
+        devices.append(replace(d, **changes) if changes else d)
+    feeds = []
+    stand_ins: dict[int, PowerDeviceSnap] = {}
+    for f in snap.power_feeds:
+        if f.rack_id is not None and f.rack_id not in r_ids:
+            continue
+        if not in_service(f, day):
+            up = by_id[f.upstream_id]
+            if up.id not in stand_ins:
+                stand_ins[up.id] = replace(
+                    up,
+                    id=-up.id,
+                    name=f"{up.name} (feed not in service)",
+                    utility_feed_id=None,
+                    status=OFFLINE,
+                    in_service_date=None,
+                    retire_date=None,
+                )
+            f = replace(f, upstream_id=-up.id)
+        feeds.append(f)
+    devices.extend(stand_ins[k] for k in sorted(stand_ins))
+
+    storage = tuple(s for s in snap.energy_storage if in_service(s, day) and _ok(s.building_id, b_ids))
+    switches = tuple(
+        s
+        for s in snap.switches
+        if in_service(s, day) and _ok(s.pod_id, pod_ids) and _ok(s.hall_id, h_ids) and _ok(s.rack_id, r_ids)
+    )
+    sw_ids = {s.id for s in switches}
+    links = tuple(
+        ln
+        for ln in snap.links
+        if in_service(ln, day)
+        and _ok(ln.pod_id, pod_ids)
+        and _ok(ln.a_rack_id, r_ids)
+        and _ok(ln.a_switch_id, sw_ids)
+        and ln.b_switch_id in sw_ids
+    )
+    return replace(
+        snap,
+        buildings=buildings,
+        halls=halls,
+        racks=tuple(racks),
+        utility_feeds=utilities,
+        power_devices=tuple(devices),
+        power_feeds=tuple(feeds),
+        energy_storage=storage,
+        cooling_plants=plants,
+        cooling_units=units,
+        pods=pods,
+        switches=switches,
+        links=links,
+    )

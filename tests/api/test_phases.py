@@ -1,0 +1,239 @@
+"""Phases by date: service dates on the inventory, ``?as_of=`` on every analytics endpoint, the timeline.
+
+The campus is tests/api/test_analytics.py's small 2N campus: 4 racks of two 8-GPU servers
+(8 × 700 W + 4,600 W = 10.2 kW each). Truth comes from outside the code under test: a campus whose every
+object enters service in the future has no GPU and no IT load; a phase-1-only campus built apart (the
+same factories, phase 2 deleted) gives the figures of the phased campus's phase-1 day.
+"""
+
+from datetime import date, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from campus import models as m
+from campus.api import analytics
+from tests.api.test_analytics import NODES_PER_RACK, RACKS, build_campus
+
+GPUS_PER_RACK = NODES_PER_RACK * 8
+
+INVENTORY = (
+    m.UtilityFeed,
+    m.Building,
+    m.DataHall,
+    m.Row,
+    m.Rack,
+    m.Node,
+    m.PowerDevice,
+    m.PowerFeed,
+    m.EnergyStorage,
+    m.CoolingPlant,
+    m.CoolingUnit,
+    m.Pod,
+    m.Switch,
+    m.Link,
+)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    analytics.forget()
+    yield
+    analytics.forget()
+
+
+def url(name: str, campus, **kwargs) -> str:
+    return reverse(f"campus-{name}", kwargs={"pk": campus.pk, **kwargs})
+
+
+def date_everything(day: date) -> None:
+    for model in INVENTORY:
+        model.objects.update(in_service_date=day)
+
+
+def get(client, path, **params):
+    response = client.get(path, params)
+    assert response.status_code == 200, (path, params, response.content[:300])
+    return response.json()
+
+
+@pytest.mark.django_db
+class TestServiceDates:
+    def test_retire_before_service_is_400_naming_retire_date(self, planner_client):
+        site = build_campus()
+        rack = site["racks"][0]
+        response = planner_client.patch(
+            reverse("rack-detail", kwargs={"pk": rack.pk}),
+            {"in_service_date": "2027-01-01", "retire_date": "2027-01-01"},
+            format="json",
+        )
+        assert response.status_code == 400
+        assert "retire_date" in response.json()
+        rack.refresh_from_db()
+        assert rack.in_service_date is None and rack.retire_date is None
+
+    def test_dates_round_trip_and_filter_in_service_on(self, planner_client):
+        site = build_campus()
+        first, second = site["racks"][:2]
+        for rack, body in (
+            (first, {"in_service_date": "2027-01-01", "retire_date": "2030-01-01"}),
+            (second, {"in_service_date": "2028-01-01"}),
+        ):
+            response = planner_client.patch(
+                reverse("rack-detail", kwargs={"pk": rack.pk}), body, format="json"
+            )
+            assert response.status_code == 200, response.json()
+            assert response.json()["in_service_date"] == body["in_service_date"]
+        names = lambda day: {  # noqa: E731
+            r["name"]
+            for r in planner_client.get(reverse("rack-list"), {"in_service_on": day, "limit": 100}).json()[
+                "results"
+            ]
+        }
+        assert names("2026-06-01") == {"R2", "R3"}
+        assert names("2027-06-01") == {"R0", "R2", "R3"}
+        assert names("2029-06-01") == {"R0", "R1", "R2", "R3"}
+        assert names("2030-01-01") == {"R1", "R2", "R3"}  # retire_date is the first day out
+        bad = planner_client.get(reverse("rack-list"), {"in_service_on": "2027-02-30"})
+        assert bad.status_code == 400 and "in_service_on" in bad.json()
+
+
+@pytest.mark.django_db
+class TestAsOf:
+    def test_every_analytics_route_counts_only_what_is_in_service(self, viewer_client):
+        """Everything enters service 30 days ago: the day before, the campus holds nothing (0 GPUs, 0 MW);
+        today, all of it. Each route's figures differ accordingly."""
+        site = build_campus()
+        campus = site["campus"]
+        start = timezone.localdate() - timedelta(days=30)
+        date_everything(start)
+        before = (start - timedelta(days=1)).isoformat()
+
+        summary_then = get(viewer_client, url("summary", campus), as_of=before)
+        summary_now = get(viewer_client, url("summary", campus))
+        assert summary_then["inventory"]["gpus"] == 0
+        assert summary_then["power"]["it_mw"] == 0
+        assert summary_then["inventory"]["racks"] == 0
+        assert summary_now["inventory"]["gpus"] == RACKS * GPUS_PER_RACK
+        assert summary_now["power"]["it_mw"] > 0
+        assert get(viewer_client, url("summary", campus), as_of=start.isoformat()) == summary_now
+
+        floor_then = get(viewer_client, url("floor-map", campus), as_of=before)
+        floor_now = get(viewer_client, url("floor-map", campus))
+        assert floor_then != floor_now
+        hall_then = viewer_client.get(url("floor-map", campus), {"hall": site["hall"].pk, "as_of": before})
+        assert hall_then.status_code == 400 and "hall" in hall_then.json()  # not built yet
+        hall_now = get(viewer_client, url("floor-map", campus), hall=site["hall"].pk)
+        assert len(hall_now["racks"]) == RACKS
+
+        impact_then = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk, as_of=before)
+        impact_now = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk)
+        assert impact_then["gpus"]["usable_before"] == 0
+        assert impact_now["gpus"]["usable_before"] == RACKS * GPUS_PER_RACK
+        assert impact_now["gpus_lost"] == RACKS * GPUS_PER_RACK
+
+        stranded_then = get(viewer_client, url("stranded", campus), as_of=before)
+        stranded_now = get(viewer_client, url("stranded", campus))
+        assert stranded_then["campus"]["provisioned_kw"] == 0
+        assert stranded_now["campus"]["provisioned_kw"] > 0
+
+        red_then = get(viewer_client, url("redundancy", campus), as_of=before)
+        red_now = get(viewer_client, url("redundancy", campus))
+        assert all(f["gpus_lost"] == 0 for f in red_then["findings"])
+        assert red_now["findings"] and max(f["gpus_lost"] for f in red_now["findings"]) == RACKS * GPUS_PER_RACK
+
+        year_then = get(viewer_client, url("facility-year", campus), as_of=before)
+        year_now = get(viewer_client, url("facility-year", campus))
+        assert all(not v for v in year_then["it_mw"])  # 0 or null (no IT) every hour
+        assert min(year_now["it_mw"]) > 0
+
+        rack = site["racks"][0].pk
+        chain_then = viewer_client.get(url("power-chain", campus), {"rack": rack, "as_of": before})
+        assert chain_then.status_code == 400 and "rack" in chain_then.json()
+        assert get(viewer_client, url("power-chain", campus), rack=rack)["rack"]["powered"] is True
+
+        points = get(viewer_client, url("timeline", campus))["points"]
+        assert [p["date"] for p in points] == [start.isoformat(), timezone.localdate().isoformat()]
+        assert [p["gpus"] for p in points] == [RACKS * GPUS_PER_RACK] * 2
+        then_points = get(viewer_client, url("timeline", campus), as_of=before)["points"]
+        assert then_points[0] == {"date": before, "gpus": 0, "it_mw": 0.0, "facility_mw": 0.0,
+                                  "headroom_mw": then_points[0]["headroom_mw"]}
+
+    def test_a_campus_entirely_in_the_future_shows_nothing_today(self, viewer_client):
+        site = build_campus()
+        date_everything(timezone.localdate() + timedelta(days=1))
+        body = get(viewer_client, url("summary", site["campus"]))
+        assert body["inventory"]["gpus"] == 0
+        assert body["power"]["it_mw"] == 0
+
+    @pytest.mark.parametrize("value", ["2027-02-30", "tomorrow", "2027-13-01"])
+    @pytest.mark.parametrize(
+        "route", ["summary", "floor-map", "redundancy", "stranded", "facility-year", "timeline"]
+    )
+    def test_a_bad_date_is_400_naming_as_of(self, viewer_client, route, value):
+        site = build_campus()
+        response = viewer_client.get(url(route, site["campus"]), {"as_of": value})
+        assert response.status_code == 400
+        assert "as_of" in response.json()
+
+    def test_racks_of_a_retired_hall_are_out(self, viewer_client):
+        site = build_campus()
+        m.DataHall.objects.filter(pk=site["hall"].pk).update(retire_date=date(2020, 1, 1))
+        body = get(viewer_client, url("summary", site["campus"]), as_of="2020-01-01")
+        assert body["inventory"]["racks"] == 0 and body["inventory"]["gpus"] == 0
+        body = get(viewer_client, url("summary", site["campus"]), as_of="2019-12-31")
+        assert body["inventory"]["gpus"] == RACKS * GPUS_PER_RACK
+
+    def test_a_rack_whose_feeds_are_not_in_service_loses_power(self, viewer_client):
+        """Both of R0's feeds enter service in 2030: before then R0 is dark, like a rack whose PDUs failed
+        (GPUs installed, none usable)."""
+        site = build_campus()
+        rack = site["racks"][0]
+        m.PowerFeed.objects.filter(rack=rack).update(in_service_date=date(2030, 1, 1))
+        body = get(viewer_client, url("summary", site["campus"]), as_of="2029-06-01")
+        assert body["inventory"]["gpus"] == RACKS * GPUS_PER_RACK
+        assert body["power"]["racks_without_power"] == 1
+        chain = get(viewer_client, url("power-chain", site["campus"]), rack=rack.pk, as_of="2029-06-01")
+        assert chain["rack"]["powered"] is False
+        after = get(viewer_client, url("summary", site["campus"]), as_of="2030-01-01")
+        assert after["power"]["racks_without_power"] == 0
+
+
+@pytest.mark.django_db
+class TestTimeline:
+    def test_two_phases_against_a_phase_one_campus_built_apart(self, viewer_client):
+        """Phase 1 (2026-03-01): the building, power chain and racks R0, R1; phase 2 (2027-03-01): R2, R3
+        and their servers and feeds. GPUs by hand: 2 racks × 16 = 32, then 64. IT and facility power of
+        phase 1 equal those of the same campus built with R2 and R3 deleted."""
+        p1, p2 = date(2026, 3, 1), date(2027, 3, 1)
+        site = build_campus()
+        date_everything(p1)
+        late = [r.pk for r in site["racks"][2:]]
+        m.Rack.objects.filter(pk__in=late).update(in_service_date=p2)
+        m.Node.objects.filter(rack__in=late).update(in_service_date=p2)
+        m.PowerFeed.objects.filter(rack__in=late).update(in_service_date=p2)
+
+        alone = build_campus()
+        m.Campus.objects.filter(pk=alone["campus"].pk).update(name="phase-1 only")
+        m.Rack.objects.filter(pk__in=[r.pk for r in alone["racks"][2:]]).delete()
+        reference_1 = get(viewer_client, url("summary", alone["campus"]))["power"]
+        analytics.forget()
+        full = build_campus()
+        m.Campus.objects.filter(pk=full["campus"].pk).update(name="both phases")
+        reference_2 = get(viewer_client, url("summary", full["campus"]))["power"]
+
+        points = get(viewer_client, url("timeline", site["campus"]), as_of="2026-01-01")["points"]
+        assert [p["date"] for p in points] == ["2026-01-01", "2026-03-01", "2027-03-01"]
+        assert [p["gpus"] for p in points] == [0, 2 * GPUS_PER_RACK, 4 * GPUS_PER_RACK]
+        assert points[0]["it_mw"] == 0 and points[0]["facility_mw"] == 0
+        for point, ref in ((points[1], reference_1), (points[2], reference_2)):
+            assert point["it_mw"] == pytest.approx(ref["it_mw"])
+            assert point["facility_mw"] == pytest.approx(ref["facility_mw"])
+            assert point["headroom_mw"] == pytest.approx(ref["headroom_after_failover_mw"])
+        # each point is the summary of its day
+        for p in points:
+            s = get(viewer_client, url("summary", site["campus"]), as_of=p["date"])
+            assert (p["gpus"], p["it_mw"]) == (s["inventory"]["gpus"], s["power"]["it_mw"])
+        # phase 2 adds IT: per rack 2 servers × 10.2 kW at TDP plus the same share of other IT
+        assert points[2]["it_mw"] == pytest.approx(2 * points[1]["it_mw"])
