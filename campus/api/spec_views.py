@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     inline_serializer,
 )
 from rest_framework import serializers, status
@@ -33,6 +34,7 @@ from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
+from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel
 from twin.api.serializers.base import StrictFieldsMixin
@@ -277,6 +279,17 @@ class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
         return value
 
 
+class PhaseEntrySerializer(serializers.Serializer):
+    date = serializers.DateField(help_text="The day the phase enters service, YYYY-MM-DD.")
+    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
+    gpu_model = serializers.SlugField(max_length=64)
+
+
+@extend_schema_field(PhaseEntrySerializer(many=True))
+class PhasesField(serializers.JSONField):
+    """The build-out phases, checked as a whole by the generator (``phases[i].field`` names the fault)."""
+
+
 class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
@@ -306,6 +319,11 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         choices=Climate.choices, default=Climate.ASHBURN_US, help_text="Reference weather year of the site."
     )
     mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
+    phases = PhasesField(
+        required=False,
+        help_text="A build-out in phases, [{date, gpus, gpu_model}] in ascending date order (instead of "
+        "gpu_model or mix): each phase gets buildings of its own, in service from its date.",
+    )
     oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
     pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)
     building_max_it_mw = serializers.FloatField(min_value=0.1, max_value=2000, default=80.0)
@@ -346,8 +364,16 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         mix = attrs.get("mix")
-        if not mix and attrs.get("gpus") is None:
-            raise serializers.ValidationError({"gpus": "give gpus or a mix"})
+        if "phases" in attrs:
+            known = set(GPUModel.objects.values_list("slug", flat=True))
+            try:
+                check_phases(attrs["phases"], dict.fromkeys(known))
+            except GeneratorError as exc:
+                raise serializers.ValidationError({exc.field: [exc.message]}) from None
+            if sum(p["gpus"] for p in attrs["phases"]) > GENERATE_MAX_GPUS:
+                raise serializers.ValidationError({"phases": f"at most {GENERATE_MAX_GPUS} GPUs in all"})
+        elif not mix and attrs.get("gpus") is None:
+            raise serializers.ValidationError({"gpus": "give gpus, a mix or phases"})
         if mix and sum(m["gpus"] for m in mix) > GENERATE_MAX_GPUS:
             raise serializers.ValidationError({"mix": f"at most {GENERATE_MAX_GPUS} GPUs in all"})
         if not attrs["replace"] and Campus.objects.filter(name=attrs["name"].strip()).exists():

@@ -107,7 +107,7 @@ RACK = _obj(
 )
 
 ROW = _obj(
-    {"name": _name(64), "x_m": _COORD, "y_m": _COORD, "racks": _list(RACK, 10_000)},
+    {"name": _name(64), "x_m": _COORD, "y_m": _COORD, "racks": _list(RACK, 10_000), **PHASES},
     required=("name",),
 )
 
@@ -121,7 +121,6 @@ HALL = _obj(
         "design_it_mw": _num(0, 10_000),
         "rows": _list(ROW, 10_000),
         "racks": _list(RACK, 100_000),
-        **PHASES,
         **PHASES,
     },
     required=("name", "width_m", "length_m"),

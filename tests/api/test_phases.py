@@ -127,7 +127,9 @@ class TestAsOf:
         hall_now = get(viewer_client, url("floor-map", campus), hall=site["hall"].pk)
         assert len(hall_now["racks"]) == RACKS
 
-        impact_then = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk, as_of=before)
+        impact_then = get(
+            viewer_client, url("impact", campus), kind="power", device=site["sub"].pk, as_of=before
+        )
         impact_now = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk)
         assert impact_then["gpus"]["usable_before"] == 0
         assert impact_now["gpus"]["usable_before"] == RACKS * GPUS_PER_RACK
@@ -141,7 +143,9 @@ class TestAsOf:
         red_then = get(viewer_client, url("redundancy", campus), as_of=before)
         red_now = get(viewer_client, url("redundancy", campus))
         assert all(f["gpus_lost"] == 0 for f in red_then["findings"])
-        assert red_now["findings"] and max(f["gpus_lost"] for f in red_now["findings"]) == RACKS * GPUS_PER_RACK
+        assert (
+            red_now["findings"] and max(f["gpus_lost"] for f in red_now["findings"]) == RACKS * GPUS_PER_RACK
+        )
 
         year_then = get(viewer_client, url("facility-year", campus), as_of=before)
         year_now = get(viewer_client, url("facility-year", campus))
@@ -157,8 +161,13 @@ class TestAsOf:
         assert [p["date"] for p in points] == [start.isoformat(), timezone.localdate().isoformat()]
         assert [p["gpus"] for p in points] == [RACKS * GPUS_PER_RACK] * 2
         then_points = get(viewer_client, url("timeline", campus), as_of=before)["points"]
-        assert then_points[0] == {"date": before, "gpus": 0, "it_mw": 0.0, "facility_mw": 0.0,
-                                  "headroom_mw": then_points[0]["headroom_mw"]}
+        assert then_points[0] == {
+            "date": before,
+            "gpus": 0,
+            "it_mw": 0.0,
+            "facility_mw": 0.0,
+            "headroom_mw": then_points[0]["headroom_mw"],
+        }
 
     def test_a_campus_entirely_in_the_future_shows_nothing_today(self, viewer_client):
         site = build_campus()

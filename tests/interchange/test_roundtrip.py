@@ -128,3 +128,37 @@ def test_unknown_second_supply_is_refused_naming_the_field(small_spec):
     with pytest.raises(SpecError) as err:
         import_campus(small_spec)
     assert "cooling_units[0].power_device_b" in str(err.value)
+
+
+@pytest.mark.django_db
+def test_service_dates_round_trip_through_yaml_text():
+    """Dates on buildings, racks, servers and feeds come back as written, unquoted YAML dates included;
+    a rack feed whose dates differ from its rack's is written as a power feed of its own."""
+    spec = generate_spec(
+        "Dated",
+        phases=[
+            {"date": "2026-01-01", "gpus": 256, "gpu_model": "h100-sxm"},
+            {"date": "2026-09-01", "gpus": 256, "gpu_model": "h100-sxm"},
+        ],
+    )
+    first = export_campus(import_campus(spec))
+    assert [b["in_service_date"] for b in first["buildings"]] == ["2026-01-01", "2026-09-01"]
+    rack = first["buildings"][1]["halls"][0]["rows"][0]["racks"][0]
+    assert rack["in_service_date"] == "2026-09-01"
+    assert rack["nodes"][0]["in_service_date"] == "2026-09-01"
+    feed = PowerFeed.objects.get(rack__name=rack["name"], side="A")
+    PowerFeed.objects.filter(pk=feed.pk).update(in_service_date="2026-10-01", retire_date="2031-01-01")
+    edited = export_campus(Campus.objects.get(name="Dated"))
+    loose = [f for f in edited["power_feeds"] if f.get("rack") == rack["name"]]
+    assert loose == [
+        {
+            "from": feed.upstream.name,
+            "rack": rack["name"],
+            "side": "A",
+            "rating_kw": feed.rating_kw,
+            "in_service_date": "2026-10-01",
+            "retire_date": "2031-01-01",
+        }
+    ]
+    text = dump_spec(edited, "yaml").replace("'2026-09-01'", "2026-09-01")  # unquoted, as a person writes it
+    assert reimported(parse_spec(text, "yaml")) == edited

@@ -24,6 +24,7 @@ from campus.interchange.generator.common import (
 from campus.interchange.generator.cooling import hall_heat
 from campus.interchange.generator.fabric import build_fabric
 from campus.interchange.generator.layout import lay_out
+from campus.interchange.generator.phases import check_phases, stamp_phases
 from campus.interchange.generator.plan import plan_pods
 from campus.interchange.generator.power import add_storage, power_and_cooling
 
@@ -75,6 +76,7 @@ def generate(
     bess_hours: float | None = None,
     power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
     cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
+    phases: Sequence[Mapping[str, Any]] | None = None,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -83,11 +85,23 @@ def generate(
     ``gpus`` may be omitted and must otherwise equal the sum. ``nic`` picks the server model by NIC kind
     (default: the GPU model's first server). ``bess_mw_per_building`` adds battery energy storage to every
     building, half on each substation bus, holding ``bess_hours`` at full power (default: the catalog's
-    ``bess_hours``). Raises ``GeneratorError`` naming the parameter at fault.
+    ``bess_hours``). ``phases`` lays the build-out in phases, ``[{"date", "gpus", "gpu_model"}]`` in
+    ascending date order (instead of ``gpu_model``/``mix``; ``gpus`` may be omitted and must otherwise equal
+    the total): each phase gets buildings of its own, in service from its date (``generator.phases``).
+    Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
     if not name or not name.strip():
         raise GeneratorError("name", "must not be blank")
+    days = []
+    if phases is not None:
+        if mix:
+            raise GeneratorError("phases", "give phases or a mix, not both")
+        days = check_phases(phases, catalog.gpus)
+        total = sum(int(p["gpus"]) for p in phases)
+        if gpus is not None and gpus != total:
+            raise GeneratorError("gpus", f"{gpus} differs from the phases' total {total}")
+        mix = [{"gpu_model": p["gpu_model"], "gpus": int(p["gpus"])} for p in phases]
     if mix:
         total = sum(int(m["gpus"]) for m in mix)
         if gpus is not None and gpus != total:
@@ -166,12 +180,14 @@ def generate(
         power_redundancy,
         cooling_redundancy,
     )
-    lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0)
+    lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0, phased=bool(days))
     build_fabric(builder)
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, hall_heat(builder))
     if bess_mw_per_building > 0:
         add_storage(builder, bess_mw_per_building, bess_hours)
+    if days:
+        stamp_phases(builder, pods, days)
     total_gpus = sum(r.gpus for p in pods for r in p.racks)
     models = ", ".join(
         f"{sum(r.gpus for p in pods if p.gpu_model == m['gpu_model'] for r in p.racks):,} {m['gpu_model']}"
@@ -187,6 +203,16 @@ def generate(
             else f"PUE from the plant and the weather; {builder.it_kw / 1000.0:.1f} MW IT."
         )
     )
+    if days:
+        description += (
+            " Phases: "
+            + "; ".join(
+                f"{day.isoformat()} {sum(r.gpus for p in pods if p.entry == i for r in p.racks):,} "
+                f"{phases[i]['gpu_model']}"  # type: ignore[index]
+                for i, day in enumerate(days)
+            )
+            + "."
+        )
     if notes:
         description += " " + "; ".join(notes) + "."
     spec: dict[str, Any] = {

@@ -19,9 +19,12 @@ from campus.interchange.generator.common import (
 from campus.interchange.generator.plan import PodPlan, RackPlan
 
 
-def lay_out(b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float) -> None:
+def lay_out(
+    b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float, phased: bool = False
+) -> None:
     """Buildings and halls filled up to their IT limits. IT here is the servers with the rest of
-    ``other_it_fraction`` (network, storage, CPU nodes) on top, as ``energy.it_breakdown`` counts it."""
+    ``other_it_fraction`` (network, storage, CPU nodes) on top, as ``energy.it_breakdown`` counts it.
+    ``phased``: each mix entry (a phase) starts a building of its own."""
     # Compare server power against the limits less the share the rest of IT takes.
     building_max_kw *= 1.0 - b.other_it_fraction
     hall_max_kw *= 1.0 - b.other_it_fraction
@@ -30,7 +33,10 @@ def lay_out(b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw
     buildings: list[list[PodPlan]] = []
     load = 0.0
     for pod in pods:
-        if not buildings or (load + pod.kw > building_max_kw and buildings[-1]):
+        new_phase = (
+            phased and bool(buildings) and bool(buildings[-1]) and buildings[-1][-1].entry != pod.entry
+        )
+        if not buildings or (load + pod.kw > building_max_kw and buildings[-1]) or new_phase:
             buildings.append([])
             load = 0.0
         buildings[-1].append(pod)

@@ -35,6 +35,7 @@ class PodPlan:
     gpu_model: str
     node_model: str
     racks: list[RackPlan] = field(default_factory=list)
+    entry: int = 0  # the mix entry (or phase) the pod was planned for
 
     @property
     def kw(self) -> float:
@@ -98,7 +99,7 @@ def plan_pods(
 ) -> list[PodPlan]:
     """Pods of whole servers (whole racks for NVL72, the GPU count rounded up and noted in ``notes``)."""
     pods: list[PodPlan] = []
-    for entry in mix:
+    for entry_index, entry in enumerate(mix):
         gpu_model, gpus = entry["gpu_model"], int(entry["gpus"])
         node_model = entry.get("node_model") or pick_node_model(catalog, gpu_model, nic)
         if node_model not in catalog.node_models:
@@ -132,7 +133,7 @@ def plan_pods(
         base, extra = divmod(units, n_pods)
         for p in range(n_pods):
             pod_nodes = (base + (1 if p < extra else 0)) * unit_nodes
-            plan = PodPlan(len(pods), gpu_model, node_model)
+            plan = PodPlan(len(pods), gpu_model, node_model, entry=entry_index)
             while pod_nodes > 0:
                 n = min(per_rack, pod_nodes)
                 plan.racks.append(RackPlan(plan.index, n, node_model, r3(n * node_kw, 2), n * per_node))
