@@ -59,7 +59,7 @@ export async function loadRackPanel(panel, rack, state, { onClose }) {
 
   const [nodes, chain, unit, pod, links] = await Promise.allSettled([
     api.all(`/api/nodes/${qs({ rack: rack.id })}`),
-    api.get(`/api/campuses/${state.campusId}/power-chain/${qs({ rack: rack.id })}`),
+    api.get(`/api/campuses/${state.campusId}/power-chain/${qs({ rack: rack.id, as_of: state.asOf })}`),
     rack.cooling_unit_id ? api.get(`/api/cooling-units/${rack.cooling_unit_id}/`) : Promise.resolve(null),
     rack.pod_id ? api.get(`/api/pods/${rack.pod_id}/`) : Promise.resolve(null),
     api.get(`/api/links/${qs({ a_rack: rack.id, limit: 100 })}`).then((page) => page.results ?? page),

@@ -50,7 +50,7 @@ export async function loadDevices(page) {
 /** The worst single failures (the redundancy check fails every element alone): asked after the map is drawn. */
 export async function loadWorstFailures(page) {
   try {
-    const body = await api.get(`/api/campuses/${page.campusId}/redundancy/`);
+    const body = await api.get(`/api/campuses/${page.campusId}/redundancy/${qs({ as_of: page.asOf })}`);
     page.worstFindings = body.findings ?? [];
   } catch {
     page.worstFindings = null;
@@ -225,7 +225,9 @@ export async function runImpact(page) {
   }
   const [kind, id] = picked[0].split(":");
   // one element: the single-failure form; several: every one of them failed at once
-  const query = picked.length === 1 ? qs({ device: id, kind }) : qs({ failed: picked.join(",") });
+  const asOf = page.asOf;
+  const query =
+    picked.length === 1 ? qs({ device: id, kind, as_of: asOf }) : qs({ failed: picked.join(","), as_of: asOf });
   clear(result).append(el("p", { class: "loading" }, "Working out the impact…"));
   try {
     const data = await api.get(`/api/campuses/${page.campusId}/impact/${query}`);

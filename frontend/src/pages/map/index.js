@@ -1,6 +1,7 @@
 // Floor map page: campus → building → hall navigation, racks coloured by a metric, hover tooltip, rack panel,
 // impact mode (what if this device fails?) and the replay of a run's per-rack series. One feature per module; they
 // share the page's state object below and reach each other through it.
+import { asOfControl, asOfFromUrl } from "../../lib/asof.js";
 import { $, boot, clear, el, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { METRICS } from "../../lib/colors.js";
@@ -17,6 +18,7 @@ const page = {
   hallId: session.hallId ?? null,
   buildingId: session.hallId ? null : (session.buildingId ?? null),
   metric: METRICS[metricParam] ? metricParam : "load_kw",
+  asOf: asOfFromUrl(), // the day the map is for (null: today)
   scene: null, // the racks and outlines shown
   byId: new Map(), // rack id -> index in scene.racks
   impact: null, // {kindOf: Map(rack id -> impact key), data, counts}
@@ -49,6 +51,17 @@ wireRackControls(page);
 wireImpact(page);
 const replay = createReplay(page);
 
+$("asof-slot").append(
+  asOfControl({
+    campusId: page.campusId,
+    onChange: (asOf) => {
+      page.asOf = asOf;
+      page.campusCache = null; // the campus map of another day
+      page.impact = null;
+      load(page).then(() => loadWorstFailures(page));
+    },
+  }).element,
+);
 buildPicker(page);
 const loaded = load(page);
 loadDevices(page).catch((error) => {

@@ -53,6 +53,7 @@ export function go(page, { hallId = null, buildingId = null }) {
     hall: hallId,
     building: page.buildingId,
     metric: page.metric !== "load_kw" ? page.metric : null,
+    as_of: page.asOf,
   });
   history.pushState({ hallId, buildingId: page.buildingId }, "", `${window.location.pathname}${search}`);
   $("hall-picker").value = hallId ? `h:${hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
@@ -69,9 +70,10 @@ export async function load(page) {
   try {
     let scene;
     if (page.hallId) {
-      scene = hallScene(await api.get(`/api/campuses/${page.campusId}/floor-map/${qs({ hall: page.hallId })}`));
+      const hallQuery = qs({ hall: page.hallId, as_of: page.asOf });
+      scene = hallScene(await api.get(`/api/campuses/${page.campusId}/floor-map/${hallQuery}`));
     } else {
-      page.campusCache ??= await api.get(`/api/campuses/${page.campusId}/floor-map/`);
+      page.campusCache ??= await api.get(`/api/campuses/${page.campusId}/floor-map/${qs({ as_of: page.asOf })}`);
       scene = campusScene(page.campusCache, page.buildingId);
       if (!page.buildingId) scene.title = page.campusName;
     }

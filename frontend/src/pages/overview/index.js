@@ -1,5 +1,6 @@
 // Campus overview: headline figures from /api/campuses/{id}/summary/ and one card per building.
 import { api } from "../../lib/api.js";
+import { asOfControl, asOfFromUrl, withAsOf } from "../../lib/asof.js";
 import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
@@ -10,7 +11,10 @@ const page = {
   ...boot(), // campusId … from the server
   summary: null, // the campus summary, once loaded
   storage: [], // the campus's battery energy storage systems
+  asOf: asOfFromUrl(), // the day the figures are for (null: today)
 };
+
+const summaryUrl = () => `/api/campuses/${page.campusId}/summary/${withAsOf({}, page.asOf)}`;
 
 function render() {
   const root = $("overview");
@@ -25,17 +29,26 @@ function render() {
   root.dataset.ready = "true";
 }
 
-/** After the climate changes: the summary (PUE, facility power) follows the plant in the new weather. */
+/** After the climate or the as-of day changes: the summary follows. */
 async function reload() {
-  page.summary = await api.get(`/api/campuses/${page.campusId}/summary/`);
-  render();
+  const root = $("overview");
+  root.setAttribute("aria-busy", "true");
+  root.dataset.ready = "loading";
+  try {
+    page.summary = await api.get(summaryUrl());
+    render();
+  } catch (error) {
+    clear(root).append(errorBox(error, "overview-error"));
+    root.setAttribute("aria-busy", "false");
+    root.dataset.ready = "error";
+  }
 }
 
 async function main() {
   const root = $("overview");
   try {
     const [summary, storage] = await Promise.all([
-      api.get(`/api/campuses/${page.campusId}/summary/`),
+      api.get(summaryUrl()),
       api.get(`/api/energy-storage/?campus=${page.campusId}&limit=1000`),
     ]);
     page.summary = summary;
@@ -49,4 +62,14 @@ async function main() {
 }
 
 wireCampusPicker();
+$("asof-slot").append(
+  asOfControl({
+    campusId: page.campusId,
+    chart: true,
+    onChange: (asOf) => {
+      page.asOf = asOf;
+      reload();
+    },
+  }).element,
+);
 main();

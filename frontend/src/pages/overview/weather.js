@@ -1,7 +1,7 @@
 // The campus's climate and weather year (/api/campuses/{id}/weather/), the climate picker, and the facility
 // across the year (/api/campuses/{id}/facility-year/): PUE, facility power and water as month × hour heat
 // maps, and the hottest day.
-import { api } from "../../lib/api.js";
+import { api, qs } from "../../lib/api.js";
 import { timeChart } from "../../lib/charts.js";
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
@@ -201,7 +201,8 @@ async function load(page, card, onChange) {
   }
   // the facility engine's hourly view: asked for where the summary says the plant model is there
   const plantModel = page.summary?.power?.pue_source != null;
-  const year = plantModel ? await api.get(`/api/campuses/${page.campusId}/facility-year/`).catch(() => null) : null;
+  const yearUrl = `/api/campuses/${page.campusId}/facility-year/${qs({ as_of: page.asOf })}`;
+  const year = plantModel ? await api.get(yearUrl).catch(() => null) : null;
   const extra = el("div", { class: "facility-year" });
   if (year && Array.isArray(year.pue) && year.pue.length >= 8760) {
     extra.append(
