@@ -246,3 +246,26 @@ class TestTimeline:
             assert (p["gpus"], p["it_mw"]) == (s["inventory"]["gpus"], s["power"]["it_mw"])
         # phase 2 adds IT: per rack 2 servers × 10.2 kW at TDP plus the same share of other IT
         assert points[2]["it_mw"] == pytest.approx(2 * points[1]["it_mw"])
+
+
+@pytest.mark.django_db
+def test_a_branch_copies_the_dates_and_the_diff_and_merge_carry_them(planner_client):
+    site = build_campus()
+    campus = site["campus"]
+    m.Rack.objects.filter(pk=site["racks"][0].pk).update(in_service_date=date(2027, 1, 1))
+    response = planner_client.post(f"/api/campuses/{campus.pk}/branch/", {"name": "dated"}, format="json")
+    assert response.status_code == 201, response.json()
+    branch_id = response.json()["id"]
+    copy = m.Rack.objects.get(campus_id=branch_id, name="R0")
+    assert copy.in_service_date == date(2027, 1, 1)
+    patched = planner_client.patch(
+        reverse("rack-detail", kwargs={"pk": copy.pk}), {"retire_date": "2031-01-01"}, format="json"
+    )
+    assert patched.status_code == 200, patched.json()
+    body = planner_client.get(f"/api/campuses/{branch_id}/diff/", {"against": campus.pk}).json()
+    assert body["objects"]["changed"] == [
+        {"model": "rack", "name": "R0", "fields": {"retire_date": [None, "2031-01-01"]}}
+    ]
+    merged = planner_client.post(f"/api/campuses/{branch_id}/merge/", {}, format="json")
+    assert merged.status_code == 200, merged.json()
+    assert m.Rack.objects.get(campus_id=campus.pk, name="R0").retire_date == date(2031, 1, 1)
