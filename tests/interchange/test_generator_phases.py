@@ -158,3 +158,30 @@ def test_a_phased_spec_is_valid_and_the_spec_checks_its_dates():
     spec["buildings"][0]["halls"][0]["in_service_date"] = "2026-13-01"
     paths = {e["path"] for e in validate_spec(spec)}
     assert paths == {"buildings[1].retire_date", "buildings[0].halls[0].in_service_date"}
+
+
+@pytest.mark.django_db
+def test_the_command_takes_phases(tmp_path):
+    from io import StringIO
+
+    import yaml
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    target = tmp_path / "spec.yaml"
+    call_command(
+        "generate_campus",
+        "--name",
+        "Phased",
+        "--phases",
+        "2026-01-01:h100-sxm:256,2027-01-01:h100-sxm:512",
+        "--spec-only",
+        "-o",
+        str(target),
+        stdout=StringIO(),
+        stderr=StringIO(),
+    )
+    spec = yaml.safe_load(target.read_text())
+    assert gpus_on(spec, date(2026, 6, 1)) == 256 and gpus_on(spec, date(2027, 1, 1)) == 768
+    with pytest.raises(CommandError, match="--phases"):
+        call_command("generate_campus", "--name", "Bad", "--phases", "2026-01-01:h100-sxm", stdout=StringIO())

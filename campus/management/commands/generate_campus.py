@@ -28,6 +28,18 @@ def parse_mix(text: str) -> list[dict]:
     return mix
 
 
+def parse_phases(text: str) -> list[dict]:
+    """ "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" -> [{"date", "gpu_model", "gpus"}, ...]."""
+    phases = []
+    for part in text.split(","):
+        pieces = part.strip().split(":")
+        if len(pieces) != 3 or not pieces[2].strip().isdigit():
+            raise CommandError(f'--phases: expected "YYYY-MM-DD:gpu-model:count,...", got "{part.strip()}"')
+        day, model, count = (p.strip() for p in pieces)
+        phases.append({"date": day, "gpu_model": model, "gpus": int(count)})
+    return phases
+
+
 class Command(BaseCommand):
     help = "Generate a reference-design campus (power, cooling, fabric) and import it; prints the campus id."
 
@@ -57,6 +69,10 @@ class Command(BaseCommand):
         parser.add_argument("--mix", help='GPU mix, e.g. "h100-sxm:8192,gb200:4608".')
         parser.add_argument("--oversubscription", type=float, default=7.0, help="Above each island.")
         parser.add_argument("--pod-max-gpus", type=int, default=8192)
+        parser.add_argument(
+            "--phases",
+            help='A build-out in phases, e.g. "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" (docs/generator.md).',
+        )
         parser.add_argument("--building-max-it-mw", type=float, default=80.0)
         parser.add_argument("--hall-max-it-mw", type=float, default=20.0)
         parser.add_argument("--racks-per-row", type=int, default=32)
@@ -99,6 +115,7 @@ class Command(BaseCommand):
                 price_usd_per_kwh=o["price"],
                 climate=o["climate"],
                 mix=parse_mix(o["mix"]) if o["mix"] else None,
+                phases=parse_phases(o["phases"]) if o["phases"] else None,
                 oversubscription=o["oversubscription"],
                 pod_max_gpus=o["pod_max_gpus"],
                 building_max_it_mw=o["building_max_it_mw"],
