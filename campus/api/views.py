@@ -15,6 +15,7 @@ from campus import models
 from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
+from campus.api.placement_views import PlacementActionsMixin
 from campus.api.rack_power import rack_prefetches
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
@@ -319,7 +320,7 @@ SUMMARY_EXAMPLE = {
 
 
 @inventory_schema(s.CampusSerializer, "campuses")
-class CampusViewSet(BranchActionsMixin, CampusInventoryViewSet):
+class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryViewSet):
     queryset = models.Campus.objects.all()
     serializer_class = s.CampusSerializer
     filterset_class = filtersets.CampusFilterSet

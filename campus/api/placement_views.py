@@ -1,0 +1,140 @@
+"""Capacity placement of a campus: where new racks of a node model fit (docs/planning.md)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from campus.analysis.placement import PlacementRequest, RowGeo, place
+from campus.api import analytics
+from campus.api.serializers_ import placement as p
+from campus.models import DataHall, Row
+from campus.placement_branch import PlacementInvalid, apply_as_branch
+from twin.api.exceptions import field_error
+
+PLACEMENT_EXAMPLE = {
+    "feasible": True,
+    "binding_constraint": "power",
+    "binding": {
+        "constraint": "power",
+        "hall": "H1",
+        "level": "pdu",
+        "element": "B1-H1-R05-PDU-A",
+        "detail": "21.5 kW of planning headroom left after B1-H1-SWGR-B",
+    },
+    "options": [
+        {
+            "hall": "H1",
+            "hall_id": 1,
+            "building": "B1",
+            "racks": [
+                {
+                    "x_m": 20.4,
+                    "y_m": 15.0,
+                    "row": "R05",
+                    "feed_a": "B1-H1-R05-PDU-A",
+                    "feed_b": "B1-H1-R05-PDU-B",
+                    "cooling_unit": "B1-H1-CDU-01",
+                    "pod": "POD-01",
+                    "cooling_type": "direct-to-chip",
+                    "design_kw": 10.2,
+                    "feed_rating_kw": 15.0,
+                    "nodes": 1,
+                    "links": [
+                        {
+                            "switch": "POD-01-LEAF-B1H1-RAIL1",
+                            "count": 1,
+                            "length_m": 14.0,
+                            "medium": "sr",
+                            "speed_gbps": 400.0,
+                        }
+                    ],
+                }
+            ],
+            "headroom_after": {
+                "power_kw": 21.508,
+                "power_level": "pdu",
+                "power_element": "B1-H1-R05-PDU-A",
+                "power_failure": {"kind": "power", "id": 22, "name": "B1-H1-SWGR-B"},
+                "cooling_kw": 42.81,
+                "cooling_element": "B1-H1-CRAH-01",
+                "floor_positions": 0,
+                "fabric_ports": 14,
+            },
+        }
+    ],
+}
+
+
+def rows_by_hall(campus_id: int) -> dict[int, list[RowGeo]]:
+    out: dict[int, list[RowGeo]] = {}
+    for pk, hall_id, name, x, y in Row.objects.filter(hall__building__campus_id=campus_id).values_list(
+        "id", "hall_id", "name", "x_m", "y_m"
+    ):
+        out.setdefault(hall_id, []).append(RowGeo(pk, hall_id, name, x, y))
+    return out
+
+
+class PlacementActionsMixin:
+    """``placement/`` on a campus (campus.analysis.placement, campus.placement_branch)."""
+
+    @extend_schema(
+        summary="Where new racks of a node model fit, with the design redundancy intact",
+        description="Per hall: free floor positions (existing row lines, then new rows behind, with aisle "
+        "clearance), an air-cooling density limit, free back-end leaf ports for the NICs, cooling with each "
+        "N+1 group's largest unit out, and an A/B feed pair whose every upstream device and utility feed stays "
+        "within its planning limit after the worst single failure (each side carrying 100 % of the new racks). "
+        "Up to 3 options, most power headroom left first. `binding_constraint` is one of floor_space, "
+        "rack_density, fabric_ports, cooling, power; `binding` names the level and element. With "
+        "`apply_as_branch` the best option is written to a new design branch of that name (`branch`, 201). "
+        "Planner role.",
+        request=p.PlacementRequestSerializer,
+        responses={
+            200: p.PlacementSerializer,
+            201: OpenApiResponse(p.PlacementSerializer, description="Applied as a new branch (`branch`)."),
+        },
+        examples=[
+            OpenApiExample(
+                "Request",
+                value={"node_model": "hgx-h100-8", "racks": 1, "nodes_per_rack": 1},
+                request_only=True,
+            ),
+            OpenApiExample("One option", value=PLACEMENT_EXAMPLE, response_only=True, status_codes=["200"]),
+        ],
+        filters=False,
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def placement(self, request, pk=None):
+        campus = self.get_object()
+        serializer = p.PlacementRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        hall_id = data.get("hall")
+        if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
+            raise ValidationError({"hall": [f"No hall {hall_id} in this campus."]})
+        state = analytics.campus_state(campus)
+        req = PlacementRequest(data["node_model"].slug, data["racks"], data.get("nodes_per_rack"), hall_id)
+        try:
+            result = place(state.snap, req, state.rack_size, rows_by_hall(campus.pk))
+        except ValueError as exc:
+            raise field_error(exc, rename={"hall_id": "hall"}) from None
+        name = data.get("apply_as_branch")
+        if name is None:
+            return Response(p.PlacementSerializer(result).data)
+        if not result["feasible"]:
+            raise ValidationError(
+                {"apply_as_branch": [f"Nothing fits ({result['binding']['detail']}); no branch was created."]}
+            )
+        try:
+            branch = apply_as_branch(campus, name, result["options"][0], req.node_model)
+        except PlacementInvalid as exc:
+            return Response(
+                {"detail": "The placed racks break an inventory rule.", "objects": exc.objects},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(
+            p.PlacementSerializer({**result, "branch": branch.pk}).data, status=status.HTTP_201_CREATED
+        )

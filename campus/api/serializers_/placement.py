@@ -1,0 +1,116 @@
+"""Request and response shapes of capacity placement (POST /api/campuses/{id}/placement/)."""
+
+from rest_framework import serializers
+
+from campus.analysis.placement import CONSTRAINTS, MAX_RACKS
+from campus.models import Campus, NodeModel
+from twin.api.serializers.base import StrictFieldsMixin
+
+
+class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
+    node_model = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=NodeModel.objects.all(),
+        help_text="Slug of the catalog node model to place (GET /api/node-models/).",
+    )
+    racks = serializers.IntegerField(min_value=1, max_value=MAX_RACKS, help_text="How many racks to place.")
+    nodes_per_rack = serializers.IntegerField(
+        min_value=1,
+        max_value=72,
+        required=False,
+        help_text="Servers per rack; default: the commonest count of this model in the campus's racks, "
+        "else as many as fit 36 usable rack units.",
+    )
+    hall = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, help_text="Only this hall of the campus (id)."
+    )
+    apply_as_branch = serializers.CharField(
+        max_length=128,
+        required=False,
+        help_text="Create a design branch of this name with the racks of the best option placed.",
+    )
+
+    def validate_apply_as_branch(self, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise serializers.ValidationError("This field may not be blank.")
+        if Campus.objects.filter(name=value).exists():
+            raise serializers.ValidationError(f'A campus named "{value}" exists already.')
+        return value
+
+
+class PlacedLinkSerializer(serializers.Serializer):
+    switch = serializers.CharField(help_text="Leaf switch group the cable lands on.")
+    count = serializers.IntegerField(help_text="Cables (one per NIC port on this group).")
+    length_m = serializers.FloatField()
+    medium = serializers.CharField(help_text="Cheapest medium that reaches the length (link-media slug).")
+    speed_gbps = serializers.FloatField()
+
+
+class PlacedRackSerializer(serializers.Serializer):
+    x_m = serializers.FloatField(help_text="Corner of the rack in its hall, m.")
+    y_m = serializers.FloatField()
+    row = serializers.CharField(
+        allow_null=True, help_text="Existing row at this line (null: a new row line)."
+    )
+    feed_a = serializers.CharField(help_text="Power device feeding side A.")
+    feed_b = serializers.CharField(help_text="Power device feeding side B.")
+    cooling_unit = serializers.CharField()
+    pod = serializers.CharField(allow_null=True)
+    cooling_type = serializers.CharField()
+    design_kw = serializers.FloatField(help_text="IT load of the rack at full TDP, kW.")
+    feed_rating_kw = serializers.FloatField(help_text="Rating of each new rack feed, kW.")
+    nodes = serializers.IntegerField()
+    links = PlacedLinkSerializer(many=True)
+
+
+class HeadroomAfterSerializer(serializers.Serializer):
+    power_kw = serializers.FloatField(
+        help_text="Smallest planning headroom left on any device or utility feed the racks load, worst "
+        "single failure, kW."
+    )
+    power_level = serializers.CharField(help_text="Kind of that element (pdu, ups, ..., utility).")
+    power_element = serializers.CharField()
+    power_failure = serializers.DictField(help_text="The failure giving it: {kind, id, name}.")
+    cooling_kw = serializers.FloatField(
+        help_text="Smallest cooling margin left (unit, N+1 group, plant), kW."
+    )
+    cooling_element = serializers.CharField()
+    floor_positions = serializers.IntegerField(
+        help_text="Free rack positions left in the hall (as searched)."
+    )
+    fabric_ports = serializers.IntegerField(
+        allow_null=True, help_text="Free leaf ports left (null: no fabric)."
+    )
+
+
+class PlacementOptionSerializer(serializers.Serializer):
+    hall = serializers.CharField()
+    hall_id = serializers.IntegerField()
+    building = serializers.CharField(allow_null=True)
+    racks = PlacedRackSerializer(many=True)
+    headroom_after = HeadroomAfterSerializer()
+
+
+class BindingSerializer(serializers.Serializer):
+    constraint = serializers.ChoiceField(choices=CONSTRAINTS)
+    hall = serializers.CharField()
+    level = serializers.CharField(
+        help_text="Level that binds: a device kind, cooling unit/group/plant, leaf, hall."
+    )
+    element = serializers.CharField(help_text="The device, group, switch or hall that binds.")
+    detail = serializers.CharField()
+
+
+class PlacementSerializer(serializers.Serializer):
+    feasible = serializers.BooleanField()
+    binding_constraint = serializers.ChoiceField(
+        choices=CONSTRAINTS,
+        help_text="What binds: when infeasible, why nothing fits; when feasible, what runs out first in the "
+        "best option.",
+    )
+    binding = BindingSerializer(help_text="The level and element that bind, in words.")
+    options = PlacementOptionSerializer(
+        many=True, help_text="Up to 3, best first (most power headroom left)."
+    )
+    branch = serializers.IntegerField(required=False, help_text="With apply_as_branch: the new campus's id.")

@@ -1,0 +1,94 @@
+"""An independent check of a placement option: the racks added to the snapshot by hand, then every failover
+scenario rolled up with the power solver and the heat balanced with the cooling model (no placement code)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from campus.analysis.cooling import cooling_balance
+from campus.analysis.power import rollup
+from campus.analysis.snapshot import CampusSnapshot, PowerFeedSnap, RackSnap
+
+TOL = 1e-6
+
+
+def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSnapshot:
+    """``snap`` with the option's racks, their A/B feeds and their cooling units added."""
+    dev = {d.name: d.id for d in snap.power_devices}
+    units = {u.name: u.id for u in snap.cooling_units}
+    pods = {p.name: p.id for p in snap.pods}
+    hall = next(h for h in snap.halls if h.name == option["hall"] and h.id == option["hall_id"])
+    rack_id = max((r.id for r in snap.racks), default=0)
+    feed_id = max((f.id for f in snap.power_feeds), default=0)
+    racks, feeds = list(snap.racks), list(snap.power_feeds)
+    for spec in option["racks"]:
+        rack_id += 1
+        racks.append(
+            RackSnap(
+                id=rack_id,
+                name=f"new-{rack_id}",
+                hall_id=hall.id,
+                building_id=hall.building_id,
+                x_m=spec["x_m"],
+                y_m=spec["y_m"],
+                cooling_type=spec["cooling_type"],
+                design_kw=spec["design_kw"],
+                cooling_unit_id=units[spec["cooling_unit"]],
+                pod_id=pods.get(spec["pod"]),
+                status="active",
+                nodes=((node_model, spec["nodes"]),),
+            )
+        )
+        for side in "AB":
+            feed_id += 1
+            feeds.append(
+                PowerFeedSnap(
+                    feed_id, dev[spec[f"feed_{side.lower()}"]], None, rack_id, side, spec["feed_rating_kw"]
+                )
+            )
+    return dataclasses.replace(snap, racks=tuple(racks), power_feeds=tuple(feeds))
+
+
+def scenarios(snap: CampusSnapshot) -> list[tuple[str, dict]]:
+    """Healthy; each live non-generator device alone; each utility feed alone; each whole side."""
+    out = [("healthy", {})]
+    out += [
+        (f"device {d.name}", {"failed": frozenset({d.id})})
+        for d in snap.power_devices
+        if d.kind != "generator" and d.status not in ("failed", "offline")
+    ]
+    out += [(f"utility {u.name}", {"failed_feeds": frozenset({u.id})}) for u in snap.utility_feeds]
+    for side in "AB":
+        out.append(
+            (
+                f"side {side}",
+                {"failed_power_feeds": frozenset(f.id for f in snap.power_feeds if f.side == side)},
+            )
+        )
+    return out
+
+
+def overloads(snap: CampusSnapshot) -> set[tuple[str, str]]:
+    """(scenario, element) of every device above its planning limit or utility feed above its capacity."""
+    out = set()
+    for label, kw in scenarios(snap):
+        r = rollup(snap, **kw)
+        for d in snap.power_devices:
+            load = r.device_load_kw.get(d.id, 0.0)
+            if d.rated_kw > 0 and load > d.rated_kw * d.max_utilization * (1 + TOL) + TOL:
+                out.add((label, d.name))
+        for u in snap.utility_feeds:
+            if u.capacity_kw > 0 and r.utility_load_kw.get(u.id, 0.0) > u.capacity_kw * (1 + TOL) + TOL:
+                out.add((label, u.name))
+    return out
+
+
+def cooling_shortfalls(snap: CampusSnapshot) -> set[str]:
+    """Units over capacity and N+1 groups short, at design load."""
+    bal = cooling_balance(snap)
+    out = {f"unit {u.name}" for u in bal.units if u.heat_kw > u.capacity_kw * (1 + TOL) + TOL}
+    out |= {
+        f"group {g.group}" for g in bal.groups if g.heat_kw > g.capacity_without_largest_kw * (1 + TOL) + TOL
+    }
+    out |= {f"plant {p.name}" for p in bal.plants if p.heat_kw > p.capacity_kw * (1 + TOL) + TOL}
+    return out

@@ -1,0 +1,141 @@
+"""Capacity placement through the API (POST /api/campuses/{id}/placement/).
+
+Truth from outside the placement code: a generated campus (which passes the reference design checks of
+tests/interchange/design_checks.py) must still pass them once the best option is applied as a branch; the
+branch's summary IT rises by exactly racks × nodes per rack × the node's power computed by hand from the
+catalog rows; the parent's export is unchanged; every inventory rule of the API holds on the branch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.api import analytics
+from campus.interchange.exporter import export_campus
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
+from campus.models import Campus, DataHall, GPUModel, Link, Node, NodeModel, PowerFeed, Rack
+from campus.snapshot_adapter import build_snapshot
+from tests.interchange.design_checks import design_problems
+
+pytestmark = pytest.mark.django_db
+
+NODE = "hgx-h100-8"
+
+
+def url(campus_id: int) -> str:
+    return f"/api/campuses/{campus_id}/placement/"
+
+
+@pytest.fixture
+def generated():
+    return import_campus(generate_spec("Placement", 1000))
+
+
+def test_unknown_fields_and_bad_values_are_400_naming_the_field(planner_client, generated):
+    cases = [
+        ({"node_model": NODE, "racks": 1, "rakcs": 2}, "rakcs"),
+        ({"node_model": "no-such-node", "racks": 1}, "node_model"),
+        ({"node_model": NODE, "racks": 0}, "racks"),
+        ({"node_model": NODE, "racks": 501}, "racks"),
+        ({"node_model": NODE}, "racks"),
+        ({"racks": 1}, "node_model"),
+        ({"node_model": NODE, "racks": 1, "nodes_per_rack": 0}, "nodes_per_rack"),
+        ({"node_model": NODE, "racks": 1, "nodes_per_rack": 5}, "nodes_per_rack"),  # 5 x 8U > 36U
+        ({"node_model": NODE, "racks": 1, "hall": "x"}, "hall"),
+        ({"node_model": NODE, "racks": 1, "apply_as_branch": ""}, "apply_as_branch"),
+        ({"node_model": NODE, "racks": 1, "apply_as_branch": "Placement"}, "apply_as_branch"),
+    ]
+    for body, field in cases:
+        res = planner_client.post(url(generated.pk), body, format="json")
+        assert res.status_code == 400, (body, res.content)
+        assert field in res.json(), (body, res.json())
+    other = import_campus({**generate_spec("Other", 1000)})
+    foreign = DataHall.objects.filter(building__campus=other).first()
+    res = planner_client.post(
+        url(generated.pk), {"node_model": NODE, "racks": 1, "hall": foreign.pk}, format="json"
+    )
+    assert res.status_code == 400 and "hall" in res.json()
+    assert Campus.objects.count() == 2
+
+
+def test_viewer_may_not_place(viewer_client, generated):
+    res = viewer_client.post(url(generated.pk), {"node_model": NODE, "racks": 1}, format="json")
+    assert res.status_code == 403
+
+
+def test_shape_of_the_answer(planner_client, generated):
+    res = planner_client.post(
+        url(generated.pk), {"node_model": NODE, "racks": 1, "nodes_per_rack": 1}, format="json"
+    )
+    assert res.status_code == 200, res.content
+    body = res.json()
+    assert {"feasible", "binding_constraint", "options"} <= set(body)
+    assert body["binding_constraint"] in {"floor_space", "rack_density", "fabric_ports", "cooling", "power"}
+    assert body["feasible"] and 1 <= len(body["options"]) <= 3
+    for option in body["options"]:
+        assert {"hall", "racks", "headroom_after"} <= set(option)
+        for rack in option["racks"]:
+            assert {"x_m", "y_m", "row", "feed_a", "feed_b", "cooling_unit", "pod"} <= set(rack)
+    powers = [o["headroom_after"]["power_kw"] for o in body["options"]]
+    assert powers == sorted(powers, reverse=True)
+
+
+def test_infeasible_names_the_binding_constraint(planner_client, generated):
+    res = planner_client.post(url(generated.pk), {"node_model": NODE, "racks": 500}, format="json")
+    assert res.status_code == 200
+    body = res.json()
+    assert body["feasible"] is False and body["options"] == []
+    assert body["binding_constraint"] == body["binding"]["constraint"]
+    res = planner_client.post(
+        url(generated.pk), {"node_model": NODE, "racks": 500, "apply_as_branch": "Nope"}, format="json"
+    )
+    assert res.status_code == 400 and "apply_as_branch" in res.json()
+    assert not Campus.objects.filter(name="Nope").exists()
+
+
+def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planner_client, generated):
+    parent_export = export_campus(generated)
+    parent_snap = build_snapshot(generated)
+    assert design_problems(parent_snap) == []
+    before_it = planner_client.get(f"/api/campuses/{generated.pk}/summary/").json()["power"]["it_mw"]
+    racks, npr = 1, 1
+    res = planner_client.post(
+        url(generated.pk),
+        {"node_model": NODE, "racks": racks, "nodes_per_rack": npr, "apply_as_branch": "Placed"},
+        format="json",
+    )
+    if res.status_code == 200:  # pragma: no cover - the generated campus has room for a single-node rack
+        pytest.fail(f"nothing fits: {res.json()}")
+    assert res.status_code == 201, res.content
+    body = res.json()
+    branch = Campus.objects.get(pk=body["branch"])
+    assert branch.parent_id == generated.pk and branch.name == "Placed"
+    option = body["options"][0]
+    # the racks are where the option says, fed and cabled as it says
+    placed = Rack.objects.filter(campus=branch).exclude(
+        name__in=Rack.objects.filter(campus=generated).values("name")
+    )
+    assert placed.count() == racks
+    spots = sorted((r["x_m"], r["y_m"]) for r in option["racks"])
+    assert sorted((r.x_m, r.y_m) for r in placed) == spots
+    for rack in placed:
+        feeds = {f.side: f.upstream.name for f in PowerFeed.objects.filter(rack=rack)}
+        assert feeds == {"A": option["racks"][0]["feed_a"], "B": option["racks"][0]["feed_b"]}
+        assert Node.objects.filter(rack=rack).count() == npr
+        assert Link.objects.filter(a_rack=rack).exists()
+    # IT by hand from the catalog rows: GPUs x TDP + overhead + NICs x NIC extra
+    model = NodeModel.objects.get(slug=NODE)
+    gpu = GPUModel.objects.get(pk=model.gpu_model_id)
+    nic_extra = {"connectx7": 0.0, "bluefield3": 50.0}.get(model.nic_kind, 0.0)
+    node_w = model.gpus_per_node * gpu.tdp_w + model.overhead_w + model.nics * nic_extra
+    analytics.forget()
+    after_it = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]["it_mw"]
+    servers_mw = racks * npr * node_w / 1e6
+    f = branch.other_it_fraction
+    # the summary's IT counts the other IT the servers bring: servers / (1 − fraction) (docs/model.md)
+    assert after_it - before_it == pytest.approx(servers_mw / (1 - f), rel=1e-6)
+    # the branch passes every check the generated design passes
+    assert design_problems(build_snapshot(branch)) == []
+    # the parent is unchanged
+    assert export_campus(Campus.objects.get(pk=generated.pk)) == parent_export
