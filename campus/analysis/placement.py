@@ -48,6 +48,7 @@ AISLE_CLEARANCE_M = 1.2
 PERIMETER_CLEARANCE_M = 1.2
 DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a 600 x 1200 mm AI rack (as the floor map)
 USABLE_RACK_UNITS = 36  # a 48U rack less top-of-rack, PDU, cable management (the generator's figure)
+RACK_UNITS = 48  # the rack itself (Rack.rack_units default): more servers than this do not fit at all
 MAX_RACKS = 500
 MAX_OPTIONS = 3
 FEED_RATING_STEP_KW = 5.0  # rack feed breakers rounded up to 5 kW (as the generator)
@@ -854,10 +855,8 @@ def place(
     npr = request.nodes_per_rack or default_nodes_per_rack(snap, request.node_model)
     if npr < 1:
         raise ValueError("nodes_per_rack: must be >= 1")
-    if npr * node.rack_units > USABLE_RACK_UNITS:
-        raise ValueError(
-            f"nodes_per_rack: {npr} x {node.rack_units}U is more than the {USABLE_RACK_UNITS} usable units of a rack"
-        )
+    if npr * node.rack_units > RACK_UNITS:
+        raise ValueError(f"nodes_per_rack: {npr} x {node.rack_units}U is more than a {RACK_UNITS}U rack")
     halls = list(snap.halls)
     if request.hall_id is not None:
         halls = [h for h in halls if h.id == request.hall_id]

@@ -69,10 +69,12 @@ def scenarios(snap: CampusSnapshot) -> list[tuple[str, dict]]:
 
 
 def overloads(snap: CampusSnapshot) -> set[tuple[str, str]]:
-    """(scenario, element) of every device above its planning limit or utility feed above its capacity."""
+    """(scenario, element) of every device above its planning limit or utility feed above its capacity, and
+    every element that trips (a trip takes its load off the roll-up, so it counts as an overload)."""
     out = set()
     for label, kw in scenarios(snap):
         r = rollup(snap, **kw)
+        out |= {(label, f"trip {kind} {ident}") for kind, ident, _ in r.tripped}
         for d in snap.power_devices:
             load = r.device_load_kw.get(d.id, 0.0)
             if d.rated_kw > 0 and load > d.rated_kw * d.max_utilization * (1 + TOL) + TOL:

@@ -41,7 +41,7 @@ def test_unknown_fields_and_bad_values_are_400_naming_the_field(planner_client, 
         ({"node_model": NODE}, "racks"),
         ({"racks": 1}, "node_model"),
         ({"node_model": NODE, "racks": 1, "nodes_per_rack": 0}, "nodes_per_rack"),
-        ({"node_model": NODE, "racks": 1, "nodes_per_rack": 5}, "nodes_per_rack"),  # 5 x 8U > 36U
+        ({"node_model": NODE, "racks": 1, "nodes_per_rack": 7}, "nodes_per_rack"),  # 7 x 8U > 48U
         ({"node_model": NODE, "racks": 1, "hall": "x"}, "hall"),
         ({"node_model": NODE, "racks": 1, "apply_as_branch": ""}, "apply_as_branch"),
         ({"node_model": NODE, "racks": 1, "apply_as_branch": "Placement"}, "apply_as_branch"),

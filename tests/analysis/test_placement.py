@@ -1,0 +1,307 @@
+"""Capacity placement, pure core (campus.analysis.placement).
+
+Hand-built campuses whose answer is worked out by hand (toy node: 8 × 100 W GPUs + 200 W = 1 kW, no other
+IT, no network, so a rack of n nodes draws n kW on each side alone), and properties over small random 2N
+campuses checked by an independent path (tests/analysis/placement_check.py: the racks written into the
+snapshot, every failover scenario rolled up by the power solver, the heat balanced by the cooling model).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from campus.analysis.placement import (
+    AISLE_CLEARANCE_M,
+    PlacementRequest,
+    free_positions,
+    place,
+)
+from campus.analysis.snapshot import RackSnap
+from tests.analysis.builders import (
+    CoolingUnitSnap,
+    HallSnap,
+    LinkSnap,
+    PodSnap,
+    SwitchSnap,
+    UtilityFeedSnap,
+    campus,
+    device,
+    feed,
+    rack,
+)
+from tests.analysis.placement_check import cooling_shortfalls, overloads, with_option
+
+
+def crah(uid: int, hall: int, capacity: float, group: str) -> CoolingUnitSnap:
+    return CoolingUnitSnap(uid, f"CRAH-{uid}", "crah", capacity, 24.0, 40.0, 0.0, None, None, hall, group)
+
+
+def two_halls(pdu_kw=(40.0, 50.0), crah_kw=(25.0, 40.0), **kw):
+    """Two halls of two 10 kW air racks each. Hall h: PDU-A/B (rated pdu_kw[h]) under UPS A/B (1 MW), two
+    CRAHs of crah_kw[h] as one N+1 group."""
+    halls = (HallSnap(1, 1, "H1", 20.0, 20.0), HallSnap(2, 1, "H2", 20.0, 20.0))
+    devices = [device(1, "ups", 1000.0, utility_feed_id=1), device(2, "ups", 1000.0, utility_feed_id=2)]
+    feeds = []
+    racks = []
+    units = []
+    for h in (1, 2):
+        a, b = 10 * h + 1, 10 * h + 2
+        devices += [
+            device(a, "pdu", pdu_kw[h - 1], name=f"H{h}-PDU-A"),
+            device(b, "pdu", pdu_kw[h - 1], name=f"H{h}-PDU-B"),
+        ]
+        feeds += [feed(1, dev=a, side="A"), feed(2, dev=b, side="B")]
+        units += [crah(10 * h + 1, h, crah_kw[h - 1], f"G{h}"), crah(10 * h + 2, h, crah_kw[h - 1], f"G{h}")]
+        for k in range(2):
+            rid = 10 * h + k
+            racks.append(
+                rack(
+                    rid,
+                    10,
+                    hall_id=h,
+                    x_m=2.0 + 0.6 * k,
+                    y_m=2.0,
+                    cooling_type="air",
+                    cooling_unit_id=10 * h + 1 + k,
+                )
+            )
+            feeds += [feed(a, rack=rid, side="A"), feed(b, rack=rid, side="B")]
+    base = dict(
+        halls=halls,
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 5000.0), UtilityFeedSnap(2, "U2", 5000.0)),
+        power_devices=tuple(devices),
+        power_feeds=tuple(feeds),
+        cooling_units=tuple(units),
+    )
+    base.update(kw)
+    return campus(**base)
+
+
+def test_hall_with_power_but_no_cooling_places_in_the_other_hall():
+    # H1: PDUs 40 kW (limit 32): 20 kW on one side after a side is lost, +10 = 30: power fits.
+    #     CRAHs 2 x 25 kW, N+1 = 25 kW against 20 + 10 = 30: cooling does not.
+    # H2: PDUs 50 kW (limit 40): 30 kW, 10 left; CRAHs N+1 = 40 against 30: 10 left.
+    snap = two_halls()
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert res["feasible"] is True
+    assert [o["hall"] for o in res["options"]] == ["H2"]
+    option = res["options"][0]
+    after = option["headroom_after"]
+    assert after["power_kw"] == pytest.approx(10.0)
+    assert after["power_level"] == "pdu"
+    assert after["cooling_kw"] == pytest.approx(10.0)
+    (spot,) = option["racks"]
+    # the row line at y = 2 is full (racks at x 2.0 and 2.6); a new row behind it at the aisle clearance:
+    # 2 + 1.2 m depth + 1.2 m aisle = 4.4 m, from the rows' first x
+    assert (spot["x_m"], spot["y_m"]) == (2.0, pytest.approx(2.0 + 1.2 + AISLE_CLEARANCE_M))
+    assert (spot["feed_a"], spot["feed_b"]) == ("H2-PDU-A", "H2-PDU-B")
+    assert spot["cooling_unit"] in {"CRAH-21", "CRAH-22"}
+
+
+def test_nothing_fits_and_cooling_binds():
+    # 3 racks of 10 kW: H1 cooling 20 + 30 = 50 against 25 (15 short... in the best hall:)
+    # H2 cooling 20 + 30 = 50 against 40: 10 kW short, checked before power (20 + 30 = 50 against 40)
+    snap = two_halls()
+    res = place(snap, PlacementRequest("toy8", 3, nodes_per_rack=10))
+    assert res["feasible"] is False and res["options"] == []
+    assert res["binding_constraint"] == "cooling"
+    assert res["binding"]["hall"] == "H2"
+    assert res["binding"]["element"] == "G2"
+    assert "10.0 kW short" in res["binding"]["detail"]
+
+
+def test_power_binds_when_cooling_is_ample():
+    # H2 alone, CRAHs big: 2 racks of 11 kW = 22 kW; one PDU after the other side is lost: 20 + 22 = 42
+    # against its 40 kW limit
+    snap = two_halls(crah_kw=(500.0, 500.0))
+    res = place(snap, PlacementRequest("toy8", 2, nodes_per_rack=11, hall_id=2))
+    assert res["feasible"] is False
+    assert res["binding_constraint"] == "power"
+    assert res["binding"]["level"] == "pdu"
+    assert "2.0 kW beyond" in res["binding"]["detail"]
+    # one node less per rack fits exactly: 20 + 20 = 40
+    res = place(snap, PlacementRequest("toy8", 2, nodes_per_rack=10, hall_id=2))
+    assert res["feasible"] and res["options"][0]["headroom_after"]["power_kw"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_a_ups_above_both_halls_binds_on_its_own_side():
+    # UPS A and B rated 100 kW (limit 80): 40 kW of racks on the surviving UPS after a side is lost; 4
+    # racks of 12 kW more would make 88
+    snap = two_halls(pdu_kw=(500.0, 500.0), crah_kw=(500.0, 500.0))
+    devices = tuple(
+        d if d.kind != "ups" else device(d.id, "ups", 100.0, utility_feed_id=d.utility_feed_id)
+        for d in snap.power_devices
+    )
+    snap = campus(**{**_fields(snap), "power_devices": devices})
+    res = place(snap, PlacementRequest("toy8", 4, nodes_per_rack=12))
+    assert res["binding_constraint"] == "power" and res["binding"]["level"] == "ups"
+    assert "8.0 kW beyond" in res["binding"]["detail"]
+    # three fit: 40 + 36 = 76, 4 kW left on the UPS
+    res = place(snap, PlacementRequest("toy8", 3, nodes_per_rack=12))
+    assert res["feasible"] and res["options"][0]["headroom_after"]["power_kw"] == pytest.approx(4.0)
+
+
+def _fields(snap):
+    return {f: getattr(snap, f) for f in snap.__dataclass_fields__}
+
+
+def test_floor_space_binds_in_a_full_hall():
+    # A hall 5 m long: rows at y = 1.2 hold 1.2..2.4; a new row needs 2.4 + 1.2 aisle = 3.6 .. 4.8 > 5 - 1.2
+    snap = two_halls(
+        halls=(HallSnap(1, 1, "H1", 3.8, 5.0), HallSnap(2, 1, "H2", 3.8, 5.0)), crah_kw=(500.0, 500.0)
+    )
+    snap = campus(**{**_fields(snap), "racks": tuple(_moved(r, y=1.2) for r in snap.racks)})
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=1))
+    assert res["feasible"] is False and res["binding_constraint"] == "floor_space"
+
+
+def _moved(r: RackSnap, y: float) -> RackSnap:
+    return RackSnap(**{**_fields(r), "y_m": y})
+
+
+def test_free_positions_fill_gaps_then_new_rows():
+    # a row of three slots with the middle one empty, a 10 x 10 m hall
+    racks = [(2.0, 2.0, 0.6, 1.2), (3.2, 2.0, 0.6, 1.2)]
+    out = free_positions(10.0, 10.0, racks, (0.6, 1.2), 4)
+    assert out[0] == (2.6, 2.0, False)
+    # then a new row line at 2 + 1.2 + 1.2 = 4.4, from x = 2.0 to 3.2
+    assert [(x, y) for x, y, new in out[1:]] == [(2.0, 4.4), (2.6, 4.4), (3.2, 4.4)]
+    assert all(new for *_, new in out[1:])
+
+
+def test_fabric_ports_bind_when_the_leaf_is_full():
+    # a middle-of-rack leaf of radix 64 in H2 with 60 ports used: 8 NICs of a toy node need 8
+    snap = two_halls(crah_kw=(500.0, 500.0))
+    pod = PodSnap(1, "POD-1", "infiniband-ndr", "middle-of-rack", 1.0, "qm9700", 1)
+    leaf = SwitchSnap(1, "LEAF-H2", 1, "leaf", "qm9700", 1, 2, None)
+    used = LinkSnap(1, 1, "backend", "aec", 60, 3.0, 400.0, 20, None, 1)
+    snap = campus(**{**_fields(snap), "pods": (pod,), "switches": (leaf,), "links": (used,)})
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
+    assert res["binding_constraint"] == "fabric_ports"
+    assert res["binding"]["element"] == "LEAF-H2" and "4 port(s) short" in res["binding"]["detail"]
+    # half a node's worth fewer ports used: fits, cabled to that leaf
+    snap = campus(
+        **{**_fields(snap), "links": (LinkSnap(1, 1, "backend", "aec", 56, 3.0, 400.0, 20, None, 1),)}
+    )
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
+    assert res["feasible"]
+    (link,) = res["options"][0]["racks"][0]["links"]
+    assert link["switch"] == "LEAF-H2" and link["count"] == 8
+    assert res["options"][0]["headroom_after"]["fabric_ports"] == 0
+
+
+def test_input_errors_name_the_field():
+    snap = two_halls()
+    for req, field in [
+        (PlacementRequest("nope", 1), "node_model"),
+        (PlacementRequest("toy8", 0), "racks"),
+        (PlacementRequest("toy8", 1, nodes_per_rack=10, hall_id=99), "hall"),
+        (PlacementRequest("toy8", 1, nodes_per_rack=10), None),
+        (PlacementRequest("toy8", 1, nodes_per_rack=13), "nodes_per_rack"),  # 13 x 4U > 48U
+    ]:
+        if field is None:
+            place(snap, req)
+            continue
+        with pytest.raises(ValueError, match=f"^{field}:"):
+            place(snap, req)
+
+
+# ---------------------------------------------------------------- properties
+
+
+@st.composite
+def random_campus(draw):
+    """1-2 halls of 1-2 rows; each row its own PDU pair under UPS A / B; random ratings and efficiencies;
+    ample cooling and floor, so power is what may bind."""
+    n_halls = draw(st.integers(1, 2))
+    eff = draw(st.sampled_from([1.0, 0.97]))
+    ups_kw = draw(st.floats(40.0, 300.0))
+    util_kw = draw(st.floats(40.0, 400.0))
+    devices = [
+        device(1, "ups", ups_kw, utility_feed_id=1, efficiency=eff),
+        device(2, "ups", ups_kw, utility_feed_id=2, efficiency=eff),
+    ]
+    feeds, racks, units, halls = [], [], [], []
+    did, rid = 10, 100
+    for h in range(1, n_halls + 1):
+        halls.append(HallSnap(h, 1, f"H{h}", 30.0, 30.0))
+        units.append(crah(100 + h, h, 10_000.0, f"G{h}"))
+        units.append(crah(200 + h, h, 10_000.0, f"G{h}"))
+        for row in range(draw(st.integers(1, 2))):
+            pdu_kw = draw(st.floats(20.0, 100.0))
+            a, b = did + 1, did + 2
+            did += 2
+            devices += [device(a, "pdu", pdu_kw, efficiency=eff), device(b, "pdu", pdu_kw, efficiency=eff)]
+            feeds += [feed(1, dev=a, side="A"), feed(2, dev=b, side="B")]
+            for k in range(draw(st.integers(1, 3))):
+                rid += 1
+                racks.append(
+                    rack(
+                        rid,
+                        draw(st.integers(1, 12)),
+                        hall_id=h,
+                        x_m=2.0 + 0.6 * k,
+                        y_m=2.0 + 3.0 * row,
+                        cooling_type="air",
+                        cooling_unit_id=100 + h,
+                    )
+                )
+                feeds += [feed(a, rack=rid, side="A"), feed(b, rack=rid, side="B")]
+    snap = campus(
+        halls=tuple(halls),
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", util_kw), UtilityFeedSnap(2, "U2", util_kw)),
+        power_devices=tuple(devices),
+        power_feeds=tuple(feeds),
+        cooling_units=tuple(units),
+    )
+    request = PlacementRequest("toy8", draw(st.integers(1, 3)), nodes_per_rack=draw(st.integers(1, 12)))
+    return snap, request
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+@given(random_campus())
+def test_every_option_holds_after_any_single_failure_and_infeasible_is_confirmed(case):
+    snap, request = case
+    before = overloads(snap)
+    assume(not before)  # a design that holds its redundancy to start with
+    res = place(snap, request)
+    for option in res["options"]:
+        trial = with_option(snap, option, request.node_model)
+        assert overloads(trial) <= before, option
+        assert cooling_shortfalls(trial) <= cooling_shortfalls(snap)
+    if not res["feasible"] and res["binding_constraint"] == "power":
+        # brute force: every A device x every B device feeding racks of every hall, none carries the racks
+        for hall in snap.halls:
+            ids = {r.id for r in snap.racks if r.hall_id == hall.id}
+            a_side = {f.upstream_id for f in snap.power_feeds if f.rack_id in ids and f.side == "A"}
+            b_side = {f.upstream_id for f in snap.power_feeds if f.rack_id in ids and f.side == "B"}
+            names = {d.id: d.name for d in snap.power_devices}
+            for a, b in itertools.product(sorted(a_side), sorted(b_side)):
+                option = {
+                    "hall": hall.name,
+                    "hall_id": hall.id,
+                    "racks": [
+                        {
+                            "x_m": 0.0,
+                            "y_m": 0.0,
+                            "cooling_type": "air",
+                            "design_kw": 0.0,
+                            "cooling_unit": f"CRAH-{100 + hall.id}",
+                            "pod": None,
+                            "nodes": request.nodes_per_rack,
+                            "feed_a": names[a],
+                            "feed_b": names[b],
+                            "feed_rating_kw": 1e9,
+                        }
+                    ]
+                    * request.racks,
+                }
+                assert overloads(with_option(snap, option, request.node_model)) - before, (hall.name, a, b)
