@@ -364,6 +364,31 @@ def power_check(snap: CampusSnapshot, loads: list[_Load]) -> PowerCheck | None:
     return best
 
 
+def side_bound(snap: CampusSnapshot, loads: list[_Load]) -> float:
+    """The smallest planning headroom after adding ``loads`` in the two whole-side scenarios alone: never
+    below ``power_check``'s (which takes every scenario), so a bound for the search (inf: no side scenario)."""
+    g = power_graph(snap)
+    sw = _sweep(g)
+    best = math.inf
+    utilities = {u.id: u for u in snap.utility_feeds}
+    for side in ("A", "B"):
+        sid = sw.sid.get(("side", side))
+        if sid is None:
+            continue
+        a_in, a_util = _push_up(sw, sid, loads)
+        for d, kw in a_in.items():
+            dev = g.devices[d]
+            existing = sw.load(("d", d), sid)
+            if dev.rated_kw > 0 and existing is not None:
+                best = min(best, dev.rated_kw * dev.max_utilization - existing - kw)
+        for u, kw in a_util.items():
+            feed = utilities.get(u)
+            existing = sw.load(("u", u), sid)
+            if feed is not None and feed.capacity_kw > 0 and existing is not None:
+                best = min(best, feed.capacity_kw - existing - kw)
+    return best
+
+
 # ---------------------------------------------------------------- floor space
 
 
@@ -402,14 +427,17 @@ def free_positions(
     out: list[tuple[float, float, bool]] = []
     taken: list[tuple[float, float, float, float]] = list(racks)
     lines = sorted({round(y, 6) for _, y, _, _ in racks}, key=lambda y: (y not in prefer_lines, y))
+    reach = 5.0 + 2 * AISLE_CLEARANCE_M  # racks are at most 5 m deep: nothing further away can touch
     for y in lines:
         if y + d > hall_length_m + TOL:
             continue
+        near = [box for box in taken if abs(box[1] - y) < reach]
         x = lo_x
         while x <= hi_x + TOL and len(out) < wanted:
-            if not _overlaps(x, y, w, d, taken):
+            if not _overlaps(x, y, w, d, near):
                 out.append((round(x, 4), y, False))
                 taken.append((x, y, w, d))
+                near.append((x, y, w, d))
             x += w
         if len(out) >= wanted:
             return out
@@ -419,8 +447,9 @@ def free_positions(
     while y <= hi_y + TOL and len(out) < wanted:
         x = lo_x
         placed = False
+        near = [box for box in blocked if abs(box[1] - y) < reach]
         while x <= hi_x + TOL and len(out) < wanted:
-            if not _overlaps(x, y - AISLE_CLEARANCE_M, w, d + 2 * AISLE_CLEARANCE_M, blocked):
+            if not _overlaps(x, y - AISLE_CLEARANCE_M, w, d + 2 * AISLE_CLEARANCE_M, near):
                 out.append((round(x, 4), round(y, 4), True))
                 placed = True
             x += w
@@ -446,6 +475,8 @@ class _HallInput:
     rows: Mapping[int, list[RowGeo]]
     used_ports: dict[int, int] = field(default_factory=dict)
     balance: object = None
+    per_server: float = 0.0  # other IT per kW of servers added (heat.other_it_per_server_kw)
+    cables: dict = field(default_factory=dict)  # switch id -> [(hall, x, y, length)] of its rack cables
 
 
 def _cooling_type(inp: _HallInput, hall_id: int, units) -> tuple[str, list]:
@@ -535,19 +566,20 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         for r in hall_racks
         if g.default_rack_load_kw[r.id] > 0
     ]
-    beyond_ratio = max(beyond, default=other_it_per_server_kw(snap))
+    beyond_ratio = max(beyond, default=inp.per_server)
     fed_kw = inp.rack_kw * (1.0 + beyond_ratio)
     mech = _mechanical_loads(g, cool)
-    options = []
-    worst_fail: _Fail | None = None
-    for a, b in pairs:
-        loads = [_Load(fed_kw, [("A", a, None), ("B", b, None)]) for _ in range(inp.racks)] + mech
-        check = power_check(snap, loads)
+
+    def loads_of(a: int, b: int) -> list[_Load]:
+        return [_Load(fed_kw, [("A", a, None), ("B", b, None)]) for _ in range(inp.racks)] + mech
+
+    def run(a: int, b: int) -> tuple[dict | None, _Fail | None]:
+        check = power_check(snap, loads_of(a, b))
         if check is None:
-            continue
+            return None, None
         if check.headroom_kw < -TOL:
             level, _ident, name = check.element
-            fail = _Fail(
+            return None, _Fail(
                 "power",
                 hall.name,
                 level,
@@ -556,9 +588,6 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 f"after {check.failure.name}",
                 margin=check.headroom_kw,
             )
-            if worst_fail is None or fail.margin > worst_fail.margin:
-                worst_fail = fail
-            continue
         max_util = min(g.devices[a].max_utilization, g.devices[b].max_utilization) or 0.8
         rating = math.ceil(fed_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
         lines = frozenset(
@@ -567,10 +596,23 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
             if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b}
         )
         here = positions_for(lines) if lines else positions
-        options.append(_option(inp, hall, here, ctype, a, b, rating, cool, fabric, check))
-    if not options:
-        return [], worst_fail
-    return options, None
+        return _option(inp, hall, here, ctype, a, b, rating, cool, fabric, check), None
+
+    # The power headroom after placing is at most what the pair's own devices keep with the other side
+    # lost: the bound that lets ``place`` stop early.
+    return [_Candidate(side_bound(snap, loads_of(a, b)), hall.name, a, b, run) for a, b in pairs], None
+
+
+@dataclass
+class _Candidate:
+    bound_kw: float
+    hall: str
+    a: int
+    b: int
+    run: object
+
+    def evaluate(self) -> tuple[dict | None, _Fail | None]:
+        return self.run(self.a, self.b)
 
 
 def _mechanical_loads(g: PowerGraph, cool: dict) -> list[_Load]:
@@ -608,7 +650,7 @@ def _cooling(
     air_kw = inp.rack_kw - main_kw
     # the other IT the new servers bring, all on this hall's air units (the model spreads it over every
     # hall by their server heat: this is the larger share here, a bound)
-    per_server = other_it_per_server_kw(snap)
+    per_server = inp.per_server
     added: dict[int, float] = {}
     assignment: list[int] = []
     for _ in range(inp.racks):
@@ -746,19 +788,25 @@ def _fabric(inp: _HallInput, hall, hall_racks: list) -> tuple[dict | None, _Fail
     )
 
 
-def _link_length(snap: CampusSnapshot, switch_id: int, x: float, y: float, hall_id: int) -> float:
-    """An existing cable of the leaf group to the nearest rack, lengthened by the way from there, m."""
+def _rack_cables(snap: CampusSnapshot) -> dict[int, list[tuple[int, float, float, float]]]:
     racks = {r.id: r for r in snap.racks}
-    best = None
+    out: dict[int, list[tuple[int, float, float, float]]] = {}
     for link in snap.links:
-        if link.b_switch_id != switch_id or link.a_rack_id is None:
+        r = racks.get(link.a_rack_id) if link.a_rack_id is not None else None
+        if r is not None:
+            out.setdefault(link.b_switch_id, []).append((r.hall_id, r.x_m, r.y_m, link.length_m))
+    return out
+
+
+def _link_length(inp: _HallInput, switch_id: int, x: float, y: float, hall_id: int) -> float:
+    """An existing cable of the leaf group to the nearest rack, lengthened by the way from there, m."""
+    best = None
+    for h, rx, ry, length in inp.cables.get(switch_id, ()):
+        if h != hall_id:
             continue
-        r = racks.get(link.a_rack_id)
-        if r is None or r.hall_id != hall_id:
-            continue
-        dist = abs(r.x_m - x) + abs(r.y_m - y)
+        dist = abs(rx - x) + abs(ry - y)
         if best is None or dist < best[0]:
-            best = (dist, link.length_m)
+            best = (dist, length)
     if best is None:
         return 10.0
     return float(math.ceil(best[1] + best[0] - 1e-9))
@@ -769,14 +817,15 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
     g = power_graph(snap)
     units = {u.id: u for u in snap.cooling_units}
     rows = sorted(inp.rows.get(hall.id, []), key=lambda r: r.y_m)
+    switches = {s.id: s for s in snap.switches} if fabric and fabric["groups"] else {}
     racks = []
     for k, (x, y, _new) in enumerate(positions[: inp.racks]):
         row = next((r for r in rows if abs(r.y_m - y) < 1e-6), None)
         unit = units[cool["assignment"][k]]
         links = []
         for sid, ports in fabric["groups"] if fabric else []:
-            sw = next(s for s in snap.switches if s.id == sid)
-            length = _link_length(snap, sid, x, y, hall.id)
+            sw = switches[sid]
+            length = _link_length(inp, sid, x, y, hall.id)
             links.append(
                 {
                     "switch": sw.name,
@@ -874,14 +923,34 @@ def place(
         rows=rows or {},
         used_ports=_memo(g, "placement_ports", lambda: _used_ports(snap)),
         balance=_memo(g, "placement_cooling", lambda: cooling_balance(snap)),
+        per_server=_memo(g, "placement_other_it", lambda: other_it_per_server_kw(snap)),
+        cables=_memo(g, "placement_cables", lambda: _rack_cables(snap)),
     )
-    options: list[dict] = []
+    candidates: list[_Candidate] = []
     fails: list[_Fail] = []
     for hall in halls:
         found, fail = _evaluate_hall(inp, hall)
-        options.extend(found)
+        candidates.extend(found)
         if fail is not None:
             fails.append(fail)
+    # Branch and bound over the feed pairs of every hall: by the bound, best first; once three options
+    # are found, a pair whose bound is no better than the third cannot enter the list.
+    candidates.sort(key=lambda c: (-c.bound_kw, c.hall, c.a, c.b))
+    options: list[dict] = []
+    power_fails: dict[str, _Fail] = {}
+    for cand in candidates:
+        if len(options) >= MAX_OPTIONS:
+            third = sorted(o["headroom_after"]["power_kw"] for o in options)[-MAX_OPTIONS]
+            if cand.bound_kw <= third + 1e-3:  # ties (to a watt): the earlier hall and pair stay
+                break
+        option, fail = cand.evaluate()
+        if option is not None:
+            options.append(option)
+        elif fail is not None and (
+            cand.hall not in power_fails or fail.margin > power_fails[cand.hall].margin
+        ):
+            power_fails[cand.hall] = fail
+    fails.extend(power_fails.values())
     options.sort(
         key=lambda o: (-o["headroom_after"]["power_kw"], -o["headroom_after"]["cooling_kw"], o["hall"])
     )
