@@ -41,7 +41,7 @@ from campus.analysis.heat import AIR_UNIT_KINDS, ALL_TO_LIQUID, COLD_PLATE, othe
 from campus.analysis.power import PowerGraph, _resolve, power_graph
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
 
-# Clearances (docs/planning.md): ANSI/TIA-942-B (2017) §6.5.3 recommends cold aisles of at least 1.2 m
+# Clearances (docs/planning.md): ANSI/TIA-942-B (2017) recommends cold aisles of at least 1.2 m
 # (4 ft) and hot aisles of at least 0.9 m (3 ft); one figure, the larger, for both sides of a new row and
 # for the walkway along the hall's walls.
 AISLE_CLEARANCE_M = 1.2

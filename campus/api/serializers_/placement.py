@@ -93,7 +93,7 @@ class PlacementOptionSerializer(serializers.Serializer):
 
 
 class BindingSerializer(serializers.Serializer):
-    constraint = serializers.ChoiceField(choices=CONSTRAINTS)
+    constraint = serializers.CharField(help_text="The same as `binding_constraint`.")
     hall = serializers.CharField()
     level = serializers.CharField(
         help_text="Level that binds: a device kind, cooling unit/group/plant, leaf, hall."
