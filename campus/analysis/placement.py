@@ -40,6 +40,7 @@ from campus.analysis.headroom import Failure, _scenarios
 from campus.analysis.heat import AIR_UNIT_KINDS, ALL_TO_LIQUID, COLD_PLATE, other_it_per_server_kw
 from campus.analysis.power import PowerGraph, _resolve, power_graph
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
+from campus.interchange.rules import whole_rack_nodes
 
 # Clearances (docs/planning.md): ANSI/TIA-942-B (2017) recommends cold aisles of at least 1.2 m
 # (4 ft) and hot aisles of at least 0.9 m (3 ft); one figure, the larger, for both sides of a new row and
@@ -109,6 +110,9 @@ def default_nodes_per_rack(snap: CampusSnapshot, node_slug: str) -> int:
     if counts:
         return max(sorted(counts), key=counts.__getitem__)
     spec = snap.node_models[node_slug]
+    whole = whole_rack_nodes(node_slug, spec.gpus_per_node)
+    if whole is not None:
+        return whole
     return max(1, USABLE_RACK_UNITS // max(1, spec.rack_units))
 
 
@@ -904,7 +908,10 @@ def place(
     npr = request.nodes_per_rack or default_nodes_per_rack(snap, request.node_model)
     if npr < 1:
         raise ValueError("nodes_per_rack: must be >= 1")
-    if npr * node.rack_units > RACK_UNITS:
+    whole = whole_rack_nodes(request.node_model, node.gpus_per_node)
+    if whole is not None and npr != whole:
+        raise ValueError(f"nodes_per_rack: a {request.node_model} rack is one NVLink domain of {whole} trays")
+    if npr * node.rack_units > RACK_UNITS and whole is None:
         raise ValueError(f"nodes_per_rack: {npr} x {node.rack_units}U is more than a {RACK_UNITS}U rack")
     halls = list(snap.halls)
     if request.hall_id is not None:

@@ -43,6 +43,7 @@ def test_unknown_fields_and_bad_values_are_400_naming_the_field(planner_client, 
         ({"node_model": NODE, "racks": 1, "nodes_per_rack": 0}, "nodes_per_rack"),
         ({"node_model": NODE, "racks": 1, "nodes_per_rack": 7}, "nodes_per_rack"),  # 7 x 8U > 48U
         ({"node_model": NODE, "racks": 1, "hall": "x"}, "hall"),
+        ({"node_model": "gb200-nvl72-tray", "racks": 1, "nodes_per_rack": 4}, "nodes_per_rack"),  # 18 or none
         ({"node_model": NODE, "racks": 1, "apply_as_branch": ""}, "apply_as_branch"),
         ({"node_model": NODE, "racks": 1, "apply_as_branch": "Placement"}, "apply_as_branch"),
     ]
