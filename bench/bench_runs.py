@@ -108,7 +108,7 @@ def engine_only(campus_id: int, params: dict, replicas: int) -> tuple[float, flo
 def timed_run(scenario, replicas: int, deadline_s: float) -> tuple[float, object]:
     from django.db import transaction
 
-    from simulations import services
+    from simulations import runs as services
     from simulations.models import Run
 
     started = time.perf_counter()
@@ -140,10 +140,11 @@ def main() -> None:
 
     campus_id = ensure_campus(args.campus, args.gpus)
     # Rows: (label, replicas, days per replica) -- the same replica-years cut two ways.
-    rows = [
-        ("100 x 1 year", args.replica_years, 365.0),
-        ("400 x 3 months", args.replica_years * 4, 365.0 / 4),
-    ]
+    from simulations.models import MAX_REPLICAS
+
+    rows = [(f"{args.replica_years} x 1 year", args.replica_years, 365.0)]
+    if args.replica_years * 4 <= MAX_REPLICAS:
+        rows.append((f"{args.replica_years * 4} x 3 months", args.replica_years * 4, 365.0 / 4))
     scenarios = {}
     for label, _, days in rows:
         scenarios[label], _ = Scenario.objects.update_or_create(

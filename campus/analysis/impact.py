@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from campus.analysis.failures import KINDS, cooling_lost, effect_of, split_elements
-from campus.analysis.power import PowerRollup, baseline_rollup, power_graph, rollup
+from campus.analysis.power import PowerRollup, baseline_rollup, outage, power_graph, rollup
 from campus.analysis.snapshot import CampusSnapshot
 
 
@@ -181,3 +181,19 @@ def impact(
         failed=unique,
         new_trips=sum(1 for k, i, _ in after.tripped if (k, i) not in design_trips),
     )
+
+
+def racks_lost(snap: CampusSnapshot, device_id: int, kind: str = "power") -> set[int]:
+    """The racks ``impact(snap, device_id, kind)`` finds lost, without power or powered but without cooling
+    (``racks_lost_both`` and ``racks_lost_cooling``), and nothing else: the same roll-up cascade and
+    cooling rules, without the loads, names and GPU counts of the full answer (``power.outage``). The
+    failure simulation asks this of every facility unit it can fail."""
+    devices, utilities, units, plants = split_elements(snap, [(kind, device_id)])
+    before = baseline_rollup(snap)
+    if devices or utilities:
+        dark, dead = outage(snap, frozenset(devices), frozenset(utilities))
+    else:
+        dark, dead = before.racks_without_power, before.dead_devices
+    _, _, cool_before = cooling_lost(snap, before.dead_devices)
+    _, _, cool_after = cooling_lost(snap, dead, units, plants)
+    return (dark - before.racks_without_power) | (cool_after - cool_before - dark)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import simpy
@@ -74,6 +75,7 @@ __all__ = [
     "COOLING_UNIT",
     "CascadePlan",
     "DEAD_RACK_STATUSES",
+    "Draws",
     "DEFAULT_HOT_SPARE_FRACTION",
     "FACILITY_COMPONENTS",
     "FailureClass",
@@ -85,9 +87,11 @@ __all__ = [
     "POWER_DEVICE",
     "Params",
     "UTILITY_FEED",
+    "draw",
     "prepare",
     "stochastic",
     "run",
+    "run_per_event",
     "sample_failures",
 ]
 
@@ -106,38 +110,263 @@ def stochastic(params: FailureCascadeParams) -> bool:
 
 
 _PROGRESS_EVERY = 4096
+# Job failures booked in one vectorised step at most (progress is reported between two steps).
+_BATCH = 4096
 
 
 # ---------------------------------------------------------------- one replica
 
 
-def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
-    p = plan.params
+@dataclass(frozen=True)
+class Draws:
+    """The random half of a replica: every failure of the run, drawn up front with numpy."""
+
+    job_t: np.ndarray  # times (h, sorted) of the failures that interrupt the job directly
+    job_c: np.ndarray  # their classes
+    fac_t: list[float]  # times (h, sorted) of the facility failures
+    fac_c: list[int]  # their classes
+    fac_u: list[int]  # the failing unit, an index into the class's units
+
+
+def draw(plan: CascadePlan, seed: int) -> Draws:
+    """The failures of replica ``seed``: the superposed Poisson arrivals of every class
+    (:func:`sample_failures`), then one uniform draw per arrival picks the failing unit within its class
+    (only facility units are told apart: every GPU, node or link of the job interrupts it alike)."""
+    a = plan.arrays
     rng = np.random.default_rng(seed)
+    times, cls = sample_failures(rng, a.rates, plan.params.duration_days * 24.0)
+    u = rng.random(times.size)
+    fac = np.flatnonzero(~a.is_job[cls]) if times.size else np.empty(0, dtype=np.int64)
+    job = a.is_job[cls] if times.size else np.empty(0, dtype=bool)
+    fac_c = cls[fac]
+    return Draws(
+        job_t=times[job],
+        job_c=cls[job],
+        fac_t=times[fac].tolist(),
+        fac_c=fac_c.tolist(),
+        fac_u=(u[fac] * a.counts[fac_c]).astype(np.int64).tolist(),
+    )
+
+
+def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    """One replica: the SimPy process steps from one event that can change the capacity or end a wait to
+    the next (facility failures and repairs, node repairs while the job waits for them, a failure that
+    finds too few healthy nodes), and books each stretch of job failures between two such events in one
+    vectorised step (:meth:`JobTimeline.fail_run`): inside a stretch every failure finds the capacity to
+    restart, so nothing but the job's own books changes. Gives the same result as
+    :func:`run_per_event`, which steps on every failure and repair."""
+    p = plan.params
+    d = draw(plan, seed)
+    duration_h = p.duration_days * 24.0
+    a = plan.arrays
+    tl = JobTimeline(
+        plan.interval_h,
+        plan.write_h,
+        plan.restart_h,
+        len(plan.classes),
+        step_h=p.step_seconds / 3600.0,
+        in_memory=p.recovery == "in_memory",
+    )
+    extra_h = plan.copy_h
+    repair = a.repair_hours.tolist()
+    eligible_by_rack = plan.eligible_by_rack
+    # nodes that may be down with the job still able to run (restart) on the rest
+    slack = plan.eligible_nodes - plan.job_nodes
+    jt, jc = d.job_t, d.job_c
+    nj = int(jt.size)
+    # Facility failures that darken no eligible rack change nothing but the count of events: only those
+    # that do are events of the walk (what a unit takes down is looked up once per unit and cached).
+    nf_all = len(d.fac_t)
+    outages_at = []
+    for t, c, u in zip(d.fac_t, d.fac_c, d.fac_u, strict=True):
+        racks, hit = plan.impact(c, u)
+        if racks:
+            outages_at.append((t, c, racks, hit))
+    fac_t = [o[0] for o in outages_at]
+    nf = len(fac_t)
+    # Nodes out for repair ("hot_spares"): every failure of a node-consuming class takes one node out
+    # until its repair; the count does not depend on the job, so it is known at every failure up front.
+    cons = a.consumes[jc] if nj else np.empty(0, dtype=bool)
+    if cons.any():
+        node_rep = np.sort(jt[cons] + a.repair_hours[jc[cons]])
+        consumed = np.zeros(nj + 1, dtype=np.int64)  # consuming failures among the first k
+        np.cumsum(cons, out=consumed[1:])
+        # nodes out right after each failure (a repair due at the very time of a failure comes first)
+        node_down_at = consumed[1:] - np.searchsorted(node_rep, jt, side="right")
+    else:
+        node_rep = np.empty(0)
+        consumed = None
+        node_down_at = None
+    n_node_rep = int(node_rep.size)
+    bad_cache: dict[int, np.ndarray] = {}
+
+    def first_short(i: int, rack_down: int) -> int:
+        """Index of the first job failure from ``i`` that leaves too few healthy nodes to restart."""
+        room = slack - rack_down
+        if node_down_at is None:
+            return i if room < 0 else nj
+        bad = bad_cache.get(room)
+        if bad is None:
+            bad = bad_cache[room] = np.flatnonzero(node_down_at > room)
+        k = int(np.searchsorted(bad, i))
+        return int(bad[k]) if k < bad.size else nj
+
+    def node_down(i: int, t: float) -> int:
+        """Nodes out for repair at ``t`` with the first ``i`` job failures done."""
+        if consumed is None:
+            return 0
+        return int(consumed[i]) - int(np.searchsorted(node_rep, t, side="right"))
+
+    state: dict[str, float] = {}
+
+    def proc(env: simpy.Environment):
+        i = 0  # next job failure
+        fi = 0  # next facility failure
+        pr = 0  # node repairs done (kept only while the job waits: otherwise they change nothing)
+        rack_down = 0
+        rack_outages: dict[int, int] = {}
+        fac_repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks)
+        seq = 0
+        steps = 0
+        fac_repairs_done = 0
+        wait_h = 0.0
+        wait_since = -1.0
+        outages = 0
+        next_progress = _BATCH
+        inf = math.inf
+        while True:
+            if progress is not None and i >= next_progress:
+                next_progress = i + _BATCH
+                progress(env.now / duration_h)
+            t_ff = fac_t[fi] if fi < nf else inf
+            t_fr = fac_repairs[0][0] if fac_repairs else inf
+            if not tl.waiting:
+                # job failures before the next facility event, up to the first one that finds the
+                # capacity short (a repair at the very time of a failure comes first)
+                j_end = int(np.searchsorted(jt, min(t_ff, t_fr), side="left")) if i < nj else i
+                j_end = min(j_end, i + _BATCH)
+                if j_end > i:
+                    j_stop = min(j_end, first_short(i, rack_down))
+                    if j_stop > i:
+                        yield env.timeout(float(jt[j_stop - 1]) - env.now)
+                        steps += 1
+                        tl.fail_run(jt[i:j_stop], jc[i:j_stop], extra_h)
+                        i = j_stop
+                        continue
+                    t = float(jt[i])
+                    yield env.timeout(t - env.now)
+                    steps += 1
+                    tl.fail(t, int(jc[i]), False, extra_h)
+                    i += 1
+                    wait_since = t
+                    pr = int(np.searchsorted(node_rep, t, side="right"))
+                    continue
+            else:
+                t_nr = float(node_rep[pr]) if pr < n_node_rep else inf
+                # the job keeps waiting until a repair: the failures before the next one only add up
+                j_end = int(np.searchsorted(jt, min(t_ff, t_fr, t_nr), side="left")) if i < nj else i
+                j_end = min(j_end, i + _BATCH)
+                if j_end > i:
+                    yield env.timeout(float(jt[j_end - 1]) - env.now)
+                    steps += 1
+                    tl.fail_waiting_run(jt[i:j_end], jc[i:j_end])
+                    i = j_end
+                    continue
+                if t_nr < t_ff and t_nr <= t_fr and t_nr < duration_h:
+                    yield env.timeout(t_nr - env.now)
+                    steps += 1
+                    pr += 1
+                    if int(consumed[i]) - pr + rack_down <= slack:
+                        tl.capacity_back(t_nr, extra_h)
+                        wait_h += t_nr - wait_since
+                    continue
+            # a facility event, or the end
+            t = t_ff if t_ff < t_fr else t_fr
+            if t >= duration_h:
+                break
+            yield env.timeout(t - env.now)
+            steps += 1
+            if t_fr <= t_ff:
+                fac_repairs_done += 1
+                _, _, racks = heapq.heappop(fac_repairs)
+                for rid in racks:
+                    c = rack_outages[rid] - 1
+                    rack_outages[rid] = c
+                    if c == 0:
+                        rack_down -= eligible_by_rack[rid]
+                if tl.waiting and node_down(i, t) + rack_down <= slack:
+                    tl.capacity_back(t, extra_h)
+                    wait_h += t - wait_since
+                continue
+            _, c, racks, hit = outages_at[fi]
+            fi += 1
+            outages += 1
+            for rid in racks:
+                k = rack_outages.get(rid, 0)
+                rack_outages[rid] = k + 1
+                if k == 0:
+                    rack_down += eligible_by_rack[rid]
+            seq += 1
+            heapq.heappush(fac_repairs, (t + repair[c], seq, racks))
+            was_waiting = tl.waiting
+            ok = node_down(i, t) + rack_down <= slack
+            if hit:
+                tl.fail(t, c, ok, extra_h)
+            elif not ok and not was_waiting and t < tl.ready_at:
+                tl.capacity_lost(t)
+            if tl.waiting and not was_waiting:
+                wait_since = t
+                pr = int(np.searchsorted(node_rep, t, side="right"))
+            elif was_waiting and not tl.waiting:
+                wait_h += t - wait_since
+        if tl.waiting:
+            wait_h += duration_h - wait_since
+        # every failure and every repair due within the run, whichever way it was booked
+        node_repairs = int(np.searchsorted(node_rep, duration_h, side="left"))
+        state["events"] = nj + nf_all + node_repairs + fac_repairs_done
+        state["steps"] = steps
+        state["wait_h"] = wait_h
+        state["outages"] = outages
+
+    env = simpy.Environment()
+    env.process(proc(env))
+    env.run()
+    tl.finish(duration_h)
+    if progress is not None:
+        progress(1.0)
+    return _result(plan, tl, duration_h, state)
+
+
+def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    """The same replica as :func:`run`, stepping the SimPy clock on every failure and every repair: the
+    plain event-by-event walk :func:`run` must agree with (tests and ``bench/bench_engine.py`` compare
+    them). A repair due at the very time of a failure comes first."""
+    p = plan.params
+    d = draw(plan, seed)
     duration_h = p.duration_days * 24.0
     classes = plan.classes
-    rates = np.array([c.rate_per_hour for c in classes], dtype=float)
-    times_a, cls_a = sample_failures(rng, rates, duration_h)
-    counts = np.array([max(c.count, 1) for c in classes], dtype=np.int64)
-    units_a = (rng.random(times_a.size) * counts[cls_a]).astype(np.int64) if times_a.size else cls_a
-    times = times_a.tolist()
-    cls_l = cls_a.tolist()
-    units = units_a.tolist()
+    a = plan.arrays
+    # every failure in time order: job failures carry no unit, facility ones theirs
+    times = np.concatenate((d.job_t, np.asarray(d.fac_t, dtype=float)))
+    order = np.argsort(times, kind="stable")
+    times = times[order].tolist()
+    cls_l = np.concatenate((d.job_c, np.asarray(d.fac_c, dtype=np.int64)))[order].tolist()
+    units = np.concatenate((np.zeros(d.job_t.size, dtype=np.int64), np.asarray(d.fac_u, dtype=np.int64)))[
+        order
+    ].tolist()
 
-    in_memory = p.recovery == "in_memory"
-    hot_spares = p.recovery == "hot_spares"
     tl = JobTimeline(
         plan.interval_h,
         plan.write_h,
         plan.restart_h,
         len(classes),
         step_h=p.step_seconds / 3600.0,
-        in_memory=in_memory,
+        in_memory=p.recovery == "in_memory",
     )
     extra_h = plan.copy_h
     target = [c.target for c in classes]
-    repair = [c.repair_hours for c in classes]
-    consumes = [hot_spares and c.consumes_node for c in classes]
+    repair = a.repair_hours.tolist()
+    consumes = a.consumes.tolist()
     eligible_by_rack = plan.eligible_by_rack
     need = plan.job_nodes
     eligible = plan.eligible_nodes
@@ -215,6 +444,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         if tl.waiting:
             wait_h += duration_h - wait_since
         state["events"] = events
+        state["steps"] = events
         state["wait_h"] = wait_h
         state["outages"] = outages
 
@@ -265,8 +495,9 @@ def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) 
             by_cause[c.component] = by_cause.get(c.component, 0.0) + cnt
     # series: cumulative interruptions and committed useful hours on an even grid
     t_grid = np.linspace(0.0, duration_h, p.series_points)
-    fail_t = np.asarray(tl.trace_t[1:-1])
-    useful = np.interp(t_grid, np.asarray(tl.trace_t), np.asarray(tl.trace_useful))
+    trace_t, trace_useful = tl.trace()
+    fail_t = trace_t[1:-1]
+    useful = np.interp(t_grid, trace_t, trace_useful)
     with np.errstate(invalid="ignore", divide="ignore"):
         ettr_series = np.where(t_grid > 0, useful / np.where(t_grid > 0, t_grid, 1.0), 1.0)
     series = {

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from campus.analysis.impact import impact
+from campus.analysis.impact import racks_lost
 from campus.analysis.power import rollup
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
@@ -75,6 +75,17 @@ class FailureClass:
         return self.count / self.mtbf_hours if self.mtbf_hours > 0 else 0.0
 
 
+@dataclass(frozen=True)
+class ClassArrays:
+    """The failure classes as arrays, built once per plan and shared by its replicas."""
+
+    rates: np.ndarray  # failures per hour of each class
+    counts: np.ndarray  # units of each class (at least 1), for the draw of the failing unit
+    is_job: np.ndarray  # the class interrupts the job directly (target JOB)
+    repair_hours: np.ndarray
+    consumes: np.ndarray  # a failure takes its node out of the pool for its repair ("hot_spares")
+
+
 @dataclass
 class CascadePlan:
     """Everything about one snapshot and parameter set that does not depend on the seed."""
@@ -97,10 +108,25 @@ class CascadePlan:
     job_rate_per_hour: float
     unmodelled: list[str]
     _impact: dict[tuple[int, int], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
+    _arrays: ClassArrays | None = field(default=None, repr=False)
 
     @property
     def total_rate_per_hour(self) -> float:
         return sum(c.rate_per_hour for c in self.classes)
+
+    @property
+    def arrays(self) -> ClassArrays:
+        if self._arrays is None:
+            hot_spares = self.params.recovery == "hot_spares"
+            cs = self.classes
+            self._arrays = ClassArrays(
+                rates=np.array([c.rate_per_hour for c in cs], dtype=float),
+                counts=np.array([max(c.count, 1) for c in cs], dtype=np.int64),
+                is_job=np.array([c.target == JOB for c in cs], dtype=bool),
+                repair_hours=np.array([c.repair_hours for c in cs], dtype=float),
+                consumes=np.array([hot_spares and c.consumes_node for c in cs], dtype=bool),
+            )
+        return self._arrays
 
     # ---------------------------------------------------------- facility impact (cached per unit)
 
@@ -132,8 +158,7 @@ class CascadePlan:
     def _racks_lost(self, target: int, unit: int) -> set[int]:
         """Racks left without power or cooling by the loss of one unit: the same answer as the
         dashboard's "what if it fails" (``campus.analysis.impact``)."""
-        res = impact(self.snap, unit, _IMPACT_KIND[target])
-        return set(res.racks_lost_both) | set(res.racks_lost_cooling)
+        return racks_lost(self.snap, unit, _IMPACT_KIND[target])
 
 
 def _job_sets(snap: CampusSnapshot, p: FailureCascadeParams, models: list[str]) -> dict[str, list[str]]:

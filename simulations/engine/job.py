@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+import numpy as np
+
 from campus.analysis.snapshot import GpuSpec
 
 # Precisions to fall back to when a part lacks the requested one (A100 has no FP8).
@@ -119,6 +121,15 @@ def in_memory_copy_hours(state_gb: float, fabric_gbps: float) -> float:
 # ---------------------------------------------------------------- the timeline
 
 
+def _running_sum(start: float, values: np.ndarray) -> np.ndarray:
+    """``start`` then ``start + values[0]``, ``... + values[1]``...: the totals a loop of ``+=`` would reach,
+    added in the same order (``np.cumsum`` is sequential, unlike ``np.sum``), so the last one is that loop's."""
+    out = np.empty(values.size + 1)
+    out[0] = start
+    out[1:] = values
+    return np.cumsum(out, out=out)
+
+
 class JobTimeline:
     """Analytic bookkeeping of one job between the events a simulation feeds it.
 
@@ -147,6 +158,7 @@ class JobTimeline:
         "last_fail_t",
         "trace_t",
         "trace_useful",
+        "_trace_blocks",
     )
 
     def __init__(
@@ -175,8 +187,11 @@ class JobTimeline:
         self.by_cause_lost_h = [0.0] * n_causes  # lost work + downtime per cause, wall h
         self.last_cause = -1
         self.last_fail_t = 0.0
+        # (time, committed useful hours) at the start, after every interruption and at the end: the
+        # latest points in the two lists, earlier runs of points as array blocks (see ``trace``)
         self.trace_t: list[float] = [0.0]
         self.trace_useful: list[float] = [0.0]
+        self._trace_blocks: list[tuple[np.ndarray, np.ndarray]] = []
 
     def _close_downtime(self, t: float) -> None:
         """Charge the downtime since the previous interruption (up to ``t`` or to the restart) to its cause."""
@@ -233,6 +248,112 @@ class JobTimeline:
         self.trace_t.append(t)
         self.trace_useful.append(self.useful_h)
 
+    def fail_run(self, t: np.ndarray, causes: np.ndarray, extra_h: float = 0.0) -> None:
+        """``fail(t[k], causes[k], True, extra_h)`` for every k in order, in a few array operations.
+
+        For a run of failures that each find the capacity to restart at once, with no other event between
+        them (so the job is never waiting inside the run). Every total is accumulated in the same order as
+        the calls would (running sums with ``np.cumsum``), so the books come out the same to the last bit."""
+        n = t.size
+        if n == 0:
+            return
+        if self.waiting:
+            raise ValueError("fail_run needs a job that is not waiting for capacity")
+        # the state each failure finds: the previous failure's restart, its time and its cause
+        prev_ready = np.empty(n)
+        prev_ready[0] = self.ready_at
+        prev_ready[1:] = t[:-1] + self.restart_h + extra_h
+        prev_fail = np.empty(n)
+        prev_fail[0] = self.last_fail_t
+        prev_fail[1:] = t[:-1]
+        # downtime of the interruption before each failure, up to the failure or to the restart
+        d = np.where(t < prev_ready, t, prev_ready) - prev_fail
+        np.maximum(d, 0.0, out=d)
+        if self.last_cause < 0:
+            d[0] = 0.0
+        # work since the job came up, for the failures that strike a running job
+        running = t >= prev_ready
+        elapsed = np.where(running, t - prev_ready, 0.0)
+        seg = self.seg_h
+        if seg > 0 and math.isfinite(seg):
+            k = np.floor(elapsed / seg)
+            rem = elapsed - k * seg
+        else:
+            k, rem = np.zeros(n), elapsed
+        ckpt_writes = k * self.write_h
+        if self.in_memory:
+            compute_rem = np.minimum(rem, self.interval_h)
+            writing = rem - compute_rem
+            if self.step_h > 0:
+                lost = np.where(writing == 0, np.remainder(compute_rem, self.step_h), 0.0)
+            else:
+                lost = np.zeros(n)
+            useful = k * self.interval_h + compute_rem - lost
+            overhead = np.stack((ckpt_writes, writing), axis=1).ravel()
+        else:
+            lost = rem
+            useful = k * self.interval_h
+            overhead = ckpt_writes
+        lost = np.where(running, lost, 0.0)
+        useful = np.where(running, useful, 0.0)
+        if self.in_memory:
+            overhead = np.where(np.repeat(running, 2), overhead, 0.0)
+        else:
+            overhead = np.where(running, overhead, 0.0)
+        useful_cum = _running_sum(self.useful_h, useful)
+        self.useful_h = float(useful_cum[-1])
+        self.down_h = float(_running_sum(self.down_h, d)[-1])
+        self.lost_work_h = float(_running_sum(self.lost_work_h, lost)[-1])
+        self.overhead_h = float(_running_sum(self.overhead_h, overhead)[-1])
+        self.interruptions += n
+        m = len(self.by_cause_count)
+        prev_cause = np.empty(n, dtype=np.int64)
+        prev_cause[0] = max(self.last_cause, 0)
+        prev_cause[1:] = causes[:-1]
+        counts = np.bincount(causes, minlength=m)
+        lost_by = np.bincount(causes, weights=lost, minlength=m) + np.bincount(
+            prev_cause, weights=d, minlength=m
+        )
+        for c in np.flatnonzero(counts | (lost_by > 0)).tolist():
+            self.by_cause_count[c] += int(counts[c])
+            self.by_cause_lost_h[c] += float(lost_by[c])
+        last = float(t[-1])
+        self.last_cause = int(causes[-1])
+        self.last_fail_t = last
+        self.ready_at = last + self.restart_h + extra_h
+        self._trace_block(t, useful_cum[1:])
+
+    def fail_waiting_run(self, t: np.ndarray, causes: np.ndarray) -> None:
+        """``fail(t[k], causes[k], False)`` for every k in order, for a job already waiting for capacity
+        (no repair between the failures, so it keeps waiting): each one counts as an interruption and
+        charges the wait since the previous one to that one's cause."""
+        n = t.size
+        if n == 0:
+            return
+        if not self.waiting:
+            raise ValueError("fail_waiting_run needs a job that is waiting for capacity")
+        prev_fail = np.empty(n)
+        prev_fail[0] = self.last_fail_t
+        prev_fail[1:] = t[:-1]
+        d = t - prev_fail
+        np.maximum(d, 0.0, out=d)
+        if self.last_cause < 0:
+            d[0] = 0.0
+        self.down_h = float(_running_sum(self.down_h, d)[-1])
+        self.interruptions += n
+        m = len(self.by_cause_count)
+        prev_cause = np.empty(n, dtype=np.int64)
+        prev_cause[0] = max(self.last_cause, 0)
+        prev_cause[1:] = causes[:-1]
+        counts = np.bincount(causes, minlength=m)
+        lost_by = np.bincount(prev_cause, weights=d, minlength=m)
+        for c in np.flatnonzero(counts | (lost_by > 0)).tolist():
+            self.by_cause_count[c] += int(counts[c])
+            self.by_cause_lost_h[c] += float(lost_by[c])
+        self.last_cause = int(causes[-1])
+        self.last_fail_t = float(t[-1])
+        self._trace_block(t, np.full(n, self.useful_h))
+
     def capacity_lost(self, t: float) -> None:
         """Healthy nodes ran short during a restart (a failure elsewhere took them): wait for a repair.
         The downtime so far stays charged to the interruption being recovered."""
@@ -256,6 +377,17 @@ class JobTimeline:
         self.last_cause = -1
         self.trace_t.append(t_end)
         self.trace_useful.append(self.useful_h)
+
+    def _trace_block(self, t: np.ndarray, useful: np.ndarray) -> None:
+        if self.trace_t:
+            self._trace_blocks.append((np.array(self.trace_t), np.array(self.trace_useful)))
+            self.trace_t, self.trace_useful = [], []
+        self._trace_blocks.append((t, useful))
+
+    def trace(self) -> tuple[np.ndarray, np.ndarray]:
+        """Times (h) of the start, every interruption and the end, and the useful hours committed by then."""
+        blocks = [*self._trace_blocks, (np.array(self.trace_t), np.array(self.trace_useful))]
+        return np.concatenate([b[0] for b in blocks]), np.concatenate([b[1] for b in blocks])
 
     @property
     def running(self) -> bool:
