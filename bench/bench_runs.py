@@ -1,12 +1,14 @@
-"""Monte Carlo throughput end to end: failure_cascade on a 100k-GPU campus, 100 replica-years on two worker
+"""Monte Carlo throughput end to end: failure_cascade on a 100k-GPU campus, 1,000 replica-years on two worker
 processes, through the same path as the API (a queued Run -> start_run -> chunks -> fan-in).
 
 Makes sure the campus exists (``manage.py generate_campus --gpus 100000``), starts ``--workers`` Celery worker
-processes (concurrency 1 each) against the database and broker of the environment, runs each configuration of
-the table once and prints, per row: replicas, simulated replica-years, wall time from launch to *succeeded*,
-replica-years per second, the engine's own time summed over the replicas, and the share of wall time x
-workers the engine used (the rest: snapshot, queueing, storing, fan-in). The first row is the engine alone in
-this process (no Celery, no database), for reference. A benchmark, not a test: it asserts nothing.
+processes (concurrency 1 each) against the database and broker of the environment, waits until each answers a
+ping (their own start-up is not part of a run), runs each configuration of the table once and prints, per
+row: replicas, simulated replica-years, wall time from launch to *succeeded*, replica-years per second, the
+engine's own time summed over the replicas, the share of wall time x workers the engine used (the rest:
+snapshot, queueing, storing, fan-in), the start and chunk phases, the number of chunks and the machine's load
+average. The first row is the engine alone in this process (no Celery, no database), for reference. A
+benchmark, not a test: it asserts nothing.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin_bench REDIS_URL=redis://127.0.0.1:6379/9 \\
         .venv/bin/python bench/bench_runs.py
@@ -90,6 +92,17 @@ def stop_workers(procs: list[subprocess.Popen]) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def wait_for_workers(count: int, timeout_s: float = 180.0) -> float:
+    """Seconds until ``count`` workers answer a ping."""
+    from twin.celery import app
+
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout_s:
+        if len(app.control.ping(timeout=1.0) or []) >= count:
+            break
+    return time.perf_counter() - started
+
+
 def engine_only(campus_id: int, params: dict, replicas: int) -> tuple[float, float]:
     """Wall time to prepare once and run ``replicas`` replicas here, and the snapshot build time."""
     from campus.snapshot_adapter import build_snapshot
@@ -129,7 +142,7 @@ def main() -> None:
     parser.add_argument("--gpus", type=int, default=100_000)
     parser.add_argument("--campus", default="Bench campus 100k")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--replica-years", type=int, default=100)
+    parser.add_argument("--replica-years", type=int, default=1000)
     parser.add_argument("--deadline", type=float, default=3600.0, help="Give up on a run after this, s.")
     args = parser.parse_args()
 
@@ -155,12 +168,16 @@ def main() -> None:
 
     probe = 5
     engine_s, snap_s = engine_only(campus_id, {"duration_days": 365.0}, probe)
-    results = [("engine only, 1 process", probe, probe, engine_s, engine_s, 1)]
+    # label, replicas, replica-years, wall, engine s, processes, start s, chunks s, chunks, load average
+    results = [("engine only, 1 process", probe, probe, engine_s, engine_s, 1, None, None, None, None)]
 
     workers = start_workers(args.workers)
     try:
-        time.sleep(5)  # let the workers connect; the first run would otherwise pay for their start-up
+        # The workers' own start-up (imports, Django, the broker connection) is not part of a run: wait until
+        # each answers a ping.
+        boot_s = wait_for_workers(args.workers)
         for label, replicas, days in rows:
+            load_before = os.getloadavg()[0]
             wall, run = timed_run(scenarios[label], replicas, args.deadline)
             if run.status != "succeeded":
                 print(f"{label}: run {run.pk} ended {run.status} {run.error}".strip())
@@ -174,24 +191,40 @@ def main() -> None:
                     wall,
                     run.summary["compute_s"],
                     args.workers,
+                    (run.started - run.created).total_seconds(),
+                    (run.finished - run.started).total_seconds(),
+                    run.chunks.count(),
+                    max(load_before, os.getloadavg()[0]),
                 )
             )
     finally:
         stop_workers(workers)
 
-    print(f"\nfailure_cascade on campus {campus_id} ({args.gpus} GPUs); snapshot build {snap_s:.2f} s\n")
+    print(
+        f"\nfailure_cascade on campus {campus_id} ({args.gpus} GPUs); snapshot build {snap_s:.2f} s; "
+        f"{args.workers} workers answered after {boot_s:.1f} s; {os.cpu_count()} cores\n"
+    )
     header = (
         f"{'configuration':<32}{'replicas':>9}{'replica-yr':>11}{'wall s':>9}{'replica-yr/s':>13}"
-        f"{'engine s':>10}{'engine share':>13}"
+        f"{'engine s':>10}{'engine share':>13}{'start s':>9}{'chunks s':>10}{'chunks':>8}{'load':>6}"
     )
     print(header)
     print("-" * len(header))
-    for label, replicas, years, wall, engine, procs in results:
+    for label, replicas, years, wall, engine, procs, start_s, chunks_s, chunks, load in results:
         share = engine / (wall * procs) if wall > 0 else 0.0
+        extra = (
+            f"{start_s:>9.2f}{chunks_s:>10.2f}{chunks:>8}{load:>6.1f}"
+            if start_s is not None
+            else f"{'':>9}{'':>10}{'':>8}{'':>6}"
+        )
         print(
             f"{label:<32}{replicas:>9}{years:>11.1f}{wall:>9.2f}{years / wall:>13.2f}{engine:>10.2f}"
-            f"{share:>13.0%}"
+            f"{share:>13.0%}{extra}"
         )
+    print(
+        "\nstart s: queued until running (start_run: snapshot, prepare, fan-out); chunks s: running until "
+        "succeeded (the chunks and the fan-in); load: the 1-minute load average, the higher of before and after."
+    )
 
 
 if __name__ == "__main__":

@@ -104,6 +104,11 @@ METRICS = words.FAILURE_CASCADE_METRICS
 explain = words.explain_failure_cascade
 
 
+# A replica-year of a 100k-GPU campus takes milliseconds: a run's chunks hold at least this many replicas
+# (simulations.runs.launch.chunk_size_for), so the per-chunk cost is shared.
+MIN_CHUNK_REPLICAS = 100
+
+
 def stochastic(params: FailureCascadeParams) -> bool:
     """Yes: failures and repairs are drawn at random."""
     return True

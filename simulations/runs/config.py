@@ -16,6 +16,8 @@ def _env_int(name: str, default: int) -> int:
 # the snapshot load) stays small next to the replicas.
 TARGET_CHUNKS = _env_int("TWIN_RUN_TARGET_CHUNKS", 32)
 MAX_CHUNK_REPLICAS = _env_int("TWIN_RUN_MAX_CHUNK_REPLICAS", 25)
+# Chunks per run at least, when a kind's cheap replicas are grouped by more (its MIN_CHUNK_REPLICAS).
+MIN_CHUNKS = _env_int("TWIN_RUN_MIN_CHUNKS", 8)
 # A busy chunk touches its heartbeat this often, s.
 HEARTBEAT_S = float(_env_int("TWIN_RUN_HEARTBEAT_SECONDS", 5))
 # A running chunk whose heartbeat is older than this lost its worker, s.
@@ -26,6 +28,12 @@ QUEUED_STALE_S = _env_int("TWIN_RUN_QUEUED_STALE_SECONDS", 900)
 MAX_ATTEMPTS = _env_int("TWIN_RUN_MAX_ATTEMPTS", 3)
 # Intra-replica progress is written at most this often, s.
 PROGRESS_EVERY_S = 2.0
+# A chunk stores its finished replicas (one transaction, one insert) at its end and, if it runs longer, at
+# least this often, s.
+STORE_EVERY_S = 2.0
+# Between two replicas a chunk asks whether its run was cancelled at most this often, s (the heartbeat
+# notices too, and a replica stops at its next progress report once it has).
+CHECK_EVERY_S = 1.0
 
 
 class RunFinishedError(Exception):

@@ -15,6 +15,7 @@ from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
 from .config import (
     MAX_CHUNK_REPLICAS,
+    MIN_CHUNKS,
     TARGET_CHUNKS,
     RunFinishedError,
     default_replicas,
@@ -26,8 +27,18 @@ from .dispatch import send_start
 log = logging.getLogger(__name__)
 
 
-def chunk_size_for(replicas: int) -> int:
-    return max(1, min(MAX_CHUNK_REPLICAS, math.ceil(replicas / TARGET_CHUNKS)))
+def chunk_size_for(replicas: int, kind: str | None = None) -> int:
+    """Replicas per chunk: about TARGET_CHUNKS chunks of at most MAX_CHUNK_REPLICAS. A kind whose replicas
+    take milliseconds names a larger ``MIN_CHUNK_REPLICAS``: its chunks then hold up to that many, so the
+    per-chunk cost (a message, a transaction, a heartbeat thread) is shared by many replicas, while a run
+    still has at least MIN_CHUNKS chunks to spread over the workers."""
+    floor = 1
+    if kind is not None:
+        from simulations.engine.registry import model
+
+        floor = max(1, int(getattr(model(kind), "MIN_CHUNK_REPLICAS", 1)))
+    size = max(math.ceil(replicas / TARGET_CHUNKS), min(floor, math.ceil(replicas / MIN_CHUNKS)))
+    return max(1, min(size, max(MAX_CHUNK_REPLICAS, floor)))
 
 
 def new_seed() -> int:
@@ -63,7 +74,7 @@ def launch_run(
         replicas=replicas,
         seed=new_seed() if seed is None else seed,
         params=params,
-        chunk_size=chunk_size_for(replicas),
+        chunk_size=chunk_size_for(replicas, scenario.kind),
         schedule=schedule,
         created_by=user if getattr(user, "is_authenticated", False) else None,
         celery_task_id=str(uuid.uuid4()),
