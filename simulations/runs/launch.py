@@ -37,7 +37,7 @@ def chunk_size_for(replicas: int, kind: str | None = None) -> int:
         from simulations.engine.registry import model
 
         floor = max(1, int(getattr(model(kind), "MIN_CHUNK_REPLICAS", 1)))
-    size = max(math.ceil(replicas / TARGET_CHUNKS), min(floor, math.ceil(replicas / MIN_CHUNKS)))
+    size = max(math.ceil(replicas / TARGET_CHUNKS), min(floor, replicas // MIN_CHUNKS))
     return max(1, min(size, max(MAX_CHUNK_REPLICAS, floor)))
 
 
