@@ -11,11 +11,16 @@ Model
 - Arrivals: every class is a Poisson process of rate count x 1/MTBF. Their superposition is sampled up
   front with numpy (exponential inter-arrival times at the total rate, the class drawn in proportion to its
   rate, the failing unit drawn uniformly within the class), and one SimPy process walks through the events
-  that happen (failures and the repairs that matter), never one process per component.
+  that happen (failures and the repairs that matter), never one process per component. It steps on the
+  events that can change the capacity or end a wait; the stretches of job failures between them, where
+  each failure finds the capacity to restart and only the job's books change, are booked in one
+  vectorised step (``JobTimeline.fail_run``), bit-identical to ``run_per_event``, which steps on every
+  failure and repair.
 - Job-level classes (per GPU, node, link, switch of the job) interrupt the job. Facility classes are
   propagated: what a failed device, utility feed, CDU or chiller takes down (A/B failover, overload trips,
   cooling that follows power, N+1 cooling groups and plants) is computed once per unit with
-  ``campus.analysis.impact.impact`` (the power roll-up cascade plus the cooling rules), cached, and looked
+  ``campus.analysis.impact.racks_lost`` (the racks of ``impact``: the power roll-up cascade plus the
+  cooling rules), cached, and looked
   up in the hot loop. The job is interrupted when a dark rack holds job
   nodes; dark racks stay out of the pool until the unit is repaired.
 - Capacity: the job needs its nodes; the eligible nodes it leaves free (hot spares included) replace
