@@ -1,21 +1,27 @@
-"""API load benchmark: concurrent clients against gunicorn + PostgreSQL on 127.0.0.1.
+"""API load benchmark: ApacheBench (``ab``, C) against gunicorn + PostgreSQL on 127.0.0.1, in one run.
 
-Starts gunicorn itself (unless --base-url is given), makes sure the campus exists (``--generate`` builds a
-100k-GPU campus with ``manage.py generate_campus``), gets a viewer token, warms each worker's analytics
-cache, then runs ``--clients`` threads for ``--duration`` seconds, each picking endpoints round-robin:
+Starts gunicorn itself (``--workers`` x ``--threads``, gthread, keep-alive; unless ``--base-url`` is given),
+makes sure the campus exists (``--generate`` builds it with ``manage.py generate_campus``), gets a viewer
+token, warms each worker's analytics cache, then measures each endpoint in turn with ``--clients``
+keep-alive clients for ``--duration`` seconds, all against the same server in the same run:
 
-  list        GET /api/racks/?campus=ID&limit=50&offset=<random>
-  detail      GET /api/racks/<random rack>/
-  summary     GET /api/campuses/ID/summary/
-  floor-map   GET /api/campuses/ID/floor-map/?hall=<random hall>
-  floor-map*  GET /api/campuses/ID/floor-map/            (whole campus, compact arrays)
+  floor       GET /api/no-such-endpoint/            a 404 through Django's URL resolver (no DRF): the floor
+  trivial     GET /api/gpu-models/<id>/             a small authenticated DRF detail
+  summary     GET /api/campuses/ID/summary/         cached
+  floor-map   GET /api/campuses/ID/floor-map/       cached, whole campus
+  racks       GET /api/racks/?campus=ID&limit=50&offset=<middle>   a page of 50 racks
+  health      GET /api/health/                      liveness probe
 
-and prints requests/s, p50/p99 latency and errors per endpoint. A benchmark, not a test: it asserts nothing.
+and prints requests/s, p50/p99 latency and failures per endpoint with the ratios the targets are stated in
+(trivial / floor >= 0.5; summary and floor map / trivial >= 0.8 with p99 <= 300 ms; racks / trivial >= 0.3;
+health p50 <= 50 ms). Then the cold cases: a rack's ``design_kw`` is changed with a PATCH and the floor map
+(largest hall, whole campus) and the summary are timed on their first request after it
+(``--cold-rounds`` times each). A benchmark, not a test: it asserts nothing.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin_bench .venv/bin/python bench/bench_api_load.py \\
-        --generate --duration 60 --clients 50
+        --generate --duration 10 --clients 50
 
-Only 127.0.0.1 is ever contacted.
+Needs ``ab`` (Debian/Ubuntu: ``apt-get install apache2-utils``). Only 127.0.0.1 is ever contacted.
 """
 
 from __future__ import annotations
@@ -24,20 +30,21 @@ import argparse
 import http.client
 import json
 import os
-import random
+import re
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
-GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn") if (ROOT / ".venv").exists() else "gunicorn"
-ENDPOINTS = ("list", "detail", "summary", "floor-map", "floor-map*")
+GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+# How long a campus version read is reused by a worker (campus.api.analytics.VERSION_TTL_S): a cold request
+# waits this long after the write so that whichever worker answers sees the change.
+VERSION_TTL_S = 1.0
 
 
 def free_port() -> int:
@@ -65,7 +72,7 @@ def server_env(settings: str) -> dict:
 
 
 class Client:
-    """One keep-alive-less HTTP client per thread (gunicorn sync workers close after each response)."""
+    """A keep-alive HTTP client for the set-up and the cold requests (the load itself is ab's)."""
 
     def __init__(self, base: str, token: str):
         parts = urlsplit(base)
@@ -74,14 +81,22 @@ class Client:
         self.host, self.port = parts.hostname, parts.port or 80
         self.headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
 
-    def get(self, path: str, timeout: float = 60.0) -> tuple[int, bytes]:
+    def request(self, method: str, path: str, body: dict | None = None, timeout: float = 300.0):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
-            conn.request("GET", path, headers=self.headers)
+            headers = dict(self.headers)
+            data = None
+            if body is not None:
+                data = json.dumps(body).encode()
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=data, headers=headers)
             response = conn.getresponse()
             return response.status, response.read()
         finally:
             conn.close()
+
+    def get(self, path: str, timeout: float = 300.0):
+        return self.request("GET", path, timeout=timeout)
 
 
 def wait_ready(client: Client, seconds: float = 60.0) -> None:
@@ -97,23 +112,54 @@ def wait_ready(client: Client, seconds: float = 60.0) -> None:
     raise SystemExit("gunicorn did not come up")
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q / 100.0 * len(ordered) + 0.5) - 1))
-    return ordered[index]
+def ab(base: str, path: str, token: str, clients: int, duration: float) -> dict:
+    """One ab run: keep-alive, ``clients`` concurrent, for ``duration`` seconds."""
+    out = subprocess.run(
+        [
+            "ab",
+            "-q",
+            "-k",
+            "-l",  # bodies of varying length are not failures
+            "-c",
+            str(clients),
+            "-t",
+            str(duration),
+            "-n",
+            "10000000",
+            "-s",
+            "120",
+            "-H",
+            f"Authorization: Token {token}",
+            "-H",
+            "Accept: application/json",
+            base + path,
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout
+
+    def number(pattern: str, default: float = 0.0) -> float:
+        match = re.search(pattern, out, re.MULTILINE)
+        return float(match.group(1)) if match else default
+
+    return {
+        "requests": int(number(r"^Complete requests:\s+(\d+)")),
+        "rps": number(r"^Requests per second:\s+([\d.]+)"),
+        "p50": number(r"^\s+50%\s+(\d+)", float("nan")),
+        "p99": number(r"^\s+99%\s+(\d+)", float("nan")),
+        "failed": int(number(r"^Failed requests:\s+(\d+)")),
+        "non2xx": int(number(r"^Non-2xx responses:\s+(\d+)")),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--duration", type=float, default=60.0, help="Seconds of measured load (default 60).")
+    parser.add_argument("--duration", type=float, default=10.0, help="Seconds of load per endpoint (10).")
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument(
-        "--workers", type=int, default=max(2, (os.cpu_count() or 2) + 1), help="gunicorn workers"
-    )
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker (4)")
     parser.add_argument("--campus", default="bench-100k", help="Campus name.")
     parser.add_argument("--gpus", type=int, default=100_000, help="GPUs of a generated campus.")
     parser.add_argument("--generate", action="store_true", help="Generate the campus if it does not exist.")
@@ -122,16 +168,17 @@ def main() -> None:
     )
     parser.add_argument("--token", help="API token (default: create a 'bench' viewer).")
     parser.add_argument("--settings", default="twin.settings.production")
-    parser.add_argument(
-        "--warmup-requests", type=int, default=0, help="Per analytics endpoint (default 4 x workers)."
-    )
+    parser.add_argument("--cold-rounds", type=int, default=3, help="Rack changes timed cold (3; 0: none).")
+    parser.add_argument("--skip-load", action="store_true", help="Only the cold cases.")
     args = parser.parse_args()
+    if shutil.which("ab") is None and not args.skip_load:
+        raise SystemExit("ab not found: apt-get install apache2-utils")
 
     env = server_env(args.settings)
     if "DATABASE_URL" not in env:
         print("note: DATABASE_URL is not set; the bench is meant for PostgreSQL", file=sys.stderr)
     manage(env, "migrate", "--no-input", "-v", "0")
-    campus_id = manage(
+    found = manage(
         env,
         "shell",
         "--no-imports",
@@ -139,7 +186,7 @@ def main() -> None:
         f"from campus.models import Campus; c = Campus.objects.filter(name={args.campus!r}).first(); "
         "print(c.pk if c else '')",
     ).splitlines()
-    campus_id = campus_id[-1].strip() if campus_id else ""
+    campus_id = found[-1].strip() if found else ""
     if not campus_id:
         if not args.generate:
             raise SystemExit(f"no campus {args.campus!r}: pass --generate to build one")
@@ -148,7 +195,8 @@ def main() -> None:
             env, "generate_campus", "--name", args.campus, "--gpus", str(args.gpus)
         ).splitlines()[-1]
         print(f"generated {args.campus} ({args.gpus} GPUs) in {time.perf_counter() - started:.1f} s")
-    token = args.token or manage(env, "create_api_token", "bench", "--role", "viewer").splitlines()[-1]
+    viewer = args.token or manage(env, "create_api_token", "bench", "--role", "viewer").splitlines()[-1]
+    planner = manage(env, "create_api_token", "bench-planner", "--role", "planner").splitlines()[-1]
 
     server = None
     base = args.base_url
@@ -163,10 +211,16 @@ def main() -> None:
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(args.workers),
+                "--threads",
+                str(args.threads),
+                "--worker-class",
+                "gthread",
+                "--keep-alive",
+                "5",
                 "--backlog",
                 "2048",
                 "--timeout",
-                "120",
+                "300",
                 "--log-level",
                 "warning",
             ],
@@ -174,98 +228,119 @@ def main() -> None:
             env=env,
         )
     try:
-        run(args, base, token, int(campus_id))
+        run(args, base.rstrip("/"), viewer, planner, int(campus_id))
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
 
 
-def run(args, base: str, token: str, campus_id: int) -> None:
-    client = Client(base, token)
+def run(args, base: str, viewer: str, planner: str, campus_id: int) -> None:
+    client = Client(base, viewer)
     wait_ready(client)
-    status, body = client.get(f"/api/halls/?campus={campus_id}&limit=1000&brief=1")
-    halls = [h["id"] for h in json.loads(body)["results"]] if status == 200 else []
-    status, body = client.get(f"/api/racks/?campus={campus_id}&limit=1000&brief=1")
-    payload = json.loads(body)
-    racks, rack_count = [r["id"] for r in payload["results"]], payload["count"]
-    if not halls or not racks:
+    status, body = client.get(f"/api/halls/?campus={campus_id}&limit=1000")
+    halls = json.loads(body)["results"] if status == 200 else []
+    status, body = client.get(f"/api/racks/?campus={campus_id}&limit=1&brief=1")
+    racks = json.loads(body)
+    if not halls or not racks["count"]:
         raise SystemExit("campus has no halls or racks")
+    status, body = client.get("/api/gpu-models/?limit=1&brief=1")
+    gpu_model = json.loads(body)["results"][0]["id"]
+    rack_count = racks["count"]
     paths = {
-        "list": lambda rnd: (
-            f"/api/racks/?campus={campus_id}&limit=50&offset={rnd.randrange(max(1, rack_count - 50))}"
-        ),
-        "detail": lambda rnd: f"/api/racks/{rnd.choice(racks)}/",
-        "summary": lambda rnd: f"/api/campuses/{campus_id}/summary/",
-        "floor-map": lambda rnd: f"/api/campuses/{campus_id}/floor-map/?hall={rnd.choice(halls)}",
-        "floor-map*": lambda rnd: f"/api/campuses/{campus_id}/floor-map/",
+        "floor": "/api/no-such-endpoint/",
+        "trivial": f"/api/gpu-models/{gpu_model}/",
+        "summary": f"/api/campuses/{campus_id}/summary/",
+        "floor-map": f"/api/campuses/{campus_id}/floor-map/",
+        "racks": f"/api/racks/?campus={campus_id}&limit=50&offset={max(0, rack_count // 2 - 25)}",
+        "health": "/api/health/",
     }
 
-    # Warm-up (not measured): each worker builds its snapshot once per campus version.
-    warm = args.warmup_requests or 4 * args.workers
-    started = time.perf_counter()
-    for name in ("summary", "floor-map*"):
-        threads = [
-            threading.Thread(target=client.get, args=(paths[name](random.Random(i)),)) for i in range(warm)
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    for hall in halls:
-        client.get(f"/api/campuses/{campus_id}/floor-map/?hall={hall}")
-    print(f"warm-up: {time.perf_counter() - started:.1f} s ({warm} requests per analytics endpoint)")
+    if not args.skip_load:
+        # Warm-up (not measured): every worker builds the campus state and renders the cached bodies.
+        started = time.perf_counter()
+        for name in ("summary", "floor-map", "trivial", "racks"):
+            ab(base, paths[name], viewer, args.workers * args.threads, max(2.0, args.duration / 5))
+        print(f"warm-up: {time.perf_counter() - started:.1f} s")
+        results = {name: ab(base, path, viewer, args.clients, args.duration) for name, path in paths.items()}
+        print_load(args, results, rack_count)
 
-    latencies: dict[str, list[float]] = {name: [] for name in ENDPOINTS}
-    errors: dict[str, int] = dict.fromkeys(ENDPOINTS, 0)
-    lock = threading.Lock()
-    stop_at = time.monotonic() + args.duration
+    if args.cold_rounds > 0:
+        cold(args, base, viewer, planner, campus_id, halls)
 
-    def worker(index: int) -> None:
-        rnd = random.Random(index)
-        own = Client(base, token)
-        step = index
-        while time.monotonic() < stop_at:
-            name = ENDPOINTS[step % len(ENDPOINTS)]
-            step += 1
-            path = paths[name](rnd)
-            t0 = time.perf_counter()
-            try:
-                status, _ = own.get(path)
-                ok = status == 200
-            except OSError:
-                ok = False
-            elapsed = time.perf_counter() - t0
-            with lock:
-                latencies[name].append(elapsed)
-                if not ok:
-                    errors[name] += 1
 
-    t0 = time.perf_counter()
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - t0
-
-    print(f"\n{args.clients} clients, {wall:.1f} s, gunicorn workers: {args.workers}, racks: {rack_count}")
+def print_load(args, results: dict, rack_count: int) -> None:
+    floor, trivial = results["floor"]["rps"], results["trivial"]["rps"]
+    targets = {
+        "floor": ("", None),
+        "trivial": ("/ floor >= 0.5", floor),
+        "summary": ("/ trivial >= 0.8, p99 <= 300 ms", trivial),
+        "floor-map": ("/ trivial >= 0.8, p99 <= 300 ms", trivial),
+        "racks": ("/ trivial >= 0.3", trivial),
+        "health": ("p50 <= 50 ms", None),
+    }
     print(
-        f"{'endpoint':<12} {'requests':>9} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}"
+        f"\n{args.clients} keep-alive clients (ab), {args.duration:.0f} s per endpoint, gunicorn "
+        f"{args.workers} workers x {args.threads} threads, racks: {rack_count}"
     )
-    total = 0
-    for name in ENDPOINTS:
-        values = latencies[name]
-        total += len(values)
+    print(
+        f"{'endpoint':<10} {'requests':>9} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'failed':>7} "
+        f"{'non-2xx':>8} {'ratio':>6}  target"
+    )
+    for name, row in results.items():
+        target, against = targets[name]
+        ratio = f"{row['rps'] / against:.2f}" if against else "-"
         print(
-            f"{name:<12} {len(values):>9} {len(values) / wall:>8.1f} {percentile(values, 50) * 1000:>8.1f} "
-            f"{percentile(values, 99) * 1000:>8.1f} {max(values, default=0) * 1000:>8.1f} {errors[name]:>7}"
+            f"{name:<10} {row['requests']:>9} {row['rps']:>8.1f} {row['p50']:>7.0f} {row['p99']:>7.0f} "
+            f"{row['failed']:>7} {row['non2xx']:>8} {ratio:>6}  {target}"
         )
-    all_values = [v for values in latencies.values() for v in values]
+    print("(the floor answers 404 by design: its non-2xx are its answers)")
+
+
+def cold(args, base: str, viewer: str, planner: str, campus_id: int, halls: list[dict]) -> None:
+    """First requests after an inventory change: PATCH one rack's design_kw, then time each view once."""
+    reader, writer = Client(base, viewer), Client(base, planner)
+    by_hall = {
+        h["id"]: json.loads(reader.get(f"/api/racks/?hall={h['id']}&limit=1&brief=1")[1])["count"]
+        for h in halls
+    }
+    largest = max(halls, key=lambda h: by_hall.get(h["id"], 0))
+    status, body = reader.get(f"/api/racks/?hall={largest['id']}&limit=1")
+    rack = json.loads(body)["results"][0]
+    views = {
+        f"floor map, largest hall ({largest['name']})": f"/api/campuses/{campus_id}/floor-map/?hall={largest['id']}",
+        "floor map, whole campus": f"/api/campuses/{campus_id}/floor-map/",
+        "summary": f"/api/campuses/{campus_id}/summary/",
+    }
     print(
-        f"{'all':<12} {total:>9} {total / wall:>8.1f} {statistics.median(all_values) * 1000:>8.1f} "
-        f"{percentile(all_values, 99) * 1000:>8.1f} {max(all_values) * 1000:>8.1f} {sum(errors.values()):>7}"
+        f"\ncold: first request after a PATCH of rack {rack['name']}'s design_kw ({args.cold_rounds} rounds)"
     )
+    print(f"{'view':<40} {'PATCH ms':>9} {'cold s':>7} {'warm ms':>8}")
+    design = rack["design_kw"]
+    for view, path in views.items():
+        colds, warms, patches = [], [], []
+        for round_ in range(args.cold_rounds):
+            reader.get(path)  # the state before the change is warm
+            design = design + (0.5 if round_ % 2 == 0 else -0.5)
+            t0 = time.perf_counter()
+            status, body = writer.request("PATCH", f"/api/racks/{rack['id']}/", {"design_kw": design})
+            patches.append(time.perf_counter() - t0)
+            if status != 200:
+                raise SystemExit(f"PATCH failed: {status} {body[:200]!r}")
+            time.sleep(VERSION_TTL_S + 0.1)
+            t0 = time.perf_counter()
+            status, _ = reader.get(path)
+            colds.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            reader.get(path)
+            warms.append(time.perf_counter() - t0)
+        colds.sort()
+        print(
+            f"{view:<40} {1000 * sorted(patches)[len(patches) // 2]:>9.0f} "
+            f"{colds[len(colds) // 2]:>7.2f} {1000 * sorted(warms)[len(warms) // 2]:>8.0f}"
+            f"   (cold min {colds[0]:.2f}, max {colds[-1]:.2f})"
+        )
+    print("(median of the rounds; each GET waits out the workers' 1 s version reuse after the PATCH)")
 
 
 if __name__ == "__main__":

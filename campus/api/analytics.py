@@ -99,10 +99,20 @@ def _version_sql(catalog_only: bool = False) -> str:
 
 
 def campus_version(campus_id: int) -> tuple:
-    """What changes whenever anything the campus' analytics read changes."""
+    """What changes whenever anything the campus' analytics read changes (one entry per source table, in
+    ``_VERSION_SOURCES`` order; ``table_versions`` names them)."""
     with connection.cursor() as cursor:
         cursor.execute(_version_sql(), {"c": campus_id})
         return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
+
+
+def table_versions(version: tuple) -> dict[str, tuple]:
+    """A campus version by table: model name -> (row count, newest last_updated)."""
+    return {model.__name__: entry for (model, _), entry in zip(_VERSION_SOURCES, version, strict=True)}
+
+
+def campus_exists(version: tuple) -> bool:
+    return version[0][0] > 0  # the campus table's entry counts the campus' own row
 
 
 # campus id -> (version, monotonic time it was read); cleared by any local write to a campus model.
@@ -158,16 +168,30 @@ class CampusState:
     results: OrderedDict = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    computing: dict = field(default_factory=dict)  # key -> lock held while one thread computes it
+
     def memo(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """The cached value of ``key``, computed once: threads asking for a key being computed wait for it
+        (50 clients asking for a cold summary cost one computation per process, not 50)."""
         with self.lock:
             if key in self.results:
                 self.results.move_to_end(key)
                 return self.results[key]
-        value = compute()
-        with self.lock:
-            self.results[key] = value
-            while len(self.results) > MAX_RESULTS_PER_CAMPUS:
-                self.results.popitem(last=False)
+            pending = self.computing.setdefault(key, threading.Lock())
+        with pending:
+            with self.lock:
+                if key in self.results:
+                    self.results.move_to_end(key)
+                    return self.results[key]
+            try:
+                value = compute()
+            finally:
+                with self.lock:
+                    self.computing.pop(key, None)
+            with self.lock:
+                self.results[key] = value
+                while len(self.results) > MAX_RESULTS_PER_CAMPUS:
+                    self.results.popitem(last=False)
         return value
 
     def rollup(self) -> power.PowerRollup:
@@ -176,6 +200,10 @@ class CampusState:
 
 # (campus id, as_of day) -> state; at most MAX_CAMPUSES campuses of MAX_DAYS_PER_CAMPUS days each
 _states: OrderedDict[tuple[int, date], CampusState] = OrderedDict()
+# campus id -> the parts of its last snapshot with the table versions they were read at (see
+# snapshot_adapter.build_snapshot): a new version re-reads only the tables that changed.
+_parts: OrderedDict[int, dict] = OrderedDict()
+_building: dict[int, threading.Lock] = {}  # campus id -> lock held while one thread builds its state
 _states_lock = threading.Lock()
 
 
@@ -184,55 +212,94 @@ def today() -> date:
     return timezone.localdate()
 
 
-def campus_state(campus: models.Campus, as_of: date | None = None, keep: bool = True) -> CampusState:
-    """The campus as it stands in service on ``as_of`` (default today), its snapshot and results cached
-    until its rows change (``keep=False``: a state built for one use is not added to the cache)."""
-    as_of = as_of or today()
-    version = current_version(campus.pk)
-    key = (campus.pk, as_of)
+def _geometry_parts(campus_id: int, versions: dict[str, tuple], parts: dict) -> tuple[dict, dict]:
+    """The halls' positions and the racks' sizes (floor-map inputs the snapshot does not carry), reused
+    like the snapshot's parts while their tables' versions hold."""
+    key = (versions["DataHall"], versions["Rack"])
+    hit = parts.get("geometry")
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    halls = {
+        row["id"]: {"x_m": row["x_m"], "y_m": row["y_m"]}
+        for row in models.DataHall.objects.filter(building__campus_id=campus_id).values("id", "x_m", "y_m")
+    }
+    sizes = {
+        pk: (w, d)
+        for pk, w, d in models.Rack.objects.filter(campus_id=campus_id).values_list(
+            "id", "width_m", "depth_m"
+        )
+    }
+    parts["geometry"] = (key, (halls, sizes))
+    return halls, sizes
+
+
+def cached_state(campus_id: int, as_of: date | None = None) -> CampusState | None:
+    """The state of the campus on ``as_of`` (default today) if this process holds it for the current
+    version (no campus row read)."""
+    version = current_version(campus_id)
+    key = (campus_id, as_of or today())
     with _states_lock:
         state = _states.get(key)
         if state is not None and state.version == version:
             _states.move_to_end(key)
             return state
-    snap = build_snapshot(campus, as_of=as_of)
-    halls = {
-        row["id"]: {"x_m": row["x_m"], "y_m": row["y_m"]}
-        for row in models.DataHall.objects.filter(building__campus_id=campus.pk).values("id", "x_m", "y_m")
-    }
-    sizes = {
-        pk: (w, d)
-        for pk, w, d in models.Rack.objects.filter(campus_id=campus.pk).values_list(
-            "id", "width_m", "depth_m"
-        )
-    }
-    state = CampusState(version=version, as_of=as_of, snap=snap, hall_geometry=halls, rack_size=sizes)
-    if not keep:
+    return None
+
+
+def campus_state(campus: models.Campus, as_of: date | None = None, keep: bool = True) -> CampusState:
+    """The campus as it stands in service on ``as_of`` (default today), its snapshot and results cached
+    until its rows change (``keep=False``: a state built for one use is not added to the cache). A new
+    version re-reads only the snapshot's parts whose tables changed."""
+    as_of = as_of or today()
+    key = (campus.pk, as_of)
+    state = cached_state(campus.pk, as_of)
+    if state is not None:
         return state
     with _states_lock:
-        for old in [k for k, v in _states.items() if k[0] == campus.pk and v.version != version]:
-            del _states[old]
-        _states[key] = state
-        _states.move_to_end(key)
-        days = [k for k in _states if k[0] == campus.pk]
-        for old in days[: max(0, len(days) - MAX_DAYS_PER_CAMPUS)]:
-            del _states[old]
-        while len({k[0] for k in _states}) > MAX_CAMPUSES:
-            oldest = next(iter(_states))[0]
-            for old in [k for k in _states if k[0] == oldest]:
+        building = _building.setdefault(campus.pk, threading.Lock())
+    with building:  # one build per campus at a time; the others wait and take its result
+        version = current_version(campus.pk)
+        with _states_lock:
+            state = _states.get(key)
+            if state is not None and state.version == version:
+                return state
+            parts = _parts.setdefault(campus.pk, {})
+            _parts.move_to_end(campus.pk)
+            while len(_parts) > MAX_CAMPUSES:
+                _parts.popitem(last=False)
+        versions = table_versions(version)
+        snap = build_snapshot(campus, as_of, versions, parts)
+        halls, sizes = _geometry_parts(campus.pk, versions, parts)
+        state = CampusState(version=version, as_of=as_of, snap=snap, hall_geometry=halls, rack_size=sizes)
+        if not keep:
+            return state
+        with _states_lock:
+            for old in [k for k, v in _states.items() if k[0] == campus.pk and v.version != version]:
                 del _states[old]
+            _states[key] = state
+            _states.move_to_end(key)
+            days = [k for k in _states if k[0] == campus.pk]
+            for old in days[: max(0, len(days) - MAX_DAYS_PER_CAMPUS)]:
+                del _states[old]
+            while len({k[0] for k in _states}) > MAX_CAMPUSES:
+                oldest = next(iter(_states))[0]
+                for old in [k for k in _states if k[0] == oldest]:
+                    del _states[old]
     return state
 
 
 def forget(campus_id: int | None = None) -> None:
-    """Drop cached states (tests; a campus' state also expires by itself when its rows change)."""
+    """Drop cached states and snapshot parts (tests; a campus' state also expires by itself when its rows
+    change)."""
     _recent_versions.clear()
     with _states_lock:
         if campus_id is None:
             _states.clear()
+            _parts.clear()
         else:
             for key in [k for k in _states if k[0] == campus_id]:
                 del _states[key]
+            _parts.pop(campus_id, None)
 
 
 # ---------------------------------------------------------------- the endpoints' bodies
@@ -364,7 +431,6 @@ _DATED_MODELS: tuple[tuple[type, str], ...] = (
     (models.Node, "rack__campus_id"),
     (models.PowerDevice, "campus_id"),
     (models.PowerFeed, "campus_id"),
-    (models.EnergyStorage, "campus_id"),
     (models.CoolingPlant, "campus_id"),
     (models.CoolingUnit, "campus_id"),
     (models.Pod, "campus_id"),

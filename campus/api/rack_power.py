@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.snapshot import CampusSnapshot
@@ -20,22 +20,36 @@ _CONTEXT_KEY = "_catalog_snapshot"
 
 
 def rack_prefetches() -> list[Prefetch]:
+    """The feeds of a page of racks (their servers: ``attach_node_counts``); unordered, since rack_power
+    sorts them (the model's ordering would join the campus for nothing)."""
     return [
         Prefetch(
-            "nodes",
-            queryset=Node.objects.filter(status=NodeStatus.ACTIVE)
-            .select_related("node_model")
-            .only("id", "rack_id", "node_model__slug"),
-            to_attr="active_nodes",
-        ),
-        Prefetch(
             "feeds",
-            queryset=PowerFeed.objects.select_related("upstream").only(
-                "id", "rack_id", "side", "rating_kw", "upstream__id", "upstream__name"
-            ),
+            queryset=PowerFeed.objects.select_related("upstream")
+            .only("id", "rack_id", "side", "rating_kw", "upstream__id", "upstream__name")
+            .order_by(),
             to_attr="power_feeds",
         ),
     ]
+
+
+def attach_node_counts(racks) -> None:
+    """Each rack's active servers as ``(node model slug, count)``, for a page of racks in one grouped query
+    (rather than one object per server)."""
+    by_rack = {rack.pk: rack for rack in racks}
+    for rack in racks:
+        rack.active_node_counts = []
+    if not by_rack:
+        return
+    rows = (
+        Node.objects.filter(rack_id__in=list(by_rack), status=NodeStatus.ACTIVE)
+        .order_by()
+        .values_list("rack_id", "node_model__slug")
+        .annotate(n=Count("id"))
+        .order_by("rack_id", "node_model__slug")
+    )
+    for rack_id, slug, count in rows:
+        by_rack[rack_id].active_node_counts.append((slug, count))
 
 
 _catalog_cache: dict[str, tuple] = {}
@@ -73,21 +87,26 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
 
 def rack_power(rack, context: dict) -> dict:
     snap = catalog_snapshot(context)
-    nodes = getattr(rack, "active_nodes", None)
-    if nodes is None:
-        nodes = list(rack.nodes.filter(status=NodeStatus.ACTIVE).select_related("node_model"))
+    counts = getattr(rack, "active_node_counts", None)
+    if counts is None:
+        counts = list(
+            rack.nodes.filter(status=NodeStatus.ACTIVE)
+            .order_by()
+            .values_list("node_model__slug")
+            .annotate(n=Count("id"))
+            .order_by("node_model__slug")
+        )
     feeds = getattr(rack, "power_feeds", None)
     if feeds is None:
         feeds = list(rack.feeds.select_related("upstream"))
     servers_w = 0.0
     gpus_by_model: dict[str, int] = {}
-    for node in nodes:
-        slug = node.node_model.slug
+    for slug, count in counts:
         spec = snap.node_models.get(slug)
         if spec is None:
             continue
-        servers_w += snap.node_power_w(slug)
-        gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node
+        servers_w += snap.node_power_w(slug) * count
+        gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
     it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
     side_kw = {"A": 0.0, "B": 0.0, "N": 0.0, **rack_side_ratings_kw((f.side, f.rating_kw) for f in feeds)}
     weakest = redundant_rating_kw(side_kw)

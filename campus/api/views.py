@@ -16,7 +16,7 @@ from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
 from campus.api.placement_views import PlacementActionsMixin
-from campus.api.rack_power import rack_prefetches
+from campus.api.rack_power import attach_node_counts, rack_prefetches
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
@@ -77,6 +77,12 @@ class RackViewSet(CampusInventoryViewSet):
     @staticmethod
     def full_prefetch():
         return rack_prefetches()
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if page is not None and not self.brief:
+            attach_node_counts(page)
+        return page
 
 
 # ---------------------------------------------------------------- power and cooling
@@ -276,9 +282,17 @@ def _json(state, key: tuple, data) -> HttpResponse:
     return response
 
 
+# query serializer class -> what it makes of no parameters at all (the common request, validated once)
+_NO_PARAMETERS: dict[type, dict] = {}
+
+
 def _query(serializer_class, request) -> dict:
+    if not request.query_params and serializer_class in _NO_PARAMETERS:
+        return dict(_NO_PARAMETERS[serializer_class])
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
+    if not request.query_params:
+        _NO_PARAMETERS[serializer_class] = dict(serializer.validated_data)
     return serializer.validated_data
 
 
@@ -327,8 +341,18 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     search_fields = ("name", "location")
 
     def _state(self, params: dict | None = None):
-        """The campus in service on the request's ``as_of`` day (default today)."""
-        return analytics.campus_state(self.get_object(), (params or {}).get("as_of"))
+        """The campus in service on the request's ``as_of`` day (default today).
+
+        A campus whose state this process holds for the current version needs no row of its own read (the
+        version query that proved it current counts the campus' row); otherwise it is looked up (404 if
+        absent)."""
+        as_of = (params or {}).get("as_of")
+        try:
+            pk = int(self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        except (TypeError, ValueError):
+            pk = 0
+        state = analytics.cached_state(pk, as_of) if 1 <= pk < 2**63 else None
+        return state if state is not None else analytics.campus_state(self.get_object(), as_of)
 
     @extend_schema(
         summary="Campus summary: inventory, power, cooling, network, compute, reliability",

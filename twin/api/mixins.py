@@ -313,9 +313,24 @@ class HistoryMixin:
         return self.get_paginated_response(ChangeSerializer(history.entries(page), many=True).data)
 
 
+# Query parameters that never filter: a detail request carrying only these skips the filter backends.
+NON_FILTER_PARAMETERS = frozenset({"brief", "format"})
+
+
 class ConditionalGetMixin:
     """Detail responses carry Last-Modified (from ``last_updated``); ConditionalGetMiddleware adds the ETag
-    and answers If-None-Match / If-Modified-Since with 304."""
+    and answers If-None-Match / If-Modified-Since with 304.
+
+    A detail request without filter parameters skips the filter backends: with no parameters every filter,
+    the search and the ordering leave the queryset as it is, and building the filter set is most of the
+    cost of a small object's GET."""
+
+    def filter_queryset(self, queryset):
+        if getattr(self, "action", None) == "retrieve" and not (
+            set(self.request.query_params) - NON_FILTER_PARAMETERS
+        ):
+            return queryset
+        return super().filter_queryset(queryset)
 
     def retrieve(self, request, *args, **kwargs):
         instance = self.get_object()

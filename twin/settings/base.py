@@ -121,7 +121,7 @@ LOGOUT_REDIRECT_URL = "/login/"
 # ------------------------------------------------------------------ REST framework
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "twin.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["twin.api.permissions.RolePermission"],
@@ -134,8 +134,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "twin.api.schema.TwinAutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
+        "twin.api.throttling.TwinUserRateThrottle",
+        "twin.api.throttling.TwinAnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TWIN_THROTTLE_USER", "6000/min"),

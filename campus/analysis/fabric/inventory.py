@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import asdict, dataclass, field
 
 from campus.analysis.fabric.design import (
@@ -65,12 +66,34 @@ def _tier_rank(tier: str) -> int:
     return 0
 
 
+_CACHE: dict[tuple[int, str], tuple[CampusSnapshot, FabricSummary]] = {}
+_CACHE_SIZE = 32
+_CACHE_LOCK = threading.Lock()
+
+
 def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> FabricSummary:
     """Count the switch groups and link bundles of one network (default: the back-end GPU fabric).
 
     transceivers = 2 per optical cable, except that node-side ends of racks whose servers all use
     twin-port NICs count half; copper_share = non-optical cables / all cables (NVLink excluded).
+
+    Computed once per snapshot and network (snapshots are immutable; the heat placement, the energy and
+    the summary each ask for it): callers must not modify the result.
     """
+    key = (id(snap), network)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is snap:
+        return hit[1]
+    result = _fabric_from_inventory(snap, network)
+    with _CACHE_LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)), None)
+        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
+        _CACHE[key] = (snap, result)
+    return result
+
+
+def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
     media = snap.media
     sw_by_id = {s.id: s for s in snap.switches if s.network == network}
     link_rows = [x for x in snap.links if x.network == network and x.medium != "nvlink"]

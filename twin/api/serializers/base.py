@@ -306,6 +306,10 @@ class StrictQueryMixin:
         return super().to_internal_value(data)
 
 
+# (serializer class, brief) -> the fields a reading serializer builds, unbound (copied for each use).
+_READ_FIELDS: dict[tuple[type, bool], dict] = {}
+
+
 class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
     and the model's own validation (field validators, clean(), constraints) run before saving."""
@@ -360,9 +364,19 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
         return field_class, field_kwargs
 
     def get_fields(self):
+        # Building the fields from the model is most of a small object's read; a serializer that only reads
+        # (no data given) gets copies of the fields built the first time, which depend on Meta and brief alone.
+        reading = not hasattr(self, "initial_data")
+        key = (type(self), self.brief)
+        if reading:
+            prototype = _READ_FIELDS.get(key)
+            if prototype is not None:
+                return copy.deepcopy(prototype)
         fields = super().get_fields()
         if self.brief:
-            return {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
+            fields = {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
+        if reading:
+            _READ_FIELDS[key] = copy.deepcopy(fields)
         return fields
 
     def validate(self, attrs):
