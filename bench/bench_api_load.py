@@ -331,7 +331,7 @@ def cold(args, base: str, viewer: str, planner: str, campus_id: int, halls: list
     print(
         f"\ncold: first request after a PATCH of rack {rack['name']}'s design_kw ({args.cold_rounds} rounds)"
     )
-    print(f"{'view':<40} {'PATCH ms':>9} {'cold s':>7} {'warm ms':>8}")
+    print(f"{'view':<40} {'PATCH ms':>9} {'cold s':>7} {'2nd ms':>8}")
     design = rack["design_kw"]
     for view, path in views.items():
         colds, warms, patches = [], [], []
@@ -356,7 +356,8 @@ def cold(args, base: str, viewer: str, planner: str, campus_id: int, halls: list
             f"{colds[len(colds) // 2]:>7.2f} {1000 * sorted(warms)[len(warms) // 2]:>8.0f}"
             f"   (cold min {colds[0]:.2f}, max {colds[-1]:.2f})"
         )
-    print("(median of the rounds; each GET waits out the workers' 1 s version reuse after the PATCH)")
+    print("(median of the rounds; each GET waits out the workers' 1 s version reuse after the PATCH; the")
+    print(" second request may reach another worker, which then builds its own state)")
 
 
 if __name__ == "__main__":
