@@ -5,10 +5,11 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 
 from campus.models import Building, Campus, DataHall
 from twin.api.permissions import ROLES, user_role
+from twin.api.views import api_not_found
 
 
 def _context(request, campus: Campus | None, page: str, **boot) -> dict:
@@ -65,6 +66,15 @@ def _navigation(campus: Campus) -> list[dict]:
     return list(buildings.values())
 
 
+def _has_route(path: str) -> bool:
+    """Whether the API serves this path (the map offers rack placement only where the endpoint exists)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return match.func is not api_not_found
+
+
 def _int_param(request, name: str) -> int | None:
     value = request.GET.get(name, "")
     return int(value) if value.isdigit() else None
@@ -88,6 +98,7 @@ def floor_map(request, campus_id: int):
             rackId=_int_param(request, "rack"),
             runId=_int_param(request, "run"),
             navigation=_navigation(campus),
+            placement=_has_route(f"/api/campuses/{campus.pk}/placement/"),
         ),
     )
 

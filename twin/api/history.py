@@ -91,6 +91,28 @@ def entries(records: list) -> list[dict]:
     return out
 
 
+BASELINE_REASON = "State before its first recorded change (the object was written in bulk, without history)"
+
+
+def record_baselines(objs) -> None:
+    """Before objects are changed: a history record of the state they are in now, for each that has none.
+
+    Imports and branches write their rows in bulk without per-row history; without this record, an object's
+    first change through the API could not say what each field was before. One query per model, and one
+    insert for the objects that lack a record."""
+    by_model: dict[type, list] = {}
+    for obj in objs:
+        if obj is not None and obj.pk is not None and hasattr(type(obj), "history"):
+            by_model.setdefault(type(obj), []).append(obj)
+    for model, items in by_model.items():
+        if not hasattr(model._meta, "simple_history_manager_attribute"):
+            continue
+        known = set(model.history.filter(id__in=[o.pk for o in items]).values_list("id", flat=True))
+        missing = [o for o in items if o.pk not in known]
+        if missing:
+            model.history.bulk_history_create(missing, update=True, default_change_reason=BASELINE_REASON)
+
+
 def history_queryset(model, object_id=None):
     qs = model.history.select_related("history_user").order_by("-history_date", "-history_id")
     if object_id is not None:

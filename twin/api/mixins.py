@@ -87,6 +87,9 @@ class AtomicWriteMixin:
     def _saved(self, serializer, check) -> None:
         if check is not None and serializer.instance is not None:
             check.note(serializer.instance)
+        if serializer.instance is not None:
+            before = serializer.instance
+            history.record_baselines(before if isinstance(before, list) else [before])
         serializer.save()
         if check is not None:
             check.note(serializer.instance)

@@ -69,6 +69,8 @@ export class FloorMap {
     this.firstPaint = null;
     this.lastFrameMs = 0;
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
+    this.editable = false; // when true (and handlers.onRackDrop is set) dragging a rack moves it instead of the view
+    this.ghosts = []; // proposed racks drawn dashed over the map: {x, y, w, h} in world metres
     this._resize();
     this._wire();
     this.draw(); // an opaque canvas starts black: paint the background before the racks arrive
@@ -87,6 +89,7 @@ export class FloorMap {
     this.hoveredPlant = -1;
     this.paths = null;
     this.cells = null;
+    this.ghosts = [];
     this.highlight = new Set();
     this._buildGrid();
     this.fit();
@@ -125,6 +128,23 @@ export class FloorMap {
   /** The paths to draw over the map ({segments, items, racks} from PlantGraph.paths), or null. */
   setPaths(paths) {
     this.paths = paths;
+    this.requestDraw();
+  }
+
+  /** Proposed racks (world metres) drawn as dashed outlines over the map; [] clears them. */
+  setGhosts(ghosts) {
+    this.ghosts = ghosts ?? [];
+    this.requestDraw();
+  }
+
+  /** Put a rack's corner at (x, y) world metres (a drag's drop or its snap back) and keep hover look-ups right. */
+  moveRack(index, x, y) {
+    const r = this.racks[index];
+    if (!r) return;
+    r.x = x;
+    r.y = y;
+    this._buildGrid();
+    this.cells = null;
     this.requestDraw();
   }
 
@@ -347,6 +367,7 @@ export class FloorMap {
     }
 
     this._drawPaths(ctx, scale);
+    this._drawGhosts(ctx, scale);
 
     for (const [i, color, width] of [
       [this.hovered, "#111827", 2],
@@ -547,6 +568,19 @@ export class FloorMap {
     }
   }
 
+  _drawGhosts(ctx, scale) {
+    if (!this.ghosts.length) return;
+    ctx.beginPath();
+    for (const g of this.ghosts) ctx.rect(g.x, g.y, Math.max(g.w, 1.2 / scale), Math.max(g.h, 1.2 / scale));
+    ctx.fillStyle = "rgba(11, 87, 208, 0.18)";
+    ctx.fill();
+    ctx.setLineDash([4 / scale, 3 / scale]);
+    ctx.lineWidth = 1.5 / scale;
+    ctx.strokeStyle = "#0b57d0";
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
   // ------------------------------------------------------------------ internals
 
   _boundsOf(racks, outlines) {
@@ -591,11 +625,16 @@ export class FloorMap {
     const changed = w !== this.width || h !== this.height;
     this.width = w;
     this.height = h;
-    this.canvas.width = Math.round(w * this.dpr);
-    this.canvas.height = Math.round(h * this.dpr);
+    // Setting a canvas' size clears it, even to the same size: only when it changes (the resize observer's first
+    // call may come after the first frame was painted).
+    const pw = Math.round(w * this.dpr);
+    const ph = Math.round(h * this.dpr);
+    const cleared = this.canvas.width !== pw || this.canvas.height !== ph;
+    if (this.canvas.width !== pw) this.canvas.width = pw;
+    if (this.canvas.height !== ph) this.canvas.height = ph;
     this.canvas.style.width = `${w}px`;
     this.canvas.style.height = `${h}px`;
-    return changed;
+    return changed || cleared;
   }
 
   _viewChanged() {
@@ -627,11 +666,30 @@ export class FloorMap {
     canvas.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
       canvas.setPointerCapture(e.pointerId);
-      drag = { x: e.clientX, y: e.clientY, moved: 0 };
+      drag = { x: e.clientX, y: e.clientY, moved: 0, rack: -1 };
+      if (this.editable && this.handlers.onRackDrop) {
+        const p = this._local(e);
+        const i = this.rackAt(p.x, p.y);
+        if (i >= 0)
+          Object.assign(drag, { rack: i, x0: e.clientX, y0: e.clientY, rx: this.racks[i].x, ry: this.racks[i].y });
+      }
     });
     canvas.addEventListener("pointermove", (e) => {
       const p = this._local(e);
-      if (drag) {
+      if (drag && drag.rack >= 0) {
+        // Edit mode: the rack follows the pointer (world metres); the page decides on drop.
+        drag.moved += Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y);
+        drag.x = e.clientX;
+        drag.y = e.clientY;
+        if (drag.moved > 3) {
+          canvas.classList.add("dragging");
+          const r = this.racks[drag.rack];
+          r.x = drag.rx + (e.clientX - drag.x0) / this.scale;
+          r.y = drag.ry + (e.clientY - drag.y0) / this.scale;
+          this.requestDraw();
+          return;
+        }
+      } else if (drag) {
         const dx = e.clientX - drag.x;
         const dy = e.clientY - drag.y;
         drag.moved += Math.abs(dx) + Math.abs(dy);
@@ -649,6 +707,16 @@ export class FloorMap {
     });
     canvas.addEventListener("pointerup", (e) => {
       const wasClick = drag && drag.moved <= 3;
+      if (drag && drag.rack >= 0 && !wasClick) {
+        const { rack, rx, ry } = drag;
+        const r = this.racks[rack];
+        drag = null;
+        canvas.classList.remove("dragging");
+        this._buildGrid();
+        this.cells = null;
+        this.handlers.onRackDrop(rack, { dx: r.x - rx, dy: r.y - ry, fromX: rx, fromY: ry });
+        return;
+      }
       drag = null;
       canvas.classList.remove("dragging");
       if (wasClick) {

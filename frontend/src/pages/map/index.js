@@ -10,6 +10,8 @@ import { buildPicker, go, load, wireNavigation } from "./navigation.js";
 import { exposeForTests } from "./probe.js";
 import { enterHallAt, openRack, showPaths, showTooltip, wireRackControls } from "./racks.js";
 import { createReplay } from "./run-replay.js";
+import { wireEdit } from "./edit.js";
+import { wirePlacement } from "./placement.js";
 
 const session = boot(); // campusId, campusName, navigation, hallId, buildingId, rackId, runId … from the server
 const metricParam = new URLSearchParams(window.location.search).get("metric");
@@ -40,6 +42,7 @@ page.map = new FloorMap($("floor-canvas"), {
     else if (plantIndex >= 0) {
       const p = page.map.plant[plantIndex];
       showPaths(page, p.key, p.name);
+      page.onSelect?.({ type: p.type, id: p.id, name: p.name });
     } else if (!page.hallId) enterHallAt(page, event);
   },
 });
@@ -49,6 +52,7 @@ exposeForTests(page);
 wireNavigation(page);
 wireRackControls(page);
 wireImpact(page);
+wireEdit(page);
 const replay = createReplay(page);
 
 $("asof-slot").append(
@@ -71,6 +75,7 @@ loadDevices(page).catch((error) => {
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.
 loaded.then(() => loadWorstFailures(page));
+loaded.then(() => wirePlacement(page));
 loaded
   .then(() => replay.init(page.runId))
   .catch((error) => {

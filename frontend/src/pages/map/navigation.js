@@ -57,7 +57,7 @@ export function go(page, { hallId = null, buildingId = null }) {
   });
   history.pushState({ hallId, buildingId: page.buildingId }, "", `${window.location.pathname}${search}`);
   $("hall-picker").value = hallId ? `h:${hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
-  load(page);
+  return load(page);
 }
 
 export async function load(page) {

@@ -112,6 +112,7 @@ export function openRack(page, index) {
   const rack = page.scene.racks[index];
   page.map.select(index);
   showPaths(page, `rack:${rack.id}`, rack.name);
+  page.onSelect?.({ type: "rack", id: rack.id, name: rack.name });
   const panel = $("rack-panel");
   panel.hidden = false;
   panel.dataset.rackId = rack.id;
