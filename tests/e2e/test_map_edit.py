@@ -246,3 +246,56 @@ def test_compare_shows_both_maps_and_merges_after_a_conflict(planner, design, li
     assert api_get(page, f"/api/campuses/{branch}/diff/?against={parent}")["objects"]["changed"] == []
     screenshot(page, "compare-merged", full_page=True)
     watch.check()
+
+
+def _placement_served(campus_id: int) -> bool:
+    from frontend.views import _has_route
+
+    return _has_route(f"/api/campuses/{campus_id}/placement/")
+
+
+def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, design, live_url):
+    context, page, watch = planner
+    parent = design["parent"]
+    if not _placement_served(parent):
+        pytest.skip("this build of the API has no placement endpoint (the map hides the form)")
+    node = api_get(page, f"/api/nodes/?campus={parent}&limit=1")["results"][0]["node_model"]
+    model_id = node["id"] if isinstance(node, dict) else node
+    slug = api_get(page, f"/api/node-models/{model_id}/")["slug"]
+    page.goto(f"/campuses/{parent}/map/")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    page.wait_for_selector("[data-testid=placement-node_model] option")
+    page.select_option("[data-testid=placement-node_model]", slug)
+    page.fill("[data-testid=placement-racks]", "1")
+    page.fill("[data-testid=placement-nodes_per_rack]", "1")
+    page.click("[data-testid=placement-submit]")
+    page.wait_for_selector("[data-testid=placement-verdict]")
+    body = {"node_model": slug, "racks": 1, "nodes_per_rack": 1}
+    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"/api/campuses/{parent}/placement/",
+        data=body,
+        headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
+    ).json()
+    assert page.get_attribute("[data-testid=placement-verdict]", "data-feasible") == "true"
+    assert answer["feasible"] is True
+    page.wait_for_selector("[data-testid=placement-result][data-ghosts]")
+    assert int(page.get_attribute("[data-testid=placement-result]", "data-ghosts")) == len(
+        answer["options"][0]["racks"]
+    )
+    assert page.locator("[data-testid=placement-option]").count() == len(answer["options"])
+    screenshot(page, "map-placement")
+
+    page.fill("[data-testid=placement-branch-name]", "Edit base campus – one more rack")
+    page.click("[data-testid=placement-apply]")
+    page.wait_for_url(lambda url: f"/campuses/{parent}/" not in url)
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    branch = api_get(page, f"/api/campuses/?parent={parent}&name=Edit base campus – one more rack")[
+        "results"
+    ][0]
+    assert f"/campuses/{branch['id']}/map/" in page.url
+    racks = [
+        api_get(page, f"/api/campuses/{c}/summary/")["inventory"]["racks"] for c in (parent, branch["id"])
+    ]
+    assert racks[1] == racks[0] + 1
+    watch.check()

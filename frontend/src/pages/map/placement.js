@@ -79,8 +79,18 @@ export async function wirePlacement(page) {
     el(
       "div",
       { class: "button-row" },
-      el("button", { type: "submit", "data-testid": "placement-submit" }, "Find room"),
+      el(
+        "button",
+        {
+          type: "submit",
+          "data-testid": "placement-submit",
+          disabled: page.canWrite ? null : true,
+          title: page.canWrite ? null : "Placing racks needs the planner role",
+        },
+        "Find room",
+      ),
     ),
+    page.canWrite ? null : el("p", { class: "muted small" }, "Placing racks needs the planner role."),
   );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -158,6 +168,7 @@ async function propose(page, body) {
         ? el("strong", {}, `Room found: ${f.num(options.length)} option${options.length === 1 ? "" : "s"}.`)
         : el("strong", { class: "bad" }, "No room for these racks."),
       answer.binding_constraint ? ` Binding constraint: ${answer.binding_constraint}.` : null,
+      answer.binding?.detail ? el("span", { class: "muted small" }, ` ${answer.binding.detail}`) : null,
     ),
     options.length
       ? el(
@@ -166,11 +177,11 @@ async function propose(page, body) {
           options.map((option, k) =>
             el(
               "li",
-              { "data-testid": "placement-option", "data-hall": option.hall },
+              { "data-testid": "placement-option", "data-hall": hallIdOf(option) },
               el(
                 "button",
                 { type: "button", class: "button-quiet", onclick: () => showOption(page, option) },
-                `Show option ${k + 1}: ${hallName(page, option.hall)}, ${f.num(option.racks.length)} racks`,
+                `Show option ${k + 1}: ${hallName(page, option)}, ${f.num(option.racks.length)} racks`,
               ),
               headroom(option.headroom_after),
             ),
@@ -182,12 +193,18 @@ async function propose(page, body) {
   if (options.length) await showOption(page, options[0]);
 }
 
-function hallName(page, hallId) {
+/** An option's hall id: `hall_id`, or `hall` when that is the id. */
+function hallIdOf(option) {
+  return Number(option.hall_id ?? option.hall);
+}
+
+function hallName(page, option) {
+  const hallId = hallIdOf(option);
   for (const b of page.navigation ?? []) {
     const h = b.halls.find((x) => x.id === hallId);
     if (h) return `${b.name} · ${h.name}`;
   }
-  return `hall ${hallId}`;
+  return typeof option.hall === "string" ? option.hall : `hall ${hallId}`;
 }
 
 function headroom(after) {
@@ -195,19 +212,30 @@ function headroom(after) {
   return el(
     "dl",
     { class: "kv small" },
-    Object.entries(after).flatMap(([k, v]) => [
-      el("dt", {}, f.label(k)),
-      el("dd", {}, typeof v === "number" ? f.num(v, 2) : String(v)),
-    ]),
+    Object.entries(after)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .flatMap(([k, v]) => [
+        el("dt", {}, f.label(k)),
+        el(
+          "dd",
+          {},
+          typeof v === "number"
+            ? f.num(v, Number.isInteger(v) ? 0 : 1)
+            : typeof v === "object"
+              ? (v.name ?? JSON.stringify(v))
+              : String(v),
+        ),
+      ]),
   );
 }
 
 /** Draw an option's racks dashed on the map, opening its hall first when the map shows another. */
 async function showOption(page, option) {
-  if (!page.scene?.outlines.some((o) => o.level === "hall" && o.id === option.hall)) {
-    await page.go({ hallId: option.hall });
+  const hallId = hallIdOf(option);
+  if (!page.scene?.outlines.some((o) => o.level === "hall" && o.id === hallId)) {
+    await page.go({ hallId });
   }
-  const hall = page.scene.outlines.find((o) => o.level === "hall" && o.id === option.hall);
+  const hall = page.scene.outlines.find((o) => o.level === "hall" && o.id === hallId);
   if (!hall) return;
   const ghosts = option.racks.map((r) => ({
     x: hall.x + Number(r.x_m),
