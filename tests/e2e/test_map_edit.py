@@ -264,7 +264,7 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
     slug = api_get(page, f"/api/node-models/{model_id}/")["slug"]
     page.goto(f"/campuses/{parent}/map/")
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option")
+    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
     page.select_option("[data-testid=placement-node_model]", slug)
     page.fill("[data-testid=placement-racks]", "1")
     page.fill("[data-testid=placement-nodes_per_rack]", "1")
