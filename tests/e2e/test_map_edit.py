@@ -3,7 +3,7 @@ corner; a drop onto another rack is refused with the API's message and the rack 
 rating (a negative one is refused on the field with the API's own message), reads the objects' history, then
 compares the branch with its parent (two maps, the changed racks marked), meets a merge conflict and merges.
 
-One generated 1,024-GPU campus and one branch of it for the whole module.
+One generated 1,000-GPU campus and one branch of it for the whole module.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def design(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         call_command("sync_catalog", verbosity=0)
-        parent = import_campus(generate_spec("Edit base campus", gpus=1024, gpu_model="h100-sxm"))
+        parent = import_campus(generate_spec("Edit base campus", 1000))
         branch = create_branch(parent, "Edit base campus – moved racks")
         users = []
         for name, role in ((PLANNER, "planner"), (VIEWER, "viewer")):
