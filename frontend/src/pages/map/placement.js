@@ -181,7 +181,8 @@ async function propose(page, body) {
               el(
                 "button",
                 { type: "button", class: "button-quiet", onclick: () => showOption(page, option) },
-                `Show option ${k + 1}: ${hallName(page, option)}, ${f.num(option.racks.length)} racks`,
+                `Show option ${k + 1}: ${hallName(page, option)}, ${f.num(option.racks.length)} ` +
+                  `rack${option.racks.length === 1 ? "" : "s"}`,
               ),
               headroom(option.headroom_after),
             ),
@@ -232,9 +233,8 @@ function headroom(after) {
 /** Draw an option's racks dashed on the map, opening its hall first when the map shows another. */
 async function showOption(page, option) {
   const hallId = hallIdOf(option);
-  if (!page.scene?.outlines.some((o) => o.level === "hall" && o.id === hallId)) {
-    await page.go({ hallId });
-  }
+  // Open the option's hall: proposed racks are too small to see on a whole campus.
+  if (page.hallId !== hallId) await page.go({ hallId });
   const hall = page.scene.outlines.find((o) => o.level === "hall" && o.id === hallId);
   if (!hall) return;
   const ghosts = option.racks.map((r) => ({
