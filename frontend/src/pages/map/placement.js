@@ -64,7 +64,7 @@ export async function wirePlacement(page) {
         step: 1,
         "data-testid": "placement-nodes_per_rack",
       }),
-      "Empty: as many as the rack's power and cooling allow.",
+      "Empty: the count this model has in the campus's racks, else as many as fit 36 rack units.",
     ),
     field(
       "hall",
