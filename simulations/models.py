@@ -21,6 +21,9 @@ from django.db.models import Q
 from .choices import THRESHOLD_STATS, RunStatus, ScenarioKind, ThresholdOp
 
 MAX_REPLICAS = 1000
+# Replicas of one run in all: a sweep runs its replicas at every point of its grid (the API's own, lower and
+# configurable bound is TWIN_SWEEP_MAX_REPLICAS, simulations.runs.sweeps); this is the database's ceiling.
+MAX_RUN_REPLICAS = 100_000
 # Seeds stay below 2**53 so that a browser's JSON numbers hold them exactly.
 MAX_SEED = 2**53 - 1
 # Points kept in the display copy of a series (the chart never needs more).
@@ -83,7 +86,11 @@ class Scenario(models.Model):
 
 
 class Run(models.Model):
-    """One execution of a scenario: ``replicas`` independent seeded replicas, then their aggregate."""
+    """One execution of a scenario: ``replicas`` independent seeded replicas, then their aggregate.
+
+    A sweep (``sweep`` set) runs the scenario at every point of a grid of one or two parameters: its
+    ``replicas`` are ``len(points) x replicas_per_point``, replica ``i`` belonging to point
+    ``i // replicas_per_point`` (``simulations.runs.sweeps``), and its summary has one entry per point."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
     status = models.CharField(
@@ -91,11 +98,16 @@ class Run(models.Model):
     )
     progress = models.FloatField(default=0.0, validators=[MinValueValidator(0), MaxValueValidator(1)])
     seed = models.BigIntegerField(validators=[MinValueValidator(0), MaxValueValidator(MAX_SEED)])
-    replicas = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_REPLICAS)])
+    replicas = models.PositiveIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_RUN_REPLICAS)]
+    )
     replicas_done = models.PositiveIntegerField(default=0)
     chunk_size = models.PositiveIntegerField(default=1)
     # The full parameter set the run used (the scenario's, defaults filled in), frozen at launch.
     params = models.JSONField(default=dict)
+    # A sweep: {"parameters": [{"name", "values"}], "points": [{name: value}], "replicas_per_point": n},
+    # frozen at launch; None for a plain run.
+    sweep = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -125,7 +137,8 @@ class Run(models.Model):
                 condition=Q(progress__gte=0) & Q(progress__lte=1), name="run_progress_0_1"
             ),
             models.CheckConstraint(
-                condition=Q(replicas__gte=1) & Q(replicas__lte=MAX_REPLICAS), name="run_replicas_in_range"
+                condition=Q(replicas__gte=1) & Q(replicas__lte=MAX_RUN_REPLICAS),
+                name="run_replicas_in_range",
             ),
             models.CheckConstraint(
                 condition=Q(replicas_done__lte=models.F("replicas")), name="run_done_le_total"

@@ -17,6 +17,7 @@ from simulations.models import (
 )
 from simulations.runs import DEFAULT_REPLICAS, campus_params_errors
 from twin.api.serializers import BoundedPrimaryKeyRelatedField, TwinModelSerializer
+from twin.api.serializers.base import StrictFieldsMixin
 
 
 class SimulationSerializer(TwinModelSerializer):
@@ -97,6 +98,7 @@ class RunSerializer(serializers.ModelSerializer):
             "replicas_done",
             "seed",
             "params",
+            "sweep",
             "summary",
             "explanation",
             "error",
@@ -123,13 +125,22 @@ class RunSerializer(serializers.ModelSerializer):
         return max(0.0, (end - obj.started).total_seconds())
 
 
-class RunRequestSerializer(serializers.Serializer):
+class RunRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     replicas = serializers.IntegerField(
         min_value=1,
         max_value=MAX_REPLICAS,
         required=False,
         help_text=f"Omitted: {DEFAULT_REPLICAS} when the kind's replicas can differ with these parameters, else 1. "
-        "A deterministic run (power capping; a grid limit without random generator starts) is always one replica.",
+        "A deterministic run (power capping; a grid limit without random generator starts) is always one replica. "
+        "With a sweep: replicas at each point.",
+    )
+    sweep = serializers.JSONField(
+        required=False,
+        help_text='Run every point of a grid of one or two parameters: {"parameters": [{"name": '
+        '"checkpoint_interval_minutes", "values": [30, 60, 120]}, {"name": "recovery", "values": '
+        '["checkpoint_restart", "in_memory"]}]}; a numeric parameter may give {"name", "start", "stop", "num"} '
+        "(num values, both ends included; steps is a synonym of num). Names are paths in the kind's parameters "
+        '("caps[0].cap_fraction"). The result has one summary per point (docs/runs.md, Sweeps).',
     )
     seed = serializers.IntegerField(
         min_value=0,

@@ -105,14 +105,40 @@ class ScenarioViewSet(TwinModelViewSet):
         summary="Run the scenario (Monte Carlo on the workers)",
         description="Queues a run of `replicas` independent replicas (1-1000; omitted: the kind's "
         "`default_replicas`, 1 for a deterministic kind, else 10) and answers 202 with it; poll "
-        "`/api/runs/{id}/` for status and progress. The same seed on the same scenario and inventory gives the "
-        "same results. A deterministic kind (power capping, a grid limit without random generator starts) runs "
+        "`/api/runs/{id}/` for status and progress. With `sweep`, the run covers every point of a grid of one or "
+        "two parameters with `replicas` replicas at each (points x replicas at most `TWIN_SWEEP_MAX_REPLICAS`, "
+        "5,000 by default) and its summary has one entry per point under `points`. The same seed "
+        "on the same scenario and inventory gives the same results. A deterministic kind (power capping, a grid limit without random generator starts) runs "
         "one replica whatever `replicas` says. Parameters the campus can no longer run (it changed since the "
         'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`.',
         request=RunRequestSerializer,
         responses={202: RunSerializer},
         examples=[
-            OpenApiExample("100 replicas, fixed seed", value={"replicas": 100, "seed": 42}, request_only=True)
+            OpenApiExample(
+                "100 replicas, fixed seed", value={"replicas": 100, "seed": 42}, request_only=True
+            ),
+            OpenApiExample(
+                "A sweep: checkpoint interval x recovery, 20 replicas at each of 6 points",
+                value={
+                    "replicas": 20,
+                    "seed": 7,
+                    "sweep": {
+                        "parameters": [
+                            {"name": "checkpoint_interval_minutes", "start": 30, "stop": 240, "num": 3},
+                            {"name": "recovery", "values": ["checkpoint_restart", "in_memory"]},
+                        ]
+                    },
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "A bad sweep is named by its place",
+                value={
+                    "sweep.parameters[0].name": ["'checkpoint_minutes' is not a parameter of failure_cascade"]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
         ],
     )
     @action(detail=True, methods=["post"])
@@ -124,12 +150,33 @@ class ScenarioViewSet(TwinModelViewSet):
         errors = runs.campus_params_errors(scenario.kind, scenario.params, scenario.campus_id)
         if errors:
             raise ValidationError({"params": errors})
-        run = runs.launch_run(
-            scenario,
-            replicas=body.validated_data.get("replicas"),
-            seed=body.validated_data.get("seed"),
-            user=request.user,
-        )
+        sweep = body.validated_data.get("sweep")
+        if sweep is not None:
+            # The grid checked (names, values, every point, the bound) and each swept value tried on the
+            # campus before anything is stored.
+            try:
+                spec = runs.sweeps.normalise(
+                    scenario.kind,
+                    scenario.params,
+                    sweep,
+                    body.validated_data.get("replicas")
+                    or runs.default_replicas(scenario.kind, scenario.params),
+                )
+            except runs.SweepError as exc:
+                raise ValidationError(exc.errors) from None
+            errors = runs.sweep_campus_errors(scenario.kind, scenario.params, spec, scenario.campus_id)
+            if errors:
+                raise ValidationError(errors)
+        try:
+            run = runs.launch_run(
+                scenario,
+                replicas=body.validated_data.get("replicas"),
+                seed=body.validated_data.get("seed"),
+                user=request.user,
+                sweep=sweep,
+            )
+        except runs.SweepError as exc:
+            raise ValidationError(exc.errors) from None
         return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
 

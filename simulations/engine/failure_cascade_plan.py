@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.impact import racks_lost
-from campus.analysis.power import rollup
+from campus.analysis.power import power_graph, rollup
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
@@ -157,8 +157,16 @@ class CascadePlan:
 
     def _racks_lost(self, target: int, unit: int) -> set[int]:
         """Racks left without power or cooling by the loss of one unit: the same answer as the
-        dashboard's "what if it fails" (``campus.analysis.impact``)."""
-        return racks_lost(self.snap, unit, _IMPACT_KIND[target])
+        dashboard's "what if it fails" (``campus.analysis.impact.racks_lost``). It depends on the snapshot
+        only, so it is kept with the snapshot's power graph and shared by every plan made from that snapshot
+        (the points of a sweep): each unit's roll-up runs once per snapshot and process, not once per
+        parameter set."""
+        memo = power_graph(self.snap).memo.setdefault("failure_cascade.racks_lost", {})
+        key = (target, unit)
+        racks = memo.get(key)
+        if racks is None:
+            racks = memo[key] = frozenset(racks_lost(self.snap, unit, _IMPACT_KIND[target]))
+        return racks
 
 
 def _job_sets(snap: CampusSnapshot, p: FailureCascadeParams, models: list[str]) -> dict[str, list[str]]:

@@ -20,17 +20,20 @@ from .config import (
     campus_params_errors,
     default_replicas,
     kinds,
+    sweep_campus_errors,
 )
 from .dispatch import start
 from .execute import execute_chunk
 from .launch import cancel_run, fail_run, launch_run, run_schedule
 from .reaper import reap_stale_runs
 from .results import compare_runs, explanation, series_labels, series_metrics, timeseries
+from .sweeps import SweepError
 
 __all__ = [
     "DEFAULT_REPLICAS",
     "RunFinishedError",
     "RunStopped",
+    "SweepError",
     "campus_params_errors",
     "cancel_run",
     "compare_runs",
@@ -45,5 +48,6 @@ __all__ = [
     "series_labels",
     "series_metrics",
     "start",
+    "sweep_campus_errors",
     "timeseries",
 ]

@@ -91,6 +91,40 @@ def campus_params_errors(kind: str, params: dict | None, campus_id: int) -> dict
     return {}
 
 
+def sweep_campus_errors(kind: str, params: dict, spec: dict, campus_id: int) -> dict[str, list[str]]:
+    """{"sweep.parameters[i].values[j]": [message]} for each swept value the campus cannot run (a GPU model,
+    pod or cooling unit it does not have): the kind's ``prepare`` on one snapshot of the campus, once per
+    value (the scenario's parameters with that value set), not once per point of the grid. Only parameters
+    that name the campus's things (``x-picker`` / ``x-key-picker`` in the schema) are tried: ``prepare``
+    costs up to a second on a 100k-GPU campus, and any other value the campus cannot run fails its point's
+    chunk with the engine's message."""
+    from campus.snapshot_adapter import build_snapshot
+    from simulations.engine.params import ParamsError, params_json_schema
+    from simulations.engine.runner import prepare
+
+    from .sweeps import names_campus_things, parse_path, set_path
+
+    schema = params_json_schema(kind)
+    todo = [
+        (i, p) for i, p in enumerate(spec["parameters"]) if names_campus_things(schema, parse_path(p["name"]))
+    ]
+    if not todo:
+        return {}
+    snap = build_snapshot(campus_id)
+    base = validated_params(kind, params).model_dump(mode="json")
+    out: dict[str, list[str]] = {}
+    for i, parameter in todo:
+        path = parse_path(parameter["name"])
+        for j, value in enumerate(parameter["values"]):
+            try:
+                prepare(snap, kind, validated_params(kind, set_path(base, path, value)))
+            except ParamsError as exc:
+                out[f"sweep.parameters[{i}].values[{j}]"] = [
+                    f"{e['field'] or 'params'}: {e['message']}" for e in exc.errors
+                ]
+    return out
+
+
 def kinds() -> list[dict[str, Any]]:
     """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them), and
     the catalogue of its metrics and series (label, unit, description, whether higher is better) and cause

@@ -13,7 +13,7 @@ from django.utils import timezone
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.models import Run, RunChunk
 
-from . import plans
+from . import plans, sweeps
 from .config import validated_params
 
 START_RUN_TASK = "simulations.tasks.start_run"
@@ -46,7 +46,8 @@ def start(run_id: int) -> str:
             from campus.snapshot_adapter import build_snapshot
 
             snap = build_snapshot(run.scenario.campus_id)
-            params = validated_params(run.scenario.kind, run.params)
+            # A sweep: its first point here (the rest on the workers, sharing what the snapshot caches).
+            params = validated_params(run.scenario.kind, plans.params_of(run, 0))
             prepared = plans.prepare(run.scenario.kind, snap, params)
         except Exception as exc:  # the campus cannot run this scenario: a clear failure, not a retry loop
             run.status = RunStatus.FAILED
@@ -61,17 +62,15 @@ def start(run_id: int) -> str:
         run.attempts += 1
         run.save(update_fields=["snapshot", "status", "started", "attempts", "updated"])
         size = run.chunk_size
+        if run.sweep:
+            cut = sweeps.chunks(run.sweep, size)
+        else:
+            cut = [list(range(lo, min(lo + size, run.replicas))) for lo in range(0, run.replicas, size)]
         chunks = RunChunk.objects.bulk_create(
-            RunChunk(
-                run=run,
-                number=n,
-                indices=list(range(lo, min(lo + size, run.replicas))),
-                attempts=1,
-                dispatched=now,
-            )
-            for n, lo in enumerate(range(0, run.replicas, size))
+            RunChunk(run=run, number=n, indices=indices, attempts=1, dispatched=now)
+            for n, indices in enumerate(cut)
         )
-        plans.remember(run.pk, prepared)
+        plans.remember(run.pk, prepared, snap)
         payload = [(c.number, c.indices) for c in chunks]
         transaction.on_commit(lambda: send_chunks(run_id, payload))
     return "dispatched"

@@ -17,7 +17,7 @@ from django.utils import timezone
 from simulations.choices import RunStatus
 from simulations.models import ReplicaResult, Run, RunChunk
 
-from . import plans, reaper
+from . import plans, reaper, sweeps
 from .config import CHECK_EVERY_S, HEARTBEAT_S, PROGRESS_EVERY_S, STALE_S, STORE_EVERY_S, RunStopped
 from .results import finalize, json_ready, pack_series, plain
 
@@ -107,7 +107,7 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
         ReplicaResult.objects.filter(run_id=run_id, index__in=indices).values_list("index", flat=True)
     )
     todo = [i for i in indices if i not in stored]
-    prepared = plans.plan_for(run)
+    keep_series = not run.sweep  # a sweep's result is its summary per point: no series, no details
     done: list[tuple[int, int, Any, float]] = []  # (index, seed, result, engine seconds) not stored yet
     with Heartbeat(run_id, chunk.pk if chunk else None) as beat:
         progress = progress_writer(run_id, run.replicas, beat)
@@ -120,7 +120,10 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
                 checked_at = now
                 if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
                     return "stopped"
-            seed = int(runner.replica_seed(run.seed, index))
+            # A sweep's replica runs its point's parameters with the seed of its number within the point.
+            point, number_in_point = sweeps.locate(run.sweep, index) if run.sweep else (0, index)
+            prepared = plans.plan_for(run, point)
+            seed = int(runner.replica_seed(run.seed, number_in_point))
             started = time.monotonic()
             try:
                 result = prepared.run(seed, progress)
@@ -129,11 +132,11 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
             done.append((index, seed, result, time.monotonic() - started))
             if time.monotonic() - stored_at >= STORE_EVERY_S:
                 # a long chunk stores what it has now and then: progress moves, a lost worker loses little
-                outcome = store_replicas(run_id, done)
+                outcome = store_replicas(run_id, done, keep_series)
                 done, stored_at = [], time.monotonic()
                 if outcome == "stopped":
                     return "stopped"
-        if done and store_replicas(run_id, done) == "stopped":
+        if done and store_replicas(run_id, done, keep_series) == "stopped":
             return "stopped"
     if chunk is not None:
         RunChunk.objects.filter(pk=chunk.pk).update(state=RunChunk.State.DONE, heartbeat=timezone.now())
@@ -171,18 +174,20 @@ def progress_writer(run_id: int, replicas: int, beat: Heartbeat):
     return progress
 
 
-def store_replica(run_id: int, index: int, seed: int, result: Any, duration_s: float = 0.0) -> str:
+def store_replica(
+    run_id: int, index: int, seed: int, result: Any, duration_s: float = 0.0, keep_series: bool = True
+) -> str:
     """Store one replica's result (once); see ``store_replicas``."""
-    return store_replicas(run_id, [(index, seed, result, duration_s)])
+    return store_replicas(run_id, [(index, seed, result, duration_s)], keep_series)
 
 
-def store_replicas(run_id: int, done: list[tuple[int, int, Any, float]]) -> str:
+def store_replicas(run_id: int, done: list[tuple[int, int, Any, float]], keep_series: bool = True) -> str:
     """Store finished replicas, each (index, seed, result, engine seconds), those not stored yet, in one
     transaction with the Run row locked, and, if they were the last ones, finish the run in it too.
 
     One transaction and one insert for a chunk's replicas instead of one per replica: the fan-in's lock
     and its round trips are paid per chunk. Returns "stopped", "duplicate" (all were stored already),
-    "stored" or "finished"."""
+    "stored" or "finished". Without ``keep_series`` (a sweep) the rows keep no series and no details."""
     with transaction.atomic():
         run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
         if run is None or run.status != RunStatus.RUNNING:
@@ -197,8 +202,8 @@ def store_replicas(run_id: int, done: list[tuple[int, int, Any, float]]) -> str:
                 metrics=plain(result.metrics),
                 by_cause=plain(result.by_cause),
                 events=int(getattr(result, "events", 0) or 0),
-                series=pack_series(result.series) if result.series else None,
-                details=json_ready(getattr(result, "details", None) or {}),
+                series=pack_series(result.series) if keep_series and result.series else None,
+                details=json_ready(getattr(result, "details", None) or {}) if keep_series else {},
                 duration_s=duration_s,
             )
             for index, seed, result, duration_s in done

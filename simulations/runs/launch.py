@@ -13,6 +13,7 @@ from django.utils import timezone
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
+from . import sweeps as sweep_spec
 from .config import (
     MAX_CHUNK_REPLICAS,
     MIN_CHUNKS,
@@ -52,29 +53,53 @@ def launch_run(
     seed: int | None = None,
     user=None,
     schedule: Schedule | None = None,
+    sweep: dict | None = None,
 ) -> Run:
     """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits.
 
     ``replicas`` None: the kind's default for a kind whose replicas can differ with these parameters, else 1. A
-    deterministic run is always one replica (more would repeat it exactly): a larger count is capped to 1."""
+    deterministic run is always one replica (more would repeat it exactly): a larger count is capped to 1.
+
+    ``sweep`` (the request's ``{"parameters": [...]}``): run every point of the grid with ``replicas`` replicas
+    each (``runs.sweeps``; SweepError names what is wrong). A point whose parameters are deterministic runs
+    one replica only when every point is."""
     validated = validated_params(scenario.kind, scenario.params)
-    random = stochastic(scenario.kind, validated)
-    if replicas is None:
-        replicas = default_replicas(scenario.kind, validated)
-    if not 1 <= replicas <= MAX_REPLICAS:
-        raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
-    if not random:
-        replicas = 1
     # Freeze the full parameter set now: later edits of the scenario do not change a run in flight.
     params = validated.model_dump(mode="json")
+    spec = None
+    if sweep is not None:
+        per_point = replicas if replicas is not None else default_replicas(scenario.kind, validated)
+        if not 1 <= per_point <= MAX_REPLICAS:
+            raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
+        spec = sweep_spec.normalise(scenario.kind, params, sweep, per_point)
+        random = any(
+            stochastic(
+                scenario.kind,
+                validated_params(scenario.kind, sweep_spec.point_params(scenario.kind, params, spec, k)),
+            )
+            for k in range(len(spec["points"]))
+        )
+        if not random:
+            spec["replicas_per_point"] = 1
+        replicas = len(spec["points"]) * spec["replicas_per_point"]
+        size = min(chunk_size_for(replicas, scenario.kind), spec["replicas_per_point"])
+    else:
+        if replicas is None:
+            replicas = default_replicas(scenario.kind, validated)
+        if not 1 <= replicas <= MAX_REPLICAS:
+            raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
+        if not stochastic(scenario.kind, validated):
+            replicas = 1
+        size = chunk_size_for(replicas, scenario.kind)
     run = Run.objects.create(
         scenario=scenario,
         replicas=replicas,
         seed=new_seed() if seed is None else seed,
         params=params,
-        chunk_size=chunk_size_for(replicas, scenario.kind),
+        sweep=spec,
+        chunk_size=size,
         schedule=schedule,
         created_by=user if getattr(user, "is_authenticated", False) else None,
         celery_task_id=str(uuid.uuid4()),

@@ -1,5 +1,7 @@
 """A run's engine inputs on a worker: the snapshot stored on the run, and the prepared plan its replicas
-share, kept in the engine's one per-process plan cache (``runner.PLANS``) under the run's id."""
+share, kept in the engine's one per-process plan cache (``runner.PLANS``) under the run's id (and, for a
+sweep, the point's number). The unpacked snapshot is kept too, per run, so that the points of a sweep share
+one snapshot object and whatever the engine caches on it (the power graph, each facility unit's impact)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,12 @@ from typing import Any
 
 from simulations.models import Run
 
+from . import sweeps
 from .config import validated_params
+
+# The last few runs' unpacked snapshots in this process: run id -> snapshot.
+_SNAPS: dict[int, Any] = {}
+_SNAPS_SIZE = 4
 
 
 def pack_snapshot(snap: Any) -> bytes:
@@ -21,8 +28,22 @@ def unpack_snapshot(blob: bytes | memoryview) -> Any:
     return pickle.loads(zlib.decompress(bytes(blob)))  # noqa: S301
 
 
-def _key(run_id: int) -> tuple[str, int]:
-    return ("run", run_id)
+def _key(run_id: int, point: int = 0) -> tuple[str, int, int]:
+    return ("run", run_id, point)
+
+
+def params_of(run: Run, point: int = 0) -> dict:
+    """The parameters a replica of ``run`` runs with: the run's own, or those of the sweep's ``point``."""
+    if not run.sweep:
+        return run.params
+    return sweeps.point_params(run.scenario.kind, run.params, run.sweep, point)
+
+
+def _keep_snapshot(run_id: int, snap: Any) -> None:
+    _SNAPS.pop(run_id, None)
+    _SNAPS[run_id] = snap
+    while len(_SNAPS) > _SNAPS_SIZE:
+        _SNAPS.pop(next(iter(_SNAPS)))
 
 
 def prepare(kind: str, snap: Any, params: Any):
@@ -32,17 +53,22 @@ def prepare(kind: str, snap: Any, params: Any):
     return runner.prepare(snap, kind, params)
 
 
-def remember(run_id: int, prepared) -> None:
+def remember(run_id: int, prepared, snap: Any = None) -> None:
     """Keep what ``dispatch.start`` just built: this process will likely run some of the chunks itself."""
     from simulations.engine.runner import PLANS
 
     PLANS.put(_key(run_id), prepared)
+    if snap is not None:
+        _keep_snapshot(run_id, snap)
 
 
 def forget(run_id: int) -> None:
     from simulations.engine.runner import PLANS
 
-    PLANS.discard(_key(run_id))
+    for key in list(PLANS):
+        if isinstance(key, tuple) and key[:2] == ("run", run_id):
+            PLANS.discard(key)
+    _SNAPS.pop(run_id, None)
 
 
 def campus_snapshot(run: Run, blob: bytes | memoryview | None) -> Any:
@@ -54,13 +80,17 @@ def campus_snapshot(run: Run, blob: bytes | memoryview | None) -> Any:
     return build_snapshot(run.scenario.campus_id)
 
 
-def plan_for(run: Run):
-    """The run's prepared plan, built at most once per process while it stays in the cache."""
+def plan_for(run: Run, point: int = 0):
+    """The prepared plan of the run (of one point of a sweep), built at most once per process while it stays
+    in the cache."""
     from simulations.engine.runner import PLANS
 
     def build():
-        blob = Run.objects.filter(pk=run.pk).values_list("snapshot", flat=True).first()
-        snap = campus_snapshot(run, blob)
-        return prepare(run.scenario.kind, snap, validated_params(run.scenario.kind, run.params))
+        snap = _SNAPS.get(run.pk)
+        if snap is None:
+            blob = Run.objects.filter(pk=run.pk).values_list("snapshot", flat=True).first()
+            snap = campus_snapshot(run, blob)
+            _keep_snapshot(run.pk, snap)
+        return prepare(run.scenario.kind, snap, validated_params(run.scenario.kind, params_of(run, point)))
 
-    return PLANS.get(_key(run.pk), build)
+    return PLANS.get(_key(run.pk, point), build)

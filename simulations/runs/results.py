@@ -91,16 +91,21 @@ def _series_bands(rows: list[ReplicaResult]) -> dict[str, dict[str, np.ndarray]]
     return bands(files)
 
 
+_TOTALS = ("by_cause", "replicas", "events")
+
+
 def finalize(run: Run) -> None:
     """Aggregate the stored replicas, write summary and series, evaluate thresholds, mark succeeded.
 
     Called inside the transaction that holds the Run row lock and stored the last replica.
     """
+    if run.sweep:
+        _finalize_sweep(run)
+        return
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index"))
     aggregated = aggregate(engine_results(rows))
-    totals = ("by_cause", "replicas", "events")
     summary = {
-        "metrics": plain({k: v for k, v in aggregated.items() if k not in totals}),
+        "metrics": plain({k: v for k, v in aggregated.items() if k not in _TOTALS}),
         "by_cause": plain(aggregated.get("by_cause") or {}),
         "replicas": len(rows),
         "events": int(aggregated.get("events") or 0),
@@ -132,6 +137,47 @@ def finalize(run: Run) -> None:
         schedule = Schedule.objects.filter(pk=run.schedule_id).first()
         if schedule is not None and schedule.thresholds:
             reasons = evaluate_thresholds(schedule.thresholds, summary, lambda: campus_values(run))
+    _succeed(run, summary, reasons)
+
+
+def sweep_summary(sweep: dict, rows: list[ReplicaResult]) -> dict[str, Any]:
+    """A sweep's summary: per point its swept values and the same statistics a plain run's summary has
+    (``aggregate`` over the point's replicas), in the order of ``sweep["points"]``."""
+    per = int(sweep["replicas_per_point"])
+    by_point: list[list[ReplicaResult]] = [[] for _ in sweep["points"]]
+    for r in rows:
+        by_point[r.index // per].append(r)
+    points = []
+    for values, replicas in zip(sweep["points"], by_point, strict=True):
+        aggregated = aggregate(engine_results(replicas))
+        points.append(
+            {
+                "params": values,
+                "summary": plain({k: v for k, v in aggregated.items() if k not in _TOTALS}),
+                "by_cause": plain(aggregated.get("by_cause") or {}),
+                "replicas": len(replicas),
+                "events": int(aggregated.get("events") or 0),
+            }
+        )
+    return {
+        "parameters": sweep["parameters"],
+        "points": points,
+        # A sweep has no statistics over all its replicas (they ran different parameters): see "points".
+        "metrics": {},
+        "by_cause": {},
+        "replicas": len(rows),
+        "events": int(sum(r.events for r in rows)),
+        "compute_s": float(sum(r.duration_s for r in rows)),
+    }
+
+
+def _finalize_sweep(run: Run) -> None:
+    rows = list(ReplicaResult.objects.filter(run=run).order_by("index").defer("series", "details"))
+    RunSeries.objects.filter(run=run).delete()
+    _succeed(run, sweep_summary(run.sweep, rows), [])
+
+
+def _succeed(run: Run, summary: dict[str, Any], reasons: list[dict[str, Any]]) -> None:
     run.summary = summary
     run.flagged = bool(reasons)
     run.flag_reasons = reasons
@@ -192,7 +238,30 @@ def explanation(run: Run) -> list[str]:
     """What a finished run showed, in sentences, from its summary and parameters ([] before it finishes)."""
     if run.status != RunStatus.SUCCEEDED:
         return []
+    if run.sweep:
+        return sweep_explanation(run.scenario.kind, run.sweep)
     return catalogue.explain(run.scenario.kind, run.summary, run.params)
+
+
+def sweep_explanation(kind: str, sweep: dict) -> list[str]:
+    """What a sweep covered, in a sentence per parameter and one for the grid."""
+    from simulations.engine.params import title_of
+
+    out = []
+    for p in sweep["parameters"]:
+        values = p["values"]
+        shown = ", ".join(str(v) for v in values) if len(values) <= 6 else f"{values[0]} to {values[-1]}"
+        label = title_of(p["name"].rsplit(".", 1)[-1].split("[", 1)[0])
+        out.append(
+            f"{label} ({p['name']}) took {len(values)} value{'s' if len(values) != 1 else ''}: {shown}."
+        )
+    points = len(sweep["points"])
+    per = sweep["replicas_per_point"]
+    out.append(
+        f"{points} point{'s' if points != 1 else ''} with {per} replica{'s' if per != 1 else ''} each, every "
+        "point on the same replica seeds; the chart shows each metric's mean with its 95 % confidence interval."
+    )
+    return out
 
 
 def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | None:

@@ -132,3 +132,87 @@ export function histogram(container, { title, values, unit = "", testid = "histo
   };
   return mount(plotBox, opts, [centers, counts]);
 }
+
+/**
+ * A metric against a swept parameter: one line per series (the mean at each value) with its confidence band
+ * (ci95 low–high). ``x`` are numbers, or category labels shown at positions 0, 1, 2 … when ``categories``.
+ * lines: [{label, mean: [...], lo: [...], hi: [...]}], each as long as ``x``.
+ */
+export function sweepChart(container, { title, xLabel, x, categories = null, lines, testid = "sweep-chart" }) {
+  const box = el("div", { class: "chart sweep-chart", "data-testid": testid, "data-metric": title });
+  const plotBox = el("div", { class: "chart-plot" });
+  box.append(el("h3", {}, title), plotBox);
+  container.append(box);
+  const xs = categories ? categories.map((_, i) => i) : x;
+  const data = [xs];
+  const uSeries = [
+    {
+      label: xLabel,
+      value: (u, v) => (v == null ? "–" : categories ? (categories[Math.round(v)] ?? "") : f.sig(v)),
+    },
+  ];
+  const bands = [];
+  lines.forEach((line, k) => {
+    const color = SERIES_COLORS[k % SERIES_COLORS.length];
+    const base = data.length;
+    data.push(line.mean, line.hi, line.lo);
+    uSeries.push(
+      {
+        label: line.label,
+        stroke: color,
+        width: 2,
+        points: { show: true, size: 6, fill: color },
+        value: (u, v) => (v == null ? "–" : f.sig(v)),
+      },
+      // the band's edges: drawn, but kept out of the legend (class sweep-ci)
+      {
+        label: `${line.label} 95 % CI high`,
+        class: "sweep-ci",
+        stroke: rgba(color, 0.35),
+        width: 1,
+        points: { show: false },
+      },
+      {
+        label: `${line.label} 95 % CI low`,
+        class: "sweep-ci",
+        stroke: rgba(color, 0.35),
+        width: 1,
+        points: { show: false },
+      },
+    );
+    bands.push({ series: [base + 1, base + 2], fill: rgba(color, 0.16) });
+  });
+  const pad = categories ? 0.5 : 0;
+  const opts = {
+    height: 260,
+    series: uSeries,
+    bands,
+    legend: { show: true, live: true },
+    cursor: { drag: { x: false, y: false } },
+    scales: {
+      x: {
+        time: false,
+        range: categories
+          ? () => [-pad, categories.length - 1 + pad]
+          : (u, lo, hi) => (lo === hi ? [lo - 1, hi + 1] : [lo, hi]),
+      },
+      y: { auto: true },
+    },
+    axes: [
+      {
+        ...axisStyle,
+        label: xLabel,
+        labelSize: 18,
+        size: 40,
+        ...(categories
+          ? { splits: () => categories.map((_, i) => i), values: (u, ticks) => ticks.map((t) => categories[t] ?? "") }
+          : { values: (u, ticks) => f.ticks(ticks) }),
+      },
+      { ...axisStyle, size: 56, values: (u, ticks) => f.ticks(ticks) },
+    ],
+  };
+  const plot = mount(plotBox, opts, data);
+  box.dataset.points = String(xs.length);
+  box.dataset.lines = String(lines.length);
+  return plot;
+}

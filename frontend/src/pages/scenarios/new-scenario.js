@@ -5,6 +5,7 @@ import { loadCatalogue } from "../../lib/catalogue.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import { SchemaForm } from "../../lib/schemaform.js";
 import { loadRuns } from "./run-list.js";
+import { SweepSection } from "./sweep.js";
 
 const KIND_HELP = {
   power_capping: "Cap GPU power; see energy, cost and throughput.",
@@ -188,6 +189,9 @@ function renderForm(page, kind, pickers) {
   const paramsBox = el("div", { "data-testid": "param-fields" });
   formEl.append(el("h3", { class: "params-title" }, "Parameters"), paramsBox);
   page.form = new SchemaForm(paramsBox, selectedKind.schema, selectedKind.defaults, { pickers });
+  const sweepBox = el("div", { "data-testid": "sweep-box" });
+  formEl.append(sweepBox);
+  page.sweep = new SweepSection(sweepBox, selectedKind, selectedKind.defaults);
   const launch = el(
     "button",
     {
@@ -248,7 +252,8 @@ function clientChecks(page) {
   setError("seed-error", seedOk ? null : "The seed is a whole number ≥ 0, or empty.");
   ok &&= seedOk;
   const paramErrors = page.form.validateAll();
-  return ok && paramErrors.length === 0;
+  const sweepOk = page.sweep.validate();
+  return ok && sweepOk && paramErrors.length === 0;
 }
 
 async function launchScenario(page) {
@@ -282,9 +287,11 @@ async function launchScenario(page) {
       throw error;
     }
     const seedText = $("run-seed").value.trim();
+    const sweep = page.sweep.value();
     const run = await api.post(`/api/scenarios/${scenario.id}/run/`, {
       replicas: Number($("run-replicas").value),
       ...(seedText ? { seed: Number(seedText) } : {}),
+      ...(sweep ? { sweep } : {}),
     });
     await loadRuns(page);
     page.openRun(run.id);
@@ -302,8 +309,10 @@ function showApiErrors(page, error) {
   const fields = error.fieldErrors();
   const params = {};
   const other = [];
+  const sweepErrors = {};
   for (const [path, message] of Object.entries(fields)) {
-    if (path.startsWith("params.")) params[path.slice(7)] = message;
+    if (path.startsWith("sweep")) sweepErrors[path] = message;
+    else if (path.startsWith("params.")) params[path.slice(7)] = message;
     else if (path === "params") other.push(message);
     else if (path === "name") setError("name-error", message);
     else if (path === "non_field_errors" && /\bname\b/.test(message))
@@ -313,6 +322,8 @@ function showApiErrors(page, error) {
     else other.push(`${path}: ${message}`);
   }
   other.push(...page.form.showErrors(params));
+  other.push(...page.sweep.showErrors(sweepErrors));
+  if (Object.keys(sweepErrors).length) other.push("The sweep needs fixing (marked above).");
   const nameBad = $("scenario-name").getAttribute("aria-invalid") === "true";
   const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
   box.append(

@@ -8,6 +8,7 @@ import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
 import { causeLabel, loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
 import { prioritise, seriesFor } from "./shared.js";
+import { renderSweep } from "./sweep.js";
 
 const MAX_CHARTS = 8;
 
@@ -123,6 +124,12 @@ export async function renderResults(page, run) {
     await loadCatalogue();
   } catch {
     // labels fall back to the names
+  }
+  if (run.sweep) {
+    box.append(explanation(run) ?? "");
+    await renderSweep(box, run);
+    box.dataset.results = "ready";
+    return;
   }
   const metrics = run.summary?.metrics ?? {};
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });

@@ -7,6 +7,7 @@ import * as f from "../../lib/format.js";
 import { renderResults } from "./results.js";
 import { renderRuns } from "./run-list.js";
 import { statusBadge } from "./shared.js";
+import { sweepCaption } from "./sweep.js";
 
 const POLL_MS = 1000;
 
@@ -92,6 +93,7 @@ function renderRunHead(page, run) {
         { class: "muted" },
         [
           run.kind,
+          sweepCaption(run),
           `${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas`,
           `seed ${run.seed ?? "–"}`,
           run.duration_s != null ? `${f.num(run.duration_s, 1)} s` : null,
