@@ -123,6 +123,8 @@ def apply_as_branch(parent: Campus, name: str, option: dict, node_model: str) ->
                 node._in_bulk = True  # whole rack-scale domains: checked on the final state below
                 _save(node, reason, check)
             for side in "AB":
+                if spec[f"feed_{side.lower()}"] is None:  # a campus declared N: one feed
+                    continue
                 feed = PowerFeed(
                     campus=branch,
                     upstream_id=devices[spec[f"feed_{side.lower()}"]],

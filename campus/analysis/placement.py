@@ -497,9 +497,11 @@ def _cooling_type(inp: _HallInput, hall_id: int, units) -> tuple[str, list]:
     return kind, [u for u in units if u.kind not in AIR_UNIT_KINDS]
 
 
-def _feed_pairs(g: PowerGraph, hall_racks: list) -> list[tuple[int, int]]:
-    """(A device, B device) pairs feeding racks of the hall, from distinct upstream paths, commonest first."""
-    seen: dict[tuple[int, int], int] = {}
+def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[tuple[int, int | None]]:
+    """(A device, B device) pairs feeding racks of the hall, from distinct upstream paths, commonest first.
+    ``single`` (a campus declared N: one distribution path, docs/model.md "Redundancy topologies"): also
+    (A device, None) for the devices feeding racks of the hall on their one feed."""
+    seen: dict[tuple[int, int | None], int] = {}
     for r in hall_racks:
         info = g.rack_feed_info.get(r.id, ())
         a = {up for _, side, up in info if side == "A"}
@@ -507,9 +509,12 @@ def _feed_pairs(g: PowerGraph, hall_racks: list) -> list[tuple[int, int]]:
         if len(a) == 1 and len(b) == 1:
             pair = (next(iter(a)), next(iter(b)))
             seen[pair] = seen.get(pair, 0) + 1
+        elif single and len(info) == 1:
+            pair = (next(iter(a | b)), None)
+            seen[pair] = seen.get(pair, 0) + 1
     out = []
     for (a, b), _n in sorted(seen.items(), key=lambda kv: -kv[1]):
-        if a == b or a in g.ancestors([b]) or b in g.ancestors([a]):
+        if b is not None and (a == b or a in g.ancestors([b]) or b in g.ancestors([a])):
             continue
         if a in g.generators or b in g.generators:
             continue
@@ -562,7 +567,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     if cfail is not None:
         return [], cfail
     # ---- power
-    pairs = _feed_pairs(g, hall_racks)
+    pairs = _feed_pairs(g, hall_racks, single=snap.power_redundancy == "N")
     if not pairs:
         return [], _Fail("power", hall.name, "hall", hall.name, "no A/B feed pair feeds racks of this hall")
     beyond = [
@@ -574,8 +579,9 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     fed_kw = inp.rack_kw * (1.0 + beyond_ratio)
     mech = _mechanical_loads(g, cool)
 
-    def loads_of(a: int, b: int) -> list[_Load]:
-        return [_Load(fed_kw, [("A", a, None), ("B", b, None)]) for _ in range(inp.racks)] + mech
+    def loads_of(a: int, b: int | None) -> list[_Load]:
+        members = [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)]
+        return [_Load(fed_kw, members) for _ in range(inp.racks)] + mech
 
     def run(a: int, b: int) -> tuple[dict | None, _Fail | None]:
         check = power_check(snap, loads_of(a, b))
@@ -592,12 +598,12 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 f"after {check.failure.name}",
                 margin=check.headroom_kw,
             )
-        max_util = min(g.devices[a].max_utilization, g.devices[b].max_utilization) or 0.8
+        max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
         rating = math.ceil(fed_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
         lines = frozenset(
             round(r.y_m, 6)
             for r in hall_racks
-            if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b}
+            if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b} - {None}
         )
         here = positions_for(lines) if lines else positions
         return _option(inp, hall, here, ctype, a, b, rating, cool, fabric, check), None
@@ -612,7 +618,7 @@ class _Candidate:
     bound_kw: float
     hall: str
     a: int
-    b: int
+    b: int | None
     run: object
 
     def evaluate(self) -> tuple[dict | None, _Fail | None]:
@@ -683,7 +689,10 @@ def _cooling(
     for uid, kw in added.items():
         u = units[uid]
         margins.append((cap[uid] - heat.get(uid, 0.0) - kw, "cooling unit", u.name, "capacity"))
-    groups = {units[uid].group for uid in added if units[uid].group}
+    # A campus declared N (docs/model.md, "Redundancy topologies": the fewest units and plants that carry
+    # the heat) keeps no spare to protect: each unit and plant within its capacity is its design intact.
+    spare = snap.cooling_redundancy != "N"
+    groups = {units[uid].group for uid in added if units[uid].group} if spare else set()
     for grp in sorted(groups):
         members = [u for u in snap.cooling_units if u.group == grp]
         g_cap = sum(cap[u.id] for u in members) - max(cap[u.id] for u in members)
@@ -700,13 +709,16 @@ def _cooling(
     for pid, kw in plant_added.items():
         p = plants[pid]
         margins.append((p.capacity_kw - plant_heat.get(pid, 0.0) - kw, "cooling plant", p.name, "capacity"))
+    buildings = {b.id: b.name for b in snap.buildings}
     for bid in sorted({plants[p].building_id for p in plant_added}, key=lambda x: (x is None, x)):
         members = [p for p in snap.cooling_plants if p.building_id == bid]
-        if len(members) < 2:
+        if len(members) < 2 or not spare:
             continue
         cap_n1 = sum(p.capacity_kw for p in members) - max(p.capacity_kw for p in members)
         total = sum(plant_heat.get(p.id, 0.0) + plant_added.get(p.id, 0.0) for p in members)
-        margins.append((cap_n1 - total, "building plants", f"building {bid}", "largest plant out"))
+        margins.append(
+            (cap_n1 - total, "building plants", buildings.get(bid, f"building {bid}"), "largest plant out")
+        )
     worst = min(margins)
     plant_electrical = {pid: kw / plants[pid].cop for pid, kw in plant_added.items() if plants[pid].cop > 0}
     result = {
@@ -846,7 +858,7 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
                 "y_m": y,
                 "row": row.name if row is not None else None,
                 "feed_a": g.devices[a].name,
-                "feed_b": g.devices[b].name,
+                "feed_b": g.devices[b].name if b is not None else None,
                 "cooling_unit": unit.name,
                 "pod": pod.name if pod is not None else None,
                 "cooling_type": ctype,
@@ -942,7 +954,7 @@ def place(
             fails.append(fail)
     # Branch and bound over the feed pairs of every hall: by the bound, best first; once three options
     # are found, a pair whose bound is no better than the third cannot enter the list.
-    candidates.sort(key=lambda c: (-c.bound_kw, c.hall, c.a, c.b))
+    candidates.sort(key=lambda c: (-c.bound_kw, c.hall, c.a, c.b if c.b is not None else -1))
     options: list[dict] = []
     power_fails: dict[str, _Fail] = {}
     for cand in candidates:
@@ -978,7 +990,8 @@ def place(
                 "hall": options[0]["hall"],
                 "level": "cooling",
                 "element": best["cooling_element"],
-                "detail": f"{best['cooling_kw']:.1f} kW of cooling left with N+1 intact",
+                "detail": f"{best['cooling_kw']:.1f} kW of cooling left with "
+                f"{snap.cooling_redundancy or 'N+1'} intact",
             }
         return {
             "feasible": True,

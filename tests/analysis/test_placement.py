@@ -305,3 +305,46 @@ def test_every_option_holds_after_any_single_failure_and_infeasible_is_confirmed
                     * request.racks,
                 }
                 assert overloads(with_option(snap, option, request.node_model)) - before, (hall.name, a, b)
+
+
+# ---------------------------------------------------------------- declared redundancy N
+
+
+def test_declared_n_cooling_places_within_unit_capacity_without_a_spare():
+    # H1's CRAHs are 2 x 25 kW with 10 kW each (one 10 kW air rack per unit): N+1 (25 kW with one out)
+    # already holds the 20 kW with 5 to spare, so a 10 kW rack is 5 kW short, but a campus declared N
+    # (docs/model.md, "Redundancy topologies": the fewest units that carry the heat) only needs each unit
+    # within its capacity: 10 + 10 = 20 of 25, 5 kW left. Power in H1: 20 + 10 = 30 of the PDU's 32 kW
+    # limit, 2 kW left; H2 (10 kW of power left, N+1 cooling holds) ranks first.
+    res = place(two_halls(), PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert [o["hall"] for o in res["options"]] == ["H2"]
+    res = place(two_halls(cooling_redundancy="N"), PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert [o["hall"] for o in res["options"]] == ["H2", "H1"]
+    h1 = res["options"][1]["headroom_after"]
+    assert h1["cooling_kw"] == pytest.approx(5.0)
+    assert h1["power_kw"] == pytest.approx(2.0)
+
+
+def _single_fed(snap):
+    """The two halls with every rack on its A feed only (an N chain)."""
+    feeds = tuple(f for f in snap.power_feeds if not (f.rack_id is not None and f.side == "B"))
+    return campus(**{**_fields(snap), "power_feeds": feeds})
+
+
+def test_declared_n_power_places_racks_on_one_feed():
+    # Every rack on PDU-A alone: 20 kW on H2's PDU-A (limit 40); a 10 kW rack makes 30, 10 kW left, and
+    # its only feed is H2-PDU-A. Declared N+1 or 2N, a single-fed rack is not placed.
+    base = _single_fed(two_halls(crah_kw=(500.0, 500.0)))
+    snap = campus(**{**_fields(base), "power_redundancy": "N"})
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10, hall_id=2))
+    assert res["feasible"] is True
+    (spot,) = res["options"][0]["racks"]
+    assert (spot["feed_a"], spot["feed_b"]) == ("H2-PDU-A", None)
+    assert res["options"][0]["headroom_after"]["power_kw"] == pytest.approx(10.0)
+    # two racks of 11 kW would make 42, 2 kW beyond the PDU's limit
+    res = place(snap, PlacementRequest("toy8", 2, nodes_per_rack=11, hall_id=2))
+    assert res["feasible"] is False and "2.0 kW beyond" in res["binding"]["detail"]
+    for declared in ("N+1", "2N"):
+        snap = campus(**{**_fields(base), "power_redundancy": declared})
+        res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10, hall_id=2))
+        assert res["feasible"] is False and res["binding_constraint"] == "power"

@@ -140,3 +140,32 @@ def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planne
     assert design_problems(build_snapshot(branch)) == []
     # the parent is unchanged
     assert export_campus(Campus.objects.get(pk=generated.pk)) == parent_export
+
+
+def test_a_campus_declared_n_gets_racks_on_one_feed_and_no_new_single_point(planner_client):
+    # An N / N design (one distribution path, no spare cooling unit or plant) used to get "nothing fits"
+    # for any request: no A/B pair and no N+1 group to keep. Now a rack goes on its row's one PDU, and
+    # the branch's single points are exactly the parent's (the declared N warnings), nothing overloaded.
+    parent = import_campus(generate_spec("Tier II", 1000, power_redundancy="N", cooling_redundancy="N"))
+    res = planner_client.post(
+        url(parent.pk),
+        {"node_model": NODE, "racks": 1, "nodes_per_rack": 1, "apply_as_branch": "Tier II placed"},
+        format="json",
+    )
+    assert res.status_code == 201, res.content
+    spot = res.json()["options"][0]["racks"][0]
+    assert spot["feed_b"] is None
+    branch = Campus.objects.get(pk=res.json()["branch"])
+    (rack,) = Rack.objects.filter(campus=branch).exclude(
+        name__in=Rack.objects.filter(campus=parent).values("name")
+    )
+    assert {f.side: f.upstream.name for f in PowerFeed.objects.filter(rack=rack)} == {"A": spot["feed_a"]}
+
+    def single_points(campus_id):
+        body = planner_client.get(f"/api/campuses/{campus_id}/redundancy/").json()
+        return {f["device_name"] for f in body["findings"]}
+
+    analytics.forget()
+    assert single_points(branch.pk) == single_points(parent.pk) != set()
+    power = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]
+    assert power["devices_over_planning_limit"] == [] and power["headroom_after_failover_mw"] >= 0
