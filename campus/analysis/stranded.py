@@ -180,7 +180,10 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
             for uid in hall_units[h.id]:
                 u = units[uid]
                 groups.setdefault(u.group or f"#{uid}", []).append(u.capacity_kw)
-            caps["cooling"] = sum(sum(c) - max(c) for c in groups.values())
+            # with the design redundancy intact: the largest unit of each group lost, unless the campus is
+            # declared N (the fewest units that carry the heat: no spare to keep)
+            spare = snap.cooling_redundancy != "N"
+            caps["cooling"] = sum(sum(c) - (max(c) if spare else 0.0) for c in groups.values())
         row = _capped("hall", h.id, members, caps, device)
         # upstream and cooling capacity beyond the racks' provision, on a floor with no free position
         spare = min(caps.values()) - row.limits_kw["racks"] if caps else 0.0

@@ -55,6 +55,19 @@ def test_cooling_with_one_unit_lost_strands_the_rest():
     assert hall.binding == "cooling"
 
 
+def test_declared_n_cooling_strands_only_beyond_the_units_capacity():
+    # The same two 30 kW CDUs in a campus declared cooling N (docs/model.md, "Redundancy topologies": the
+    # fewest units that carry the heat, no spare): 60 kW carry 60 of the racks' 80 -> 20 stranded, not 50.
+    units = tuple(
+        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 30.0, 30.0, 40.0, 0.0, None, None, 1, "g") for u in (1, 2)
+    )
+    snap = site(cooling_units=units, cooling_redundancy="N")
+    snap = replace(snap, racks=tuple(replace(r, cooling_unit_id=r.id) for r in snap.racks))
+    hall = stranded_capacity(snap).halls[1]
+    assert hall.usable_kw == pytest.approx(60.0)
+    assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(20.0)}
+
+
 def test_a_full_floor_strands_upstream_capacity_by_space():
     # Hall 3 m x 2 m: 6 m2 x 0.6 / 1.8 m2 per position = 2 positions, both taken.
     # PDU 1000 kW -> limit 800; side lost: 20 kW carried, so upstream allows 800 kW of IT; the racks take
