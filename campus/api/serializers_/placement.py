@@ -54,7 +54,10 @@ class PlacedRackSerializer(serializers.Serializer):
         allow_null=True, help_text="Existing row at this line (null: a new row line)."
     )
     feed_a = serializers.CharField(help_text="Power device feeding side A.")
-    feed_b = serializers.CharField(help_text="Power device feeding side B.")
+    feed_b = serializers.CharField(
+        allow_null=True,
+        help_text="Power device feeding side B; null on a campus declared power_redundancy N (one feed).",
+    )
     cooling_unit = serializers.CharField()
     pod = serializers.CharField(allow_null=True)
     cooling_type = serializers.CharField()
