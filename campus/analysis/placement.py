@@ -52,6 +52,7 @@ USABLE_RACK_UNITS = 36  # a 48U rack less top-of-rack, PDU, cable management (th
 RACK_UNITS = 48  # the rack itself (Rack.rack_units default): more servers than this do not fit at all
 MAX_RACKS = 500
 MAX_OPTIONS = 3
+MAX_FREE_POSITIONS = 100_000  # free positions counted in a hall after placing (more: reported as this)
 FEED_RATING_STEP_KW = 5.0  # rack feed breakers rounded up to 5 kW (as the generator)
 TOL = 1e-9
 # What can bind, in the order the checks run in a hall (a hall that fails early has passed fewer checks).
@@ -606,7 +607,13 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
             if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b} - {None}
         )
         here = positions_for(lines) if lines else positions
-        return _option(inp, hall, here, ctype, a, b, rating, cool, fabric, check), None
+        # every free position of the hall, not only the ones asked for: what is left after these racks
+        free = free_positions(
+            hall.width_m, hall.length_m, boxes, size, MAX_FREE_POSITIONS, frozenset(), obstacles
+        )
+        option = _option(inp, hall, here, ctype, a, b, rating, cool, fabric, check)
+        option["headroom_after"]["floor_positions"] = len(free) - inp.racks
+        return option, None
 
     # The power headroom after placing is at most what the pair's own devices keep with the other side
     # lost: the bound that lets ``place`` stop early.

@@ -348,3 +348,12 @@ def test_declared_n_power_places_racks_on_one_feed():
         snap = campus(**{**_fields(base), "power_redundancy": declared})
         res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10, hall_id=2))
         assert res["feasible"] is False and res["binding_constraint"] == "power"
+
+
+def test_floor_positions_left_counts_the_whole_hall():
+    # H2 is 20 x 20 m with its row at y = 2 holding x 2.0 and 2.6 (full): new row lines span the rows'
+    # x (2.0 and 2.6, two positions each) at 2 + 1.2 + 1.2 = 4.4, then every 1.2 + 1.2 = 2.4 m up to
+    # 20 - 1.2 walkway - 1.2 depth = 17.6: 4.4, 6.8, 9.2, 11.6, 14.0, 16.4 -> 12 positions; one rack placed
+    # leaves 11 (the answer said 0: it counted only the positions it had asked for).
+    res = place(two_halls(crah_kw=(500.0, 500.0)), PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
+    assert res["options"][0]["headroom_after"]["floor_positions"] == 11

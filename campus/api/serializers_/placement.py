@@ -80,7 +80,7 @@ class HeadroomAfterSerializer(serializers.Serializer):
     )
     cooling_element = serializers.CharField()
     floor_positions = serializers.IntegerField(
-        help_text="Free rack positions left in the hall (as searched)."
+        help_text="Free rack positions left in the hall after these racks (row gaps, row ends, new row lines)."
     )
     fabric_ports = serializers.IntegerField(
         allow_null=True, help_text="Free leaf ports left (null: no fabric)."
