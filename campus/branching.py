@@ -40,14 +40,15 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 
 from campus.integrity import WriteCheck
 from campus.interchange.importer import _insert_rows
-from campus.models import BranchBase, Campus
+from campus.models import BranchBase, Campus, Job
 
 # Columns that change on every save and say nothing about the design.
 BOOKKEEPING = frozenset({"created", "last_updated"})
 # Campus columns that are the campus's identity, not its design.
 CAMPUS_IDENTITY = frozenset({"id", "name", "parent", "branched_at", *BOOKKEEPING})
-# Models of the campus app that belong to a campus but are not part of its design.
-NOT_INVENTORY: frozenset[type] = frozenset({BranchBase})
+# Models of the campus app that belong to a campus but are not part of its design (a job records how a
+# campus was made; a branch is not made by it).
+NOT_INVENTORY: frozenset[type] = frozenset({BranchBase, Job})
 CAMPUS = "campus"
 # Above this many rows a table is written with COPY on PostgreSQL (campus.interchange.importer).
 COPY_ROWS = 1000

@@ -70,8 +70,14 @@ def run_schedule(schedule_id: int) -> int | None:
 
 @shared_task(base=RunTask, name="simulations.tasks.reap_stale_runs")
 def reap_stale_runs() -> dict:
-    """Re-send chunks of dead workers and lost messages; fail runs that keep losing their workers."""
+    """Re-send chunks of dead workers and lost messages; fail runs that keep losing their workers. Beat's one
+    reaper also sweeps the campus jobs (``campus.jobs.reap_stale_jobs``)."""
+    from campus.jobs import reap_stale_jobs
+
     report = reaper.reap_stale_runs()
+    jobs_report = reap_stale_jobs()
+    if any(jobs_report.values()):
+        report["jobs"] = jobs_report
     if any(report.values()):
         log.warning("reaper: %s", report)
     return report

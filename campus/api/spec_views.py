@@ -1,5 +1,8 @@
 """HTTP edges of the campus spec: import (YAML/JSON body), export, and the reference-design generator.
 
+Small work is done inside the request (201); large work, or work asked for with ``?async=1`` /
+``"background": true``, becomes a background job (202 ``{job, url}``, ``campus.jobs``).
+
 The views only parse, check sizes and map errors to responses; validation and writing live in
 ``campus.interchange`` (one path for the API, the management commands and the generator).
 """
@@ -8,9 +11,8 @@ from __future__ import annotations
 
 import json
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
-from django.urls import path
+from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -21,13 +23,14 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.exceptions import APIException, ParseError, UnsupportedMediaType
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
+from campus import jobs
 from campus.choices import Climate, Fabric, NicKind, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
@@ -36,17 +39,12 @@ from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
 from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
-from campus.models import Campus, GPUModel
+from campus.models import Campus, GPUModel, Job
 from twin.api.serializers.base import StrictFieldsMixin
 
-# A 100k-GPU campus is ~15 MB of YAML; 50 MB leaves room and bounds the memory one request may take.
-DEFAULT_SPEC_MAX_BYTES = 50 * 1024 * 1024
-# The generator runs inside the request; beyond this the import is better run by the management command.
-GENERATE_MAX_GPUS = 250_000
-
-
-def spec_max_bytes() -> int:
-    return int(getattr(settings, "TWIN_SPEC_MAX_BYTES", DEFAULT_SPEC_MAX_BYTES))
+# The hard bound of the API schema; the configured limit (TWIN_GENERATE_MAX_GPUS, campus.jobs) is checked below it.
+GENERATE_GPUS_BOUND = 1 << 24
+READ_CHUNK = 1024 * 1024
 
 
 class PayloadTooLarge(APIException):
@@ -55,21 +53,38 @@ class PayloadTooLarge(APIException):
     default_code = "payload_too_large"
 
 
-def _read_limited(stream) -> bytes:
-    """The body, refusing more than the limit even when no Content-Length was sent (chunked)."""
-    limit = spec_max_bytes()
-    body = stream.read(limit + 1) if stream is not None else b""
-    if len(body) > limit:
-        raise PayloadTooLarge(f"The spec is larger than {limit} bytes.")
-    return body
+def _flag(value) -> bool:
+    return str(value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _too_large(fmt: str) -> PayloadTooLarge:
+    if fmt == "yaml":
+        return PayloadTooLarge(
+            f"A YAML spec is limited to {jobs.yaml_spec_max_bytes()} bytes (TWIN_YAML_SPEC_MAX_BYTES); send a "
+            f"larger spec as JSON (application/json), up to {jobs.job_spec_max_bytes()} bytes "
+            "(TWIN_JOB_SPEC_MAX_BYTES)."
+        )
+    return PayloadTooLarge(
+        f"The spec is larger than the limit of {jobs.job_spec_max_bytes()} bytes (TWIN_JOB_SPEC_MAX_BYTES)."
+    )
+
+
+def _job_accepted(request, job) -> Response:
+    url = request.build_absolute_uri(reverse("job-detail", args=[job.pk]))
+    return Response({"job": job.pk, "url": url}, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
 
 
 class _SpecParser(BaseParser):
     fmt = "yaml"
 
     def parse(self, stream, media_type=None, parser_context=None):
+        # The import view reads its body itself (CampusImportView.read_body); this serves other callers.
+        limit = jobs.yaml_spec_max_bytes()
+        body = stream.read(limit + 1) if stream is not None else b""
+        if len(body) > limit:
+            raise _too_large("yaml")
         try:
-            return parse_spec(_read_limited(stream), self.fmt)
+            return parse_spec(body, self.fmt)
         except SpecFormatError as exc:
             raise ParseError(str(exc)) from None
 
@@ -175,10 +190,25 @@ def _created(campus: Campus, spec: dict) -> Response:
     )
 
 
+_JOB_ACCEPTED = inline_serializer(
+    "JobAccepted",
+    {
+        "job": serializers.IntegerField(help_text="The job's id."),
+        "url": serializers.URLField(help_text="GET it for status, progress 0-1 and the campus once done."),
+    },
+)
+
+
 class CampusImportView(APIView):
-    """Import a whole campus from a spec document; every error is listed with its path, nothing is written."""
+    """Import a whole campus from a spec document; every error is listed with its path, nothing is written.
+
+    A spec up to TWIN_SPEC_MAX_BYTES (8 MiB) is imported inside the request (201); a larger JSON spec, up to
+    TWIN_JOB_SPEC_MAX_BYTES (256 MiB; YAML up to TWIN_YAML_SPEC_MAX_BYTES), or any spec with ``?async=1``, becomes a background job (202). The body
+    is read in chunks and, for a job, deflated as it comes, so a large upload is never held whole. YAML, which is
+    parsed whole, is limited to TWIN_YAML_SPEC_MAX_BYTES (50 MiB)."""
 
     parser_classes = [SpecJSONParser, SpecYAMLParser, SpecYAMLParserApplication, SpecYAMLParserText]
+    FORMATS = {parser.media_type: parser.fmt for parser in parser_classes}
 
     @extend_schema(
         operation_id="campuses_import",
@@ -186,17 +216,26 @@ class CampusImportView(APIView):
         description=(
             "The body is a campus spec (docs/campus-spec.md) as JSON (`application/json`) or YAML "
             "(`application/x-yaml`, `application/yaml`, `text/yaml`). `?replace=true` replaces the contents of "
-            "an existing campus of the same name. An invalid spec gives 400 with every error and its path; "
-            "a body over the size limit (50 MB by default) gives 413."
+            "an existing campus of the same name. A spec up to `TWIN_SPEC_MAX_BYTES` (8 MiB) is imported in the "
+            "request: 201, or 400 with every error and its path. A larger spec (JSON up to "
+            "`TWIN_JOB_SPEC_MAX_BYTES`, 256 MiB), or any spec with `?async=1`, runs as a background job: 202 "
+            "`{job, url}`; `GET /api/jobs/{id}/` gives its status, progress and the campus once done, or the "
+            "field at fault once failed (nothing written). Over the limit: 413 naming it. YAML is limited to "
+            "`TWIN_YAML_SPEC_MAX_BYTES` (50 MiB; it is not parsed as a stream)."
         ),
         parameters=[
-            OpenApiParameter("replace", OpenApiTypes.BOOL, description="Replace a campus of the same name.")
+            OpenApiParameter("replace", OpenApiTypes.BOOL, description="Replace a campus of the same name."),
+            OpenApiParameter(
+                "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size (202)."
+            ),
         ],
         request={"application/json": OpenApiTypes.OBJECT, "application/x-yaml": OpenApiTypes.STR},
         responses={
             201: _IMPORT_RESULT,
+            202: _JOB_ACCEPTED,
             400: _ERROR_LIST,
-            413: OpenApiResponse(description="The body is larger than the limit."),
+            413: OpenApiResponse(description="The body is larger than the limit, which the message names."),
+            415: OpenApiResponse(description="Not JSON or YAML."),
         },
         examples=[
             OpenApiExample("A one-rack campus", value=_SMALL_SPEC, request_only=True),
@@ -217,21 +256,62 @@ class CampusImportView(APIView):
         tags=["campus spec"],
     )
     def post(self, request):
+        media_type = (request.content_type or "").split(";")[0].strip().lower()
+        fmt = self.FORMATS.get(media_type)
+        if fmt is None:
+            raise UnsupportedMediaType(media_type or "none")
+        background = _flag(request.query_params.get("async"))
+        replace = _flag(request.query_params.get("replace"))
+        sync_limit = jobs.spec_max_bytes()
+        hard_limit = jobs.job_spec_max_bytes() if fmt == "json" else jobs.yaml_spec_max_bytes()
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if length.isdigit() and int(length) > spec_max_bytes():
-            raise PayloadTooLarge(f"The spec is larger than {spec_max_bytes()} bytes.")
-        try:
-            data = request.data
-        except ParseError as exc:
-            return Response(
-                {"errors": [{"path": "$", "message": str(exc.detail)}]}, status=status.HTTP_400_BAD_REQUEST
+        if length.isdigit() and int(length) > hard_limit:
+            raise _too_large(fmt)
+        body, spool = self.read_body(request.stream, sync_limit, hard_limit, fmt, background)
+        if spool is not None:
+            job = jobs.create_job(
+                Job.Kind.IMPORT,
+                {"replace": replace, "format": fmt},
+                user=request.user,
+                spec=spool.getvalue(),
+                spec_bytes=spool.size,
             )
-        replace = str(request.query_params.get("replace", "")).lower() in {"1", "true", "yes"}
+            return _job_accepted(request, job)
+        try:
+            data = parse_spec(body, fmt)
+        except SpecFormatError as exc:
+            return Response(
+                {"errors": [{"path": "$", "message": str(exc)}]}, status=status.HTTP_400_BAD_REQUEST
+            )
         try:
             campus = import_campus(data, replace=replace)
         except SpecError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         return _created(campus, data)
+
+    @staticmethod
+    def read_body(stream, sync_limit: int, hard_limit: int, fmt: str, background: bool):
+        """The body in memory while it fits the inline limit, else deflated chunk by chunk into a spool (a job);
+        413 beyond ``hard_limit`` even when no Content-Length was sent (chunked)."""
+        head = bytearray()
+        spool = jobs.CompressedSpool() if background else None
+        total = 0
+        while stream is not None:
+            chunk = stream.read(READ_CHUNK)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > hard_limit:
+                raise _too_large(fmt)
+            if spool is None:
+                head += chunk
+                if len(head) > sync_limit:
+                    spool = jobs.CompressedSpool()
+                    spool.write(bytes(head))
+                    head = bytearray()
+            else:
+                spool.write(chunk)
+        return bytes(head), spool
 
 
 class CampusExportView(APIView):
@@ -271,7 +351,7 @@ class _GeneratorParameters(StrictFieldsMixin):
 
 class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64)
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
+    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
 
     def validate_gpu_model(self, value: str) -> str:
         if not GPUModel.objects.filter(slug=value).exists():
@@ -281,7 +361,7 @@ class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
 
 class PhaseEntrySerializer(serializers.Serializer):
     date = serializers.DateField(help_text="The day the phase enters service, YYYY-MM-DD.")
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS)
+    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
     gpu_model = serializers.SlugField(max_length=64)
 
 
@@ -294,7 +374,13 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
     name = serializers.CharField(max_length=128)
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_MAX_GPUS, required=False)
+    gpus = serializers.IntegerField(
+        min_value=1,
+        max_value=GENERATE_GPUS_BOUND,
+        required=False,
+        help_text="At most TWIN_GENERATE_MAX_GPUS (1,048,576 by default); above TWIN_JOB_THRESHOLD_GPUS "
+        "(50,000) the campus is built by a background job (202).",
+    )
     gpu_model = serializers.SlugField(max_length=64, default="h100-sxm")
     fabric = serializers.ChoiceField(choices=Fabric.choices, default=Fabric.INFINIBAND_NDR)
     topology = serializers.ChoiceField(choices=Topology.choices, default=Topology.RAIL_OPTIMIZED)
@@ -356,6 +442,9 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
     )
     replace = serializers.BooleanField(default=False)
+    background = serializers.BooleanField(
+        default=False, help_text="Build the campus in a background job (202) whatever its size."
+    )
 
     def validate_gpu_model(self, value: str) -> str:
         if not GPUModel.objects.filter(slug=value).exists():
@@ -364,18 +453,25 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         mix = attrs.get("mix")
+        limit = jobs.generate_max_gpus()
         if "phases" in attrs:
             known = set(GPUModel.objects.values_list("slug", flat=True))
             try:
                 check_phases(attrs["phases"], dict.fromkeys(known))
             except GeneratorError as exc:
                 raise serializers.ValidationError({exc.field: [exc.message]}) from None
-            if sum(p["gpus"] for p in attrs["phases"]) > GENERATE_MAX_GPUS:
-                raise serializers.ValidationError({"phases": f"at most {GENERATE_MAX_GPUS} GPUs in all"})
+            if sum(p["gpus"] for p in attrs["phases"]) > limit:
+                raise serializers.ValidationError(
+                    {"phases": f"at most {limit} GPUs in all (TWIN_GENERATE_MAX_GPUS)"}
+                )
         elif not mix and attrs.get("gpus") is None:
             raise serializers.ValidationError({"gpus": "give gpus, a mix or phases"})
-        if mix and sum(m["gpus"] for m in mix) > GENERATE_MAX_GPUS:
-            raise serializers.ValidationError({"mix": f"at most {GENERATE_MAX_GPUS} GPUs in all"})
+        if mix and sum(m["gpus"] for m in mix) > limit:
+            raise serializers.ValidationError(
+                {"mix": f"at most {limit} GPUs in all (TWIN_GENERATE_MAX_GPUS)"}
+            )
+        if not mix and attrs.get("gpus") is not None and attrs["gpus"] > limit:
+            raise serializers.ValidationError({"gpus": f"at most {limit} GPUs (TWIN_GENERATE_MAX_GPUS)"})
         if not attrs["replace"] and Campus.objects.filter(name=attrs["name"].strip()).exists():
             raise serializers.ValidationError({"name": f'a campus named "{attrs["name"]}" already exists'})
         return attrs
@@ -388,7 +484,21 @@ class CampusGenerateView(APIView):
         operation_id="campuses_generate",
         summary="Generate a reference-design campus",
         request=GenerateSerializer,
-        responses={201: _GENERATE_RESULT, 400: OpenApiResponse(description="The field at fault and why.")},
+        description=(
+            "Up to `TWIN_JOB_THRESHOLD_GPUS` (50,000) GPUs the campus is generated and imported inside the "
+            "request (201). Above it, or with `background: true` (or `?async=1`), a background job does it: "
+            "202 `{job, url}`; `GET /api/jobs/{id}/` gives its status, progress and the campus once done."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size."
+            )
+        ],
+        responses={
+            201: _GENERATE_RESULT,
+            202: _JOB_ACCEPTED,
+            400: OpenApiResponse(description="The field at fault and why."),
+        },
         examples=[
             OpenApiExample(
                 "16k H100, InfiniBand, rail-optimized",
@@ -418,8 +528,14 @@ class CampusGenerateView(APIView):
         params.is_valid(raise_exception=True)
         options = dict(params.validated_data)
         replace = options.pop("replace")
+        background = options.pop("background") or _flag(request.query_params.get("async"))
         if options.get("mix"):
             options["mix"] = [dict(m) for m in options["mix"]]
+        parts = options.get("phases") or options.get("mix")
+        total = sum(int(p["gpus"]) for p in parts) if parts else options["gpus"]
+        if background or total > jobs.job_threshold_gpus():
+            job = jobs.create_job(Job.Kind.GENERATE, {**options, "replace": replace}, user=request.user)
+            return _job_accepted(request, job)
         try:
             design = generate(catalog=db_catalog(), **options)
         except GeneratorError as exc:

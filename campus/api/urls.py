@@ -1,4 +1,4 @@
-from campus.api import calculators, spec_views, views, weather_views
+from campus.api import calculators, job_views, spec_views, views, weather_views
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -32,6 +32,7 @@ for prefix, viewset, basename in REGISTRY:
     router.register(prefix, viewset, basename=basename)
     register_basename(viewset.queryset.model, basename)
 router.register("changes", views.ChangeViewSet, basename="change")
+router.register("jobs", job_views.JobViewSet, basename="job")
 
 
 urlpatterns = [

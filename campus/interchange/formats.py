@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 import yaml
@@ -52,3 +53,57 @@ def dump_spec(spec: dict[str, Any], fmt: str = "yaml") -> str:
     if fmt == "json":
         return json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
     return yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+
+
+class ZlibReader:
+    """A read-only file over zlib-compressed bytes, inflating as it is read (the whole text is never held).
+
+    ``consumed`` is the share of the compressed input read so far (0-1), for progress reports."""
+
+    CHUNK = 256 * 1024
+
+    def __init__(self, data: bytes) -> None:
+        self._data = memoryview(data)
+        self._pos = 0
+        self._inflate = zlib.decompressobj()
+        self._buffer = b""
+
+    @property
+    def consumed(self) -> float:
+        return self._pos / len(self._data) if len(self._data) else 1.0
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            size = 1 << 62
+        while len(self._buffer) < size and not self._inflate.eof and self._pos < len(self._data):
+            chunk = self._data[self._pos : self._pos + self.CHUNK]
+            self._pos += len(chunk)
+            self._buffer += self._inflate.decompress(chunk)
+        if len(self._buffer) < size and self._pos >= len(self._data) and not self._inflate.eof:
+            self._buffer += self._inflate.flush()
+        out, self._buffer = self._buffer[:size], self._buffer[size:]
+        return out
+
+
+def parse_json_stream(stream) -> Any:
+    """Parse a JSON spec from a binary file as it is read (ijson over yajl), numbers as int or float.
+
+    The text is never held whole: only the document being built is in memory."""
+    import ijson
+
+    try:
+        documents = ijson.items(stream, "", use_float=True)
+        document = next(documents)
+        for _ in documents:  # anything after the document is an error, as json.loads says
+            raise SpecFormatError("invalid JSON: more than one document")
+        return document
+    except StopIteration:
+        raise SpecFormatError("invalid JSON: the document is empty") from None
+    except ijson.JSONError as exc:
+        text = exc.args[0] if exc.args else exc
+        text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+        raise SpecFormatError(f"invalid JSON: {text.strip().splitlines()[0]}") from None
+    except UnicodeDecodeError as exc:
+        raise SpecFormatError(f"the document is not UTF-8 text (byte {exc.start})") from None
+    except RecursionError:
+        raise SpecFormatError("the document nests too deeply") from None

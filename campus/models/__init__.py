@@ -2,6 +2,7 @@ from .branching import BranchBase
 from .catalog import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
 from .compute import Node
 from .cooling import CoolingPlant, CoolingUnit
+from .jobs import Job
 from .network import Link, Pod, Switch
 from .power import EnergyStorage, PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
@@ -18,6 +19,7 @@ __all__ = [
     "EnergyStorage",
     "FailureRate",
     "GPUModel",
+    "Job",
     "Link",
     "LinkMedium",
     "Node",

@@ -27,6 +27,7 @@ from campus.models import (
     DataHall,
     FailureRate,
     GPUModel,
+    Job,
     LinkMedium,
     NodeModel,
     PowerDevice,
@@ -36,8 +37,8 @@ from campus.models import (
 from tests.conftest import client_for, make_user
 from tests.interchange.conftest import SMALL_SPEC
 
-# Shared by every campus (not copied by a branch) or bookkeeping of branches.
-NOT_INVENTORY = {Campus, BranchBase, GPUModel, NodeModel, SwitchModel, LinkMedium, FailureRate}
+# Shared by every campus (not copied by a branch), bookkeeping of branches, or how a campus was made (jobs).
+NOT_INVENTORY = {Campus, BranchBase, GPUModel, NodeModel, SwitchModel, LinkMedium, FailureRate, Job}
 
 
 def campus_app_models() -> list[type]:

@@ -88,13 +88,14 @@ def test_deeply_nested_json_gives_400(planner_client):
 
 
 def test_body_over_the_limit_gives_413_and_writes_nothing(planner_client, small_spec, settings):
+    # YAML is parsed whole: over TWIN_YAML_SPEC_MAX_BYTES it is refused (a larger one inline would be a job).
     body = dump_spec(small_spec, "yaml").encode()
-    settings.TWIN_SPEC_MAX_BYTES = len(body) - 1
+    settings.TWIN_SPEC_MAX_BYTES = settings.TWIN_YAML_SPEC_MAX_BYTES = len(body) - 1
     before = inventory_counts()
     response = planner_client.generic("POST", IMPORT_URL, body, content_type="application/x-yaml")
     assert response.status_code == 413
     assert inventory_counts() == before
-    settings.TWIN_SPEC_MAX_BYTES = len(body)
+    settings.TWIN_SPEC_MAX_BYTES = settings.TWIN_YAML_SPEC_MAX_BYTES = len(body)
     assert (
         planner_client.generic("POST", IMPORT_URL, body, content_type="application/x-yaml").status_code == 201
     )

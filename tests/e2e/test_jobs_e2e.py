@@ -1,0 +1,83 @@
+"""Campus jobs with a real `celery -A twin worker` process: POST -> broker -> worker -> database -> GET, the
+progress sampled while it works, and a worker killed with SIGKILL in the middle of a job."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from campus.models import Campus, Job, Rack
+from tests.interchange.conftest import inventory_counts
+
+from .test_worker_e2e import RUN_DEADLINE_S, STALE_S, planner_api, wait_for, workers  # noqa: F401
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+GENERATE_URL = "/api/campuses/generate/"
+
+
+@pytest.fixture
+def job_env(monkeypatch):
+    # Read by the worker processes started after this (their environment is a copy of this one).
+    monkeypatch.setenv("TWIN_JOB_STALE_SECONDS", str(STALE_S))
+    monkeypatch.setenv("TWIN_JOB_HEARTBEAT_SECONDS", "0.3")
+
+
+def test_a_generation_job_runs_on_a_worker_with_a_rising_progress(job_env, workers, planner_api):  # noqa: F811
+    workers(concurrency=1)
+    response = planner_api.post(
+        GENERATE_URL, {"name": "E2E job", "gpus": 16384, "background": True}, format="json"
+    )
+    assert response.status_code == 202, response.content
+    url = response.json()["url"]
+
+    samples: list[float] = []
+    end = time.monotonic() + RUN_DEADLINE_S
+    body = {}
+    while time.monotonic() < end:
+        body = planner_api.get(url).json()
+        samples.append(body["progress"])
+        if body["status"] in ("succeeded", "failed"):
+            break
+        time.sleep(0.05)
+    assert body["status"] == "succeeded", body
+    assert all(0.0 <= p <= 1.0 for p in samples)
+    assert samples == sorted(samples)  # never goes backwards
+    assert samples[-1] == 1.0 and len(set(samples)) >= 2
+    campus = Campus.objects.get(name="E2E job")
+    assert body["campus"] == campus.pk
+    assert body["result"]["counts"]["racks"] == Rack.objects.filter(campus=campus).count()
+    assert body["result"]["counts"]["gpus"] == 16384
+
+
+def test_a_worker_killed_mid_job_leaves_nothing_and_the_job_failed(job_env, workers, planner_api):  # noqa: F811
+    before = inventory_counts()
+    first = workers(concurrency=1)
+    response = planner_api.post(
+        GENERATE_URL, {"name": "E2E killed", "gpus": 65536, "background": True}, format="json"
+    )
+    job_id = response.json()["job"]
+    # Past the generation: validating or writing the campus inside its one transaction.
+    wait_for(
+        lambda: Job.objects.get(pk=job_id).progress >= 0.26, RUN_DEADLINE_S, "the job to reach the writes"
+    )
+    time.sleep(0.5)
+    first.kill()
+
+    job = Job.objects.get(pk=job_id)
+    assert job.status == "running"
+    assert inventory_counts() == before  # nothing committed, nothing half-written
+
+    # A new worker starting after the heartbeat went stale fails the job (the reaper runs at start).
+    time.sleep(STALE_S + 1)
+    workers(concurrency=1)
+    job = wait_for(
+        lambda: (j := Job.objects.get(pk=job_id)).status == "failed" and j,
+        RUN_DEADLINE_S,
+        "the job to be failed",
+    )
+    assert "stopped" in job.error["detail"] and "nothing was written" in job.error["detail"]
+    assert job.campus_id is None
+    assert inventory_counts() == before
+    assert not Campus.objects.filter(name="E2E killed").exists()
