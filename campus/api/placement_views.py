@@ -86,7 +86,8 @@ class PlacementActionsMixin:
         description="Per hall: free floor positions (existing row lines, then new rows behind, with aisle "
         "clearance), an air-cooling density limit, free back-end leaf ports for the NICs, cooling with each "
         "N+1 group's largest unit out, and an A/B feed pair whose every upstream device and utility feed stays "
-        "within its planning limit after the worst single failure (each side carrying 100 % of the new racks). "
+        "within its planning limit after the worst single failure (each side carrying 100 % of the new racks); "
+        "a campus declared N keeps no spare: cooling within capacity, one feed (`feed_b` null). "
         "Up to 3 options, most power headroom left first. `binding_constraint` is one of floor_space, "
         "rack_density, fabric_ports, cooling, power; `binding` names the level and element. With "
         "`apply_as_branch` the best option is written to a new design branch of that name (`branch`, 201). "
@@ -116,6 +117,14 @@ class PlacementActionsMixin:
         if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
             raise ValidationError({"hall": [f"No hall {hall_id} in this campus."]})
         state = analytics.campus_state(campus)
+        if hall_id is not None and all(h.id != hall_id for h in state.snap.halls):
+            raise ValidationError(
+                {
+                    "hall": [
+                        f"Hall {hall_id} is not in service today; placement reads the campus as in service today."
+                    ]
+                }
+            )
         req = PlacementRequest(data["node_model"].slug, data["racks"], data.get("nodes_per_rack"), hall_id)
         try:
             result = place(state.snap, req, state.rack_size, rows_by_hall(campus.pk))

@@ -169,3 +169,17 @@ def test_a_campus_declared_n_gets_racks_on_one_feed_and_no_new_single_point(plan
     assert single_points(branch.pk) == single_points(parent.pk) != set()
     power = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]
     assert power["devices_over_planning_limit"] == [] and power["headroom_after_failover_mw"] >= 0
+
+
+def test_a_hall_not_yet_in_service_is_named(planner_client):
+    # Every object of this campus enters service in 2099: its hall exists but is not on today's floor
+    # (the analytics' default as_of), which the answer says instead of "no hall".
+    parent = import_campus(
+        generate_spec("Later", phases=[{"date": "2099-01-01", "gpus": 1000, "gpu_model": "h100-sxm"}])
+    )
+    hall = DataHall.objects.filter(building__campus=parent).first()
+    res = planner_client.post(
+        url(parent.pk), {"node_model": NODE, "racks": 1, "hall": hall.pk}, format="json"
+    )
+    assert res.status_code == 400
+    assert "not in service today" in res.json()["hall"][0]
