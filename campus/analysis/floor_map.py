@@ -29,6 +29,7 @@ RACK_COLUMNS = (
     "width_m",
     "depth_m",
     "load_kw",
+    "fed_kw",
     "design_kw",
     "feed_a_pct",
     "feed_b_pct",

@@ -241,20 +241,23 @@ def campus_summary(
 
 
 def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
-    """The IT load of the racks of each hall or building (``level`` "hall_id" or "building_id"), MW: the
-    building cards' ``it_mw``, added up the same way."""
+    """The IT load of each hall or building (``level`` "hall_id" or "building_id"), MW: what its racks'
+    feeds carry, that is the racks' own IT plus the network and other IT placed on them
+    (``heat.rack_it_beyond_kw``, the same watts the cooling takes as heat). The building cards' and the
+    floor map's ``it_mw``; over all buildings it adds up to the campus's ``power.it_mw``."""
     g = power_graph(snap)
     out: dict[int, float] = {}
     for r in snap.racks:
         key = getattr(r, level)
-        out[key] = out.get(key, 0.0) + g.default_rack_load_kw[r.id]
+        out[key] = out.get(key, 0.0) + g.load_kw[r.id]
     return {k: kw_to_mw(v) for k, v in out.items()}
 
 
 def building_cards(
     snap: CampusSnapshot, chain: PowerRollup | None = None, pue: float | None = None
 ) -> list[dict]:
-    """Per building: racks, GPUs by model, rack IT load (MW), facility MW (x the campus PUE,
+    """Per building: racks, GPUs by model, IT load (MW: its racks' and the network and other IT placed on
+    them, ``rack_it_mw_by``), facility MW (x the campus PUE,
     ``facility.campus_pue``) and its headroom.
 
     ``headroom_mw``: IT load that can be added with the design redundancy intact (after the worst single
@@ -333,6 +336,8 @@ def rack_metrics(
                 "x_m": r.x_m,
                 "y_m": r.y_m,
                 "load_kw": load,
+                # what the rack's feeds carry: its own IT plus the network and other IT placed on it
+                "fed_kw": g.load_kw[r.id],
                 "design_kw": r.design_kw,
                 "load_pct_of_design": 100.0 * load / r.design_kw if r.design_kw > 0 else None,
                 "feed_a_pct": pct("A"),

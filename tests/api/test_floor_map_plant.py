@@ -45,7 +45,9 @@ def _overlap(a, b, tol=1e-6):
 
 
 def test_floor_map_it_figures_are_the_summary_fields(planner_client, demo):
-    # One figure, one field: the campus IT load is the overview's power.it_mw, a building's IT its card's it_mw.
+    # One figure, one field: the campus IT load is the overview's power.it_mw, a building's IT its card's it_mw;
+    # a hall's IT is what its racks' feeds carry (their own IT plus the network and other IT placed on them),
+    # and the buildings add up to the campus.
     summary = _get(planner_client, f"/api/campuses/{demo.id}/summary/")
     floor = _get(planner_client, f"/api/campuses/{demo.id}/floor-map/")
     assert floor["campus"]["it_mw"] == summary["power"]["it_mw"]
@@ -54,11 +56,13 @@ def test_floor_map_it_figures_are_the_summary_fields(planner_client, demo):
     racks = _racks(floor)
     for b in floor["buildings"]:
         for h in b["halls"]:
-            mine = sum(r["load_kw"] for r in racks if r["hall_id"] == h["id"]) / 1000.0
+            mine = sum(r["fed_kw"] for r in racks if r["hall_id"] == h["id"]) / 1000.0
             assert h["it_mw"] == pytest.approx(mine, rel=1e-12)
             hall = _get(planner_client, f"/api/campuses/{demo.id}/floor-map/?hall={h['id']}")
             assert hall["hall"]["it_mw"] == h["it_mw"]
         assert sum(h["it_mw"] for h in b["halls"]) == pytest.approx(cards[b["id"]], rel=1e-12)
+    assert sum(cards.values()) == pytest.approx(summary["power"]["it_mw"], rel=1e-9)
+    assert all(r["fed_kw"] >= r["load_kw"] for r in racks)
 
 
 def test_the_plant_lists_every_device_unit_and_plant_once(planner_client, demo):

@@ -109,7 +109,8 @@ export async function load(page) {
 /**
  * "192 racks · 6,144 GPUs · IT load 9.7 MW · +0.05 MW IT addable after the worst single failure". The IT figure is
  * the API's, formatted as where it also shows: the campus's `campus.it_mw` is the overview's IT load
- * (`power.it_mw`); a building's or hall's `it_mw` is its racks' IT (the building card's "Rack IT").
+ * (`power.it_mw`); a building's or hall's `it_mw` is what its racks' feeds carry, network and other IT placed on them
+ * included (the building card's "IT").
  */
 function mapStats(scene, gpus) {
   const stats = clear($("map-stats"));
@@ -124,9 +125,9 @@ function mapStats(scene, gpus) {
           "data-value": scene.itMw,
           title: campusWide
             ? "IT load of the campus: servers, network fabric and other IT (the overview's IT load)"
-            : "IT load of the racks shown (the building card's Rack IT); network and other IT count campus-wide",
+            : "IT load shown: its racks plus the network and other IT placed on them (the building card's IT)",
         },
-        campusWide ? `IT load ${f.mw(scene.itMw)}` : `Rack IT ${f.mw(scene.itMw)}`,
+        `IT load ${f.mw(scene.itMw)}`,
       ),
     );
   }

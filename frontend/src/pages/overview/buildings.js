@@ -60,22 +60,22 @@ export function buildingCards(page, buildings, storage = []) {
             el("dd", { "data-field": "racks" }, f.num(b.racks)),
             el("dt", {}, "GPUs"),
             el("dd", { "data-field": "gpus" }, f.num(b.gpus)),
-            // The racks' IT only: the campus IT load adds the fabric and other IT the cards do not split.
+            // What the building's rack feeds carry: the cards add up to the campus IT load.
             el(
               "dt",
-              { title: "IT load of the building's racks (network and other IT are counted campus-wide)" },
-              "Rack IT",
+              { title: "IT load of the building: its racks plus the network and other IT placed on them" },
+              "IT",
             ),
             el(
               "dd",
               {
                 "data-field": "it_mw",
                 "data-value": b.it_mw,
-                title: "IT load of the building's racks (the floor map header's Rack IT for this building)",
+                title: "IT load of the building (the floor map header's IT load for this building)",
               },
               f.mw(b.it_mw),
             ),
-            el("dt", { title: "Rack IT × the campus PUE" }, "Facility"),
+            el("dt", { title: "IT × the campus PUE" }, "Facility"),
             el("dd", { "data-field": "facility_mw" }, f.mw(b.facility_mw)),
             el(
               "dt",
