@@ -1,18 +1,22 @@
 """Stranded capacity: power provisioned to racks that another constraint keeps from being used.
 
-Everything is in kW of IT at the racks, with the design redundancy intact. Per rack:
+Everything is in kW of IT as the racks' feeds carry it (a rack's own IT plus the network and other IT
+placed on it, ``heat.rack_it_beyond_kw``: the watts the chain and the cooling take), with the design
+redundancy intact. Per rack:
 
 * ``provisioned_kw`` = its strongest side's feed rating (what the chain reserves for it);
 * ``feed`` strands the difference to the rating the rack may draw with one side lost
   (``feeds.redundant_rating_kw``: the weakest A/B side);
 * ``design_margin_kw`` = that rating × (1 − ``max_utilization`` of the device feeding the rack): the
   planning margin, reported apart and never counted as stranded;
-* ``design`` strands what the rack's ``design_kw`` leaves of the rest.
+* ``design`` strands what the rack at its ``design_kw`` leaves of the rest (its feeds carrying the design
+  IT with the network and other IT share it brings, in the proportion they carry today).
 
 Per hall, what its racks could use is further capped by
 
-* ``upstream``: today's IT load + the hall's failover headroom (``headroom.failover_headroom``: added
-  load placed like today's until a device reaches its planning limit after the worst single failure),
+* ``upstream``: today's load + the hall's failover headroom (``headroom.failover_headroom``: added
+  load placed like today's until a device reaches its planning limit after the worst single failure,
+  given in rack IT and carried with the hall's share of network and other IT),
   with ``binding_device`` naming the device and failure;
 * ``cooling``: the capacity of the cooling units serving the hall's racks with the largest unit of each
   group lost (N+1), heat taken as equal to IT power;
@@ -128,10 +132,13 @@ def _capped(
     )
 
 
-def _upstream(row: ScopeHeadroom | None) -> tuple[float | None, dict | None]:
+def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, dict | None]:
+    """What the scope's racks' feeds may carry by the upstream chain: today's ``fed_kw`` plus the failover
+    headroom (kW of rack IT) with the network and other IT share the scope's racks carry today."""
     if row is None or row.headroom_kw is None:
         return None, None
-    return row.it_kw + row.headroom_kw, row.binding_dict()
+    carried = fed_kw / row.it_kw if row.it_kw > 0 else 1.0
+    return fed_kw + row.headroom_kw * carried, row.binding_dict()
 
 
 def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
@@ -148,7 +155,9 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         redundant = redundant_rating_kw(sides)
         util = min(g.devices[g.feeds[f].upstream_id].max_utilization for f in fids)
         plannable = redundant * util
-        usable = min(plannable, r.design_kw) if r.design_kw > 0 else plannable
+        own = g.default_rack_load_kw[r.id]
+        carried = g.load_kw[r.id] / own if own > 0 else 1.0  # feed kW per kW of the rack's own IT
+        usable = min(plannable, r.design_kw * carried) if r.design_kw > 0 else plannable
         by: dict[str, float] = {}
         _add(by, "feed", provisioned - redundant)
         _add(by, "design", plannable - usable)
@@ -167,12 +176,16 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     for r in snap.racks:
         hall_racks.setdefault(r.hall_id, []).append(r.id)
     mean_rack_kw = sum(x.usable_kw for x in racks.values()) / len(racks) if racks else 0.0
+    fed_by_hall: dict[int, float] = {}  # what the hall's racks' feeds carry today
+    for r in snap.racks:
+        fed_by_hall[r.hall_id] = fed_by_hall.get(r.hall_id, 0.0) + g.load_kw[r.id]
+    hall_building = {h.id: h.building_id for h in snap.halls}
 
     halls: dict[int, StrandedRow] = {}
     for h in snap.halls:
         members = [racks[rid] for rid in hall_racks.get(h.id, ()) if rid in racks]
         caps: dict[str, float] = {}
-        upstream, device = _upstream(headroom.halls.get(h.id))
+        upstream, device = _upstream(headroom.halls.get(h.id), fed_by_hall.get(h.id, 0.0))
         if upstream is not None:
             caps["upstream"] = upstream
         if h.id in hall_units:
@@ -204,7 +217,8 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         return out
 
     def building_caps(bid: int) -> tuple[dict[str, float], dict | None]:
-        upstream, device = _upstream(headroom.buildings.get(bid))
+        fed = sum(kw for hid, kw in fed_by_hall.items() if hall_building.get(hid) == bid)
+        upstream, device = _upstream(headroom.buildings.get(bid), fed)
         return ({"upstream": upstream} if upstream is not None else {}), device
 
     buildings = group(
@@ -214,7 +228,7 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         building_caps,
     )
     campus_caps: dict[str, float] = {}
-    upstream, device = _upstream(headroom.campus)
+    upstream, device = _upstream(headroom.campus, sum(fed_by_hall.values()))
     if upstream is not None:
         campus_caps["upstream"] = upstream
     if snap.grid_capacity_kw > 0:
