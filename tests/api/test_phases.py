@@ -185,6 +185,8 @@ class TestAsOf:
         response = viewer_client.get(url(route, site["campus"]), {"as_of": value})
         assert response.status_code == 400
         assert "as_of" in response.json()
+        if value == "2027-02-30":  # written right, but no such day: said so, not "wrong format"
+            assert "not a day of the calendar" in str(response.json()["as_of"])
 
     def test_racks_of_a_retired_hall_are_out(self, viewer_client):
         site = build_campus()

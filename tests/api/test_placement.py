@@ -46,6 +46,8 @@ def test_unknown_fields_and_bad_values_are_400_naming_the_field(planner_client, 
         ({"node_model": "gb200-nvl72-tray", "racks": 1, "nodes_per_rack": 4}, "nodes_per_rack"),  # 18 or none
         ({"node_model": NODE, "racks": 1, "apply_as_branch": ""}, "apply_as_branch"),
         ({"node_model": NODE, "racks": 1, "apply_as_branch": "Placement"}, "apply_as_branch"),
+        ({"node_model": NODE, "racks": 1, "apply_as_branch": 123}, "apply_as_branch"),  # a name is text
+        ({"node_model": NODE, "racks": 1, "apply_as_branch": True}, "apply_as_branch"),
     ]
     for body, field in cases:
         res = planner_client.post(url(generated.pk), body, format="json")

@@ -1,5 +1,8 @@
 """Query parameters and response shapes of the campus analytics endpoints."""
 
+import datetime
+import re
+
 from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
@@ -8,10 +11,24 @@ from campus.analysis.weather import CLIMATES
 from twin.api.serializers.base import StrictQueryMixin
 
 
+class DayField(serializers.DateField):
+    """A YYYY-MM-DD day; one written right but not on the calendar (2026-02-30) is named as such."""
+
+    default_error_messages = {"no_such_day": "{value} is not a day of the calendar: {reason}."}
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+            try:
+                datetime.date.fromisoformat(value.strip())
+            except ValueError as exc:
+                self.fail("no_such_day", value=value.strip(), reason=exc)
+        return super().to_internal_value(value)
+
+
 class AsOfQuery(serializers.Serializer):
     """The day an analytics answer is for: only what is in service that day counts (docs/planning.md)."""
 
-    as_of = serializers.DateField(
+    as_of = DayField(
         required=False,
         help_text="Count only what is in service on this day, YYYY-MM-DD (default: today). An object is in "
         "service when its in_service_date is empty or on/before the day and its retire_date is empty or "

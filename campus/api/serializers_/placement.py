@@ -7,6 +7,15 @@ from campus.models import Campus, NodeModel
 from twin.api.serializers.base import StrictFieldsMixin
 
 
+class TextOnlyField(serializers.CharField):
+    """A name given as JSON text: a number or a boolean is refused rather than turned into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     node_model = serializers.SlugRelatedField(
         slug_field="slug",
@@ -24,7 +33,7 @@ class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     hall = serializers.IntegerField(
         min_value=1, max_value=2**63 - 1, required=False, help_text="Only this hall of the campus (id)."
     )
-    apply_as_branch = serializers.CharField(
+    apply_as_branch = TextOnlyField(
         max_length=128,
         required=False,
         help_text="Create a design branch of this name with the racks of the best option placed.",
