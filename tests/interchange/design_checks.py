@@ -95,8 +95,8 @@ def sides_problems(snap: CampusSnapshot) -> list[str]:
 
 
 def cooling_problems(snap: CampusSnapshot) -> list[str]:
-    """Heat = IT (±1 %), all of it assigned; no unit or plant over capacity; every plant serves heat;
-    every group N+1; in every building the other plants carry the heat when any one is lost."""
+    """Heat = IT (±1 %), all of it assigned; no unit or plant over capacity; every plant serves heat (N; a
+    redundant set may keep a plant standing by); every group N+1; in every building the other plants carry the heat when any one is lost."""
     out: list[str] = []
     bal = cooling_balance(snap)
     it_kw = it_breakdown(snap).it_kw
@@ -106,9 +106,11 @@ def cooling_problems(snap: CampusSnapshot) -> list[str]:
         out.append(f"{bal.unassigned_heat_kw:.1f} kW of heat unassigned: {bal.unassigned_by_reason_kw}")
     out += [f"unit {u.name} at {u.utilization:.3f}" for u in bal.units if u.overloaded]
     out += [f"plant {p.name} at {p.utilization:.3f}" for p in bal.plants if p.overloaded]
-    out += [f"plant {p.name} serves no heat" for p in bal.plants if p.heat_kw <= 0]
     if snap.cooling_redundancy == "N":
-        return out
+        # no spare asked for: a plant without heat is one too many
+        return out + [f"plant {p.name} serves no heat" for p in bal.plants if p.heat_kw <= 0]
+    # N+1 / 2N: a plant may stand by without heat (its units are piped to one plant each), as long as the
+    # building's other plants carry the heat with any one lost (below)
     out += [f"group {g.group} fails N+1" for g in bal.groups if not g.n_plus_1]
     by_building: dict[int | None, list] = {}
     for p in bal.plants:

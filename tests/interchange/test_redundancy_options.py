@@ -25,6 +25,7 @@ from campus.analysis.headroom import failover_headroom
 from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup
 from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_check
+from campus.analysis.weather import CLIMATES
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import COOLING_REDUNDANCY, POWER_REDUNDANCY
 from campus.interchange.rules import design_redundancy, redundancy_declaration_checks
@@ -63,7 +64,7 @@ def small_designs(draw) -> dict:
         "hall_max_it_mw": draw(st.sampled_from([1.0, 2.0, 5.0, 20.0])),
         "racks_per_row": draw(st.sampled_from([8, 16, 32])),
         "topology": draw(st.sampled_from(["rail-optimized", "middle-of-rack"])),
-        "climate": draw(st.sampled_from(["ashburn-us", "phoenix-us"])),
+        "climate": draw(st.sampled_from(CLIMATES)),
         "power_redundancy": power,
         "cooling_redundancy": cool,
     }
@@ -233,3 +234,11 @@ def test_unknown_redundancy_names_the_field(field):
     with pytest.raises(GeneratorError) as err:
         generate("R", gpus=1024, **{field: "3N"})
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("climate", CLIMATES)
+def test_an_n_design_has_no_plant_without_heat_in_any_climate(climate):
+    # A small liquid hall has one CDU group: a unit is piped to one plant, so the plant must take the whole
+    # unit's heat in the climate's hottest hour rather than a second plant being added that gets nothing.
+    snap = spec_snapshot(generate("R", gpus=1024, climate=climate, cooling_redundancy="N").spec)
+    assert design_problems(snap) == []

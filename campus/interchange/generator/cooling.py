@@ -319,6 +319,8 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
         if not served:
             continue
         size = min(PLANT_KW, max(PLANT_MIN_KW, ceil_to(heat, 500.0)))
+        # a unit is piped to one plant: each plant takes the largest unit's heat in the hottest hour
+        size = max(size, ceil_to(max(heats) / hot_fraction, 500.0))
         hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
         n = redundant_count(math.ceil(heat / hot_size - 1e-9), b.cooling_redundancy)
         busy = sum(1 for h in heats if h > 0)
