@@ -32,6 +32,13 @@ function sparkline(points, chosen) {
   svg.setAttribute("class", "asof-chart");
   svg.setAttribute("data-testid", "timeline-chart");
   svg.setAttribute("role", "img");
+  // a name even when there is nothing to draw (a campus with one date: no steps)
+  svg.setAttribute(
+    "aria-label",
+    points.length < 2
+      ? "GPUs in service over time: one date, no change to draw"
+      : `GPUs in service over time, ${points.length} dates`,
+  );
   if (points.length < 2) return svg;
   const t = points.map((p) => Date.parse(p.date));
   const t0 = t[0];
