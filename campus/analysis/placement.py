@@ -39,8 +39,8 @@ from campus.analysis.fabric import medium_for_length
 from campus.analysis.headroom import Failure, _scenarios
 from campus.analysis.heat import AIR_UNIT_KINDS, ALL_TO_LIQUID, COLD_PLATE, other_it_per_server_kw
 from campus.analysis.power import PowerGraph, _resolve, power_graph
+from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
-from campus.interchange.rules import whole_rack_nodes
 
 # Clearances (docs/planning.md): ANSI/TIA-942-B (2017) recommends cold aisles of at least 1.2 m
 # (4 ft) and hot aisles of at least 0.9 m (3 ft); one figure, the larger, for both sides of a new row and

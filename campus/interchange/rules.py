@@ -20,11 +20,11 @@ rule is written here once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from campus.interchange.generator.common import NVL72_TRAYS_PER_RACK, RACK_DEPTH_M, RACK_WIDTH_M
+from campus.analysis.rackscale import whole_rack_nodes
+from campus.interchange.generator.common import RACK_DEPTH_M, RACK_WIDTH_M
 
 __all__ = [
     "EPS",
@@ -183,20 +183,6 @@ def overlapping_racks(racks: Iterable[Footprint], limit: int = 100) -> list[tupl
 
 
 # ---------------------------------------------------------------- rack-scale domains
-
-_NVL_GPUS = re.compile(r"nvl(\d+)", re.IGNORECASE)
-
-
-def whole_rack_nodes(node_model_slug: str, gpus_per_node: int) -> int | None:
-    """How many nodes of this model make the one rack-scale NVLink domain it belongs to (GB200 NVL72:
-    72 GPUs / 4 per tray = 18), or None for a model that may be installed one server at a time."""
-    match = _NVL_GPUS.search(node_model_slug)
-    if match is None or gpus_per_node <= 0:
-        return None
-    gpus = int(match.group(1))
-    if gpus == 72 and gpus_per_node == 4:
-        return NVL72_TRAYS_PER_RACK
-    return max(1, gpus // gpus_per_node)
 
 
 def partial_domain_message(rack: str, slug: str, count: int, whole: int) -> str | None:

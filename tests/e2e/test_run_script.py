@@ -57,6 +57,11 @@ def answers(url: str) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="finds the script's processes through /proc")
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_web_worker_and_beat_cleanly(tmp_path):
     var = tmp_path / "var"
     port = free_port()
@@ -76,6 +81,9 @@ def test_ctrl_c_stops_web_worker_and_beat_cleanly(tmp_path):
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own session and process group, as a terminal gives it
+            # and Ctrl-C's default action, as a terminal gives it: a test run started in the background of a
+            # script (CI's halves) inherits SIGINT ignored, and a shell cannot trap a signal ignored on entry
+            preexec_fn=_default_sigint,
         )
     try:
         deadline = time.monotonic() + START_DEADLINE_S

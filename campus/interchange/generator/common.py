@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.rackscale import NVL72_TRAYS_PER_RACK  # noqa: F401  (the generator's racks of 18 GB200 trays)
 
 Row = dict[str, Any]
 
@@ -23,7 +24,6 @@ HALL_GAP_M = 6.0
 ELECTRICAL_GALLERY_M = 30.0  # UPS, switchgear and battery rooms along the building
 BUILDING_GAP_M = 60.0
 USABLE_RACK_UNITS = 36  # a 48U rack less top-of-rack, PDU, cable management and 1U gaps
-NVL72_TRAYS_PER_RACK = 18  # GB200 NVL72: 18 compute trays of 4 GPUs
 LIQUID_RACK_LIMIT_KW = 140.0  # GB200 NVL72 ~132 kW is the densest design in the catalog
 GENERATOR_KW = 3000.0  # one 3 MW diesel generator set
 UPS_MODULE_KW = 3000.0
