@@ -136,11 +136,13 @@ def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
     racks = _rack_rows(floor)
 
     open_map(page, campus_2n)
-    rack_it_mw = sum(r["load_kw"] for r in racks) / 1000.0
+    rack_fed_mw = sum(r["fed_kw"] for r in racks) / 1000.0
     # The campus header gives the overview's IT load (servers, fabric and other IT), field for field.
     assert value(page, "[data-testid=map-it-mw]") == summary["power"]["it_mw"] == floor["campus"]["it_mw"]
-    # The racks' IT is the building cards' IT, building by building.
-    assert rack_it_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
+    # What the racks' feeds carry (their IT plus the network and other IT placed on them) is the building
+    # cards' IT, and the buildings add up to the campus.
+    assert rack_fed_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
+    assert sum(b["it_mw"] for b in summary["buildings"]) == pytest.approx(summary["power"]["it_mw"])
     assert value(page, "[data-testid=map-headroom]") == pytest.approx(power_headroom(summary))
     outlines = {(o["level"], o["id"]): o["headroomMw"] for o in page.evaluate("floorMap.outlines")}
     halls = {h["id"]: h for b in floor["buildings"] for h in b["halls"]}
@@ -160,7 +162,7 @@ def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
     assert value(page, "[data-testid=map-headroom]") == pytest.approx(hall["hall"]["headroom_mw"])
     assert hall["hall"]["headroom_mw"] == pytest.approx(halls[hall_id]["headroom_mw"])
     assert value(page, "[data-testid=map-it-mw]") == pytest.approx(
-        sum(r["load_kw"] for r in hall["racks"]) / 1000.0
+        sum(r["fed_kw"] for r in hall["racks"]) / 1000.0
     )
     assert hall["hall"]["headroom_mw"] > 0
     screenshot(page, "planner-map-hall")
