@@ -12,7 +12,6 @@ Prints a table; asserts nothing (timings depend on the machine and its load).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -27,6 +26,7 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
 from campus import branching  # noqa: E402
 from campus.api import analytics  # noqa: E402
 from campus.api.branch_views import figures  # noqa: E402
@@ -77,16 +77,9 @@ def run(gpus: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000,100000", help="GPU counts, comma-separated")
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = sizes_argument(__doc__, "1000,10000,100000")
     vendor = connection.vendor
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        results = [run(n) for n in sizes]
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+    results = in_scratch_database(run, sizes)
     print(f"design branches on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
     header = (
         f"{'GPUs':>8} {'rows':>7} {'import s':>9} {'branch s':>9} {'diff objects s':>15} {'diff figures s':>15} "

@@ -10,7 +10,6 @@ Prints a table; asserts nothing (timings depend on the machine and its load).
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import sys
@@ -26,6 +25,7 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
 from campus.interchange.exporter import export_campus  # noqa: E402
 from campus.interchange.formats import dump_spec  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
@@ -62,16 +62,9 @@ def run(gpus: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000,100000", help="GPU counts, comma-separated")
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = sizes_argument(__doc__, "1000,10000,100000")
     vendor = connection.vendor
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        results = [run(n) for n in sizes]
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+    results = in_scratch_database(run, sizes)
     print(f"campus spec generate/import/export on {vendor} ({os.cpu_count()} CPUs)")
     header = f"{'GPUs':>8} {'racks':>6} {'generate s':>11} {'import s':>9} {'export s':>9} {'rows':>8} {'YAML MB':>8} {'peak RSS MB':>12}"
     print(header)

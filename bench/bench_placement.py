@@ -12,7 +12,6 @@ load).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -28,6 +27,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
 from campus.api import analytics  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
 from campus.interchange.importer import import_campus  # noqa: E402
@@ -89,16 +89,9 @@ def run(gpus: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,100000", help="GPU counts, comma-separated")
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = sizes_argument(__doc__, "10000,100000")
     vendor = connection.vendor
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        results = [row for n in sizes for row in run(n)]
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=False)
+    results = [row for rows in in_scratch_database(run, sizes) for row in rows]
     print(f"capacity placement on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
     header = f"{'GPUs':>8}  {'query':<30} {'s':>6} {'HTTP':>5} {'feasible':>9} {'binding':>13} {'options':>8}"
     print(header)

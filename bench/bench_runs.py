@@ -118,7 +118,9 @@ def engine_only(campus_id: int, params: dict, replicas: int) -> tuple[float, flo
     return time.perf_counter() - t1, snap_s
 
 
-def timed_run(scenario, replicas: int, deadline_s: float) -> tuple[float, object]:
+def timed_run(scenario, replicas: int, deadline_s: float, **launch) -> tuple[float, object]:
+    """Launch a run of ``scenario`` (``launch``: more of ``launch_run``'s arguments, e.g. ``sweep``) and poll
+    it until it has finished or ``deadline_s`` has passed: the wall time from launch and the run."""
     from django.db import transaction
 
     from simulations import runs as services
@@ -126,7 +128,7 @@ def timed_run(scenario, replicas: int, deadline_s: float) -> tuple[float, object
 
     started = time.perf_counter()
     with transaction.atomic():
-        run = services.launch_run(scenario, replicas=replicas, seed=1)
+        run = services.launch_run(scenario, replicas=replicas, seed=1, **launch)
     while time.perf_counter() - started < deadline_s:
         run = Run.objects.defer("snapshot").get(pk=run.pk)
         if run.is_finished:

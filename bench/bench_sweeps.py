@@ -25,24 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twin.settings.local")
 
-from bench.bench_runs import ensure_campus, start_workers, stop_workers  # noqa: E402
-
-
-def timed_sweep(scenario, replicas: int, sweep: dict, deadline_s: float):
-    from django.db import transaction
-
-    from simulations import runs
-    from simulations.models import Run
-
-    started = time.perf_counter()
-    with transaction.atomic():
-        run = runs.launch_run(scenario, replicas=replicas, seed=1, sweep=sweep)
-    while time.perf_counter() - started < deadline_s:
-        run = Run.objects.defer("snapshot").get(pk=run.pk)
-        if run.is_finished:
-            break
-        time.sleep(0.1)
-    return time.perf_counter() - started, run
+from bench.bench_runs import ensure_campus, start_workers, stop_workers, timed_run  # noqa: E402
 
 
 def main() -> None:
@@ -75,7 +58,7 @@ def main() -> None:
     workers = start_workers(args.workers)
     try:
         time.sleep(5)  # let the workers connect; the sweep would otherwise pay for their start-up
-        wall, run = timed_sweep(scenario, args.replicas, sweep, args.deadline)
+        wall, run = timed_run(scenario, args.replicas, args.deadline, sweep=sweep)
     finally:
         stop_workers(workers)
     if run.status != "succeeded":

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -162,6 +163,30 @@ def live_url(django_db_setup, django_db_blocker, frontend_bundle):
         thread.terminate()
         for conn in overrides.values():
             conn.dec_thread_sharing()
+
+
+@contextmanager
+def generated_campus(django_db_blocker, name: str, username: str, **spec):
+    """A generated campus (``generate_spec(name, **spec)``) and a planner ``username``, written for a module
+    and removed after it with any branch made of the campus meanwhile; yields the campus id."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.importer import import_campus
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        made = import_campus(generate_spec(name, **spec))
+        user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield made.id
+    with django_db_blocker.unblock():
+        Campus.objects.filter(parent_id=made.id).delete()
+        Campus.objects.filter(pk=made.id).delete()
+        get_user_model().objects.filter(username=username).delete()
 
 
 def load_campus() -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -27,24 +27,10 @@ async () => {
 
 @pytest.fixture(scope="module")
 def campus(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.interchange.generate import generate_spec
-    from campus.interchange.importer import import_campus
-    from campus.models import Campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        made = import_campus(generate_spec("Branch base campus", gpus=1024, gpu_model="h100-sxm"))
-        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield made.id
-    with django_db_blocker.unblock():
-        Campus.objects.filter(parent_id=made.id).delete()
-        Campus.objects.filter(pk=made.id).delete()
-        get_user_model().objects.filter(username=USER).delete()
+    with generated_campus(
+        django_db_blocker, "Branch base campus", USER, gpus=1024, gpu_model="h100-sxm"
+    ) as campus_id:
+        yield campus_id
 
 
 def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_url, campus):

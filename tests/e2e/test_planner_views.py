@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -44,22 +44,8 @@ def value(page, selector: str) -> float:
 
 @pytest.fixture(scope="module")
 def campus_2n(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.interchange.generate import generate_spec
-    from campus.interchange.importer import import_campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        campus = import_campus(generate_spec("Planner 2N campus", **SPEC))
-        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield campus.id
-    with django_db_blocker.unblock():
-        campus.delete()
-        get_user_model().objects.filter(username=USER).delete()
+    with generated_campus(django_db_blocker, "Planner 2N campus", USER, **SPEC) as campus_id:
+        yield campus_id
 
 
 @pytest.fixture
