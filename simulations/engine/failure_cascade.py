@@ -319,11 +319,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             seq += 1
             heapq.heappush(fac_repairs, (t + repair[c], seq, racks))
             was_waiting = tl.waiting
-            ok = node_down(i, t) + rack_down <= slack
-            if hit:
-                tl.fail(t, c, ok, extra_h)
-            elif not ok and not was_waiting and t < tl.ready_at:
-                tl.capacity_lost(t)
+            _book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
             if tl.waiting and not was_waiting:
                 wait_since = t
                 pr = int(np.searchsorted(node_rep, t, side="right"))
@@ -338,13 +334,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         state["wait_h"] = wait_h
         state["outages"] = outages
 
-    env = simpy.Environment()
-    env.process(proc(env))
-    env.run()
-    tl.finish(duration_h)
-    if progress is not None:
-        progress(1.0)
-    return _result(plan, tl, duration_h, state)
+    return _simulate(proc, plan, tl, duration_h, state, progress)
 
 
 def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
@@ -442,11 +432,7 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 seq += 1
                 heapq.heappush(repairs, (t + repair[c], seq, racks))
             was_waiting = tl.waiting
-            ok = eligible - down >= need
-            if hit:
-                tl.fail(t, c, ok, extra_h)
-            elif not ok and not was_waiting and t < tl.ready_at:
-                tl.capacity_lost(t)
+            _book(tl, t, c, hit, eligible - down >= need, extra_h)
             if tl.waiting and not was_waiting:
                 wait_since = t
             elif was_waiting and not tl.waiting:
@@ -458,6 +444,22 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
         state["wait_h"] = wait_h
         state["outages"] = outages
 
+    return _simulate(proc, plan, tl, duration_h, state, progress)
+
+
+def _book(tl: JobTimeline, t: float, c: int, hit: bool, ok: bool, extra_h: float) -> None:
+    """A failure of class ``c`` at ``t`` on the job's timeline: ``hit``: it struck the job; ``ok``: enough
+    capacity is left to run it."""
+    if hit:
+        tl.fail(t, c, ok, extra_h)
+    elif not ok and not tl.waiting and t < tl.ready_at:
+        tl.capacity_lost(t)
+
+
+def _simulate(
+    proc, plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict, progress
+) -> ReplicaResult:
+    """Run a walk's SimPy process to its end and read the replica off its timeline."""
     env = simpy.Environment()
     env.process(proc(env))
     env.run()
