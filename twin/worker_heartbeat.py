@@ -1,5 +1,5 @@
 """A worker heartbeat that works on every broker: each worker touches a file under var/workers every few
-seconds. Used by /api/health/ where the broker has no broadcast (kombu's filesystem transport)."""
+seconds. Used by /api/health/deep/ where the broker has no broadcast (kombu's filesystem transport)."""
 
 import os
 import socket

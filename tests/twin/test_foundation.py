@@ -39,18 +39,43 @@ def test_create_api_token_prints_a_token_for_a_user_with_that_role():
 
 
 @pytest.mark.django_db
-def test_liveness_probe_answers_from_the_database_alone(client, monkeypatch):
+def test_liveness_probe_answers_from_the_process_alone(client, monkeypatch, django_assert_num_queries):
     from twin.celery import app
 
-    # A broker nobody listens on: the deep check is down, the liveness probe does not ask it.
+    # A broker nobody listens on: the deep check is down; liveness and readiness do not ask it.
     monkeypatch.setitem(app.conf, "broker_url", "redis://127.0.0.1:1/0")
-    live = client.get("/api/health/")
+    with django_assert_num_queries(0):
+        live = client.get("/api/health/")
     assert live.status_code == 200
-    assert live.json() == {"status": "ok", "database": {"ok": True, "vendor": connection.vendor}}
+    assert live.json() == {"status": "ok"}
+    assert client.head("/api/health/").status_code == 200
+    with django_assert_num_queries(1):
+        ready = client.get("/api/health/ready/")
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ok", "database": {"ok": True, "vendor": connection.vendor}}
     deep = client.get("/api/health/deep/")
     assert deep.status_code == 503
     assert deep.json()["broker"]["ok"] is False
     assert deep.json()["status"] == "down"
+
+
+def test_liveness_probe_refuses_writes_in_json(client):
+    response = client.post("/api/health/", {"a": 1})
+    assert response.status_code == 405
+    assert response.json() == {"detail": 'Method "POST" not allowed.'}
+    assert "GET" in response["Allow"]
+
+
+def test_every_health_path_is_in_the_schema_with_only_its_own_answers():
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    health = [path for path in paths if path.startswith("/api/health/")]
+    assert health == ["/api/health/", "/api/health/deep/", "/api/health/ready/"]
+    assert set(paths["/api/health/"]["get"]["responses"]) == {"200"}
+    assert set(paths["/api/health/ready/"]["get"]["responses"]) == {"200", "503"}
+    assert set(paths["/api/health/deep/"]["get"]["responses"]) == {"200", "503"}
+    assert paths["/api/health/"]["get"]["security"] == [{}]
 
 
 @pytest.mark.django_db

@@ -57,6 +57,7 @@ BULK_SUMMARIES = {
 }
 
 READ_ERRORS = (400, 401, 403, 404, 405, 429)
+HEALTH_PREFIX = "/api/health/"
 
 
 class TwinAutoSchema(AutoSchema):
@@ -64,7 +65,8 @@ class TwinAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction=direction)
         codes = ERROR_RESPONSES.keys() if self.method not in ("GET", "HEAD") else READ_ERRORS
         path = getattr(self, "path", "") or ""
-        if path.rstrip("/").endswith("/health"):
+        if path.startswith(HEALTH_PREFIX):
+            # Anonymous, unthrottled probes that take no parameters: their answers are the ones they declare.
             return responses
         for code in codes:
             key = str(code)
@@ -136,3 +138,21 @@ class TwinAutoSchema(AutoSchema):
             tokenized = self._tokenize_path()
             return "_".join([*tokenized, action])
         return super().get_operation_id()
+
+
+def document_liveness(result, generator, request, public):
+    """Postprocessing hook: the liveness probe is a plain Django view (no REST framework, no query), which
+    drf-spectacular does not enumerate; its operation is added here, before the other health paths."""
+    from twin.health import LIVENESS_OPERATION
+
+    paths = result.get("paths", {})
+    if HEALTH_PREFIX in paths:
+        return result
+    ordered: dict = {}
+    for path, item in paths.items():
+        if path.startswith(HEALTH_PREFIX) and HEALTH_PREFIX not in ordered:
+            ordered[HEALTH_PREFIX] = {"get": LIVENESS_OPERATION}
+        ordered[path] = item
+    ordered.setdefault(HEALTH_PREFIX, {"get": LIVENESS_OPERATION})
+    result["paths"] = ordered
+    return result

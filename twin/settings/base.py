@@ -156,6 +156,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "twin.api.schema.document_liveness",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "StatusEnum": "campus.choices.Status",
         "NodeStatusEnum": "campus.choices.NodeStatus",

@@ -14,7 +14,8 @@ if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("insecure"):
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
+# The probes answer over plain HTTP too (a load balancer or orchestrator polls the container directly).
+SECURE_REDIRECT_EXEMPT = [r"^api/health/((ready|deep)/)?$"]
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
