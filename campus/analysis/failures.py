@@ -241,7 +241,8 @@ class _Start:
 
 
 def _dead_after(g: PowerGraph, res: _Outcome) -> set[int]:
-    dead = {d for d, ok in res.base.live.items() if not ok}
+    """Dead devices, looking only at the re-solved devices on top of the healthy solve's."""
+    dead = set(_healthy_dead(g, res))
     for d, ok in res.state.live.items():
         if ok:
             dead.discard(d)
@@ -262,6 +263,13 @@ def _dark_after(g: PowerGraph, res: _Outcome) -> set[int]:
         else:
             dark.add(rid)
     return dark
+
+
+def _healthy_dead(g: PowerGraph, res: _Outcome) -> frozenset[int]:
+    hit = g.memo.get("healthy_dead")
+    if hit is None or hit[0] is not res.base:
+        hit = g.memo["healthy_dead"] = (res.base, frozenset(d for d, ok in res.base.live.items() if not ok))
+    return hit[1]  # type: ignore[return-value]
 
 
 def _healthy_dark(g: PowerGraph, res: _Outcome) -> frozenset[int]:
@@ -296,12 +304,14 @@ def split_elements(
 ) -> tuple[set[int], set[int], set[int], set[int]]:
     """(power devices, utility feeds, cooling units, plants) of ``(kind, id)`` pairs, each checked."""
     g = power_graph(snap)
-    known = {
-        "power": g.devices.keys(),
-        "utility": g.utility_ids,
-        "cooling": {u.id for u in snap.cooling_units},
-        "plant": {p.id for p in snap.cooling_plants},
-    }
+    known = g.memo.get("element_ids")
+    if known is None:
+        known = g.memo["element_ids"] = {
+            "power": g.devices.keys(),
+            "utility": g.utility_ids,
+            "cooling": frozenset(u.id for u in snap.cooling_units),
+            "plant": frozenset(p.id for p in snap.cooling_plants),
+        }
     what = {
         "power": "power device",
         "utility": "utility feed",
