@@ -1,5 +1,5 @@
 """The failover headroom as it was computed before the incremental solver: every scenario re-solves its
-affected devices with per-hall probe dictionaries. Kept verbatim (the one addition is marked) as the reference
+affected devices with per-hall probe dictionaries. Kept verbatim (the additions are marked) as the reference
 the property test holds ``campus.analysis.headroom`` to.
 
 Failover-aware headroom: the load that can be added with the design redundancy intact.
@@ -535,7 +535,12 @@ def _compute(g: PowerGraph) -> Headroom:
             "building", b.id, it_kw, building_min.get(b.id), place.building_mode.get(b.id, "")
         )
     campus = scope_row("campus", None, sum(it_by_hall.values()), campus_min, place.campus_mode)
-    return Headroom(devices, util_rows, halls, buildings, campus, scenarios=len(scenarios) + 1)
+    result = Headroom(devices, util_rows, halls, buildings, campus, scenarios=len(scenarios) + 1)
+    # addition for the property test: every scope's offers, (element, failure) -> lowest value
+    scopes = [(("hall", h), m) for h, m in hall_min.items()]
+    scopes += [(("building", b), m) for b, m in building_min.items()] + [(("campus", None), campus_min)]
+    result.offers = {key: m.__dict__.get("offers", {}) for key, m in scopes}
+    return result
 
 
 def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
