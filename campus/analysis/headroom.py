@@ -7,7 +7,7 @@ The design redundancy is written into the chain itself, so it is checked by fail
   separate devices, each whole side lost (2N: either side carries everything; not in a distributed
   redundant design, where one block feeds A sides and B sides). Generators are standby sources: they carry load
   only in the scenarios that cut their switchboard's normal supply. Loads are the untripped roll-up of
-  the scenario (``power._resolve``), so an element over its limit shows as negative headroom instead of
+  the scenario (the rules of ``power._solve``), so an element over its limit shows as negative headroom instead of
   vanishing in a trip.
 * **device headroom** = planning limit − worst load over the scenarios, in kW at the device's input.
   The planning limit is ``rated_kw × max_utilization`` (a utility feed: its ``capacity_kw``). The scenario
@@ -26,24 +26,41 @@ every efficiency on the way and the shift of the racks onto the surviving side. 
 the cooling power the added IT brings (``mechanical.mechanical_sensitivity``): its heat on the units
 and plants that would take it, their fans, pumps and chillers' extra kW on their own supplies, so a
 mechanical PDU, or the UPS, transformer or substation above it, can bind.
+
+**Ties.** Scenarios are taken in order (healthy, the devices in topological order, the utility feeds, the
+sides) and within a scenario the devices by id, then the utility feeds by id. The worst load keeps the first
+scenario reaching it and the binding the first (device, scenario) pair reaching the minimum; values within
+``TIE_RELATIVE`` (1e-12, relative) of each other are a tie, since two routes to the same figure may differ
+in the last bits.
+
+**Computation.** A scenario changes only the devices above what it touches (see ``_Probe``): each one's
+probe vector and load are its healthy ones plus the change, carried up the chain as a short combination of
+healthy vectors and rack shifts; the numbers of all scenarios are then evaluated together in arrays.
 """
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
+from campus.analysis.power import PowerGraph, _liveness_changes, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
 MIN_SENSITIVITY = 1e-9
+# Values closer than this (relative) are a tie: float rounding, not a difference. The first in scenario
+# order keeps the worst load or the binding; see the module doc.
+TIE_RELATIVE = 1e-12
 SIDES_2N = ("A", "B")
-
-Vec = dict[int, float]  # hall id -> kW (per kW of probe load added to that hall)
+# Rows and source terms per numeric chunk (memory: a row is one float per hall).
+_ROW_CHUNK = 4096
+_COEF_CHUNK = 32768
 
 
 @dataclass(frozen=True)
@@ -197,6 +214,16 @@ def _placement(g: PowerGraph) -> _Placement:
 # ---------------------------------------------------------------- probe propagation
 
 
+def _split_factors(groups: dict[str, list[int]]) -> dict[int, float]:
+    """Each member's share: evenly over the sides, then over a side's members (``power._split``)."""
+    out: dict[int, float] = {}
+    for ids in groups.values():
+        factor = 1.0 / len(groups) / len(ids)
+        for i in ids:
+            out[i] = factor
+    return out
+
+
 def _side_groups(members: list[tuple[str, int]]) -> dict[str, list[int]]:
     groups: dict[str, list[int]] = {}
     for side, ident in members:
@@ -204,129 +231,176 @@ def _side_groups(members: list[tuple[str, int]]) -> dict[str, list[int]]:
     return groups
 
 
-def _add_scaled(out: Vec, vec: Vec, factor: float) -> None:
-    for k, v in vec.items():
+Coefs = dict[int, float]  # source row -> coefficient: a vector as a combination of the solver's sources
+
+
+def _add_into(out: Coefs, coefs: Coefs, factor: float) -> None:
+    for k, v in coefs.items():
         out[k] = out.get(k, 0.0) + v * factor
 
 
 class _Probe:
-    """Per-hall unit probe loads pushed through one scenario's splits (the rules of ``power._solve``)."""
+    """Per-hall unit probe loads pushed through the baseline's splits (the rules of ``power._solve``), and
+    the change a scenario makes to them, solved incrementally.
+
+    A vector is a row over the probe halls plus one last column, the load in kW, so one propagation gives a
+    device's sensitivities and its load. ``base_in`` holds every device's healthy input row. A scenario only
+    changes the rows of the devices above a change (a device that dies, a re-split of its sources, racks
+    moving to their surviving side); each change is carried up the chain as a short combination of
+    *sources* (rows of ``base_in`` and of precomputed rack-shift vectors), so a scenario costs a few
+    dictionary operations per changed device. ``rows`` turns the combinations into numbers at the end, all
+    scenarios at once."""
 
     def __init__(self, g: PowerGraph, weights: dict[int, float]) -> None:
         self.g = g
-        # every load's kW per kW added to a hall: racks by their placement weight, the mechanical loads
-        # by the cooling power the added heat brings
-        self.load_vec: dict[int, Vec] = {}
-        for r in g.snap.racks:
+        snap = g.snap
+        base = self.base = g.baseline()
+        per_server = other_it_per_server_kw(snap)
+        shares = other_it_hall_shares(snap) if per_server > 0 else {}
+        mech = mechanical_sensitivity(snap, weights)
+        halls = {h.id for h in snap.halls} | {r.hall_id for r in snap.racks}
+        for vec in mech.values():
+            halls.update(vec)
+        self.halls = sorted(halls)
+        col = self.col = {h: i for i, h in enumerate(self.halls)}
+        n_halls = self.n_halls = len(self.halls)
+        # every load's row: kW per kW added to a hall (racks by their placement weight, the mechanical loads
+        # by the cooling power the added heat brings) and, last, its kW today
+        self.load_row = {lid: i for i, lid in enumerate(g.load_feed_info)}
+        loads = self.loads = np.zeros((len(self.load_row), n_halls + 1))
+        for lid, i in self.load_row.items():
+            loads[i, n_halls] = g.load_kw.get(lid, 0.0)
+        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls by
+        # ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load, as
+        # ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
+        hall_servers = np.zeros(n_halls)
+        weighted = []
+        for r in snap.racks:
             w = weights.get(r.id, 0.0)
-            if w > 0:
-                self.load_vec[r.id] = {r.hall_id: w}
-        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls
-        # by ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load,
-        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
-        per_server = other_it_per_server_kw(g.snap)
-        shares = other_it_hall_shares(g.snap) if per_server > 0 else {}
-        if shares:
-            hall_servers: dict[int, float] = {}  # server kW per kW of probe load added to the hall
-            for r in g.snap.racks:
-                w = weights.get(r.id, 0.0)
-                if w > 0:
-                    hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
-            for r in g.snap.racks:
-                vec = self.load_vec.get(r.id)
-                share = shares.get(r.hall_id, 0.0)
-                if vec is None or share <= 0:
-                    continue
-                for h0, servers in hall_servers.items():
-                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * per_server * share
-        mech = mechanical_sensitivity(g.snap, weights)
+            if w > 0 and r.id in self.load_row:
+                weighted.append((r, w))
+                if shares:
+                    hall_servers[col[r.hall_id]] += w * server_share(snap, r)
+        for r, w in weighted:
+            i = self.load_row[r.id]
+            loads[i, col[r.hall_id]] += w
+            share = shares.get(r.hall_id, 0.0)
+            if share > 0:
+                loads[i, :n_halls] += w * share * per_server * hall_servers
         for lid, key in g.mechanical.items():
-            vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}
-            if vec:
-                self.load_vec[lid] = vec
-        self.base_in: dict[int, Vec] = {}
-        self.base_feed: dict[int, Vec] = {}
-        self.base_util: dict[int, Vec] = {}
-        base = g.baseline()
-        self.solve(base, set(g.status_dead), set(), frozenset(), g.order, g.load_feeds.keys(), True)
+            i = self.load_row[lid]
+            for h, kw in mech.get(key, {}).items():
+                if kw > 0:
+                    loads[i, col[h]] = kw
 
-    def solve(
-        self,
-        base: _State,
-        dead_devices: set[int],
-        dead_feeds: set[int],
-        failed_utilities: frozenset[int],
-        devices,
-        racks,
-        baseline: bool = False,
-        st: _State | None = None,
-    ) -> tuple[dict[int, Vec], dict[int, Vec]]:
-        """Input vectors of ``devices`` and utility-share vectors, re-solving only them and ``racks``."""
+        # the baseline's splits: each load feed's and each device source's share
+        self.load_fac: dict[int, float] = {}
+        for info in g.load_feed_info.values():
+            groups: dict[str, list[int]] = {}
+            for fid, side, up in info:
+                if base.live[up]:
+                    groups.setdefault(side, []).append(fid)
+            self.load_fac.update(_split_factors(groups))
+        self.dev_row = {d: i for i, d in enumerate(g.devices)}
+        self.up_fac: dict[int, dict[int, float]] = {}
+        self.util_fac: dict[int, float] = {}
+        for d in g.devices:
+            fac = self.factors(d, base.live.__getitem__, frozenset(), frozenset()) if base.live[d] else {}
+            self.util_fac[d] = fac.pop(-1, 0.0)
+            self.up_fac[d] = fac
+        self.dev_loads: dict[int, list[tuple[int, int, int]]] = {d: [] for d in g.devices}
+        for lid, info in g.load_feed_info.items():
+            for fid, _side, up in info:
+                self.dev_loads[up].append((fid, lid, self.load_row[lid]))
+        self.children: dict[int, list[tuple[int, int]]] = {d: [] for d in g.devices}
+        for fid, f in g.feeds.items():
+            if f.downstream_device_id is not None:
+                self.children[f.upstream_id].append((fid, f.downstream_device_id))
+
+        # the healthy solve, bottom up; the load column is the power solve's own figure
+        base_in = self.base_in = np.zeros((len(self.dev_row), n_halls + 1))
+        for d in reversed(g.order):
+            if not base.live[d]:
+                continue
+            out = np.zeros(n_halls + 1)
+            fed = self.dev_loads[d]
+            if fed:
+                fac = np.array([self.load_fac.get(fid, 0.0) for fid, _, _ in fed])
+                out += fac @ loads[[i for _, _, i in fed]]
+            for fid, child in self.children[d]:
+                fac = self.up_fac[child].get(fid, 0.0)
+                if fac:
+                    out += fac * base_in[self.dev_row[child]]
+            eff = g.devices[d].efficiency
+            row = base_in[self.dev_row[d]]
+            row[:] = out / eff if eff > 0 else out
+            row[n_halls] = base.in_kw.get(d, 0.0)
+        self.extra: list[np.ndarray] = []  # sources beyond ``base_in``: rack shifts
+        self._shift: dict[int, tuple[list[tuple[int, int]], frozenset[int], frozenset[int]]] = {}
+
+    def factors(self, d: int, live, dead_feeds, failed_utilities) -> dict[int, float]:
+        """Shares of a live device's input over its sources (feed id -> share, -1: its utility)."""
         g = self.g
-        feed_vec: dict[int, Vec] = self.base_feed if baseline else {}
-        in_vec: dict[int, Vec] = self.base_in if baseline else {}
-        util_vec: dict[int, Vec] = self.base_util if baseline else {}
-        live_over = st.live if st is not None else {}
+        feeds = g.feeds
+        ups = g.up_feeds[d]
+        members = []
+        util = g.devices[d].utility_feed_id
+        if util is not None and util not in failed_utilities:
+            members.append(("utility", -1))
+        for fid in ups:
+            up = feeds[fid].upstream_id
+            if fid not in dead_feeds and live(up) and up not in g.generators:
+                members.append((feeds[fid].side, fid))
+        if not members:
+            members = [
+                (feeds[fid].side, fid)
+                for fid in ups
+                if fid not in dead_feeds and live(feeds[fid].upstream_id)
+            ]
+        return _split_factors(_side_groups(members))
 
-        def live(d: int) -> bool:
-            v = live_over.get(d)
-            return base.live[d] if v is None else v
+    def source(self, vec: np.ndarray) -> int:
+        self.extra.append(vec)
+        return len(self.dev_row) + len(self.extra) - 1
 
-        def feed_live(fid: int) -> bool:
-            return fid not in dead_feeds and live(g.feeds[fid].upstream_id)
+    def load_shift(self, rows_by_device: dict[int, tuple[list[int], list[float]]]) -> list[tuple[int, int]]:
+        """(device, source) of the rack shifts: per device, its changed load-feed shares times the loads."""
+        out = []
+        for d, (rows, coefs) in rows_by_device.items():
+            out.append((d, self.source(np.asarray(coefs) @ self.loads[rows])))
+        return out
 
-        for rid in racks:
-            members = []
-            for fid, side, _up in g.load_feed_info.get(rid, ()):
-                feed_vec[fid] = {}
-                if feed_live(fid):
-                    members.append((side, fid))
-            vec = self.load_vec.get(rid)
-            if not members or not vec:
-                continue
-            groups = _side_groups(members)
-            for ids in groups.values():
-                factor = 1.0 / len(groups) / len(ids)
-                for fid in ids:
-                    feed_vec[fid] = {h: kw * factor for h, kw in vec.items()}
-        order = devices if baseline else sorted(devices, key=g.pos.__getitem__)
-        for d in reversed(order):
-            dev = g.devices[d]
-            ups = g.up_feeds[d]
-            for fid in ups:
-                feed_vec[fid] = {}
-            if dev.utility_feed_id is not None:
-                util_vec[d] = {}
-            if not live(d):
-                in_vec[d] = {}
-                continue
-            out: Vec = {}
-            for fid in g.down_feeds[d]:
-                v = feed_vec.get(fid)
-                _add_scaled(out, self.base_feed.get(fid, {}) if v is None else v, 1.0)
-            inp = {k: v / dev.efficiency for k, v in out.items()} if dev.efficiency > 0 else out
-            in_vec[d] = inp
-            members = []
-            util = dev.utility_feed_id
-            if util is not None and util not in failed_utilities:
-                members.append(("utility", -1))
-            for fid in ups:
-                if feed_live(fid) and g.feeds[fid].upstream_id not in g.generators:
-                    members.append((g.feeds[fid].side, fid))
-            if not members:
-                members = [(g.feeds[fid].side, fid) for fid in ups if feed_live(fid)]
-            if not members:
-                continue
-            groups = _side_groups(members)
-            for ids in groups.values():
-                factor = 1.0 / len(groups) / len(ids)
-                for fid in ids:
-                    scaled = {k: v * factor for k, v in inp.items()}
-                    if fid == -1:
-                        util_vec[d] = scaled
-                    else:
-                        feed_vec[fid] = scaled
-        return in_vec, util_vec
+    def shift_of(self, x: int) -> tuple[list[tuple[int, int]], frozenset[int], frozenset[int]]:
+        """What the loss of device ``x`` alone does to the loads it feeds: (device, source) per other
+        feeder, and the other feeds of those loads and their devices (the shift holds while none of them
+        changes too)."""
+        hit = self._shift.get(x)
+        if hit is not None:
+            return hit
+        g, base = self.g, self.base
+        acc: dict[int, tuple[list[int], list[float]]] = {}
+        other_feeds: set[int] = set()
+        other_devices: set[int] = set()
+        for lid in dict.fromkeys(lid for _, lid, _ in self.dev_loads[x]):
+            info = g.load_feed_info[lid]
+            groups: dict[str, list[int]] = {}
+            for fid, side, up in info:
+                if up != x:
+                    other_feeds.add(fid)
+                    other_devices.add(up)
+                    if base.live[up]:
+                        groups.setdefault(side, []).append(fid)
+            new = _split_factors(groups)
+            for fid, _side, up in info:
+                if up == x:
+                    continue
+                delta = new.get(fid, 0.0) - self.load_fac.get(fid, 0.0)
+                if delta:
+                    rows, coefs = acc.setdefault(up, ([], []))
+                    rows.append(self.load_row[lid])
+                    coefs.append(delta)
+        hit = self._shift[x] = (self.load_shift(acc), frozenset(other_feeds), frozenset(other_devices))
+        return hit
 
 
 # ---------------------------------------------------------------- the analysis
@@ -359,17 +433,6 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
     return out
 
 
-class _ScopeMin:
-    def __init__(self) -> None:
-        self.value: float | None = None
-        self.element: tuple[str, int, str] | None = None
-        self.failure: Failure | None = None
-
-    def offer(self, value: float, element: tuple[str, int, str], failure: Failure) -> None:
-        if self.value is None or value < self.value:
-            self.value, self.element, self.failure = value, element, failure
-
-
 def failover_headroom(snap: CampusSnapshot) -> Headroom:
     """Headroom of every device, utility feed, hall, building and the campus (see the module doc).
 
@@ -392,11 +455,196 @@ _CACHE_SIZE = 8
 _CACHE_LOCK = threading.Lock()
 
 
+def _scenario_rows(
+    probe: _Probe,
+    scenario: tuple[Failure, set[int], set[int], frozenset[int]],
+) -> tuple[list[tuple[int, Coefs]], dict[int, Coefs]]:
+    """The changed input rows of one scenario's live devices and utility feeds, as source combinations
+    added to their healthy rows: ([(device, coefs)], {utility: coefs})."""
+    g, base = probe.g, probe.base
+    _failure, dead_devices, dead_feeds, failed_utilities = scenario
+    utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
+    seeds = (dead_devices - g.status_dead) | utility_hit
+    for fid in dead_feeds:
+        f = g.feeds[fid]
+        seeds.add(f.upstream_id)
+        if f.downstream_device_id is not None:
+            seeds.add(f.downstream_device_id)
+    if not seeds and not dead_feeds:
+        return [], {}
+    base_live = base.live
+    changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
+
+    def live(d: int) -> bool:
+        return base_live[d] != (d in changed)
+
+    # devices whose sources may split differently: the changed ones, the seeds and the children of the
+    # changed ones
+    resplit = seeds | changed
+    for x in changed:
+        resplit.update(child for _, child in probe.children[x])
+    delta: dict[int, Coefs] = {}  # device -> change of its output row
+    heap = [(-g.pos[d], d) for d in resplit]
+    heapq.heapify(heap)
+    queued = set(resplit)
+
+    def add(d: int, coefs: Coefs, factor: float) -> None:
+        _add_into(delta.setdefault(d, {}), coefs, factor)
+        if d not in queued:
+            queued.add(d)
+            heapq.heappush(heap, (-g.pos[d], d))
+
+    # loads that move to their surviving sides: per lost device alone a cached shift, else re-split here
+    resolve_loads: set[int] = set()
+    shifted: set[int] = set()
+    for x in changed:
+        if not probe.dev_loads[x]:
+            continue
+        if not live(x):
+            shift, other_feeds, other_devices = probe.shift_of(x)
+            if other_feeds.isdisjoint(dead_feeds) and other_devices.isdisjoint(changed):
+                shifted.add(x)
+                for y, src in shift:
+                    if live(y):
+                        add(y, {src: 1.0}, 1.0)
+                continue
+        resolve_loads.update(lid for _, lid, _ in probe.dev_loads[x])
+    for fid in dead_feeds:
+        f = g.feeds[fid]
+        if f.downstream_device_id is None and f.rack_id is not None and f.upstream_id not in shifted:
+            resolve_loads.add(f.rack_id)
+    if resolve_loads:
+        acc: dict[int, tuple[list[int], list[float]]] = {}
+        for lid in resolve_loads:
+            info = g.load_feed_info.get(lid, ())
+            groups: dict[str, list[int]] = {}
+            for fid, side, up in info:
+                if fid not in dead_feeds and live(up):
+                    groups.setdefault(side, []).append(fid)
+            new = _split_factors(groups)
+            for fid, _side, up in info:
+                change = new.get(fid, 0.0) - probe.load_fac.get(fid, 0.0)
+                if change and live(up):
+                    rows, coefs = acc.setdefault(up, ([], []))
+                    rows.append(probe.load_row[lid])
+                    coefs.append(change)
+        for y, src in probe.load_shift(acc):
+            add(y, {src: 1.0}, 1.0)
+
+    # bottom up: a device's input change, then its sources' shares of it
+    feeds, devices = g.feeds, g.devices
+    rows: list[tuple[int, Coefs]] = []
+    util_delta: dict[int, Coefs] = {}
+    while heap:
+        _, d = heapq.heappop(heap)
+        row = probe.dev_row[d]
+        base_fac, base_util = probe.up_fac[d], probe.util_fac[d]
+        if not live(d):
+            if not base_live[d]:
+                continue
+            din: Coefs = {row: -1.0}  # the healthy row taken off: nothing flows
+            fac: dict[int, float] = {}
+            util_fac = 0.0
+        else:
+            dout = delta.get(d)
+            eff = devices[d].efficiency
+            if not dout:
+                din = {}
+            elif eff > 0:
+                din = {k: v / eff for k, v in dout.items()}
+            else:
+                din = dict(dout)
+            if d in resplit:
+                fac = probe.factors(d, live, dead_feeds, failed_utilities)
+                util_fac = fac.pop(-1, 0.0)
+            else:
+                fac, util_fac = base_fac, base_util
+            if din:
+                rows.append((d, din))
+        if fac is not base_fac or din:
+            for fid in g.up_feeds[d]:
+                new_f, old_f = fac.get(fid, 0.0), base_fac.get(fid, 0.0)
+                if (new_f == old_f and not din) or (new_f == 0.0 and old_f == 0.0):
+                    continue
+                parent = feeds[fid].upstream_id
+                if not live(parent):
+                    continue
+                change = {row: new_f - old_f} if new_f != old_f else {}
+                if new_f:
+                    _add_into(change, din, new_f)
+                add(parent, change, 1.0)
+        util = devices[d].utility_feed_id
+        if util is not None and util not in failed_utilities and (util_fac != base_util or din):
+            out = util_delta.setdefault(util, {})
+            if util_fac != base_util:
+                out[row] = out.get(row, 0.0) + util_fac - base_util
+            if util_fac:
+                _add_into(out, din, util_fac)
+    return rows, util_delta
+
+
+class _Rows:
+    """The offers of every scenario as rows: a healthy row (device or utility) plus a source combination."""
+
+    def __init__(self) -> None:
+        self.base: list[int] = []
+        self.element: list[int] = []
+        self.failure: list[int] = []
+        self.coef_row: list[int] = []
+        self.coef_src: list[int] = []
+        self.coef: list[float] = []
+
+    def add(self, base: int, element: int, failure: int, coefs: Coefs | None = None) -> None:
+        if coefs:
+            self.coef_row.extend([len(self.base)] * len(coefs))
+            self.coef_src.extend(coefs)
+            self.coef.extend(coefs.values())
+        self.base.append(base)
+        self.element.append(element)
+        self.failure.append(failure)
+
+
+class _ScopeMins:
+    """Per column (a hall, building or the campus) the lowest value offered and the row offering it; a
+    later row replaces it only when lower by more than float rounding (``TIE_RELATIVE``)."""
+
+    def __init__(self, n: int) -> None:
+        self.value = np.full(n, np.inf)
+        self.row = np.full(n, -1)
+
+    def offer(self, values: np.ndarray, first_row: int) -> None:
+        low = values.min(axis=0)
+        better = low < _beyond(self.value, -1.0)
+        if not better.any():
+            return
+        cols = np.flatnonzero(better)
+        sub = values[:, cols]
+        first = (sub <= low[cols] + TIE_RELATIVE * np.abs(low[cols])).argmax(axis=0)
+        self.value[cols] = sub[first, np.arange(len(cols))]
+        self.row[cols] = first_row + first
+
+
+def _beyond(values: np.ndarray, sign: float) -> np.ndarray:
+    """``values`` moved by the tie tolerance in the direction of ``sign`` (infinities stay)."""
+    out = values.copy()
+    finite = np.isfinite(values)
+    out[finite] += sign * TIE_RELATIVE * np.abs(values[finite])
+    return out
+
+
+def _ratios(margin: np.ndarray, sens: np.ndarray) -> np.ndarray:
+    """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf."""
+    out = np.full(sens.shape, np.inf)
+    np.divide(margin[:, None], sens, out=out, where=sens > MIN_SENSITIVITY)
+    return out
+
+
 def _compute(g: PowerGraph) -> Headroom:
     snap = g.snap
     base = g.baseline()
     place = _placement(g)
     probe = _Probe(g, place.rack_weight)
+    n_halls = probe.n_halls
     hall_building = {h.id: h.building_id for h in snap.halls}
     hall_building.update({r.hall_id: r.building_id for r in snap.racks if r.hall_id not in hall_building})
     utilities = {u.id: u for u in snap.utility_feeds}
@@ -419,113 +667,149 @@ def _compute(g: PowerGraph) -> Headroom:
             load = base_util_load.get(u, 0.0)
             util_rows[u] = ElementHeadroom("utility", u, feed.name, feed.capacity_kw, load, load, HEALTHY)
 
-    hall_min: dict[int, _ScopeMin] = {h: _ScopeMin() for h in place.hall_mode}
-    building_min: dict[int, _ScopeMin] = {b: _ScopeMin() for b in place.building_share}
-    campus_min = _ScopeMin()
-
-    def offer(element: tuple[str, int, str], margin: float, vec: Vec, failure: Failure) -> None:
-        building_sens: dict[int, float] = {}
-        campus_sens = 0.0
-        for hall, s in vec.items():
-            if s > MIN_SENSITIVITY and hall in hall_min:
-                hall_min[hall].offer(margin / s, element, failure)
-            bid = hall_building.get(hall)
-            share = place.building_share.get(bid, {}).get(hall, 0.0)
-            if share:
-                building_sens[bid] = building_sens.get(bid, 0.0) + s * share
-            campus_sens += s * place.campus_share.get(hall, 0.0)
-        for bid, s in building_sens.items():
-            if s > MIN_SENSITIVITY:
-                building_min[bid].offer(margin / s, element, failure)
-        if campus_sens > MIN_SENSITIVITY:
-            campus_min.offer(margin / campus_sens, element, failure)
-
-    def evaluate(failure: Failure, in_kw, in_vec, util_load, util_vec, dev_ids, util_ids) -> None:
-        for d in dev_ids:
-            row = devices.get(d)
-            if row is None:
-                continue
-            load = in_kw(d)
-            if load > row.worst_load_kw:
-                row.worst_load_kw, row.worst_failure = load, failure
-            offer((row.kind, d, row.name), row.limit_kw - load, in_vec(d), failure)
-        for u in util_ids:
-            row = util_rows.get(u)
-            if row is None:
-                continue
-            load = util_load(u)
-            if load > row.worst_load_kw:
-                row.worst_load_kw, row.worst_failure = load, failure
-            offer(("utility", u, row.name), row.limit_kw - load, util_vec(u), failure)
-
-    def util_vector(u: int, vecs: Mapping[int, Vec]) -> Vec:
-        out: Vec = {}
+    # healthy rows: the devices' inputs, then the utility feeds' (their devices' shares added up)
+    n_dev = len(probe.dev_row)
+    util_index = {u: i for i, u in enumerate(util_rows)}
+    base_util = np.zeros((len(util_rows), n_halls + 1))
+    for u, i in util_index.items():
         for d in util_devices.get(u, ()):
-            _add_scaled(out, vecs.get(d, probe.base_util.get(d, {})), 1.0)
-        return out
+            if probe.util_fac[d]:
+                base_util[i] += probe.util_fac[d] * probe.base_in[probe.dev_row[d]]
+        base_util[i, n_halls] = base_util_load.get(u, 0.0)
+    elements: list[ElementHeadroom] = [*devices.values(), *util_rows.values()]
+    element_of = {("device", d): i for i, d in enumerate(devices)}
+    element_of.update({("utility", u): len(devices) + i for u, i in util_index.items()})
 
-    evaluate(
-        HEALTHY,
-        lambda d: base.in_kw.get(d, 0.0),
-        lambda d: probe.base_in.get(d, {}),
-        lambda u: base_util_load.get(u, 0.0),
-        lambda u: util_vector(u, {}),
-        list(g.devices),
-        list(util_rows),
-    )
+    rows = _Rows()
+    failures = [HEALTHY]
+    for d in devices:
+        rows.add(probe.dev_row[d], element_of[("device", d)], 0)
+    for u, i in util_index.items():
+        rows.add(n_dev + i, element_of[("utility", u)], 0)
     scenarios = _scenarios(g)
-    for failure, dead_devices, dead_feeds, failed_utilities in scenarios:
-        utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
-        st = _resolve(g, base, set(dead_devices), set(dead_feeds), failed_utilities, utility_hit, None)
-        affected = set(st.in_kw)
-        if not affected:
+    for scenario in scenarios:
+        dev_rows, util_delta = _scenario_rows(probe, scenario)
+        if not dev_rows and not util_delta:
             continue
-        in_vec, util_vec = probe.solve(
-            base, dead_devices, dead_feeds, failed_utilities, affected, st.racks, st=st
-        )
-        live = {**base.live, **st.live}
-        touched_utils = {g.devices[d].utility_feed_id for d in affected} - {None}
+        failures.append(scenario[0])
+        f = len(failures) - 1
+        for d, coefs in sorted(dev_rows):
+            if d in devices:
+                rows.add(probe.dev_row[d], element_of[("device", d)], f, coefs)
+        for u in sorted(util_delta):
+            if u in util_index and util_delta[u]:
+                rows.add(n_dev + util_index[u], element_of[("utility", u)], f, util_delta[u])
 
-        def util_load(u: int, st=st) -> float:
-            return sum(
-                st.utility_share_kw.get(d, base.utility_share_kw.get(d, 0.0)) for d in util_devices.get(u, ())
-            )
-
-        evaluate(
-            failure,
-            lambda d, st=st: st.in_kw.get(d, base.in_kw.get(d, 0.0)),
-            lambda d, in_vec=in_vec: in_vec.get(d, probe.base_in.get(d, {})),
-            util_load,
-            lambda u, util_vec=util_vec: util_vector(u, util_vec),
-            [d for d in affected if live.get(d, False)],
-            sorted(u for u in touched_utils if u not in failed_utilities),
+    # every row's numbers, in chunks: healthy row + its sources; then the worst loads and the scope minima
+    sources = np.vstack([probe.base_in, *probe.extra]) if probe.extra else probe.base_in
+    healthy = np.vstack([probe.base_in, base_util])
+    row_base = np.asarray(rows.base, dtype=np.intp)
+    row_element = np.asarray(rows.element, dtype=np.intp)
+    coef_row = np.asarray(rows.coef_row, dtype=np.intp)
+    coef_src = np.asarray(rows.coef_src, dtype=np.intp)
+    coef = np.asarray(rows.coef, dtype=float)
+    limit = np.array([e.limit_kw for e in elements])
+    hall_ids = [h for h in probe.halls if h in place.hall_mode]
+    hall_cols = np.array([probe.col[h] for h in hall_ids], dtype=np.intp)
+    building_ids = list(place.building_share)
+    to_building = np.zeros((n_halls, len(building_ids)))
+    for j, b in enumerate(building_ids):
+        for h, share in place.building_share[b].items():
+            if h in probe.col:
+                to_building[probe.col[h], j] = share
+    to_campus = np.zeros((n_halls, 1))
+    for h, share in place.campus_share.items():
+        if h in probe.col:
+            to_campus[probe.col[h], 0] = share
+    scope_min = _ScopeMins(len(hall_ids) + len(building_ids) + 1)
+    worst = np.full(len(elements), -np.inf)
+    worst_row = np.full(len(elements), -1)
+    worst_load = np.zeros(len(row_base))
+    n_rows = len(row_base)
+    start = 0
+    while start < n_rows:
+        stop = min(n_rows, start + _ROW_CHUNK)
+        c0, c1 = np.searchsorted(coef_row, (start, stop))
+        if c1 - c0 > _COEF_CHUNK:  # many sources in few rows (a whole side lost): fewer rows
+            stop = max(start + 1, int(coef_row[c0 + _COEF_CHUNK]))
+            c1 = int(np.searchsorted(coef_row, stop))
+        new = healthy[row_base[start:stop]]
+        if c1 > c0:
+            r = coef_row[c0:c1]
+            heads = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+            summed = np.add.reduceat(coef[c0:c1, None] * sources[coef_src[c0:c1]], heads, axis=0)
+            new[r[heads] - start] += summed
+        load = new[:, n_halls]
+        worst_load[start:stop] = load
+        element = row_element[start:stop]
+        # worst load per element: the first row within rounding of the chunk's highest
+        high = np.full(len(elements), -np.inf)
+        np.maximum.at(high, element, load)
+        better = high > _beyond(worst, 1.0)
+        if better.any():
+            near = load >= high[element] - TIE_RELATIVE * np.abs(high[element])
+            near &= better[element]
+            firsts, at = np.unique(element[near], return_index=True)
+            picked = np.flatnonzero(near)[at]
+            worst[firsts] = load[picked]
+            worst_row[firsts] = start + picked
+        margin = limit[element] - load
+        sens = new[:, :n_halls]
+        scope_min.offer(
+            np.hstack(
+                [
+                    _ratios(margin, sens[:, hall_cols]),
+                    _ratios(margin, sens @ to_building),
+                    _ratios(margin, sens @ to_campus),
+                ]
+            ),
+            start,
         )
+        start = stop
+
+    for i, e in enumerate(elements):
+        if worst_row[i] >= 0:
+            e.worst_load_kw = float(worst_load[worst_row[i]])
+            e.worst_failure = failures[rows.failure[worst_row[i]]]
 
     it_by_hall: dict[int, float] = {}
     for r in snap.racks:
         it_by_hall[r.hall_id] = it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
 
-    def scope_row(
-        scope: str, ident: int | None, it_kw: float, m: _ScopeMin | None, mode: str
-    ) -> ScopeHeadroom:
-        if m is None or m.value is None:
+    def scope_row(scope: str, ident: int | None, it_kw: float, col: int | None, mode: str) -> ScopeHeadroom:
+        if col is None or scope_min.row[col] < 0:
             return ScopeHeadroom(scope, ident, it_kw, None, placement=mode)
-        kind, eid, name = m.element
-        return ScopeHeadroom(scope, ident, it_kw, m.value, kind, eid, name, m.failure, mode)
+        row = int(scope_min.row[col])
+        e = elements[rows.element[row]]
+        return ScopeHeadroom(
+            scope,
+            ident,
+            it_kw,
+            float(scope_min.value[col]),
+            e.kind,
+            e.id,
+            e.name,
+            failures[rows.failure[row]],
+            mode,
+        )
 
+    hall_col = {h: i for i, h in enumerate(hall_ids)}
     halls = {
         h.id: scope_row(
-            "hall", h.id, it_by_hall.get(h.id, 0.0), hall_min.get(h.id), place.hall_mode.get(h.id, "")
+            "hall", h.id, it_by_hall.get(h.id, 0.0), hall_col.get(h.id), place.hall_mode.get(h.id, "")
         )
         for h in snap.halls
     }
+    building_col = {b: len(hall_ids) + j for j, b in enumerate(building_ids)}
     buildings = {}
     for b in snap.buildings:
         it_kw = sum(v for h, v in it_by_hall.items() if hall_building.get(h) == b.id)
         buildings[b.id] = scope_row(
-            "building", b.id, it_kw, building_min.get(b.id), place.building_mode.get(b.id, "")
+            "building", b.id, it_kw, building_col.get(b.id), place.building_mode.get(b.id, "")
         )
-    campus = scope_row("campus", None, sum(it_by_hall.values()), campus_min, place.campus_mode)
+    campus = scope_row(
+        "campus", None, sum(it_by_hall.values()), len(hall_ids) + len(building_ids), place.campus_mode
+    )
     return Headroom(devices, util_rows, halls, buildings, campus, scenarios=len(scenarios) + 1)
 
 

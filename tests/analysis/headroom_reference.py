@@ -455,6 +455,7 @@ def _compute(g: PowerGraph) -> Headroom:
             if row is None:
                 continue
             load = in_kw(d)
+            row.__dict__.setdefault("loads", {})[failure] = load  # addition for the property test
             if load > row.worst_load_kw:
                 row.worst_load_kw, row.worst_failure = load, failure
             offer((row.kind, d, row.name), row.limit_kw - load, in_vec(d), failure)
@@ -463,6 +464,7 @@ def _compute(g: PowerGraph) -> Headroom:
             if row is None:
                 continue
             load = util_load(u)
+            row.__dict__.setdefault("loads", {})[failure] = load  # addition for the property test
             if load > row.worst_load_kw:
                 row.worst_load_kw, row.worst_failure = load, failure
             offer(("utility", u, row.name), row.limit_kw - load, util_vec(u), failure)
