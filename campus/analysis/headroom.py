@@ -257,7 +257,7 @@ class _Probe:
         base = self.base = g.baseline()
         per_server = other_it_per_server_kw(snap)
         shares = other_it_hall_shares(snap) if per_server > 0 else {}
-        mech = mechanical_sensitivity(snap, weights)
+        mech = mechanical_sensitivity(snap, weights, per_server)
         halls = {h.id for h in snap.halls} | {r.hall_id for r in snap.racks}
         for vec in mech.values():
             halls.update(vec)
@@ -275,12 +275,16 @@ class _Probe:
         # ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
         hall_servers = np.zeros(n_halls)
         weighted = []
+        server_shares: dict[tuple, float] = {}  # by rack make-up
         for r in snap.racks:
             w = weights.get(r.id, 0.0)
             if w > 0 and r.id in self.load_row:
                 weighted.append((r, w))
                 if shares:
-                    hall_servers[col[r.hall_id]] += w * server_share(snap, r)
+                    key = (r.nodes, r.extra_it_kw)
+                    if key not in server_shares:
+                        server_shares[key] = server_share(snap, r)
+                    hall_servers[col[r.hall_id]] += w * server_shares[key]
         for r, w in weighted:
             i = self.load_row[r.id]
             loads[i, col[r.hall_id]] += w

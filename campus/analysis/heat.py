@@ -282,13 +282,16 @@ def server_share(snap: CampusSnapshot, r: RackSnap) -> float:
     return nominal_servers / nominal if nominal > 0 else 1.0
 
 
-def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> dict[int, dict[int, float]]:
+def heat_sensitivity(
+    snap: CampusSnapshot, rack_weight: Mapping[int, float], other_per_server: float | None = None
+) -> dict[int, dict[int, float]]:
     """Heat each cooling unit takes per kW of IT added to a hall, kW/kW: unit -> {hall: kW per kW}.
 
     ``rack_weight`` spreads one added kW of a hall over its racks (weights of one hall add up to 1). Each
     rack's share is placed by the module rules at the rack's liquid/air proportion. Other IT grows with
     the servers (``other_it_fraction`` / (1 − fraction) per server kW), when the campus' other IT is set
     by that fraction, and spreads over the halls by ``other_it_hall_shares`` (rule 5), so this is exact.
+    ``other_per_server``: ``other_it_per_server_kw(snap)`` when the caller has it.
     """
     units = {u.id: u for u in snap.cooling_units}
     hall_building = {h.id: h.building_id for h in snap.halls}
@@ -299,7 +302,8 @@ def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> 
             air_by_hall.setdefault(u.hall_id, []).append(u)
             if u.hall_id in hall_building:
                 air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
-    other_per_server = other_it_per_server_kw(snap)
+    if other_per_server is None:
+        other_per_server = other_it_per_server_kw(snap)
     hall_servers: dict[int, float] = {}  # server kW per kW added to the hall
     out: dict[int, dict[int, float]] = {}
 
@@ -308,28 +312,39 @@ def heat_sensitivity(snap: CampusSnapshot, rack_weight: Mapping[int, float]) -> 
             row = out.setdefault(uid, {})
             row[hall] = row.get(hall, 0.0) + kw
 
+    # Linear in the added kW, so a hall's air heat spreads over its air units once, and the other IT once
+    # per hall; racks of one make-up share their liquid/air proportion and server share.
+    hall_air: dict[int, float] = {}  # air heat of racks on liquid units, per kW added to their hall
+    kinds: dict[tuple, tuple[float, float]] = {}  # rack make-up -> (liquid share of its IT, server share)
     for r in snap.racks:
         w = rack_weight.get(r.id, 0.0)
         unit = units.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
         if w <= 0:
             continue
-        into: dict[int, float] = {}
+        key = (r.nodes, r.extra_it_kw, r.cooling_type)
+        kind = kinds.get(key)
+        if kind is None:
+            liquid, _ = rack_heat_split(snap, r, 1.0)
+            kind = kinds[key] = (liquid, server_share(snap, r))
         if unit is not None:
-            liquid, air = rack_heat_split(snap, r, w)
             if unit.kind in AIR_UNIT_KINDS:
-                into[unit.id] = w
+                add({unit.id: w}, r.hall_id)
             else:
-                into[unit.id] = liquid
-                _spread(air, air_by_hall.get(r.hall_id, []), into)
+                add({unit.id: w * kind[0]}, r.hall_id)
+                hall_air[r.hall_id] = hall_air.get(r.hall_id, 0.0) + w * (1.0 - kind[0])
         if other_per_server:
-            hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(snap, r)
-        add(into, r.hall_id)
+            hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * kind[1]
+    for hall_id, air in hall_air.items():
+        into: dict[int, float] = {}
+        _spread(air, air_by_hall.get(hall_id, []), into)
+        add(into, hall_id)
     # The other IT the added servers bring, spread over the halls by their shares (rule 5).
-    shares = other_it_hall_shares(snap)
-    for h0, servers in hall_servers.items():
-        into = {}
-        for hall_id, share in shares.items():
+    if hall_servers:
+        per_kw: dict[int, float] = {}  # unit -> other IT heat per kW of it
+        for hall_id, share in other_it_hall_shares(snap).items():
             targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
-            _spread(servers * other_per_server * share, targets, into)
-        add(into, h0)
+            _spread(share, targets, per_kw)
+        for h0, servers in hall_servers.items():
+            kw = servers * other_per_server
+            add({uid: kw * v for uid, v in per_kw.items()}, h0)
     return out

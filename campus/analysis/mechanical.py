@@ -68,19 +68,20 @@ def mechanical_loads(
 
 
 def mechanical_sensitivity(
-    snap: CampusSnapshot, rack_weight: Mapping[int, float]
+    snap: CampusSnapshot, rack_weight: Mapping[int, float], other_per_server: float | None = None
 ) -> dict[tuple[str, int], dict[int, float]]:
     """Electrical kW of every unit and plant per kW of IT added to a hall: ``(kind, id) -> {hall: kW/kW}``.
 
     The added heat lands where ``heat.heat_sensitivity`` puts it; a unit draws its fan or pump fraction of
     it, a plant takes its units' added heat and their fan and pump power (both end up in the water) and
     draws that over its COP: the rules of ``cooling.cooling_balance``, per added kW.
+    ``other_per_server``: ``heat.other_it_per_server_kw(snap)`` when the caller has it.
     """
     units = {u.id: u for u in snap.cooling_units}
     plants = {p.id: p for p in snap.cooling_plants}
     out: dict[tuple[str, int], dict[int, float]] = {}
     plant_heat: dict[int, dict[int, float]] = {}
-    for uid, vec in heat_sensitivity(snap, rack_weight).items():
+    for uid, vec in heat_sensitivity(snap, rack_weight, other_per_server).items():
         u = units[uid]
         frac = unit_electrical_fraction(u.kind) if u.capacity_kw > 0 else 0.0
         out[("unit", uid)] = {h: kw * frac for h, kw in vec.items()}
