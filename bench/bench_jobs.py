@@ -5,7 +5,9 @@
 
 End to end as a client sees it: POST /api/campuses/generate/ (or /import/ with a JSON spec) -> 202 -> a real
 `celery -A twin worker` process (one pool process, replaced after every job so each job's peak memory is its
-own) -> GET /api/jobs/{id}/ until it succeeded. Runs against a throwaway database created next to the one
+own) -> GET /api/jobs/{id}/ until it succeeded -> the campus' first GET summary and first GET floor map (whole
+campus), timed client side through the API of this process, which computed neither (the job's worker stored
+them in the shared analytics cache; with --cold, also the same two computed from scratch). Runs against a throwaway database created next to the one
 DATABASE_URL names ("test_<name>") and dropped afterwards. Peak RSS is the worker pool process's high-water
 mark (VmHWM), sampled while the job runs. Prints a table; asserts nothing.
 """
@@ -32,9 +34,11 @@ import django  # noqa: E402
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from campus.api import analytics  # noqa: E402
 from campus.catalog_loader import ensure_catalog_and_roles  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
 from campus.models import Job  # noqa: E402
@@ -107,6 +111,34 @@ def wait_job(client: APIClient, url: str, worker: subprocess.Popen) -> tuple[dic
         time.sleep(0.25)
 
 
+def first_reads(client: APIClient, campus_id: int | None, cold: bool) -> dict[str, float]:
+    """Seconds of the campus' first GET summary and GET floor map in this process (it holds nothing of the
+    campus); with ``cold``, then the same two again with the shared cache's entries removed (computed)."""
+    times: dict[str, float] = {}
+    if campus_id is None:
+        return times
+    rounds = [("", False)] + ([("cold ", True)] if cold else [])
+    for prefix, drop in rounds:
+        analytics.forget()
+        if drop:
+            version = analytics.campus_version(campus_id)
+            for endpoint in analytics.SHARED_ENDPOINTS:
+                key = analytics.shared_key(campus_id, version, analytics.today(), endpoint)
+                caches[analytics.SHARED_CACHE].delete(key)
+            analytics.forget()
+        for endpoint in analytics.SHARED_ENDPOINTS:
+            started = time.perf_counter()
+            response = client.get(f"/api/campuses/{campus_id}/{endpoint}/")
+            times[prefix + endpoint] = time.perf_counter() - started
+            assert response.status_code == 200, response.content[:500]
+    analytics.forget()
+    return times
+
+
+def _seconds(reads: dict[str, float], name: str, width: int) -> str:
+    return f"{reads[name]:>{width}.2f}" if name in reads else f"{'-':>{width}}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -119,6 +151,11 @@ def main() -> None:
         "--keep-child",
         action="store_true",
         help="Keep the pool process between jobs (peak RSS is then the largest so far, not per job).",
+    )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="Also time the first summary and floor map computed from scratch (the shared cache emptied).",
     )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -148,7 +185,8 @@ def main() -> None:
             body, peak, polls = wait_job(client, response.json()["url"], worker)
             wall = time.perf_counter() - started
             job = Job.objects.get(pk=body["id"])
-            rows.append(("generate", gpus, body, wall, job, peak, None))
+            reads = first_reads(client, body["campus"], args.cold)
+            rows.append(("generate", gpus, body, wall, job, peak, None, reads))
         if args.import_size:
             spec = generate_spec(f"Imported {args.import_size}", args.import_size)
             text = json.dumps(spec).encode()
@@ -163,7 +201,8 @@ def main() -> None:
             body, peak, polls = wait_job(client, response.json()["url"], worker)
             wall = time.perf_counter() - started
             job = Job.objects.get(pk=body["id"])
-            rows.append(("import", args.import_size, body, wall, job, peak, size_mb))
+            reads = first_reads(client, body["campus"], args.cold)
+            rows.append(("import", args.import_size, body, wall, job, peak, size_mb, reads))
     finally:
         if worker is not None and worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
@@ -179,22 +218,33 @@ def main() -> None:
     )
     header = (
         f"{'job':>8} {'GPUs':>10} {'racks':>7} {'status':>9} {'202->done s':>11} {'queued':>7} {'in worker s':>11} "
-        f"{'gen/read':>8} {'validate':>8} {'write':>6} {'commit':>6} {'spec MB':>8} {'peak RSS MB':>12}"
+        f"{'gen/read':>8} {'validate':>8} {'write':>6} {'commit':>6} {'analyse':>7} {'spec MB':>8} "
+        f"{'peak RSS MB':>12} {'1st summary s':>13} {'1st map s':>9}"
+        + (f" {'cold summary s':>14} {'cold map s':>10}" if args.cold else "")
     )
     print(header)
     print("-" * len(header))
-    for kind, gpus, body, wall, job, peak, size_mb in rows:
+    for kind, gpus, body, wall, job, peak, size_mb, reads in rows:
         worker_s = (job.finished - job.started).total_seconds() if job.finished and job.started else 0.0
         queued_s = (job.started - job.created).total_seconds() if job.started else 0.0
         racks = (body.get("result") or {}).get("counts", {}).get("racks", 0)
         size = f"{size_mb:8.1f}" if size_mb else f"{'-':>8}"
         sec = (body.get("result") or {}).get("seconds", {})
         first = sec.get("generate", sec.get("read", 0.0))
-        commit = worker_s - first - sec.get("validate", 0.0) - sec.get("write", 0.0)
+        analyse = sec.get("analyse", 0.0)
+        commit = sec.get(
+            "commit", worker_s - first - sec.get("validate", 0.0) - sec.get("write", 0.0) - analyse
+        )
         print(
             f"{kind:>8} {gpus:>10,} {racks:>7,} {body['status']:>9} {wall:>11.1f} {queued_s:>7.1f} {worker_s:>11.1f} "
             f"{first:>8.1f} {sec.get('validate', 0.0):>8.1f} {sec.get('write', 0.0):>6.1f} {commit:>6.1f} "
-            f"{size} {peak:>12.0f}"
+            f"{analyse:>7.1f} {size} {peak:>12.0f} {_seconds(reads, 'summary', 13)} "
+            f"{_seconds(reads, 'floor-map', 9)}"
+            + (
+                f" {_seconds(reads, 'cold summary', 14)} {_seconds(reads, 'cold floor-map', 10)}"
+                if args.cold
+                else ""
+            )
         )
         if body["status"] != "succeeded":
             print(f"         error: {body['error']}")

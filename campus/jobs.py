@@ -2,15 +2,19 @@
 
 Lifecycle (docs/operations.md, "Campus jobs")::
 
-    queued --run_job--> running --written and committed--> succeeded
+    queued --run_job--> running --written and committed--> running, campus set ("analysing") --> succeeded
                            └--bad spec / generator error / worker lost--> failed (nothing written)
 
 - The request stores the job (an import's spec zlib-compressed on the row) and sends ``campus.tasks.run_job``
   when its transaction commits.
 - The worker parses the spec as it reads it (ijson), validates it, and writes the campus in **one**
-  transaction that also marks the job succeeded: either the campus and the success are both there or neither
-  is. A failure (a bad spec, a generator error, a time limit, a crash) rolls the writes back and records the
-  cause on the job.
+  transaction that also sets the job's campus and result: either both are there or neither is. A failure
+  before the commit (a bad spec, a generator error, a time limit, a crash) rolls the writes back and records
+  the cause on the job.
+- Once committed, the worker computes the campus' default summary and whole-campus floor map into the shared
+  analytics cache (``campus.api.analytics.warm``, stage "analysing"), so the campus' first reads do not
+  compute them, and only then marks the job succeeded. A failure there is logged and the job still succeeds;
+  a job with its campus set is never failed (the reaper finishes one whose worker died while analysing).
 - Progress and the heartbeat are written by a thread with its own database connection, so readers see them
   while the big transaction is still open (a write inside it would stay invisible until the commit).
   Progress never goes down (``GREATEST`` in SQL).
@@ -251,12 +255,15 @@ def run_job(job_id: int) -> str:
 
 
 def fail_job(job_id: int, field: str | None, detail: str, errors: list | None = None) -> bool:
-    """Mark an unfinished job failed with its cause; its input is dropped. False if it had finished."""
+    """Mark an unfinished job failed with its cause; its input is dropped. False if it had finished, or if its
+    campus is committed (it is then finishing its analysis: it succeeds)."""
     error: dict[str, Any] = {"field": field, "detail": detail}
     if errors:
         error["errors"] = errors[:100]
     return bool(
-        Job.objects.filter(pk=job_id, status__in=(Job.Status.QUEUED, Job.Status.RUNNING)).update(
+        Job.objects.filter(
+            pk=job_id, status__in=(Job.Status.QUEUED, Job.Status.RUNNING), campus__isnull=True
+        ).update(
             status=Job.Status.FAILED,
             error=error,
             message="failed",
@@ -337,7 +344,7 @@ def _store(
         counts.get("racks", 0) * 3 + counts.get("nodes", 0) + counts.get("link_bundles", 0) + 100,
     )
     written = [0]
-    write_share = 0.97 - (base + 0.1)
+    write_share = WRITTEN - (base + 0.1)
 
     started = [time.perf_counter()]
 
@@ -355,21 +362,21 @@ def _store(
         with progress.writing(), transaction.atomic():
             campus = import_campus(spec, progress=on_stage, replace=replace)
             seconds["write"] = round(time.perf_counter() - started[0], 2)
-            progress.set(0.97, "committing")
+            started[0] = time.perf_counter()
+            progress.set(WRITTEN, "committing")
+            result = {
+                "id": campus.pk,
+                "name": campus.name,
+                "counts": counts,
+                "notes": notes,
+                "seconds": seconds,
+            }
             done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
-                status=Job.Status.SUCCEEDED,
-                progress=1.0,
-                message="succeeded",
+                progress=Greatest(F("progress"), Value(WRITTEN)),
+                message="committing",
                 campus=campus,
-                result={
-                    "id": campus.pk,
-                    "name": campus.name,
-                    "counts": counts,
-                    "notes": notes,
-                    "seconds": seconds,
-                },
+                result=result,
                 input=None,
-                finished=timezone.now(),
                 heartbeat=timezone.now(),
             )
             if not done or progress.lost.is_set():
@@ -381,8 +388,46 @@ def _store(
     except _Abandoned:
         log.warning("job %s was reaped while it worked; its writes were rolled back", job.pk)
         return
-    # The commit itself (PostgreSQL checks the deferred foreign keys there) counts in the job's run time.
-    Job.objects.filter(pk=job.pk).update(finished=timezone.now())
+    # The commit itself (PostgreSQL checks the deferred foreign keys there) is a stage of its own.
+    seconds["commit"] = round(time.perf_counter() - started[0], 2)
+    started[0] = time.perf_counter()
+    _analyse(job.pk, campus, progress)
+    seconds["analyse"] = round(time.perf_counter() - started[0], 2)
+    succeed_job(job.pk, result)
+
+
+WRITTEN = 0.9  # the job's progress once its campus is written; the analysis takes it from there to 1
+
+
+def _analyse(job_id: int, campus, progress: JobProgress) -> None:
+    """Fill the shared analytics cache with the new campus' default summary and floor map. Never fails the
+    job: the campus is committed, and a read that finds nothing cached computes it."""
+    from campus.api import analytics
+
+    stages = {"summary": (0.92, "analysing: summary"), "floor-map": (0.97, "analysing: floor map")}
+    progress.set(0.91, "analysing")
+    try:
+        analytics.warm(campus, report=lambda endpoint: progress.set(*stages[endpoint]))
+    except Exception:
+        log.exception("job %s: the analysis of campus %s was not stored", job_id, campus.pk)
+
+
+def succeed_job(job_id: int, result: dict | None = None, message: str = "succeeded") -> bool:
+    """Mark a running job whose campus is committed succeeded. False if it had finished."""
+    fields: dict[str, Any] = {}
+    if result is not None:
+        fields["result"] = result
+    now = timezone.now()
+    return bool(
+        Job.objects.filter(pk=job_id, status=Job.Status.RUNNING, campus__isnull=False).update(
+            status=Job.Status.SUCCEEDED,
+            progress=1.0,
+            message=message,
+            finished=now,
+            heartbeat=now,
+            **fields,
+        )
+    )
 
 
 class _Abandoned(Exception):
@@ -397,14 +442,18 @@ def reap_stale_jobs(now=None) -> dict[str, list[int]]:
     from simulations.runs.reaper import broker_backlog
 
     now = now or timezone.now()
-    report: dict[str, list[int]] = {"failed": [], "resent": []}
+    report: dict[str, list[int]] = {"failed": [], "resent": [], "succeeded": []}
     stale = stale_s()
     dead = list(
         Job.objects.filter(
             status=Job.Status.RUNNING, heartbeat__lt=now - timedelta(seconds=stale)
-        ).values_list("pk", flat=True)
+        ).values_list("pk", "campus_id")
     )
-    for job_id in dead:
+    for job_id, campus_id in dead:
+        if campus_id is not None:  # committed; its worker died while analysing
+            if succeed_job(job_id, message="succeeded (the worker stopped while analysing the campus)"):
+                report["succeeded"].append(job_id)
+            continue
         if fail_job(
             job_id,
             None,

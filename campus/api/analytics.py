@@ -12,19 +12,31 @@ The cache lives in the process (each gunicorn worker keeps its own); it holds a 
 A version read is reused for ``VERSION_TTL_S`` seconds, unless this process saves or deletes a campus row
 in the meantime (then the next request reads it again): a change made through another worker is seen at
 most that long after it was committed.
+
+The shared cache: the rendered bytes and ETag of the default summary and whole-campus floor map (no query
+parameters: today, the default assumptions) are also kept in Django's ``analytics`` cache (Redis, or files
+on the embedded default), shared by every web and worker process and keyed by the campus, a digest of its
+version, the day and the endpoint. A process that does not hold the campus' state answers those two from
+there after the version read, without building a snapshot; the jobs that generate or import a campus fill
+it (``warm``), so a new 1M-GPU campus's first summary is not a 30 s computation. An entry is never served
+for another version: the key holds it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import logging
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
+from django.core.cache import caches
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
@@ -46,6 +58,9 @@ MAX_CAMPUSES = 4
 MAX_DAYS_PER_CAMPUS = 8  # states kept per campus (one per as_of day asked for), oldest first out
 VERSION_TTL_S = 1.0
 MAX_RESULTS_PER_CAMPUS = 32
+SHARED_CACHE = "analytics"  # the alias in settings.CACHES
+
+log = logging.getLogger(__name__)
 
 # (model, how its rows are tied to a campus); None: catalog tables, shared by every campus.
 _VERSION_SOURCES: list[tuple[type, str | None]] = [
@@ -194,6 +209,10 @@ class CampusState:
                     self.results.popitem(last=False)
         return value
 
+    def holds(self, key: tuple) -> bool:
+        with self.lock:
+            return key in self.results
+
     def rollup(self) -> power.PowerRollup:
         return self.memo(("rollup",), lambda: power.rollup(self.snap))
 
@@ -313,6 +332,135 @@ def rendered(state: CampusState, key: tuple, data: Callable[[], Any]) -> tuple[b
         return body, f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"'
 
     return state.memo(("rendered", *key), render)
+
+
+# ---------------------------------------------------------------- the shared cache of default bodies
+
+SHARED_ENDPOINTS = ("summary", "floor-map")
+
+
+@functools.cache
+def _default_summary_params() -> tuple:
+    from campus.api.serializers_.analytics import SummaryQuerySerializer
+
+    serializer = SummaryQuerySerializer(data={})
+    serializer.is_valid(raise_exception=True)
+    return tuple(
+        sorted((k, v) for k, v in serializer.validated_data.items() if v is not None and k != "as_of")
+    )
+
+
+def default_summary_params() -> dict:
+    """What the summary's query serializer makes of no parameters (its defaults), as the view passes them."""
+    return dict(_default_summary_params())
+
+
+def shared_endpoint(endpoint: str) -> tuple[tuple, Callable[[CampusState], Any]]:
+    """The default request of a shared endpoint: its key for ``rendered`` (the one the view's own request
+    without parameters uses) and its data from a state."""
+    if endpoint == "summary":
+        params = default_summary_params()
+        return ("summary", _default_summary_params()), lambda state: campus_summary(state, **params)
+    if endpoint == "floor-map":
+        return ("floor_map", None), lambda state: floor_map(state, None)
+    raise KeyError(endpoint)
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the code that computes the bodies (the analysis core, the snapshot adapter, this module):
+    a deployment that changes what a body holds for unchanged rows does not read the bodies of the last."""
+    root = Path(__file__).resolve().parents[1]
+    files = sorted(p for p in (root / "analysis").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files += [root / "snapshot_adapter.py", Path(__file__).resolve()]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def version_digest(version: tuple) -> str:
+    return hashlib.sha256(repr(version).encode()).hexdigest()[:32]
+
+
+def shared_key(campus_id: int, version: tuple, as_of: date, endpoint: str) -> str:
+    """The shared cache's key of a default body: campus, version, day and endpoint (and the code's digest)."""
+    return f"analytics:{code_digest()}:{campus_id}:{version_digest(version)}:{as_of.isoformat()}:{endpoint}"
+
+
+def shared_get(key: str) -> tuple[bytes, str] | None:
+    """A body and ETag from the shared cache; None when absent or the cache is unreachable (logged: the
+    request then computes)."""
+    try:
+        hit = caches[SHARED_CACHE].get(key)
+    except Exception:
+        log.warning("shared analytics cache: read of %s failed", key, exc_info=True)
+        return None
+    if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], bytes):
+        return hit
+    return None
+
+
+def shared_set(key: str, value: tuple[bytes, str]) -> bool:
+    try:
+        caches[SHARED_CACHE].set(key, value)
+    except Exception:
+        log.warning("shared analytics cache: write of %s failed", key, exc_info=True)
+        return False
+    return True
+
+
+def default_body(
+    campus_id: int, endpoint: str, state_of: Callable[[], CampusState]
+) -> tuple[bytes, str] | None:
+    """The rendered default body of ``endpoint`` for today: this process' state if it holds that body, else
+    the shared cache, else computed from ``state_of()`` and stored there. None when the campus does not
+    exist (the caller answers 404 its own way)."""
+    version = current_version(campus_id)
+    if not campus_exists(version):
+        return None
+    as_of = today()
+    key, _ = shared_endpoint(endpoint)
+    state = cached_state(campus_id, as_of)
+    if state is None or not state.holds(("rendered", *key)):
+        hit = shared_get(shared_key(campus_id, version, as_of, endpoint))
+        if hit is not None:
+            return hit
+        state = state or state_of()
+    return _render_and_share(state, campus_id, endpoint)
+
+
+def _render_and_share(state: CampusState, campus_id: int, endpoint: str) -> tuple[bytes, str]:
+    key, data = shared_endpoint(endpoint)
+    fresh = not state.holds(("rendered", *key))
+    value = rendered(state, key, lambda: data(state))
+    if fresh:  # under the version the state was built from (the body's own)
+        shared_set(shared_key(campus_id, state.version, state.as_of, endpoint), value)
+    return value
+
+
+def warm(campus: models.Campus, report: Callable[[str], None] | None = None) -> dict[str, float]:
+    """Compute the default summary and whole-campus floor map of today and store them in the shared cache
+    (the jobs that write a campus call it once it is committed). The state is not kept in this process.
+    Returns the seconds each part took; ``report(endpoint)`` is called before each."""
+    seconds: dict[str, float] = {}
+    forget(campus.pk)  # a version this process read before the commit is not the campus' now
+    started = time.perf_counter()
+    try:
+        state = campus_state(campus, keep=False)
+        seconds["snapshot"] = round(time.perf_counter() - started, 2)
+        for endpoint in SHARED_ENDPOINTS:
+            if report is not None:
+                report(endpoint)
+            started = time.perf_counter()
+            key, data = shared_endpoint(endpoint)
+            value = rendered(state, key, lambda data=data: data(state))
+            shared_set(shared_key(campus.pk, state.version, state.as_of, endpoint), value)
+            seconds[endpoint] = round(time.perf_counter() - started, 2)
+    finally:
+        forget(campus.pk)  # the snapshot's parts: a worker does not keep a campus it only analysed
+    return seconds
 
 
 def campus_summary(state: CampusState, **params) -> dict:

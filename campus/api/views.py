@@ -276,7 +276,10 @@ class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 def _json(state, key: tuple, data) -> HttpResponse:
     """A cached analytics body: rendered once per campus version, with its ETag (If-None-Match → 304)."""
-    body, etag = analytics.rendered(state, key, data)
+    return _body(*analytics.rendered(state, key, data))
+
+
+def _body(body: bytes, etag: str) -> HttpResponse:
     response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     return response
@@ -340,6 +343,13 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     filterset_class = filtersets.CampusFilterSet
     search_fields = ("name", "location")
 
+    def _pk(self) -> int | None:
+        try:
+            pk = int(self.kwargs[self.lookup_url_kwarg or self.lookup_field])
+        except (TypeError, ValueError):
+            return None
+        return pk if 1 <= pk < 2**63 else None
+
     def _state(self, params: dict | None = None):
         """The campus in service on the request's ``as_of`` day (default today).
 
@@ -347,12 +357,17 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         version query that proved it current counts the campus' row); otherwise it is looked up (404 if
         absent)."""
         as_of = (params or {}).get("as_of")
-        try:
-            pk = int(self.kwargs[self.lookup_url_kwarg or self.lookup_field])
-        except (TypeError, ValueError):
-            pk = 0
-        state = analytics.cached_state(pk, as_of) if 1 <= pk < 2**63 else None
+        pk = self._pk()
+        state = analytics.cached_state(pk, as_of) if pk is not None else None
         return state if state is not None else analytics.campus_state(self.get_object(), as_of)
+
+    def _default_body(self, request, endpoint: str) -> HttpResponse | None:
+        """The request without query parameters (today, default assumptions): answered from the shared
+        analytics cache when this process does not hold the body (``analytics.default_body``)."""
+        if request.query_params or (pk := self._pk()) is None:
+            return None
+        found = analytics.default_body(pk, endpoint, self._state)
+        return _body(*found) if found is not None else None
 
     @extend_schema(
         summary="Campus summary: inventory, power, cooling, network, compute, reliability",
@@ -366,6 +381,8 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def summary(self, request, pk=None):
         params = {k: v for k, v in _query(a.SummaryQuerySerializer, request).items() if v is not None}
+        if (shared := self._default_body(request, "summary")) is not None:
+            return shared
         state = self._state({"as_of": params.pop("as_of", None)})
         try:
             return _json(
@@ -477,6 +494,8 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="floor-map")
     def floor_map(self, request, pk=None):
         params = _query(a.FloorMapQuerySerializer, request)
+        if (shared := self._default_body(request, "floor-map")) is not None:
+            return shared
         state = self._state(params)
         try:
             hall = params.get("hall")

@@ -7,7 +7,9 @@ import time
 
 import pytest
 
+from campus.api import analytics
 from campus.models import Campus, Job, Rack
+from tests.api.test_shared_analytics_cache import computed
 from tests.interchange.conftest import inventory_counts
 
 from .test_worker_e2e import RUN_DEADLINE_S, STALE_S, planner_api, wait_for, workers  # noqa: F401
@@ -49,6 +51,16 @@ def test_a_generation_job_runs_on_a_worker_with_a_rising_progress(job_env, worke
     assert body["campus"] == campus.pk
     assert body["result"]["counts"]["racks"] == Rack.objects.filter(campus=campus).count()
     assert body["result"]["counts"]["gpus"] == 16384
+
+    # The worker stored the new campus' default summary and floor map in the shared cache before it reported
+    # success: this process, which computed neither, answers both from there, byte for byte what a computation
+    # from scratch gives.
+    analytics.forget()
+    for endpoint, url in (("summary", "summary/"), ("floor-map", "floor-map/")):
+        response = planner_api.get(f"/api/campuses/{campus.pk}/{url}")
+        assert response.status_code == 200
+        assert analytics.cached_state(campus.pk) is None  # no state built here
+        assert (response.content, response["ETag"]) == computed(campus, endpoint)
 
 
 def test_a_worker_killed_mid_job_leaves_nothing_and_the_job_failed(job_env, workers, planner_api):  # noqa: F811

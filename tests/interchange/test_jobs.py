@@ -389,9 +389,9 @@ def test_the_reaper_fails_a_queued_job_whose_message_was_lost_too_often(settings
     fresh = Job.objects.create(kind="generate", status="queued", attempts=0)
     Job.objects.filter(pk__in=[worn.pk, fresh.pk]).update(created=old)
     report = jobs.reap_stale_jobs()
-    if report == {"failed": [], "resent": []}:
+    if report == {"failed": [], "resent": [], "succeeded": []}:
         pytest.skip("the broker reports a backlog: lost messages cannot be told from waiting ones")
-    assert report == {"failed": [worn.pk], "resent": [fresh.pk]}
+    assert report == {"failed": [worn.pk], "resent": [fresh.pk], "succeeded": []}
     fresh.refresh_from_db()
     assert fresh.attempts == 1 and fresh.status == "queued"
     assert Job.objects.get(pk=worn.pk).status == "failed"

@@ -1,7 +1,8 @@
 """Settings shared by every environment. Everything that differs between machines comes from the environment.
 
 DATABASE_URL  default sqlite:///<repo>/var/db.sqlite3 (embedded); e.g. postgres://postgres@127.0.0.1:5432/twin
-REDIS_URL     default unset: Celery uses kombu's filesystem transport under var/celery (no server needed)
+REDIS_URL     default unset: Celery uses kombu's filesystem transport under var/celery (no server needed), and
+              the shared analytics cache is a file cache under var/cache/analytics
 SECRET_KEY, ALLOWED_HOSTS, DEBUG, CELERY_TASK_ALWAYS_EAGER, TWIN_THROTTLE_USER, TWIN_THROTTLE_ANON
 """
 
@@ -203,6 +204,28 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
+
+# ------------------------------------------------------------------ caches
+# "default" stays in the process. "analytics" is shared by every web and worker process: the rendered default
+# summary and whole-campus floor map of each campus version (campus.api.analytics, "The shared cache"); the
+# jobs that generate or import a campus fill it. Redis when REDIS_URL is set, else files under the var dir.
+ANALYTICS_CACHE_SECONDS = int(os.environ.get("TWIN_ANALYTICS_CACHE_SECONDS", str(24 * 3600)))
+if REDIS_URL:
+    _analytics_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+else:
+    _analytics_cache = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache" / "analytics"),
+        "OPTIONS": {"MAX_ENTRIES": 200},
+    }
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "analytics": {
+        **_analytics_cache,
+        "TIMEOUT": ANALYTICS_CACHE_SECONDS,
+        "KEY_PREFIX": os.environ.get("TWIN_CACHE_KEY_PREFIX", "twin"),
+    },
+}
 
 LOGGING = {
     "version": 1,

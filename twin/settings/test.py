@@ -16,6 +16,11 @@ REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"user": "100000/min", "anon": "100000/min"}
 LOGGING = {**LOGGING, "root": {"handlers": ["console"], "level": "WARNING"}}  # noqa: F405
 
+# One key space per test session in the shared analytics cache (Redis in CI is shared by concurrent sessions);
+# the end-to-end tests' workers inherit it through the environment.
+os.environ.setdefault("TWIN_CACHE_KEY_PREFIX", f"test-{os.getpid()}")
+CACHES = {**CACHES, "analytics": {**CACHES["analytics"], "KEY_PREFIX": os.environ["TWIN_CACHE_KEY_PREFIX"]}}  # noqa: F405
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         **DATABASES["default"].get("OPTIONS", {}),
