@@ -74,12 +74,22 @@ class HeatMap:
 
 def _spread(kw: float, units: list[CoolingUnitSnap], into: dict[int, float]) -> bool:
     """Split ``kw`` over ``units`` by capacity (equally when none has any); False if there is no unit."""
-    if not units:
-        return False
+    return _spread_shares(kw, _shares(units), into)
+
+
+def _shares(units: list[CoolingUnitSnap]) -> tuple[tuple[int, float], ...]:
+    """(unit id, share) of a split by capacity (equally when none has any), in the units' order."""
     total = sum(max(u.capacity_kw, 0.0) for u in units)
-    for u in units:
-        share = max(u.capacity_kw, 0.0) / total if total > 0 else 1.0 / len(units)
-        into[u.id] = into.get(u.id, 0.0) + kw * share
+    return tuple((u.id, max(u.capacity_kw, 0.0) / total if total > 0 else 1.0 / len(units)) for u in units)
+
+
+def _spread_shares(kw: float, shares: tuple[tuple[int, float], ...], into: dict[int, float]) -> bool:
+    """``_spread`` with the shares worked out once (``_shares``): one hall's units take the air heat of
+    each of its racks."""
+    if not shares:
+        return False
+    for uid, share in shares:
+        into[uid] = into.get(uid, 0.0) + kw * share
     return True
 
 
@@ -198,11 +208,21 @@ def heat_map(
         if kw:
             lost[reason] = lost.get(reason, 0.0) + kw
 
+    hall_shares = {hall: _shares(hall_units) for hall, hall_units in air_by_hall.items()}
+    # racks of one make (servers, cooling, extras) split alike: each make is worked out once
+    makes: dict[tuple, tuple[float, float, float]] = {}
     server_kw = extra_kw = liquid_total = 0.0
     for r in snap.racks:
-        nominal_servers = sum(node_kw_at(snap, s, gpu_power_fraction) * n for s, n in r.nodes)
         load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
-        rack_liquid, rack_air = rack_heat_split(snap, r, load, gpu_power_fraction)
+        make = (r.nodes, r.cooling_type, r.extra_it_kw)
+        known = makes.get(make) if load is None else None
+        if known is None:
+            nominal_servers = sum(node_kw_at(snap, s, gpu_power_fraction) * n for s, n in r.nodes)
+            rack_liquid, rack_air = rack_heat_split(snap, r, load, gpu_power_fraction)
+            if load is None:
+                makes[make] = (nominal_servers, rack_liquid, rack_air)
+        else:
+            nominal_servers, rack_liquid, rack_air = known
         total = rack_liquid + rack_air
         nominal = nominal_servers + r.extra_it_kw
         # the servers' part of a rack's load, for the IT breakdown
@@ -217,7 +237,7 @@ def heat_map(
         else:
             liquid[unit.id] = liquid.get(unit.id, 0.0) + rack_liquid
             liquid_total += rack_liquid
-            if not _spread(rack_air, air_by_hall.get(r.hall_id, []), air):
+            if not _spread_shares(rack_air, hall_shares.get(r.hall_id, ()), air):
                 unplaced(NO_AIR_UNIT, rack_air)
 
     beyond = it_beyond_racks(snap, server_kw, extra_kw)
