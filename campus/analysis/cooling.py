@@ -117,8 +117,13 @@ def cooling_balance(
     unit_heat = heat.unit_kw
     unit_racks: dict[int, int] = {}
     over_air: list[int] = []
+    it_by_make: dict[tuple, float] = {}  # racks of one make have one IT load
     for r in snap.racks:
-        load = rack_load_kw.get(r.id, snap.rack_it_kw(r)) if rack_load_kw is not None else snap.rack_it_kw(r)
+        make = (r.nodes, r.extra_it_kw)
+        it_kw = it_by_make.get(make)
+        if it_kw is None:
+            it_kw = it_by_make[make] = snap.rack_it_kw(r)
+        load = rack_load_kw.get(r.id, it_kw) if rack_load_kw is not None else it_kw
         if r.cooling_type == AIR_COOLED and load > air_limit_kw:
             over_air.append(r.id)
         if r.cooling_unit_id is not None:

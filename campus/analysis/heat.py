@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from campus.analysis.energy import it_total_kw
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, RackSnap
 
 AIR_UNIT_KINDS = frozenset({"crah"})
@@ -189,7 +190,21 @@ def heat_map(
 ) -> HeatMap:
     """Place every kW of IT heat on a cooling unit (module rules); ``rack_load_kw`` overrides racks' IT load,
     the others run with their GPUs at ``gpu_power_fraction`` of TDP (the servers' other parts at their
-    rating, as ``energy.it_breakdown``)."""
+    rating, as ``energy.it_breakdown``). Without ``rack_load_kw`` the map is kept with the snapshot (the
+    summary's cooling balance and its facility year read the same one)."""
+    if rack_load_kw is not None:
+        return _heat_map(snap, rack_load_kw, gpu_power_fraction)
+    memo = snapshot_memo(snap)
+    key = f"heat_map:{gpu_power_fraction!r}"
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _heat_map(snap, None, gpu_power_fraction)
+    return hit  # type: ignore[return-value]
+
+
+def _heat_map(
+    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None, gpu_power_fraction: float
+) -> HeatMap:
     units = {u.id: u for u in snap.cooling_units}
     hall_building = {h.id: h.building_id for h in snap.halls}
     air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
@@ -286,9 +301,21 @@ def other_it_hall_shares(snap: CampusSnapshot) -> dict[int, float]:
     The shares are the design's, not the load's: storage, CPU nodes and management stay where they are
     installed when servers are capped or shed, and the other IT's placement stays linear in the racks'
     loads (so the failover headroom, which adds load to one hall, is exact)."""
+    memo = snapshot_memo(snap)
+    shares = memo.get("other_it_hall_shares")
+    if shares is None:
+        shares = memo["other_it_hall_shares"] = _other_it_hall_shares(snap)
+    return dict(shares)  # type: ignore[call-overload]
+
+
+def _other_it_hall_shares(snap: CampusSnapshot) -> dict[int, float]:
     hall_server_kw: dict[int, float] = {}
+    by_make: dict[tuple, float] = {}  # racks of one make have one servers' load
     for r in snap.racks:
-        servers = snap.rack_it_kw(r) * server_share(snap, r)
+        make = (r.nodes, r.extra_it_kw)
+        servers = by_make.get(make)
+        if servers is None:
+            servers = by_make[make] = snap.rack_it_kw(r) * server_share(snap, r)
         if servers > 0:
             hall_server_kw[r.hall_id] = hall_server_kw.get(r.hall_id, 0.0) + servers
     total = sum(hall_server_kw.values())
