@@ -106,7 +106,7 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
         spec = media.get(slug)
         return spec.is_optical if spec is not None else slug in OPTICAL_MEDIA
 
-    def node_tx_factor(rack_id: int) -> float:
+    def rack_tx_factor(rack_id: int) -> float:
         r = rack_by_id.get(rack_id)
         if r is None or not r.nodes:
             return 1.0
@@ -114,6 +114,16 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
         if len(kinds) == 1:
             return TRANSCEIVERS_PER_NIC.get(kinds.pop(), 1.0)
         return 1.0
+
+    # a rack has a few bundles and a campus a few media: each is looked at once
+    tx_factors: dict[int, float] = {}
+    medium_figures: dict[str, tuple[bool, float]] = {}
+
+    def node_tx_factor(rack_id: int) -> float:
+        factor = tx_factors.get(rack_id)
+        if factor is None:
+            factor = tx_factors[rack_id] = rack_tx_factor(rack_id)
+        return factor
 
     per_pod: dict[int | None, dict] = {}
     pod_building = {p.id: p.building_id for p in snap.pods}
@@ -145,7 +155,13 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
 
     campus_uplink_gbps = 0.0  # islands' uplinks into campus-level switches
     for x in link_rows:
-        opt = is_optical(x.medium)
+        figures = medium_figures.get(x.medium)
+        if figures is None:
+            figures = medium_figures[x.medium] = (
+                is_optical(x.medium),
+                media_power_w_per_end(media, x.medium),
+            )
+        opt, end_w = figures
         below, above = sw_by_id.get(x.a_switch_id), sw_by_id.get(x.b_switch_id)
         if below is not None and below.pod_id is not None and above is not None and above.pod_id is None:
             campus_uplink_gbps += x.count * x.speed_gbps
@@ -156,7 +172,6 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
                     optical_ends[sid] = optical_ends.get(sid, 0) + x.count
         b = bucket(x.pod_id)
         b["links"][x.medium] = b["links"].get(x.medium, 0) + x.count
-        end_w = media_power_w_per_end(media, x.medium)
         if opt:
             node_side = x.count * node_tx_factor(x.a_rack_id) if x.a_rack_id is not None else 0.0
             switch_side = x.count * ((x.a_switch_id is not None) + (x.b_switch_id is not None))
