@@ -3,6 +3,12 @@
 Usage: .venv/bin/python bench/bench_analysis_core.py [gpus ...]
 Prints one table per campus size: the median of several runs of each call, wall and CPU milliseconds.
 "cold" calls get a fresh snapshot object, so the cached power graph is rebuilt.
+
+       .venv/bin/python bench/bench_analysis_core.py --campus NAME [NAME ...]
+The parts of one cold campus summary (``GET /api/campuses/{id}/summary/`` without its caches) of campuses in
+the database (``DATABASE_URL``; e.g. ``manage.py generate_campus --name bench-1m --gpus 1000000``): the
+snapshot read, then each analysis in the order the summary meets it, each on what the earlier ones cached
+(the power graph, the failover headroom), and the rest of the summary. One run each, wall and CPU seconds.
 """
 
 from __future__ import annotations
@@ -77,7 +83,67 @@ def bench(label: str, build: Callable[[], object], repeat: int = 5) -> None:
         print(f"{name.ljust(width)}  {wall:7.1f}  {cpu:7.1f}")
 
 
+def campus_parts(name: str) -> None:
+    """The cold summary of a campus in the database, part by part (wall and CPU seconds)."""
+    from campus.analysis.cooling import cooling_balance
+    from campus.analysis.facility import campus_facility_year
+    from campus.analysis.headroom import failover_headroom
+    from campus.analysis.power import baseline_rollup
+    from campus.analysis.summary import campus_it
+    from campus.models import Campus
+    from campus.snapshot_adapter import build_snapshot
+
+    campus = Campus.objects.get(name=name)
+    build_snapshot(campus)  # warm the connection and the catalog's query plans
+    rows: list[tuple[str, float, float]] = []
+    snap = None
+
+    def step(label: str, fn: Callable[[], object]) -> object:
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        rows.append((label, time.perf_counter() - t0, time.process_time() - c0))
+        return out
+
+    snap = step("snapshot build (build_snapshot)", lambda: build_snapshot(campus))
+    step("fabric_from_inventory", lambda: fabric_from_inventory(snap))
+    step("campus IT (other networks)", lambda: campus_it(snap))
+    step("power graph (heat map, mechanical loads)", lambda: power_graph(snap))
+    step("facility year (8,760 h)", lambda: campus_facility_year(snap, 1.0))
+    step("baseline roll-up", lambda: baseline_rollup(snap))
+    step("cooling balance", lambda: cooling_balance(snap))
+    step("failover headroom", lambda: failover_headroom(snap))
+    step("stranded capacity", lambda: stranded_capacity(snap))
+    step("redundancy_check", lambda: redundancy_check(snap))
+    step("rest of campus_summary", lambda: campus_summary(snap, include_redundancy=False))
+    total_wall = sum(w for _, w, _ in rows)
+    total_cpu = sum(c for _, _, c in rows)
+    gpus = sum(sum(snap.rack_gpus(r).values()) for r in snap.racks)
+    print(
+        f"\n{name}: {gpus:,} GPUs, {len(snap.buildings)} buildings, {len(snap.halls)} halls, "
+        f"{len(snap.racks):,} racks, {len(snap.power_devices):,} power devices, {len(snap.power_feeds):,} feeds, "
+        f"{len(snap.cooling_units):,} cooling units, {len(snap.links):,} link bundles"
+    )
+    width = max(len(label) for label, _, _ in rows)
+    print(f"{'part'.ljust(width)}  wall s   CPU s")
+    print(f"{'-' * width}  ------  ------")
+    for label, wall, cpu in rows + [("cold summary, total", total_wall, total_cpu)]:
+        print(f"{label.ljust(width)}  {wall:6.2f}  {cpu:6.2f}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--campus"]:
+        import os
+
+        import django
+
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twin.settings.local")
+        django.setup()
+        print(
+            f"python {sys.version.split()[0]}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
+        for name in sys.argv[2:]:
+            campus_parts(name)
+        return
     sizes = [int(a) for a in sys.argv[1:]] or [10_000, 100_000]
     print(f"python {sys.version.split()[0]}")
     for gpus in sizes:
