@@ -51,6 +51,7 @@ from campus.analysis import redundancy as redundancy_mod
 from campus.analysis import stranded as stranded_mod
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import reference_year, weather_of
+from campus.collector import collector_paused
 from campus.interchange.rules import redundancy_declaration_checks
 from campus.snapshot_adapter import build_snapshot
 
@@ -199,7 +200,8 @@ class CampusState:
                     self.results.move_to_end(key)
                     return self.results[key]
             try:
-                value = compute()
+                with collector_paused():  # an analysis of a large campus allocates much, in no cycles
+                    value = compute()
             finally:
                 with self.lock:
                     self.computing.pop(key, None)
