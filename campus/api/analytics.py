@@ -90,6 +90,9 @@ _VERSION_SOURCES: list[tuple[type, str | None]] = [
 
 
 def _version_sql(catalog_only: bool = False) -> str:
+    """One row per source table, in ``_VERSION_SOURCES`` order: each row carries its position and the rows are
+    sorted by it (the order of UNION ALL's rows is not defined; PostgreSQL's parallel append interleaves the
+    branches of a large campus)."""
     qn = connection.ops.quote_name
     parts = []
     building, hall, rack = (qn(m._meta.db_table) for m in (models.Building, models.DataHall, models.Rack))
@@ -110,8 +113,8 @@ def _version_sql(catalog_only: bool = False) -> str:
             where = f" WHERE rack_id IN (SELECT id FROM {rack} WHERE campus_id = %(c)s)"
         else:
             where = f" WHERE {qn(how)} = %(c)s"
-        parts.append(f"SELECT COUNT(*), MAX(last_updated) FROM {table}{where}")
-    return " UNION ALL ".join(parts)
+        parts.append(f"SELECT {len(parts)} AS source, COUNT(*), MAX(last_updated) FROM {table}{where}")
+    return " UNION ALL ".join(parts) + " ORDER BY source"
 
 
 def campus_version(campus_id: int) -> tuple:
@@ -119,7 +122,7 @@ def campus_version(campus_id: int) -> tuple:
     ``_VERSION_SOURCES`` order; ``table_versions`` names them)."""
     with connection.cursor() as cursor:
         cursor.execute(_version_sql(), {"c": campus_id})
-        return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
+        return tuple((count, str(stamp)) for _, count, stamp in cursor.fetchall())
 
 
 def table_versions(version: tuple) -> dict[str, tuple]:
@@ -169,7 +172,7 @@ def catalog_version() -> tuple:
     """What changes whenever a catalog row changes."""
     with connection.cursor() as cursor:
         cursor.execute(_version_sql(catalog_only=True))
-        return tuple((count, str(stamp)) for count, stamp in cursor.fetchall())
+        return tuple((count, str(stamp)) for _, count, stamp in cursor.fetchall())
 
 
 @dataclass

@@ -13,6 +13,8 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.core.cache import caches
+from django.db import connection
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from campus import jobs
@@ -184,3 +186,40 @@ def test_the_reaper_finishes_a_job_whose_worker_died_while_analysing(planner_cli
     committed = Job.objects.create(kind="generate", status="running", campus=campus, heartbeat=timezone.now())
     assert not jobs.fail_job(committed.pk, None, "the job exceeded the hard time limit")
     assert Job.objects.get(pk=committed.pk).status == "running"
+
+
+_SCOPES = {
+    "id": "id",
+    "campus_id": "campus_id",
+    "building": "building__campus_id",
+    "hall": "hall__building__campus_id",
+    "rack": "rack__campus_id",
+}
+
+
+@pytest.mark.django_db
+def test_the_version_lists_each_table_in_its_place_whatever_the_plan(planner_client):
+    """The cache keys and the snapshot's parts rest on the version's rows being in ``_VERSION_SOURCES`` order.
+    PostgreSQL runs the version query of a large campus as a parallel append, whose rows come in any order;
+    here a parallel plan is forced on a small one."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no parallel plans")
+    campus = generated_by_a_job(planner_client, "Parallel")
+    with connection.cursor() as cursor:
+        for setting in (
+            "parallel_setup_cost = 0",
+            "parallel_tuple_cost = 0",
+            "min_parallel_table_scan_size = 0",
+            "min_parallel_index_scan_size = 0",
+            "max_parallel_workers_per_gather = 4",
+        ):
+            cursor.execute(f"SET LOCAL {setting}")
+        cursor.execute("EXPLAIN " + analytics._version_sql(), {"c": campus.pk})
+        assert "Parallel Append" in "\n".join(row[0] for row in cursor.fetchall())
+        version = analytics.campus_version(campus.pk)
+    expected = []
+    for model, how in analytics._VERSION_SOURCES:
+        rows = model.objects.all() if how is None else model.objects.filter(**{_SCOPES[how]: campus.pk})
+        found = rows.aggregate(count=Count("pk"), stamp=Max("last_updated"))
+        expected.append((found["count"], str(found["stamp"])))
+    assert version == tuple(expected)
