@@ -150,6 +150,24 @@ def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> 
     return ItBeyondRacks(network, by_hall, other_kw)
 
 
+def rack_it_kw_by_id(snap: CampusSnapshot) -> Mapping[int, float]:
+    """``snap.rack_it_kw`` of every rack, by rack id: worked out once per make of rack (servers and
+    extras) and kept with the snapshot. Read-only."""
+    memo = snapshot_memo(snap)
+    out = memo.get("rack_it_kw")
+    if out is None:
+        by_make: dict[tuple, float] = {}
+        out = {}
+        for r in snap.racks:
+            make = (r.nodes, r.extra_it_kw)
+            kw = by_make.get(make)
+            if kw is None:
+                kw = by_make[make] = snap.rack_it_kw(r)
+            out[r.id] = kw
+        memo["rack_it_kw"] = out
+    return out  # type: ignore[return-value]
+
+
 def rack_it_beyond_kw(
     snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None
 ) -> dict[int, float]:
@@ -158,14 +176,17 @@ def rack_it_beyond_kw(
     proportion to their IT load at full TDP (where it is installed, so the placement stays linear in the
     racks' loads), a building's to its racks, the campus' to every rack (evenly over the racks of a scope
     with no IT load). The power chain sees the same watts the cooling units take."""
-    nominal_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+    nominal_kw = rack_it_kw_by_id(snap)
     load = dict(nominal_kw)
     if rack_load_kw is not None:
         load.update({rid: kw for rid, kw in rack_load_kw.items() if rid in load})
     server_kw = extra_kw = 0.0
     by_scope: dict[tuple[str, int], list[int]] = {}
+    servers_by_make: dict[tuple, float] = {}  # racks of one make have one servers' load
     for r in snap.racks:
-        nominal_servers = sum(node_kw_at(snap, s) * n for s, n in r.nodes)
+        nominal_servers = servers_by_make.get(r.nodes)
+        if nominal_servers is None:
+            nominal_servers = servers_by_make[r.nodes] = sum(node_kw_at(snap, s) * n for s, n in r.nodes)
         nominal = nominal_servers + r.extra_it_kw
         servers = load[r.id] * nominal_servers / nominal if nominal > 0 else load[r.id]
         server_kw += servers

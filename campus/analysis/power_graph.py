@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from campus.analysis.heat import rack_it_beyond_kw
+from campus.analysis.heat import rack_it_beyond_kw, rack_it_kw_by_id
 from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
 
@@ -43,7 +43,7 @@ class PowerGraph:
             rid: tuple((fid, self.feeds[fid].side, self.feeds[fid].upstream_id) for fid in fids)
             for rid, fids in self.rack_feeds.items()
         }
-        self.default_rack_load_kw = {r.id: snap.rack_it_kw(r) for r in snap.racks}
+        self.default_rack_load_kw = dict(rack_it_kw_by_id(snap))
         # Every load the chain carries, by load id: the racks, then the mechanical loads under negative
         # ids (never a rack's) with pseudo feeds of no rating (ids below -1, never a feed's; -1 marks a
         # device's direct utility share in the solver).
