@@ -616,7 +616,9 @@ class _ScopeMins:
         self.value = np.full(n, np.inf)
         self.row = np.full(n, -1)
 
-    def offer(self, values: np.ndarray, first_row: int) -> None:
+    def offer(self, values: np.ndarray, row_ids: np.ndarray) -> None:
+        if not len(values):
+            return
         low = values.min(axis=0)
         better = low < _beyond(self.value, -1.0)
         if not better.any():
@@ -625,7 +627,7 @@ class _ScopeMins:
         sub = values[:, cols]
         first = (sub <= low[cols] + TIE_RELATIVE * np.abs(low[cols])).argmax(axis=0)
         self.value[cols] = sub[first, np.arange(len(cols))]
-        self.row[cols] = first_row + first
+        self.row[cols] = row_ids[first]
 
 
 def _beyond(values: np.ndarray, sign: float) -> np.ndarray:
@@ -738,11 +740,18 @@ def _compute(g: PowerGraph) -> Headroom:
             stop = max(start + 1, int(coef_row[c0 + _COEF_CHUNK]))
             c1 = int(np.searchsorted(coef_row, stop))
         new = healthy[row_base[start:stop]]
+        # A row no higher than its element's healthy row in every column (load and sensitivities), with a
+        # healthy margin >= 0, offers nothing lower than the healthy row did: it is left out of the minima.
+        offered = np.ones(stop - start, dtype=bool)
         if c1 > c0:
             r = coef_row[c0:c1]
             heads = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
             summed = np.add.reduceat(coef[c0:c1, None] * sources[coef_src[c0:c1]], heads, axis=0)
-            new[r[heads] - start] += summed
+            changed = r[heads] - start
+            offered[changed] = (summed > 0).any(axis=1) | (
+                limit[row_element[start:stop][changed]] < new[changed, n_halls]
+            )
+            new[changed] += summed
         load = new[:, n_halls]
         worst_load[start:stop] = load
         element = row_element[start:stop]
@@ -757,8 +766,9 @@ def _compute(g: PowerGraph) -> Headroom:
             picked = np.flatnonzero(near)[at]
             worst[firsts] = load[picked]
             worst_row[firsts] = start + picked
-        margin = limit[element] - load
-        sens = new[:, :n_halls]
+        keep = np.flatnonzero(offered)
+        margin = limit[element[keep]] - load[keep]
+        sens = new[keep, :n_halls]
         scope_min.offer(
             np.hstack(
                 [
@@ -767,7 +777,7 @@ def _compute(g: PowerGraph) -> Headroom:
                     _ratios(margin, sens @ to_campus),
                 ]
             ),
-            start,
+            start + keep,
         )
         start = stop
 
