@@ -9,6 +9,11 @@ The parts of one cold campus summary (``GET /api/campuses/{id}/summary/`` withou
 the database (``DATABASE_URL``; e.g. ``manage.py generate_campus --name bench-1m --gpus 1000000``): the
 snapshot read, then each analysis in the order the summary meets it, each on what the earlier ones cached
 (the power graph, the failover headroom), and the rest of the summary. One run each, wall and CPU seconds.
+
+       .venv/bin/python bench/bench_analysis_core.py --headroom [gpus ...] [--reference]
+Only the failover headroom on generated campuses (default 100k and 1M GPUs, the
+generator's spec as a snapshot in memory, no database), with ``--reference`` also the per-scenario re-solve
+it replaced (``tests/analysis/headroom_reference.py``; about 20 s at 1M).
 """
 
 from __future__ import annotations
@@ -25,13 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
-from campus.analysis.headroom import _compute  # noqa: E402
+from campus.analysis.headroom import _compute, _scenarios  # noqa: E402
 from campus.analysis.impact import impact  # noqa: E402
 from campus.analysis.power import power_graph, rollup  # noqa: E402
 from campus.analysis.redundancy import redundancy_check  # noqa: E402
 from campus.analysis.stranded import stranded_capacity  # noqa: E402
 from campus.analysis.summary import campus_summary, rack_metrics  # noqa: E402
 from campus.analysis.synthetic import synthetic_campus  # noqa: E402
+from campus.interchange.generate import generate  # noqa: E402
+from campus.interchange.spec_snapshot import spec_snapshot  # noqa: E402
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -130,6 +137,30 @@ def campus_parts(name: str) -> None:
         print(f"{label.ljust(width)}  {wall:6.2f}  {cpu:6.2f}")
 
 
+def bench_headroom(sizes: list[int], with_reference: bool) -> None:
+    """Failover headroom on generated campuses: CPU and wall ms of one uncached solve (the power graph and
+    its baseline warm, as the summary has them), beside the reference when asked."""
+    print("\n| GPUs | racks | devices | feeds | scenarios | solve | wall ms | CPU ms |")
+    print("|---:|---:|---:|---:|---:|---|---:|---:|")
+    for gpus in sizes:
+        snap = spec_snapshot(generate("B", gpus=gpus).spec)
+        g = power_graph(snap)
+        g.baseline()
+        solves = [("incremental", _compute)]
+        if with_reference:
+            from tests.analysis.headroom_reference import _compute as reference
+
+            solves.append(("per-scenario re-solve (reference)", reference))
+        for name, solve in solves:
+            scenarios = len(_scenarios(g)) + 1
+            wall, cpu = timed(lambda solve=solve, g=g: solve(g), 3 if name == "incremental" else 1)
+            print(
+                f"| {gpus:,} | {len(snap.racks):,} | {len(snap.power_devices):,} | {len(snap.power_feeds):,} "
+                f"| {scenarios:,} | {name} | {wall:,.0f} | {cpu:,.0f} |",
+                flush=True,
+            )
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--campus"]:
         import os
@@ -143,6 +174,11 @@ def main() -> None:
         )
         for name in sys.argv[2:]:
             campus_parts(name)
+        return
+    if "--headroom" in sys.argv[1:]:
+        args = sys.argv[1:]
+        sizes = [int(a) for a in args if a.isdigit()] or [100_000, 1_000_000]
+        bench_headroom(sizes, "--reference" in args)
         return
     sizes = [int(a) for a in sys.argv[1:]] or [10_000, 100_000]
     print(f"python {sys.version.split()[0]}")

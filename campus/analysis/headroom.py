@@ -285,12 +285,13 @@ class _Probe:
                     if key not in server_shares:
                         server_shares[key] = server_share(snap, r)
                     hall_servers[col[r.hall_id]] += w * server_shares[key]
-        for r, w in weighted:
-            i = self.load_row[r.id]
-            loads[i, col[r.hall_id]] += w
-            share = shares.get(r.hall_id, 0.0)
-            if share > 0:
-                loads[i, :n_halls] += w * share * per_server * hall_servers
+        if weighted:
+            rows = np.array([self.load_row[r.id] for r, _ in weighted], dtype=np.intp)
+            w = np.array([w for _, w in weighted])
+            loads[rows, [col[r.hall_id] for r, _ in weighted]] += w  # a rack's row once: no repeats
+            other = w * np.array([shares.get(r.hall_id, 0.0) for r, _ in weighted])
+            if other.any():
+                loads[rows, :n_halls] += np.outer(other, per_server * hall_servers)
         for lid, key in g.mechanical.items():
             i = self.load_row[lid]
             for h, kw in mech.get(key, {}).items():
@@ -746,7 +747,15 @@ def _compute(g: PowerGraph) -> Headroom:
         if c1 > c0:
             r = coef_row[c0:c1]
             heads = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
-            summed = np.add.reduceat(coef[c0:c1, None] * sources[coef_src[c0:c1]], heads, axis=0)
+            terms = coef[c0:c1, None] * sources[coef_src[c0:c1]]
+            counts = np.diff(np.r_[heads, len(r)])
+            summed = terms[heads]  # most rows have one term; the others add theirs up
+            more = np.flatnonzero(counts > 1)
+            if len(more):
+                many = counts[more]
+                summed[more] = np.add.reduceat(
+                    terms[np.repeat(counts > 1, counts)], np.r_[0, np.cumsum(many)[:-1]], axis=0
+                )
             changed = r[heads] - start
             offered[changed] = (summed > 0).any(axis=1) | (
                 limit[row_element[start:stop][changed]] < new[changed, n_halls]
