@@ -292,11 +292,15 @@ class _Probe:
             other = w * np.array([shares.get(r.hall_id, 0.0) for r, _ in weighted])
             if other.any():
                 loads[rows, :n_halls] += np.outer(other, per_server * hall_servers)
+        at_row, at_col, at_kw = [], [], []
         for lid, key in g.mechanical.items():
             i = self.load_row[lid]
             for h, kw in mech.get(key, {}).items():
                 if kw > 0:
-                    loads[i, col[h]] = kw
+                    at_row.append(i)
+                    at_col.append(col[h])
+                    at_kw.append(kw)
+        loads[at_row, at_col] = at_kw
 
         # the baseline's splits: each load feed's and each device source's share
         self.load_fac: dict[int, float] = {}
@@ -317,6 +321,12 @@ class _Probe:
         for lid, info in g.load_feed_info.items():
             for fid, _side, up in info:
                 self.dev_loads[up].append((fid, lid, self.load_row[lid]))
+        # a device's sources (feed, device), and the devices taking a share of its input in the baseline
+        self.sources = {d: [(fid, g.feeds[fid].upstream_id) for fid in g.up_feeds[d]] for d in g.devices}
+        self.shares = {
+            d: [(up, self.up_fac[d][fid]) for fid, up in self.sources[d] if self.up_fac[d].get(fid)]
+            for d in g.devices
+        }
         self.children: dict[int, list[tuple[int, int]]] = {d: [] for d in g.devices}
         for fid, f in g.feeds.items():
             if f.downstream_device_id is not None:
@@ -537,7 +547,7 @@ def _scenario_rows(
             add(y, {src: 1.0}, 1.0)
 
     # bottom up: a device's input change, then its sources' shares of it
-    feeds, devices = g.feeds, g.devices
+    devices, pos = g.devices, g.pos
     rows: list[tuple[int, Coefs]] = []
     util_delta: dict[int, Coefs] = {}
     while heap:
@@ -566,18 +576,29 @@ def _scenario_rows(
                 fac, util_fac = base_fac, base_util
             if din:
                 rows.append((d, din))
-        if fac is not base_fac or din:
-            for fid in g.up_feeds[d]:
+        if fac is not base_fac:
+            for fid, parent in probe.sources[d]:
                 new_f, old_f = fac.get(fid, 0.0), base_fac.get(fid, 0.0)
                 if (new_f == old_f and not din) or (new_f == 0.0 and old_f == 0.0):
                     continue
-                parent = feeds[fid].upstream_id
-                if not live(parent):
+                if base_live[parent] == (parent in changed):  # dead now
                     continue
                 change = {row: new_f - old_f} if new_f != old_f else {}
                 if new_f:
                     _add_into(change, din, new_f)
                 add(parent, change, 1.0)
+        elif din:  # the same shares: each source takes its share of the change
+            for parent, share in probe.shares[d]:
+                if base_live[parent] == (parent in changed):
+                    continue
+                out = delta.get(parent)
+                if out is None:
+                    out = delta[parent] = {}
+                    if parent not in queued:
+                        queued.add(parent)
+                        heapq.heappush(heap, (-pos[parent], parent))
+                for k, v in din.items():
+                    out[k] = out.get(k, 0.0) + v * share
         util = devices[d].utility_feed_id
         if util is not None and util not in failed_utilities and (util_fac != base_util or din):
             out = util_delta.setdefault(util, {})

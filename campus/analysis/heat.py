@@ -313,24 +313,7 @@ def other_it_per_server_kw(snap: CampusSnapshot) -> float:
     """Other IT added per kW of servers added, kW/kW: ``f / (1 − f)`` while the campus' other IT is set by
     ``other_it_fraction`` (rule 5), 0 when the itemised part already exceeds it."""
     f = snap.other_it_fraction
-    if f <= 0:
-        return 0.0
-    # ``heat_map(snap).other_it_kw`` without placing the heat: the same sums, once per rack make-up
-    server_kw = extra_kw = 0.0
-    kinds: dict[tuple, tuple[float, float]] = {}
-    for r in snap.racks:
-        key = (r.nodes, r.extra_it_kw, r.cooling_type)
-        kind = kinds.get(key)
-        if kind is None:
-            nominal_servers = sum(node_kw_at(snap, s) * n for s, n in r.nodes)
-            rack_liquid, rack_air = rack_heat_split(snap, r, None)
-            total = rack_liquid + rack_air
-            nominal = nominal_servers + r.extra_it_kw
-            servers = total * nominal_servers / nominal if nominal > 0 else total
-            kind = kinds[key] = (servers, total - servers)
-        server_kw += kind[0]
-        extra_kw += kind[1]
-    return f / (1.0 - f) if it_beyond_racks(snap, server_kw, extra_kw).other_kw > 0 else 0.0
+    return f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
 
 
 def other_it_hall_shares(snap: CampusSnapshot) -> dict[int, float]:
