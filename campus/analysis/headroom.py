@@ -292,15 +292,12 @@ class _Probe:
             other = w * np.array([shares.get(r.hall_id, 0.0) for r, _ in weighted])
             if other.any():
                 loads[rows, :n_halls] += np.outer(other, per_server * hall_servers)
-        at_row, at_col, at_kw = [], [], []
         for lid, key in g.mechanical.items():
-            i = self.load_row[lid]
-            for h, kw in mech.get(key, {}).items():
-                if kw > 0:
-                    at_row.append(i)
-                    at_col.append(col[h])
-                    at_kw.append(kw)
-        loads[at_row, at_col] = at_kw
+            vec = mech.get(key)
+            if vec:
+                kw = np.fromiter(vec.values(), float, len(vec))
+                cols = np.fromiter(map(col.__getitem__, vec), np.intp, len(vec))
+                loads[self.load_row[lid], cols[kw > 0]] = kw[kw > 0]
 
         # the baseline's splits: each load feed's and each device source's share
         self.load_fac: dict[int, float] = {}
@@ -609,6 +606,11 @@ def _scenario_rows(
     return rows, util_delta
 
 
+def _lowers(coefs: Coefs, n_healthy: int) -> bool:
+    """The change only subtracts healthy rows (each >= 0 in every column), so no column rises."""
+    return all(k < n_healthy and v <= 0 for k, v in coefs.items())
+
+
 class _Rows:
     """The offers of every scenario as rows: a healthy row (device or utility) plus a source combination."""
 
@@ -708,6 +710,10 @@ def _compute(g: PowerGraph) -> Headroom:
     element_of = {("device", d): i for i, d in enumerate(devices)}
     element_of.update({("utility", u): len(devices) + i for u, i in util_index.items()})
 
+    # elements within their limit today: a scenario that only takes healthy rows off them (sensitivities and
+    # load never above the healthy ones) offers nothing the healthy row did not, and is not evaluated
+    within: dict = {d: row.load_kw <= row.limit_kw for d, row in devices.items()}
+    within.update({("utility", u): row.load_kw <= row.limit_kw for u, row in util_rows.items()})
     rows = _Rows()
     failures = [HEALTHY]
     for d in devices:
@@ -722,11 +728,12 @@ def _compute(g: PowerGraph) -> Headroom:
         failures.append(scenario[0])
         f = len(failures) - 1
         for d, coefs in sorted(dev_rows):
-            if d in devices:
+            if d in devices and not (within[d] and _lowers(coefs, n_dev)):
                 rows.add(probe.dev_row[d], element_of[("device", d)], f, coefs)
         for u in sorted(util_delta):
-            if u in util_index and util_delta[u]:
-                rows.add(n_dev + util_index[u], element_of[("utility", u)], f, util_delta[u])
+            coefs = util_delta[u]
+            if u in util_index and coefs and not (within[("utility", u)] and _lowers(coefs, n_dev)):
+                rows.add(n_dev + util_index[u], element_of[("utility", u)], f, coefs)
 
     # every row's numbers, in chunks: healthy row + its sources; then the worst loads and the scope minima
     sources = np.vstack([probe.base_in, *probe.extra]) if probe.extra else probe.base_in
