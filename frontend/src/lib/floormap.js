@@ -2,7 +2,8 @@
 // hover look-ups. Draws thousands of racks per frame; pan with drag or arrows, zoom with the wheel or +/−.
 
 const CELL_M = 4; // hover grid cell, m
-const MIN_SCALE = 0.05; // px per m
+const MIN_SCALE = 0.05; // px per m (zooming out stops here, or at the fitted view when that is further out)
+const FIT_PAD_PX = 24; // room around the scene in the fitted view (building names sit 18 px above their walls)
 const MAX_SCALE = 400;
 const AGGREGATE_BELOW_PX = 2.5; // racks narrower than this on screen are merged into cells
 const CELL_PX = 6; // side of a merged cell on screen
@@ -71,6 +72,7 @@ export class FloorMap {
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
     this.editable = false; // when true (and handlers.onRackDrop is set) dragging a rack moves it instead of the view
     this.ghosts = []; // proposed racks drawn dashed over the map: {x, y, w, h} in world metres
+    this.labels = []; // outline labels written by the last frame: {x, y, w, h, level, id, text} in canvas CSS px
     this._resize();
     this._wire();
     this.draw(); // an opaque canvas starts black: paint the background before the racks arrive
@@ -182,10 +184,7 @@ export class FloorMap {
 
   fit() {
     const b = this.bounds;
-    const pad = 24;
-    const sx = (this.width - 2 * pad) / Math.max(b.w, 1);
-    const sy = (this.height - 2 * pad) / Math.max(b.h, 1);
-    this.scale = clamp(Math.min(sx, sy), MIN_SCALE, MAX_SCALE);
+    this.scale = this._fitScale();
     this.ox = b.x - (this.width / this.scale - b.w) / 2;
     this.oy = b.y - (this.height / this.scale - b.h) / 2;
     this._viewChanged();
@@ -208,7 +207,7 @@ export class FloorMap {
     const pad = 6; // m around the racks
     const w = x1 - x0 + 2 * pad;
     const h = y1 - y0 + 2 * pad;
-    this.scale = clamp(Math.min(this.width / w, this.height / h, 20), MIN_SCALE, MAX_SCALE);
+    this.scale = clamp(Math.min(this.width / w, this.height / h, 20), this._minScale(), MAX_SCALE);
     this.ox = x0 - pad - (this.width / this.scale - w) / 2;
     this.oy = y0 - pad - (this.height / this.scale - h) / 2;
     this._viewChanged();
@@ -217,7 +216,7 @@ export class FloorMap {
   zoomAt(factor, sx = this.width / 2, sy = this.height / 2) {
     const wx = this.ox + sx / this.scale;
     const wy = this.oy + sy / this.scale;
-    this.scale = clamp(this.scale * factor, MIN_SCALE, MAX_SCALE);
+    this.scale = clamp(this.scale * factor, this._minScale(), MAX_SCALE);
     this.ox = wx - sx / this.scale;
     this.oy = wy - sy / this.scale;
     this._viewChanged();
@@ -384,23 +383,7 @@ export class FloorMap {
     // Labels in screen space so text stays crisp at every zoom.
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.textBaseline = "top";
-    for (const o of this.outlines) {
-      if (!o.label || !intersects(o, view)) continue;
-      const sx = (o.x - this.ox) * scale;
-      const sy = (o.y - this.oy) * scale;
-      const wpx = o.w * scale;
-      if (wpx < 40) continue;
-      ctx.font = o.level === "building" ? "600 13px system-ui, sans-serif" : "12px system-ui, sans-serif";
-      ctx.fillStyle = o.level === "building" ? "#253041" : "#4a5568";
-      // Labels sit just above their outline (buildings leave room around their halls). A label never squeezes:
-      // the full one when it fits, else the name alone, else nothing.
-      const y = o.level === "building" ? sy - 18 : sy - 15;
-      // (A building's name may run a little past its walls: buildings stand tens of metres apart.)
-      const room = wpx - 4;
-      const nameRoom = o.level === "building" ? wpx + 24 : room;
-      const text = [o.label, o.name].find((t, k) => t && ctx.measureText(t).width <= (k ? nameRoom : room));
-      if (text) ctx.fillText(text, Math.max(sx + 2, 4), Math.max(y, 2));
-    }
+    this._drawOutlineLabels(ctx, view, scale);
     this._drawPlantLabels(ctx, view, scale);
     if (scale >= 28) {
       ctx.font = "10px system-ui, sans-serif";
@@ -436,6 +419,44 @@ export class FloorMap {
       this.firstPaint = performance.now();
       performance.mark("floormap-first-paint");
     }
+  }
+
+  /**
+   * Names of buildings and halls, just above their outlines (buildings leave room around their halls). A label never
+   * squeezes: the full one when it fits its outline, else the name alone, else nothing. A building's name is kept
+   * however small the building is drawn (a campus of many buildings in a row, fitted): it may run past the walls
+   * into the gap before the next building, and is left out only where it would cover a name already written.
+   * What was written is kept in `labels` (canvas CSS pixels) for the tests.
+   */
+  _drawOutlineLabels(ctx, view, scale) {
+    const drawn = [];
+    // Buildings first, in reading order (top to bottom, left to right), so that the names kept where space is short
+    // are evenly spread; then halls.
+    const buildings = this.outlines.filter((o) => o.level === "building").sort((a, b) => a.y - b.y || a.x - b.x);
+    const halls = this.outlines.filter((o) => o.level !== "building");
+    for (const o of [...buildings, ...halls]) {
+      if (!o.label || !intersects(o, view)) continue;
+      const building = o.level === "building";
+      const sx = (o.x - this.ox) * scale;
+      const sy = (o.y - this.oy) * scale;
+      const wpx = o.w * scale;
+      if (!building && wpx < 40) continue;
+      ctx.font = building ? "600 13px system-ui, sans-serif" : "12px system-ui, sans-serif";
+      const room = wpx - 4;
+      const text = [o.label, o.name].find((t, k) => t && ctx.measureText(t).width <= (k && building ? Infinity : room));
+      if (!text) continue;
+      const tw = ctx.measureText(text).width;
+      const th = building ? 16 : 14;
+      // Inside the canvas: a name at the right edge moves left rather than run off it.
+      const x = Math.max(4, Math.min(sx + 2, this.width - tw - 4));
+      const y = Math.max(2, building ? sy - 18 : sy - 15);
+      const box = { x, y, w: tw, h: th };
+      if (drawn.some((d) => boxesOverlap(d, box, 3))) continue;
+      ctx.fillStyle = building ? "#253041" : "#4a5568";
+      ctx.fillText(text, x, y);
+      drawn.push({ ...box, level: o.level, id: o.id, text });
+    }
+    this.labels = drawn;
   }
 
   // ------------------------------------------------------------------ level of detail and the plant
@@ -753,13 +774,21 @@ export class FloorMap {
     return this.width === 0 || Math.abs(this.scale - this._fitScale()) < 1e-6;
   }
 
+  /** The zoom at which the whole scene fits the canvas with FIT_PAD_PX around it. */
   _fitScale() {
     const b = this.bounds;
-    return clamp(
-      Math.min((this.width - 48) / Math.max(b.w, 1), (this.height - 48) / Math.max(b.h, 1)),
-      MIN_SCALE,
-      MAX_SCALE,
+    const fit = Math.min(
+      (this.width - 2 * FIT_PAD_PX) / Math.max(b.w, 1),
+      (this.height - 2 * FIT_PAD_PX) / Math.max(b.h, 1),
     );
+    // Never closer than MAX_SCALE, and never clamped to MIN_SCALE: a campus kilometres long on a narrow canvas
+    // needs less to fit, and the fitted view shows every building.
+    return clamp(fit, 1e-4, MAX_SCALE);
+  }
+
+  /** How far out the view may zoom: MIN_SCALE, or the fitted view when the scene needs less to fit. */
+  _minScale() {
+    return Math.min(MIN_SCALE, this._fitScale());
   }
 
   _local(e) {
@@ -783,6 +812,11 @@ function key(gx, gy) {
 
 function clamp(v, lo, hi) {
   return Math.min(hi, Math.max(lo, v));
+}
+
+/** True when two screen boxes {x, y, w, h} come closer than `gap` pixels. */
+function boxesOverlap(a, b, gap = 0) {
+  return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 function intersects(o, view) {

@@ -35,6 +35,11 @@ export function exposeForTests(page) {
         height: o.h * page.map.scale,
       }));
     },
+    /** The building and hall names the last frame wrote, boxes in viewport CSS pixels. */
+    get labels() {
+      const box = page.map.canvas.getBoundingClientRect();
+      return page.map.labels.map((l) => ({ ...l, x: box.left + l.x, y: box.top + l.y }));
+    },
     /** The plant drawn (power devices, cooling units, plants) with their centres in viewport pixels. */
     get plant() {
       const box = page.map.canvas.getBoundingClientRect();
