@@ -20,8 +20,9 @@ _CONTEXT_KEY = "_catalog_snapshot"
 
 
 def rack_prefetches() -> list[Prefetch]:
-    """The feeds of a page of racks (their servers: ``attach_node_counts``); unordered, since rack_power
-    sorts them (the model's ordering would join the campus for nothing)."""
+    """The feeds of racks read as objects (one rack, a bulk write's answer; a list page reads its feeds with
+    ``attach_feeds``); unordered, since rack_power sorts them (the model's ordering would join the campus
+    for nothing)."""
     return [
         Prefetch(
             "feeds",
@@ -31,6 +32,23 @@ def rack_prefetches() -> list[Prefetch]:
             to_attr="power_feeds",
         ),
     ]
+
+
+def attach_feeds(racks) -> None:
+    """Each rack's feeds as rows ``(id, side, rating_kw, upstream_id, upstream_name)``, for a page of racks in
+    one query of plain values (building two model objects per feed was a third of a page's cost)."""
+    by_rack = {rack.pk: rack for rack in racks}
+    for rack in racks:
+        rack.power_feed_rows = []
+    if not by_rack:
+        return
+    rows = (
+        PowerFeed.objects.filter(rack_id__in=list(by_rack))
+        .order_by()
+        .values_list("rack_id", "id", "side", "rating_kw", "upstream_id", "upstream__name")
+    )
+    for rack_id, *feed in rows:
+        by_rack[rack_id].power_feed_rows.append(tuple(feed))
 
 
 def attach_node_counts(racks) -> None:
@@ -96,9 +114,12 @@ def rack_power(rack, context: dict) -> dict:
             .annotate(n=Count("id"))
             .order_by("node_model__slug")
         )
-    feeds = getattr(rack, "power_feeds", None)
+    feeds = getattr(rack, "power_feed_rows", None)
     if feeds is None:
-        feeds = list(rack.feeds.select_related("upstream"))
+        objects = getattr(rack, "power_feeds", None)
+        if objects is None:
+            objects = rack.feeds.select_related("upstream")
+        feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
     servers_w = 0.0
     gpus_by_model: dict[str, int] = {}
     for slug, count in counts:
@@ -108,7 +129,13 @@ def rack_power(rack, context: dict) -> dict:
         servers_w += snap.node_power_w(slug) * count
         gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
     it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
-    side_kw = {"A": 0.0, "B": 0.0, "N": 0.0, **rack_side_ratings_kw((f.side, f.rating_kw) for f in feeds)}
+    feeds = sorted(feeds, key=lambda f: (f[1], f[0]))
+    side_kw = {
+        "A": 0.0,
+        "B": 0.0,
+        "N": 0.0,
+        **rack_side_ratings_kw((side, kw) for _, side, kw, _, _ in feeds),
+    }
     weakest = redundant_rating_kw(side_kw)
     return {
         "gpus": sum(gpus_by_model.values()),
@@ -116,14 +143,8 @@ def rack_power(rack, context: dict) -> dict:
         "it_load_kw": round(it_load_kw, 3),
         "design_kw": rack.design_kw,
         "feeds": [
-            {
-                "id": feed.id,
-                "side": feed.side,
-                "rating_kw": feed.rating_kw,
-                "upstream_id": feed.upstream_id,
-                "upstream_name": feed.upstream.name,
-            }
-            for feed in sorted(feeds, key=lambda f: (f.side, f.id))
+            {"id": id_, "side": side, "rating_kw": kw, "upstream_id": up_id, "upstream_name": up_name}
+            for id_, side, kw, up_id, up_name in feeds
         ],
         "feed_a_kw": side_kw["A"],
         "feed_b_kw": side_kw["B"],

@@ -16,7 +16,7 @@ from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
 from campus.api.placement_views import PlacementActionsMixin
-from campus.api.rack_power import attach_node_counts, rack_prefetches
+from campus.api.rack_power import attach_feeds, attach_node_counts, rack_prefetches
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
@@ -34,6 +34,26 @@ class CampusInventoryViewSet(InventoryViewSet):
 
     def write_check(self):
         return WriteCheck()
+
+    def filter_queryset(self, queryset):
+        return one_campus_order(super().filter_queryset(queryset), self)
+
+
+def one_campus_order(queryset, view):
+    """A list of one campus (``?campus=ID``) in the model's order ``(campus, name)`` sorted as
+    ``(campus_id, name)``: the same order (every row has that campus), but the database reads it from the
+    ``(campus, name)`` unique index instead of joining the campus and sorting all its rows by the campus
+    name to keep one page (a page of racks in a 100k-GPU campus sorted 3,133 rows)."""
+    ordering = queryset.model._meta.ordering
+    if queryset.query.order_by or not ordering or ordering[0] != "campus":
+        return queryset
+    if not view.request.query_params.get("campus"):
+        return queryset
+    filterset_class = getattr(view, "filterset_class", None)
+    campus_filter = filterset_class.base_filters.get("campus") if filterset_class is not None else None
+    if campus_filter is None or campus_filter.field_name != "campus" or campus_filter.lookup_expr != "exact":
+        return queryset
+    return queryset.order_by("campus_id", *ordering[1:])
 
 
 # ---------------------------------------------------------------- sites
@@ -73,15 +93,29 @@ class RackViewSet(CampusInventoryViewSet):
     queryset = models.Rack.objects.select_related("campus", "hall", "row", "cooling_unit", "pod")
     serializer_class = s.RackSerializer
     filterset_class = filtersets.RackFilterSet
+    # What a read shows of each related object: its brief form {id, url, name}.
+    BRIEF_RELATED = ("campus", "hall", "row", "cooling_unit", "pod")
 
-    @staticmethod
-    def full_prefetch():
-        return rack_prefetches()
+    def full_prefetch(self):
+        # A list page reads its racks' feeds as plain rows (paginate_queryset); one rack reads them here.
+        return [] if self.action == "list" else rack_prefetches()
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.request is not None and self.request.method in ("GET", "HEAD"):
+            # Reads show related objects briefly: their other columns are not read (writes validate
+            # against whole related objects, so they keep them).
+            queryset = queryset.only(
+                *(field.name for field in models.Rack._meta.concrete_fields),
+                *(f"{name}__name" for name in self.BRIEF_RELATED),
+            )
+        return queryset
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)
         if page is not None and not self.brief:
             attach_node_counts(page)
+            attach_feeds(page)
         return page
 
 

@@ -111,6 +111,18 @@ class APIViewTests:
         assert len(response.data["results"]) == 2
         assert response.data["next"]
 
+    def test_list_rows_are_the_detail_objects(self, reader):
+        # A list page is read its own way (a page of keys, brief related objects, related rows attached
+        # per page); each of its rows is still exactly what the object's own GET answers.
+        objects = self.factory.create_batch(3)
+        response = reader.get(self.list_url(), {"limit": 1000})
+        assert response.status_code == 200, response.data
+        rows = {row["id"]: row for row in response.json()["results"]}
+        for obj in objects:
+            detail = reader.get(self.detail_url(obj.pk))
+            assert detail.status_code == 200
+            assert rows[obj.pk] == detail.json()
+
     def test_brief_list_returns_brief_fields_only(self, reader):
         self.factory.create_batch(2)
         response = reader.get(self.list_url(), {"brief": "1"})
@@ -151,6 +163,22 @@ class APIViewTests:
             assert target.pk in ids, param
             for obj in self.model.objects.filter(pk__in=ids):
                 assert _attr(obj, path) == value, param
+
+    def test_filters_combine(self, reader):
+        # Each request builds only the filters it names: every declared filter at once selects the target,
+        # and a request naming one of them after it is not narrowed by the others.
+        if len(self.filter_params) < 2:
+            pytest.skip("fewer than two filters declared")
+        objects = self.factory.create_batch(3)
+        target = objects[0]
+        params = {param: _attr(target, path) for param, path in self.filter_params.items()}
+        response = reader.get(self.list_url(), {**params, "limit": 1000})
+        assert response.status_code == 200, response.data
+        assert target.pk in [row["id"] for row in response.data["results"]]
+        first, path = next(iter(self.filter_params.items()))
+        alone = reader.get(self.list_url(), {first: params[first], "limit": 1000})
+        expected = self.model.objects.filter(**{path.replace(".", "__"): params[first]}).count()
+        assert alone.data["count"] == expected
 
     def test_invalid_filter_value_is_400_naming_the_filter(self, reader):
         id_filters = [p for p, path in self.filter_params.items() if path.endswith("_id")]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Mapping
 from functools import lru_cache
 
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -17,6 +18,8 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers
+from rest_framework.fields import Field, SkipField
+from rest_framework.relations import RelatedField
 
 # Model -> router basename, filled by each app's api/urls.py as it registers its viewsets.
 BASENAMES: dict[type[models.Model], str] = {}
@@ -309,6 +312,25 @@ class StrictQueryMixin:
 # (serializer class, brief) -> the fields a reading serializer builds, unbound (copied for each use).
 _READ_FIELDS: dict[tuple[type, bool], dict] = {}
 
+# Fields that hold other bound fields: a copy of one must rebuild them (REST framework's deepcopy does).
+_COMPOSITE_FIELDS = (
+    serializers.BaseSerializer,
+    serializers.ListField,
+    serializers.DictField,
+    serializers.HStoreField,
+    serializers.ManyRelatedField,
+)
+
+
+def _read_copy(field):
+    """A copy of an unbound prototype field for one reading serializer. REST framework's deepcopy builds
+    the field again from its arguments (its validators included); a field that holds no other field only
+    needs its own attributes, which binding sets, so a shallow copy does (what it shares, its arguments,
+    validators and messages, reading never changes)."""
+    if isinstance(field, _COMPOSITE_FIELDS):
+        return copy.deepcopy(field)
+    return copy.copy(field)
+
 
 class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
@@ -363,6 +385,61 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
                 field_kwargs.pop("validators")
         return field_class, field_kwargs
 
+    def _read_plan(self) -> list[tuple]:
+        """``(name, attribute or None, to_representation, field)`` per readable field, in order. The
+        attribute is set where REST framework's ``get_attribute`` would only ``getattr`` one model field
+        (``None`` for ``source="*"``, the object itself); a field with any other source is read by REST
+        framework itself (``attribute`` is the field)."""
+        plan = getattr(self, "_twin_read_plan", None)
+        if plan is not None:
+            return plan
+        columns = {field.name for field in self.Meta.model._meta.concrete_fields}
+        plan = []
+        for field in self._readable_fields:
+            getter = type(field).get_attribute
+            plain = getter is Field.get_attribute or (
+                getter is RelatedField.get_attribute and not field.use_pk_only_optimization()
+            )
+            attrs = field.source_attrs
+            if plain and not attrs:
+                plan.append((field.field_name, None, field.to_representation, field))
+            elif plain and len(attrs) == 1 and attrs[0] in columns:
+                plan.append((field.field_name, attrs[0], field.to_representation, field))
+            else:
+                plan.append((field.field_name, field, field.to_representation, field))
+        self._twin_read_plan = plan
+        return plan
+
+    def to_representation(self, instance):
+        """REST framework's ``to_representation`` with the per-field overhead taken out of the common case
+        (a model field read with ``getattr``): the same fields, order, values and ``None`` handling; any
+        field whose value cannot be read that way, and any object that is a mapping, goes through REST
+        framework's own path."""
+        if isinstance(instance, Mapping):
+            return super().to_representation(instance)
+        ret = {}
+        for name, attribute, to_representation, field in self._read_plan():
+            if attribute is None:
+                value = instance
+            elif attribute.__class__ is str:
+                try:
+                    value = getattr(instance, attribute)
+                except (AttributeError, KeyError, ObjectDoesNotExist):
+                    try:
+                        value = field.get_attribute(instance)
+                    except SkipField:
+                        continue
+            else:
+                try:
+                    value = field.get_attribute(instance)
+                except SkipField:
+                    continue
+                if isinstance(value, serializers.PKOnlyObject) and value.pk is None:
+                    ret[name] = None
+                    continue
+            ret[name] = None if value is None else to_representation(value)
+        return ret
+
     def get_fields(self):
         # Building the fields from the model is most of a small object's read; a serializer that only reads
         # (no data given) gets copies of the fields built the first time, which depend on Meta and brief alone.
@@ -371,7 +448,7 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
         if reading:
             prototype = _READ_FIELDS.get(key)
             if prototype is not None:
-                return copy.deepcopy(prototype)
+                return {name: _read_copy(field) for name, field in prototype.items()}
         fields = super().get_fields()
         if self.brief:
             fields = {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
