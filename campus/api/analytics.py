@@ -243,15 +243,18 @@ def _geometry_parts(campus_id: int, versions: dict[str, tuple], parts: dict) -> 
     hit = parts.get("geometry")
     if hit is not None and hit[0] == key:
         return hit[1]
+    # looked up by id: read in no order (the models' orderings join the building and the campus to sort)
     halls = {
         row["id"]: {"x_m": row["x_m"], "y_m": row["y_m"]}
-        for row in models.DataHall.objects.filter(building__campus_id=campus_id).values("id", "x_m", "y_m")
+        for row in models.DataHall.objects.filter(building__campus_id=campus_id)
+        .order_by()
+        .values("id", "x_m", "y_m")
     }
     sizes = {
         pk: (w, d)
-        for pk, w, d in models.Rack.objects.filter(campus_id=campus_id).values_list(
-            "id", "width_m", "depth_m"
-        )
+        for pk, w, d in models.Rack.objects.filter(campus_id=campus_id)
+        .order_by()
+        .values_list("id", "width_m", "depth_m")
     }
     parts["geometry"] = (key, (halls, sizes))
     return halls, sizes
