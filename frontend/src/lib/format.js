@@ -161,3 +161,10 @@ export function dateTime(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
+
+const NAMES = new Intl.Collator("en", { numeric: true });
+
+/** Order by name as people count: B2 before B10 (the API lists names in text order: B1, B10, B11, …, B2). */
+export function byName(a, b) {
+  return NAMES.compare(String(a.name), String(b.name));
+}

@@ -13,10 +13,11 @@ export function buildPicker(page) {
   const picker = $("hall-picker");
   clear(picker);
   picker.append(el("option", { value: "" }, "Whole campus"));
-  for (const b of page.navigation ?? []) {
+  for (const b of [...(page.navigation ?? [])].sort(f.byName)) {
     const group = el("optgroup", { label: b.name });
     group.append(el("option", { value: `b:${b.id}` }, `${b.name} — all halls`));
-    for (const h of b.halls) group.append(el("option", { value: `h:${h.id}` }, `${h.name} (${f.num(h.racks)} racks)`));
+    for (const h of [...b.halls].sort(f.byName))
+      group.append(el("option", { value: `h:${h.id}` }, `${h.name} (${f.num(h.racks)} racks)`));
     picker.append(group);
   }
   picker.value = page.hallId ? `h:${page.hallId}` : page.buildingId ? `b:${page.buildingId}` : "";

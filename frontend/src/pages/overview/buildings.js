@@ -48,7 +48,7 @@ export function buildingCards(page, buildings, storage = []) {
     el(
       "section",
       { class: "building-grid", "aria-label": "Buildings" },
-      buildings.map((b) =>
+      [...buildings].sort(f.byName).map((b) =>
         el(
           "article",
           { class: "card building-card", "data-testid": "building-card", "data-building-id": b.id },
