@@ -25,7 +25,7 @@ import ast
 import contextvars
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -247,15 +247,21 @@ def _catalog_labels(model) -> dict[int, Any]:
     return dict(model.objects.values_list("pk", label))
 
 
-def read_design(campus_id: int, with_refs: bool = False) -> Design:
+def read_design(
+    campus_id: int, with_refs: bool = False, report: Callable[[float], None] | None = None
+) -> Design:
     """Every object of a campus by natural key: one query per inventory table, and column-wise mapping of
-    ids to keys (``with_refs``: also what each object refers to, for a merge)."""
+    ids to keys (``with_refs``: also what each object refers to, for a merge). ``report`` is told the share
+    of the tables read after each one."""
     design = Design(campus_id)
+    tables = inventory_models()
     catalogs: dict[type, dict[int, Any]] = {}
     campus_row = Campus.objects.filter(pk=campus_id).values_list(*(f.attname for f in campus_fields())).get()
     values = tuple(_plain(v) for v in campus_row)
     design.objects[CAMPUS] = {(): Obj(campus_id, (), values, values)}
-    for im in inventory_models():
+    for done, im in enumerate(tables, 1):
+        if report is not None and done > 1:
+            report((done - 1) / len(tables))
         lookup: dict[str, Any] = {}  # attname -> the dict mapping its ids (a reference's key, a catalog slug)
         ref_model: dict[str, str] = {}
         for f in im.fields:
@@ -342,13 +348,22 @@ def _write_rows(model, rows: list[dict], return_ids: bool) -> list[int]:
     return [obj.pk for obj in created]
 
 
-def create_branch(parent: Campus, name: str) -> Campus:
+def create_branch(parent: Campus, name: str, progress: Callable[[float, str], None] | None = None) -> Campus:
     """Copy every inventory row of ``parent`` into a new campus ``name`` (new ids, same names, references
     remapped inside the copy), linked to its parent, with the branch point recorded. One transaction; the
     rows are written in bulk (COPY on PostgreSQL for the large tables), the new campus gets one history
-    entry."""
+    entry. ``progress(share, stage)`` is told how far it is (0-1: reading the design is the first 30 %,
+    writing by rows the next 60 %, the branch point the rest)."""
+
+    def report(share: float, stage: str) -> None:
+        if progress is not None:
+            progress(share, stage)
+
     with transaction.atomic():
-        design = read_design(parent.pk)
+        design = read_design(parent.pk, report=lambda share: report(0.3 * share, "reading the design"))
+        total_rows = max(1, sum(len(objs) for objs in design.objects.values()))
+        rows_written = 0
+        report(0.3, "copying")
         now = timezone.now()
         branch = Campus(
             **{f.attname: getattr(parent, f.attname) for f in campus_fields()},
@@ -386,7 +401,11 @@ def create_branch(parent: Campus, name: str) -> Campus:
                 rows.append(row)
             ids = _write_rows(im.model, rows, return_ids=im.model in referenced)
             new_id[im.name] = dict(zip((o.id for o in objs), ids, strict=False))
+            rows_written += len(objs)
+            report(0.3 + 0.6 * rows_written / total_rows, f"copying {im.model._meta.verbose_name_plural}")
+        report(0.9, "recording the branch point")
         BranchBase.objects.create(campus=branch, taken=now, fingerprints=design.fingerprints())
+        report(1.0, "copied")
     return branch
 
 

@@ -1,4 +1,5 @@
-"""Background jobs that build a campus: generations and spec imports too large to finish inside a request.
+"""Background jobs that build a campus: generations, spec imports and branches too large to finish inside a
+request.
 
 Lifecycle (docs/operations.md, "Campus jobs")::
 
@@ -18,6 +19,9 @@ Lifecycle (docs/operations.md, "Campus jobs")::
 - Progress and the heartbeat are written by a thread with its own database connection, so readers see them
   while the big transaction is still open (a write inside it would stay invisible until the commit).
   Progress never goes down (``GREATEST`` in SQL).
+- A branch job (``Job.Kind.BRANCH``, params ``parent`` and ``name``) copies its parent with
+  ``campus.branching.create_branch`` in the same one transaction that sets the job's campus: a failure leaves
+  no half branch.
 - ``reap_stale_jobs`` fails a running job whose heartbeat stopped (its worker died; the database rolled its
   transaction back with the connection) and re-sends a job whose message was lost.
 """
@@ -279,6 +283,9 @@ def _work(job: Job, progress: JobProgress) -> None:
     from campus.interchange.formats import SpecFormatError, ZlibReader, parse_json_stream, parse_spec
     from campus.interchange.generate import GeneratorError, generate
 
+    if job.kind == Job.Kind.BRANCH:
+        _branch(job, progress)
+        return
     notes: list[str] = []
     replace = bool(job.params.get("replace", False))
     started = time.perf_counter()
@@ -393,6 +400,58 @@ def _store(
     started[0] = time.perf_counter()
     _analyse(job.pk, campus, progress)
     seconds["analyse"] = round(time.perf_counter() - started[0], 2)
+    succeed_job(job.pk, result)
+
+
+def _branch(job: Job, progress: JobProgress) -> None:
+    """Copy the parent into the branch and mark the job's campus, in one transaction."""
+    from django.db import IntegrityError
+
+    from campus import branching
+    from campus.models import Campus
+
+    started = time.perf_counter()
+    parent_id, name = job.params.get("parent"), str(job.params.get("name", "")).strip()
+    parent = Campus.objects.filter(pk=parent_id).first()
+    if parent is None:
+        raise JobFailure("parent", f"No campus {parent_id}: it was deleted before the branch was made.")
+    if Campus.objects.filter(name=name).exists():
+        raise JobFailure("name", f'A campus named "{name}" exists already.')
+    progress.set(0.01, "reading the design")
+    try:
+        with progress.writing(), transaction.atomic():
+            branch = branching.create_branch(
+                parent,
+                name,
+                progress=lambda share, stage: progress.set(0.01 + (WRITTEN - 0.02) * share, stage),
+            )
+            seconds = {"copy": round(time.perf_counter() - started, 2)}
+            result = {
+                "id": branch.pk,
+                "name": branch.name,
+                "parent": parent.pk,
+                "branched_at": branch.branched_at.isoformat(),
+                "seconds": seconds,
+            }
+            progress.set(WRITTEN, "committing")
+            done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+                progress=Greatest(F("progress"), Value(WRITTEN)),
+                message="committing",
+                campus=branch,
+                result=result,
+                heartbeat=timezone.now(),
+            )
+            if not done or progress.lost.is_set():
+                raise _Abandoned()
+    except IntegrityError:  # the name was taken while the copy ran
+        raise JobFailure("name", f'A campus named "{name}" exists already.') from None
+    except _Abandoned:
+        log.warning("job %s was reaped while it worked; its writes were rolled back", job.pk)
+        return
+    mark = time.perf_counter()
+    seconds["commit"] = round(mark - started - seconds["copy"], 2)
+    _analyse(job.pk, branch, progress)
+    seconds["analyse"] = round(time.perf_counter() - mark, 2)
     succeed_job(job.pk, result)
 
 

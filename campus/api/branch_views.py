@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from django.db.models import Sum
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus import branching
+from campus import branching, jobs
 from campus.api import analytics
 from campus.api.serializers_ import branches as b
-from campus.models import Campus
+from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
+from campus.models import Campus, Job, Node
 
 # Summary figures the diff reports, by their path in GET /api/campuses/{id}/summary/.
 FIGURES = (
@@ -40,6 +43,12 @@ def _figure(summary: dict, path: str):
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def campus_gpus(campus_id: int) -> int:
+    """The GPUs of a campus's servers (one aggregate query)."""
+    total = Node.objects.filter(rack__campus_id=campus_id).aggregate(n=Sum("node_model__gpus_per_node"))["n"]
+    return int(total or 0)
+
+
 def figures(theirs: Campus, ours: Campus) -> dict[str, list]:
     a = analytics.campus_summary(analytics.campus_state(theirs))
     o = analytics.campus_summary(analytics.campus_state(ours))
@@ -64,9 +73,21 @@ class BranchActionsMixin:
         description="Copies every inventory row of the campus (new ids, same names, references remapped "
         "inside the copy) into a new campus `name` whose `parent` is this one, and records the branch point "
         "(one fingerprint per object) for a later merge. Planner role. A name already taken is a 400 on "
-        "`name`.",
+        "`name`. A campus of up to `TWIN_JOB_THRESHOLD_GPUS` (50,000) GPUs is branched inside the request "
+        "(201). A larger one, or any with `?async=1`, is branched by a background job: 202 `{job, url}`; "
+        "`GET /api/jobs/{id}/` gives its status, progress and, once succeeded, `campus` (the branch) and "
+        "`result` (`id`, `name`, `parent`, `branched_at`); a failed job names its cause and writes nothing.",
+        parameters=[
+            OpenApiParameter(
+                "async", OpenApiTypes.BOOL, description="Branch in a background job whatever the size (202)."
+            )
+        ],
         request=b.BranchRequestSerializer,
-        responses={201: b.BranchSerializer},
+        responses={
+            201: b.BranchSerializer,
+            202: _JOB_ACCEPTED,
+            400: OpenApiResponse(description="The field at fault (`name`) and why."),
+        },
         examples=[
             OpenApiExample("Request", value={"name": "Campus A – liquid retrofit"}, request_only=True),
             OpenApiExample(
@@ -88,7 +109,11 @@ class BranchActionsMixin:
         parent = self.get_object()
         serializer = b.BranchRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        new = branching.create_branch(parent, serializer.validated_data["name"])
+        name = serializer.validated_data["name"]
+        if _flag(request.query_params.get("async")) or campus_gpus(parent.pk) > jobs.job_threshold_gpus():
+            job = jobs.create_job(Job.Kind.BRANCH, {"parent": parent.pk, "name": name}, user=request.user)
+            return _job_accepted(request, job)
+        new = branching.create_branch(parent, name)
         body = {"id": new.pk, "parent": parent.pk, "name": new.name, "branched_at": new.branched_at}
         return Response(b.BranchSerializer(body).data, status=status.HTTP_201_CREATED)
 

@@ -1,4 +1,4 @@
-"""``/api/jobs/``: the background jobs that generate or import a campus (``campus.jobs``).
+"""``/api/jobs/``: the background jobs that generate, import or branch a campus (``campus.jobs``).
 
 Everyone reads their own jobs; admins read everyone's. A job is written only by its worker.
 """
@@ -30,7 +30,8 @@ class JobSerializer(serializers.ModelSerializer):
     result = serializers.JSONField(
         read_only=True,
         help_text="id, name, counts and notes of the campus written, and the seconds each stage took "
-        "(generate or read, validate, write; the commit is the rest of started to finished).",
+        "(generate or read, validate, write; the commit is the rest of started to finished); for a branch: "
+        "id, name, parent, branched_at and the seconds of the copy, the commit and the analysis.",
     )
 
     class Meta:

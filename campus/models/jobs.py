@@ -1,4 +1,4 @@
-"""A background job that builds a campus: a generation or a spec import too large for one request.
+"""A background job that builds a campus: a generation, a spec import or a branch too large for one request.
 
 Like a run, everything about a job lives on its own row (Celery only carries the message): status, a progress
 that only rises, the cause of a failure, the campus once it succeeded. The spec of an import is stored
@@ -13,6 +13,7 @@ class Job(models.Model):
     class Kind(models.TextChoices):
         GENERATE = "generate", "Generate"
         IMPORT = "import", "Import"
+        BRANCH = "branch", "Branch"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -30,7 +31,9 @@ class Job(models.Model):
         help_text='Why the job failed: {"field": ..., "detail": ...} (field may be null).',
     )
     params = models.JSONField(
-        default=dict, blank=True, help_text="The generator's parameters, or the import's."
+        default=dict,
+        blank=True,
+        help_text="The generator's parameters, the import's, or the branch's (parent, name).",
     )
     input = models.BinaryField(null=True, blank=True, help_text="An import's spec, zlib-compressed JSON.")
     input_bytes = models.BigIntegerField(default=0, help_text="Size of the uploaded spec, bytes.")

@@ -14,10 +14,12 @@ import numpy as np
 import pytest
 from django.apps import apps
 from django.db import transaction
+from django.db.models.signals import post_save
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campus.api import analytics
+from campus.api.branch_views import campus_gpus
 from campus.interchange.exporter import export_campus
 from campus.interchange.importer import import_campus
 from campus.models import (
@@ -34,6 +36,7 @@ from campus.models import (
     Rack,
     SwitchModel,
 )
+from campus.tasks import run_job
 from tests.conftest import client_for, make_user
 from tests.interchange.conftest import SMALL_SPEC
 
@@ -177,6 +180,101 @@ def test_branch_name_clash_and_bad_requests_are_400_naming_the_field(planner_cli
     response = planner_client.post(f"/api/campuses/{campus.pk}/merge/", {}, format="json")
     assert response.status_code == 400 and "not a branch" in response.json()["detail"]
     assert Campus.objects.count() == 1
+
+
+# ---------------------------------------------------------------- branch as a background job
+
+
+def branch_job(client, campus_id: int, name: str, query: str = "") -> Job:
+    response = client.post(f"/api/campuses/{campus_id}/branch/{query}", {"name": name}, format="json")
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert set(body) == {"job", "url"} and body["url"].endswith(f"/api/jobs/{body['job']}/")
+    assert response["Location"] == body["url"]
+    return Job.objects.get(pk=body["job"])
+
+
+@pytest.mark.django_db
+def test_a_campus_above_the_job_threshold_is_branched_by_a_job_and_one_at_it_inline(planner_client, settings):
+    campus = small_campus()
+    gpus = campus_gpus(campus.pk)
+    assert gpus > 0
+    settings.TWIN_JOB_THRESHOLD_GPUS = gpus
+    inline = branch(planner_client, campus.pk, "Inline")  # at the threshold: 201, as before
+
+    settings.TWIN_JOB_THRESHOLD_GPUS = gpus - 1
+    job = branch_job(planner_client, campus.pk, "By job")
+    assert (job.kind, job.status, job.progress, job.campus_id) == ("branch", "queued", 0.0, None)
+    assert job.params == {"parent": campus.pk, "name": "By job"}
+    assert not Campus.objects.filter(name="By job").exists()
+
+    assert run_job(job.pk) == "succeeded"
+    body = planner_client.get(f"/api/jobs/{job.pk}/").json()
+    assert (body["status"], body["progress"], body["error"]) == ("succeeded", 1.0, None)
+    made = Campus.objects.get(name="By job")
+    assert body["campus"] == made.pk == body["result"]["id"]
+    assert body["result"]["parent"] == campus.pk == made.parent_id
+    assert body["result"]["branched_at"] == made.branched_at.isoformat()
+    # The same copy as an inline branch, with the same branch point.
+    assert spec_without_name(made.pk) == spec_without_name(inline) == spec_without_name(campus.pk)
+    fingerprints = BranchBase.objects.get(campus=made).fingerprints
+    assert fingerprints == BranchBase.objects.get(campus_id=inline).fingerprints
+    assert diff(planner_client, made.pk, campus.pk)["objects"] == {"added": [], "removed": [], "changed": []}
+
+
+@pytest.mark.django_db
+def test_async_branches_a_small_campus_by_a_job_and_checks_the_name_first(planner_client):
+    campus = small_campus()
+    response = planner_client.post(
+        f"/api/campuses/{campus.pk}/branch/?async=1", {"name": "Small"}, format="json"
+    )
+    assert response.status_code == 400 and "name" in response.json()
+    assert not Job.objects.exists()
+    job = branch_job(planner_client, campus.pk, "Later", "?async=1")
+    assert run_job(job.pk) == "succeeded"
+    assert Campus.objects.get(name="Later").parent_id == campus.pk
+
+
+@pytest.mark.django_db
+def test_a_branch_job_failing_after_every_row_is_copied_leaves_no_half_branch(planner_client):
+    campus = small_campus()
+    job = branch_job(planner_client, campus.pk, "Half", "?async=1")
+    before = {m: m.objects.count() for m in campus_app_models()}
+
+    def disk_full(sender, **kwargs):  # the last write of a branch: the branch point, after every row
+        raise OSError("no space left on device")
+
+    post_save.connect(disk_full, sender=BranchBase, dispatch_uid="test-disk-full")
+    try:
+        assert run_job(job.pk) == "failed"
+    finally:
+        post_save.disconnect(dispatch_uid="test-disk-full", sender=BranchBase)
+    job.refresh_from_db()
+    assert job.status == "failed" and job.campus_id is None
+    assert job.error["detail"] == "OSError: no space left on device"
+    assert {m: m.objects.count() for m in campus_app_models()} == before
+    assert not Campus.objects.filter(name="Half").exists()
+
+
+@pytest.mark.django_db
+def test_a_branch_job_whose_name_or_parent_went_meanwhile_fails_naming_it(planner_client):
+    campus = small_campus()
+    taken = branch_job(planner_client, campus.pk, "Twice", "?async=1")
+    gone = branch_job(planner_client, campus.pk, "Orphan", "?async=1")
+    branch(planner_client, campus.pk, "Twice")
+    before = {m: m.objects.count() for m in campus_app_models()}
+    assert run_job(taken.pk) == "failed"
+    taken.refresh_from_db()
+    assert taken.error == {"field": "name", "detail": 'A campus named "Twice" exists already.'}
+    assert {m: m.objects.count() for m in campus_app_models()} == before
+
+    campus_id = campus.pk
+    Campus.objects.filter(parent=campus).delete()
+    campus.delete()
+    assert run_job(gone.pk) == "failed"
+    gone.refresh_from_db()
+    assert gone.error["field"] == "parent" and f"No campus {campus_id}" in gone.error["detail"]
+    assert not Campus.objects.exists()
 
 
 @pytest.mark.django_db

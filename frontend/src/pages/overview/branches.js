@@ -1,6 +1,7 @@
 // Design branches on the overview: the campus's parent and branches, a form to branch it, links to compare.
 import { api } from "../../lib/api.js";
 import { el, errorBox, fill } from "../../lib/dom.js";
+import { followJob } from "../../lib/jobs.js";
 
 function compareHref(ours, theirs) {
   return `/campuses/${ours}/compare/?against=${theirs}`;
@@ -41,6 +42,18 @@ function branchForm(page, status) {
     fill(status, "Copying the design…");
     try {
       const made = await api.post(`/api/campuses/${page.campusId}/branch/`, { name: input.value });
+      if (made.job) {
+        // A large campus is copied by a background job (202 {job, url}): follow it, then open the branch.
+        const progress = el("progress", { max: 1, value: 0, "data-testid": "branch-progress" });
+        const stage = el("span", { "data-testid": "branch-stage" }, "queued");
+        fill(status, el("span", {}, "Copying the design: ", stage, " ", progress));
+        const job = await followJob(made.url, (j) => {
+          progress.value = j.progress;
+          fill(stage, j.message || j.status);
+        });
+        window.location.assign(`/campuses/${job.campus}/`);
+        return;
+      }
       window.location.assign(`/campuses/${made.id}/`);
     } catch (error) {
       const fields = error.fieldErrors ? error.fieldErrors() : {};
