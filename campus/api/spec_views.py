@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
@@ -23,6 +24,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.compat import SHORT_SEPARATORS
 from rest_framework.exceptions import APIException, ParseError, UnsupportedMediaType
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -34,7 +36,7 @@ from campus import jobs
 from campus.choices import Climate, Fabric, NicKind, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
-from campus.interchange.formats import SpecFormatError, dump_spec, parse_spec
+from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chunks, encode_chunks, parse_spec
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
 from campus.interchange.generator.phases import check_phases
@@ -314,8 +316,45 @@ class CampusImportView(APIView):
         return bytes(head), spool
 
 
+def _api_json(value) -> str:
+    """``value`` as DRF's JSONRenderer writes a response body (the same encoder, compact separators and
+    escapes)."""
+    renderer = JSONRenderer
+    text = json.dumps(
+        value,
+        cls=renderer.encoder_class,
+        ensure_ascii=renderer.ensure_ascii,
+        allow_nan=not renderer.strict,
+        separators=SHORT_SEPARATORS,
+    )
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+STREAM_CHUNK = 256 * 1024
+
+
+def _export_stream(campus: Campus, fmt: str):
+    """The export's body as it is written, in pieces of about STREAM_CHUNK bytes: the same text as the whole
+    document rendered at once (YAMLRenderer, JSONRenderer)."""
+    spec = export_campus(campus)
+    pieces = dump_spec_chunks(spec) if fmt == "yaml" else encode_chunks(spec, _api_json)
+    buffer: list[str] = []
+    size = 0
+    for piece in pieces:
+        buffer.append(piece)
+        size += len(piece)
+        if size >= STREAM_CHUNK:
+            yield "".join(buffer).encode("utf-8")
+            buffer, size = [], 0
+    if buffer:
+        yield "".join(buffer).encode("utf-8")
+
+
 class CampusExportView(APIView):
-    """The campus as a spec document: YAML by default, JSON with ``?format=json``."""
+    """The campus as a spec document: YAML by default, JSON with ``?format=json``.
+
+    The body is streamed as it is written (a 1M-GPU campus is tens of MB), so the first bytes leave at once
+    and the text is never held whole."""
 
     renderer_classes = [YAMLRenderer, JSONRenderer]
 
@@ -332,12 +371,12 @@ class CampusExportView(APIView):
     )
     def get(self, request, pk: int, format=None):
         campus = get_object_or_404(Campus, pk=pk)
-        response = Response(export_campus(campus))
-        extension = (
-            "json"
-            if getattr(request, "accepted_renderer", None) and request.accepted_renderer.format == "json"
-            else "yaml"
-        )
+        renderer = getattr(request, "accepted_renderer", None) or YAMLRenderer()
+        extension = "json" if renderer.format == "json" else "yaml"
+        content_type = renderer.media_type
+        if renderer.charset:
+            content_type += f"; charset={renderer.charset}"
+        response = StreamingHttpResponse(_export_stream(campus, extension), content_type=content_type)
         response["Content-Disposition"] = f'inline; filename="campus-{campus.pk}.{extension}"'
         return response
 

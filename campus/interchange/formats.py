@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -53,6 +54,46 @@ def dump_spec(spec: dict[str, Any], fmt: str = "yaml") -> str:
     if fmt == "json":
         return json.dumps(spec, indent=2, ensure_ascii=False) + "\n"
     return yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120)
+
+
+def dump_spec_chunks(spec: dict[str, Any], batch: int = 200) -> Iterator[str]:
+    """The YAML text of ``dump_spec(spec, "yaml")`` piece by piece: each top-level key in turn, a list of
+    them ``batch`` items at a time (a block sequence's items are independent of one another, so the pieces
+    join to the very same text), so the text is never held whole."""
+    for key, value in spec.items():
+        if isinstance(value, list) and value:
+            yield dump_spec({key: None}).replace(" null\n", "\n", 1)  # "key:\n"
+            for start in range(0, len(value), batch):
+                yield yaml.dump(
+                    value[start : start + batch],
+                    Dumper=_Dumper,
+                    sort_keys=False,
+                    allow_unicode=True,
+                    width=120,
+                )
+        else:
+            yield dump_spec({key: value})
+
+
+def encode_chunks(value: Any, encode: Callable[[Any], str], batch: int = 200) -> Iterator[str]:
+    """Compact JSON (no whitespace between tokens) piece by piece: ``encode`` (the one-shot encoder of the
+    whole text, e.g. ``json.dumps`` with ``separators=(",", ":")``) of each top-level value, a list's items
+    ``batch`` at a time; the pieces join to ``encode(value)``."""
+    if not isinstance(value, dict):
+        yield encode(value)
+        return
+    yield "{"
+    for number, (key, item) in enumerate(value.items()):
+        head = ("," if number else "") + encode(str(key)) + ":"
+        if isinstance(item, list) and item:
+            yield head + "["
+            for start in range(0, len(item), batch):
+                text = encode(item[start : start + batch])
+                yield ("," if start else "") + text[1:-1]
+            yield "]"
+        else:
+            yield head + encode(item)
+    yield "}"
 
 
 class ZlibReader:

@@ -4,9 +4,14 @@ import json
 
 import pytest
 import yaml
+from rest_framework.renderers import JSONRenderer
 
+from campus.api import spec_views
+from campus.api.spec_views import YAMLRenderer, _api_json
+from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
-from campus.interchange.formats import dump_spec
+from campus.interchange.formats import dump_spec, dump_spec_chunks, encode_chunks, parse_spec
+from campus.interchange.generate import generate
 from campus.interchange.importer import import_campus
 from campus.models import Campus, Rack
 
@@ -123,22 +128,84 @@ def test_anonymous_gets_401_and_viewer_gets_403_on_import(anon_client, viewer_cl
     assert Campus.objects.count() == 0
 
 
+def body(response) -> bytes:
+    """The body of a streamed response, read to its end."""
+    assert response.streaming
+    return b"".join(response.streaming_content)
+
+
 def test_export_is_yaml_by_default_and_json_on_request(viewer_client, small_spec):
     campus = import_campus(small_spec)
     expected = export_campus(campus)
     response = viewer_client.get(export_url(campus.pk))
     assert response.status_code == 200
-    assert response["Content-Type"].startswith("application/x-yaml")
-    assert yaml.safe_load(response.content) == expected
-    response = viewer_client.get(export_url(campus.pk) + "?format=json")
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith("application/json")
-    assert json.loads(response.content) == expected
+    assert response["Content-Type"] == "application/x-yaml; charset=utf-8"
+    assert response["Content-Disposition"] == f'inline; filename="campus-{campus.pk}.yaml"'
+    assert yaml.safe_load(body(response)) == expected
+    for query, headers in (("?format=json", {}), ("", {"HTTP_ACCEPT": "application/json"})):
+        response = viewer_client.get(export_url(campus.pk) + query, **headers)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/json"
+        assert response["Content-Disposition"] == f'inline; filename="campus-{campus.pk}.json"'
+        assert json.loads(body(response)) == expected
+
+
+def _generated(name: str, **options) -> Campus:
+    return import_campus(generate(catalog=db_catalog(), name=name, **options).spec)
+
+
+@pytest.mark.django_db
+def test_the_streamed_export_is_byte_for_byte_the_whole_rendering_and_imports_back(planner_client, settings):
+    settings.TWIN_JOB_THRESHOLD_GPUS = 1 << 20
+    campuses = [
+        _generated("Stream – H100", gpus=2048, bess_mw_per_building=2.0),
+        _generated(
+            "Stream – mix",
+            mix=[{"gpu_model": "h100-sxm", "gpus": 512}, {"gpu_model": "gb200", "gpus": 288}],
+            power_redundancy="2N",
+        ),
+        _generated("Stream – air", gpus=256, cooling="air"),
+    ]
+    for campus in campuses:
+        spec = export_campus(campus)
+        whole = {
+            "yaml": YAMLRenderer().render(spec),
+            "json": JSONRenderer().render(spec),  # what the view rendered before it streamed
+        }
+        assert whole["yaml"] == dump_spec(spec, "yaml").encode()
+        for batch in (1, 3, 200):  # the pieces join to the same text however the lists are cut
+            assert "".join(dump_spec_chunks(spec, batch=batch)) == dump_spec(spec, "yaml")
+            assert "".join(encode_chunks(spec, _api_json, batch=batch)).encode() == whole["json"]
+        for fmt in ("yaml", "json"):
+            response = planner_client.get(export_url(campus.pk) + f"?format={fmt}")
+            text = body(response)
+            assert text == whole[fmt], fmt
+            copy_name = f"{campus.name} ({fmt})"
+            document = parse_spec(text, fmt)
+            document["campus"]["name"] = copy_name
+            content_type = "application/json" if fmt == "json" else "application/x-yaml"
+            back = planner_client.generic(
+                "POST", IMPORT_URL, dump_spec(document, fmt), content_type=content_type
+            )
+            assert back.status_code == 201, back.content
+            again = export_campus(Campus.objects.get(name=copy_name))
+            again["campus"]["name"] = campus.name
+            assert again == spec
+
+
+def test_the_export_streams_in_pieces_of_bounded_size(planner_client, settings, monkeypatch):
+    campus = _generated("Stream – pieces", gpus=4096)
+    monkeypatch.setattr(spec_views, "STREAM_CHUNK", 4096)
+    pieces = list(planner_client.get(export_url(campus.pk)).streaming_content)
+    assert b"".join(pieces) == dump_spec(export_campus(campus), "yaml").encode()
+    # sent as soon as STREAM_CHUNK bytes are ready: many pieces, none holding most of the text
+    assert len(pieces) > 5 and all(len(p) >= 4096 for p in pieces[:-1])
+    assert max(map(len, pieces)) < len(b"".join(pieces)) / 2
 
 
 def test_exported_yaml_imports_back(planner_client, small_spec):
     campus = import_campus(small_spec)
-    text = planner_client.get(export_url(campus.pk)).content
+    text = body(planner_client.get(export_url(campus.pk)))
     campus.delete()
     response = planner_client.generic("POST", IMPORT_URL, text, content_type="application/x-yaml")
     assert response.status_code == 201
