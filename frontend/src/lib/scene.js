@@ -135,7 +135,11 @@ export function campusScene(data, buildingId = null) {
         id: hb.hall.id,
       };
       outlines.push({ ...hall, headroomMw: hb.hall.headroom_mw ?? null });
-      for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
+      // Compact rows become placed racks in one step (one object per rack: at 1M GPUs a second copy of 31k racks
+      // cost more than the rest of the scene); racks nested under their hall are copied and placed.
+      const rows = hb.hall.rackRows;
+      if (rows) for (const row of rows) racks.push(rackFromRow(data.rack_columns, row, hx, hy, hb.hall, box.b));
+      else for (const r of hb.hall.racks ?? []) racks.push(placeRack(r, hx, hy, hb.hall, box.b));
     }
   }
   const title = buildingId && buildings[0] ? buildings[0].name : (data.name ?? data.campus?.name ?? "Whole campus");
@@ -155,26 +159,41 @@ export function campusScene(data, buildingId = null) {
   };
 }
 
-/** The campus answer carries racks as compact rows (`rack_columns`); put them back under their halls. */
+/**
+ * The campus answer carries racks as compact rows (`rack_columns`); file each row under its hall (`rackRows`), to be
+ * turned into a placed rack by the scene. Kept with the answer: a building's view reuses it.
+ */
 function withRacks(data) {
   const buildings = data.buildings ?? [];
   if (!Array.isArray(data.rack_columns)) return buildings;
-  if (!data.__decoded) {
-    const cols = data.rack_columns;
+  if (!data.__byHall) {
+    const at = data.rack_columns.indexOf("hall_id");
     const byHall = new Map();
     for (const row of data.racks ?? []) {
-      const rack = {};
-      for (let i = 0; i < cols.length; i += 1) rack[cols[i]] = row[i];
-      let list = byHall.get(rack.hall_id);
-      if (!list) byHall.set(rack.hall_id, (list = []));
-      list.push(rack);
+      let list = byHall.get(row[at]);
+      if (!list) byHall.set(row[at], (list = []));
+      list.push(row);
     }
-    data.__decoded = buildings.map((b) => ({
+    data.__byHall = buildings.map((b) => ({
       ...b,
-      halls: (b.halls ?? []).map((h) => ({ ...h, racks: byHall.get(h.id) ?? h.racks ?? [] })),
+      halls: (b.halls ?? []).map((h) => (byHall.has(h.id) ? { ...h, rackRows: byHall.get(h.id) } : h)),
     }));
   }
-  return data.__decoded;
+  return data.__byHall;
+}
+
+/** A compact row as the rack placeRack makes of the same rack: its columns, then its hall, building and place. */
+function rackFromRow(cols, row, ox, oy, hall, building) {
+  const r = {};
+  for (let i = 0; i < cols.length; i += 1) r[cols[i]] = row[i];
+  r.hall_id ??= hall?.id;
+  r.hall_name = hall?.name;
+  r.building_name = building?.name;
+  r.x = ox + num(r.x_m, 0);
+  r.y = oy + num(r.y_m, 0);
+  r.w = num(r.width_m, 0.6);
+  r.h = num(r.depth_m, 1.2);
+  return r;
 }
 
 function layoutHalls(halls) {
