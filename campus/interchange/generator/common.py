@@ -23,6 +23,7 @@ BUILDING_MARGIN_M = 10.0
 HALL_GAP_M = 6.0
 ELECTRICAL_GALLERY_M = 30.0  # UPS, switchgear and battery rooms along the building
 BUILDING_GAP_M = 60.0
+SITE_ROW_MAX_SINGLE = 4  # up to this many buildings stand in one row; more are laid out in rows
 USABLE_RACK_UNITS = 36  # a 48U rack less top-of-rack, PDU, cable management and 1U gaps
 LIQUID_RACK_LIMIT_KW = 140.0  # GB200 NVL72 ~132 kW is the densest design in the catalog
 GENERATOR_KW = 3000.0  # one 3 MW diesel generator set

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from campus.interchange.generator.builder import Builder, HallRow
 from campus.interchange.generator.common import (
     BUILDING_GAP_M,
@@ -12,11 +14,43 @@ from campus.interchange.generator.common import (
     RACK_WIDTH_M,
     ROW_PITCH_M,
     SERVICE_ZONE_M,
+    SITE_ROW_MAX_SINGLE,
     Row,
     r3,
     rack_cooling_type,
 )
 from campus.interchange.generator.plan import PodPlan, RackPlan
+
+
+def buildings_per_row(count: int, mean_width_m: float, mean_length_m: float) -> int:
+    """Buildings in one row of the site plan: up to ``SITE_ROW_MAX_SINGLE`` in a single row, more in rows
+    that make the site about as deep as it is wide (so a campus of 21 buildings is a block of 5 rows,
+    not a strip 5 km long)."""
+    if count <= SITE_ROW_MAX_SINGLE:
+        return max(count, 1)
+    pitch_x = mean_width_m + BUILDING_GAP_M
+    pitch_y = mean_length_m + BUILDING_GAP_M
+    return max(1, min(count, math.ceil(math.sqrt(count * pitch_y / pitch_x))))
+
+
+def _site_plan(buildings: list[dict]) -> None:
+    """Each building's corner on the campus plan: rows of ``buildings_per_row`` buildings in order,
+    ``BUILDING_GAP_M`` apart both ways (a row as deep as its longest building)."""
+    if not buildings:
+        return
+    per_row = buildings_per_row(
+        len(buildings),
+        sum(x["width_m"] for x in buildings) / len(buildings),
+        sum(x["length_m"] for x in buildings) / len(buildings),
+    )
+    y = 0.0
+    for start in range(0, len(buildings), per_row):
+        row = buildings[start : start + per_row]
+        x = 0.0
+        for building in row:
+            building["x_m"], building["y_m"] = r3(x), r3(y)
+            x += building["width_m"] + BUILDING_GAP_M
+        y += max(building["length_m"] for building in row) + BUILDING_GAP_M
 
 
 def lay_out(
@@ -41,7 +75,6 @@ def lay_out(
             load = 0.0
         buildings[-1].append(pod)
         load += pod.kw
-    x_cursor = 0.0
     for bi, members in enumerate(buildings):
         bname = f"B{bi + 1}"
         halls: list[list[RackPlan]] = [[]]
@@ -76,7 +109,7 @@ def lay_out(
         b.buildings.append(
             {
                 "name": bname,
-                "x_m": r3(x_cursor),
+                "x_m": 0.0,
                 "y_m": 0.0,
                 "width_m": b_width,
                 "length_m": b_length,
@@ -85,7 +118,7 @@ def lay_out(
             }
         )
         b.layout.append(hall_layouts)
-        x_cursor += b_width + BUILDING_GAP_M
+    _site_plan(b.buildings)
     for pod, bi in zip(pods, b.pod_building, strict=True):
         b.pods.append(
             {
