@@ -22,12 +22,14 @@ from campus.analysis.compute import (
     synchronous_pflops,
 )
 from campus.analysis.reliability import (
+    checkpoint_regime,
     daly_interval_hours,
     effective_restart_hours,
     ettr_checkpoint,
     ettr_in_memory,
     first_failure_minutes,
     job_mttf_hours,
+    lost_fraction_checkpoint,
     lost_gpu_hours_per_failure,
     reconstruction_seconds,
     young_interval_hours,
@@ -205,7 +207,10 @@ def first_failure(components: Any = None) -> dict:
 def checkpoint_interval(
     mtbf_hours: Any = None, checkpoint_minutes: Any = None, restart_minutes: Any = 0.0
 ) -> dict:
-    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model)."""
+    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model).
+
+    ``regime`` names Daly's case: "daly" (δ < 2M) or "interval-equals-mttf" (δ ≥ 2M, where Daly's
+    optimum is τ = M); Young's √(2δM) is first order and far off once δ is not small against M."""
     if mtbf_hours is None:
         raise ValueError("mtbf_hours: required")
     if checkpoint_minutes is None:
@@ -221,6 +226,8 @@ def checkpoint_interval(
         "expected_ettr": ettr_checkpoint(daly, d, r, m),
         "expected_ettr_young": ettr_checkpoint(young, d, r, m),
         "expected_ettr_first_order": ettr_checkpoint(daly, d, r, m, exact=False),
+        "regime": checkpoint_regime(d, m),
+        "lost_fraction": lost_fraction_checkpoint(daly, d, r, m),
     }
 
 
@@ -262,19 +269,24 @@ def recovery_options(
     )
     step_s = _number("step_seconds", step_seconds, positive=True)
     in_memory_loss_h = (step_s + copy_s) / 3600.0
+    # each model's lost GPU-hours per day is gpus x 24 x its lost fraction, so never more than gpus x 24
+    in_memory_ettr = ettr_in_memory(m, step_s, copy_s, restart_h)
     return {
         "effective_restart_minutes": restart_h * 60.0,
         "checkpoint_restart": {
             "interval_minutes": tau * 60.0,
             "expected_ettr": ettr_checkpoint(tau, d, restart_h, m),
-            "lost_gpu_hours_per_failure": lost_gpu_hours_per_failure(n_gpus, tau, d, restart_h),
+            "lost_gpu_hours_per_failure": lost_gpu_hours_per_failure(n_gpus, tau, d, restart_h, mtbf_hours=m),
+            "lost_gpu_hours_per_day": n_gpus * 24.0 * lost_fraction_checkpoint(tau, d, restart_h, m),
+            "regime": checkpoint_regime(d, m),
         },
         "in_memory": {
             "reconstruction_seconds": copy_s,
-            "expected_ettr": ettr_in_memory(m, step_s, copy_s, restart_h),
+            "expected_ettr": in_memory_ettr,
             "lost_gpu_hours_per_failure": lost_gpu_hours_per_failure(
                 n_gpus, tau, d, restart_h, in_memory_loss_hours=in_memory_loss_h
             ),
+            "lost_gpu_hours_per_day": n_gpus * 24.0 * (1.0 - in_memory_ettr),
         },
     }
 

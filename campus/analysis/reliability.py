@@ -21,6 +21,12 @@ dumps", FGCS 22, 2006), with checkpoint cost δ, restart time R, job MTBF M and 
   Daly:   τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ   for δ < 2M, else τ = M
   ETTR (exact, exponential failures): τ / (M·e^{R/M}·(e^{(τ+δ)/M} − 1))
   ETTR (first order): 1 − δ/τ − (τ/2 + R)/M   (waste = checkpointing + half an interval redone + restart)
+  Lost fraction (work redone + restarts): 1 − ETTR·(τ+δ)/τ, in [0, 1]; per failure M times that.
+Daly's segment of τ of work and δ of writing takes T = M·e^{R/M}·(e^{(τ+δ)/M} − 1) of wall time on average;
+τ of it is useful, δ goes to the checkpoint that commits it, and the rest is lost to failures. When
+failures come about as fast as a checkpoint plus a restart (M ≲ δ + R) T grows as e^{(τ+δ+R)/M}, the ETTR
+goes to 0 and nearly every GPU-hour is lost: the first-order loss per failure ((τ+δ)/2 + R) no longer
+holds there (it would count more GPU-hours lost than exist). For δ ≥ 2M Daly's optimum is τ = M.
 In-memory reconstruction loses about one step plus the copy from peers per failure instead of τ/2.
 Hot spares hide the repair time while they last; the chance they run out is the Poisson tail of the
 number of nodes in repair (mean = node failure rate x repair time).
@@ -175,9 +181,15 @@ def ettr_checkpoint(
     _positive("mtbf_hours", mtbf_hours)
     t, d, r, m = interval_hours, checkpoint_hours, restart_hours, mtbf_hours
     if exact:
-        # expm1 keeps precision when (τ+δ) << M
-        denom = m * math.exp(r / m) * math.expm1((t + d) / m)
-        return t / denom
+        # expm1 keeps precision when (τ+δ) << M; when failures are frequent (R/M or (τ+δ)/M in the
+        # hundreds) the denominator overflows a float, so the ratio is taken in logarithms and the
+        # ETTR underflows to 0 instead. It is ≤ 1 since e^x − 1 ≥ x.
+        a = (t + d) / m
+        if a < 300.0 and r / m < 300.0:
+            return min(1.0, t / (m * math.exp(r / m) * math.expm1(a)))
+        log_expm1 = math.log(math.expm1(a)) if a < 30.0 else a + math.log1p(-math.exp(-a))
+        log_ratio = math.log(t / m) - r / m - log_expm1
+        return min(1.0, math.exp(log_ratio)) if log_ratio > -745.0 else 0.0
     return max(0.0, 1.0 - d / t - (t / 2.0 + r) / m)
 
 
@@ -236,16 +248,33 @@ def effective_restart_hours(
     return restart_hours + short * repair_hours
 
 
+def lost_fraction_checkpoint(
+    interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
+) -> float:
+    """Fraction of wall time lost to failures (work redone and restarts) under checkpoint/restart, in
+    Daly's exponential model: 1 − ETTR·(τ+δ)/τ. It excludes the checkpoints that commit work (as the
+    failure-cascade scenario's ``lost_gpu_hours`` does) and lies in [0, 1]; it tends to 1 when failures
+    come faster than a checkpoint plus a restart and to ((τ+δ)/2 + R)/M when they are rare."""
+    t, d = interval_hours, checkpoint_hours
+    ettr = ettr_checkpoint(t, d, restart_hours, mtbf_hours)
+    return min(1.0, max(0.0, 1.0 - ettr * (t + d) / t))
+
+
 def lost_gpu_hours_per_failure(
     gpus: int,
     interval_hours: float,
     checkpoint_hours: float,
     restart_hours: float,
     in_memory_loss_hours: float | None = None,
+    mtbf_hours: float | None = None,
 ) -> float:
-    """Expected GPU-hours lost per failure: every GPU of the job redoes half a checkpoint period
-    ((τ + δ)/2) and waits out the restart; with in-memory reconstruction the redo is
-    ``in_memory_loss_hours`` (about one step plus the copy) instead."""
+    """Expected GPU-hours lost per failure.
+
+    Checkpoint/restart with ``mtbf_hours``: Daly's exponential model, gpus x M x the lost fraction
+    (``lost_fraction_checkpoint``), so failures x loss never exceeds the GPU-hours there are. Without
+    ``mtbf_hours``: the first-order figure, every GPU redoes half a checkpoint period ((τ + δ)/2) and
+    waits out the restart, valid only when failures are rare (τ + δ + R << M). With in-memory
+    reconstruction the redo is ``in_memory_loss_hours`` (about one step plus the copy) instead."""
     _positive("gpus", gpus)
     _non_negative("restart_hours", restart_hours)
     if in_memory_loss_hours is not None:
@@ -253,7 +282,22 @@ def lost_gpu_hours_per_failure(
         return gpus * (in_memory_loss_hours + restart_hours)
     _positive("interval_hours", interval_hours)
     _non_negative("checkpoint_hours", checkpoint_hours)
+    if mtbf_hours is not None:
+        return (
+            gpus
+            * mtbf_hours
+            * lost_fraction_checkpoint(interval_hours, checkpoint_hours, restart_hours, mtbf_hours)
+        )
     return gpus * ((interval_hours + checkpoint_hours) / 2.0 + restart_hours)
+
+
+def checkpoint_regime(checkpoint_hours: float, mtbf_hours: float) -> str:
+    """Which of Daly's (2006) cases the interval comes from: ``"daly"`` (δ < 2M, the higher-order
+    formula) or ``"interval-equals-mttf"`` (δ ≥ 2M, τ = M). Young's √(2δM) is first order in δ/M and
+    holds only for δ << M."""
+    _positive("checkpoint_hours", checkpoint_hours)
+    _positive("mtbf_hours", mtbf_hours)
+    return "interval-equals-mttf" if checkpoint_hours >= 2.0 * mtbf_hours else "daly"
 
 
 # ---------------------------------------------------------------- a campus-wide job
@@ -433,6 +477,8 @@ def campus_job_reliability(
         "job_failures_per_day": None,
         "lost_gpu_hours_per_failure": None,
         "lost_gpu_hours_per_day": None,
+        "lost_fraction": None,
+        "checkpoint_regime": None,
         "checkpoint_minutes": checkpoint_minutes,
         "restart_minutes": restart_minutes,
     }
@@ -461,9 +507,12 @@ def campus_job_reliability(
     out["job_mttf_hours"] = mttf
     out["optimal_checkpoint_minutes"] = tau * 60.0
     out["young_checkpoint_minutes"] = young_interval_hours(d, mttf) * 60.0
-    out["expected_ettr"] = ettr_checkpoint(tau, d, restart_minutes / 60.0, mttf)
+    out["checkpoint_regime"] = checkpoint_regime(d, mttf)
+    r = restart_minutes / 60.0
+    out["expected_ettr"] = ettr_checkpoint(tau, d, r, mttf)
     out["job_failures_per_day"] = HOURS_PER_DAY / mttf
-    lost = lost_gpu_hours_per_failure(counts["gpu"], tau, d, restart_minutes / 60.0)
-    out["lost_gpu_hours_per_failure"] = lost
-    out["lost_gpu_hours_per_day"] = lost * HOURS_PER_DAY / mttf
+    lost_fraction = lost_fraction_checkpoint(tau, d, r, mttf)
+    out["lost_fraction"] = lost_fraction
+    out["lost_gpu_hours_per_failure"] = counts["gpu"] * mttf * lost_fraction
+    out["lost_gpu_hours_per_day"] = counts["gpu"] * HOURS_PER_DAY * lost_fraction
     return out

@@ -148,18 +148,31 @@ class CheckpointIntervalOutput(serializers.Serializer):
     expected_ettr = serializers.FloatField()
     expected_ettr_young = serializers.FloatField()
     expected_ettr_first_order = serializers.FloatField()
+    regime = serializers.ChoiceField(
+        choices=["daly", "interval-equals-mttf"],
+        help_text="Daly (2006): the higher-order formula for δ < 2M; τ = M for δ ≥ 2M.",
+    )
+    lost_fraction = serializers.FloatField(
+        help_text="Fraction of wall time lost to failures (work redone + restarts) at the Daly interval, 0-1."
+    )
 
 
 class CheckpointRestartOutput(serializers.Serializer):
     interval_minutes = serializers.FloatField(help_text="Daly (2006) optimum checkpoint interval, minutes.")
     expected_ettr = serializers.FloatField()
-    lost_gpu_hours_per_failure = serializers.FloatField()
+    lost_gpu_hours_per_failure = serializers.FloatField(
+        help_text="gpus x M x the lost fraction (Daly's exponential model); never more than the GPU-hours "
+        "between failures."
+    )
+    lost_gpu_hours_per_day = serializers.FloatField(help_text="At most gpus x 24.")
+    regime = serializers.ChoiceField(choices=["daly", "interval-equals-mttf"])
 
 
 class InMemoryOutput(serializers.Serializer):
     reconstruction_seconds = serializers.FloatField(help_text="memory_gb x 8 / link_gbps, s.")
     expected_ettr = serializers.FloatField()
     lost_gpu_hours_per_failure = serializers.FloatField()
+    lost_gpu_hours_per_day = serializers.FloatField(help_text="gpus x 24 x (1 − ETTR); at most gpus x 24.")
 
 
 class RecoveryOptionsOutput(serializers.Serializer):
@@ -303,10 +316,12 @@ class FirstFailureView(CalculatorView):
     {"mtbf_hours": 3.0, "checkpoint_minutes": 5, "restart_minutes": 10},
     {
         "young_minutes": 42.4,
-        "daly_minutes": 39.0,
-        "expected_ettr": 0.83,
-        "expected_ettr_young": 0.83,
-        "expected_ettr_first_order": 0.84,
+        "daly_minutes": 39.2,
+        "expected_ettr": 0.740,
+        "expected_ettr_young": 0.740,
+        "expected_ettr_first_order": 0.708,
+        "regime": "daly",
+        "lost_fraction": 0.165,
     },
 )
 class CheckpointIntervalView(CalculatorView):
@@ -327,12 +342,15 @@ class CheckpointIntervalView(CalculatorView):
         "checkpoint_restart": {
             "interval_minutes": 39.16,
             "expected_ettr": 0.740,
-            "lost_gpu_hours_per_failure": 8759.8,
+            "lost_gpu_hours_per_failure": 8126.5,
+            "lost_gpu_hours_per_day": 65012.3,
+            "regime": "daly",
         },
         "in_memory": {
             "reconstruction_seconds": 1.6,
             "expected_ettr": 0.946,
             "lost_gpu_hours_per_failure": 2783.5,
+            "lost_gpu_hours_per_day": 21074.2,
         },
     },
 )

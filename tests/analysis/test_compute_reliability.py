@@ -144,3 +144,58 @@ def test_failure_table_counts_units_of_each_class():
     assert table["gpu"]["failures_per_day"] == pytest.approx(320 / 1000 * 24)
     assert table["pdu"]["count"] == 2
     assert table["pdu"]["failures_per_day"] == pytest.approx(2 / 2400 * 24)
+
+
+def test_the_lost_fraction_is_the_first_order_loss_when_failures_are_rare():
+    # τ = 0.5 h, δ = 0.01 h, R = 0.1 h, M = 1,000 h: ((τ+δ)/2 + R)/M = 0.355/1,000
+    assert rel.lost_fraction_checkpoint(0.5, 0.01, 0.1, 1000.0) == pytest.approx(0.355e-3, rel=1e-3)
+    assert rel.lost_gpu_hours_per_failure(1000, 0.5, 0.01, 0.1, mtbf_hours=1000.0) == pytest.approx(
+        1000 * 0.355, rel=1e-3
+    )
+
+
+def test_daly_interval_is_the_mttf_when_the_checkpoint_takes_twice_as_long():
+    # Daly (2006), eq. 37: τ_opt = M for δ ≥ 2M
+    assert rel.daly_interval_hours(0.2, 0.1) == 0.1
+    assert rel.daly_interval_hours(1.0, 0.1) == 0.1
+    assert rel.checkpoint_regime(0.2, 0.1) == "interval-equals-mttf"
+    assert rel.checkpoint_regime(0.19, 0.1) == "daly"
+
+
+def test_ettr_underflows_to_zero_instead_of_overflowing():
+    # M = 3.6 s against a 10-min restart: e^{R/M} = e^{166.7}, e^{(τ+δ)/M} overflows a float
+    assert rel.ettr_checkpoint(2.0, 1.0, 10 / 60, 0.001) == 0.0
+    assert rel.lost_fraction_checkpoint(2.0, 1.0, 10 / 60, 0.001) == 1.0
+
+
+def _job(gpus: int, checkpoint_min: float, restart_min: float, gpu_mtbf_h: float) -> dict:
+    m = gpu_mtbf_h / gpus
+    d, r = checkpoint_min / 60, restart_min / 60
+    tau = rel.daly_interval_hours(d, m)
+    return {
+        "tau": tau,
+        "ettr": rel.ettr_checkpoint(tau, d, r, m),
+        "lost_per_day": gpus * 24 * rel.lost_fraction_checkpoint(tau, d, r, m),
+        "failures_per_day": 24 / m,
+        "lost_per_failure": rel.lost_gpu_hours_per_failure(gpus, tau, d, r, mtbf_hours=m),
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    gpus=st.integers(1, 5_000_000),
+    more=st.integers(1, 5_000_000),
+    checkpoint_min=st.floats(0.01, 120.0),
+    restart_min=st.floats(0.0, 240.0),
+    gpu_mtbf_h=st.floats(1e3, 1e7),
+)
+def test_checkpoint_restart_stays_within_physical_bounds(gpus, more, checkpoint_min, restart_min, gpu_mtbf_h):
+    job = _job(gpus, checkpoint_min, restart_min, gpu_mtbf_h)
+    assert job["tau"] >= 0
+    assert 0.0 <= job["ettr"] <= 1.0
+    assert 0.0 <= job["lost_per_day"] <= gpus * 24 * (1 + 1e-12)
+    assert job["lost_per_failure"] * job["failures_per_day"] == pytest.approx(job["lost_per_day"], rel=1e-9)
+    # more GPUs fail more often: never fewer GPU-hours lost, never a better ETTR
+    bigger = _job(gpus + more, checkpoint_min, restart_min, gpu_mtbf_h)
+    assert bigger["lost_per_day"] >= job["lost_per_day"] * (1 - 1e-9)
+    assert bigger["ettr"] <= job["ettr"] * (1 + 1e-9) + 1e-300

@@ -8,6 +8,7 @@ the vendor datasheets (H100 SXM 989 TFLOPS, A100 312, MI300X 1,307.4, Ascend 910
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -208,3 +209,30 @@ def test_the_summary_shows_the_synchronous_pace_beside_the_split_by_speed():
     assert compute["pace_gpu_model"]["bf16"] == "a100-sxm"
     assert compute["pace_gpu_model"]["fp8"] == "a100-sxm"  # no FP8 at all: a synchronous FP8 job cannot run
     assert compute["effective_pflops_synchronous"]["fp8"] == 0.0
+
+
+def test_a_million_h100_job_cannot_lose_more_gpu_hours_than_exist():
+    # 125,000 H100 servers = 1,000,000 GPUs. Llama 3 log: 419 interruptions in 1,296 h on 16,384 GPUs,
+    # so M = 1,296 x 16,384 / (419 x 1,000,000) h = 3.04 min, shorter than a 5-min checkpoint plus a
+    # 10-min restart. Daly (2006) for δ = 5 min < 2M: τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ;
+    # ETTR = τ / (M e^{R/M} (e^{(τ+δ)/M} − 1)) ~ 0.003: the job all but makes no progress, so
+    # nearly all of the 24,000,000 GPU-hours a day are lost (the failure-cascade scenario simulated
+    # 23.8 M a day on this campus). The first-order loss ((τ+δ)/2 + R per failure) gave 109 M.
+    snap = _campus_of({"hgx-h100-8": 125_000})
+    out = rel.campus_job_reliability(snap, checkpoint_minutes=5.0, restart_minutes=10.0)
+    m = 1296 * 16384 / (419 * 1_000_000)  # hours
+    assert out["job_mttf_hours"] == pytest.approx(m, rel=1e-4)
+    d, r = 5 / 60, 10 / 60
+    x = d / (2 * m)
+    tau = math.sqrt(2 * d * m) * (1 + math.sqrt(x) / 3 + x / 9) - d
+    assert out["optimal_checkpoint_minutes"] == pytest.approx(tau * 60, rel=1e-4)
+    segment = m * math.exp(r / m) * (math.exp((tau + d) / m) - 1)  # wall time per committed segment
+    assert out["expected_ettr"] == pytest.approx(tau / segment, rel=1e-4)
+    assert 0 < out["expected_ettr"] < 0.01
+    lost_fraction = 1 - (tau + d) / segment
+    assert out["lost_gpu_hours_per_day"] == pytest.approx(24e6 * lost_fraction, rel=1e-4)
+    assert 23.5e6 < out["lost_gpu_hours_per_day"] <= 24e6
+    assert out["lost_gpu_hours_per_failure"] * out["job_failures_per_day"] == pytest.approx(
+        out["lost_gpu_hours_per_day"]
+    )
+    assert out["checkpoint_regime"] == "daly"

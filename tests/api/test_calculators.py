@@ -22,6 +22,15 @@ class TestCheckpointInterval:
         assert response.data["young_minutes"] == pytest.approx(math.sqrt(2 * (5 / 60) * 3.0) * 60)
         assert 0 < response.data["expected_ettr"] <= 1
 
+    def test_a_checkpoint_longer_than_twice_the_mtbf_takes_daly_s_tau_equals_m(self, viewer_client):
+        # Daly (2006): τ_opt = M for δ ≥ 2M; M = 2 min, δ = 5 min, R = 10 min
+        body = {"mtbf_hours": 2 / 60, "checkpoint_minutes": 5, "restart_minutes": 10}
+        data = post(viewer_client, "checkpoint-interval", body).json()
+        assert data["regime"] == "interval-equals-mttf"
+        assert data["daly_minutes"] == pytest.approx(2.0)
+        assert 0 <= data["expected_ettr"] <= 1
+        assert 0.99 < data["lost_fraction"] <= 1
+
     def test_negative_mtbf_is_400_naming_mtbf_hours(self, viewer_client):
         response = post(viewer_client, "checkpoint-interval", {"mtbf_hours": -1, "checkpoint_minutes": 5})
         assert response.status_code == 400
@@ -192,10 +201,28 @@ class TestRecoveryOptions:
         ckpt, mem = data["checkpoint_restart"], data["in_memory"]
         assert ckpt["interval_minutes"] == pytest.approx(39.1585, abs=1e-3)
         assert ckpt["expected_ettr"] == pytest.approx(0.74016, abs=1e-4)
-        assert ckpt["lost_gpu_hours_per_failure"] == pytest.approx(8759.8, abs=0.1)
+        # Daly's exponential model: a committed segment of τ + δ = 44.1585 min takes
+        # M e^{R/M} (e^{(τ+δ)/M} − 1) = 180 x e^{1/18} x (e^{0.245325} − 1) = 52.9085 min of wall time;
+        # the rest, 1 − 44.1585/52.9085 = 0.165335, is lost: per failure 16,384 x 3 h x 0.165335, per
+        # day 16,384 x 24 x 0.165335 (the first-order (τ+δ)/2 + R gave 8,759.8 per failure)
+        assert ckpt["lost_gpu_hours_per_failure"] == pytest.approx(8126.5, abs=0.1)
+        assert ckpt["lost_gpu_hours_per_day"] == pytest.approx(65012.3, abs=0.1)
+        assert ckpt["regime"] == "daly"
         assert mem["reconstruction_seconds"] == pytest.approx(1.6)
         assert mem["expected_ettr"] == pytest.approx(0.94641, abs=1e-4)
         assert mem["lost_gpu_hours_per_failure"] == pytest.approx(2783.5, abs=0.1)
+        assert mem["lost_gpu_hours_per_day"] == pytest.approx(16384 * 24 * (1 - 0.946405), abs=0.5)
+
+    def test_a_million_gpus_cannot_lose_more_than_every_gpu_hour(self, viewer_client):
+        # 1,000,000 H100 at the Llama 3 rate: M = 3.04 min, less than a 5-min checkpoint + 10-min restart
+        body = {**self.BODY, "mtbf_hours": 1296 * 16384 / (419 * 1_000_000), "gpus": 1_000_000}
+        data = post(viewer_client, "recovery-options", body).json()
+        for option in ("checkpoint_restart", "in_memory"):
+            assert 0 <= data[option]["lost_gpu_hours_per_day"] <= 24_000_000
+            assert 0 <= data[option]["expected_ettr"] <= 1
+        assert data["checkpoint_restart"]["lost_gpu_hours_per_day"] > 23_500_000
+        failures_per_day = 24 / body["mtbf_hours"]
+        assert data["checkpoint_restart"]["lost_gpu_hours_per_failure"] * failures_per_day <= 24_000_000
 
     def test_spares_running_out_add_the_repair_wait(self, viewer_client):
         # 0.1 node failures/h × 48 h repair = 4.8 nodes in repair on average; with 2 spares the job waits
