@@ -87,15 +87,32 @@ class _Fail:
     element: str
     detail: str
     margin: float = -math.inf  # how close it came (kW, positions or ports); larger is closer
+    # where: a hall's name is not unique on a campus (every building may have an H1)
+    hall_id: int | None = None
+    building: str | None = None
+    building_id: int | None = None
+
+    def located(self, snap: CampusSnapshot, hall) -> _Fail:
+        self.hall_id = hall.id
+        self.building_id = hall.building_id
+        self.building = _building_name(snap, hall.building_id)
+        return self
 
     def as_dict(self) -> dict:
         return {
             "constraint": self.constraint,
             "hall": self.hall,
+            "hall_id": self.hall_id,
+            "building": self.building,
+            "building_id": self.building_id,
             "level": self.level,
             "element": self.element,
             "detail": self.detail,
         }
+
+
+def _building_name(snap: CampusSnapshot, building_id: int | None) -> str | None:
+    return next((bd.name for bd in snap.buildings if bd.id == building_id), None)
 
 
 # ---------------------------------------------------------------- request checks
@@ -617,7 +634,9 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
 
     # The power headroom after placing is at most what the pair's own devices keep with the other side
     # lost: the bound that lets ``place`` stop early.
-    return [_Candidate(side_bound(snap, loads_of(a, b)), hall.name, a, b, run) for a, b in pairs], None
+    return [
+        _Candidate(side_bound(snap, loads_of(a, b)), hall.name, a, b, run, hall.id) for a, b in pairs
+    ], None
 
 
 @dataclass
@@ -627,6 +646,7 @@ class _Candidate:
     a: int
     b: int | None
     run: object
+    hall_id: int = 0
 
     def evaluate(self) -> tuple[dict | None, _Fail | None]:
         return self.run(self.a, self.b)
@@ -879,7 +899,8 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
     return {
         "hall": hall.name,
         "hall_id": hall.id,
-        "building": next((bd.name for bd in snap.buildings if bd.id == hall.building_id), None),
+        "building": _building_name(snap, hall.building_id),
+        "building_id": hall.building_id,
         "racks": racks,
         "headroom_after": {
             "power_kw": round(check.headroom_kw, 3),
@@ -958,12 +979,13 @@ def place(
         found, fail = _evaluate_hall(inp, hall)
         candidates.extend(found)
         if fail is not None:
-            fails.append(fail)
+            fails.append(fail.located(snap, hall))
     # Branch and bound over the feed pairs of every hall: by the bound, best first; once three options
     # are found, a pair whose bound is no better than the third cannot enter the list.
     candidates.sort(key=lambda c: (-c.bound_kw, c.hall, c.a, c.b if c.b is not None else -1))
     options: list[dict] = []
-    power_fails: dict[str, _Fail] = {}
+    power_fails: dict[int, _Fail] = {}  # by hall id: names repeat from building to building
+    halls_by_id = {h.id: h for h in halls}
     for cand in candidates:
         if len(options) >= MAX_OPTIONS:
             third = sorted(o["headroom_after"]["power_kw"] for o in options)[-MAX_OPTIONS]
@@ -973,9 +995,9 @@ def place(
         if option is not None:
             options.append(option)
         elif fail is not None and (
-            cand.hall not in power_fails or fail.margin > power_fails[cand.hall].margin
+            cand.hall_id not in power_fails or fail.margin > power_fails[cand.hall_id].margin
         ):
-            power_fails[cand.hall] = fail
+            power_fails[cand.hall_id] = fail.located(snap, halls_by_id[cand.hall_id])
     fails.extend(power_fails.values())
     options.sort(
         key=lambda o: (-o["headroom_after"]["power_kw"], -o["headroom_after"]["cooling_kw"], o["hall"])
@@ -983,10 +1005,11 @@ def place(
     options = options[:MAX_OPTIONS]
     if options:
         best = options[0]["headroom_after"]
+        where = {k: options[0][k] for k in ("hall", "hall_id", "building", "building_id")}
         # what runs out first as more is added to the best option
         binding = {
             "constraint": "power",
-            "hall": options[0]["hall"],
+            **where,
             "level": best["power_level"],
             "element": best["power_element"],
             "detail": f"{best['power_kw']:.1f} kW of planning headroom left after {best['power_failure']['name']}",
@@ -994,7 +1017,7 @@ def place(
         if best["cooling_kw"] < best["power_kw"]:
             binding = {
                 "constraint": "cooling",
-                "hall": options[0]["hall"],
+                **where,
                 "level": "cooling",
                 "element": best["cooling_element"],
                 "detail": f"{best['cooling_kw']:.1f} kW of cooling left with "

@@ -21,6 +21,9 @@ PLACEMENT_EXAMPLE = {
     "binding": {
         "constraint": "power",
         "hall": "H1",
+        "hall_id": 1,
+        "building": "B1",
+        "building_id": 1,
         "level": "pdu",
         "element": "B1-H1-R05-PDU-A",
         "detail": "21.5 kW of planning headroom left after B1-H1-SWGR-B",
@@ -30,6 +33,7 @@ PLACEMENT_EXAMPLE = {
             "hall": "H1",
             "hall_id": 1,
             "building": "B1",
+            "building_id": 1,
             "racks": [
                 {
                     "x_m": 20.4,

@@ -185,3 +185,37 @@ def test_a_hall_not_yet_in_service_is_named(planner_client):
     )
     assert res.status_code == 400
     assert "not in service today" in res.json()["hall"][0]
+
+
+@pytest.fixture
+def two_buildings():
+    """Two buildings in service, each with one hall named H1."""
+    phases = [
+        {"date": "2020-01-01", "gpus": 1000, "gpu_model": "h100-sxm"},
+        {"date": "2021-01-01", "gpus": 1000, "gpu_model": "h100-sxm"},
+    ]
+    return import_campus(generate_spec("Two H1", phases=phases))
+
+
+def _names_its_hall(where: dict) -> None:
+    hall = DataHall.objects.select_related("building").get(pk=where["hall_id"])
+    assert (where["hall"], where["building"], where["building_id"]) == (
+        hall.name,
+        hall.building.name,
+        hall.building_id,
+    )
+
+
+@pytest.mark.parametrize("racks", [1, 500])
+def test_the_binding_and_every_option_name_the_building_of_their_hall(planner_client, two_buildings, racks):
+    halls = DataHall.objects.filter(building__campus=two_buildings)
+    assert sorted(h.name for h in halls) == ["H1", "H1"]  # the hall's name alone says nothing
+    res = planner_client.post(
+        url(two_buildings.pk), {"node_model": NODE, "racks": racks, "nodes_per_rack": 1}, format="json"
+    )
+    assert res.status_code == 200, res.content
+    body = res.json()
+    assert body["feasible"] is (racks == 1)
+    _names_its_hall(body["binding"])
+    for option in body["options"]:
+        _names_its_hall(option)

@@ -279,6 +279,9 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
     ).json()
     assert page.get_attribute("[data-testid=placement-verdict]", "data-feasible") == "true"
     assert answer["feasible"] is True
+    # hall names repeat from building to building: the binding is named with its building
+    where = answer["binding"]
+    assert page.inner_text("[data-testid=placement-binding-hall]") == f"{where['building']} · {where['hall']}"
     page.wait_for_selector("[data-testid=placement-result][data-ghosts]")
     assert int(page.get_attribute("[data-testid=placement-result]", "data-ghosts")) == len(
         answer["options"][0]["racks"]

@@ -97,16 +97,23 @@ class HeadroomAfterSerializer(serializers.Serializer):
 
 
 class PlacementOptionSerializer(serializers.Serializer):
-    hall = serializers.CharField()
+    hall = serializers.CharField(help_text="Hall name; names repeat from building to building.")
     hall_id = serializers.IntegerField()
-    building = serializers.CharField(allow_null=True)
+    building = serializers.CharField(allow_null=True, help_text="Name of the hall's building.")
+    building_id = serializers.IntegerField(allow_null=True)
     racks = PlacedRackSerializer(many=True)
     headroom_after = HeadroomAfterSerializer()
 
 
 class BindingSerializer(serializers.Serializer):
     constraint = serializers.CharField(help_text="The same as `binding_constraint`.")
-    hall = serializers.CharField()
+    hall = serializers.CharField(
+        help_text="Hall name (empty when the campus has no hall); names repeat from building to building, "
+        "so `building` and `hall_id` say which hall it is."
+    )
+    hall_id = serializers.IntegerField(allow_null=True, help_text="The hall's id (null: no hall).")
+    building = serializers.CharField(allow_null=True, help_text="Name of the hall's building.")
+    building_id = serializers.IntegerField(allow_null=True)
     level = serializers.CharField(
         help_text="Level that binds: a device kind, cooling unit/group/plant, leaf, hall."
     )

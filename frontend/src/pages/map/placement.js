@@ -167,7 +167,11 @@ async function propose(page, body) {
       answer.feasible
         ? el("strong", {}, `Room found: ${f.num(options.length)} option${options.length === 1 ? "" : "s"}.`)
         : el("strong", { class: "bad" }, "No room for these racks."),
-      answer.binding_constraint ? ` Binding constraint: ${answer.binding_constraint}.` : null,
+      answer.binding_constraint ? ` Binding constraint: ${answer.binding_constraint}` : null,
+      answer.binding_constraint && answer.binding?.hall
+        ? [" in ", el("span", { "data-testid": "placement-binding-hall" }, placeName(page, answer.binding))]
+        : null,
+      answer.binding_constraint ? "." : null,
       answer.binding?.detail ? el("span", { class: "muted small" }, ` ${answer.binding.detail}`) : null,
     ),
     options.length
@@ -200,12 +204,19 @@ function hallIdOf(option) {
 }
 
 function hallName(page, option) {
-  const hallId = hallIdOf(option);
-  for (const b of page.navigation ?? []) {
-    const h = b.halls.find((x) => x.id === hallId);
-    if (h) return `${b.name} · ${h.name}`;
+  return placeName(page, { ...option, hall_id: hallIdOf(option) });
+}
+
+/** "B7 · H1" for an option or a binding: hall names repeat from building to building. */
+function placeName(page, where) {
+  if (where.hall_id != null && (page.navigation ?? []).length) {
+    for (const b of page.navigation) {
+      const h = b.halls.find((x) => x.id === where.hall_id);
+      if (h) return `${b.name} · ${h.name}`;
+    }
   }
-  return typeof option.hall === "string" ? option.hall : `hall ${hallId}`;
+  const hall = typeof where.hall === "string" ? where.hall : `hall ${where.hall_id ?? where.hall}`;
+  return where.building ? `${where.building} · ${hall}` : hall;
 }
 
 function headroom(after) {
