@@ -1,10 +1,9 @@
-"""The whole-campus floor map of a campus of many buildings in one long row (the layout of a 1M-GPU generated
-campus: 21 buildings, 5.3 km): after fit every building lies inside the drawn map and carries its name, at
+"""The whole-campus floor map of a campus of many buildings in one long row (as a planner may import one; the
+generator lays out more than four buildings in rows): after fit every building lies inside the drawn map and carries its name, at
 the usual viewports and on a narrow canvas (the rack panel open on a small screen) where the row needs a zoom
 below the map's usual zoom-out limit.
 
-A 1M-GPU campus is too big for the suite; 32 buildings of 256 GPUs (3.3 km of buildings) give the same
-geometry at a smaller size. Positions are read from the page's map model (``window.floorMap``).
+32 generated buildings of 256 GPUs each, put side by side in one row (3.3 km of buildings) before the import. Positions are read from the page's map model (``window.floorMap``).
 """
 
 from __future__ import annotations
@@ -21,19 +20,31 @@ BUILDINGS = 32
 SPEC = dict(gpus=8192, gpu_model="h100-sxm", pod_max_gpus=256, building_max_it_mw=0.5, hall_max_it_mw=0.5)
 
 
+def row_spec() -> dict:
+    """The generated campus with its buildings moved into one row, 60 m apart."""
+    from campus.interchange.generate import generate_spec
+
+    spec = generate_spec("Row of buildings", **SPEC)
+    x = 0.0
+    for building in spec["buildings"]:
+        building["x_m"], building["y_m"] = x, 0.0
+        x += building["width_m"] + 60.0
+    return spec
+
+
 @pytest.fixture(scope="module")
 def row_campus(django_db_setup, django_db_blocker):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.core.management import call_command
 
-    from campus.interchange.generate import generate_spec
     from campus.interchange.importer import import_campus
 
     with django_db_blocker.unblock():
         call_command("sync_catalog", verbosity=0)
-        campus = import_campus(generate_spec("Row of buildings", **SPEC))
+        campus = import_campus(row_spec())
         assert campus.buildings.count() == BUILDINGS
+        assert campus.buildings.filter(y_m=0).count() == BUILDINGS
         user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
         user.groups.add(Group.objects.get_or_create(name="planner")[0])
     yield campus.id
