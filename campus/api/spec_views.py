@@ -335,7 +335,9 @@ STREAM_CHUNK = 256 * 1024
 
 def _export_stream(campus: Campus, fmt: str):
     """The export's body as it is written, in pieces of about STREAM_CHUNK bytes: the same text as the whole
-    document rendered at once (YAMLRenderer, JSONRenderer)."""
+    document rendered at once (YAMLRenderer, JSONRenderer). An empty piece comes first: the WSGI server sends
+    the status and headers with it, before the campus is read (a 1M-GPU campus takes seconds)."""
+    yield b""
     spec = export_campus(campus)
     pieces = dump_spec_chunks(spec) if fmt == "yaml" else encode_chunks(spec, _api_json)
     buffer: list[str] = []

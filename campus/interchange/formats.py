@@ -59,13 +59,15 @@ def dump_spec(spec: dict[str, Any], fmt: str = "yaml") -> str:
 def dump_spec_chunks(spec: dict[str, Any], batch: int = 200) -> Iterator[str]:
     """The YAML text of ``dump_spec(spec, "yaml")`` piece by piece: each top-level key in turn, a list of
     them ``batch`` items at a time (a block sequence's items are independent of one another, so the pieces
-    join to the very same text), so the text is never held whole."""
+    join to the very same text), so the text is never held whole. A list of at most ``batch`` items (the
+    buildings, which hold the halls, rows and racks) goes one item at a time."""
     for key, value in spec.items():
         if isinstance(value, list) and value:
             yield dump_spec({key: None}).replace(" null\n", "\n", 1)  # "key:\n"
-            for start in range(0, len(value), batch):
+            step = 1 if len(value) <= batch else batch
+            for start in range(0, len(value), step):
                 yield yaml.dump(
-                    value[start : start + batch],
+                    value[start : start + step],
                     Dumper=_Dumper,
                     sort_keys=False,
                     allow_unicode=True,
@@ -78,7 +80,7 @@ def dump_spec_chunks(spec: dict[str, Any], batch: int = 200) -> Iterator[str]:
 def encode_chunks(value: Any, encode: Callable[[Any], str], batch: int = 200) -> Iterator[str]:
     """Compact JSON (no whitespace between tokens) piece by piece: ``encode`` (the one-shot encoder of the
     whole text, e.g. ``json.dumps`` with ``separators=(",", ":")``) of each top-level value, a list's items
-    ``batch`` at a time; the pieces join to ``encode(value)``."""
+    ``batch`` at a time (one at a time in a list of at most ``batch``); the pieces join to ``encode(value)``."""
     if not isinstance(value, dict):
         yield encode(value)
         return
@@ -87,8 +89,9 @@ def encode_chunks(value: Any, encode: Callable[[Any], str], batch: int = 200) ->
         head = ("," if number else "") + encode(str(key)) + ":"
         if isinstance(item, list) and item:
             yield head + "["
-            for start in range(0, len(item), batch):
-                text = encode(item[start : start + batch])
+            step = 1 if len(item) <= batch else batch
+            for start in range(0, len(item), step):
+                text = encode(item[start : start + step])
                 yield ("," if start else "") + text[1:-1]
             yield "]"
         else:
