@@ -440,14 +440,26 @@ def compare(ours: Design, theirs: Design) -> dict[str, list]:
     for model in model_names():
         mine, other = ours.objects.get(model, {}), theirs.objects.get(model, {})
         names = _content_names(model)
-        for key in sorted(mine.keys() - other.keys(), key=key_text):
+        # One pass over ours, one lookup per key (a natural key is a nested tuple, hashed anew each time),
+        # and only what differs is sorted: a 1M-GPU design has 570,000 objects.
+        only_mine, differ = [], []
+        common = 0
+        find = other.get
+        for key, b in mine.items():
+            a = find(key)
+            if a is None:
+                only_mine.append(key)
+            else:
+                common += 1
+                if a.values != b.values:
+                    differ.append(key)
+        only_other = [] if common == len(other) else [k for k in other if k not in mine]
+        for key in sorted(only_mine, key=key_text):
             added.append({"model": model, "name": key_text(key)})
-        for key in sorted(other.keys() - mine.keys(), key=key_text):
+        for key in sorted(only_other, key=key_text):
             removed.append({"model": model, "name": key_text(key)})
-        for key in sorted(mine.keys() & other.keys(), key=key_text):
+        for key in sorted(differ, key=key_text):
             a, b = other[key], mine[key]
-            if a.values == b.values:
-                continue
             fields = {
                 n: [_shown(t), _shown(o)] for n, t, o in zip(names, a.values, b.values, strict=True) if t != o
             }

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campus.api import analytics
-from campus.api.branch_views import campus_gpus
+from campus.api.branch_views import _figure, campus_gpus
 from campus.interchange.exporter import export_campus
 from campus.interchange.importer import import_campus
 from campus.models import (
@@ -309,6 +309,36 @@ def test_diff_names_exactly_the_changed_fields_as_theirs_ours(planner_client):
     # the other way round, theirs and ours swap
     back = diff(planner_client, campus.pk, branch_id)["objects"]["changed"]
     assert {c["name"]: c["fields"] for c in back}["UPS-A"] == {"rated_kw": [650.0, 500.0]}
+
+
+@pytest.mark.django_db
+def test_diff_figures_are_the_summaries_figures_and_shared_with_the_summary_page(planner_client):
+    campus = small_campus()
+    branch_id = branch(planner_client, campus.pk)
+    rack = Rack.objects.filter(campus_id=branch_id).order_by("name").first()
+    rack.design_kw = 30.0
+    rack.save()
+    body = diff(planner_client, branch_id, campus.pk)
+    assert [c["name"] for c in body["objects"]["changed"]] == [rack.name]
+    # The figures are those of a summary computed afresh with no assumption given, for each side.
+    fresh = []
+    for campus_id in (campus.pk, branch_id):
+        analytics.forget()
+        fresh.append(analytics.campus_summary(analytics.campus_state(Campus.objects.get(pk=campus_id))))
+    for path, (theirs, ours, _delta) in body["figures"].items():
+        assert [theirs, ours] == [_figure(fresh[0], path), _figure(fresh[1], path)], path
+    assert body["figures"]["power.it_mw"][0] > 0
+    # The diff stored both default summaries in the shared cache: another process (one that holds no state)
+    # answers either summary page from there, the very bytes.
+    analytics.forget()
+    for campus_id in (campus.pk, branch_id):
+        version = analytics.campus_version(campus_id)
+        key = analytics.shared_key(campus_id, version, analytics.today(), "summary")
+        stored = analytics.shared_get(key)
+        assert stored is not None
+        response = planner_client.get(f"/api/campuses/{campus_id}/summary/")
+        assert response.content == stored[0]
+        assert analytics.cached_state(campus_id) is None  # answered without a state
 
 
 @pytest.mark.django_db
