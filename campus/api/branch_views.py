@@ -135,7 +135,8 @@ class BranchActionsMixin:
         "and name, rows by hall, nodes by rack; feeds and links by what they connect), never by id. "
         "`theirs` is `against`, `ours` is this campus: `added` are objects only here, `removed` only in "
         "`against`, `changed` lists each differing field as `[theirs, ours]`, references by the referenced "
-        "object's name. `figures` are summary figures as `[theirs, ours, ours − theirs]`.",
+        "object's name. `figures` are summary figures as `[theirs, ours, ours − theirs]`; the delta is the exact "
+        "float difference (it can be ~1e-14 where nothing changed: compare at the precision shown).",
         parameters=[b.DiffQuerySerializer],
         responses={200: b.DiffSerializer},
         examples=[

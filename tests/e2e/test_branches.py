@@ -12,6 +12,22 @@ from .conftest import generated_campus, login, new_page, screenshot
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
 USER = "branches-planner"
+# digits the compare page shows each figure with (frontend/src/pages/compare/index.js LABELS; USD whole)
+DISPLAY_DIGITS = {
+    "inventory.gpus": 0,
+    "inventory.racks": 0,
+    "power.it_mw": 2,
+    "power.facility_mw": 2,
+    "power.pue": 3,
+    "power.grid_capacity_mw": 1,
+    "power.grid_headroom_mw": 2,
+    "power.headroom_after_failover_mw": 2,
+    "power.stranded_mw": 2,
+    "power.redundancy_findings_count": 0,
+    "power.annual_cost_usd": 0,
+    "cooling.heat_load_mw": 2,
+    "cooling.capacity_mw": 2,
+}
 AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_RUN = """
 async () => {
@@ -74,6 +90,21 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         gpus = diff["figures"]["inventory.gpus"]
         assert gpus[2] == 0
         assert page.inner_text('[data-testid="delta-inventory.gpus"]') == "0"
+        # the API's deltas are exact float differences; one that rounds to zero at the figure's displayed
+        # precision is shown unchanged ("0", not bold), any other with its sign
+        noise = 0
+        for path, (_theirs, _ours, d) in diff["figures"].items():
+            if d is None:
+                continue
+            cell = page.inner_text(f'[data-testid="delta-{path}"]')
+            bold = "changed" in (page.get_attribute(f'tr[data-figure="{path}"]', "class") or "")
+            if round(abs(d), DISPLAY_DIGITS[path]) == 0:
+                noise += d != 0
+                assert (cell, bold) == ("0", False), (path, d)
+            else:
+                assert cell[0] == ("+" if d > 0 else "−") and bold, (path, d, cell)
+        # a 10-kW change to one rack moves some megawatt figures by float rounding only (~1e-14 MW)
+        assert noise >= 1, diff["figures"]
         screenshot(page, "branches-compare", full_page=True)
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(AXE_RUN) == []

@@ -32,9 +32,15 @@ function value(path, v) {
   return unit ? `${f.num(v, digits)} ${unit}` : f.num(v, digits);
 }
 
+/** The API gives exact deltas (ours − theirs as floats, so 2.8e-14 MW after a rack's kW changed); one that
+ * rounds to zero at the figure's displayed precision is no change on this page. */
+function unchanged(path, d) {
+  return d === 0 || value(path, Math.abs(d)) === value(path, 0);
+}
+
 function delta(path, d) {
   if (d === null || d === undefined) return "–";
-  if (d === 0) return "0";
+  if (unchanged(path, d)) return "0";
   return `${d > 0 ? "+" : "−"}${value(path, Math.abs(d))}`;
 }
 
@@ -61,7 +67,7 @@ function figuresTable(diff) {
       Object.entries(diff.figures).map(([path, [theirs, ours, d]]) =>
         el(
           "tr",
-          { "data-figure": path, class: d ? "changed" : null },
+          { "data-figure": path, class: d !== null && d !== undefined && !unchanged(path, d) ? "changed" : null },
           el("th", { scope: "row" }, LABELS[path]?.[0] ?? path),
           el("td", { class: "num" }, value(path, theirs)),
           el("td", { class: "num" }, value(path, ours)),
