@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -199,3 +200,43 @@ def test_checkpoint_restart_stays_within_physical_bounds(gpus, more, checkpoint_
     bigger = _job(gpus + more, checkpoint_min, restart_min, gpu_mtbf_h)
     assert bigger["lost_per_day"] >= job["lost_per_day"] * (1 - 1e-9)
     assert bigger["ettr"] <= job["ettr"] * (1 + 1e-9) + 1e-300
+
+
+def _simulated_lost_fraction(tau: float, d: float, r: float, m: float, hours: float, seed: int) -> tuple:
+    """An independent Monte Carlo of checkpoint/restart: exponential failures of mean m; a segment of tau of
+    work and d of writing commits only if no failure strikes it; a failure loses the segment so far and
+    starts a restart of r, itself started over by a failure during it. (useful, lost) shares of wall time."""
+    rng = random.Random(seed)
+    wall = useful = lost = 0.0
+    while wall < hours:
+        f = rng.expovariate(1.0 / m)
+        if f >= tau + d:
+            wall += tau + d
+            useful += tau
+            continue
+        wall += f
+        lost += f
+        while True:
+            g = rng.expovariate(1.0 / m)
+            if g >= r:
+                wall += r
+                lost += r
+                break
+            wall += g
+            lost += g
+    return useful / wall, lost / wall
+
+
+@pytest.mark.parametrize(
+    "m_hours, hours",
+    [
+        (1296 * 16384 / (419 * 1_000_000), 20_000.0),  # 1M H100s at the Llama 3 rate: M = 3.04 min
+        (3.0, 200_000.0),  # 16k GPUs: M = 3 h
+    ],
+)
+def test_the_lost_fraction_matches_a_monte_carlo_of_checkpoint_restart(m_hours, hours):
+    d, r = 5 / 60, 10 / 60
+    tau = rel.daly_interval_hours(d, m_hours)
+    useful, lost = _simulated_lost_fraction(tau, d, r, m_hours, hours, seed=7)
+    assert rel.ettr_checkpoint(tau, d, r, m_hours) == pytest.approx(useful, rel=0.05)
+    assert rel.lost_fraction_checkpoint(tau, d, r, m_hours) == pytest.approx(lost, abs=0.003)
