@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
 from campus.models import Job
+from twin.api.mixins import QueryParametersMixin
 from twin.api.permissions import has_role
 
 
@@ -68,7 +69,9 @@ class JobSerializer(serializers.ModelSerializer):
         tags=["campus spec"],
     ),
 )
-class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class JobViewSet(
+    QueryParametersMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     serializer_class = JobSerializer
     queryset = Job.objects.defer("input").select_related("created_by")
     filter_backends: list = []

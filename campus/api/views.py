@@ -21,7 +21,7 @@ from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
 from twin.api.exceptions import field_error
-from twin.api.mixins import AtomicWriteMixin, BriefModeMixin, BulkMixin
+from twin.api.mixins import AtomicWriteMixin, BriefModeMixin, BulkMixin, QueryParametersMixin
 from twin.api.pagination import ChangePagination
 from twin.api.serializers import ChangeSerializer
 from twin.api.viewsets import InventoryViewSet, TwinModelViewSet, inventory_schema
@@ -245,7 +245,7 @@ class FailureRateViewSet(CatalogViewSet):
 
 
 @inventory_schema(s.UserSerializer, "users")
-class UserViewSet(BriefModeMixin, BulkMixin, AtomicWriteMixin, viewsets.ModelViewSet):
+class UserViewSet(QueryParametersMixin, BriefModeMixin, BulkMixin, AtomicWriteMixin, viewsets.ModelViewSet):
     """Admins only: accounts and their role (viewer, planner, admin)."""
 
     queryset = get_user_model().objects.prefetch_related("groups").order_by("username")
@@ -270,10 +270,11 @@ class UserViewSet(BriefModeMixin, BulkMixin, AtomicWriteMixin, viewsets.ModelVie
         ],
     )
 )
-class ChangeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class ChangeViewSet(QueryParametersMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = ChangeSerializer
     pagination_class = ChangePagination
     filter_backends: list = []
+    query_parameters = ("model", "object_id")
 
     def get_queryset(self):  # only for the schema generator; list() reads the history tables itself
         return models.Campus.history.none()

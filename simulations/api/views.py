@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import Run, Scenario, Schedule
-from twin.api.mixins import BRIEF_PARAMETER
+from twin.api.mixins import BRIEF_PARAMETER, QueryParametersMixin
 from twin.api.viewsets import TwinModelViewSet
 
 from . import filtersets
@@ -197,12 +197,13 @@ def _parse_ids(raw: str | None) -> list[int]:
     list=extend_schema(summary="List runs", description="Filter by scenario, campus, status, kind, flagged."),
     retrieve=extend_schema(summary="Get one run: status, progress and, once finished, its summary"),
 )
-class RunViewSet(viewsets.ReadOnlyModelViewSet):
+class RunViewSet(QueryParametersMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Run.objects.select_related("scenario", "created_by").defer("snapshot")
     serializer_class = RunSerializer
     filterset_class = filtersets.RunFilterSet
     search_fields = ("scenario__name", "error")
     ordering_fields = ("id", "created", "started", "finished", "status", "progress", "replicas")
+    checked_query_actions = QueryParametersMixin.checked_query_actions | {"replicas"}
 
     @extend_schema(
         summary="Cancel a queued or running run",

@@ -188,6 +188,58 @@ class APIViewTests:
         assert response.status_code == 400
         assert id_filters[0] in response.data
 
+    def test_unknown_query_parameter_is_400_naming_it_on_list_and_detail(self, reader):
+        # A misspelt or unsupported filter must not answer every row as if it had filtered.
+        obj = self.factory()
+        for url in (self.list_url(), self.detail_url(obj.pk)):
+            response = reader.get(url, {"campuss": "1", "rack__campus": "1"})
+            assert response.status_code == 400, (url, response.data)
+            assert set(response.data) == {"campuss", "rack__campus"}
+            message = response.data["campuss"][0]
+            assert message.startswith("Unknown query parameter; this endpoint takes:")
+            assert "brief" in message
+        listed = reader.get(self.list_url(), {"page_size": "3"})
+        assert listed.status_code == 400
+        assert "limit" in listed.data["page_size"][0] and "ordering" in listed.data["page_size"][0]
+
+    def test_every_parameter_the_list_names_is_accepted(self, reader):
+        # The parameters an unknown one's answer lists are the list's: format, brief, paging, search,
+        # ordering and every filter of the filter set.
+        response = reader.get(self.list_url(), {"nosuchparameter": "1"})
+        listed = response.data["nosuchparameter"][0].split(": ", 1)[1].rstrip(".").split(", ")
+        assert {"format", "brief", "limit", "offset", "ordering", "search", *self.filter_params} <= set(
+            listed
+        )
+        params = {
+            "format": "json",
+            "brief": "1",
+            "limit": "5",
+            "offset": "0",
+            "ordering": "-id",
+            "search": "x",
+        }
+        assert reader.get(self.list_url(), params).status_code == 200
+
+    def test_bad_paging_and_ordering_are_400_naming_the_parameter(self, reader):
+        self.factory()
+        for params, name in (
+            ({"limit": "-1"}, "limit"),
+            ({"limit": "0"}, "limit"),
+            ({"limit": "ten"}, "limit"),
+            ({"offset": "-5"}, "offset"),
+            ({"offset": "1.5"}, "offset"),
+            ({"ordering": "nosuchfield"}, "ordering"),
+            ({"ordering": "id,-nosuchfield"}, "ordering"),
+        ):
+            response = reader.get(self.list_url(), params)
+            assert response.status_code == 400, (params, response.data)
+            assert list(response.data) == [name], params
+        assert "nosuchfield" in response.data["ordering"][0]
+        # Beyond the caps is still answered: the page size is capped, an offset past the rows is an empty page.
+        capped = reader.get(self.list_url(), {"limit": "9" * 40, "offset": "9" * 5000, "ordering": "-id"})
+        assert capped.status_code == 200, capped.data
+        assert capped.data["results"] == []
+
     # ---------------------------------------------------------------- roles
 
     def test_anonymous_is_401_on_read_and_write(self, anon_client):

@@ -59,6 +59,6 @@ def test_standard_drf_parameters_still_work(planner_client, campus, standard):
 
 
 def test_list_endpoints_keep_their_filters_and_ordering(planner_client, campus):
-    response = planner_client.get("/api/racks/", {"campus_id": campus.pk, "ordering": "-name", "limit": 1})
+    response = planner_client.get("/api/racks/", {"campus": campus.pk, "ordering": "-name", "limit": 1})
     assert response.status_code == 200, response.content
     assert response.json()["results"][0]["name"] == "R01-02"

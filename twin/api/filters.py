@@ -9,6 +9,8 @@ from django import forms
 from django_filters import utils
 from django_filters.fields import IsoDateTimeField
 from django_filters.rest_framework import DjangoFilterBackend
+from rest_framework.exceptions import ValidationError
+from rest_framework.filters import OrderingFilter, SearchFilter
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
@@ -115,3 +117,52 @@ class TwinFilterBackend(DjangoFilterBackend):
         if not filterset.is_valid() and self.raise_exception:
             raise utils.translate_validation(filterset.errors)
         return filterset.qs
+
+    def query_parameter_names(self, view) -> set[str]:
+        """The query parameters the view's filter set reads (a range widget's ``<name>_min``/``_max`` etc.)."""
+        queryset = None if getattr(view, "filterset_class", None) else view.get_queryset()
+        filterset_class = self.get_filterset_class(view, queryset)
+        if filterset_class is None:
+            return set()
+        names: set[str] = set()
+        for name, filter_ in filterset_class.base_filters.items():
+            widget = filter_.field.widget
+            suffixes = getattr(widget, "suffixes", None)
+            if suffixes and hasattr(widget, "suffixed"):
+                names.update(widget.suffixed(name, suffix) for suffix in suffixes)
+            else:
+                names.add(name)
+        return names
+
+
+class TwinSearchFilter(SearchFilter):
+    """``?search=``, read only by views that name what it searches."""
+
+    def query_parameter_names(self, view) -> set[str]:
+        return {self.search_param} if getattr(view, "search_fields", None) else set()
+
+    def get_schema_operation_parameters(self, view):
+        return super().get_schema_operation_parameters(view) if getattr(view, "search_fields", None) else []
+
+
+class TwinOrderingFilter(OrderingFilter):
+    """``?ordering=``: a field the view cannot order by is a 400 naming it (DRF drops it silently and answers
+    the default order, which reads as the asked one)."""
+
+    def query_parameter_names(self, view) -> set[str]:
+        return {self.ordering_param}
+
+    def remove_invalid_fields(self, queryset, fields, view, request):
+        valid = [item[0] for item in self.get_valid_fields(queryset, view, {"request": request})]
+        terms = [term for term in fields if term]
+        unknown = [term for term in terms if term.removeprefix("-") not in valid]
+        if unknown:
+            raise ValidationError(
+                {
+                    self.ordering_param: [
+                        f"Cannot order by {', '.join(unknown)}; this endpoint orders by: "
+                        f"{', '.join(sorted(valid))} (prefix - for descending)."
+                    ]
+                }
+            )
+        return terms

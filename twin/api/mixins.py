@@ -10,10 +10,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, NotFound
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import clone_request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from twin.api import history
 from twin.api.exceptions import PayloadTooLarge
@@ -342,3 +343,48 @@ class ConditionalGetMixin:
         if stamp is not None:
             response["Last-Modified"] = http_date(stamp.timestamp())
         return response
+
+
+# (view class, action) -> the query parameters that action reads
+_KNOWN_PARAMETERS: dict[tuple[type, str], frozenset[str]] = {}
+
+
+class QueryParametersMixin:
+    """A list or detail request naming a query parameter the endpoint does not read is a 400 naming it and
+    listing the ones it takes (``?rack__campus=1`` or ``?campuss=1`` would otherwise answer every campus' rows
+    as if filtered), as the analytics endpoints answer.
+
+    What an action reads is worked out from the view once per class: its filter backends' parameters (the
+    filter set's filters, ``search`` where the view searches, ``ordering``), the paginator's (``limit``,
+    ``offset``) on paginated actions, ``format``, ``brief`` on views with brief objects, and
+    ``query_parameters``, the ones a view reads itself."""
+
+    query_parameters: tuple[str, ...] = ()
+    checked_query_actions: frozenset[str] = frozenset({"list", "retrieve", "history"})
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.query_params and getattr(self, "action", None) in self.checked_query_actions:
+            known = self.known_query_parameters()
+            unknown = [name for name in request.query_params if name not in known]
+            if unknown:
+                message = f"Unknown query parameter; this endpoint takes: {', '.join(sorted(known))}."
+                raise ValidationError({name: [message] for name in unknown})
+
+    def known_query_parameters(self) -> frozenset[str]:
+        key = (type(self), self.action)
+        known = _KNOWN_PARAMETERS.get(key)
+        if known is None:
+            names = {api_settings.URL_FORMAT_OVERRIDE, *self.query_parameters}
+            if isinstance(self, BriefModeMixin):
+                names.add("brief")
+            for backend_class in self.filter_backends:
+                backend = backend_class()
+                if hasattr(backend, "query_parameter_names"):
+                    names.update(backend.query_parameter_names(self))
+                else:
+                    names.update(p["name"] for p in backend.get_schema_operation_parameters(self))
+            if self.action != "retrieve" and self.paginator is not None:
+                names.update(p["name"] for p in self.paginator.get_schema_operation_parameters(self))
+            known = _KNOWN_PARAMETERS[key] = frozenset(names - {None, ""})
+        return known

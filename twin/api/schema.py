@@ -13,12 +13,25 @@ FieldErrors = inline_serializer(
 ERROR_RESPONSES = {
     400: OpenApiResponse(
         response=FieldErrors,
-        description="Invalid request: an object naming each bad field (for bulk requests, keyed by list index).",
+        description="Invalid request: an object naming each bad field (for bulk requests, keyed by list index) "
+        "or query parameter. A query parameter the endpoint does not take is refused, not ignored, with the "
+        "list of those it takes; so are a `limit` or `offset` that is not a positive (non-negative) integer and "
+        "an `ordering` by a field the list cannot be ordered by.",
         examples=[
             OpenApiExample(
                 "Field error", value={"design_kw": ["Ensure this value is less than or equal to 500."]}
             ),
             OpenApiExample("Bulk error", value={"2": {"name": ["This field is required."]}}),
+            OpenApiExample(
+                "Unknown query parameter",
+                value={
+                    "campuss": [
+                        "Unknown query parameter; this endpoint takes: brief, campus, campus__in, format, id, "
+                        "id__in, limit, name, offset, ordering, search, status."
+                    ]
+                },
+            ),
+            OpenApiExample("Bad paging", value={"limit": ["Must be a positive integer; got '-1'."]}),
         ],
     ),
     401: OpenApiResponse(

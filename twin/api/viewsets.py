@@ -12,6 +12,7 @@ from twin.api.mixins import (
     BulkMixin,
     ConditionalGetMixin,
     HistoryMixin,
+    QueryParametersMixin,
 )
 
 
@@ -32,7 +33,12 @@ def inventory_schema(serializer_class, noun: str):
 
 
 class TwinModelViewSet(
-    BriefModeMixin, BulkMixin, ConditionalGetMixin, AtomicWriteMixin, viewsets.ModelViewSet
+    QueryParametersMixin,
+    BriefModeMixin,
+    BulkMixin,
+    ConditionalGetMixin,
+    AtomicWriteMixin,
+    viewsets.ModelViewSet,
 ):
     """List (filter, search, order, paginate), get, create (one object or a list), update and delete;
     related objects are written by id and read as brief objects."""

@@ -129,8 +129,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["twin.api.permissions.RolePermission"],
     "DEFAULT_FILTER_BACKENDS": [
         "twin.api.filters.TwinFilterBackend",
-        "rest_framework.filters.SearchFilter",
-        "rest_framework.filters.OrderingFilter",
+        "twin.api.filters.TwinSearchFilter",
+        "twin.api.filters.TwinOrderingFilter",
     ],
     "DEFAULT_PAGINATION_CLASS": "twin.api.pagination.TwinPagination",
     "PAGE_SIZE": 50,
