@@ -570,6 +570,15 @@ _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (
 )
 
 
+def designed_snapshot(campus: Campus) -> CampusSnapshot:
+    """The campus as designed (``build_snapshot(campus)``, what a simulation run reads) from the analytics'
+    state cache: kept per campus version and rebuilt from the tables changed since (``designed_state`` in
+    ``campus.api.analytics``), for the checks of scenarios against their campus."""
+    from campus.api import analytics
+
+    return analytics.designed_state(campus).snap
+
+
 def build_snapshot(
     campus: Campus | int,
     as_of: date | None = None,
@@ -593,13 +602,17 @@ def build_snapshot(
         if not reuse:
             return compute()
         key = tuple(versions[m] for m in PART_SOURCES[name])
+        slot = name
         if name == "racks":
             key += (as_of,)  # the servers in service depend on the day
-        hit = parts.get(name)
+            # The campus as designed (what simulation runs read) keeps its own racks, so checking a scenario
+            # does not evict the racks of the day the dashboard shows, nor the other way round.
+            slot = "racks" if as_of is not None else "racks (designed)"
+        hit = parts.get(slot)
         if hit is not None and hit[0] == key:
             return hit[1]
         value = compute()
-        parts[name] = (key, value)
+        parts[slot] = (key, value)
         return value
 
     ctx: dict[str, Any] = {}

@@ -180,7 +180,7 @@ class CampusState:
     """A snapshot and the results computed from it, valid for one version of the campus."""
 
     version: tuple
-    as_of: date
+    as_of: date | None  # None: the campus as designed (designed_state)
     snap: CampusSnapshot
     hall_geometry: dict[int, dict]  # hall id -> x_m, y_m (position in its building)
     rack_size: dict[int, tuple[float, float]]  # rack id -> (width_m, depth_m)
@@ -222,8 +222,9 @@ class CampusState:
         return self.memo(("rollup",), lambda: power.rollup(self.snap))
 
 
-# (campus id, as_of day) -> state; at most MAX_CAMPUSES campuses of MAX_DAYS_PER_CAMPUS days each
-_states: OrderedDict[tuple[int, date], CampusState] = OrderedDict()
+# (campus id, as_of day, or None as designed) -> state; at most MAX_CAMPUSES campuses of
+# MAX_DAYS_PER_CAMPUS days each
+_states: OrderedDict[tuple[int, date | None], CampusState] = OrderedDict()
 # campus id -> the parts of its last snapshot with the table versions they were read at (see
 # snapshot_adapter.build_snapshot): a new version re-reads only the tables that changed.
 _parts: OrderedDict[int, dict] = OrderedDict()
@@ -263,8 +264,12 @@ def _geometry_parts(campus_id: int, versions: dict[str, tuple], parts: dict) -> 
 def cached_state(campus_id: int, as_of: date | None = None) -> CampusState | None:
     """The state of the campus on ``as_of`` (default today) if this process holds it for the current
     version (no campus row read)."""
+    return _cached_state(campus_id, as_of or today())
+
+
+def _cached_state(campus_id: int, day: date | None) -> CampusState | None:
     version = current_version(campus_id)
-    key = (campus_id, as_of or today())
+    key = (campus_id, day)
     with _states_lock:
         state = _states.get(key)
         if state is not None and state.version == version:
@@ -277,9 +282,20 @@ def campus_state(campus: models.Campus, as_of: date | None = None, keep: bool = 
     """The campus as it stands in service on ``as_of`` (default today), its snapshot and results cached
     until its rows change (``keep=False``: a state built for one use is not added to the cache). A new
     version re-reads only the snapshot's parts whose tables changed."""
-    as_of = as_of or today()
+    return _state(campus, as_of or today(), keep)
+
+
+def designed_state(campus: models.Campus) -> CampusState:
+    """The campus as designed: every object whatever its service dates, the snapshot a simulation run reads
+    (``build_snapshot`` without a day). Cached per campus version like the dated states and built from the
+    same parts, so checking a scenario against its campus reads only the tables changed since the last
+    check instead of building the whole snapshot again."""
+    return _state(campus, None, True)
+
+
+def _state(campus: models.Campus, as_of: date | None, keep: bool) -> CampusState:
     key = (campus.pk, as_of)
-    state = cached_state(campus.pk, as_of)
+    state = _cached_state(campus.pk, as_of)
     if state is not None:
         return state
     with _states_lock:

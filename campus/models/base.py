@@ -1,5 +1,16 @@
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
+
+
+def SET_NULL_STAMPED(collector, field, sub_objs, using):  # noqa: N802 (named like Django's SET_NULL)
+    """``on_delete``: SET_NULL that also stamps the rows it changes (``last_updated``).
+
+    Django's SET_NULL updates the referencing rows without their ``auto_now`` stamp, so a pod deleted left its
+    racks' table version as it was and the analytics' incremental snapshot kept the racks' pod (and a scenario
+    on the pod passed the campus check)."""
+    collector.add_field_update(field, None, sub_objs)
+    collector.add_field_update(field.model._meta.get_field("last_updated"), timezone.now(), sub_objs)
 
 
 class TimestampedModel(models.Model):

@@ -5,7 +5,7 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import CoolingPlantKind, CoolingUnitKind, Status
 
-from .base import InventoryModel
+from .base import SET_NULL_STAMPED, InventoryModel
 
 
 class CoolingPlant(InventoryModel):
@@ -21,13 +21,13 @@ class CoolingPlant(InventoryModel):
     cop = models.FloatField(default=5.0, validators=[MinValueValidator(0.5), MaxValueValidator(100)])
     restart_minutes = models.FloatField(default=6, validators=[MinValueValidator(0), MaxValueValidator(240)])
     power_device = models.ForeignKey(
-        "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_plants"
+        "campus.PowerDevice", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="cooling_plants"
     )
     # A second supply (the other side of a 2N chain, or the alternate source of a transfer switch): the
     # plant runs while either supply is live.
     power_device_b = models.ForeignKey(
         "campus.PowerDevice",
-        on_delete=models.SET_NULL,
+        on_delete=SET_NULL_STAMPED,
         null=True,
         blank=True,
         related_name="cooling_plants_b",
@@ -55,14 +55,14 @@ class CoolingUnit(InventoryModel):
         "campus.DataHall", on_delete=models.CASCADE, null=True, blank=True, related_name="cooling_units"
     )
     plant = models.ForeignKey(
-        CoolingPlant, on_delete=models.SET_NULL, null=True, blank=True, related_name="units"
+        CoolingPlant, on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="units"
     )
     power_device = models.ForeignKey(
-        "campus.PowerDevice", on_delete=models.SET_NULL, null=True, blank=True, related_name="cooling_units"
+        "campus.PowerDevice", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="cooling_units"
     )
     power_device_b = models.ForeignKey(
         "campus.PowerDevice",
-        on_delete=models.SET_NULL,
+        on_delete=SET_NULL_STAMPED,
         null=True,
         blank=True,
         related_name="cooling_units_b",

@@ -6,7 +6,7 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import Fabric, Network, SwitchTier, Topology
 
-from .base import InventoryModel
+from .base import SET_NULL_STAMPED, InventoryModel
 
 
 class Pod(InventoryModel):
@@ -14,7 +14,7 @@ class Pod(InventoryModel):
 
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="pods")
     building = models.ForeignKey(
-        "campus.Building", on_delete=models.SET_NULL, null=True, blank=True, related_name="pods"
+        "campus.Building", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="pods"
     )
     name = models.CharField(max_length=128)
     fabric = models.CharField(max_length=32, choices=Fabric.choices, default=Fabric.INFINIBAND_NDR)
@@ -49,10 +49,10 @@ class Switch(InventoryModel):
     campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="switches")
     pod = models.ForeignKey(Pod, on_delete=models.CASCADE, null=True, blank=True, related_name="switches")
     hall = models.ForeignKey(
-        "campus.DataHall", on_delete=models.SET_NULL, null=True, blank=True, related_name="switches"
+        "campus.DataHall", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="switches"
     )
     rack = models.ForeignKey(
-        "campus.Rack", on_delete=models.SET_NULL, null=True, blank=True, related_name="switches"
+        "campus.Rack", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="switches"
     )
     name = models.CharField(max_length=128)
     tier = models.CharField(max_length=16, choices=SwitchTier.choices)

@@ -7,7 +7,7 @@ from simple_history.models import HistoricalRecords
 from campus.catalog_data import default_value
 from campus.choices import FeedSide, PowerDeviceKind, Status
 
-from .base import InventoryModel
+from .base import SET_NULL_STAMPED, InventoryModel
 
 
 class PowerDevice(InventoryModel):
@@ -18,7 +18,7 @@ class PowerDevice(InventoryModel):
         "campus.Building", on_delete=models.CASCADE, null=True, blank=True, related_name="power_devices"
     )
     hall = models.ForeignKey(
-        "campus.DataHall", on_delete=models.SET_NULL, null=True, blank=True, related_name="power_devices"
+        "campus.DataHall", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="power_devices"
     )
     name = models.CharField(max_length=128)
     kind = models.CharField(max_length=16, choices=PowerDeviceKind.choices)
@@ -28,7 +28,7 @@ class PowerDevice(InventoryModel):
         default=0.8, validators=[MinValueValidator(0.1), MaxValueValidator(1.0)]
     )
     utility_feed = models.ForeignKey(
-        "campus.UtilityFeed", on_delete=models.SET_NULL, null=True, blank=True, related_name="devices"
+        "campus.UtilityFeed", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="devices"
     )
     battery_minutes = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(1440)])
     start_delay_s = models.FloatField(default=0, validators=[MinValueValidator(0), MaxValueValidator(3600)])
@@ -141,7 +141,7 @@ class EnergyStorage(InventoryModel):
     )
     power_device = models.ForeignKey(
         PowerDevice,
-        on_delete=models.SET_NULL,
+        on_delete=SET_NULL_STAMPED,
         null=True,
         blank=True,
         related_name="energy_storage",

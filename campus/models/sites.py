@@ -5,7 +5,7 @@ from simple_history.models import HistoricalRecords
 
 from campus.choices import Climate, CoolingType, Redundancy, Status
 
-from .base import InventoryModel, TimestampedModel
+from .base import SET_NULL_STAMPED, InventoryModel, TimestampedModel
 
 
 class Campus(TimestampedModel):
@@ -172,7 +172,7 @@ class Row(InventoryModel):
 class Rack(InventoryModel):
     campus = models.ForeignKey(Campus, on_delete=models.CASCADE, related_name="racks")
     hall = models.ForeignKey(DataHall, on_delete=models.CASCADE, related_name="racks")
-    row = models.ForeignKey(Row, on_delete=models.SET_NULL, null=True, blank=True, related_name="racks")
+    row = models.ForeignKey(Row, on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="racks")
     name = models.CharField(max_length=128)
     x_m = models.FloatField(help_text="Position of the rack's corner in its hall, m.")
     y_m = models.FloatField()
@@ -187,10 +187,10 @@ class Rack(InventoryModel):
         help_text="Storage, CPU nodes and switches housed here, kW.",
     )
     cooling_unit = models.ForeignKey(
-        "campus.CoolingUnit", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks"
+        "campus.CoolingUnit", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="racks"
     )
     pod = models.ForeignKey(
-        "campus.Pod", on_delete=models.SET_NULL, null=True, blank=True, related_name="racks"
+        "campus.Pod", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="racks"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from campus.snapshot_adapter import designed_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import (
@@ -67,7 +68,7 @@ class ScenarioSerializer(SimulationSerializer):
         campus = attrs.get("campus", getattr(self.instance, "campus", None))
         if not errors and campus is not None:
             # Against the campus it will run on: a GPU model, pod, cooling unit or plant it does not have.
-            errors = campus_params_errors(kind, params, campus.pk)
+            errors = campus_params_errors(kind, params, designed_snapshot(campus))
         if errors:
             # {"params": {"caps[0].cap_w": ["..."]}}: the dashboard marks the form field by its path.
             raise serializers.ValidationError({"params": errors})

@@ -17,6 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from campus.snapshot_adapter import designed_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import Run, Scenario, Schedule
@@ -146,14 +147,10 @@ class ScenarioViewSet(TwinModelViewSet):
         scenario = self.get_object()
         body = RunRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        # The campus may have changed since the scenario was saved (a GPU model or cooling unit removed).
-        errors = runs.campus_params_errors(scenario.kind, scenario.params, scenario.campus_id)
-        if errors:
-            raise ValidationError({"params": errors})
+        # The request's own fields first (the grid's names, values, points and bound), then the campus.
         sweep = body.validated_data.get("sweep")
+        spec = None
         if sweep is not None:
-            # The grid checked (names, values, every point, the bound) and each swept value tried on the
-            # campus before anything is stored.
             try:
                 spec = runs.sweeps.normalise(
                     scenario.kind,
@@ -164,7 +161,14 @@ class ScenarioViewSet(TwinModelViewSet):
                 )
             except runs.SweepError as exc:
                 raise ValidationError(exc.errors) from None
-            errors = runs.sweep_campus_errors(scenario.kind, scenario.params, spec, scenario.campus_id)
+        # The campus may have changed since the scenario was saved (a GPU model or cooling unit removed): the
+        # parameters, then each swept value, tried on the campus as a run reads it, before anything is stored.
+        snap = designed_snapshot(scenario.campus)
+        errors = runs.campus_params_errors(scenario.kind, scenario.params, snap)
+        if errors:
+            raise ValidationError({"params": errors})
+        if spec is not None:
+            errors = runs.sweep_campus_errors(scenario.kind, scenario.params, spec, snap)
             if errors:
                 raise ValidationError(errors)
         try:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from campus.analysis.snapshot import CampusSnapshot
 
 
 def _env_int(name: str, default: int) -> int:
@@ -73,16 +76,16 @@ def default_replicas(kind: str, params: Any = None) -> int:
     return int(getattr(model(kind), "DEFAULT_REPLICAS", DEFAULT_REPLICAS))
 
 
-def campus_params_errors(kind: str, params: dict | None, campus_id: int) -> dict[str, list[str]]:
+def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -> dict[str, list[str]]:
     """{"<path>": [message]} for each parameter the campus cannot run (a GPU model, pod, cooling unit or plant
-    it does not have...): the kind's own ``prepare`` on the campus as it is now, its ParamsError on the path
-    of the parameter. Empty when the scenario can run."""
-    from campus.snapshot_adapter import build_snapshot
+    it does not have...): the kind's own ``prepare`` on the campus as it is now (``snap``, the campus as
+    designed, as a run reads it: ``build_snapshot(campus_id)``), its ParamsError on the path of the
+    parameter. Empty when the scenario can run."""
     from simulations.engine.params import ParamsError
     from simulations.engine.runner import prepare
 
     try:
-        prepare(build_snapshot(campus_id), kind, validated_params(kind, params))
+        prepare(snap, kind, validated_params(kind, params))
     except ParamsError as exc:
         out: dict[str, list[str]] = {}
         for err in exc.errors:
@@ -91,14 +94,13 @@ def campus_params_errors(kind: str, params: dict | None, campus_id: int) -> dict
     return {}
 
 
-def sweep_campus_errors(kind: str, params: dict, spec: dict, campus_id: int) -> dict[str, list[str]]:
+def sweep_campus_errors(kind: str, params: dict, spec: dict, snap: CampusSnapshot) -> dict[str, list[str]]:
     """{"sweep.parameters[i].values[j]": [message]} for each swept value the campus cannot run (a GPU model,
     pod or cooling unit it does not have): the kind's ``prepare`` on one snapshot of the campus, once per
     value (the scenario's parameters with that value set), not once per point of the grid. Only parameters
     that name the campus's things (``x-picker`` / ``x-key-picker`` in the schema) are tried: ``prepare``
     costs up to a second on a 100k-GPU campus, and any other value the campus cannot run fails its point's
-    chunk with the engine's message."""
-    from campus.snapshot_adapter import build_snapshot
+    chunk with the engine's message. ``snap``: the campus as designed, as for ``campus_params_errors``."""
     from simulations.engine.params import ParamsError, params_json_schema
     from simulations.engine.runner import prepare
 
@@ -110,7 +112,6 @@ def sweep_campus_errors(kind: str, params: dict, spec: dict, campus_id: int) -> 
     ]
     if not todo:
         return {}
-    snap = build_snapshot(campus_id)
     base = validated_params(kind, params).model_dump(mode="json")
     out: dict[str, list[str]] = {}
     for i, parameter in todo:

@@ -27,9 +27,11 @@ from campus.models import (
     GPUModel,
     Link,
     Node,
+    Pod,
     PowerDevice,
     PowerFeed,
     Rack,
+    Row,
 )
 from campus.snapshot_adapter import build_snapshot
 from tests.interchange.conftest import SMALL_SPEC
@@ -81,6 +83,12 @@ def _write(campus: Campus, kind: str, index: int, value: float) -> None:
         if unit is not None:
             unit.capacity_kw = 50.0 + value
             unit.save()
+    elif kind in ("cooling-unit-delete", "pod-delete", "row-delete"):
+        # What racks name and lose when it goes (the racks keep standing, without it).
+        model = {"cooling-unit-delete": CoolingUnit, "pod-delete": Pod, "row-delete": Row}[kind]
+        target = _pick(model.objects.filter(racks__campus_id=cid).distinct(), index)
+        if target is not None:
+            target.delete()
     elif kind == "link-count":
         link = _pick(Link.objects.filter(campus_id=cid), index)
         if link is not None:
@@ -121,6 +129,9 @@ KINDS = (
     "device-rating",
     "feed-rating",
     "cooling-capacity",
+    "cooling-unit-delete",
+    "pod-delete",
+    "row-delete",
     "link-count",
     "link-delete",
     "hall-move",
@@ -136,8 +147,12 @@ WRITES = st.lists(
 
 
 def _assert_current(campus_id: int) -> analytics.CampusState:
-    state = analytics.campus_state(Campus.objects.get(pk=campus_id))
-    assert state.snap == build_snapshot(campus_id)
+    campus = Campus.objects.get(pk=campus_id)
+    state = analytics.campus_state(campus)
+    designed = build_snapshot(campus_id)
+    assert state.snap == designed
+    # The campus as designed (what simulation runs read), kept from the same parts.
+    assert analytics.designed_state(campus).snap == designed
     halls = {
         h.pk: {"x_m": h.x_m, "y_m": h.y_m} for h in DataHall.objects.filter(building__campus_id=campus_id)
     }
@@ -180,3 +195,15 @@ def test_a_rack_change_reads_the_racks_again_and_reuses_the_rest():
     for name in ("links", "switches", "power_devices", "power_feeds", "cooling_units", "halls", "catalog"):
         assert parts_after[name] is parts_before[name], name
     analytics.forget()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["cooling-unit-delete", "pod-delete", "row-delete"])
+def test_deleting_what_racks_name_is_seen_by_the_next_state(kind):
+    # Django's SET_NULL leaves the racks' stamps as they were: the racks' table version must still change.
+    campus = import_campus(copy.deepcopy(SMALL_SPEC))
+    _assert_current(campus.pk)
+    before = Rack.objects.filter(campus=campus).count()
+    _write(campus, kind, 0, 0.0)
+    assert Rack.objects.filter(campus=campus).count() == before
+    _assert_current(campus.pk)

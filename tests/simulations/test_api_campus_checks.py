@@ -2,9 +2,11 @@
 it is launched, a taken name said in words on the Name field, one replica for a deterministic kind, compare
 only within one kind, and a default cooling event with only its own parameters."""
 
+from datetime import date, timedelta
+
 import pytest
 
-from campus.models import Campus, Pod
+from campus.models import Campus, Node, Pod, Rack
 from simulations import runs
 from simulations.engine.params import default_params
 from simulations.models import Run, Scenario
@@ -88,6 +90,67 @@ def test_a_run_on_a_campus_that_changed_since_the_scenario_was_saved_is_a_400(pl
     assert response.status_code == 400
     assert "caps[0].pod_id" in response.json()["params"]
     assert not Run.objects.exists()
+
+
+def test_a_bad_sweep_is_named_before_the_campus_is_tried(planner_client, campus):
+    # The request's own fields are checked first: a misspelt swept parameter is its own 400, whatever the
+    # campus can run (here: nothing of the saved scenario, its pod is gone).
+    pod = Pod.objects.filter(campus=campus).first()
+    created = post_scenario(
+        planner_client, campus, "power_capping", {"caps": [{"pod_id": pod.pk, "cap_fraction": 0.7}]}
+    )
+    pod.delete()
+    sweep = {"parameters": [{"name": "caps[0].cap_fractoin", "values": [0.5, 0.6]}]}
+    response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {"sweep": sweep})
+    assert response.status_code == 400
+    assert list(response.json()) == ["sweep.parameters[0].name"]
+    good = {"parameters": [{"name": "caps[0].cap_fraction", "values": [0.5, 0.6]}]}
+    response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {"sweep": good})
+    assert response.status_code == 400
+    assert "caps[0].pod_id" in response.json()["params"]
+    assert not Run.objects.exists()
+
+
+def test_the_campus_is_tried_as_designed_as_a_run_reads_it(planner_client, campus):
+    # Racks entering service next year hold the campus's only GPUs: a run reads the campus as designed, so
+    # a cap on their GPU model is one the campus can run, though nothing is in service today.
+    Rack.objects.filter(campus=campus).update(in_service_date=date.today() + timedelta(days=365))
+    slug = Node.objects.filter(rack__campus=campus).first().node_model.gpu_model.slug
+    created = post_scenario(
+        planner_client, campus, "power_capping", {"caps": [{"gpu_model": slug, "cap_fraction": 0.8}]}
+    )
+    assert created.status_code == 201, created.json()
+    response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {})
+    assert response.status_code == 202, response.json()
+
+
+def test_a_run_takes_the_campus_from_the_analytics_cache(planner_client, campus):
+    # The scenario's check read the campus once; launching it (and a second scenario) reads no inventory
+    # table again while the campus is unchanged, and a change is seen (the version query notices it).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    created = post_scenario(planner_client, campus, "power_capping", {"caps": [{"cap_fraction": 0.8}]})
+    assert created.status_code == 201
+    with CaptureQueriesContext(connection) as queries:
+        response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {})
+    assert response.status_code == 202, response.json()
+    # Only the version query (a count and the newest stamp of each table) looks at the racks and servers.
+    reads = [q["sql"] for q in queries if "MAX(last_updated)" not in q["sql"]]
+    assert not [sql for sql in reads if '"campus_node"' in sql or '"campus_rack"' in sql], reads
+    pod = Pod.objects.filter(campus=campus).first()
+    cap = post_scenario(
+        planner_client,
+        campus,
+        "power_capping",
+        {"caps": [{"pod_id": pod.pk, "cap_fraction": 0.7}]},
+        "pod cap",
+    )
+    assert cap.status_code == 201
+    pod.delete()
+    response = planner_client.post(f"/api/scenarios/{cap.json()['id']}/run/", {})
+    assert response.status_code == 400
+    assert "caps[0].pod_id" in response.json()["params"]
 
 
 # ---------------------------------------------------------------- a taken name
