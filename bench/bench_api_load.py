@@ -230,6 +230,8 @@ def main() -> None:
                 "5",
                 "--backlog",
                 "2048",
+                "--limit-request-line",
+                "8190",
                 "--timeout",
                 "300",
                 "--log-level",

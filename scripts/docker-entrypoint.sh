@@ -6,6 +6,7 @@ case "${1:-web}" in
     python manage.py migrate --no-input
     python manage.py sync_catalog
     exec gunicorn twin.wsgi:application --bind 0.0.0.0:8000 --workers "${WEB_WORKERS:-4}" --threads 4 \
+      --limit-request-line 8190 \
       --access-logfile - --timeout 120
     ;;
   worker)

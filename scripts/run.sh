@@ -60,7 +60,10 @@ trap stop EXIT
 pids+=($!)
 "$VENV/bin/celery" -A twin beat --loglevel INFO --schedule "$VAR/celerybeat-schedule" &
 pids+=($!)
+# --limit-request-line: gunicorn's longest request line (8,190 bytes, not 4,094), for impact/?failed= with
+# hundreds of elements (docs/api.md).
 "$VENV/bin/gunicorn" twin.wsgi:application --bind "$HOST:$PORT" --workers "${WEB_WORKERS:-2}" --threads 4 \
+  --limit-request-line 8190 \
   --access-logfile - --timeout 120 --graceful-timeout 5 --keep-alive 2 &
 pids+=($!)
 echo "Campus Twin: http://$HOST:$PORT/  (log in as demo / demo-planner; Ctrl-C stops everything)"

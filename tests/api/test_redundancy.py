@@ -139,6 +139,24 @@ class TestCompoundImpact:
         ).json()
         assert combined["racks"] == body["racks"]
 
+    def test_five_hundred_elements_of_the_longest_form_in_one_value(self, viewer_client):
+        # docs/api.md: up to 500 elements, comma-separated in one value; each here as long as an element can
+        # be written (a 7-letter kind and a 19-digit id).
+        campus, snap = self._campus()
+        known = [("cooling", u.id) for u in snap.cooling_units] + [
+            ("utility", u.id) for u in snap.utility_feeds
+        ]
+        items = [f"{kind}:{ident:019d}" for kind, ident in (known * 500)[:500]]
+        assert all(len(item) == 27 for item in items)
+        url = reverse("campus-impact", kwargs={"pk": campus.pk})
+        response = viewer_client.get(url, {"failed": ",".join(items)})
+        assert response.status_code == 200, response.json()
+        assert sorted((e["kind"], e["id"]) for e in response.json()["failed"]) == sorted(set(known))
+        short = [f"{kind}:{ident}" for kind, ident in (known * 501)[:501]]
+        too_many = viewer_client.get(url, {"failed": ",".join(short)})
+        assert too_many.status_code == 400
+        assert too_many.json() == {"failed": ["at most 500 elements"]}
+
     @pytest.mark.parametrize("bad", ["cooling", "pump:3", "power:x", "power:0", "cooling:999999"])
     def test_bad_elements_are_400_naming_failed(self, viewer_client, bad):
         campus, _ = self._campus()

@@ -56,6 +56,14 @@ def answers(url: str) -> bool:
         return False
 
 
+def status_of(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
 @pytest.mark.skipif(not Path("/proc").exists(), reason="finds the script's processes through /proc")
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -95,6 +103,11 @@ def test_ctrl_c_stops_web_worker_and_beat_cleanly(tmp_path):
         text = log_path.read_text(errors="replace")
         assert proc.poll() is None, f"run.sh exited early:\n{text[-3000:]}"
         assert " ready." in text and "beat: Starting" in text, f"not up in time:\n{text[-3000:]}"
+
+        # gunicorn takes request lines up to its longest (8,190 bytes, not 4,094): impact/?failed= with 500
+        # elements reaches the application (401: no credentials here) instead of gunicorn's 414.
+        failed = ",".join(f"power:{100000 + i}" for i in range(500))
+        assert status_of(f"http://127.0.0.1:{port}/api/campuses/1/impact/?failed={failed}") == 401
 
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
         try:

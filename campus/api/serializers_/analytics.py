@@ -76,6 +76,12 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
 
 
+# Elements one compound failure may name, and the longest ``kind:id,`` item (a 19-digit bigint id): one
+# comma-separated ``failed`` value holds them all.
+MAX_FAILED_ELEMENTS = 500
+LONGEST_ELEMENT = max(len(kind) for kind in KINDS) + len(":") + len(str(2**63 - 1)) + len(",")
+
+
 class ImpactQuerySerializer(StrictQueryMixin, AsOfQuery):
     device = serializers.IntegerField(
         required=False,
@@ -89,14 +95,14 @@ class ImpactQuerySerializer(StrictQueryMixin, AsOfQuery):
         help_text="What `device` names: a power device, a cooling unit, a cooling plant or a utility feed.",
     )
     failed = serializers.ListField(
-        child=serializers.CharField(max_length=2000),
+        child=serializers.CharField(max_length=MAX_FAILED_ELEMENTS * LONGEST_ELEMENT),
         required=False,
         max_length=200,
         help_text="Elements failed together, as `kind:id` (kind: " + ", ".join(KINDS) + "), comma-separated "
         "and/or repeated: `?failed=power:12,cooling:7&failed=plant:3`. Combines with `device`/`kind`.",
     )
 
-    MAX_ELEMENTS = 500
+    MAX_ELEMENTS = MAX_FAILED_ELEMENTS
 
     def validate_failed(self, value: list[str]) -> list[tuple[str, int]]:
         out: list[tuple[str, int]] = []
