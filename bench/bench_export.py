@@ -45,6 +45,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--campus", required=True, help="name of a campus in the database")
     parser.add_argument("--formats", default="yaml,json")
+    parser.add_argument("--streamed-only", action="store_true", help="skip the whole rendering")
     args = parser.parse_args()
     campus = Campus.objects.get(name=args.campus)
     user, _ = get_user_model().objects.get_or_create(username="bench-export", defaults={"is_superuser": True})
@@ -55,30 +56,41 @@ def main() -> None:
         f"{'format':6} {'how':8} {'first byte s (cpu)':>20} {'total s (cpu)':>18} {'MB':>7} {'largest piece':>14}"
     )
     for fmt in args.formats.split(","):
-        start = clock()
-        spec = export_campus(campus)
-        renderer = YAMLRenderer() if fmt == "yaml" else JSONRenderer()
-        whole = renderer.render(spec)
-        wall, cpu = since(start)
-        print(
-            f"{fmt:6} {'whole':8} {wall:9.1f} ({cpu:6.1f}) {wall:9.1f} ({cpu:6.1f}) {len(whole) / 1e6:7.1f} {len(whole):14,}"
-        )
-        del spec, whole
-        start = clock()
-        response = client.get(f"/api/campuses/{campus.pk}/export/?format={fmt}")
-        size = largest = 0
-        first = None
-        for piece in response.streaming_content:
-            if first is None:
-                first = since(start)
-            size += len(piece)
-            largest = max(largest, len(piece))
-        wall, cpu = since(start)
-        print(
-            f"{fmt:6} {'streamed':8} {first[0]:9.1f} ({first[1]:6.1f}) {wall:9.1f} ({cpu:6.1f}) "
-            f"{size / 1e6:7.1f} {largest:14,}"
-        )
+        if not args.streamed_only:
+            whole_rendering(campus, fmt)
+        streamed(client, campus, fmt)
         print(f"load average {os.getloadavg()[0]:.1f}")
+
+
+def whole_rendering(campus: Campus, fmt: str) -> None:
+    start = clock()
+    spec = export_campus(campus)
+    renderer = YAMLRenderer() if fmt == "yaml" else JSONRenderer()
+    whole = renderer.render(spec)
+    wall, cpu = since(start)
+    print(
+        f"{fmt:6} {'whole':8} {wall:9.1f} ({cpu:6.1f}) {wall:9.1f} ({cpu:6.1f}) {len(whole) / 1e6:7.1f} {len(whole):14,}"
+    )
+    del spec, whole
+
+
+def streamed(client: APIClient, campus: Campus, fmt: str) -> None:
+    start = clock()
+    response = client.get(f"/api/campuses/{campus.pk}/export/?format={fmt}")
+    size = largest = 0
+    first = headers = None
+    for piece in response.streaming_content:
+        if headers is None:
+            headers = since(start)
+        if first is None and piece:
+            first = since(start)
+        size += len(piece)
+        largest = max(largest, len(piece))
+    wall, cpu = since(start)
+    print(
+        f"{fmt:6} {'streamed':8} {first[0]:9.1f} ({first[1]:6.1f}) {wall:9.1f} ({cpu:6.1f}) "
+        f"{size / 1e6:7.1f} {largest:14,}   (headers {headers[0]:.2f} s)"
+    )
 
 
 if __name__ == "__main__":

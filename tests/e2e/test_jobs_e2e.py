@@ -93,3 +93,31 @@ def test_a_worker_killed_mid_job_leaves_nothing_and_the_job_failed(job_env, work
     assert job.campus_id is None
     assert inventory_counts() == before
     assert not Campus.objects.filter(name="E2E killed").exists()
+
+
+def test_a_branch_job_runs_on_a_worker_and_gives_the_branch(job_env, workers, planner_api):  # noqa: F811
+    workers(concurrency=1)
+    response = planner_api.post(GENERATE_URL, {"name": "E2E parent", "gpus": 1024}, format="json")
+    assert response.status_code == 201, response.content
+    parent = Campus.objects.get(name="E2E parent")
+    response = planner_api.post(
+        f"/api/campuses/{parent.pk}/branch/?async=1", {"name": "E2E branch"}, format="json"
+    )
+    assert response.status_code == 202, response.content
+    url = response.json()["url"]
+    samples: list[float] = []
+    end = time.monotonic() + RUN_DEADLINE_S
+    body = {}
+    while time.monotonic() < end:
+        body = planner_api.get(url).json()
+        samples.append(body["progress"])
+        if body["status"] in ("succeeded", "failed"):
+            break
+        time.sleep(0.05)
+    assert body["status"] == "succeeded", body
+    assert samples == sorted(samples) and samples[-1] == 1.0
+    branch = Campus.objects.get(name="E2E branch")
+    assert body["campus"] == branch.pk and branch.parent_id == parent.pk
+    assert Rack.objects.filter(campus=branch).count() == Rack.objects.filter(campus=parent).count()
+    diff = planner_api.get(f"/api/campuses/{branch.pk}/diff/", {"against": parent.pk}).json()
+    assert diff["objects"] == {"added": [], "removed": [], "changed": []}
