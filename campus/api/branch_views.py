@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
+import sys
+from pathlib import Path
 
 from django.db.models import Sum
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from campus import branching, jobs
@@ -49,6 +55,27 @@ def campus_gpus(campus_id: int) -> int:
     """The GPUs of a campus's servers (one aggregate query)."""
     total = Node.objects.filter(rack__campus_id=campus_id).aggregate(n=Sum("node_model__gpus_per_node"))["n"]
     return int(total or 0)
+
+
+@functools.cache
+def _diff_code() -> str:
+    """A digest of the code that makes a diff's body (with ``analytics.code_digest``, that of its figures)."""
+    digest = hashlib.sha256()
+    for module in (branching, sys.modules[__name__]):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def diff_key(ours_id: int, theirs_id: int) -> str:
+    """The shared analytics cache's key of a diff body: both campuses at their current versions, today (the
+    figures are today's), and the code. The versions are read before the body is made, so a write meanwhile
+    leaves the body under the versions it was read at, where nothing asks for it again."""
+    ours_v = analytics.version_digest(analytics.current_version(ours_id))
+    theirs_v = analytics.version_digest(analytics.current_version(theirs_id))
+    return (
+        f"diff:{analytics.code_digest()}:{_diff_code()}:{ours_id}:{ours_v}:{theirs_id}:{theirs_v}:"
+        f"{analytics.today().isoformat()}"
+    )
 
 
 def default_summary(campus: Campus) -> dict:
@@ -173,9 +200,22 @@ class BranchActionsMixin:
         theirs = Campus.objects.filter(pk=against).first()
         if theirs is None:
             raise ValidationError({"against": [f"No campus {against}."]})
-        objects = branching.compare(branching.read_design(ours.pk), branching.read_design(theirs.pk))
-        body = {"ours": ours.pk, "theirs": theirs.pk, "objects": objects, "figures": figures(theirs, ours)}
-        return Response(body)
+        key = diff_key(ours.pk, theirs.pk)
+        found = analytics.shared_get(key)
+        if found is None:
+            objects = branching.compare(branching.read_design(ours.pk), branching.read_design(theirs.pk))
+            body = {
+                "ours": ours.pk,
+                "theirs": theirs.pk,
+                "objects": objects,
+                "figures": figures(theirs, ours),
+            }
+            text = JSONRenderer().render(body)
+            found = (text, f'"{hashlib.md5(text, usedforsecurity=False).hexdigest()}"')
+            analytics.shared_set(key, found)
+        response = HttpResponse(found[0], content_type="application/json")
+        response["ETag"] = found[1]
+        return response
 
     @extend_schema(
         summary="Merge this branch into its parent",

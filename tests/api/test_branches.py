@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campus.api import analytics
-from campus.api.branch_views import _figure, campus_gpus
+from campus.api.branch_views import _figure, campus_gpus, diff_key
 from campus.interchange.exporter import export_campus
 from campus.interchange.importer import import_campus
 from campus.models import (
@@ -339,6 +339,29 @@ def test_diff_figures_are_the_summaries_figures_and_shared_with_the_summary_page
         response = planner_client.get(f"/api/campuses/{campus_id}/summary/")
         assert response.content == stored[0]
         assert analytics.cached_state(campus_id) is None  # answered without a state
+
+
+@pytest.mark.django_db
+def test_a_diff_is_shared_while_both_campuses_are_unchanged_and_made_anew_after_a_write(planner_client):
+    campus = small_campus()
+    branch_id = branch(planner_client, campus.pk)
+    url = f"/api/campuses/{branch_id}/diff/"
+    first = planner_client.get(url, {"against": campus.pk})
+    assert first.json()["objects"]["changed"] == []
+    analytics.forget()  # another process: it reads the stored body, the very bytes
+    assert analytics.shared_get(diff_key(branch_id, campus.pk)) == (first.content, first["ETag"])
+    again = planner_client.get(url, {"against": campus.pk})
+    assert (again.content, again["ETag"]) == (first.content, first["ETag"])
+    rack = Rack.objects.filter(campus_id=branch_id).order_by("name").first()
+    rack.design_kw = 30.0
+    rack.save()
+    changed = diff(planner_client, branch_id, campus.pk)["objects"]["changed"]
+    assert changed == [{"model": "rack", "name": rack.name, "fields": {"design_kw": [40.8, 30.0]}}]
+    # a write to the other side counts too
+    theirs = Rack.objects.filter(campus=campus, name=rack.name).get()
+    theirs.design_kw = 30.0
+    theirs.save()
+    assert diff(planner_client, branch_id, campus.pk)["objects"]["changed"] == []
 
 
 @pytest.mark.django_db
