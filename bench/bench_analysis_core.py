@@ -175,6 +175,9 @@ def main() -> None:
         for name in sys.argv[2:]:
             campus_parts(name)
         return
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return
     if "--headroom" in sys.argv[1:]:
         args = sys.argv[1:]
         sizes = [int(a) for a in args if a.isdigit()] or [100_000, 1_000_000]
