@@ -43,6 +43,8 @@ export async function loadDevices(page) {
   };
   renderDeviceSelect(page);
   $("impact-device").dataset.ready = "true";
+  // The worst failures may have come first: the picker holds them only now.
+  if (page.worstFindings !== undefined) $("impact-device").dataset.worstReady = "true";
   const failed = [devices, units, plants, feeds].find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
 }
@@ -55,7 +57,9 @@ export async function loadWorstFailures(page) {
   } catch {
     page.worstFindings = null;
   }
-  if (page.deviceLists) page.deviceLists.findings = page.worstFindings;
+  // Before the device lists are in there is no picker to fill yet: loadDevices draws it with these findings.
+  if (!page.deviceLists) return;
+  page.deviceLists.findings = page.worstFindings;
   renderDeviceSelect(page);
   $("impact-device").dataset.worstReady = "true";
 }
