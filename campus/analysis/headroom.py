@@ -49,7 +49,7 @@ import numpy as np
 
 from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _liveness_changes, power_graph
+from campus.analysis.power import PowerGraph, _liveness_changes, failure_seeds, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -476,12 +476,7 @@ def _scenario_rows(
     g, base = probe.g, probe.base
     _failure, dead_devices, dead_feeds, failed_utilities = scenario
     utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
-    seeds = (dead_devices - g.status_dead) | utility_hit
-    for fid in dead_feeds:
-        f = g.feeds[fid]
-        seeds.add(f.upstream_id)
-        if f.downstream_device_id is not None:
-            seeds.add(f.downstream_device_id)
+    seeds = failure_seeds(g, dead_devices, dead_feeds, utility_hit)
     if not seeds and not dead_feeds:
         return [], {}
     base_live = base.live

@@ -290,6 +290,20 @@ class _Outcome:
     tripped: list[tuple[str, int, str]]
 
 
+def failure_seeds(
+    g: PowerGraph, dead_devices: set[int], dead_feeds: set[int], utility_hit: set[int]
+) -> set[int]:
+    """The devices a failure starts from: those out beyond the healthy chain's own, those a failed utility
+    feeds, and both ends of each failed feed."""
+    seeds = (dead_devices - g.status_dead) | utility_hit
+    for fid in dead_feeds:
+        f = g.feeds[fid]
+        seeds.add(f.upstream_id)
+        if f.downstream_device_id is not None:
+            seeds.add(f.downstream_device_id)
+    return seeds
+
+
 def _resolve(
     g: PowerGraph,
     base: _State,
@@ -300,12 +314,7 @@ def _resolve(
     rack_load_kw: Mapping[int, float] | None,
 ) -> _State:
     """One incremental solve on top of ``base`` with the given elements out, before any trip."""
-    seeds = (dead_devices - g.status_dead) | utility_hit
-    for fid in dead_feeds:
-        f = g.feeds[fid]
-        seeds.add(f.upstream_id)
-        if f.downstream_device_id is not None:
-            seeds.add(f.downstream_device_id)
+    seeds = failure_seeds(g, dead_devices, dead_feeds, utility_hit)
     if not seeds and not dead_feeds:
         return _State()
     changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
