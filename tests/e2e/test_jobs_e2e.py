@@ -26,6 +26,20 @@ def job_env(monkeypatch):
     monkeypatch.setenv("TWIN_JOB_HEARTBEAT_SECONDS", "0.3")
 
 
+def follow_job(client, url: str) -> tuple[dict, list[float]]:
+    """Poll a job until it has finished or the deadline passed: its last body and every progress read."""
+    samples: list[float] = []
+    end = time.monotonic() + RUN_DEADLINE_S
+    body: dict = {}
+    while time.monotonic() < end:
+        body = client.get(url).json()
+        samples.append(body["progress"])
+        if body["status"] in ("succeeded", "failed"):
+            break
+        time.sleep(0.05)
+    return body, samples
+
+
 def test_a_generation_job_runs_on_a_worker_with_a_rising_progress(job_env, workers, planner_api):  # noqa: F811
     workers(concurrency=1)
     response = planner_api.post(
@@ -34,15 +48,7 @@ def test_a_generation_job_runs_on_a_worker_with_a_rising_progress(job_env, worke
     assert response.status_code == 202, response.content
     url = response.json()["url"]
 
-    samples: list[float] = []
-    end = time.monotonic() + RUN_DEADLINE_S
-    body = {}
-    while time.monotonic() < end:
-        body = planner_api.get(url).json()
-        samples.append(body["progress"])
-        if body["status"] in ("succeeded", "failed"):
-            break
-        time.sleep(0.05)
+    body, samples = follow_job(planner_api, url)
     assert body["status"] == "succeeded", body
     assert all(0.0 <= p <= 1.0 for p in samples)
     assert samples == sorted(samples)  # never goes backwards
@@ -105,15 +111,7 @@ def test_a_branch_job_runs_on_a_worker_and_gives_the_branch(job_env, workers, pl
     )
     assert response.status_code == 202, response.content
     url = response.json()["url"]
-    samples: list[float] = []
-    end = time.monotonic() + RUN_DEADLINE_S
-    body = {}
-    while time.monotonic() < end:
-        body = planner_api.get(url).json()
-        samples.append(body["progress"])
-        if body["status"] in ("succeeded", "failed"):
-            break
-        time.sleep(0.05)
+    body, samples = follow_job(planner_api, url)
     assert body["status"] == "succeeded", body
     assert samples == sorted(samples) and samples[-1] == 1.0
     branch = Campus.objects.get(name="E2E branch")
