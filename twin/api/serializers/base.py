@@ -312,6 +312,45 @@ class StrictQueryMixin:
 # (serializer class, brief) -> the fields a reading serializer builds, unbound (copied for each use).
 _READ_FIELDS: dict[tuple[type, bool], dict] = {}
 
+# (serializer class, brief) -> a reading serializer's plan (TwinModelSerializer._read_plan), its shared fields
+# bound, the others to be copied for each serializer.
+_READ_PLANS: dict[tuple[type, bool], list[tuple]] = {}
+# A field read by REST framework's own get_attribute (a dotted source, a method): bound for each serializer.
+_OWN_READ = object()
+# What a shared field is bound to: never read (a pure field's to_representation reads no context).
+_DETACHED_PARENT = serializers.Serializer()
+
+
+def _pure_read(field) -> bool:
+    cls = type(field)
+    return (cls.to_representation, cls.get_attribute) in _PURE_READ_METHODS
+
+
+# Field classes whose to_representation reads the value and the field's own arguments only, never the
+# context, the parent or the request: one bound instance serves every reading serializer. A subclass counts
+# when it keeps its class's to_representation and get_attribute (FiniteFloatField only checks input).
+_PURE_READ_METHODS = frozenset(
+    (cls.to_representation, cls.get_attribute)
+    for cls in {
+        serializers.BooleanField,
+        serializers.CharField,
+        serializers.ChoiceField,
+        serializers.DateField,
+        serializers.DateTimeField,
+        serializers.DecimalField,
+        serializers.DurationField,
+        serializers.EmailField,
+        serializers.FloatField,
+        serializers.IntegerField,
+        serializers.JSONField,
+        serializers.ReadOnlyField,
+        serializers.SlugField,
+        serializers.TimeField,
+        serializers.URLField,
+        serializers.UUIDField,
+    }
+)
+
 # Fields that hold other bound fields: a copy of one must rebuild them (REST framework's deepcopy does).
 _COMPOSITE_FIELDS = (
     serializers.BaseSerializer,
@@ -389,12 +428,40 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
         """``(name, attribute or None, to_representation, field)`` per readable field, in order. The
         attribute is set where REST framework's ``get_attribute`` would only ``getattr`` one model field
         (``None`` for ``source="*"``, the object itself); a field with any other source is read by REST
-        framework itself (``attribute`` is the field)."""
+        framework itself (``attribute`` is the field).
+
+        A reading serializer takes the plan of its (class, brief) kept from the first one: the fields whose
+        output depends on the value alone (``_PURE_READ_METHODS``) are shared from it, and only the others
+        (URLs and related objects, which read the request) are copied and bound to this serializer."""
         plan = getattr(self, "_twin_read_plan", None)
         if plan is not None:
             return plan
+        reading = not hasattr(self, "initial_data")
+        key = (type(self), self.brief)
+        template = _READ_PLANS.get(key) if reading else None
+        if template is None:
+            template = self._read_template(reading)
+            if reading:
+                _READ_PLANS[key] = template
+        if reading:
+            prototypes = _READ_FIELDS[key]
+            plan = []
+            for name, attribute, to_representation, field in template:
+                if field is None:
+                    field = _read_copy(prototypes[name])
+                    field.bind(name, self)
+                    to_representation = field.to_representation
+                    if attribute is _OWN_READ:
+                        attribute = field
+                plan.append((name, attribute, to_representation, field))
+        else:
+            plan = template
+        self._twin_read_plan = plan
+        return plan
+
+    def _read_template(self, reading: bool) -> list[tuple]:
         columns = {field.name for field in self.Meta.model._meta.concrete_fields}
-        plan = []
+        template = []
         for field in self._readable_fields:
             getter = type(field).get_attribute
             plain = getter is Field.get_attribute or (
@@ -402,13 +469,20 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
             )
             attrs = field.source_attrs
             if plain and not attrs:
-                plan.append((field.field_name, None, field.to_representation, field))
+                attribute = None
             elif plain and len(attrs) == 1 and attrs[0] in columns:
-                plan.append((field.field_name, attrs[0], field.to_representation, field))
+                attribute = attrs[0]
             else:
-                plan.append((field.field_name, field, field.to_representation, field))
-        self._twin_read_plan = plan
-        return plan
+                attribute = _OWN_READ if reading else field
+            if not reading:
+                template.append((field.field_name, attribute, field.to_representation, field))
+            elif _pure_read(field) and attribute is not _OWN_READ:
+                shared = _read_copy(_READ_FIELDS[(type(self), self.brief)][field.field_name])
+                shared.bind(field.field_name, _DETACHED_PARENT)
+                template.append((field.field_name, attribute, shared.to_representation, shared))
+            else:
+                template.append((field.field_name, attribute, None, None))
+        return template
 
     def to_representation(self, instance):
         """REST framework's ``to_representation`` with the per-field overhead taken out of the common case

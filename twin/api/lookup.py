@@ -1,0 +1,121 @@
+"""One object by primary key without compiling its query on every request.
+
+A detail ``GET`` reads one row by its key, yet Django's query compiler builds the same ``SELECT`` (columns,
+joins of ``select_related``, deferred fields) again on every request: for a catalog object that was about a
+third of the request's time. Here the compiled statement of each queryset shape is kept per process, with the
+key as its only parameter, and run again with the requested key; the rows become objects through Django's own
+``ModelIterable`` (``from_db``, ``select_related`` populators, converters), and ``prefetch_related`` lookups are
+applied as usual. The answer is the same object the ORM returns (``tests/api/test_compiled_lookup.py``
+compares every endpoint's detail both ways).
+
+A queryset takes this path only when its query has no filter, annotation, extra, distinct, slicing or
+combination, and when compiling it with a sentinel key yields the key as the one and only parameter;
+anything else goes through the ORM as before. The shape key holds everything else the SQL depends on (model,
+database, ``select_related``, deferred fields); like ``QuerySet.get`` it reads without ordering.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+
+from django.db import connections
+from django.db.models.query import ModelIterable
+
+SENTINEL = -7_364_921_057
+
+_plans: dict[tuple, tuple[str, object] | None] = {}
+_lock = threading.Lock()
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _shape(queryset) -> tuple | None:
+    query = queryset.query
+    if (
+        query.where.children
+        or query.annotations
+        or query.extra
+        or query.distinct
+        or query.is_sliced
+        or query.combinator
+        or query.values_select
+        or queryset._known_related_objects
+        or queryset._iterable_class is not ModelIterable
+        or queryset._fields is not None
+    ):
+        return None
+    select_related = query.select_related
+    return (
+        queryset.model,
+        queryset.db,
+        repr(select_related) if isinstance(select_related, dict) else select_related,
+        query.deferred_loading[1],
+        tuple(sorted(query.deferred_loading[0])),
+    )
+
+
+def _plan(queryset, shape: tuple) -> tuple[str, object] | None:
+    with _lock:
+        if shape in _plans:
+            return _plans[shape]
+    model = queryset.model
+    # As QuerySet.get(): no ordering (a lookup by key needs none, and ordering may join other tables).
+    probe = queryset.order_by().filter(pk=SENTINEL)
+    probe.query.set_limits(high=2)
+    compiler = probe.query.get_compiler(using=queryset.db)
+    try:
+        sql, params = compiler.as_sql()
+        if list(params) != [SENTINEL] or str(SENTINEL) in sql or model._meta.pk.attname is None:
+            raise _Unsupported
+    except Exception:  # noqa: BLE001 - any shape the probe cannot compile plainly keeps the ORM path
+        plan = None
+    else:
+        plan = (sql, compiler)
+    with _lock:
+        _plans[shape] = plan
+    return plan
+
+
+class _Stand:
+    """What ``ModelIterable`` reads of a queryset, around a compiler that runs a kept statement."""
+
+    def __init__(self, queryset, compiler):
+        self.db = queryset.db
+        self.model = queryset.model
+        self._known_related_objects: dict = {}
+        self.query = self
+        self._compiler = compiler
+
+    def get_compiler(self, using=None, connection=None, elide_empty=True):
+        return self._compiler
+
+
+def get_by_pk(queryset, pk):
+    """``queryset.get(pk=pk)`` as a list of 0 or 1 objects, or ``None`` where this path does not apply (the
+    caller then asks the ORM). ``pk`` must already be of the key's Python type."""
+    shape = _shape(queryset)
+    if shape is None:
+        return None
+    plan = _plan(queryset, shape)
+    if plan is None:
+        return None
+    sql, prototype = plan
+    compiler = copy.copy(prototype)
+    compiler.connection = connections[queryset.db]
+    params = (pk,)
+    compiler.as_sql = lambda *args, **kwargs: (sql, params)
+    objects = list(ModelIterable(_Stand(queryset, compiler)))
+    lookups = queryset._prefetch_related_lookups
+    if objects and lookups:
+        from django.db.models import prefetch_related_objects
+
+        prefetch_related_objects(objects, *lookups)
+    return objects
+
+
+def forget() -> None:
+    with _lock:
+        _plans.clear()
