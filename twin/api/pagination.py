@@ -69,7 +69,8 @@ class TwinPagination(BoundedOffsetPagination):
         if self.count == 0 or self.offset > self.count:
             return []
         keys = list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
-        rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys)} if keys else {}
+        # In the keys' order below: the rows need no ORDER BY (nor the joins an ordering may bring).
+        rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys).order_by()} if keys else {}
         return [rows[key] for key in keys if key in rows]
 
 
