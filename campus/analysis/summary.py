@@ -23,6 +23,9 @@ from campus.analysis.stranded import stranded_capacity
 from campus.analysis.units import kw_to_mw
 from campus.analysis.weather import weather_of
 
+# A typed PUE this far below the plant model's is reported as below it (rounding of a typed figure aside).
+PUE_TOLERANCE = 0.005
+
 # MFU defaults when none is given (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8 on H100.
 DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
 # Redundancy findings listed in a summary (the count is always complete).
@@ -88,6 +91,9 @@ def campus_summary(
     else:
         energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
         peak_facility_kw = energy.facility_kw
+    # What the plant draws in this weather, whatever PUE was typed: an override below it understates the
+    # facility power, energy and cost, and the summary says so.
+    plant_pue = year.energy_weighted_pue if year.annual_it_energy_mwh > 0 else 1.0
     chain = baseline_rollup(snap)
     stranded = stranded_capacity(snap)
     findings = redundancy_check(snap) if include_redundancy else []
@@ -139,6 +145,13 @@ def campus_summary(
             "it_mw": kw_to_mw(it.it_kw),
             "pue": pue,
             "pue_source": resolved.source,
+            "plant_model_pue": plant_pue,
+            "plant_model_facility_mw": kw_to_mw(
+                year_energy(it.it_kw, year, snap.price_usd_per_kwh).facility_kw
+            )
+            if resolved.source != PLANT_MODEL
+            else kw_to_mw(energy.facility_kw),
+            "pue_below_plant_model": resolved.source != PLANT_MODEL and pue < plant_pue - PUE_TOLERANCE,
             "facility_mw": kw_to_mw(energy.facility_kw),
             "peak_facility_mw": kw_to_mw(peak_facility_kw),
             "grid_capacity_mw": kw_to_mw(snap.grid_capacity_kw),

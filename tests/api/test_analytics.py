@@ -94,6 +94,27 @@ class TestSummary:
         assert override["pue"] == pytest.approx(1.5)
         assert override["facility_mw"] == pytest.approx(override["it_mw"] * 1.5)
 
+    def test_a_typed_pue_below_the_plants_says_so_beside_the_plant_models_figures(self, viewer_client):
+        """A typed PUE is an override, but the summary still gives what the plant draws in this weather: the
+        same figures the campus answers with no PUE typed, and says when the typed one is below them."""
+        campus = build_campus()["campus"]
+        campus.design_pue = None
+        campus.save()
+        modelled = viewer_client.get(url("summary", campus)).json()["power"]
+        assert modelled["pue_source"] == "plant-model" and modelled["pue"] > 1.0
+        assert modelled["plant_model_pue"] == pytest.approx(modelled["pue"])
+        assert modelled["pue_below_plant_model"] is False
+        campus.design_pue = 1.0
+        campus.save()
+        typed = viewer_client.get(url("summary", campus)).json()["power"]
+        assert typed["pue_source"] == "override" and typed["pue"] == 1.0
+        assert typed["facility_mw"] == pytest.approx(typed["it_mw"])
+        assert typed["plant_model_pue"] == pytest.approx(modelled["pue"])
+        assert typed["plant_model_facility_mw"] == pytest.approx(modelled["facility_mw"])
+        assert typed["pue_below_plant_model"] is True
+        above = viewer_client.get(url("summary", campus), {"pue": modelled["pue"] + 0.2}).json()["power"]
+        assert above["pue_below_plant_model"] is False
+
     @pytest.mark.parametrize(("param", "value"), [("pue", 0.5), ("mfu", 2), ("gpu_power_fraction", "x")])
     def test_bad_parameter_is_400_naming_it(self, viewer_client, param, value):
         site = build_campus()

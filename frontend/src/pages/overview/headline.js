@@ -102,7 +102,18 @@ export function headline(summary) {
       el(
         "div",
         { class: "figure-row" },
-        figure("fig-pue", "PUE", power.pue, f.num(power.pue, 2)),
+        figure(
+          "fig-pue",
+          "PUE",
+          power.pue,
+          f.num(power.pue, 2),
+          power.pue_below_plant_model
+            ? `typed; the plant draws ${f.num(power.plant_model_pue, 2)} in this weather ` +
+                `(${f.mw(power.plant_model_facility_mw)} facility)`
+            : power.pue_source === "override"
+              ? "typed design PUE"
+              : null,
+        ),
         figure(
           "fig-cost",
           "Energy cost / year",
