@@ -8,15 +8,22 @@ unassigned. A plant's heat is the sum over its units of their heat and their own
 is its fans (CRAH) or pumps (CDU, rear door, immersion tank) as a fraction of the heat it moves
 (``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). An N+1 group passes when the
 group's heat fits in its capacity without its largest unit.
+
+Usable capacity (``cooling_pools``, ``usable_capacity_kw``): units back each other up in pools, the ones the
+failure analysis pools (``failures.cooling_lost``): each named group; the air units of a hall (the room air
+mixes between them); a unit in neither alone. A pool's usable capacity keeps the campus's declared
+``cooling_redundancy``: N every unit, N+1 (also when undeclared) the largest unit lost, 2N the larger half
+lost. Plants pool per building. The balance's ``capacity_kw`` is the units' usable capacity: what takes
+the IT heat with the design redundancy intact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from campus.analysis.heat import AIR_UNIT_KINDS, heat_map
-from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 from campus.catalog_data import default_value
 
 # Air cooling runs out at about 30-50 kW per rack (an estimate, catalog `air_cooling_limit_kw_per_rack`);
@@ -31,6 +38,80 @@ def unit_electrical_fraction(kind: str) -> float:
     """Fan or pump power of a cooling unit per kW of heat it moves."""
     name = "crah_fan_kw_per_kw_heat" if kind in AIR_UNIT_KINDS else "cdu_pump_kw_per_kw_heat"
     return default_value(name)
+
+
+LIQUID_PATH = "liquid"  # heat a unit takes in liquid (CDU, rear door, tank)
+AIR_PATH = "air"  # heat a unit takes from the room air (CRAH)
+
+
+def usable_capacity_kw(capacities_kw: Iterable[float], redundancy: str) -> float:
+    """Capacity of units that back each other up, kW, with the declared ``redundancy`` intact: ``N`` every
+    unit; ``2N`` the larger half of the units lost (half of equal units); ``N+1`` (and undeclared) the
+    largest unit lost."""
+    caps = sorted((max(c, 0.0) for c in capacities_kw), reverse=True)
+    if redundancy == "N":
+        return sum(caps)
+    lost = (len(caps) + 1) // 2 if redundancy == "2N" else 1
+    return sum(caps[lost:])
+
+
+@dataclass(frozen=True)
+class CoolingPool:
+    """Units that back each other up (module doc), with their capacity and the heat path they serve."""
+
+    name: str  # the group's name, "hall <id> air", or the unit's name
+    path: str  # AIR_PATH when every unit is an air unit, else LIQUID_PATH
+    unit_ids: tuple[int, ...]
+    capacity_kw: float  # nameplate
+    usable_kw: float  # with the declared cooling redundancy intact
+
+
+def cooling_pools(
+    snap: CampusSnapshot, capacity_kw: Mapping[int, float] | None = None, hall_air: bool = False
+) -> list[CoolingPool]:
+    """The pools of units that back each other up: each named group, the ungrouped air units of each hall,
+    every other unit alone. Each unit is in one pool; with ``hall_air`` every hall's air units together
+    are a pool too (where they are not one already), as the failure analysis checks them whatever their
+    groups. ``capacity_kw`` overrides units' capacity (failed units: 0)."""
+
+    def cap(u: CoolingUnitSnap) -> float:
+        return capacity_kw.get(u.id, u.capacity_kw) if capacity_kw is not None else u.capacity_kw
+
+    members: dict[tuple[str, str], list[CoolingUnitSnap]] = {}
+    hall_air_units: dict[int, list[CoolingUnitSnap]] = {}
+    for u in snap.cooling_units:
+        air = u.kind in AIR_UNIT_KINDS
+        if air and u.hall_id is not None:
+            hall_air_units.setdefault(u.hall_id, []).append(u)
+        if u.group:
+            key = ("group", u.group)
+        elif air and u.hall_id is not None:
+            key = ("hall", f"hall {u.hall_id} air")
+        else:
+            key = ("unit", f"{u.name} #{u.id}")
+        members.setdefault(key, []).append(u)
+    if hall_air:
+        have = {frozenset(x.id for x in us) for us in members.values()}
+        for hall_id, us in hall_air_units.items():
+            if frozenset(x.id for x in us) not in have:
+                members[("hall-all", f"hall {hall_id} air")] = us
+    out = []
+    for (_, name), us in members.items():
+        caps = [cap(u) for u in us]
+        path = AIR_PATH if all(u.kind in AIR_UNIT_KINDS for u in us) else LIQUID_PATH
+        usable = usable_capacity_kw(caps, snap.cooling_redundancy)
+        out.append(CoolingPool(name, path, tuple(u.id for u in us), sum(caps), usable))
+    return out
+
+
+def plant_usable_capacity_kw(snap: CampusSnapshot, capacity_kw: Mapping[int, float] | None = None) -> float:
+    """The plants' capacity with the declared cooling redundancy intact, kW: the plants of a building back
+    each other up (a shared chilled-water loop, as ``failures.cooling_lost`` pools them)."""
+    by_building: dict[int | None, list[float]] = {}
+    for p in snap.cooling_plants:
+        c = capacity_kw.get(p.id, p.capacity_kw) if capacity_kw is not None else p.capacity_kw
+        by_building.setdefault(p.building_id, []).append(c)
+    return sum(usable_capacity_kw(caps, snap.cooling_redundancy) for caps in by_building.values())
 
 
 @dataclass(frozen=True)
@@ -78,9 +159,10 @@ class GroupCheck:
 @dataclass
 class CoolingBalance:
     heat_load_kw: float  # all IT heat of the campus (= IT power)
-    unit_capacity_kw: float
-    plant_capacity_kw: float
-    capacity_kw: float  # heat rejection: plants when modelled, else units
+    unit_capacity_kw: float  # nameplate of every unit, spares included
+    plant_capacity_kw: float  # nameplate of every plant, spares included
+    # the units' usable capacity: each pool's with the declared cooling redundancy intact (cooling_pools)
+    capacity_kw: float
     unassigned_heat_kw: float  # heat no cooling unit takes (see unassigned_by_reason_kw)
     plant_electrical_kw: float
     unit_electrical_kw: float = 0.0
@@ -93,6 +175,11 @@ class CoolingBalance:
     plants: list[PlantLoad] = field(default_factory=list)
     groups: list[GroupCheck] = field(default_factory=list)
     racks_over_air_limit: list[int] = field(default_factory=list)
+    capacity_by_path_kw: dict[str, float] = field(default_factory=dict)  # capacity_kw by LIQUID/AIR_PATH
+    # heat that can still be added where the units are: each pool's usable capacity above its heat, summed
+    spare_kw: float = 0.0
+    plant_usable_capacity_kw: float = 0.0  # plants' capacity with the declared redundancy intact
+    redundancy: str = ""  # the declared cooling redundancy the usable figures keep
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -188,11 +275,21 @@ def cooling_balance(
         checks.append(GroupCheck(name, len(members), g_heat, sum(caps), without, g_heat <= without))
     unit_cap = sum(u.capacity_kw for u in units)
     plant_cap = sum(p.capacity_kw for p in plants)
+    unit_caps = {u.id: u.capacity_kw for u in units}
+    by_path = {LIQUID_PATH: 0.0, AIR_PATH: 0.0}
+    spare = 0.0
+    for pool in cooling_pools(snap, unit_caps):
+        by_path[pool.path] += pool.usable_kw
+        spare += max(pool.usable_kw - sum(unit_heat.get(uid, 0.0) for uid in pool.unit_ids), 0.0)
     return CoolingBalance(
         heat_load_kw=heat.it_kw,
         unit_capacity_kw=unit_cap,
         plant_capacity_kw=plant_cap,
-        capacity_kw=plant_cap if snap.cooling_plants else unit_cap,
+        capacity_kw=sum(by_path.values()),
+        capacity_by_path_kw=by_path,
+        spare_kw=spare,
+        plant_usable_capacity_kw=plant_usable_capacity_kw(snap, {p.id: p.capacity_kw for p in plants}),
+        redundancy=snap.cooling_redundancy or "N+1",
         unassigned_heat_kw=heat.unassigned_total_kw,
         liquid_heat_kw=heat.liquid_kw,
         air_heat_kw=heat.air_kw,

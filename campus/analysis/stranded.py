@@ -18,8 +18,11 @@ Per hall, what its racks could use is further capped by
   load placed like today's until a device reaches its planning limit after the worst single failure,
   given in rack IT and carried with the hall's share of network and other IT),
   with ``binding_device`` naming the device and failure;
-* ``cooling``: the capacity of the cooling units serving the hall's racks with the largest unit of each
-  group lost (N+1), heat taken as equal to IT power;
+* ``cooling``: each heat path against the units that serve it (``_cooling_limits_kw``): the liquid share of
+  the racks' heat against their CDUs' pools, the air share with the network and other IT against the
+  hall's air units, each pool with the declared cooling redundancy intact (``cooling.cooling_pools``: N
+  every unit, N+1 the largest lost, 2N the larger half lost), the heat other halls put on a pool as today;
+  heat taken as equal to IT power;
 
 and upstream and cooling capacity that no rack is provisioned for is stranded by ``space`` when the hall's
 floor has no free rack position left (``RACK_POSITION_M2``, ``WHITE_SPACE_FRACTION``). A building caps its
@@ -34,10 +37,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from campus.analysis.cooling import cooling_pools
 from campus.analysis.facility import campus_pue
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom
+from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, rack_heat_split
 from campus.analysis.power import power_graph
+from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
 
 # One rack position with its share of the hot/cold aisles: 0.6 m wide x 3.0 m row pitch (1.2 m rack +
@@ -141,6 +147,76 @@ def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, d
     return fed_kw + row.headroom_kw * carried, row.binding_dict()
 
 
+def _cooling_limits_kw(
+    snap: CampusSnapshot, g: PowerGraph, racks: dict[int, StrandedRow], hall_racks: dict[int, list[int]]
+) -> dict[int, float]:
+    """Per hall, the IT (kW as the feeds carry it) its racks may carry by cooling: the racks' usable kW
+    scaled until the first pool of units (``cooling.cooling_pools``, the hall's air units together too)
+    would carry more heat than its usable capacity, the heat of other halls on the pool as today.
+
+    A rack's heat at ``x`` kW on its feeds: its own IT ``x`` / (feed kW per kW of own IT) splits by the
+    heat balance's rules (``heat.rack_heat_split``): the liquid share to the rack's unit, the rest and the
+    network and other IT the feeds carry to the hall's air units by capacity (a rack on an air unit: all to
+    it). Heat no unit takes (no unit named, no air unit in the hall) caps nothing here: the balance
+    reports it as unassigned. Halls whose racks send no heat to a unit have no cooling limit."""
+    units = {u.id: u for u in snap.cooling_units}
+    pools = cooling_pools(snap, hall_air=True)
+    unit_pools: dict[int, list[int]] = {}
+    for i, pool in enumerate(pools):
+        for uid in pool.unit_ids:
+            unit_pools.setdefault(uid, []).append(i)
+    today_kw = heat_map(snap).unit_kw
+    pool_heat = [sum(today_kw.get(uid, 0.0) for uid in pool.unit_ids) for pool in pools]
+    air_shares: dict[int, list[tuple[int, float]]] = {}
+    for u in snap.cooling_units:
+        if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
+            air_shares.setdefault(u.hall_id, []).append((u.id, max(u.capacity_kw, 0.0)))
+    for hall_id, shares in air_shares.items():
+        total = sum(c for _, c in shares)
+        air_shares[hall_id] = [(uid, c / total if total > 0 else 1.0 / len(shares)) for uid, c in shares]
+    rack_of = {r.id: r for r in snap.racks}
+    liquid_of: dict[tuple, float] = {}  # liquid share of a rack's own IT, per make
+    out: dict[int, float] = {}
+    for hall_id, rids in hall_racks.items():
+        at_usable: dict[int, float] = {}  # unit -> heat of the hall's racks at their usable kW
+        at_today: dict[int, float] = {}  # unit -> heat of the hall's racks today
+        for rid in rids:
+            r = rack_of[rid]
+            unit = units.get(r.cooling_unit_id) if r.cooling_unit_id is not None else None
+            if unit is None or rid not in racks:
+                continue
+            make = (r.nodes, r.cooling_type, r.extra_it_kw)
+            share = liquid_of.get(make)
+            if share is None:
+                liquid, air = rack_heat_split(snap, r, None)
+                share = liquid_of[make] = liquid / (liquid + air) if liquid + air > 0 else 0.0
+            own = g.default_rack_load_kw[rid]
+            carried = g.load_kw[rid] / own if own > 0 else 1.0
+            for fed, into in ((racks[rid].usable_kw, at_usable), (g.load_kw[rid], at_today)):
+                if unit.kind in AIR_UNIT_KINDS:
+                    into[unit.id] = into.get(unit.id, 0.0) + fed
+                    continue
+                liquid = fed / carried * share
+                into[unit.id] = into.get(unit.id, 0.0) + liquid
+                for uid, w in air_shares.get(r.hall_id, ()):
+                    into[uid] = into.get(uid, 0.0) + (fed - liquid) * w
+        touched = {i for uid in at_usable for i in unit_pools.get(uid, ())}
+        if not touched:
+            continue
+        inner = sum(racks[rid].usable_kw for rid in rids if rid in racks)
+        scale = math.inf
+        for i in touched:
+            ids = pools[i].unit_ids
+            heat = sum(at_usable.get(uid, 0.0) for uid in ids)
+            if heat <= 1e-12:
+                continue
+            others = max(pool_heat[i] - sum(at_today.get(uid, 0.0) for uid in ids), 0.0)
+            scale = min(scale, max(pools[i].usable_kw - others, 0.0) / heat)
+        if scale < math.inf:
+            out[hall_id] = inner * scale
+    return out
+
+
 def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     """Per rack, hall, building and campus: provisioned, design margin, usable and stranded kW (module doc)."""
     g = power_graph(snap)
@@ -166,12 +242,6 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
             "rack", r.id, provisioned, usable, sum(by.values()), binding, by, redundant * (1 - util)
         )
 
-    # cooling: units serving each hall's racks, the largest of each group lost
-    units = {u.id: u for u in snap.cooling_units}
-    hall_units: dict[int, set[int]] = {}
-    for r in snap.racks:
-        if r.cooling_unit_id in units:
-            hall_units.setdefault(r.hall_id, set()).add(r.cooling_unit_id)
     hall_racks: dict[int, list[int]] = {}
     for r in snap.racks:
         hall_racks.setdefault(r.hall_id, []).append(r.id)
@@ -180,6 +250,7 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     for r in snap.racks:
         fed_by_hall[r.hall_id] = fed_by_hall.get(r.hall_id, 0.0) + g.load_kw[r.id]
     hall_building = {h.id: h.building_id for h in snap.halls}
+    cooling = _cooling_limits_kw(snap, g, racks, hall_racks)
 
     halls: dict[int, StrandedRow] = {}
     for h in snap.halls:
@@ -188,15 +259,8 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         upstream, device = _upstream(headroom.halls.get(h.id), fed_by_hall.get(h.id, 0.0))
         if upstream is not None:
             caps["upstream"] = upstream
-        if h.id in hall_units:
-            groups: dict[str, list[float]] = {}
-            for uid in hall_units[h.id]:
-                u = units[uid]
-                groups.setdefault(u.group or f"#{uid}", []).append(u.capacity_kw)
-            # with the design redundancy intact: the largest unit of each group lost, unless the campus is
-            # declared N (the fewest units that carry the heat: no spare to keep)
-            spare = snap.cooling_redundancy != "N"
-            caps["cooling"] = sum(sum(c) - (max(c) if spare else 0.0) for c in groups.values())
+        if h.id in cooling:
+            caps["cooling"] = cooling[h.id]
         row = _capped("hall", h.id, members, caps, device)
         # upstream and cooling capacity beyond the racks' provision, on a floor with no free position
         spare = min(caps.values()) - row.limits_kw["racks"] if caps else 0.0

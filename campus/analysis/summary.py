@@ -194,9 +194,14 @@ def campus_summary(
         },
         "cooling": {
             "heat_load_mw": kw_to_mw(cooling.heat_load_kw),
+            # the units' capacity with the declared redundancy intact; nameplates (spares included) apart
             "capacity_mw": kw_to_mw(cooling.capacity_kw),
+            "capacity_by_path_mw": {k: kw_to_mw(v) for k, v in cooling.capacity_by_path_kw.items()},
+            "capacity_redundancy": cooling.redundancy,
+            "spare_mw": kw_to_mw(cooling.spare_kw),
             "unit_capacity_mw": kw_to_mw(cooling.unit_capacity_kw),
             "plant_capacity_mw": kw_to_mw(cooling.plant_capacity_kw),
+            "plant_usable_capacity_mw": kw_to_mw(cooling.plant_usable_capacity_kw),
             "plant_electrical_mw": kw_to_mw(cooling.plant_electrical_kw),
             "unit_electrical_mw": kw_to_mw(cooling.unit_electrical_kw),
             "liquid_heat_mw": kw_to_mw(cooling.liquid_heat_kw),

@@ -363,7 +363,18 @@ SUMMARY_EXAMPLE = {
         },
         "redundancy_findings_count": 0,
     },
-    "cooling": {"heat_load_mw": 150.2, "capacity_mw": 190.0, "wue_l_per_kwh": 0.7, "hours_short": 0},
+    "cooling": {
+        "heat_load_mw": 150.2,
+        "capacity_mw": 171.0,
+        "capacity_by_path_mw": {"liquid": 128.0, "air": 43.0},
+        "capacity_redundancy": "N+1",
+        "spare_mw": 20.8,
+        "unit_capacity_mw": 190.0,
+        "plant_capacity_mw": 200.0,
+        "plant_usable_capacity_mw": 180.0,
+        "wue_l_per_kwh": 0.7,
+        "hours_short": 0,
+    },
     "network": {"tiers": 3, "switches": 5200},
     "compute": {"peak_pflops": {"bf16": 98900.0}, "effective_pflops": {"bf16": 39560.0}},
     "reliability": {"dataset": "per-model"},
@@ -677,8 +688,9 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         summary="Stranded power capacity",
         description="Power provisioned to racks that another constraint keeps from being used, with the design "
         "redundancy intact: the weaker feed side (`feed`), design_kw (`design`), an upstream device after the "
-        "worst single failure (`upstream`, named in `binding_device`), cooling with one unit lost per group "
-        "(`cooling`), no free floor for more racks (`space`), the grid (`grid`). The planning margin "
+        "worst single failure (`upstream`, named in `binding_device`), cooling (`cooling`: each heat path, "
+        "liquid to the racks' CDUs and air to the hall's CRAHs, against the units that serve it with the "
+        "declared cooling redundancy intact), no free floor for more racks (`space`), the grid (`grid`). The planning margin "
         "(`design_margin_kw`) is reported apart. Per campus, building and hall (and rack with `racks=true`).",
         parameters=[a.StrandedQuerySerializer],
         responses={200: a.StrandedSerializer},

@@ -75,7 +75,52 @@ def test_cooling_heat_per_unit_and_plant_and_electrical_power():
     assert c.plants[0].heat_kw == pytest.approx(57.04)
     assert c.plants[0].electrical_kw == pytest.approx(57.04 / 5.0)
     assert c.heat_load_kw == pytest.approx(55.0)
-    assert c.capacity_kw == 100.0
+    # nameplates apart; the usable capacity keeps N+1 (undeclared): the group g (25 + 50 kW) without its
+    # largest unit keeps 25 kW, less than its 55 kW of heat (no spare); the one plant has no spare: 0
+    assert (c.unit_capacity_kw, c.plant_capacity_kw) == (75.0, 100.0)
+    assert c.capacity_kw == 25.0
+    assert c.spare_kw == 0.0
+    assert c.plant_usable_capacity_kw == 0.0
+    assert c.redundancy == "N+1"
+
+
+def _air_campus(redundancy: str):
+    # Two 10 kW air racks on CRAH 1 of a group of three 20 kW CRAHs; two 100 kW chillers in building 1.
+    units = tuple(
+        CoolingUnitSnap(u, f"CRAH-{u}", "crah", 20.0, 24.0, 40.0, 0.0, 1 + u % 2, None, 1, group="crah")
+        for u in (1, 2, 3)
+    )
+    plants = tuple(CoolingPlantSnap(p, f"CH{p}", "chiller", 100.0, 5.0, 1, None) for p in (1, 2))
+    racks = tuple(rack(r, 10, cooling_unit_id=1, cooling_type="air") for r in (1, 2))
+    return campus(racks=racks, cooling_units=units, cooling_plants=plants, cooling_redundancy=redundancy)
+
+
+@pytest.mark.parametrize(
+    ("redundancy", "usable_kw", "plants_kw"),
+    [
+        ("N", 60.0, 200.0),  # every unit: 3 x 20; both plants
+        ("N+1", 40.0, 100.0),  # the largest CRAH lost: 2 x 20; one chiller lost
+        ("2N", 20.0, 100.0),  # the larger half lost (2 of 3): 20; one of two chillers
+    ],
+)
+def test_capacity_is_what_the_units_carry_with_the_declared_redundancy(redundancy, usable_kw, plants_kw):
+    from campus.analysis.summary import campus_summary
+
+    c = cooling_balance(_air_campus(redundancy))
+    # 20 kW of heat, all in air on the CRAH group
+    assert c.heat_load_kw == pytest.approx(20.0)
+    assert c.capacity_kw == pytest.approx(usable_kw)
+    assert c.capacity_by_path_kw == {"liquid": 0.0, "air": pytest.approx(usable_kw)}
+    assert c.spare_kw == pytest.approx(usable_kw - 20.0)
+    assert c.plant_usable_capacity_kw == pytest.approx(plants_kw)
+    summary = campus_summary(_air_campus(redundancy), include_redundancy=False)["cooling"]
+    assert summary["capacity_mw"] == pytest.approx(usable_kw / 1000.0)
+    assert summary["capacity_redundancy"] == redundancy
+    assert summary["spare_mw"] == pytest.approx((usable_kw - 20.0) / 1000.0)
+    # the nameplates, spares included, stay under their own names
+    assert summary["unit_capacity_mw"] == pytest.approx(0.060)
+    assert summary["plant_capacity_mw"] == pytest.approx(0.200)
+    assert summary["plant_usable_capacity_mw"] == pytest.approx(plants_kw / 1000.0)
 
 
 def test_air_cooled_racks_above_the_limit_are_listed():

@@ -6,12 +6,16 @@ A and B at 50 kW; the devices' planning limit is 0.8 of their rating.
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.stranded import stranded_capacity
 from campus.analysis.summary import campus_summary
-from tests.analysis.builders import CoolingUnitSnap, HallSnap, replace, two_n
+from tests.analysis.builders import TOY_NODE, CoolingUnitSnap, HallSnap, replace, two_n
 
 
 def site(pdu_rated_kw: float = 1000.0, design_kw: float = 40.0, **kw):
@@ -42,30 +46,159 @@ def test_an_upstream_pdu_strands_the_feeds_and_is_named():
     assert hall.binding_device["failure"]["kind"] in ("power", "side")
 
 
-def test_cooling_with_one_unit_lost_strands_the_rest():
-    # Two 30 kW CDUs in one group serve the racks: with one lost, 30 kW of heat -> 80 - 30 = 50 stranded.
-    units = tuple(
-        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 30.0, 30.0, 40.0, 0.0, None, None, 1, "g") for u in (1, 2)
+# Cooling. Toy servers of 1 kW whose cold plates take 75 % of their heat (``LIQUID_TOY``): each 10 kW rack is
+# given 40 kW usable (design_kw 40 = 0.8 x its 50 kW feed), so the hall's 80 usable kW bring 60 kW of heat
+# in liquid (to the racks' CDUs) and 20 kW in air (to the hall's CRAHs, docs/model.md "Where the heat goes").
+LIQUID_TOY = replace(TOY_NODE, slug="toy8-liquid", liquid_heat_fraction=0.75)
+
+
+def unit(uid: int, kind: str, capacity_kw: float, group: str) -> CoolingUnitSnap:
+    return CoolingUnitSnap(
+        uid, f"{kind.upper()}-{uid}", kind, capacity_kw, 30.0, 40.0, 0.0, None, None, 1, group
     )
-    snap = site(cooling_units=units)
-    snap = replace(snap, racks=tuple(replace(r, cooling_unit_id=r.id) for r in snap.racks))
-    hall = stranded_capacity(snap).halls[1]
-    assert hall.usable_kw == pytest.approx(30.0)
-    assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(50.0)}
+
+
+def cooled(cdus: list[float], crahs: list[float], on_cdu=lambda rid: 1, **kw):
+    """``site`` with liquid-cooled toy racks (rack ``rid`` on CDU ``on_cdu(rid)``), CDUs 1.. in group
+    "cdu" and CRAHs 101.. in group "crah", all in hall 1."""
+    units = tuple(unit(1 + i, "cdu", c, "cdu") for i, c in enumerate(cdus))
+    units += tuple(unit(101 + i, "crah", c, "crah") for i, c in enumerate(crahs))
+    snap = site(cooling_units=units, **kw)
+    nodes = {**snap.node_models, LIQUID_TOY.slug: LIQUID_TOY}
+    racks = tuple(
+        replace(r, nodes=((LIQUID_TOY.slug, 10),), cooling_unit_id=on_cdu(r.id)) for r in snap.racks
+    )
+    return replace(snap, node_models=nodes, racks=racks)
+
+
+def test_each_heat_path_against_the_units_that_serve_it_nothing_stranded_when_both_fit():
+    # The planner's hall in small: CDUs 3 x 30 kW -> 60 with one lost (N+1) carry the 60 kW of liquid;
+    # CRAHs 3 x 12 kW -> 24 with one lost carry the 20 kW of air. Both fit: nothing is stranded by
+    # cooling (the old rule set 60 kW of CDUs against all 80 kW of heat and stranded 20).
+    hall = stranded_capacity(cooled([30.0] * 3, [12.0] * 3, on_cdu=lambda rid: rid)).halls[1]
+    assert hall.usable_kw == pytest.approx(80.0)
+    assert hall.stranded_by_constraint_kw == {}
+    # the hall could carry min(60 / 60, 24 / 20) = 1 x its 80 kW by cooling
+    assert hall.limits_kw["cooling"] == pytest.approx(80.0)
+
+
+def test_the_whole_group_counts_not_only_the_units_racks_name():
+    # Both racks name CDU 1 of a group of two 30 kW CDUs: with one lost, 30 kW for 60 kW of liquid; the
+    # 2 x 15 kW CRAHs keep 15 kW for the 20 kW of air. The liquid path binds: the hall can carry
+    # 80 x min(30 / 60, 15 / 20) = 80 x 0.5 = 40 kW -> 40 kW stranded by cooling (the old rule counted only
+    # CDU 1: 30 - 30 = 0 kW, all 80 stranded).
+    hall = stranded_capacity(cooled([30.0, 30.0], [15.0, 15.0])).halls[1]
+    assert hall.usable_kw == pytest.approx(40.0)
+    assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(40.0)}
     assert hall.binding == "cooling"
 
 
 def test_declared_n_cooling_strands_only_beyond_the_units_capacity():
-    # The same two 30 kW CDUs in a campus declared cooling N (docs/model.md, "Redundancy topologies": the
-    # fewest units that carry the heat, no spare): 60 kW carry 60 of the racks' 80 -> 20 stranded, not 50.
-    units = tuple(
-        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 30.0, 30.0, 40.0, 0.0, None, None, 1, "g") for u in (1, 2)
-    )
-    snap = site(cooling_units=units, cooling_redundancy="N")
-    snap = replace(snap, racks=tuple(replace(r, cooling_unit_id=r.id) for r in snap.racks))
-    hall = stranded_capacity(snap).halls[1]
+    # Declared N (docs/model.md, "Redundancy topologies": the fewest units that carry the heat, no spare):
+    # CDUs 2 x 30 = 60 carry the 60 kW of liquid; the one 15 kW CRAH carries 15 of the 20 kW of air ->
+    # 80 x min(60 / 60, 15 / 20) = 60 kW usable, 20 stranded (under N+1 the CRAH alone would leave 0).
+    hall = stranded_capacity(cooled([30.0, 30.0], [15.0], cooling_redundancy="N")).halls[1]
     assert hall.usable_kw == pytest.approx(60.0)
     assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(20.0)}
+
+
+def test_declared_2n_cooling_keeps_half_of_each_group():
+    # Declared 2N: half of each group may be lost. CDUs 4 x 20 -> 40 kW for 60 kW of liquid; CRAHs 4 x 15
+    # -> 30 kW for 20 kW of air: 80 x min(40 / 60, 30 / 20) = 53.33 kW usable, 26.67 stranded. (N+1 would
+    # keep 60 kW of CDUs: nothing stranded.)
+    hall = stranded_capacity(cooled([20.0] * 4, [15.0] * 4, on_cdu=lambda rid: rid, cooling_redundancy="2N"))
+    assert hall.halls[1].usable_kw == pytest.approx(80.0 * 40.0 / 60.0)
+    assert hall.halls[1].stranded_by_constraint_kw == {"cooling": pytest.approx(80.0 - 80.0 * 40.0 / 60.0)}
+    n_plus_1 = stranded_capacity(cooled([20.0] * 4, [15.0] * 4, on_cdu=lambda rid: rid)).halls[1]
+    assert "cooling" not in n_plus_1.stranded_by_constraint_kw
+
+
+def test_heat_other_halls_put_on_a_shared_group_stays_as_today():
+    # Rack 1 in hall 1, rack 2 in hall 2, both on a CDU group of 2 x 30 kW (30 with one lost); each hall
+    # has its own 2 x 20 kW CRAHs (20 with one lost, for at most 10 kW of air). Today each rack draws
+    # 10 kW: 7.5 kW of liquid each on the group. Hall 1 at its 40 usable kW brings 30 kW of liquid while
+    # hall 2 keeps its 7.5: hall 1 may carry (30 - 7.5) / 0.75 = 30 kW -> 10 kW stranded; hall 2 alike.
+    snap = cooled([30.0, 30.0], [], on_cdu=lambda rid: rid)
+    crahs = tuple(
+        replace(unit(100 + 10 * h + i, "crah", 20.0, f"crah-{h}"), hall_id=h) for h in (1, 2) for i in (1, 2)
+    )
+    snap = replace(
+        snap,
+        halls=(HallSnap(1, 1, "H1", 50.0, 50.0), HallSnap(2, 1, "H2", 50.0, 50.0)),
+        racks=tuple(replace(r, hall_id=r.id) for r in snap.racks),
+        cooling_units=snap.cooling_units + crahs,
+    )
+    s = stranded_capacity(snap)
+    for hall_id in (1, 2):
+        assert s.halls[hall_id].usable_kw == pytest.approx(30.0)
+        assert s.halls[hall_id].stranded_by_constraint_kw == {"cooling": pytest.approx(10.0)}
+
+
+def test_a_tiny_generated_campus_is_not_stranded_by_cooling():
+    # 8 GPUs: one rack of about 28 kW of IT on a group of 2 x 2,000 kW CDUs (2,000 with one lost) and
+    # 2 x 350 kW CRAHs (350 with one lost): either path takes the whole rack many times over, so cooling
+    # strands nothing (the old rule counted the one CDU the rack names, minus itself: 0 kW).
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.spec_snapshot import spec_snapshot
+
+    snap = spec_snapshot(generate_spec("tiny", gpus=8))
+    assert sorted(u.capacity_kw for u in snap.cooling_units) == [350.0, 350.0, 2000.0, 2000.0]
+    s = stranded_capacity(snap)
+    assert 0 < s.campus.limits_kw["racks"] < 30.0
+    assert "cooling" not in s.campus.stranded_by_constraint_kw
+    assert s.campus.usable_kw == pytest.approx(s.campus.limits_kw["racks"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    redundancy=st.sampled_from(["N", "N+1", "2N"]),
+    cdus=st.integers(1, 5),
+    cdu_kw=st.integers(5, 60),
+    crahs=st.integers(1, 5),
+    crah_kw=st.integers(5, 40),
+    liquid=st.sampled_from([0.0, 0.25, 0.75, 0.85]),
+    racks=st.lists(
+        st.tuples(st.integers(1, 10), st.integers(5, 40), st.integers(0, 4)), min_size=1, max_size=3
+    ),
+)
+def test_cooling_strands_what_the_tighter_heat_path_leaves(
+    redundancy, cdus, cdu_kw, crahs, crah_kw, liquid, racks
+):
+    # By hand, for one hall of racks at usable = design_kw (feeds and chain far larger, no network or other
+    # IT): the racks bring liquid x D kW to the CDUs and (1 - liquid) x D to the CRAHs; a group of n equal
+    # units of c kW keeps n c (N), (n - 1) c (N+1), floor(n / 2) c (2N). The hall may carry D x the smaller
+    # of capacity / heat over the paths that carry heat: cooling strands D - that, and nothing whenever
+    # every group carries its heat with the declared redundancy intact.
+    keep = {"N": lambda n: n, "N+1": lambda n: n - 1, "2N": lambda n: n // 2}[redundancy]
+    node = replace(TOY_NODE, slug="toy8-p", liquid_heat_fraction=liquid)
+    units = tuple(unit(1 + i, "cdu", cdu_kw, "cdu") for i in range(cdus))
+    units += tuple(unit(101 + i, "crah", crah_kw, "crah") for i in range(crahs))
+    snap = two_n(
+        tuple(n for n, _, _ in racks),
+        pdu_rated_kw=1e6,
+        ups_rated_kw=1e6,
+        feed_rating_kw=50.0,
+        grid_capacity_kw=1e9,
+        cooling_units=units,
+        cooling_redundancy=redundancy,
+    )
+    snap = replace(
+        snap,
+        node_models={**snap.node_models, node.slug: node},
+        racks=tuple(
+            replace(r, nodes=((node.slug, n),), design_kw=float(d), cooling_unit_id=1 + on % cdus)
+            for r, (n, d, on) in zip(snap.racks, racks, strict=True)
+        ),
+    )
+    design = sum(d for _, d, _ in racks)
+    paths = [(keep(cdus) * cdu_kw, liquid * design), (keep(crahs) * crah_kw, (1 - liquid) * design)]
+    scale = min([cap / heat for cap, heat in paths if heat > 0] or [math.inf])
+    expected = max(design - design * scale, 0.0)
+    hall = stranded_capacity(snap).halls[1]
+    assert hall.limits_kw["racks"] == pytest.approx(design)
+    assert hall.stranded_by_constraint_kw.get("cooling", 0.0) == pytest.approx(expected, abs=1e-6)
+    if all(cap >= heat for cap, heat in paths):
+        assert "cooling" not in hall.stranded_by_constraint_kw
 
 
 def test_a_full_floor_strands_upstream_capacity_by_space():

@@ -223,7 +223,15 @@ class SummarySerializer(serializers.Serializer):
         help_text="Includes `headroom_after_failover_mw` (IT MW the campus can add with the design "
         "redundancy intact) and `headroom_binding` (device and failure that bind it)."
     )
-    cooling = serializers.DictField()
+    cooling = serializers.DictField(
+        help_text="`heat_load_mw` (= IT power); `capacity_mw`: the cooling units' usable capacity with the "
+        "declared cooling redundancy intact (`capacity_redundancy`: per pool of units that back each other up, "
+        "N every unit, N+1 the largest lost, 2N the larger half lost), split by heat path in "
+        "`capacity_by_path_mw` (`liquid`: CDUs, rear doors, tanks; `air`: CRAHs); `spare_mw`: heat that can "
+        "still be added where the units are (each pool's usable capacity above its heat); nameplates with "
+        "spares: `unit_capacity_mw`, `plant_capacity_mw`; `plant_usable_capacity_mw`: plants pooled per "
+        'building with the declared redundancy (docs/model.md, "Balance").'
+    )
     network = serializers.DictField()
     compute = serializers.DictField()
     reliability = serializers.DictField()

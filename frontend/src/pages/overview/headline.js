@@ -150,7 +150,10 @@ export function headline(summary) {
           "Cooling capacity − heat",
           coolingHeadroom,
           f.mw(coolingHeadroom),
-          `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)}`,
+          `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)} usable` +
+            (cooling.capacity_redundancy ? ` (${cooling.capacity_redundancy})` : ""),
+          "Usable capacity: the cooling units with the declared redundancy intact (N+1: the largest unit of " +
+            "each group lost; 2N: half of it), nameplate and spares apart",
         ),
         figure(
           "fig-heat-mw",
