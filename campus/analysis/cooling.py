@@ -13,7 +13,7 @@ Usable capacity (``cooling_pools``, ``usable_capacity_kw``): units back each oth
 failure analysis pools (``failures.cooling_lost``): each named group; the air units of a hall (the room air
 mixes between them); a unit in neither alone. A pool's usable capacity keeps the campus's declared
 ``cooling_redundancy``: N every unit, N+1 (also when undeclared) the largest unit lost, 2N the larger half
-lost. Plants pool per building. The balance's ``capacity_kw`` is the units' usable capacity: what takes
+lost. Plants pool per loop (``heat.plant_loops``). The balance's ``capacity_kw`` is the units' usable capacity: what takes
 the IT heat with the design redundancy intact.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
-from campus.analysis.heat import AIR_UNIT_KINDS, heat_map
+from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, plant_loops
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 from campus.catalog_data import default_value
 
@@ -105,13 +105,15 @@ def cooling_pools(
 
 
 def plant_usable_capacity_kw(snap: CampusSnapshot, capacity_kw: Mapping[int, float] | None = None) -> float:
-    """The plants' capacity with the declared cooling redundancy intact, kW: the plants of a building back
-    each other up (a shared chilled-water loop, as ``failures.cooling_lost`` pools them)."""
-    by_building: dict[int | None, list[float]] = {}
+    """The plants' capacity with the declared cooling redundancy intact, kW: the plants of a loop back each
+    other up (``heat.plant_loops``: a building's plants taking one medium, as ``failures.cooling_lost``
+    pools them)."""
+    loop_of = plant_loops(snap)
+    by_loop: dict[int, list[float]] = {}
     for p in snap.cooling_plants:
         c = capacity_kw.get(p.id, p.capacity_kw) if capacity_kw is not None else p.capacity_kw
-        by_building.setdefault(p.building_id, []).append(c)
-    return sum(usable_capacity_kw(caps, snap.cooling_redundancy) for caps in by_building.values())
+        by_loop.setdefault(loop_of[p.id], []).append(c)
+    return sum(usable_capacity_kw(caps, snap.cooling_redundancy) for caps in by_loop.values())
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,26 @@
 
 The shared core of impact mode and the redundancy check. Power runs the roll-up cascade to its end.
 Cooling follows power: a unit or plant stops when every one of its supplies is dead. Spare capacity is
-counted once, against everything that needs it:
+counted once, against everything that needs it. A pool of cooling (a unit group, a plant loop, a hall's
+air units) that cannot carry its heat with the capacity still running cools none of it: the pool shares
+one loop of water or room air, so a shortfall warms every rack on it, not only those of the stopped
+members (``cooling_lost``); the model does not shed racks:
 
-* stopped plants: the building's surviving plants must take the heat of every unit on the building's
-  plants (units re-home to a shared chilled-water loop), else every unit of the stopped plants stops;
-* stopped units: the survivors of an N+1 group must carry the whole group's heat, else the racks of the
-  group's stopped units lose cooling; a stopped unit outside any group always costs its racks;
+* stopped plants: the surviving plants of the stopped plants' loop (``heat.plant_loops``: the plants of
+  a building taking heat of one medium, the liquid units' facility water or the air units' chilled
+  water) must take the heat of every unit on the loop, else every unit of the loop stops; an air-side
+  plant never takes a liquid loop's heat unless a liquid unit is piped to it;
+* stopped units: the running units of a pool (``_pool_of``, as ``cooling.cooling_pools``: a named group;
+  the ungrouped air units of a hall; any other unit alone) must carry the whole pool's heat, else the
+  racks of every unit of the pool lose cooling;
 * stopped air units (CRAHs): the air share of a liquid-cooled rack, its network and other IT heat are
   spread over every air unit of the hall (``campus.analysis.heat``), so the hall's air units are a cooling
   dependency of every rack that sends them heat. When the hall's surviving air units cannot carry the
   hall's air heat, every rack whose air share they take loses cooling (the cold plates alone do not keep
   a server's memory, drives and power supplies cool).
+
+A pool already short at design load (nothing failed) cools none of its racks at design: like a design-load
+trip, that is the starting point, and impact mode reports those racks apart (``without_cooling_at_design``).
 
 Results are reported against the campus at design load (its own design-load trips already applied), so a
 finding is what the failure adds.
@@ -23,10 +32,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from campus.analysis.heat import AIR_UNIT_KINDS, rack_heat_split
+from campus.analysis.cooling import unit_electrical_fraction
+from campus.analysis.heat import AIR_UNIT_KINDS, plant_loops, rack_heat_split
 from campus.analysis.power import _Outcome, _run, power_graph
 from campus.analysis.power_graph import PowerGraph
-from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 
 # What an element is, in the words of impact mode's ``kind``.
 KINDS = ("power", "cooling", "plant", "utility")
@@ -49,26 +59,48 @@ def effect_of(new_trips: int, gpus_lost_power: int, gpus_lost_cooling: int) -> s
 
 @dataclass
 class _CoolingIndex:
-    unit_heat_kw: dict[int, float]
     unit_capacity_kw: dict[int, float]
-    unit_group: dict[int, str]
+    unit_group: dict[int, tuple]  # unit -> its pool (``_pool_of``)
     unit_racks: dict[int, list[int]]
     unit_supplies: dict[int, tuple[int, ...]]
-    group_units: dict[str, list[int]]
-    group_heat_kw: dict[str, float]
-    group_capacity_kw: dict[str, float]
-    plant_units: dict[int, list[int]]
+    group_units: dict[tuple, list[int]]
+    group_heat_kw: dict[tuple, float]
+    group_capacity_kw: dict[tuple, float]
+    plant_loop: dict[int, int]  # plant -> its loop (``heat.plant_loops``)
     plant_supplies: dict[int, tuple[int, ...]]
-    plant_building: dict[int, int | None]
     plant_capacity_kw: dict[int, float]
-    building_plant_heat_kw: dict[int | None, float]  # heat of every unit on the building's plants
-    building_plant_capacity_kw: dict[int | None, float]
+    loop_units: dict[int, list[int]]  # loop -> units piped to its plants
+    loop_heat_kw: dict[int, float]  # heat the loop's units hand to it, their fans and pumps included
+    loop_capacity_kw: dict[int, float]
     units_fed_by: dict[int, list[int]]  # power device -> units it supplies
     plants_fed_by: dict[int, list[int]]
     air_unit_hall: dict[int, int]  # air unit -> its hall
     hall_air_heat_kw: dict[int, float]  # heat on the hall's air units
     hall_air_capacity_kw: dict[int, float]
     hall_air_racks: dict[int, list[int]]  # racks whose air share the hall's air units take
+    # pools short of capacity with nothing failed (design load): they cool none of their racks at design
+    loops_short: frozenset[int]
+    groups_short: frozenset[tuple]
+    halls_short: frozenset[int]
+
+
+# a pool carries its heat when heat <= capacity; the margin keeps a pool sized to its heat exactly (the
+# generator's, to the last bit of a sum) from reading as short
+_EPS_KW = 1e-9
+
+
+def _short(heat_kw: float, capacity_kw: float) -> bool:
+    return heat_kw > capacity_kw + _EPS_KW
+
+
+def _pool_of(u: CoolingUnitSnap) -> tuple:
+    """The units a unit backs up with, as ``cooling.cooling_pools`` has them: its named group; else, for an
+    air unit, the other ungrouped air units of its hall (the room air mixes between them); else itself."""
+    if u.group:
+        return ("group", u.group)
+    if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
+        return ("hall", u.hall_id)
+    return ("unit", u.id)
 
 
 def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
@@ -80,23 +112,24 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
     for r in snap.racks:
         if r.cooling_unit_id is not None:
             unit_racks.setdefault(r.cooling_unit_id, []).append(r.id)
-    plant_building = {p.id: p.building_id for p in snap.cooling_plants}
-    group_units: dict[str, list[int]] = {}
-    group_heat: dict[str, float] = {}
-    group_cap: dict[str, float] = {}
-    plant_units: dict[int, list[int]] = {}
-    building_heat: dict[int | None, float] = {}
+    plant_loop = plant_loops(snap)
+    group_units: dict[tuple, list[int]] = {}
+    group_heat: dict[tuple, float] = {}
+    group_cap: dict[tuple, float] = {}
+    loop_units: dict[int, list[int]] = {}
+    loop_heat: dict[int, float] = {}
     units_fed_by: dict[int, list[int]] = {}
     for u in snap.cooling_units:
         h = heat.get(u.id, 0.0)
-        if u.group:
-            group_units.setdefault(u.group, []).append(u.id)
-            group_heat[u.group] = group_heat.get(u.group, 0.0) + h
-            group_cap[u.group] = group_cap.get(u.group, 0.0) + u.capacity_kw
-        if u.plant_id in plant_building:
-            plant_units.setdefault(u.plant_id, []).append(u.id)
-            b = plant_building[u.plant_id]
-            building_heat[b] = building_heat.get(b, 0.0) + h
+        pool = _pool_of(u)
+        group_units.setdefault(pool, []).append(u.id)
+        group_heat[pool] = group_heat.get(pool, 0.0) + h
+        group_cap[pool] = group_cap.get(pool, 0.0) + u.capacity_kw
+        loop = plant_loop.get(u.plant_id) if u.plant_id is not None else None
+        if loop is not None:
+            loop_units.setdefault(loop, []).append(u.id)
+            # as the balance: the unit's fans or pumps end up in the water it hands to the plant
+            loop_heat[loop] = loop_heat.get(loop, 0.0) + h * (1.0 + unit_electrical_fraction(u.kind))
         for d in u.supply_ids:
             units_fed_by.setdefault(d, []).append(u.id)
     air_unit_hall: dict[int, int] = {}
@@ -116,33 +149,36 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
             continue
         if rack_heat_split(snap, r, None)[1] > 0:
             hall_air_racks.setdefault(r.hall_id, []).append(r.id)
-    building_cap: dict[int | None, float] = {}
+    loop_cap: dict[int, float] = {}
     plants_fed_by: dict[int, list[int]] = {}
     for p in snap.cooling_plants:
-        building_cap[p.building_id] = building_cap.get(p.building_id, 0.0) + p.capacity_kw
+        loop = plant_loop[p.id]
+        loop_cap[loop] = loop_cap.get(loop, 0.0) + p.capacity_kw
         for d in p.supply_ids:
             plants_fed_by.setdefault(d, []).append(p.id)
     idx = _CoolingIndex(
-        unit_heat_kw=heat,
         unit_capacity_kw={u.id: u.capacity_kw for u in snap.cooling_units},
-        unit_group={u.id: u.group for u in snap.cooling_units},
+        unit_group={u.id: _pool_of(u) for u in snap.cooling_units},
         unit_racks=unit_racks,
         unit_supplies={u.id: u.supply_ids for u in snap.cooling_units},
         group_units=group_units,
         group_heat_kw=group_heat,
         group_capacity_kw=group_cap,
-        plant_units=plant_units,
+        plant_loop=plant_loop,
         plant_supplies={p.id: p.supply_ids for p in snap.cooling_plants},
-        plant_building=plant_building,
         plant_capacity_kw={p.id: p.capacity_kw for p in snap.cooling_plants},
-        building_plant_heat_kw=building_heat,
-        building_plant_capacity_kw=building_cap,
+        loop_units=loop_units,
+        loop_heat_kw=loop_heat,
+        loop_capacity_kw=loop_cap,
         units_fed_by=units_fed_by,
         plants_fed_by=plants_fed_by,
         air_unit_hall=air_unit_hall,
         hall_air_heat_kw=hall_air_heat,
         hall_air_capacity_kw=hall_air_cap,
         hall_air_racks=hall_air_racks,
+        loops_short=frozenset(lp for lp, h in loop_heat.items() if _short(h, loop_cap.get(lp, 0.0))),
+        groups_short=frozenset(gr for gr, h in group_heat.items() if _short(h, group_cap[gr])),
+        halls_short=frozenset(hl for hl, h in hall_air_heat.items() if _short(h, hall_air_cap[hl])),
     )
     g.memo["cooling_index"] = idx
     return idx
@@ -155,55 +191,65 @@ def cooling_lost(
     failed_plants: Iterable[int] = (),
 ) -> tuple[set[int], set[int], set[int]]:
     """(stopped plants, stopped units, racks left without cooling) with these power devices dead and
-    these units and plants failed. Costs the size of what is hit, not of the campus."""
+    these units and plants failed (none: the design state, with the pools already short at design load).
+    Costs the size of what is hit, not of the campus."""
     idx = _cooling_index(snap, power_graph(snap))
     dead = set(dead_devices)
 
     def unpowered(supplies: tuple[int, ...]) -> bool:
         return bool(supplies) and all(s in dead for s in supplies)
 
-    plants = {p for p in failed_plants if p in idx.plant_building}
+    plants = {p for p in failed_plants if p in idx.plant_loop}
     for d in dead:
         for p in idx.plants_fed_by.get(d, ()):
             if p not in plants and unpowered(idx.plant_supplies[p]):
                 plants.add(p)
-    lost_by_building: dict[int | None, float] = {}
+    # a loop short of capacity stops every unit on it (they share its water), not only the stopped plants'
+    lost_by_loop: dict[int, float] = {}
     for p in plants:
-        b = idx.plant_building[p]
-        lost_by_building[b] = lost_by_building.get(b, 0.0) + idx.plant_capacity_kw[p]
-    short = {
-        b
-        for b, lost in lost_by_building.items()
-        if idx.building_plant_heat_kw.get(b, 0.0) > idx.building_plant_capacity_kw.get(b, 0.0) - lost
-    }
+        loop = idx.plant_loop[p]
+        lost_by_loop[loop] = lost_by_loop.get(loop, 0.0) + idx.plant_capacity_kw[p]
+    short_loops = set(idx.loops_short)
+    short_loops.update(
+        loop
+        for loop, lost in lost_by_loop.items()
+        if _short(idx.loop_heat_kw.get(loop, 0.0), idx.loop_capacity_kw[loop] - lost)
+    )
     units = {u for u in failed_units if u in idx.unit_capacity_kw}
     for d in dead:
         for u in idx.units_fed_by.get(d, ()):
             if u not in units and unpowered(idx.unit_supplies[u]):
                 units.add(u)
-    for p in plants:
-        if idx.plant_building[p] in short:
-            units.update(idx.plant_units.get(p, ()))
+    for loop in short_loops:
+        units.update(idx.loop_units.get(loop, ()))
+    # a pool short of capacity cools none of its racks: every unit's, not only the stopped units'
     uncovered: set[int] = set()
-    lost_by_group: dict[str, float] = {}
+    lost_by_group: dict[tuple, float] = {}
     for u in units:
         group = idx.unit_group[u]
-        if group:
-            lost_by_group[group] = lost_by_group.get(group, 0.0) + idx.unit_capacity_kw[u]
-        else:
-            uncovered.add(u)
-    for group, lost in lost_by_group.items():
-        if idx.group_heat_kw[group] > idx.group_capacity_kw[group] - lost:
-            uncovered.update(u for u in idx.group_units[group] if u in units)
+        lost_by_group[group] = lost_by_group.get(group, 0.0) + idx.unit_capacity_kw[u]
+    short_groups = set(idx.groups_short)
+    short_groups.update(
+        group
+        for group, lost in lost_by_group.items()
+        if _short(idx.group_heat_kw[group], idx.group_capacity_kw[group] - lost)
+    )
+    for group in short_groups:
+        uncovered.update(idx.group_units[group])
     racks = {r for u in uncovered for r in idx.unit_racks.get(u, ())}
     lost_by_hall: dict[int, float] = {}
     for u in units:
         hall = idx.air_unit_hall.get(u)
         if hall is not None:
             lost_by_hall[hall] = lost_by_hall.get(hall, 0.0) + idx.unit_capacity_kw[u]
-    for hall, lost in lost_by_hall.items():
-        if idx.hall_air_heat_kw[hall] > idx.hall_air_capacity_kw[hall] - lost:
-            racks.update(idx.hall_air_racks.get(hall, ()))
+    short_halls = set(idx.halls_short)
+    short_halls.update(
+        hall
+        for hall, lost in lost_by_hall.items()
+        if _short(idx.hall_air_heat_kw[hall], idx.hall_air_capacity_kw[hall] - lost)
+    )
+    for hall in short_halls:
+        racks.update(idx.hall_air_racks.get(hall, ()))
     return plants, units, racks
 
 

@@ -416,3 +416,48 @@ def heat_sensitivity(
             kw = servers * other_per_server
             add({uid: kw * v for uid, v in per_kw.items()}, h0)
     return out
+
+
+AIR_LOOP = "air"
+LIQUID_LOOP = "liquid"
+
+
+def unit_medium(kind: str) -> str:
+    """The loop a unit's heat travels on to its plant: ``air`` for an air unit (a CRAH's chilled-water
+    coil), ``liquid`` for the others (a CDU's, rear door's or tank's facility water)."""
+    return AIR_LOOP if kind in AIR_UNIT_KINDS else LIQUID_LOOP
+
+
+def plant_loops(snap: CampusSnapshot) -> dict[int, int]:
+    """Which plants share a water loop: plant id -> its loop (the smallest plant id on it).
+
+    A unit is piped to the one plant it names (``plant_id``). The plants of one building that take heat
+    of one medium (``unit_medium``: the air units' chilled water, the liquid units' facility water) share
+    that loop, so the spare of one can take another's heat; a plant taking both media joins the two
+    loops (it is piped to both). A plant no unit names is on a loop of its own (nothing is piped to it),
+    and plants of different buildings never share one. An air-side chiller therefore never takes the
+    heat of a liquid loop unless a liquid unit is piped to it.
+    """
+    memo = snapshot_memo(snap)
+    loops = memo.get("plant_loops")
+    if loops is None:
+        parent = {p.id: p.id for p in snap.cooling_plants}
+
+        def root(p: int) -> int:
+            while parent[p] != p:
+                parent[p] = parent[parent[p]]
+                p = parent[p]
+            return p
+
+        building = {p.id: p.building_id for p in snap.cooling_plants}
+        first: dict[tuple[int | None, str], int] = {}
+        for u in snap.cooling_units:
+            if u.plant_id not in parent:
+                continue
+            key = (building[u.plant_id], unit_medium(u.kind))
+            other = first.setdefault(key, u.plant_id)
+            a, b = root(u.plant_id), root(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        loops = memo["plant_loops"] = {p: root(p) for p in parent}
+    return dict(loops)  # type: ignore[call-overload]

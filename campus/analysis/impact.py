@@ -2,8 +2,10 @@
 
 A power failure runs the roll-up cascade to its end. Cooling follows power: a cooling unit whose supplies
 (``power_device_id``, ``power_device_b_id``) are all dead stops, and so does a plant whose supplies are all
-dead. A stopped plant stops its units unless the building's other plants can take the building's heat;
-racks of a stopped unit lose cooling unless the rest of its N+1 group can carry the group's heat. A
+dead. A stopped plant stops every unit of its loop unless the loop's other plants can take the loop's
+heat (``heat.plant_loops``: an air-side plant never takes a liquid loop's heat); a stopped unit costs the
+racks of its whole N+1 group unless the group's running units can carry the group's heat
+(``failures.cooling_lost``). A pool already short at design load is the starting point, reported apart. A
 campus-wide synchronous job is interrupted when any of its GPUs is lost (no power, or no cooling).
 """
 
@@ -41,6 +43,9 @@ class Impact:
     names: dict[str, dict[int, str]] = field(default_factory=dict)
     failed: list[tuple[str, int, str]] = field(default_factory=list)  # (kind, id, name) of every element
     new_trips: int = 0  # trips beyond those of the design load
+    # powered racks a cooling pool already short at design load leaves without cooling (not counted as lost)
+    racks_uncooled_at_design: list[int] = field(default_factory=list)
+    gpus_uncooled_at_design: int = 0
 
     @property
     def gpus_lost(self) -> int:
@@ -64,6 +69,7 @@ class Impact:
                 "lost_b": self.racks_lost_b,
                 "lost_both": self.racks_lost_both,
                 "lost_cooling": self.racks_lost_cooling,
+                "without_cooling_at_design": self.racks_uncooled_at_design,
             },
             "gpus": {
                 "lost_a": self.gpus_lost_a,
@@ -72,6 +78,7 @@ class Impact:
                 "lost_cooling": self.gpus_lost_cooling,
                 "usable_before": self.usable_gpus_before,
                 "usable_after": self.usable_gpus_after,
+                "without_cooling_at_design": self.gpus_uncooled_at_design,
             },
             "tripped": [
                 {"kind": k, "id": i, "name": self.names.get(k, {}).get(i, ""), "reason": r}
@@ -144,6 +151,7 @@ def impact(
     lost_a, lost_b = side_lost("A"), side_lost("B")
     lost_cooling = sorted(cool_after - cool_before - after.racks_without_power)
     lost_total = usable_before - usable_after
+    uncooled_at_design = sorted(cool_before - before.racks_without_power)
     design_trips = {(k, i) for k, i, _ in before.tripped}
     names: dict[str, dict[int, str]] = {"device": {}, "feed": {}}
     for k, i, _ in after.tripped:
@@ -180,6 +188,8 @@ def impact(
         names=names,
         failed=unique,
         new_trips=sum(1 for k, i, _ in after.tripped if (k, i) not in design_trips),
+        racks_uncooled_at_design=uncooled_at_design,
+        gpus_uncooled_at_design=sum(gpus.get(r, 0) for r in uncooled_at_design),
     )
 
 

@@ -175,3 +175,55 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
         switches=switches,
         links=links,
     )
+
+
+_WHAT = {
+    "cooling": "cooling unit",
+    "plant": "cooling plant",
+    "utility": "utility feed",
+    "power": "power device",
+}
+
+
+def not_in_service(snap: CampusSnapshot, day: date, kind: str, ident: int) -> str | None:
+    """Why the element ``(kind, ident)`` of ``snap`` (the campus as designed: every object whatever its
+    dates) is not in service on ``day``, by this module's rules (its own dates and its parents'), or None
+    when it is in service that day or is not in ``snap`` at all. Kinds as impact mode's."""
+    buildings = {b.id: b for b in snap.buildings}
+    halls = {h.id: h for h in snap.halls}
+    plants = {p.id: p for p in snap.cooling_plants}
+    chain: list[Any] = []  # the element, then every parent whose dates it inherits
+    if kind == "cooling":
+        unit = next((u for u in snap.cooling_units if u.id == ident), None)
+        if unit is None:
+            return None
+        chain.append(unit)
+        hall = halls.get(unit.hall_id) if unit.hall_id is not None else None
+        plant = plants.get(unit.plant_id) if unit.plant_id is not None else None
+        chain += [hall, buildings.get(hall.building_id) if hall else None]
+        chain += [plant, buildings.get(plant.building_id) if plant and plant.building_id else None]
+    elif kind == "plant":
+        plant = plants.get(ident)
+        if plant is None:
+            return None
+        chain += [plant, buildings.get(plant.building_id) if plant.building_id is not None else None]
+    elif kind == "utility":
+        chain.append(next((u for u in snap.utility_feeds if u.id == ident), None))
+    elif kind == "power":
+        device = next((d for d in snap.power_devices if d.id == ident), None)
+        if device is None:
+            return None
+        chain += [device, buildings.get(device.building_id) if device.building_id is not None else None]
+    if not chain or chain[0] is None:
+        return None
+    start, end = interval((o.in_service_date, o.retire_date) for o in chain if o is not None)
+    if (start is None or start <= day) and (end is None or end > day):
+        return None
+    if start is not None and day < start and (end is None or start < end):
+        when = f"it enters service on {start.isoformat()}"
+    else:
+        when = f"it is out of service from {end.isoformat()}"  # type: ignore[union-attr]
+    own = chain[0]
+    if in_service(own, day):
+        when += " (with the building, hall or plant it belongs to)"
+    return f"{_WHAT[kind]} {ident} ({own.name}) is not in service on {day.isoformat()}: {when}"

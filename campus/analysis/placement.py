@@ -37,7 +37,13 @@ from dataclasses import dataclass, field
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, unit_electrical_fraction
 from campus.analysis.fabric import medium_for_length
 from campus.analysis.headroom import Failure, _scenarios
-from campus.analysis.heat import AIR_UNIT_KINDS, ALL_TO_LIQUID, COLD_PLATE, other_it_per_server_kw
+from campus.analysis.heat import (
+    AIR_UNIT_KINDS,
+    ALL_TO_LIQUID,
+    COLD_PLATE,
+    other_it_per_server_kw,
+    plant_loops,
+)
 from campus.analysis.power import PowerGraph, _resolve, power_graph
 from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
@@ -736,16 +742,16 @@ def _cooling(
     for pid, kw in plant_added.items():
         p = plants[pid]
         margins.append((p.capacity_kw - plant_heat.get(pid, 0.0) - kw, "cooling plant", p.name, "capacity"))
-    buildings = {b.id: b.name for b in snap.buildings}
-    for bid in sorted({plants[p].building_id for p in plant_added}, key=lambda x: (x is None, x)):
-        members = [p for p in snap.cooling_plants if p.building_id == bid]
+    # N+1 over the plants of a loop: only they can take each other's heat (heat.plant_loops)
+    loop_of = plant_loops(snap)
+    for loop in sorted({loop_of[p] for p in plant_added}):
+        members = [p for p in snap.cooling_plants if loop_of[p.id] == loop]
         if len(members) < 2 or not spare:
             continue
         cap_n1 = sum(p.capacity_kw for p in members) - max(p.capacity_kw for p in members)
         total = sum(plant_heat.get(p.id, 0.0) + plant_added.get(p.id, 0.0) for p in members)
-        margins.append(
-            (cap_n1 - total, "building plants", buildings.get(bid, f"building {bid}"), "largest plant out")
-        )
+        names = ", ".join(p.name for p in members)
+        margins.append((cap_n1 - total, "plant loop", names, "largest plant out"))
     worst = min(margins)
     plant_electrical = {pid: kw / plants[pid].cop for pid, kw in plant_added.items() if plants[pid].cop > 0}
     result = {

@@ -12,6 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from campus import models
+from campus.analysis import phases
 from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
@@ -445,7 +446,9 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         "or utility feed (`utility`) named by `device`, and/or several at once with "
         "`failed=kind:id,kind:id` (repeatable), and runs the cascade: racks losing side A, side B, all power "
         "or cooling, GPUs lost, devices tripped. With several units of a group lost, the survivors' capacity "
-        "is counted once against the whole group's heat.",
+        "is counted once against the whole group's heat; a group or plant loop short of it loses every rack "
+        "on it. A cooling unit, plant or utility feed not in service on the `as_of` day is a 400 naming it "
+        "and the day.",
         parameters=[a.ImpactQuerySerializer],
         responses={200: a.ImpactSerializer},
         examples=[
@@ -492,6 +495,17 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         try:
             return Response(analytics.impact(state, params["elements"]))
         except ValueError as exc:
+            if state.as_of is not None:
+                # a unit, plant or utility feed of the campus outside its service dates is not in that
+                # day's snapshot: say so, with the day, rather than that it does not exist (a power device
+                # stays in the day's chain, offline: failing it is answered)
+                designed = analytics.designed_state(self.get_object()).snap
+                for kind, ident in params["elements"]:
+                    why = (
+                        None if kind == "power" else phases.not_in_service(designed, state.as_of, kind, ident)
+                    )
+                    if why is not None:
+                        raise ValidationError({field: [why]}) from None
             raise field_error(exc, rename={"device_id": field, "kind": field}) from None
 
     @extend_schema(

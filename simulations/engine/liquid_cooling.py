@@ -22,8 +22,9 @@ closed form (constant coolant) or by bisection on the closed form (ramp), both i
 - pump_loss: the flow falls to ``remaining_flow_fraction``; ``g`` scales as flow^``flow_exponent``.
 - supply_temp_excursion: the supply temperature rises by ``supply_rise_k``.
 - chiller_loss: heat is no longer rejected; the loop water heats at full load / (loop volume x 4.186
-  kJ/(L K)) less what the building's live plants can absorb, their spare counted once over all the
-  building's plants lost at that moment (conservative: the rate at full load).
+  kJ/(L K)) less what the live plants of its loop can absorb (``heat.plant_loops``: the building's plants
+  taking the same medium, so an air-side chiller never covers a liquid loop), their spare counted once
+  over all the loop's plants lost at that moment (conservative: the rate at full load).
   Cooling returns after the repair plus the chiller's restart time; the loop is then assumed back at its
   supply temperature at once.
 - At the slowdown temperature the GPUs lower their power to hold it (p = g (T_slow - T_c) / 1000); below

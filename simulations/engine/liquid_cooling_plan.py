@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from campus.analysis.heat import heat_map
+from campus.analysis.heat import heat_map, plant_loops
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
 from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
@@ -182,8 +182,10 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
         g_steps: tuple[tuple[float, float], ...] = ()
         ramp_steps: tuple[tuple[float, float], ...] = ()
         if ev.kind == "chiller_loss":
-            building = plants[target].building_id
-            peers = [(pl.id, pl.capacity_kw) for pl in plants.values() if pl.building_id == building]
+            # only the plants on the lost plant's loop can take its heat (an air-side chiller cannot
+            # take a liquid loop's): heat.plant_loops
+            loop = plant_loops(snap)
+            peers = [(pl.id, pl.capacity_kw) for pl in plants.values() if loop[pl.id] == loop[target]]
             covers = _cover_steps(i, windows, targets, kinds, peers, plant_load)
             ramp_steps = tuple((t, (1.0 - cover) * full_ramp) for t, cover in covers)
             ramp = ramp_steps[0][1]

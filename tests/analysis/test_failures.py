@@ -104,25 +104,28 @@ def test_dual_fed_crahs_leave_no_single_point():
 
 
 def test_one_crah_lost_is_carried_by_its_group_two_are_not():
-    # Group of three 15 kW CRAHs on 30 kW of heat: one lost leaves 30 kW (enough); two lost leave 15 kW,
-    # and the racks of both stopped CRAHs lose cooling. The survivors' 15 kW is counted once.
+    # Group of three 15 kW CRAHs on 30 kW of heat: one lost leaves 30 kW (enough); two lost leave 15 kW for
+    # 30 kW. The group shares the room's air, so the shortfall warms every rack on it: all three racks
+    # lose cooling (the model does not shed racks). The survivors' 15 kW is counted once.
     snap = _hall()
     assert fail(snap, [("cooling", 1)]).gpus_lost == 0
     two = impact(snap, failed=[("cooling", 1), ("cooling", 2)])
-    assert two.racks_lost_cooling == [1, 2]
-    assert two.gpus_lost_cooling == 2 * GPUS_PER_RACK
-    assert two.effect == "cooling" and two.as_dict()["gpus_lost"] == 160
+    assert two.racks_lost_cooling == [1, 2, 3]
+    assert two.gpus_lost_cooling == 3 * GPUS_PER_RACK
+    assert two.effect == "cooling" and two.as_dict()["gpus_lost"] == 240
+    assert two.cooling_units_stopped == [1, 2]
     assert [e["id"] for e in two.as_dict()["failed"]] == [1, 2]
 
 
 def test_compound_power_and_cooling_failure():
     # PDU 11 lost costs side A only; with CRAH 3 lost as well the group still covers its 30 kW (two CRAHs
-    # left); with CRAHs 2 and 3 lost, racks 2 and 3 lose cooling (powered on side B).
+    # left); with CRAHs 2 and 3 lost, 15 kW for 30 kW: every rack of the group (powered on side B) loses
+    # cooling.
     snap = _hall()
     assert impact(snap, failed=[("power", 11), ("cooling", 3)]).gpus_lost == 0
     im = impact(snap, failed=[("power", 11), ("cooling", 2), ("cooling", 3)])
-    assert im.racks_lost_a == [1, 2, 3] and im.racks_lost_cooling == [2, 3]
-    assert im.gpus_lost == 2 * GPUS_PER_RACK
+    assert im.racks_lost_a == [1, 2, 3] and im.racks_lost_cooling == [1, 2, 3]
+    assert im.gpus_lost == 3 * GPUS_PER_RACK
 
 
 def test_compound_failure_names_the_bad_element():
@@ -178,6 +181,15 @@ def test_a_mechanical_overload_trips_and_cools_nothing():
 
 
 # ---------------------------------------------------------------- agreement and monotony
+
+
+def _generated_liquid(cooling_redundancy: str):
+    from campus.interchange.generate import generate_spec
+    from tests.analysis.spec_snapshot import spec_snapshot
+
+    small = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "pod_max_gpus": 256}
+    spec = generate_spec("P", 512, cooling="liquid", cooling_redundancy=cooling_redundancy, **small)
+    return spec_snapshot(spec)
 
 
 def _snapshots():
@@ -372,3 +384,186 @@ def test_an_undersized_crah_group_is_found_and_a_sized_one_is_not():
     # impact mode names the same racks
     res = impact(tight, 10, "cooling")
     assert res.gpus_lost_cooling == 2 * GPUS_PER_RACK and res.racks_lost_cooling == [1, 2]
+
+
+# ---------------------------------------------------------------- a group or a loop short of capacity
+#
+# The rule (docs/model.md §7): a pool of cooling (an N+1 group, a plant loop, a hall's air units) whose
+# running capacity is below its heat cools none of it: every rack on it loses cooling, not only those of
+# the stopped members; the model does not shed racks. A pool already short with nothing failed is the
+# starting point (``without_cooling_at_design``), as a design-load trip is for power.
+
+
+def _rear_door_pair(cdu1_kw: float, cdu2_kw: float, lone_kw: float | None = None):
+    """Four 10 kW rear-door racks (all their heat on their unit), 80 GPUs each: racks 1-2 on CDU-1, racks
+    3-4 on CDU-2, one group, both dual-fed (no power loss stops them). With ``lone_kw``: rack 5 on CDU-5 of
+    that capacity, in no group."""
+    n = 4 if lone_kw is None else 5
+    snap = two_n(tuple([10] * n))
+    where = {1: 1, 2: 1, 3: 2, 4: 2, 5: 5}
+    racks = tuple(replace(r, cooling_type="rear-door", cooling_unit_id=where[r.id]) for r in snap.racks)
+    units = [
+        CoolingUnitSnap(1, "CDU-1", "rear-door", cdu1_kw, 30.0, 40.0, 0.0, None, 11, 1, "cdu", 12),
+        CoolingUnitSnap(2, "CDU-2", "rear-door", cdu2_kw, 30.0, 40.0, 0.0, None, 11, 1, "cdu", 12),
+    ]
+    if lone_kw is not None:
+        units.append(CoolingUnitSnap(5, "CDU-5", "rear-door", lone_kw, 30.0, 40.0, 0.0, None, 11, 1, "", 12))
+    return replace(snap, racks=racks, cooling_units=tuple(units))
+
+
+def test_a_survivor_too_small_for_its_own_racks_loses_the_whole_group():
+    # CDU-1 45 kW, CDU-2 10 kW; each carries its two racks' 20 kW. Healthy: 40 kW of heat on 55 kW. CDU-1
+    # lost: CDU-2's 10 kW cannot carry even its own 20 kW, let alone the group's 40 kW: all four racks
+    # (320 GPUs) lose cooling, not only CDU-1's two. CDU-2 lost: CDU-1's 45 kW carries the 40 kW.
+    snap = _rear_door_pair(45.0, 10.0)
+    im = impact(snap, 1, "cooling")
+    assert im.racks_lost_cooling == [1, 2, 3, 4] and im.gpus_lost == 4 * GPUS_PER_RACK
+    assert im.usable_gpus_before == 4 * GPUS_PER_RACK and im.usable_gpus_after == 0
+    assert im.cooling_units_stopped == [1] and im.racks_uncooled_at_design == []
+    assert impact(snap, 2, "cooling").gpus_lost == 0
+    assert [(f.device_kind, f.device_id, f.effect, f.gpus_lost) for f in redundancy_check(snap)] == [
+        ("cooling", 1, "cooling", 4 * GPUS_PER_RACK)
+    ]
+
+
+def test_a_group_short_with_nothing_failed_is_the_starting_point():
+    # CDU-1 25 kW + CDU-2 10 kW = 35 kW for 40 kW: with nothing failed the group cools none of its four
+    # racks. Rack 5 (10 kW) on CDU-5 of 5 kW, in no group, is short on its own. So 5 racks (400 GPUs) are
+    # without cooling at design: nothing usable before, and a failure adds nothing (none lost, no finding).
+    snap = _rear_door_pair(25.0, 10.0, lone_kw=5.0)
+    im = impact(snap, 2, "cooling")
+    assert im.racks_uncooled_at_design == [1, 2, 3, 4, 5]
+    assert im.as_dict()["gpus"]["without_cooling_at_design"] == 5 * GPUS_PER_RACK
+    assert im.usable_gpus_before == 0 and im.gpus_lost == 0 and im.effect is None
+    assert redundancy_check(snap) == []
+    # sized: 45 + 10 kW for 40 kW, CDU-5 at 10 kW for its 10 kW: everything cooled at design
+    sized = impact(_rear_door_pair(45.0, 10.0, lone_kw=10.0), 2, "cooling")
+    assert sized.racks_uncooled_at_design == [] and sized.usable_gpus_before == 5 * GPUS_PER_RACK
+
+
+def _two_loops(liquid_plants: tuple[float, ...], cdu2_on_air_chiller: bool = False):
+    """``_dlc_hall`` with one dual-fed 10 kW CRAH (id 10) and plants in building 1: liquid-loop chillers
+    1, 2, ... of the given capacities (CDU-1 on plant 1, CDU-2 on the last one) and an air-side chiller 9
+    of 1,000 kW behind the CRAH (and behind CDU-2 with ``cdu2_on_air_chiller``: piped to both loops)."""
+    snap = _dlc_hall(((10.0, 11, 12),))
+    plants = tuple(
+        CoolingPlantSnap(i + 1, f"CHL-DLC-{i + 1}", "chiller", kw, 5.0, 1, None)
+        for i, kw in enumerate(liquid_plants)
+    ) + (CoolingPlantSnap(9, "CHL-9", "chiller", 1000.0, 5.0, 1, None),)
+    last = 9 if cdu2_on_air_chiller else len(liquid_plants)
+    on = {1: 1, 2: last, 10: 9}
+    units = tuple(replace(u, plant_id=on[u.id]) for u in snap.cooling_units)
+    return replace(snap, cooling_plants=plants, cooling_units=units)
+
+
+def test_losing_every_liquid_loop_plant_costs_every_gpu_on_the_loop():
+    # The cold plates put 2 x 8 = 16 kW on the CDUs (+2% pumps: 16.32 kW on the liquid loop); 4 kW of air
+    # (+4% fans: 4.16 kW) goes to the CRAH and chiller 9. The 1,000 kW air-side chiller is not piped to the
+    # liquid loop, so it takes none of its heat, however much spare it has.
+    from campus.analysis.heat import plant_loops
+
+    # N: one 30 kW liquid-loop chiller. Lost: 0 kW left for 16.32 kW, both CDUs stop, both racks (160 GPUs)
+    # lose cooling. The old building-wide pool said 1,030 - 30 = 1,000 kW >= 20.5 kW: nothing lost.
+    n = _two_loops((30.0,))
+    assert plant_loops(n) == {1: 1, 9: 9}
+    im = impact(n, 1, "plant")
+    assert im.plants_stopped == [1] and im.cooling_units_stopped == [1, 2]
+    assert im.racks_lost_cooling == [1, 2] and im.gpus_lost == 2 * GPUS_PER_RACK
+    # the air side is a loop of its own: chiller 9 lost stops the CRAH, the racks' air share is not carried
+    assert impact(n, 9, "plant").gpus_lost == 2 * GPUS_PER_RACK
+    assert sorted((f.device_kind, f.device_id, f.gpus_lost) for f in redundancy_check(n)) == [
+        ("cooling", 10, 2 * GPUS_PER_RACK),
+        ("plant", 1, 2 * GPUS_PER_RACK),
+        ("plant", 9, 2 * GPUS_PER_RACK),
+    ]
+    # N+1: two 20 kW liquid-loop chillers. One lost: 20 kW >= 16.32 kW, nothing lost. Both lost: 160 GPUs.
+    n1 = _two_loops((20.0, 20.0))
+    assert plant_loops(n1) == {1: 1, 2: 1, 9: 9}
+    assert impact(n1, 1, "plant").gpus_lost == 0 and impact(n1, 2, "plant").gpus_lost == 0
+    both = impact(n1, failed=[("plant", 1), ("plant", 2)])
+    assert both.racks_lost_cooling == [1, 2] and both.gpus_lost == 2 * GPUS_PER_RACK
+    # piped explicitly: CDU-2 on chiller 9 joins the two loops; chiller 1 lost leaves 1,000 kW for
+    # 16.32 + 4.16 = 20.48 kW
+    piped = _two_loops((30.0,), cdu2_on_air_chiller=True)
+    assert plant_loops(piped) == {1: 1, 9: 1}
+    assert impact(piped, 1, "plant").gpus_lost == 0
+
+
+def test_a_plant_loop_short_at_part_load_stops_every_unit_on_it():
+    # Three 8 kW liquid-loop chillers, CDU-1 on plant 1 and CDU-2 on plant 3 (plant 2 piped to the loop
+    # by neither: spare for the loop's 16.32 kW? No unit names it, so it is on no loop and backs nothing).
+    snap = _two_loops((8.0, 8.0, 8.0))
+    from campus.analysis.heat import plant_loops
+
+    assert plant_loops(snap) == {1: 1, 2: 2, 3: 1, 9: 9}
+    # plants 1 and 3 make 16 kW for 16.32 kW: already short at design, both racks without cooling
+    assert impact(snap, 2, "plant").racks_uncooled_at_design == [1, 2]
+    # 10 kW each: 20 kW for 16.32 kW at design; plant 3 lost leaves 10 kW: every unit of the loop stops,
+    # CDU-1 on the surviving plant 1 too
+    snap = _two_loops((10.0, 10.0, 10.0))
+    im = impact(snap, 3, "plant")
+    assert im.racks_uncooled_at_design == [] and im.cooling_units_stopped == [1, 2]
+    assert im.gpus_lost == 2 * GPUS_PER_RACK
+
+
+def _short_pool_snapshots():
+    # a survivor too small for its own racks; a group and a lone unit short at design; liquid and air
+    # loops of one building (N, N+1, short at part load, joined by a unit piped to both); generated N
+    yield _rear_door_pair(45.0, 10.0)
+    yield _rear_door_pair(25.0, 10.0, lone_kw=5.0)
+    yield _two_loops((30.0,))
+    yield _two_loops((20.0, 20.0))
+    yield _two_loops((10.0, 10.0, 10.0))
+    yield _two_loops((30.0,), cdu2_on_air_chiller=True)
+    yield _generated_liquid("N")
+
+
+@pytest.mark.parametrize("snap", list(_short_pool_snapshots()))
+def test_the_redundancy_list_agrees_with_impact_mode_on_short_pools_and_loops(snap):
+    test_the_incremental_check_agrees_with_impact_mode_element_by_element(snap)
+
+
+@pytest.mark.parametrize("level", ["N", "N+1"])
+def test_a_generated_buildings_liquid_loop_lost_costs_every_gpu_piped_to_it(level):
+    # Counted from the topology alone: the plants the CDUs of building 1 are piped to make its liquid loop;
+    # losing all of them costs every GPU of the racks on those CDUs, whatever spare the building's air-side
+    # chillers have (the old building-wide pool found 0 here, at N and at N+1).
+    snap = _generated_liquid(level)
+    b1 = {p.id for p in snap.cooling_plants if p.building_id == 1}
+    liquid = sorted({u.plant_id for u in snap.cooling_units if u.kind == "cdu" and u.plant_id in b1})
+    air = {u.plant_id for u in snap.cooling_units if u.kind == "crah" and u.plant_id in b1}
+    assert liquid and air and not set(liquid) & air
+    on_loop = {u.id for u in snap.cooling_units if u.plant_id in liquid}
+    gpus = sum(sum(snap.rack_gpus(r).values()) for r in snap.racks if r.cooling_unit_id in on_loop)
+    assert gpus > 0
+    im = impact(snap, failed=[("plant", p) for p in liquid])
+    assert im.gpus_lost == gpus and im.gpus_lost_cooling == gpus
+    found = {(f.device_kind, f.device_id): f.gpus_lost for f in redundancy_check(snap)}
+    if level == "N":  # one liquid-loop plant: a single point with every GPU of its loop
+        assert len(liquid) == 1 and found[("plant", liquid[0])] == gpus
+    else:
+        assert not any(("plant", p) in found for p in liquid)
+
+
+def test_ungrouped_crahs_of_a_hall_back_each_other_up_as_one_pool():
+    # Three air racks of 10 kW, each on its own CRAH, none in a group: the hall's air mixes, so the three
+    # CRAHs are one pool (as cooling.cooling_pools). 15 kW CRAHs: one lost leaves 30 kW for 30 kW, covered;
+    # two lost leave 15 kW, every rack of the hall loses cooling. 8 kW CRAHs: 24 kW for 30 kW with nothing
+    # failed, short at design: all three racks are the starting point.
+    snap = _hall()
+    snap = replace(snap, cooling_units=tuple(replace(u, group="") for u in snap.cooling_units))
+    assert fail(snap, [("cooling", 1)]).gpus_lost == 0
+    assert fail(snap, [("cooling", 1), ("cooling", 2)]).racks_lost_cooling == frozenset({1, 2, 3})
+    tight = _hall(crah_kw=8.0)
+    tight = replace(tight, cooling_units=tuple(replace(u, group="") for u in tight.cooling_units))
+    im = impact(tight, 1, "cooling")
+    assert im.racks_uncooled_at_design == [1, 2, 3] and im.gpus_lost == 0
+
+
+def test_the_plants_usable_capacity_keeps_the_spare_per_loop():
+    from campus.analysis.cooling import cooling_balance
+
+    # Undeclared redundancy counts as N+1, per loop: the liquid loop's 20 + 20 kW keep 20 kW without the
+    # larger; the air loop's one 1,000 kW chiller keeps nothing. 20 kW (the building-wide pool: 1,040 -
+    # 1,000 = 40 kW, the air chiller standing in for a liquid one).
+    assert cooling_balance(_two_loops((20.0, 20.0))).plant_usable_capacity_kw == pytest.approx(20.0)

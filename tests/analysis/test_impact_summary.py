@@ -68,10 +68,12 @@ def _cooled(unit_kw: float):
     return replace(snap, racks=racks, cooling_units=units, cooling_plants=(plant,))
 
 
-def test_cooling_unit_loss_costs_its_racks_unless_the_group_covers_it():
+def test_cooling_unit_loss_costs_its_group_unless_the_group_covers_it():
+    # two 15 kW units, 10 kW on each: one lost leaves 15 kW for the group's 20 kW, so every rack of the
+    # group loses cooling (the group shares its loop; the model does not shed racks, docs/model.md §7)
     im = impact(_cooled(unit_kw=15.0), 1, kind="cooling")
-    assert im.racks_lost_cooling == [1]
-    assert im.gpus_lost_cooling == 80
+    assert im.racks_lost_cooling == [1, 2]
+    assert im.gpus_lost_cooling == 160
     covered = impact(_cooled(unit_kw=25.0), 1, kind="cooling")
     assert covered.racks_lost_cooling == [] and not covered.job_interrupted
 
@@ -79,7 +81,7 @@ def test_cooling_unit_loss_costs_its_racks_unless_the_group_covers_it():
 def test_power_loss_stops_the_cooling_unit_it_feeds():
     im = impact(_cooled(unit_kw=15.0), 11)
     assert im.cooling_units_stopped == [1]
-    assert im.racks_lost_cooling == [1]
+    assert im.racks_lost_cooling == [1, 2]  # 15 kW left for the group's 20 kW
 
 
 def test_a_dual_fed_unit_keeps_running_on_its_other_supply():
@@ -91,7 +93,7 @@ def test_a_dual_fed_unit_keeps_running_on_its_other_supply():
     # both supplies behind UPS 1: losing it darkens both and the unit stops
     same_side = replace(snap, cooling_units=(replace(dual, power_device_b_id=1), snap.cooling_units[1]))
     im = impact(same_side, 1)
-    assert im.cooling_units_stopped == [1] and im.racks_lost_cooling == [1]
+    assert im.cooling_units_stopped == [1] and im.racks_lost_cooling == [1, 2]
 
 
 def test_plant_loss_stops_its_units():

@@ -210,6 +210,45 @@ class TestAsOf:
         after = get(viewer_client, url("summary", site["campus"]), as_of="2030-01-01")
         assert after["power"]["racks_without_power"] == 0
 
+    def test_impact_on_a_cooling_element_not_yet_in_service_names_it_and_the_day(self, viewer_client):
+        """CDU-9 on chiller CH-9 enters service on 2030-01-01; CH-10 is in service but its building is
+        retired on 2029-01-01. Asked on 2029-06-01 (or with a chiller among several failed), the answer is
+        a 400 naming the element, the day and when it enters or left service, not "no cooling unit"."""
+        from tests import factories as f
+
+        site = build_campus()
+        campus, building = site["campus"], site["hall"].building
+        plant = f.CoolingPlantFactory(campus=campus, building=building, name="CH-9")
+        unit = f.CoolingUnitFactory(
+            campus=campus, hall=site["hall"], plant=plant, name="CDU-9", in_service_date=date(2030, 1, 1)
+        )
+        path = url("impact", campus)
+        response = viewer_client.get(path, {"device": unit.pk, "kind": "cooling", "as_of": "2029-06-01"})
+        assert response.status_code == 400, response.content
+        assert response.json() == {
+            "device": [
+                f"cooling unit {unit.pk} (CDU-9) is not in service on 2029-06-01: it enters service on "
+                "2030-01-01"
+            ]
+        }
+        assert get(viewer_client, path, device=unit.pk, kind="cooling", as_of="2030-01-01")["failed"] == [
+            {"kind": "cooling", "id": unit.pk, "name": "CDU-9"}
+        ]
+        m.Building.objects.filter(pk=building.pk).update(retire_date=date(2029, 1, 1))
+        analytics.forget()  # an update() leaves the cached states as they were
+        failed = f"power:{site['devices']['A'][0].pk},plant:{plant.pk}"
+        response = viewer_client.get(path, {"failed": failed, "as_of": "2029-06-01"})
+        assert response.status_code == 400
+        assert response.json() == {
+            "failed": [
+                f"cooling plant {plant.pk} (CH-9) is not in service on 2029-06-01: it is out of service from "
+                "2029-01-01 (with the building, hall or plant it belongs to)"
+            ]
+        }
+        # an element of no campus day is still "no such element"
+        response = viewer_client.get(path, {"device": 10**9, "kind": "cooling", "as_of": "2029-06-01"})
+        assert response.status_code == 400 and response.json() == {"device": ["no cooling unit 1000000000"]}
+
 
 @pytest.mark.django_db
 class TestTimeline:

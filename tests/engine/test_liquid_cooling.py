@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campus.analysis.snapshot import CoolingUnitSnap
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.liquid_cooling import rc_temperature
 from simulations.engine.runner import prepare, run_replica
@@ -309,3 +310,29 @@ def test_chillers_lost_together_share_no_spare_and_the_loop_heats():
     together = run_replica("liquid_cooling", _two_chillers(), plan([900, 901])[0], seed=1)
     assert alone.metrics["max_coolant_temp_c"] == pytest.approx(25.0)
     assert together.metrics["max_coolant_temp_c"] == pytest.approx(25 + 60 * 0.07963, rel=1e-4)  # at 6 min
+
+
+def _liquid_and_air_chillers(cdu_501_on_air_chiller: bool = False):
+    # Both CDUs on liquid-loop chiller 900; chiller 901, ten times the building's heat, behind a CRAH (600)
+    # of the hall: the air-side loop. With ``cdu_501_on_air_chiller`` CDU 501 is piped to 901, which then
+    # takes liquid-loop water too and joins the two loops.
+    snap = campus(racks=8)
+    (ch,) = snap.cooling_plants
+    air = replace(ch, id=901, name="CHL-AIR", capacity_kw=ch.capacity_kw * 10)
+    crah = CoolingUnitSnap(600, "CRAH-1", "crah", 500.0, 18.0, 30.0, 0.0, 901, 2, 1, group="air")
+    units = tuple(
+        replace(u, plant_id=901) if cdu_501_on_air_chiller and u.id == 501 else u for u in snap.cooling_units
+    )
+    return replace(snap, cooling_plants=(ch, air), cooling_units=(*units, crah))
+
+
+def test_an_air_side_chiller_does_not_cover_the_liquid_loop():
+    # Chiller 900 is the liquid loop's only plant: lost, nothing rejects the loop's heat, whatever spare
+    # the air-side chiller has, and the loop heats at 1,000 W per kW / (3 L/kW x 4,186 J/(L K)) = 0.07963
+    # K/s (the building-wide pool had the air chiller cover it: no ramp). Piped to both loops, 901 covers.
+    events = [{"kind": "chiller_loss", "target_id": 900, "at_minutes": 5, "repair_minutes": 2}]
+    params = {"events": events, "chiller_restart_minutes": 0}
+    alone = prepare(_liquid_and_air_chillers(), "liquid_cooling", params).plan
+    assert alone.effects[0].ramp_k_per_s == pytest.approx(0.07963, rel=1e-4)
+    joined = prepare(_liquid_and_air_chillers(cdu_501_on_air_chiller=True), "liquid_cooling", params).plan
+    assert joined.effects[0].ramp_k_per_s == 0.0

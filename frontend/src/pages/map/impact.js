@@ -318,6 +318,14 @@ function renderImpact(page, data, kindOf) {
             `A campus-wide job is interrupted (${f.pct(data.job.fraction_of_gpus_lost, 1)} of its GPUs).`,
           )
         : null,
+      gpus.without_cooling_at_design
+        ? el(
+            "div",
+            { class: "small bad", "data-testid": "impact-uncooled-at-design" },
+            `${f.num(gpus.without_cooling_at_design)} GPUs are already without cooling with nothing failed ` +
+              "(a cooling group or plant loop short of capacity); they are not counted as lost.",
+          )
+        : null,
     ),
     el(
       "table",
