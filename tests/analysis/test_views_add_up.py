@@ -18,7 +18,7 @@ from campus.interchange.spec_snapshot import spec_snapshot
 DESIGNS = [
     {"gpus": 4096},
     {"gpus": 3000, "cooling": "air", "fabric": "tomahawk5"},
-    {"gpus": 16384, "building_max_it_mw": 10.0, "hall_max_it_mw": 5.0},
+    {"gpus": 16384, "building_max_it_mw": 10.0, "hall_max_it_mw": 5.0, "pod_max_gpus": 4096},
     {
         "mix": [
             {"gpu_model": "h100-sxm", "gpus": 2048},
@@ -52,6 +52,6 @@ def test_building_cards_add_up_to_the_campus(params):
 
 def test_a_big_design_spans_several_buildings():
     """The design above whose buildings are summed has more than one, each with more than one hall."""
-    spec = generate_spec("G", gpus=16384, building_max_it_mw=10.0, hall_max_it_mw=5.0)
+    spec = generate_spec("G", gpus=16384, building_max_it_mw=10.0, hall_max_it_mw=5.0, pod_max_gpus=4096)
     assert len(spec["buildings"]) > 1
     assert all(len(b["halls"]) > 1 for b in spec["buildings"])

@@ -258,6 +258,9 @@ def test_generate_creates_a_campus(planner_client):
         ({"name": "X", "gpus": 1024, "power_redundancy": "3N"}, "power_redundancy"),
         ({"name": "X", "gpus": 1024, "power_redundancy": "n+1"}, "power_redundancy"),
         ({"name": "X", "gpus": 1024, "cooling_redundancy": "N+2"}, "cooling_redundancy"),
+        # IT limits a compute island (8,192 H100: 10.4 MW of servers) or one rack cannot be held within
+        ({"name": "X", "gpus": 16384, "building_max_it_mw": 8, "hall_max_it_mw": 4}, "building_max_it_mw"),
+        ({"name": "X", "gpus": 1024, "hall_max_it_mw": 0.03}, "hall_max_it_mw"),
     ],
 )
 def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):

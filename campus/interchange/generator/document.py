@@ -21,9 +21,7 @@ from campus.interchange.generator.common import (
     Catalog,
     GeneratorError,
 )
-from campus.interchange.generator.cooling import hall_heat
-from campus.interchange.generator.fabric import build_fabric
-from campus.interchange.generator.layout import lay_out
+from campus.interchange.generator.limits import fit_layout
 from campus.interchange.generator.phases import check_phases, stamp_phases
 from campus.interchange.generator.plan import plan_pods
 from campus.interchange.generator.power import add_storage, power_and_cooling
@@ -166,24 +164,29 @@ def generate(
 
     notes: list[str] = []
     pods = plan_pods(catalog, mix, nic, cooling, pod_max_gpus, notes)
-    builder = Builder(
-        catalog,
-        name,
-        cooling,
-        pue,
-        topology,
-        fabric,
-        switch_row,
-        oversubscription,
-        racks_per_row,
-        climate,
-        power_redundancy,
-        cooling_redundancy,
+
+    def new_builder() -> Builder:
+        return Builder(
+            catalog,
+            name,
+            cooling,
+            pue,
+            topology,
+            fabric,
+            switch_row,
+            oversubscription,
+            racks_per_row,
+            climate,
+            power_redundancy,
+            cooling_redundancy,
+        )
+
+    # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
+    builder, heat = fit_layout(
+        new_builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0, phased=bool(days)
     )
-    lay_out(builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0, phased=bool(days))
-    build_fabric(builder)
     # The cooling and the power it needs follow the heat, network and other IT included.
-    power_and_cooling(builder, hall_heat(builder))
+    power_and_cooling(builder, heat)
     if bess_mw_per_building > 0:
         add_storage(builder, bess_mw_per_building, bess_hours)
     if days:

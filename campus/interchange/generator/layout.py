@@ -56,12 +56,10 @@ def _site_plan(buildings: list[dict]) -> None:
 def lay_out(
     b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float, phased: bool = False
 ) -> None:
-    """Buildings and halls filled up to their IT limits. IT here is the servers with the rest of
-    ``other_it_fraction`` (network, storage, CPU nodes) on top, as ``energy.it_breakdown`` counts it.
+    """Buildings and halls filled with servers up to ``building_max_kw`` and ``hall_max_kw`` of server
+    power (budgets: ``limits.fit_layout`` starts them at the IT limits less the rest of
+    ``other_it_fraction`` and lowers them until the IT the design counts is within the limits).
     ``phased``: each mix entry (a phase) starts a building of its own."""
-    # Compare server power against the limits less the share the rest of IT takes.
-    building_max_kw *= 1.0 - b.other_it_fraction
-    hall_max_kw *= 1.0 - b.other_it_fraction
     width = max(2, len(str(len(pods))))
     b.pod_names = [f"POD-{p.index + 1:0{width}d}" for p in pods]
     buildings: list[list[PodPlan]] = []
