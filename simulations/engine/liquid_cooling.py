@@ -310,9 +310,11 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
                 rack_temp[rid] = temp if prev is None else np.maximum(prev, temp)
     # job: interrupted at each shutdown, back restart_minutes after the group is up again
     job_down = np.zeros_like(t_s, dtype=bool)
-    lost_work_s = 0.0
     interruptions = 0
     down_s = 0.0
+    down: list[tuple[float, float]] = []  # the job's own down intervals (outage plus restart), in the window
+    rolled_back: list[tuple[float, float]] = []  # work done in the window and thrown away at an interruption
+    before_s = 0.0  # work done before the window (at full pace) and thrown away: redone in the window
     seg_s = (plan.job_interval_h * 3600.0) + p.job.checkpoint_write_minutes * 60.0
     phase = rng.uniform(0.0, seg_s)  # where in its checkpoint cycle the job was at t = 0
     merged = _merge(down_windows)
@@ -324,27 +326,40 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
             # a shutdown while the job is still restarting: no work to lose, the restart starts over
             new_back = min(t_end, max(back, t1 + restart_s))
             down_s += new_back - back
+            down.append((back, new_back))
         else:
-            lost_work_s += (phase + t0) % seg_s
+            since_s = (phase + t0) % seg_s  # wall time since the last completed checkpoint
+            rolled_back.append((max(0.0, t0 - since_s), t0))
+            before_s += max(0.0, since_s - t0)
             new_back = min(t_end, t1 + restart_s)
             down_s += new_back - t0
+            down.append((t0, new_back))
         job_down |= (t_s >= t0) & (t_s < new_back)
         back = new_back
         phase = -back  # the job restarts from its checkpoint at ``back``: cycle phase 0 there
     pace = np.where(job_down, 0.0, pace)
-    up_pace = _mean_pace_excluding(histories, plan, t_end, merged, restart_s)
+    # The GPU-hour balance of the window (docs/scenarios.md): GPUs x window = kept work + downtime + work
+    # thrown away + pace lost to throttling while the job ran; each part on the fine pace below.
+    work = _work_integral(histories, plan, t_end)
+    ran_s = work(0.0, t_end) - sum(work(a, b) for a, b in down)
+    lost_in_window_s = sum(work(a, b) for a, b in rolled_back)
+    kept_s = ran_s - lost_in_window_s
+    up_s = t_end - down_s
+    slowdown_s = up_s - ran_s
     job_gpus = plan.campus_gpus
-    mean_pace = float(np.trapezoid(pace, t_s) / t_end) if t_end > 0 else 1.0
     metrics: dict[str, float] = {
         "max_gpu_temp_c": float(max_temp.max()),
         "max_coolant_temp_c": float(max_cool.max()),
         "throttled_gpu_hours": throttled_gpu_s / 3600.0,
         "shutdown_gpu_hours": shutdown_gpu_s / 3600.0,
         "job_interruptions": float(interruptions),
-        "job_slowdown_fraction": 1.0 - up_pace,
-        "job_throughput_fraction": mean_pace,
-        "lost_work_hours": lost_work_s / 3600.0,
-        "lost_gpu_hours": job_gpus * (lost_work_s + down_s) / 3600.0,
+        "job_slowdown_fraction": 1.0 - ran_s / up_s if up_s > 0 else 0.0,
+        "job_throughput_fraction": kept_s / t_end if t_end > 0 else 1.0,
+        "lost_work_hours": lost_in_window_s / 3600.0,
+        "downtime_hours": down_s / 3600.0,
+        "slowdown_hours": slowdown_s / 3600.0,
+        "lost_gpu_hours": job_gpus * (t_end - kept_s) / 3600.0,
+        "redone_gpu_hours_before_window": job_gpus * before_s / 3600.0,
     }
     if plan.effects:
         # 1.0: every group hit kept its full conductance (a lost CDU's redundancy group carried its heat)
@@ -384,11 +399,14 @@ def _merge(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
-def _mean_pace_excluding(
-    histories, plan: CoolingPlan, t_end: float, down: list[tuple[float, float]], restart_s: float
-) -> float:
-    """Time-average pace of the job while it runs (a fine grid; the pace itself is exact per point)."""
-    t = np.linspace(0.0, t_end, 4001)
+# Points of the fine grid the job's work is integrated on (the pace itself is exact per point).
+WORK_POINTS = 4001
+
+
+def _work_integral(histories, plan: CoolingPlan, t_end: float):
+    """``work(a, b)``: seconds of full-pace work the job does from ``a`` to ``b`` while it runs, the
+    integral of its pace (the slowest group's speed) by the trapezoid rule on a fine grid."""
+    t = np.linspace(0.0, t_end, WORK_POINTS)
     pace = np.ones_like(t)
     c_of = {
         True: plan.params.liquid_heat_capacity_j_per_k_per_kw,
@@ -397,7 +415,9 @@ def _mean_pace_excluding(
     for segs, grp in histories:
         if grp.events:
             pace = np.minimum(pace, _evaluate(segs, grp, c_of[grp.liquid], t)[1])
-    up = np.ones_like(t, dtype=bool)
-    for t0, t1 in down:
-        up &= ~((t >= t0) & (t < t1 + restart_s))
-    return float(pace[up].mean()) if up.any() else 1.0
+    cum = np.concatenate(([0.0], np.cumsum((pace[1:] + pace[:-1]) / 2.0 * np.diff(t))))
+
+    def work(a: float, b: float) -> float:
+        return float(np.interp(b, t, cum) - np.interp(a, t, cum)) if b > a else 0.0
+
+    return work

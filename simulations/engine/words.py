@@ -199,12 +199,30 @@ LIQUID_COOLING_METRICS: dict[str, Metric] = {
     "job_interruptions": M("Job interruptions", "", "Times a shutdown stopped the training job.", False),
     "job_slowdown_fraction": M("Job slowdown", "fraction", "Pace lost while the job ran.", False),
     "job_throughput_fraction": M(
-        "Job throughput kept", "fraction", "The job's mean pace over the run.", True
+        "Job goodput",
+        "fraction",
+        "Training kept over the run: the job's pace, less downtime and work later rolled back.",
+        True,
     ),
     "lost_work_hours": M(
-        "Lost work", "h", "Training since the last checkpoint, lost at interruptions.", False
+        "Lost work", "h", "Training done in the run and rolled back to a checkpoint at interruptions.", False
     ),
-    "lost_gpu_hours": M("Lost GPU-hours", "GPU-h", "GPUs times the hours of lost work and downtime.", False),
+    "downtime_hours": M(
+        "Job downtime", "h", "The job stopped: from a shutdown until it had restarted.", False
+    ),
+    "slowdown_hours": M("Throttling loss", "h", "Pace lost to throttled GPUs while the job ran.", False),
+    "lost_gpu_hours": M(
+        "Lost GPU-hours",
+        "GPU-h",
+        "GPUs x run x (1 - goodput): downtime, work rolled back and throttling; at most GPUs x run.",
+        False,
+    ),
+    "redone_gpu_hours_before_window": M(
+        "Redone work from before the run",
+        "GPU-h",
+        "Training done before the run began, rolled back at the first interruption (not in the lost GPU-hours).",
+        False,
+    ),
     "time_to_throttle_s": M("Time to throttle", "s", "From the first event to the first slowed GPU.", True),
     "time_to_shutdown_s": M(
         "Time to shutdown", "s", "From the first event to the first shut-down GPU.", True
@@ -275,7 +293,12 @@ def explain_liquid_cooling(s: Summary, p: LiquidCoolingParams) -> list[str]:
         if interruptions > 0:
             out.append(
                 f"The training job was interrupted {_times(interruptions)} per replica on average and lost "
-                f"{num(s.mean('lost_gpu_hours') or 0.0)} GPU-hours."
+                f"{num(s.mean('lost_gpu_hours') or 0.0)} GPU-hours in the run"
+                + (
+                    f", and redid {num(redone)} GPU-hours of work done before it."
+                    if (redone := s.mean("redone_gpu_hours_before_window") or 0.0) > 0
+                    else "."
+                )
             )
         else:
             slow = s.mean("job_slowdown_fraction") or 0.0

@@ -126,7 +126,9 @@ def test_the_supply_excursion_raises_the_steady_temperature_by_the_same_amount()
 def test_the_lost_work_depends_on_the_seeded_checkpoint_phase_only():
     a, b, c = _cdu_loss(), _cdu_loss(), run_replica("liquid_cooling", campus(), {}, seed=2)
     assert a.metrics == b.metrics
-    assert a.metrics["lost_work_hours"] != c.metrics["lost_work_hours"]
+    # A 3 h checkpoint cycle: the shutdown 5 min in almost always rolls back to a checkpoint from before
+    # the run, so the seed moves the work redone from before it (the work lost inside it is the same).
+    assert a.metrics["redone_gpu_hours_before_window"] != c.metrics["redone_gpu_hours_before_window"]
     assert a.metrics["time_to_shutdown_s"] == c.metrics["time_to_shutdown_s"]
 
 
@@ -336,3 +338,68 @@ def test_an_air_side_chiller_does_not_cover_the_liquid_loop():
     assert alone.effects[0].ramp_k_per_s == pytest.approx(0.07963, rel=1e-4)
     joined = prepare(_liquid_and_air_chillers(cdu_501_on_air_chiller=True), "liquid_cooling", params).plan
     assert joined.effects[0].ramp_k_per_s == 0.0
+
+
+# ---------------------------------------------------------------- the job's GPU-hour balance
+
+
+def _balance(m: dict, gpus: int, window_h: float) -> None:
+    """Lost GPU-hours are the window's GPU-hours less the work kept, and the named parts add up to them."""
+    lost = m["lost_gpu_hours"]
+    assert 0.0 <= lost <= gpus * window_h * (1 + 1e-9)
+    assert lost == pytest.approx(gpus * window_h * (1.0 - m["job_throughput_fraction"]), rel=1e-9, abs=1e-9)
+    parts = m["downtime_hours"] + m["lost_work_hours"] + m["slowdown_hours"]
+    assert lost == pytest.approx(gpus * parts, rel=1e-9, abs=1e-9)
+    assert m["redone_gpu_hours_before_window"] >= 0.0
+
+
+def test_lost_gpu_hours_count_the_window_only_by_hand():
+    # 512 GPUs (16 racks of 4 eight-GPU servers), 2 h. The CDU is lost at 5 min for 30 min; its GPUs
+    # shut down within a minute and are back at 35 + 15 (node restart) = 50 min; the job restarts 10 min
+    # later, at 60 min. With a checkpoint every 10^6 min the last checkpoint is (all but surely) from
+    # before the run, so everything done from 0 to the shutdown is rolled back and the only work kept
+    # is 60 -> 120 min at full pace: goodput = 60 / 120 = 0.5, lost = 512 x 2 h x 0.5 = 512 GPU-h. The
+    # work from before the run that is redone is counted apart (the old count added it to the 512).
+    params = {
+        "events": [{"kind": "cdu_loss", "at_minutes": 5, "repair_minutes": 30}],
+        "duration_minutes": 120,
+        "node_restart_minutes": 15,
+        "job": {"restart_minutes": 10, "checkpoint_interval_minutes": 1e6},
+    }
+    m = run_replica("liquid_cooling", campus(racks=16), params, seed=3).metrics
+    assert m["job_interruptions"] == 1
+    assert m["job_throughput_fraction"] == pytest.approx(0.5, abs=1e-3)
+    assert m["lost_gpu_hours"] == pytest.approx(512.0, rel=2e-3)
+    # down from the shutdown (5 min + time to shutdown) to 60 min
+    assert m["downtime_hours"] == pytest.approx((55 * 60 - m["time_to_shutdown_s"]) / 3600, rel=1e-9)
+    assert m["redone_gpu_hours_before_window"] > 0
+    _balance(m, 512, 2.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    at=st.floats(0, 100),
+    repair=st.floats(0.5, 90),
+    interval=st.sampled_from([1.0, 15.0, 60.0, 180.0, 1e5]),
+    write=st.sampled_from([0.0, 5.0]),
+    restart=st.sampled_from([0.0, 10.0, 30.0]),
+    second=st.none() | st.floats(0, 110),
+)
+def test_lost_gpu_hours_never_exceed_gpus_times_the_window(
+    seed, at, repair, interval, write, restart, second
+):
+    events = [{"kind": "cdu_loss", "target_id": 500, "at_minutes": at, "repair_minutes": repair}]
+    if second is not None:
+        events.append({"kind": "cdu_loss", "target_id": 501, "at_minutes": second, "repair_minutes": 10})
+    params = {
+        "events": events,
+        "duration_minutes": 120,
+        "job": {
+            "checkpoint_interval_minutes": interval,
+            "checkpoint_write_minutes": write,
+            "restart_minutes": restart,
+        },
+    }
+    m = run_replica("liquid_cooling", campus(racks=16), params, seed=seed).metrics
+    _balance(m, 512, 2.0)
