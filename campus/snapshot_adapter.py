@@ -82,6 +82,54 @@ def in_service_q(day: date, prefix: str = "") -> Q:
     )
 
 
+# What each inventory table's rows are in service only with (campus.analysis.phases' containment rules), as
+# relation paths: a rack only while its row, hall and building are; a feed only while its rack and the devices
+# at its ends are. A path through an empty foreign key (a rack without a row) holds.
+_RACK = ("row__", "hall__", "hall__building__")
+_SWITCH = ("pod__", "pod__building__", "hall__", "hall__building__", "rack__", *(f"rack__{p}" for p in _RACK))
+PARENT_PATHS: dict[str, tuple[str, ...]] = {
+    "UtilityFeed": (),
+    "Building": (),
+    "DataHall": ("building__",),
+    "Row": ("hall__", "hall__building__"),
+    "Rack": _RACK,
+    "Node": ("rack__", *(f"rack__{p}" for p in _RACK)),
+    "PowerDevice": ("building__",),
+    "PowerFeed": (
+        "rack__",
+        *(f"rack__{p}" for p in _RACK),
+        "upstream__",
+        "upstream__building__",
+        "downstream_device__",
+        "downstream_device__building__",
+    ),
+    "EnergyStorage": ("building__",),
+    "CoolingPlant": ("building__",),
+    "CoolingUnit": ("hall__", "hall__building__", "plant__", "plant__building__"),
+    "Pod": ("building__",),
+    "Switch": _SWITCH,
+    "Link": (
+        "pod__",
+        "pod__building__",
+        "a_rack__",
+        *(f"a_rack__{p}" for p in _RACK),
+        "a_switch__",
+        *(f"a_switch__{p}" for p in _SWITCH),
+        "b_switch__",
+        *(f"b_switch__{p}" for p in _SWITCH),
+    ),
+}
+
+
+def in_service_with_parents_q(model_name: str, day: date) -> Q:
+    """Rows of ``model_name`` in service on ``day`` together with everything they are in or hang from
+    (``PARENT_PATHS``), as the snapshot of that day counts them (``campus.analysis.phases``)."""
+    q = in_service_q(day)
+    for prefix in PARENT_PATHS[model_name]:
+        q &= in_service_q(day, prefix)
+    return q
+
+
 Context = Mapping[str, Any]
 
 
@@ -313,6 +361,8 @@ CAMPUS_TABLE = Table(
                 "weather",
             )
         },
+        # the campus as designed; campus.analysis.phases.snapshot_as_of sets the day it cuts the snapshot to
+        "as_of": Derived(lambda ctx: None),
     },
 )
 DATES = _same("in_service_date", "retire_date")
@@ -571,12 +621,21 @@ _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (
 
 
 def designed_snapshot(campus: Campus) -> CampusSnapshot:
-    """The campus as designed (``build_snapshot(campus)``, what a simulation run reads) from the analytics'
-    state cache: kept per campus version and rebuilt from the tables changed since (``designed_state`` in
-    ``campus.api.analytics``), for the checks of scenarios against their campus."""
+    """The campus as designed (``build_snapshot(campus)``: every object, whatever its dates) from the
+    analytics' state cache: kept per campus version and rebuilt from the tables changed since
+    (``designed_state`` in ``campus.api.analytics``), for the checks of a scenario saved against its campus
+    (a scenario may name what enters service later; a run checks it against its own day)."""
     from campus.api import analytics
 
     return analytics.designed_state(campus).snap
+
+
+def in_service_snapshot(campus: Campus, as_of: date | None = None) -> CampusSnapshot:
+    """What of the campus is in service on ``as_of`` (default today), as the analytics read it and a run
+    launched for that day reads it (``build_snapshot(campus, as_of)``), from the analytics' state cache."""
+    from campus.api import analytics
+
+    return analytics.campus_state(campus, as_of).snap
 
 
 def build_snapshot(

@@ -108,6 +108,9 @@ class Run(models.Model):
     # A sweep: {"parameters": [{"name", "values"}], "points": [{name: value}], "replicas_per_point": n},
     # frozen at launch; None for a plain run.
     sweep = models.JSONField(null=True, blank=True)
+    # The day whose in-service campus the run reads (campus.analysis.phases), fixed at launch (default: that
+    # day); None on runs from before runs had a day: they read the campus as designed.
+    as_of = models.DateField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

@@ -15,6 +15,9 @@ with these rules (docs/planning.md, "Phases"):
   failure. A device whose utility connection is out of service loses that source;
 * a rack whose cooling unit or pod is out of service keeps its place without one.
 
+The offline devices and feeds stay for the power flow only: ``in_service_devices`` and ``in_service_feeds``
+are those in service on the snapshot's day (what the summary's inventory counts).
+
 Pure: no Django. ``campus.snapshot_adapter.build_snapshot(campus, as_of=D)`` reads the servers in service on
 D and applies this.
 """
@@ -162,6 +165,7 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
     )
     return replace(
         snap,
+        as_of=day,
         buildings=buildings,
         halls=halls,
         racks=tuple(racks),
@@ -227,3 +231,29 @@ def not_in_service(snap: CampusSnapshot, day: date, kind: str, ident: int) -> st
     if in_service(own, day):
         when += " (with the building, hall or plant it belongs to)"
     return f"{_WHAT[kind]} {ident} ({own.name}) is not in service on {day.isoformat()}: {when}"
+
+
+def in_service_devices(snap: CampusSnapshot) -> list[PowerDeviceSnap]:
+    """The power devices of ``snap`` in service on its day (every device when it is the campus as designed):
+    not the stand-ins, nor a device kept ``offline`` because it or its building is out of service (a device
+    whose utility connection is out counts: it is there, without that source)."""
+    real = [d for d in snap.power_devices if d.id > 0]
+    if snap.as_of is None:
+        return real
+    b_ids = {b.id for b in snap.buildings}
+    return [d for d in real if in_service(d, snap.as_of) and _ok(d.building_id, b_ids)]
+
+
+def in_service_feeds(snap: CampusSnapshot) -> list:
+    """The power feeds of ``snap`` in service on its day: in service themselves, and both their ends (the
+    upstream device, the downstream device or rack) in service."""
+    if snap.as_of is None:
+        return list(snap.power_feeds)
+    d_ids = {d.id for d in in_service_devices(snap)}
+    return [
+        f
+        for f in snap.power_feeds
+        if in_service(f, snap.as_of)
+        and f.upstream_id in d_ids
+        and (f.downstream_device_id is None or f.downstream_device_id in d_ids)
+    ]

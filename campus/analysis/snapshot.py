@@ -344,6 +344,8 @@ class CampusSnapshot:
     # campus.analysis.redundancy.design_redundancy
     power_redundancy: str = ""
     cooling_redundancy: str = ""
+    # the day this snapshot is of (campus.analysis.phases.snapshot_as_of); None: the campus as designed
+    as_of: date | None = None
 
     def node_power_w(self, node_slug: str) -> float:
         """Electrical power of one server at full GPU TDP, W."""

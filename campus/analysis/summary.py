@@ -15,6 +15,7 @@ from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility import PLANT_MODEL, campus_facility_year, campus_pue
 from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
+from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
 from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
@@ -130,8 +131,8 @@ def campus_summary(
             "nodes": nodes,
             "gpus": gpus,
             "gpus_by_model": by_model,
-            "power_devices": len(snap.power_devices),
-            "power_feeds": len(snap.power_feeds),
+            "power_devices": len(in_service_devices(snap)),
+            "power_feeds": len(in_service_feeds(snap)),
             "cooling_units": len(snap.cooling_units),
             "cooling_plants": len(snap.cooling_plants),
             "pods": len(snap.pods),

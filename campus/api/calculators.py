@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from django.urls import path
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 
 from campus.analysis import calculators
 from campus.analysis.compute import PARTITIONS, PRECISIONS
+from campus.api.serializers_.analytics import DayField
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
 from twin.api.exceptions import error_paths, field_error
@@ -36,7 +38,14 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         help_text="A mixed fleet: {gpu model slug: count}.",
     )
     campus = BoundedPrimaryKeyRelatedField(
-        queryset=Campus.objects.all(), required=False, help_text="Every GPU of this campus."
+        queryset=Campus.objects.all(),
+        required=False,
+        help_text="Every GPU of this campus in service on `as_of`.",
+    )
+    as_of = DayField(
+        required=False,
+        help_text="With `campus`: count the GPUs in service on this day, YYYY-MM-DD (default: today), as the "
+        "analytics' `?as_of=` (retired racks and servers, and those not yet in service, do not count).",
     )
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = serializers.FloatField(default=0.4, min_value=0.0001, max_value=1)
@@ -47,6 +56,11 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         help_text="With several GPU models: `synchronous` (every GPU at the slowest model's pace) or "
         "`by_speed` (work split in proportion to each model's speed).",
     )
+
+    def validate(self, attrs):
+        if attrs.get("as_of") is not None and attrs.get("campus") is None:
+            raise serializers.ValidationError({"as_of": ["as_of picks a day of a campus: give campus too."]})
+        return attrs
 
     def validate_gpus_by_model(self, value):
         known = set(GPUModel.objects.filter(slug__in=list(value)).values_list("slug", flat=True))
@@ -127,6 +141,7 @@ class TrainingTimeOutput(serializers.Serializer):
     effective_pflops = serializers.FloatField()
     mfu = serializers.FloatField()
     ettr = serializers.FloatField()
+    as_of = serializers.DateField(required=False, help_text="With `campus`: the day whose GPUs were counted.")
 
 
 class JobMttfOutput(serializers.Serializer):
@@ -264,11 +279,16 @@ class TrainingTimeView(CalculatorView):
     output_serializer = TrainingTimeOutput
 
     def compute(self, data):
-        from campus.snapshot_adapter import build_snapshot, catalog_snapshot_parts
+        from campus.snapshot_adapter import catalog_snapshot_parts, in_service_snapshot
 
         kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "ettr", "partition")}
         if data.get("campus") is not None:
-            kwargs["snapshot"] = build_snapshot(data["campus"])
+            day = data.get("as_of") or timezone.localdate()
+            snap = in_service_snapshot(data["campus"], day)
+            if not any(calculators.gpus_by_model(snap).values()):
+                raise ValueError(f"campus: no GPU of this campus is in service on {day.isoformat()}")
+            result = calculators.training_time(snapshot=snap, **kwargs)
+            return {**result, "as_of": day.isoformat()}
         elif data.get("gpus_by_model"):
             kwargs["gpus_by_model_"] = data["gpus_by_model"]
             kwargs["specs"] = catalog_snapshot_parts()["gpus"]

@@ -4,7 +4,7 @@ import django_filters as filters
 from django.contrib.auth import get_user_model
 
 from campus import models
-from campus.snapshot_adapter import in_service_q
+from campus.snapshot_adapter import in_service_with_parents_q
 from twin.api.filters import TwinFilterSet
 
 ID = ["exact", "in"]
@@ -27,7 +27,8 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
 
 class InventoryFilterSet(TwinFilterSet):
     """An inventory table's filters, with its service dates: ``?in_service_on=YYYY-MM-DD`` keeps what is in
-    service that day; ``?in_service_date__gte=`` etc. range over either date."""
+    service that day, itself and what it is in or hangs from (``snapshot_adapter.PARENT_PATHS``: a rack of a
+    retired building is out); ``?in_service_date__gte=`` etc. range over either date."""
 
     in_service_on = filters.DateFilter(
         method="filter_in_service_on", label="In service on this day (YYYY-MM-DD)"
@@ -40,7 +41,9 @@ class InventoryFilterSet(TwinFilterSet):
     retire_date__lte = filters.DateFilter(field_name="retire_date", lookup_expr="lte")
 
     def filter_in_service_on(self, queryset, name, value):
-        return queryset.filter(in_service_q(value))
+        # In service with what it is in or hangs from (a rack of a retired building is out), as the
+        # analytics' snapshot of that day counts it.
+        return queryset.filter(in_service_with_parents_q(queryset.model.__name__, value))
 
 
 class CampusFilterSet(TwinFilterSet):

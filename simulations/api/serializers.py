@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from campus.api.serializers_.analytics import DayField
 from campus.snapshot_adapter import designed_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
@@ -81,6 +82,12 @@ class RunSerializer(serializers.ModelSerializer):
     campus = serializers.IntegerField(source="scenario.campus_id", read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     duration_s = serializers.SerializerMethodField()
+    as_of = serializers.DateField(
+        read_only=True,
+        allow_null=True,
+        help_text="The day whose in-service campus the run read (null: a run from before runs had a day, "
+        "which read every object whatever its dates).",
+    )
     explanation = serializers.SerializerMethodField(
         help_text="What the finished run showed, in sentences, from its summary and parameters."
     )
@@ -100,6 +107,7 @@ class RunSerializer(serializers.ModelSerializer):
             "seed",
             "params",
             "sweep",
+            "as_of",
             "summary",
             "explanation",
             "error",
@@ -149,6 +157,11 @@ class RunRequestSerializer(StrictFieldsMixin, serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Same seed, same scenario and inventory: same results. Omitted: a fresh random seed.",
+    )
+    as_of = DayField(
+        required=False,
+        help_text="Run on what is in service on this day, YYYY-MM-DD (default: today), as the analytics' "
+        "`?as_of=`: equipment retired by then or not yet in service does not count. Stored on the run.",
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -17,7 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus.snapshot_adapter import designed_snapshot
+from campus.snapshot_adapter import in_service_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import Run, Scenario, Schedule
@@ -110,7 +111,9 @@ class ScenarioViewSet(TwinModelViewSet):
         "two parameters with `replicas` replicas at each (points x replicas at most `TWIN_SWEEP_MAX_REPLICAS`, "
         "5,000 by default) and its summary has one entry per point under `points`. The same seed "
         "on the same scenario and inventory gives the same results. A deterministic kind (power capping, a grid limit without random generator starts) runs "
-        "one replica whatever `replicas` says. Parameters the campus can no longer run (it changed since the "
+        "one replica whatever `replicas` says. The run reads what is in service on `as_of` (YYYY-MM-DD, default "
+        "today; stored on the run): equipment retired by then or not yet in service does not count, as in the "
+        "analytics' `?as_of=`. Parameters the campus cannot run that day (it changed since the "
         'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`.',
         request=RunRequestSerializer,
         responses={202: RunSerializer},
@@ -161,9 +164,11 @@ class ScenarioViewSet(TwinModelViewSet):
                 )
             except runs.SweepError as exc:
                 raise ValidationError(exc.errors) from None
-        # The campus may have changed since the scenario was saved (a GPU model or cooling unit removed): the
-        # parameters, then each swept value, tried on the campus as a run reads it, before anything is stored.
-        snap = designed_snapshot(scenario.campus)
+        # The campus may have changed since the scenario was saved (a GPU model or cooling unit removed or
+        # retired): the parameters, then each swept value, tried on the campus in service on the run's day (as
+        # the run reads it), before anything is stored.
+        as_of = body.validated_data.get("as_of") or timezone.localdate()
+        snap = in_service_snapshot(scenario.campus, as_of)
         errors = runs.campus_params_errors(scenario.kind, scenario.params, snap)
         if errors:
             raise ValidationError({"params": errors})
@@ -178,6 +183,7 @@ class ScenarioViewSet(TwinModelViewSet):
                 seed=body.validated_data.get("seed"),
                 user=request.user,
                 sweep=sweep,
+                as_of=as_of,
             )
         except runs.SweepError as exc:
             raise ValidationError(exc.errors) from None

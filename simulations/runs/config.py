@@ -78,9 +78,9 @@ def default_replicas(kind: str, params: Any = None) -> int:
 
 def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -> dict[str, list[str]]:
     """{"<path>": [message]} for each parameter the campus cannot run (a GPU model, pod, cooling unit or plant
-    it does not have...): the kind's own ``prepare`` on the campus as it is now (``snap``, the campus as
-    designed, as a run reads it: ``build_snapshot(campus_id)``), its ParamsError on the path of the
-    parameter. Empty when the scenario can run."""
+    it does not have...): the kind's own ``prepare`` on ``snap`` (the campus as designed for a scenario being
+    saved; for a run, what is in service on its day, as the run reads it: ``build_snapshot(campus_id,
+    as_of)``), its ParamsError on the path of the parameter. Empty when the scenario can run."""
     from simulations.engine.params import ParamsError
     from simulations.engine.runner import prepare
 
@@ -100,7 +100,7 @@ def sweep_campus_errors(kind: str, params: dict, spec: dict, snap: CampusSnapsho
     value (the scenario's parameters with that value set), not once per point of the grid. Only parameters
     that name the campus's things (``x-picker`` / ``x-key-picker`` in the schema) are tried: ``prepare``
     costs up to a second on a 100k-GPU campus, and any other value the campus cannot run fails its point's
-    chunk with the engine's message. ``snap``: the campus as designed, as for ``campus_params_errors``."""
+    chunk with the engine's message. ``snap``: the campus of the run's day, as for ``campus_params_errors``."""
     from simulations.engine.params import ParamsError, params_json_schema
     from simulations.engine.runner import prepare
 

@@ -1,4 +1,5 @@
-"""``start_run``'s work: snapshot the campus once, cut the replicas into chunks and send them.
+"""``start_run``'s work: snapshot the campus once (what is in service on the run's ``as_of`` day), cut the
+replicas into chunks and send them.
 
 Tasks are sent by name (a Celery signature), so this package never imports ``simulations.tasks``; a
 registered task still honours the app's settings (eager mode included), an unknown one goes to the broker.
@@ -45,7 +46,7 @@ def start(run_id: int) -> str:
         try:
             from campus.snapshot_adapter import build_snapshot
 
-            snap = build_snapshot(run.scenario.campus_id)
+            snap = build_snapshot(run.scenario.campus_id, run.as_of)  # what is in service on the run's day
             # A sweep: its first point here (the rest on the workers, sharing what the snapshot caches).
             params = validated_params(run.scenario.kind, plans.params_of(run, 0))
             prepared = plans.prepare(run.scenario.kind, snap, params)

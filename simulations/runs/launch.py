@@ -6,6 +6,7 @@ import logging
 import math
 import secrets
 import uuid
+from datetime import date
 
 from django.db import transaction
 from django.utils import timezone
@@ -54,6 +55,7 @@ def launch_run(
     user=None,
     schedule: Schedule | None = None,
     sweep: dict | None = None,
+    as_of: date | None = None,
 ) -> Run:
     """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits.
 
@@ -62,7 +64,11 @@ def launch_run(
 
     ``sweep`` (the request's ``{"parameters": [...]}``): run every point of the grid with ``replicas`` replicas
     each (``runs.sweeps``; SweepError names what is wrong). A point whose parameters are deterministic runs
-    one replica only when every point is."""
+    one replica only when every point is.
+
+    ``as_of``: the day whose in-service campus the run reads (``campus.analysis.phases``: retired equipment
+    and equipment not yet in service do not count), default today; stored on the run, so that running it
+    again reads the same day. A scheduled run reads the day it fires."""
     validated = validated_params(scenario.kind, scenario.params)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
@@ -99,6 +105,7 @@ def launch_run(
         seed=new_seed() if seed is None else seed,
         params=params,
         sweep=spec,
+        as_of=as_of or timezone.localdate(),
         chunk_size=size,
         schedule=schedule,
         created_by=user if getattr(user, "is_authenticated", False) else None,

@@ -72,12 +72,13 @@ def forget(run_id: int) -> None:
 
 
 def campus_snapshot(run: Run, blob: bytes | memoryview | None) -> Any:
-    """The snapshot stored on the run (``blob``), or a fresh one when it is gone (the run finished)."""
+    """The snapshot stored on the run (``blob``), or a fresh one of the run's day when it is gone (the run
+    finished)."""
     if blob:
         return unpack_snapshot(blob)
     from campus.snapshot_adapter import build_snapshot
 
-    return build_snapshot(run.scenario.campus_id)
+    return build_snapshot(run.scenario.campus_id, run.as_of)
 
 
 def plan_for(run: Run, point: int = 0):

@@ -315,6 +315,7 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
                 "replicas": r.replicas,
                 "seed": r.seed,
                 "params": r.params,
+                "as_of": r.as_of.isoformat() if r.as_of else None,
             }
             for r in runs
         ],

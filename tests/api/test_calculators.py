@@ -247,3 +247,70 @@ class TestRecoveryOptions:
     def test_listed_in_the_openapi_schema(self, viewer_client):
         schema = viewer_client.get("/api/schema/", {"format": "json"}).json()
         assert "/api/calculators/recovery-options/" in schema["paths"]
+
+
+@pytest.mark.django_db
+class TestTrainingTimeOnACampusDay:
+    """The campus of tests/simulations/campus_builder.py: racks R0-R3 of 4 HGX H100 servers (8 GPUs each).
+    R2 retires on 2025-01-01, R3 enters service on 2099-01-01 and one server of R0 retires on 2025-01-01, so
+    by hand: 2024-06-01 -> R0-R2, 12 servers, 96 GPUs; today -> 3 + 4 servers, 56 GPUs; 2099-06-01 -> 3 + 4 +
+    4 servers, 88 GPUs. Days = flops / (GPUs x 989 TFLOPS dense BF16 x MFU x ETTR) / 86,400 s."""
+
+    @pytest.fixture
+    def campus(self):
+        from datetime import date
+
+        from campus.api import analytics
+        from campus.models import Node, Rack
+        from tests.simulations.campus_builder import build_small_campus
+
+        analytics.forget()
+        campus = build_small_campus()
+        racks = list(Rack.objects.filter(campus=campus).order_by("name"))
+        Rack.objects.filter(pk=racks[2].pk).update(retire_date=date(2025, 1, 1))
+        Rack.objects.filter(pk=racks[3].pk).update(in_service_date=date(2099, 1, 1))
+        first = Node.objects.filter(rack=racks[0]).order_by("name").first()
+        Node.objects.filter(pk=first.pk).update(retire_date=date(2025, 1, 1))
+        yield campus
+        analytics.forget()
+
+    @pytest.mark.parametrize(("as_of", "gpus"), [(None, 56), ("2024-06-01", 96), ("2099-06-01", 88)])
+    def test_counts_the_gpus_in_service_on_the_day(self, viewer_client, campus, as_of, gpus):
+        from django.utils import timezone
+
+        body = {"flops": 1e24, "campus": campus.pk, "mfu": 0.5, "ettr": 0.8}
+        if as_of is not None:
+            body["as_of"] = as_of
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 200, response.data
+        assert response.data["gpus"] == gpus
+        assert response.data["as_of"] == (as_of or timezone.localdate().isoformat())
+        assert response.data["days"] == pytest.approx(1e24 / (gpus * 989e12 * 0.5 * 0.8) / 86_400)
+
+    def test_the_summary_of_the_day_counts_the_same_gpus(self, viewer_client, campus):
+        summary = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        assert summary["inventory"]["gpus"] == 56
+
+    @pytest.mark.parametrize("value", ["2027-02-30", "tomorrow"])
+    def test_a_bad_day_is_400_naming_as_of(self, viewer_client, campus, value):
+        response = post(viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk, "as_of": value})
+        assert response.status_code == 400
+        assert "as_of" in response.data
+
+    def test_as_of_without_a_campus_is_400_naming_as_of(self, viewer_client):
+        body = {"flops": 1e24, "gpus": 8, "gpu_model": "h100-sxm", "as_of": "2026-01-01"}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 400
+        assert "as_of" in response.data
+
+    def test_a_day_before_anything_is_in_service_is_400_naming_campus(self, viewer_client, campus):
+        from datetime import date
+
+        from campus.models import Rack
+
+        Rack.objects.filter(campus=campus).update(in_service_date=date(2099, 1, 1))
+        response = post(
+            viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk, "as_of": "2030-01-01"}
+        )
+        assert response.status_code == 400
+        assert "campus" in response.data

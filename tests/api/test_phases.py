@@ -251,6 +251,146 @@ class TestAsOf:
 
 
 @pytest.mark.django_db
+class TestInventoryCountsOfTheDay:
+    """build_campus's power chain by hand: SUB, UPS-A, PDU-A, UPS-B, PDU-B = 5 devices; SUB->UPS and UPS->PDU
+    on each side (4 feeds) plus an A and a B feed to each of the 4 racks (8) = 12 feeds."""
+
+    def inventory(self, client, site, day):
+        return get(client, url("summary", site["campus"]), as_of=day)["inventory"]
+
+    def test_the_campus_as_built_counts_everything(self, viewer_client):
+        site = build_campus()
+        inv = self.inventory(viewer_client, site, "2026-01-01")
+        assert (inv["power_devices"], inv["power_feeds"]) == (5, 12)
+
+    def test_before_anything_is_in_service_nothing_is_counted(self, viewer_client):
+        site = build_campus()
+        date_everything(date(2030, 1, 1))
+        inv = self.inventory(viewer_client, site, "2029-06-01")
+        assert inv == {**inv, "racks": 0, "gpus": 0, "power_devices": 0, "power_feeds": 0, "buildings": 0}
+        inv = self.inventory(viewer_client, site, "2030-01-01")
+        assert (inv["power_devices"], inv["power_feeds"]) == (5, 12)
+
+    def test_feeds_not_yet_in_service_are_not_counted(self, viewer_client):
+        """R0's A and B feeds enter service in 2030: 12 - 2 = 10 feeds before, the 5 devices all along."""
+        site = build_campus()
+        m.PowerFeed.objects.filter(rack=site["racks"][0]).update(in_service_date=date(2030, 1, 1))
+        inv = self.inventory(viewer_client, site, "2029-06-01")
+        assert (inv["power_devices"], inv["power_feeds"]) == (5, 10)
+
+    def test_a_retired_device_and_the_feeds_at_its_ends_are_not_counted(self, viewer_client):
+        """UPS-A retires on 2028-01-01: 4 devices; SUB->UPS-A and UPS-A->PDU-A go, 12 - 2 = 10 feeds (PDU-A and
+        its rack feeds stay: there, unpowered)."""
+        site = build_campus()
+        ups_a = site["devices"]["A"][0]
+        m.PowerDevice.objects.filter(pk=ups_a.pk).update(retire_date=date(2028, 1, 1))
+        inv = self.inventory(viewer_client, site, "2028-06-01")
+        assert (inv["power_devices"], inv["power_feeds"]) == (4, 10)
+        assert get(viewer_client, url("summary", site["campus"]), as_of="2028-06-01")["power"]["it_mw"] > 0
+
+    def test_devices_of_a_retired_building_are_not_counted(self, viewer_client):
+        site = build_campus()
+        m.Building.objects.filter(campus=site["campus"]).update(retire_date=date(2028, 1, 1))
+        inv = self.inventory(viewer_client, site, "2028-06-01")
+        assert (inv["buildings"], inv["racks"], inv["power_devices"], inv["power_feeds"]) == (0, 0, 0, 0)
+
+
+def two_buildings():
+    """build_campus (building B1: 4 racks, 5 devices, 12 feeds) and a building B2 with everything it can hold:
+    hall H2, row W2, rack R4 in W2 with 2 servers, PDU-2 feeding R4, a chiller and a CDU, a pod with a leaf
+    switch, a switch in R4, links R4 -> leaf and R4's switch -> leaf, a battery."""
+    from tests import factories as f
+
+    site = build_campus()
+    campus = site["campus"]
+    b2 = f.BuildingFactory(campus=campus, name="B2")
+    h2 = f.DataHallFactory(building=b2, name="H2")
+    w2 = f.RowFactory(hall=h2, name="W2")
+    plant = f.CoolingPlantFactory(campus=campus, building=b2)
+    cdu = f.CoolingUnitFactory(campus=campus, hall=h2, plant=plant)
+    pod = f.PodFactory(campus=campus, building=b2)
+    r4 = f.RackFactory(hall=h2, row=w2, name="R4", cooling_unit=cdu, pod=pod)
+    for _ in range(2):
+        f.NodeFactory(rack=r4, node_model=site["node_model"])
+    pdu2 = f.PowerDeviceFactory(campus=campus, building=b2, kind="pdu", name="PDU-2")
+    f.PowerFeedFactory(campus=campus, rack=None, upstream=site["sub"], downstream_device=pdu2, side="A")
+    f.PowerFeedFactory(campus=campus, rack=r4, upstream=pdu2, side="A")
+    leaf = f.SwitchFactory(campus=campus, pod=pod, name="leaf")
+    tor = f.SwitchFactory(campus=campus, rack=r4, name="tor")
+    f.LinkFactory(campus=campus, pod=pod, a_rack=r4, b_switch=leaf)
+    f.LinkFactory(campus=campus, pod=pod, a_rack=None, a_switch=tor, b_switch=leaf)
+    f.EnergyStorageFactory(campus=campus, building=b2)
+    return {**site, "b2": b2, "w2": w2, "r4": r4}
+
+
+@pytest.mark.django_db
+class TestInServiceOnFollowsContainment:
+    def ids(self, client, route, campus, day):
+        body = client.get(
+            reverse(f"{route}-list"), {"campus": campus.pk, "in_service_on": day, "limit": 1000}
+        )
+        assert body.status_code == 200, body.content[:300]
+        return {row["id"] for row in body.json()["results"]}
+
+    def test_racks_of_a_retired_building_are_out(self, viewer_client):
+        """B2 retires on 2028-06-01: on 2028-07-01 the racks in service are B1's 4 (R4 is in B2), as the
+        summary of that day says; on 2028-05-31 all 5."""
+        site = two_buildings()
+        m.Building.objects.filter(pk=site["b2"].pk).update(retire_date=date(2028, 6, 1))
+        campus = site["campus"]
+        assert len(self.ids(viewer_client, "rack", campus, "2028-07-01")) == 4
+        assert len(self.ids(viewer_client, "rack", campus, "2028-05-31")) == 5
+        assert get(viewer_client, url("summary", campus), as_of="2028-07-01")["inventory"]["racks"] == 4
+        # B2's row, servers, devices, plant, unit, pod, switches, links and battery are out with it
+        for route in ("row", "powerdevice", "coolingplant", "coolingunit", "pod", "switch", "link"):
+            then = self.ids(viewer_client, route, campus, "2028-07-01")
+            before = self.ids(viewer_client, route, campus, "2028-05-31")
+            assert len(before - then) >= 1, route
+        assert len(self.ids(viewer_client, "node", campus, "2028-07-01")) == RACKS * NODES_PER_RACK
+
+    @pytest.mark.parametrize(
+        "dates",
+        [
+            {"b2": ("retire_date", date(2028, 6, 1))},
+            {"w2": ("retire_date", date(2027, 1, 1))},
+            {"r4": ("in_service_date", date(2029, 1, 1)), "b2": ("retire_date", date(2031, 1, 1))},
+        ],
+        ids=["building", "row", "rack"],
+    )
+    def test_every_list_agrees_with_the_snapshot_of_the_day(self, viewer_client, dates):
+        """The brute-force truth: the ids in service in the snapshot of each day (campus.analysis.phases),
+        devices and feeds as the summary counts them."""
+        from campus.analysis.phases import in_service_devices, in_service_feeds
+        from campus.snapshot_adapter import build_snapshot
+
+        site = two_buildings()
+        for key, (field, day) in dates.items():
+            obj = site[key]
+            type(obj).objects.filter(pk=obj.pk).update(**{field: day})
+        campus = site["campus"]
+        for day in ("2026-06-01", "2027-06-01", "2028-07-01", "2029-06-01", "2031-06-01"):
+            snap = build_snapshot(campus, date.fromisoformat(day))
+            truth = {
+                "utilityfeed": {u.id for u in snap.utility_feeds},
+                "building": {b.id for b in snap.buildings},
+                "datahall": {h.id for h in snap.halls},
+                "rack": {r.id for r in snap.racks},
+                "powerdevice": {d.id for d in in_service_devices(snap)},
+                "powerfeed": {fd.id for fd in in_service_feeds(snap)},
+                "energystorage": {e.id for e in snap.energy_storage},
+                "coolingplant": {p.id for p in snap.cooling_plants},
+                "coolingunit": {u.id for u in snap.cooling_units},
+                "pod": {p.id for p in snap.pods},
+                "switch": {sw.id for sw in snap.switches},
+                "link": {ln.id for ln in snap.links},
+            }
+            for route, expected in truth.items():
+                assert self.ids(viewer_client, route, campus, day) == expected, (route, day)
+            nodes = sum(n for r in snap.racks for _, n in r.nodes)
+            assert len(self.ids(viewer_client, "node", campus, day)) == nodes, day
+
+
+@pytest.mark.django_db
 class TestTimeline:
     def test_two_phases_against_a_phase_one_campus_built_apart(self, viewer_client):
         """Phase 1 (2026-03-01): the building, power chain and racks R0, R1; phase 2 (2027-03-01): R2, R3

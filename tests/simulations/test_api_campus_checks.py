@@ -125,13 +125,15 @@ def test_the_campus_is_tried_as_designed_as_a_run_reads_it(planner_client, campu
 
 
 def test_a_run_takes_the_campus_from_the_analytics_cache(planner_client, campus):
-    # The scenario's check read the campus once; launching it (and a second scenario) reads no inventory
-    # table again while the campus is unchanged, and a change is seen (the version query notices it).
+    # A run reads the campus in service on its day (today), the state the dashboard's summary of today
+    # holds: once that is built, launching a run (and a second scenario) reads no inventory table again
+    # while the campus is unchanged, and a change is seen (the version query notices it).
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     created = post_scenario(planner_client, campus, "power_capping", {"caps": [{"cap_fraction": 0.8}]})
     assert created.status_code == 201
+    assert planner_client.get(f"/api/campuses/{campus.pk}/summary/").status_code == 200
     with CaptureQueriesContext(connection) as queries:
         response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {})
     assert response.status_code == 202, response.json()

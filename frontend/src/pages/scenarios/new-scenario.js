@@ -184,6 +184,14 @@ function renderForm(page, kind, pickers) {
         el("div", { class: "field-help" }, "same seed, same results"),
         el("div", { class: "field-error", hidden: true, id: "seed-error" }),
       ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "run-as-of" }, "Campus as of"),
+        el("input", { id: "run-as-of", type: "date", "data-testid": "run-as-of" }),
+        el("div", { class: "field-help" }, "what is in service that day; empty: today"),
+        el("div", { class: "field-error", hidden: true, id: "as-of-error" }),
+      ),
     ),
   );
   const paramsBox = el("div", { "data-testid": "param-fields" });
@@ -288,9 +296,11 @@ async function launchScenario(page) {
     }
     const seedText = $("run-seed").value.trim();
     const sweep = page.sweep.value();
+    const asOf = $("run-as-of").value;
     const run = await api.post(`/api/scenarios/${scenario.id}/run/`, {
       replicas: Number($("run-replicas").value),
       ...(seedText ? { seed: Number(seedText) } : {}),
+      ...(asOf ? { as_of: asOf } : {}),
       ...(sweep ? { sweep } : {}),
     });
     await loadRuns(page);
@@ -319,6 +329,7 @@ function showApiErrors(page, error) {
       setError("name-error", "This campus already has a scenario of this name; choose another.");
     else if (path === "replicas") setError("replicas-error", message);
     else if (path === "seed") setError("seed-error", message);
+    else if (path === "as_of") setError("as-of-error", message);
     else other.push(`${path}: ${message}`);
   }
   other.push(...page.form.showErrors(params));

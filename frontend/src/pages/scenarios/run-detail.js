@@ -96,6 +96,7 @@ function renderRunHead(page, run) {
           sweepCaption(run),
           `${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas`,
           `seed ${run.seed ?? "–"}`,
+          run.as_of ? `campus as of ${run.as_of}` : "campus as designed",
           run.duration_s != null ? `${f.num(run.duration_s, 1)} s` : null,
           run.created_by ? `by ${run.created_by}` : null,
         ]
