@@ -101,6 +101,9 @@ class InventoryAdmin(SimpleHistoryAdmin):
 
 @admin.register(models.GPUModel, models.NodeModel, models.SwitchModel, models.LinkMedium)
 class CatalogAdmin(admin.ModelAdmin):
+    """A catalog row: a node or GPU model made bigger is judged against the racks that hold it."""
+
+    form = FinalStateForm
     list_display = ("slug", "name", "estimate")
     search_fields = ("slug", "name", "source")
 

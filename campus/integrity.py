@@ -8,7 +8,9 @@ Two entry points, so every write path runs the same rules as the spec importer:
   server tray splitting a rack-scale NVLink domain; a hall or building that moves or shrinks is checked
   against what it already holds (a hall leaving its building or its racks, a building its halls).
 - ``WriteCheck``: the rules a set of writes can break together (two racks of one bulk request on the same
-  tiles, feeds that close a loop between them, 18 trays created in one request, a tray moved away). The
+  tiles, feeds that close a loop between them, 18 trays created in one request, a tray moved away or
+  dated apart from its domain, servers beyond their rack's units or design power on some day, a catalog
+  row made bigger than the racks holding its servers allow: ``rack_limit_problems``). The
   API notes what it writes inside the request's transaction, then asks for the problems of the final
   state; any problem undoes the whole request.
 """
@@ -30,10 +32,14 @@ from campus.interchange.rules import (
     generation_problems,
     hall_outside_building,
     outside_hall,
+    over_design_message,
+    over_units_message,
     overlapping_racks,
-    partial_domain_message,
+    partial_domain_day,
+    peak_in_service,
     phase_problem,
     power_cycles,
+    server_power_w,
     whole_rack_nodes,
 )
 
@@ -222,7 +228,8 @@ def _building_errors(building) -> dict[str, str]:
 
 
 def _node_domain_error(node) -> str | None:
-    """A tray added to (or moved into) a rack one at a time splits a rack-scale domain."""
+    """A tray added to (or moved into, or given other service dates in) a rack one at a time splits a
+    rack-scale domain on some day."""
     from campus.models import Node
 
     if not (node.rack_id and node.node_model_id):
@@ -231,12 +238,89 @@ def _node_domain_error(node) -> str | None:
     whole = whole_rack_nodes(model.slug, model.gpus_per_node)
     if whole is None:
         return None
-    count = (
+    others = (
         Node.objects.filter(rack_id=node.rack_id, node_model_id=node.node_model_id)
         .exclude(pk=node.pk)
-        .count()
+        .values("in_service_date", "retire_date")
+        .annotate(n=models.Count("id"))
+        .order_by()
+        .values_list("in_service_date", "retire_date", "n")
     )
-    return partial_domain_message(node.rack.name, model.slug, count + 1, whole)
+    trays = [*others, (node.in_service_date, node.retire_date, 1)]
+    return partial_domain_day(node.rack.name, model.slug, trays, whole)
+
+
+def _rack_contents(rack_ids) -> dict[int, list[tuple]]:
+    """The servers of each rack grouped by model and service dates: ``rack -> [(model id, in service,
+    retire, count)]`` (one query)."""
+    from campus.models import Node
+
+    out: dict[int, list[tuple]] = defaultdict(list)
+    rows = (
+        Node.objects.filter(rack_id__in=list(rack_ids))
+        .values("rack_id", "node_model_id", "in_service_date", "retire_date")
+        .annotate(n=models.Count("id"))
+        .order_by()
+        .values_list("rack_id", "node_model_id", "in_service_date", "retire_date", "n")
+    )
+    for rack_id, model_id, in_service, retire, n in rows:
+        out[rack_id].append((model_id, in_service, retire, n))
+    return out
+
+
+@dataclass(frozen=True)
+class _Size:
+    slug: str
+    whole: int | None
+    units: int
+    server_kw: float
+
+
+def _sizes(model_ids) -> dict[int, _Size]:
+    from campus.models import NodeModel
+
+    out = {}
+    for m in NodeModel.objects.filter(pk__in=list(model_ids)).select_related("gpu_model"):
+        watts = server_power_w(m.gpus_per_node, m.gpu_model.tdp_w, m.overhead_w, m.nics, m.nic_kind)
+        out[m.pk] = _Size(m.slug, whole_rack_nodes(m.slug, m.gpus_per_node), m.rack_units, watts / 1000.0)
+    return out
+
+
+def rack_limit_problems(rack_ids) -> dict[int, dict[str, str]]:
+    """What each rack's servers break, ``rack -> {rule: message}``: ``rack_units`` (more units than the
+    rack has on some day), ``design_kw`` (more power at full TDP, with the rack's extra IT, than its
+    design) and ``domain`` (part of a rack-scale NVLink domain on some day). Three queries."""
+    from campus.models import Rack
+
+    contents = _rack_contents(rack_ids)
+    if not contents:
+        return {}
+    sizes = _sizes({model_id for rows in contents.values() for model_id, *_ in rows})
+    racks = Rack.objects.filter(pk__in=list(contents)).only(
+        "id", "name", "rack_units", "design_kw", "extra_it_kw"
+    )
+    out: dict[int, dict[str, str]] = {}
+    for rack in racks:
+        rows = contents[rack.pk]
+        found: dict[str, str] = {}
+        units, power = (
+            peak_in_service((i, r, n * sizes[m].units) for m, i, r, n in rows),
+            peak_in_service((i, r, n * sizes[m].server_kw) for m, i, r, n in rows),
+        )
+        if message := over_units_message(rack.name, rack.rack_units, *units):
+            found["rack_units"] = message
+        if message := over_design_message(rack.name, rack.design_kw, power[0] + rack.extra_it_kw, power[1]):
+            found["design_kw"] = message
+        for model_id in sorted({m for m, *_ in rows}):
+            size = sizes[model_id]
+            if size.whole is None:
+                continue
+            trays = [(i, r, n) for m, i, r, n in rows if m == model_id]
+            if message := partial_domain_day(rack.name, size.slug, trays, size.whole):
+                found.setdefault("domain", message)
+        if found:
+            out[rack.pk] = found
+    return out
 
 
 def _storage_errors(storage) -> dict[str, str]:
@@ -306,10 +390,13 @@ class WriteCheck:
     halls: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: defaultdict(list))
     racks: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: defaultdict(list))
     feeds: dict[int, tuple[str, int]] = field(default_factory=dict)
+    written_racks: dict[int, tuple[str, int]] = field(default_factory=dict)  # racks written themselves
+    node_models: dict[int, tuple[str, int]] = field(default_factory=dict)  # catalog rows written
+    gpu_models: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     def note(self, obj: models.Model) -> None:
         """Record an object as it stands now (call before and after changing it)."""
-        from campus.models import Node, PowerDevice, PowerFeed, Rack
+        from campus.models import GPUModel, Node, NodeModel, PowerDevice, PowerFeed, Rack
 
         key = (obj._meta.label_lower, obj.pk)
         if isinstance(obj, PowerFeed):
@@ -317,13 +404,20 @@ class WriteCheck:
             self.feeds[obj.pk] = key
         elif isinstance(obj, PowerDevice):
             self.campuses.add(obj.campus_id)
-        elif isinstance(obj, Rack) and obj.hall_id:
-            self.halls[obj.hall_id].append(key)
+        elif isinstance(obj, Rack):
+            if obj.hall_id:
+                self.halls[obj.hall_id].append(key)
+            if obj.pk:
+                self.written_racks[obj.pk] = key
         elif isinstance(obj, Node) and obj.rack_id:
             self.racks[obj.rack_id].append(key)
+        elif isinstance(obj, NodeModel) and obj.pk:
+            self.node_models[obj.pk] = key
+        elif isinstance(obj, GPUModel) and obj.pk:
+            self.gpu_models[obj.pk] = key
 
     def problems(self) -> list[Problem]:
-        return [*self._cycles(), *self._overlaps(), *self._domains()]
+        return [*self._cycles(), *self._overlaps(), *self._contents()]
 
     def _cycles(self) -> Iterable[Problem]:
         from campus.models import PowerDevice, PowerFeed
@@ -360,21 +454,41 @@ class WriteCheck:
                         key, "x_m", f'The rack overlaps rack "{racks[other.key].name}" on the floor.'
                     )
 
-    def _domains(self) -> Iterable[Problem]:
-        from campus.models import Node
+    def _contents(self) -> Iterable[Problem]:
+        """What the racks the request touched hold on every day: their units, their design power and
+        whole rack-scale domains. A problem is reported on the rack when the request wrote it (its
+        ``rack_units`` or ``design_kw``), else on the last server written into it (its ``rack``), else on
+        the catalog row whose change made the servers bigger."""
+        from campus.models import Node, NodeModel
 
-        counts = (
-            Node.objects.filter(rack_id__in=list(self.racks))
-            .values("rack_id", "rack__name", "node_model__slug", "node_model__gpus_per_node")
-            .annotate(n=models.Count("id"))
-        )
-        for row in counts:
-            whole = whole_rack_nodes(row["node_model__slug"], row["node_model__gpus_per_node"])
-            message = whole and partial_domain_message(
-                row["rack__name"], row["node_model__slug"], row["n"], whole
-            )
-            if message:
-                yield Problem(self.racks[row["rack_id"]][-1], "rack", message)
+        model_keys = dict(self.node_models)
+        if self.gpu_models:
+            for pk, gpu_id in NodeModel.objects.filter(gpu_model_id__in=list(self.gpu_models)).values_list(
+                "id", "gpu_model_id"
+            ):
+                model_keys.setdefault(pk, self.gpu_models[gpu_id])
+        rack_ids = {*self.racks, *self.written_racks}
+        by_model: dict[int, int] = {}
+        if model_keys:
+            for rack_id, model_id in (
+                Node.objects.filter(node_model_id__in=list(model_keys))
+                .values_list("rack_id", "node_model_id")
+                .distinct()
+            ):
+                rack_ids.add(rack_id)
+                by_model.setdefault(rack_id, model_id)
+        for rack_id, found in rack_limit_problems(rack_ids).items():
+            for rule, message in found.items():
+                if rule != "domain" and rack_id in self.written_racks:
+                    yield Problem(self.written_racks[rack_id], rule, message)
+                elif rack_id in self.racks:
+                    yield Problem(self.racks[rack_id][-1], "rack", message)
+                elif rule != "domain" and rack_id in by_model:
+                    key = model_keys[by_model[rack_id]]
+                    field_name = {"rack_units": "rack_units", "design_kw": "overhead_w"}[rule]
+                    if key[0] == "campus.gpumodel":
+                        field_name = "tdp_w"
+                    yield Problem(key, field_name, message)
 
 
 class _Undo(Exception):

@@ -10,7 +10,9 @@ redundancy intact. Per rack:
 * ``design_margin_kw`` = that rating × (1 − ``max_utilization`` of the device feeding the rack): the
   planning margin, reported apart and never counted as stranded;
 * ``design`` strands what the rack at its ``design_kw`` leaves of the rest (its feeds carrying the design
-  IT with the network and other IT share it brings, in the proportion they carry today).
+  IT with the network and other IT share it brings, in the proportion they carry today); a rack holding
+  more than its ``design_kw`` (refused on every write, possible only in older rows) counts as designed for
+  what it holds, so power in use is never reported stranded.
 
 Per hall, what its racks could use is further capped by
 
@@ -233,7 +235,10 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         plannable = redundant * util
         own = g.default_rack_load_kw[r.id]
         carried = g.load_kw[r.id] / own if own > 0 else 1.0  # feed kW per kW of the rack's own IT
-        usable = min(plannable, r.design_kw * carried) if r.design_kw > 0 else plannable
+        # A rack over its design (a row written before the writes refused it, docs/planning.md "What a
+        # rack holds") is designed for at least what it holds: its load is in use, never stranded.
+        design_kw = max(r.design_kw, own)
+        usable = min(plannable, design_kw * carried) if r.design_kw > 0 else plannable
         by: dict[str, float] = {}
         _add(by, "feed", provisioned - redundant)
         _add(by, "design", plannable - usable)

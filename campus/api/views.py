@@ -201,7 +201,13 @@ class LinkViewSet(CampusInventoryViewSet):
 
 
 class CatalogViewSet(TwinModelViewSet):
+    """A catalog endpoint: a node or GPU model made bigger (rack units, power) is judged against the
+    racks that hold its servers (campus.integrity: units and design power of each rack)."""
+
     search_fields = ("slug", "name", "source")
+
+    def write_check(self):
+        return WriteCheck()
 
 
 @inventory_schema(s.GPUModelSerializer, "GPU models")

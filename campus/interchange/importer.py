@@ -20,6 +20,7 @@ from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from campus.choices import FeedSide, Network, NodeStatus
+from campus.interchange.rules import server_power_w
 from campus.interchange.validation import (
     PHASE_FIELDS,
     CatalogIndex,
@@ -67,11 +68,16 @@ BATCH_SIZE = 2000
 
 def load_catalog() -> CatalogIndex:
     """Catalog slugs → ids, read once per import (three queries)."""
+    rows = NodeModel.objects.values_list(
+        "id", "slug", "gpus_per_node", "rack_units", "gpu_model__tdp_w", "overhead_w", "nics", "nic_kind"
+    )
+    node_models, node_sizes = {}, {}
+    for pk, slug, gpus, units, tdp_w, overhead_w, nics, nic_kind in rows:
+        node_models[slug] = (pk, gpus)
+        node_sizes[slug] = (units, server_power_w(gpus, tdp_w, overhead_w, nics, nic_kind))
     return CatalogIndex(
-        node_models={
-            slug: (pk, gpus)
-            for pk, slug, gpus in NodeModel.objects.values_list("id", "slug", "gpus_per_node")
-        },
+        node_models=node_models,
+        node_sizes=node_sizes,
         switch_models=dict(SwitchModel.objects.values_list("slug", "id")),
         media={
             slug: (pk, reach)

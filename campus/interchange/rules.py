@@ -7,8 +7,12 @@ rule is written here once.
 - the power graph is acyclic: a device never feeds itself, directly or through other devices;
 - racks do not overlap on the floor: in one hall no two footprints share area (touching is fine);
 - a rack lies inside its hall, footprint included, and a hall inside its building;
-- a rack-scale NVLink domain comes whole: a rack holds 0 or all the trays of a GB200 NVL72
-  (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack);
+- a rack-scale NVLink domain comes whole: on every day a rack holds 0 or all the trays of a GB200 NVL72
+  in service (NVIDIA GB200 NVL72 datasheet, 2024: 18 compute trays of 4 GPUs per rack), so service dates
+  that split a domain are refused like a deleted tray (a tray's status is operational and may differ);
+- a rack's servers fit it: on every day, the rack units of the servers in service are at most the rack's
+  ``rack_units``, and their power at full TDP plus ``extra_it_kw`` is at most its ``design_kw``
+  (servers of any status count: a failed server still takes its space and comes back at full power);
 - references stay within one campus;
 - a declared redundancy (campus ``power_redundancy`` / ``cooling_redundancy``) is what the topology
   achieves: N+1 or 2N declared and a single point found is an error; N declared and single points found is
@@ -30,10 +34,17 @@ __all__ = [
     "EPS",
     "GENERATION_FIELDS",
     "RACK_DEPTH_M",
+    "RACK_UNITS",
     "RACK_WIDTH_M",
     "Footprint",
     "foreign_references",
     "generation_problems",
+    "in_service_profile",
+    "over_design_message",
+    "over_units_message",
+    "partial_domain_day",
+    "peak_in_service",
+    "server_power_w",
     "hall_outside_building",
     "outside_hall",
     "overlapping_racks",
@@ -44,6 +55,9 @@ __all__ = [
     "redundancy_declaration_checks",
     "whole_rack_nodes",
 ]
+
+# A rack's height when none is given (Rack.rack_units default: a 48U EIA-310 rack).
+RACK_UNITS = 48
 
 # Floating-point slack for geometry checks (a rack flush with the hall wall is inside; racks side by side
 # at a 0.6 m pitch touch without overlapping).
@@ -58,6 +72,43 @@ def phase_problem(in_service_date, retire_date) -> str | None:
     if in_service_date is not None and retire_date is not None and not retire_date > in_service_date:
         return f"Must be after in_service_date ({in_service_date.isoformat()})."
     return None
+
+
+Phased = tuple  # (in_service_date or None, retire_date or None, amount)
+
+
+def in_service_profile(items: Iterable[Phased]) -> list[tuple[object, float]]:
+    """How much of ``amount`` is in service from each day on where it changes: ``[(day, total)]`` in day
+    order, the first day None (before any date: what has no in_service_date). An object is in service on D
+    when in_service_date is empty or <= D and retire_date is empty or > D (models.InventoryModel)."""
+    start = 0.0
+    deltas: dict[object, float] = {}
+    for in_service, retire, amount in items:
+        if in_service is None:
+            start += amount
+        else:
+            deltas[in_service] = deltas.get(in_service, 0.0) + amount
+        if retire is not None:
+            deltas[retire] = deltas.get(retire, 0.0) - amount
+    out = [(None, start)]
+    total = start
+    for day in sorted(deltas):
+        total += deltas[day]
+        out.append((day, total))
+    return out
+
+
+def peak_in_service(items: Iterable[Phased]) -> tuple[float, object]:
+    """The most in service on any one day and the first day it is reached (None: from the start)."""
+    peak, when = 0.0, None
+    for day, total in in_service_profile(items):
+        if total > peak + EPS:
+            peak, when = total, day
+    return peak, when
+
+
+def _on(day) -> str:
+    return f" on {day.isoformat()}" if day is not None else ""
 
 
 # ---------------------------------------------------------------- power graph
@@ -185,11 +236,53 @@ def overlapping_racks(racks: Iterable[Footprint], limit: int = 100) -> list[tupl
 # ---------------------------------------------------------------- rack-scale domains
 
 
-def partial_domain_message(rack: str, slug: str, count: int, whole: int) -> str | None:
+def partial_domain_message(rack: str, slug: str, count: int, whole: int, day=None) -> str | None:
     """The error for a rack holding part of a rack-scale domain (0 or ``whole`` nodes are fine)."""
     if count in (0, whole):
         return None
-    return f'rack "{rack}" would hold {count} "{slug}" nodes: a rack takes 0 or {whole} (whole racks only)'
+    return (
+        f'rack "{rack}" would hold {count} "{slug}" nodes{_on(day)}: a rack takes 0 or {whole} '
+        "(whole racks only)"
+    )
+
+
+def partial_domain_day(rack: str, slug: str, items: Iterable[Phased], whole: int) -> str | None:
+    """The error for the first day a rack holds part of a domain, its trays ``items`` with their service
+    dates (amount 1 per tray, or a spec's group count): service dates may not split a domain."""
+    for day, total in in_service_profile(items):
+        if message := partial_domain_message(rack, slug, round(total), whole, day):
+            return message
+    return None
+
+
+# ---------------------------------------------------------------- what a rack holds
+
+
+def server_power_w(gpus_per_node: int, tdp_w: float, overhead_w: float, nics: int, nic_kind: str) -> float:
+    """One server at full GPU TDP, W: its GPUs, the rest of the server and its NICs' extra draw (the
+    analytics' ``CampusSnapshot.node_power_w``)."""
+    from campus.catalog_data import NIC_KINDS
+
+    extra = float(NIC_KINDS.get(nic_kind, {}).get("extra_w_per_nic", 0.0))
+    return gpus_per_node * tdp_w + overhead_w + nics * extra
+
+
+def over_units_message(rack: str, rack_units: int, used: float, day=None) -> str | None:
+    """The error for servers taking more rack units than the rack has."""
+    if used <= rack_units:
+        return None
+    return f'rack "{rack}" would hold {used:g}U of servers{_on(day)}: more than its {rack_units}U'
+
+
+def over_design_message(rack: str, design_kw: float, it_kw: float, day=None) -> str | None:
+    """The error for servers (at full TDP, with the rack's extra IT) drawing more than the rack's design.
+    A slack of 0.01 kW lets a design_kw rounded to 10 W (placement writes 3 decimals) hold its servers."""
+    if it_kw <= design_kw + 0.01:
+        return None
+    return (
+        f'rack "{rack}" would hold {it_kw:.2f} kW of IT{_on(day)} (servers at full TDP + extra_it_kw): more '
+        f"than its design_kw ({design_kw:g} kW)"
+    )
 
 
 # ---------------------------------------------------------------- references

@@ -88,7 +88,7 @@ RACK = _obj(
         "y_m": _COORD,
         "width_m": _num(0.1, 5),
         "depth_m": _num(0.1, 5),
-        "rack_units": _int(1, 100),
+        "rack_units": _int(1, 60),
         "cooling_type": _enum(CoolingType),
         "design_kw": _num(0, 500),
         "extra_it_kw": _num(0, 500),

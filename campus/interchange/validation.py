@@ -23,14 +23,18 @@ from jsonschema import Draft7Validator
 from campus.interchange.rules import (
     EPS,
     RACK_DEPTH_M,
+    RACK_UNITS,
     RACK_WIDTH_M,
     Footprint,
     cycle_text,
     generation_problems,
     hall_outside_building,
     outside_hall,
+    over_design_message,
+    over_units_message,
     overlapping_racks,
-    partial_domain_message,
+    partial_domain_day,
+    peak_in_service,
     phase_problem,
     power_cycles,
     whole_rack_nodes,
@@ -60,6 +64,14 @@ class SpecError(Exception):
 
 
 # ---------------------------------------------------------------- paths and schema errors
+
+
+def _day(text: str | None) -> date | None:
+    """A service date of the spec (a malformed one is reported by ``_check_dates``; read as none here)."""
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 def format_path(parts: Iterable[Any]) -> str:
@@ -124,6 +136,8 @@ class CatalogIndex:
     node_models: dict[str, tuple[int, int]] = field(default_factory=dict)  # slug -> (id, gpus per node)
     switch_models: dict[str, int] = field(default_factory=dict)  # slug -> id
     media: dict[str, tuple[int, float]] = field(default_factory=dict)  # slug -> (id, max reach m)
+    # slug -> (rack units, W of one server at full TDP); a model left out is not sized
+    node_sizes: dict[str, tuple[int, float]] = field(default_factory=dict)
 
 
 class SpecChecker:
@@ -277,15 +291,33 @@ class SpecChecker:
             self.rack_sides[(rack["name"], side.upper())] = f"{path}.feed_{side}"
         self._ref(self.units, rack.get("cooling_unit"), f"{path}.cooling_unit", "cooling unit")
         self._ref(self.pods, rack.get("pod"), f"{path}.pod", "pod")
-        counts: dict[str, int] = {}
+        by_model: dict[str, list[tuple]] = {}
+        units: list[tuple] = []
+        watts: list[tuple] = []
         for ni, group in enumerate(rack.get("nodes", [])):
             self._ref(self.catalog.node_models, group["model"], f"{path}.nodes[{ni}].model", "node model")
-            counts[group["model"]] = counts.get(group["model"], 0) + int(group["count"])
-        for slug, count in counts.items():
+            phases = (_day(group.get("in_service_date")), _day(group.get("retire_date")))
+            count = int(group["count"])
+            by_model.setdefault(group["model"], []).append((*phases, count))
+            if group["model"] in self.catalog.node_sizes:
+                size_u, server_w = self.catalog.node_sizes[group["model"]]
+                units.append((*phases, count * size_u))
+                watts.append((*phases, count * server_w / 1000.0))
+        for slug, groups in by_model.items():
             whole = whole_rack_nodes(slug, self.catalog.node_models.get(slug, (0, 0))[1])
-            message = whole and partial_domain_message(rack["name"], slug, count, whole)
+            message = whole and partial_domain_day(rack["name"], slug, groups, whole)
             if message:
                 self.error(f"{path}.nodes", message)
+        used, day = peak_in_service(units)
+        if message := over_units_message(rack["name"], rack.get("rack_units", RACK_UNITS), used, day):
+            self.error(f"{path}.rack_units" if "rack_units" in rack else f"{path}.nodes", message)
+        server_kw, day = peak_in_service(watts)
+        if server_kw > 0 and (
+            message := over_design_message(
+                rack["name"], rack["design_kw"], server_kw + rack.get("extra_it_kw", 0.0), day
+            )
+        ):
+            self.error(f"{path}.design_kw", message)
         return place
 
     def _check_place(self, item: dict, path: str) -> None:

@@ -7,6 +7,16 @@ from campus.choices import Fabric, FailureUnit, MediumKind, NicKind
 
 from .base import CatalogModel, TimestampedModel
 
+# Physical bounds of catalog figures (docs/catalog.md, "Physical bounds"): a catalog row beyond them is a
+# typing error, not hardware. With them a server is at most 72 x 5 kW + 20 kW + 32 NICs ≈ 382 kW, inside the
+# largest rack design (Rack.design_kw ≤ 500 kW), and one server is never taller than a 52U rack.
+MAX_GPU_TDP_W = 5_000  # boards shipping in 2025 draw ≤ 1.4 kW (B300, MI355X); announced ones ~3.6 kW
+MAX_SERVER_OVERHEAD_W = 20_000  # a large 8-GPU chassis's supplies: DGX H100, 6 x 3.3 kW = 19.8 kW
+MAX_SERVER_RACK_UNITS = 52  # the tallest common EIA-310 rack (42U, 45U, 48U, 52U)
+MAX_SERVER_NICS = 32  # 8-GPU servers carry 8-10 (DGX H100: 8 ConnectX-7 + 2 BlueField-3)
+MAX_SWITCH_POWER_W = 25_000  # modular chassis with line cards and optics stay within ~20 kW
+MAX_MEDIUM_POWER_W_PER_END = 100  # pluggable optics draw ≤ ~30 W (800G/1.6T OSFP)
+
 
 def validate_cap_curve(value) -> None:
     """A power-cap curve is a list of [cap fraction of TDP, throughput fraction] points, increasing in cap."""
@@ -34,7 +44,10 @@ def validate_cap_curve(value) -> None:
 
 class GPUModel(CatalogModel):
     vendor = models.CharField(max_length=64)
-    tdp_w = models.FloatField(validators=[MinValueValidator(1)], help_text="Board power at full load, W.")
+    tdp_w = models.FloatField(
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_GPU_TDP_W)],
+        help_text="Board power at full load, W.",
+    )
     memory_gb = models.FloatField(validators=[MinValueValidator(0)])
     memory_bandwidth_tbps = models.FloatField(default=0, validators=[MinValueValidator(0)])
     peak_fp8_tflops = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0)])
@@ -74,13 +87,15 @@ class NodeModel(CatalogModel):
     gpu_model = models.ForeignKey(GPUModel, on_delete=models.PROTECT, related_name="node_models")
     gpus_per_node = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(72)])
     overhead_w = models.FloatField(
-        validators=[MinValueValidator(0)],
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_SERVER_OVERHEAD_W)],
         help_text="Server power beyond the GPUs (CPUs, NICs, fans, PSU losses), W.",
     )
-    nics = models.PositiveSmallIntegerField(default=8)
+    nics = models.PositiveSmallIntegerField(default=8, validators=[MaxValueValidator(MAX_SERVER_NICS)])
     nic_kind = models.CharField(max_length=16, choices=NicKind.choices, default=NicKind.CONNECTX7)
     nic_speed_gbps = models.FloatField(default=400, validators=[MinValueValidator(1)])
-    rack_units = models.PositiveSmallIntegerField(default=8, validators=[MinValueValidator(1)])
+    rack_units = models.PositiveSmallIntegerField(
+        default=8, validators=[MinValueValidator(1), MaxValueValidator(MAX_SERVER_RACK_UNITS)]
+    )
     liquid_heat_fraction = models.FloatField(
         default=0.0,
         validators=[MinValueValidator(0), MaxValueValidator(1)],
@@ -101,9 +116,15 @@ class SwitchModel(CatalogModel):
     fabric = models.CharField(max_length=32, choices=Fabric.choices)
     radix = models.PositiveSmallIntegerField(validators=[MinValueValidator(4)])
     port_speed_gbps = models.FloatField(validators=[MinValueValidator(1)])
-    power_w_copper = models.FloatField(validators=[MinValueValidator(0)])
-    power_w_optics = models.FloatField(validators=[MinValueValidator(0)])
-    rack_units = models.PositiveSmallIntegerField(default=1)
+    power_w_copper = models.FloatField(
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_SWITCH_POWER_W)]
+    )
+    power_w_optics = models.FloatField(
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_SWITCH_POWER_W)]
+    )
+    rack_units = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_SERVER_RACK_UNITS)]
+    )
 
     class Meta(CatalogModel.Meta):
         verbose_name = "switch model"
@@ -113,7 +134,9 @@ class SwitchModel(CatalogModel):
 class LinkMedium(CatalogModel):
     kind = models.CharField(max_length=16, choices=MediumKind.choices)
     max_reach_m = models.FloatField(validators=[MinValueValidator(0)])
-    power_w_per_end = models.FloatField(validators=[MinValueValidator(0)])
+    power_w_per_end = models.FloatField(
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_MEDIUM_POWER_W_PER_END)]
+    )
     relative_cost = models.FloatField(
         validators=[MinValueValidator(0)], help_text="Relative to a multimode SR link = 1."
     )

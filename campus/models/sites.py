@@ -178,9 +178,17 @@ class Rack(InventoryModel):
     y_m = models.FloatField()
     width_m = models.FloatField(default=0.6, validators=[MinValueValidator(0.1), MaxValueValidator(5)])
     depth_m = models.FloatField(default=1.2, validators=[MinValueValidator(0.1), MaxValueValidator(5)])
-    rack_units = models.PositiveSmallIntegerField(default=48)
+    rack_units = models.PositiveSmallIntegerField(
+        default=48,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+        help_text="Mounting height, U (EIA-310, 44.45 mm): 42-52U common; at least its servers' units on "
+        "every day (docs/planning.md, 'What a rack holds').",
+    )
     cooling_type = models.CharField(max_length=16, choices=CoolingType.choices, default=CoolingType.AIR)
-    design_kw = models.FloatField(validators=[MinValueValidator(0), MaxValueValidator(500)])
+    design_kw = models.FloatField(
+        validators=[MinValueValidator(0), MaxValueValidator(500)],
+        help_text="Design IT power, kW: at least its servers at full TDP plus extra_it_kw on every day.",
+    )
     extra_it_kw = models.FloatField(
         default=0,
         validators=[MinValueValidator(0)],

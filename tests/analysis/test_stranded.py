@@ -33,6 +33,15 @@ def test_design_margin_is_reported_apart_not_stranded():
     assert hall.binding == ""
 
 
+def test_a_rack_over_its_design_never_reports_its_load_as_stranded():
+    # Each rack carries 10 kW; a design_kw of 5 (a row older than the write rule) used to give usable 5 and
+    # 35 kW "stranded by design", 5 of them in use. Designed for at least its 10 kW: usable 10, 30 stranded.
+    hall = stranded_capacity(site(design_kw=5.0))
+    for row in hall.racks.values():
+        assert row.usable_kw == pytest.approx(10.0)
+        assert row.stranded_by_constraint_kw == {"design": pytest.approx(30.0)}
+
+
 def test_an_upstream_pdu_strands_the_feeds_and_is_named():
     # PDU 75 kW -> planning limit 60 kW. Side A lost: PDU 12 carries both racks' 20 kW, so the hall can
     # add 40 kW: upstream allows 20 + 40 = 60 kW of the 80 kW the racks are provisioned for -> 20 stranded.
@@ -190,7 +199,11 @@ def test_cooling_strands_what_the_tighter_heat_path_leaves(
             for r, (n, d, on) in zip(snap.racks, racks, strict=True)
         ),
     )
-    design = sum(d for _, d, _ in racks)
+    # A rack is designed for at least what it holds (the write rule, docs/planning.md "What a rack holds").
+    snap = replace(
+        snap, racks=tuple(replace(r, design_kw=max(r.design_kw, snap.rack_it_kw(r))) for r in snap.racks)
+    )
+    design = sum(r.design_kw for r in snap.racks)
     paths = [(keep(cdus) * cdu_kw, liquid * design), (keep(crahs) * crah_kw, (1 - liquid) * design)]
     scale = min([cap / heat for cap, heat in paths if heat > 0] or [math.inf])
     expected = max(design - design * scale, 0.0)

@@ -483,7 +483,7 @@ def test_conflict_is_409_naming_the_object_and_leaves_the_parent_untouched(plann
     other = PowerDevice.objects.get(campus_id=branch_id, name="UPS-B")
     planner_client.patch(f"/api/racks/{mine.pk}/", {"design_kw": 55.5}, format="json")
     planner_client.patch(f"/api/power-devices/{other.pk}/", {"rated_kw": 600.0}, format="json")
-    planner_client.patch(f"/api/racks/{theirs.pk}/", {"design_kw": 30.0}, format="json")
+    planner_client.patch(f"/api/racks/{theirs.pk}/", {"design_kw": 45.0}, format="json")
     before = export_campus(campus.pk)
     response = planner_client.post(f"/api/campuses/{branch_id}/merge/", {}, format="json")
     assert response.status_code == 409, response.content

@@ -21,6 +21,9 @@ def full_rack(db):
     campus = import_campus(copy.deepcopy(SMALL_SPEC))
     rack = Rack.objects.get(campus=campus, name="R01-01")
     rack.nodes.all().delete()
+    # 18 trays at full TDP: 18 x (4 x 1,200 W + 2,530 W) = 131.94 kW; the rack is designed for them.
+    Rack.objects.filter(pk=rack.pk).update(design_kw=140.0)
+    rack.refresh_from_db()
     tray = NodeModel.objects.get(slug="gb200-nvl72-tray")
     Node.objects.bulk_create(Node(rack=rack, node_model=tray, name=f"T{i:02d}") for i in range(18))
     return rack

@@ -2,14 +2,18 @@
 
 A hypothesis state machine creates, moves and deletes racks, devices, feeds and NVL72 trays through the
 REST API (single and bulk), including loop-closing feeds, references into the other campus, racks on
-another rack's tiles and misspelt fields, and moves and resizes halls and buildings under their contents. After every step the invariants are checked on the database by
-brute force, with algorithms of the test's own (Kahn's topological sort, all pairs of racks), not the
-code under test; and every analytics endpoint of both campuses answers 200 or 4xx, never 500.
+another rack's tiles and misspelt fields, and moves and resizes halls and buildings under their contents;
+it installs 8U servers (with and without service dates), shrinks racks' units and design power and dates or
+fails single NVL72 trays. After every step the invariants are checked on the database by
+brute force, with algorithms of the test's own (Kahn's topological sort, all pairs of racks, every day a
+server enters or leaves service), not the code under test; and every analytics endpoint of both campuses
+answers 200 or 4xx, never 500.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime
 import itertools
 from collections import defaultdict
 
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from campus.api import analytics
+from campus.catalog_data import NIC_KINDS
 from campus.interchange.importer import import_campus
 from campus.models import Building, CoolingUnit, DataHall, Node, NodeModel, Pod, PowerDevice, PowerFeed, Rack
 from tests.conftest import client_for, make_user
@@ -52,6 +57,26 @@ def _acyclic(edges: list[tuple[int, int]]) -> bool:
     return removed == len(nodes)
 
 
+def _days_in_service(nodes) -> dict:
+    """For each day a server enters or leaves service (and the start), the servers in service that day."""
+    days = {datetime.date.min} | {d for n in nodes for d in (n.in_service_date, n.retire_date) if d}
+    return {
+        day: [
+            n
+            for n in nodes
+            if (n.in_service_date is None or n.in_service_date <= day)
+            and (n.retire_date is None or n.retire_date > day)
+        ]
+        for day in days
+    }
+
+
+def _server_kw(model) -> float:
+    gpu = model.gpu_model
+    nic_w = NIC_KINDS.get(model.nic_kind, {}).get("extra_w_per_nic", 0.0)
+    return (model.gpus_per_node * gpu.tdp_w + model.overhead_w + model.nics * nic_w) / 1000.0
+
+
 def _overlap(a: Rack, b: Rack) -> bool:
     eps = 1e-6
     return (
@@ -80,6 +105,7 @@ class InventoryMachine(RuleBasedStateMachine):
         two = import_campus(spec)
         self.campuses = [one.pk, two.pk]
         self.tray = NodeModel.objects.get(slug="gb200-nvl72-tray").pk
+        self.h100 = NodeModel.objects.get(slug="hgx-h100-8").pk  # 8U, 10.2 kW
 
     def teardown(self):
         transaction.set_rollback(True)
@@ -123,7 +149,7 @@ class InventoryMachine(RuleBasedStateMachine):
             "name": f"R-{next(self.serial)}",
             "x_m": round(x, 2),
             "y_m": round(y, 2),
-            "design_kw": 40.0,
+            "design_kw": 140.0,  # room for a GB200 NVL72: 18 x 7.33 kW = 131.94 kW
         }
         if unknown:
             body[unknown] = 1
@@ -237,6 +263,48 @@ class InventoryMachine(RuleBasedStateMachine):
         if count != 18:
             assert status == 400
 
+    @rule(
+        data=st.data(),
+        count=st.integers(1, 7),
+        dated=st.sampled_from([None, "2027-01-01", "2028-01-01"]),
+    )
+    def install_servers(self, data, count, dated):
+        rack = self._pick(Rack, data)
+        if rack is None:
+            return
+        extra = {"in_service_date": dated} if dated else {}
+        body = [
+            {"rack": rack, "node_model": self.h100, "name": f"S-{next(self.serial)}", **extra}
+            for _ in range(count)
+        ]
+        before = Node.objects.count()
+        status = self._write("post", "/api/nodes/", body if count > 1 else body[0])
+        if status >= 400:
+            assert Node.objects.count() == before
+
+    @rule(
+        data=st.data(),
+        field=st.sampled_from(["rack_units", "design_kw"]),
+        value=st.sampled_from([0, 5, 8, 24, 48]),
+        bulk=st.booleans(),
+    )
+    def shrink_rack(self, data, field, value, bulk):
+        pk = self._pick(Rack, data)
+        if pk is not None:
+            if bulk:
+                self._write("patch", "/api/racks/", [{"id": pk, field: value}])
+            else:
+                self._write("patch", f"/api/racks/{pk}/", {field: value})
+
+    @rule(data=st.data(), field=st.sampled_from(["retire_date", "in_service_date", "status"]))
+    def change_one_tray(self, data, field):
+        pk = self._pick(Node, data, node_model_id=self.tray)
+        if pk is not None:
+            value = "failed" if field == "status" else "2027-06-01"
+            status = self._write("patch", f"/api/nodes/{pk}/", {field: value})
+            # A failed tray is an operational state; dates that split the domain are refused.
+            assert status == (200 if field == "status" else 400)
+
     @rule(data=st.data())
     def remove_a_tray(self, data):
         pk = self._pick(Node, data, node_model_id=self.tray)
@@ -302,6 +370,20 @@ class InventoryMachine(RuleBasedStateMachine):
             .annotate(n=Count("id"))
         )
         assert all(row["n"] == 18 for row in counts)
+
+    @invariant()
+    def racks_hold_their_servers_on_every_day(self):
+        by_rack = defaultdict(list)
+        for node in Node.objects.select_related("node_model__gpu_model"):
+            by_rack[node.rack_id].append(node)
+        for rack in Rack.objects.filter(pk__in=list(by_rack)):
+            for day, nodes in _days_in_service(by_rack[rack.pk]).items():
+                units = sum(n.node_model.rack_units for n in nodes)
+                kw = sum(_server_kw(n.node_model) for n in nodes) + rack.extra_it_kw
+                assert units <= rack.rack_units, (rack.name, day, units)
+                assert kw <= rack.design_kw + 0.01, (rack.name, day, kw)
+                trays = sum(1 for n in nodes if n.node_model_id == self.tray)
+                assert trays in (0, 18), (rack.name, day, trays)
 
     @invariant()
     def analytics_never_fail(self):

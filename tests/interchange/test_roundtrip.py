@@ -73,12 +73,12 @@ def test_hand_edited_inventory_round_trips(small_spec):
 def test_export_reflects_edits_made_outside_the_spec(small_spec):
     campus = import_campus(small_spec)
     PowerDevice.objects.filter(campus=campus, name="PDU-B").update(rated_kw=175.0)
-    Rack.objects.filter(campus=campus, name="R01-02").update(design_kw=30.0)
+    Rack.objects.filter(campus=campus, name="R01-02").update(design_kw=55.5)
     Node.objects.filter(name="R01-01-n04").update(status="maintenance")
     spec = export_campus(campus)
     assert next(d for d in spec["power_devices"] if d["name"] == "PDU-B")["rated_kw"] == 175.0
     racks = spec["buildings"][0]["halls"][0]["rows"][0]["racks"]
-    assert racks[1]["design_kw"] == 30.0
+    assert racks[1]["design_kw"] == 55.5
     assert racks[0]["nodes"] == [
         {"model": "hgx-h100-8", "count": 3},
         {"model": "hgx-h100-8", "count": 1, "status": "maintenance"},
