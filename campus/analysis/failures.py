@@ -322,7 +322,7 @@ def _healthy_dark(g: PowerGraph, res: _Outcome) -> frozenset[int]:
     dark = g.memo.get("healthy_dark")
     if dark is None:
         live = res.base.feed_live
-        dark = g.memo["healthy_dark"] = frozenset(
+        dark = g.memo["healthy_dark"] = g.unfed_racks | frozenset(
             rid for rid, fids in g.rack_feeds.items() if not any(live.get(fid, False) for fid in fids)
         )
     return dark  # type: ignore[return-value]

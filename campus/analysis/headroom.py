@@ -21,6 +21,12 @@ The design redundancy is written into the chain itself, so it is checked by fail
   ``headroom = min over (device, scenario) of (limit − load) / s``; the minimising pair names the binding
   device and failure. A scope without fed racks has no headroom (None): nothing can be placed in it.
 
+Two bounds follow (``failover_headroom``): the **rack feeds** (``_feed_bound``: a feed's limit is its rating ×
+the ``max_utilization`` of the device feeding it, its load its share of the rack's in the scenario giving
+it the largest share) and the **grid connection** (``_grid_bound``: the rack IT the campus can add before
+its peak hour's facility load reaches ``grid_capacity_kw``, the same for every scope). A scope keeps the
+devices' own figure as ``chain_headroom_kw`` (stranded capacity's ``upstream``).
+
 ``s`` is found by pushing one unit of probe load per hall through the scenario's splits, so it includes
 every efficiency on the way and the shift of the racks onto the surviving side. The probe also carries
 the cooling power the added IT brings (``mechanical.mechanical_sensitivity``): its heat on the units
@@ -47,6 +53,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from campus.analysis.facility import campus_pue
 from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, _liveness_changes, failure_seeds, power_graph
@@ -120,6 +127,11 @@ class ScopeHeadroom:
     binding_name: str = ""
     binding_failure: Failure | None = None
     placement: str = "load"  # "load" | "design" | "racks": how added load is spread
+    # the devices' and utility feeds' own figure and binding, before the rack feeds' and the grid's bounds
+    # (``_feed_bound``, ``_grid_bound``); stranded capacity counts feeds and grid apart, as constraints of
+    # their own
+    chain_headroom_kw: float | None = None
+    chain_binding: dict | None = None
 
     def binding_dict(self) -> dict | None:
         if self.binding_id is None:
@@ -143,6 +155,30 @@ class ScopeHeadroom:
 
 
 @dataclass
+class GridHeadroom:
+    """The campus's grid connection: its capacity against the facility load of the peak hour, kW at the
+    grid, and the rack IT that fits before it is reached (``_grid_bound``)."""
+
+    capacity_kw: float
+    facility_kw: float  # what the racks' feeds carry today x the peak hour's PUE
+    peak_pue: float
+    it_headroom_kw: float  # rack IT (kW at the racks, as the scopes' headroom) the grid still takes
+
+    @property
+    def headroom_kw(self) -> float:
+        return self.capacity_kw - self.facility_kw
+
+    def as_dict(self) -> dict:
+        return {
+            "capacity_kw": self.capacity_kw,
+            "facility_kw": self.facility_kw,
+            "peak_pue": self.peak_pue,
+            "headroom_kw": self.headroom_kw,
+            "it_headroom_kw": self.it_headroom_kw,
+        }
+
+
+@dataclass
 class Headroom:
     devices: dict[int, ElementHeadroom]
     utilities: dict[int, ElementHeadroom]
@@ -150,10 +186,12 @@ class Headroom:
     buildings: dict[int, ScopeHeadroom]
     campus: ScopeHeadroom
     scenarios: int = 0
+    grid: GridHeadroom | None = None  # None: no grid limit modelled (``grid_capacity_kw`` 0)
 
     def as_dict(self) -> dict:
         return {
             "campus": self.campus.as_dict(),
+            "grid": self.grid.as_dict() if self.grid is not None else None,
             "buildings": [b.as_dict() for b in self.buildings.values()],
             "halls": [h.as_dict() for h in self.halls.values()],
             "utilities": [u.as_dict() for u in self.utilities.values()],
@@ -454,7 +492,11 @@ def failover_headroom(snap: CampusSnapshot) -> Headroom:
         hit = _CACHE.get(id(g))
     if hit is not None and hit[0] is g:
         return hit[1]
-    result = _compute(g)
+    context: dict = {}
+    result = _compute(g, context)
+    for row in (*result.halls.values(), *result.buildings.values(), result.campus):
+        row.chain_headroom_kw, row.chain_binding = row.headroom_kw, row.binding_dict()
+    result = _grid_bound(g, _feed_bound(g, result, context))
     with _CACHE_LOCK:
         while len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)), None)
@@ -664,7 +706,9 @@ def _ratios(margin: np.ndarray, sens: np.ndarray) -> np.ndarray:
     return out
 
 
-def _compute(g: PowerGraph) -> Headroom:
+def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
+    """The chain's headroom (devices and utility feeds); ``context`` receives the probe and the scopes'
+    columns for the bounds ``failover_headroom`` adds (``_feed_bound``)."""
     snap = g.snap
     base = g.baseline()
     place = _placement(g)
@@ -856,7 +900,154 @@ def _compute(g: PowerGraph) -> Headroom:
     campus = scope_row(
         "campus", None, sum(it_by_hall.values()), len(hall_ids) + len(building_ids), place.campus_mode
     )
+    if context is not None:
+        context.update(
+            probe=probe,
+            scenarios=scenarios,
+            columns=(hall_cols, to_building, to_campus),
+            scope_cols=(hall_col, building_col, len(hall_ids) + len(building_ids)),
+        )
     return Headroom(devices, util_rows, halls, buildings, campus, scenarios=len(scenarios) + 1)
+
+
+GRID_BINDING_NAME = "grid connection"
+
+
+def _feed_shares(g: PowerGraph, rid: int, live, dead_feeds: set[int] | frozenset[int]) -> dict[int, float]:
+    """Each live feed's share of rack ``rid``'s load (``power._split``: evenly over the live sides, then over
+    a side's live feeds)."""
+    groups: dict[str, list[int]] = {}
+    for fid, side, up in g.rack_feed_info.get(rid, ()):
+        if fid not in dead_feeds and live(up):
+            groups.setdefault(side, []).append(fid)
+    return _split_factors(groups)
+
+
+def feed_name(g: PowerGraph, fid: int) -> str:
+    """ "UPS-1 -> R3 (A)": a rack feed by its ends and side (as impact mode names a tripped feed)."""
+    f = g.feeds[fid]
+    rack = g.racks[f.rack_id].name if f.rack_id in g.racks else f"rack {f.rack_id}"
+    return f"{g.devices[f.upstream_id].name} -> {rack} ({f.side})"
+
+
+def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
+    """Every scope's headroom bounded by its racks' feeds: a rack feed's planning limit is its
+    ``rating_kw`` × the ``max_utilization`` of the device feeding it (stranded capacity's plannable rating);
+    in a scenario it carries its share of the rack's load (``power._split``), so the share is the feed's
+    sensitivity to the rack's load and, the rack's load row being linear in the added IT, the feed offers
+    ``(limit − share × load) / (share × s_rack)`` like a device. That ratio only falls as the share grows,
+    so each feed's worst scenario is the one giving it its largest share (the first in scenario order).
+    Racks with no added load (weight 0) are not offered, as a device the scope does not load."""
+    probe: _Probe = context["probe"]
+    base = g.baseline()
+    worst: dict[int, tuple[float, Failure]] = {}  # feed -> (largest share, first scenario giving it)
+
+    def offer(rid: int, shares: dict[int, float], failure: Failure) -> None:
+        for fid, share in shares.items():
+            if share > worst.get(fid, (0.0, HEALTHY))[0] * (1 + TIE_RELATIVE):
+                worst[fid] = (share, failure)
+
+    rated = {
+        rid for rid, info in g.rack_feed_info.items() if any(g.feeds[fid].rating_kw > 0 for fid, _, _ in info)
+    }
+    for rid in sorted(rated):
+        offer(rid, _feed_shares(g, rid, base.live.__getitem__, ()), HEALTHY)
+    for failure, dead_devices, dead_feeds, failed_utilities in context["scenarios"]:
+        utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
+        seeds = failure_seeds(g, dead_devices, dead_feeds, utility_hit)
+        changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
+        hit: set[int] = set()
+        for d in changed:
+            for fid in g.down_feeds[d]:
+                rid = g.feeds[fid].rack_id
+                if rid in rated and g.feeds[fid].downstream_device_id is None:
+                    hit.add(rid)
+        for fid in dead_feeds:
+            rid = g.feeds[fid].rack_id
+            if rid in rated and g.feeds[fid].downstream_device_id is None:
+                hit.add(rid)
+
+        def live(d: int, changed=changed) -> bool:
+            return base.live[d] != (d in changed)
+
+        for rid in sorted(hit):
+            offer(rid, _feed_shares(g, rid, live, dead_feeds), failure)
+
+    hall_cols, to_building, to_campus = context["columns"]
+    hall_col, building_col, campus_col = context["scope_cols"]
+    n_halls = probe.n_halls
+    fids = [fid for fid in sorted(worst) if g.feeds[fid].rating_kw > 0 and worst[fid][0] > 0]
+    scope_min = _ScopeMins(len(hall_cols) + to_building.shape[1] + 1)
+    for start in range(0, len(fids), _ROW_CHUNK):
+        chunk = fids[start : start + _ROW_CHUNK]
+        share = np.array([worst[fid][0] for fid in chunk])
+        limit = np.array(
+            [g.feeds[fid].rating_kw * g.devices[g.feeds[fid].upstream_id].max_utilization for fid in chunk]
+        )
+        rows = probe.loads[[probe.load_row[g.feeds[fid].rack_id] for fid in chunk]]
+        sens = share[:, None] * rows[:, :n_halls]
+        margin = limit - share * rows[:, n_halls]
+        values = np.hstack(
+            [
+                _ratios(margin, sens[:, hall_cols]),
+                _ratios(margin, sens @ to_building),
+                _ratios(margin, sens @ to_campus),
+            ]
+        )
+        scope_min.offer(values, np.arange(start, start + len(chunk)))
+
+    def bound(row: ScopeHeadroom, col: int | None) -> None:
+        if col is None or row.headroom_kw is None or scope_min.row[col] < 0:
+            return
+        value = float(scope_min.value[col])
+        if value < row.headroom_kw - TIE_RELATIVE * abs(row.headroom_kw):
+            fid = fids[int(scope_min.row[col])]
+            row.headroom_kw = value
+            row.binding_kind, row.binding_id, row.binding_name = "feed", fid, feed_name(g, fid)
+            row.binding_failure = worst[fid][1]
+
+    for hid, row in result.halls.items():
+        bound(row, hall_col.get(hid))
+    for bid, row in result.buildings.items():
+        bound(row, building_col.get(bid))
+    bound(result.campus, campus_col)
+    return result
+
+
+def grid_it_kw(snap: CampusSnapshot) -> tuple[float, float, float] | None:
+    """(the rack-feed kW the grid allows, the rack-feed kW today, the peak hour's PUE), or None when no grid
+    limit is modelled. The grid carries the peak hour: the racks' feeds (their IT with the network and other
+    IT placed on them) may carry ``grid_capacity_kw / peak PUE`` (``facility.campus_pue``), the figure
+    stranded capacity caps the campus by."""
+    if snap.grid_capacity_kw <= 0:
+        return None
+    g = power_graph(snap)
+    pue = campus_pue(snap).peak_pue
+    pue = pue if pue > 0 else 1.0
+    fed = sum(g.load_kw.get(r.id, 0.0) for r in snap.racks)
+    return snap.grid_capacity_kw / pue, fed, pue
+
+
+def _grid_bound(g: PowerGraph, result: Headroom) -> Headroom:
+    """Every scope's headroom bounded by the campus grid connection: IT added anywhere on the campus draws
+    on the one connection, so a hall, a building and the campus can each add at most the rack IT that keeps
+    the peak hour's facility load within ``grid_capacity_kw``. Added rack IT brings the network and other
+    IT share the campus's racks carry today (``fed / it``). The grid binds in every scenario alike (a
+    failure moves load within the chain, not off the grid), so its failure is "no failure"."""
+    grid = grid_it_kw(g.snap)
+    if grid is None:
+        return result
+    allowed, fed, pue = grid
+    it = sum(g.default_rack_load_kw.get(r.id, 0.0) for r in g.snap.racks)
+    carried = fed / it if it > 0 else 1.0
+    it_headroom = (allowed - fed) / carried
+    result.grid = GridHeadroom(g.snap.grid_capacity_kw, fed * pue, pue, it_headroom)
+    for row in (*result.halls.values(), *result.buildings.values(), result.campus):
+        if row.headroom_kw is not None and it_headroom < row.headroom_kw:
+            row.headroom_kw = it_headroom
+            row.binding_kind, row.binding_id, row.binding_name = "grid", g.snap.id, GRID_BINDING_NAME
+            row.binding_failure = HEALTHY
+    return result
 
 
 def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
@@ -878,8 +1069,10 @@ def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
 __all__ = [
     "ElementHeadroom",
     "Failure",
+    "GridHeadroom",
     "Headroom",
     "ScopeHeadroom",
     "both_sides_headroom_kw",
     "failover_headroom",
+    "grid_it_kw",
 ]

@@ -17,7 +17,11 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
   (``headroom._scenarios``: healthy, each live non-generator device lost, each utility feed lost, each whole
-  side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost.
+  side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost;
+* **grid**: the campus's grid connection at the peak hour (``headroom.grid_it_kw``, the bound of the
+  failover headroom and stranded capacity): its capacity less today's and the new racks' feed load × the
+  peak hour's PUE, kW at the grid: below 0 the hall fails on ``grid``; else the option's ``power_kw`` when
+  lower than every device's.
 
 The power check is exact for the scenarios' load arithmetic: a scenario's loads are linear in the added
 loads for fixed liveness, so the added kW are pushed up through the scenario's own splits (the rules of
@@ -36,7 +40,7 @@ from dataclasses import dataclass, field
 
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, unit_electrical_fraction
 from campus.analysis.fabric import medium_for_length
-from campus.analysis.headroom import Failure, _scenarios
+from campus.analysis.headroom import GRID_BINDING_NAME, HEALTHY, Failure, _scenarios, grid_it_kw
 from campus.analysis.heat import (
     AIR_UNIT_KINDS,
     ALL_TO_LIQUID,
@@ -62,7 +66,7 @@ MAX_FREE_POSITIONS = 100_000  # free positions counted in a hall after placing (
 FEED_RATING_STEP_KW = 5.0  # rack feed breakers rounded up to 5 kW (as the generator)
 TOL = 1e-9
 # What can bind, in the order the checks run in a hall (a hall that fails early has passed fewer checks).
-CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "cooling", "power")
+CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "cooling", "power", "grid")
 TOP_K = 64  # worst scenario loads kept per element
 
 
@@ -505,6 +509,7 @@ class _HallInput:
     balance: object = None
     per_server: float = 0.0  # other IT per kW of servers added (heat.other_it_per_server_kw)
     cables: dict = field(default_factory=dict)  # switch id -> [(hall, x, y, length)] of its rack cables
+    grid: tuple[float, float, float] | None = None  # headroom.grid_it_kw: (feed kW allowed, today, peak PUE)
 
 
 def _cooling_type(inp: _HallInput, hall_id: int, units) -> tuple[str, list]:
@@ -611,8 +616,25 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         check = power_check(snap, loads_of(a, b))
         if check is None:
             return None, None
+        if inp.grid is not None:
+            # the campus grid connection at the peak hour, kW at the grid: its capacity less the racks'
+            # feeds, today's and the new racks', times the peak hour's PUE (headroom.grid_it_kw)
+            allowed, fed_now, pue = inp.grid
+            grid_after = (allowed - fed_now - inp.racks * fed_kw) * pue
+            if grid_after < check.headroom_kw:
+                check = PowerCheck(grid_after, ("grid", snap.id, GRID_BINDING_NAME), HEALTHY, check.elements)
         if check.headroom_kw < -TOL:
             level, _ident, name = check.element
+            if level == "grid":
+                return None, _Fail(
+                    "grid",
+                    hall.name,
+                    "grid",
+                    name,
+                    f"the {name} would carry {-check.headroom_kw:.1f} kW beyond its "
+                    f"{snap.grid_capacity_kw:.1f} kW at the peak hour (PUE {inp.grid[2]:.3f})",
+                    margin=check.headroom_kw,
+                )
             return None, _Fail(
                 "power",
                 hall.name,
@@ -978,6 +1000,7 @@ def place(
         balance=_memo(g, "placement_cooling", lambda: cooling_balance(snap)),
         per_server=_memo(g, "placement_other_it", lambda: other_it_per_server_kw(snap)),
         cables=_memo(g, "placement_cables", lambda: _rack_cables(snap)),
+        grid=_memo(g, "placement_grid", lambda: grid_it_kw(snap)),
     )
     candidates: list[_Candidate] = []
     fails: list[_Fail] = []
@@ -1020,6 +1043,12 @@ def place(
             "element": best["power_element"],
             "detail": f"{best['power_kw']:.1f} kW of planning headroom left after {best['power_failure']['name']}",
         }
+        if best["power_level"] == "grid":
+            binding = {
+                **binding,
+                "constraint": "grid",
+                "detail": f"{best['power_kw']:.1f} kW of grid capacity left at the peak hour",
+            }
         if best["cooling_kw"] < best["power_kw"]:
             binding = {
                 "constraint": "cooling",

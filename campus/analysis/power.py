@@ -388,12 +388,13 @@ class PowerRollup:
     dead_feeds: set[int]
     tripped: list[tuple[str, int, str]]  # (kind "device" | "feed", id, reason) in cascade order
     rack_sides_lost: dict[int, set[str]]  # racks that lost at least one side
-    racks_without_power: set[int]
+    racks_without_power: set[int]  # every side dead, or a load and no feed at all (``unfed_racks``)
     utility_load_kw: dict[int, float]
     total_input_kw: float  # drawn from utilities plus generator output
     # electrical load carried for each cooling unit ("unit", id) and plant ("plant", id) with a supply, kW;
     # 0.0 when every supply is dead (the load stopped)
     mechanical_load_kw: dict[tuple[str, int], float] = field(default_factory=dict)
+    unfed_racks: frozenset[int] = frozenset()  # racks with a load and no power feed (dark whatever fails)
 
     def rack_side_load_kw(self, snap: CampusSnapshot, rack_id: int) -> dict[str, float]:
         """Load carried per side of a rack, kW."""
@@ -435,7 +436,13 @@ def rollup(
             kw, _ = cooling_figures(snap, rack_load_kw)
             loads.update({lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()})
     res = _run(g, failed, frozenset(failed_feeds), failed_power_feeds, loads)
-    return _materialise(g, res)
+    if loads is None:
+        unfed = g.unfed_racks
+    else:
+        unfed = frozenset(
+            rid for rid, kw in loads.items() if rid in g.racks and kw > 0 and rid not in g.rack_feeds
+        )
+    return _materialise(g, res, unfed)
 
 
 def outage(
@@ -453,7 +460,7 @@ def outage(
     st, base = res.state, res.base
     memo = g.memo.get("outage_base")
     if memo is None or memo[0] is not base:
-        base_dark = _dark_racks(g, base.feed_live, g.rack_feeds)
+        base_dark = _dark_racks(g, base.feed_live, g.rack_feeds) | g.unfed_racks
         base_dead = {d for d, ok in base.live.items() if not ok}
         feed_rack = {fid: rid for rid, fids in g.rack_feeds.items() for fid in fids}
         memo = g.memo["outage_base"] = (base, base_dark, base_dead, feed_rack)
@@ -473,7 +480,8 @@ def outage(
 def _dark_racks(
     g: PowerGraph, feed_live: Mapping[int, bool], rack_feeds: Mapping[int, list[int]]
 ) -> set[int]:
-    """Racks of ``rack_feeds`` every side of which is dead (the roll-up's ``racks_without_power``)."""
+    """Racks of ``rack_feeds`` every side of which is dead (with ``PowerGraph.unfed_racks``, the loaded racks
+    without any feed, the roll-up's ``racks_without_power``)."""
     dark: set[int] = set()
     for rid, fids in rack_feeds.items():
         by_side: dict[str, bool] = {}
@@ -499,7 +507,7 @@ def _merged(base: dict, over: dict) -> dict:
     return out
 
 
-def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
+def _materialise(g: PowerGraph, res: _Outcome, unfed: frozenset[int]) -> PowerRollup:
     st, base = res.state, res.base
     live = _merged(base.live, st.live)
     feed_live = _merged(base.feed_live, st.feed_live)
@@ -530,6 +538,7 @@ def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
             sides_lost[rid] = lost
             if len(lost) == len(by_side):
                 dark.add(rid)
+    dark |= unfed  # a loaded rack without a feed: nothing carries it
     utility: dict[int, float] = {}
     for d, share in util_share.items():
         u = g.devices[d].utility_feed_id
@@ -552,6 +561,7 @@ def _materialise(g: PowerGraph, res: _Outcome) -> PowerRollup:
         utility_load_kw=utility,
         total_input_kw=sum(utility.values()) + generator_kw,
         mechanical_load_kw=mechanical,
+        unfed_racks=unfed,
     )
 
 

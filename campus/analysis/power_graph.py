@@ -79,6 +79,11 @@ class PowerGraph:
         self.racks = {r.id: r for r in snap.racks}
         self.rack_gpus = {r.id: snap.rack_gpus(r) for r in snap.racks}
         self.rack_gpu_count = {rid: sum(by_model.values()) for rid, by_model in self.rack_gpus.items()}
+        # Racks with a load and no power feed: nothing carries them, so they are dark in every solve (a
+        # rack with neither load nor feed is an empty position, not a dark rack).
+        self.unfed_racks = frozenset(
+            rid for rid in self.racks if rid not in self.rack_feeds and self.load_kw.get(rid, 0.0) > 0
+        )
         self.status_dead = frozenset(d.id for d in snap.power_devices if d.status in DEAD_STATUSES)
         # Results derived from this graph alone (the healthy solve, the baseline roll-up, the cooling
         # index of the failure analysis), computed once by their owners.

@@ -91,6 +91,22 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
     return findings
 
 
+def unfed_racks(snap: CampusSnapshot) -> list[dict]:
+    """Racks with a load and no power feed (``PowerGraph.unfed_racks``): dark whatever fails, so no failure
+    finding names them; listed apart so a planner sees them (id order)."""
+    g = power_graph(snap)
+    return [
+        {
+            "id": rid,
+            "name": g.racks[rid].name,
+            "hall_id": g.racks[rid].hall_id,
+            "gpus": g.rack_gpu_count.get(rid, 0),
+            "fed_kw": g.load_kw.get(rid, 0.0),
+        }
+        for rid in sorted(g.unfed_racks)
+    ]
+
+
 # Element kinds of each domain: a power device or utility feed belongs to the power chain (the mechanical
 # boards and PDUs too: their loss is the power chain's), a cooling unit or plant to the cooling.
 DOMAIN_OF_KIND = {"utility": "power", "power": "power", "cooling": "cooling", "plant": "cooling"}

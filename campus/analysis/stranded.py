@@ -40,9 +40,8 @@ import math
 from dataclasses import dataclass, field
 
 from campus.analysis.cooling import cooling_pools
-from campus.analysis.facility import campus_pue
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
-from campus.analysis.headroom import ScopeHeadroom, failover_headroom
+from campus.analysis.headroom import ScopeHeadroom, failover_headroom, grid_it_kw
 from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, rack_heat_split
 from campus.analysis.power import power_graph
 from campus.analysis.power_graph import PowerGraph
@@ -142,11 +141,12 @@ def _capped(
 
 def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, dict | None]:
     """What the scope's racks' feeds may carry by the upstream chain: today's ``fed_kw`` plus the failover
-    headroom (kW of rack IT) with the network and other IT share the scope's racks carry today."""
-    if row is None or row.headroom_kw is None:
+    headroom of the chain alone (kW of rack IT, before the grid bound: the grid is its own constraint) with
+    the network and other IT share the scope's racks carry today."""
+    if row is None or row.chain_headroom_kw is None:
         return None, None
     carried = fed_kw / row.it_kw if row.it_kw > 0 else 1.0
-    return fed_kw + row.headroom_kw * carried, row.binding_dict()
+    return fed_kw + row.chain_headroom_kw * carried, row.chain_binding
 
 
 def _cooling_limits_kw(
@@ -300,9 +300,10 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     upstream, device = _upstream(headroom.campus, sum(fed_by_hall.values()))
     if upstream is not None:
         campus_caps["upstream"] = upstream
-    if snap.grid_capacity_kw > 0:
-        # the grid carries the peak hour: IT fits while IT x the peak hour's PUE fits the connection
-        pue = campus_pue(snap).peak_pue
-        campus_caps["grid"] = snap.grid_capacity_kw / (pue if pue > 0 else 1.0)
+    grid = grid_it_kw(snap)
+    if grid is not None:
+        # the grid carries the peak hour: IT fits while IT x the peak hour's PUE fits the connection (the
+        # failover headroom's grid bound, counted here as its own constraint)
+        campus_caps["grid"] = grid[0]
     campus = _capped("campus", None, list(buildings.values()), campus_caps, device)
     return StrandedCapacity(racks=racks, halls=halls, buildings=buildings, campus=campus)

@@ -181,6 +181,7 @@ def campus_summary(
             },
             "tripped_at_design_load": [{"kind": k, "id": i, "reason": r} for k, i, r in chain.tripped],
             "racks_without_power": len(chain.racks_without_power),
+            "unfed_racks": len(chain.unfed_racks),  # of racks_without_power: a load and no feed at all
             "stranded_mw": kw_to_mw(stranded.campus.stranded_kw),
             "stranded_by_constraint_mw": {
                 k: kw_to_mw(v) for k, v in stranded.campus.stranded_by_constraint_kw.items()

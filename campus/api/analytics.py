@@ -506,6 +506,11 @@ def redundancy(state: CampusState, include_single_points: bool) -> list[dict]:
     )
 
 
+def unfed_racks(state: CampusState) -> list[dict]:
+    """The racks with a load and no power feed (``redundancy.unfed_racks``)."""
+    return state.memo(("unfed_racks",), lambda: redundancy_mod.unfed_racks(state.snap))
+
+
 def redundancy_declared(state: CampusState) -> list[dict]:
     """The declared redundancy of the campus against the single points found (``rules``)."""
 

@@ -93,7 +93,8 @@ class PlacementActionsMixin:
         "within its planning limit after the worst single failure (each side carrying 100 % of the new racks); "
         "a campus declared N keeps no spare: cooling within capacity, one feed (`feed_b` null). "
         "Up to 3 options, most power headroom left first. `binding_constraint` is one of floor_space, "
-        "rack_density, fabric_ports, cooling, power; `binding` names the level and element. With "
+        "rack_density, fabric_ports, cooling, power, grid (the campus grid connection at the peak hour); "
+        "`binding` names the level and element. With "
         "`apply_as_branch` the best option is written to a new design branch of that name (`branch`, 201). "
         "Planner role.",
         request=p.PlacementRequestSerializer,

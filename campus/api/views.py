@@ -645,7 +645,9 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         "plant. Cooling follows power (a unit or plant stops when all its supplies are dead) and spare "
         "capacity is counted once, exactly as impact mode does. Lists each element whose loss trips another "
         "(`effect: cascade`), leaves racks without power (`power`) or powered racks without cooling "
-        "(`cooling`), the most GPUs lost first. `device_kind` is the `kind` impact mode takes. `declared` "
+        "(`cooling`), the most GPUs lost first. `device_kind` is the `kind` impact mode takes. `unfed_racks` "
+        "lists the racks with a load and no power feed: dark before any failure (their GPUs are never usable), "
+        "so no finding names them. `declared` "
         "checks the campus's declared power_redundancy and cooling_redundancy against them (an N design's "
         "single points are warnings, a redundant design's errors).",
         parameters=[a.RedundancyQuerySerializer],
@@ -702,7 +704,10 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         state = self._state(params)
         findings = analytics.redundancy(state, params["include_single_points"])
         declared = analytics.redundancy_declared(state)
-        return Response({"count": len(findings), "findings": findings, "declared": declared})
+        unfed = analytics.unfed_racks(state)
+        return Response(
+            {"count": len(findings), "findings": findings, "declared": declared, "unfed_racks": unfed}
+        )
 
     @extend_schema(
         summary="Stranded power capacity",

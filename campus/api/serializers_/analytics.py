@@ -210,6 +210,11 @@ class RedundancySerializer(serializers.Serializer):
         help_text="The design check of the campus's declared power_redundancy and cooling_redundancy against "
         "the single points found (all of them, whatever include_single_points).",
     )
+    unfed_racks = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Racks with a load and no power feed ({id, name, hall_id, gpus, fed_kw}): dark before any "
+        "failure, their GPUs never usable; no failure finding names them.",
+    )
 
 
 class StrandedQuerySerializer(StrictQueryMixin, AsOfQuery):
@@ -221,7 +226,9 @@ class SummarySerializer(serializers.Serializer):
     inventory = serializers.DictField()
     power = serializers.DictField(
         help_text="Includes `headroom_after_failover_mw` (IT MW the campus can add with the design "
-        "redundancy intact) and `headroom_binding` (device and failure that bind it)."
+        "redundancy intact, within its rack feeds and its grid connection) and `headroom_binding` (device, "
+        "rack feed or grid, and failure that bind it); `racks_without_power` of which `unfed_racks` have a "
+        "load and no feed."
     )
     cooling = serializers.DictField(
         help_text="`heat_load_mw` (= IT power); `capacity_mw`: the cooling units' usable capacity with the "
@@ -291,7 +298,9 @@ class ScopeHeadroomSerializer(serializers.Serializer):
         "failure or side loss), MW; null when there are no fed racks to place it on.",
     )
     headroom_binding = serializers.DictField(
-        allow_null=True, help_text="The device (or utility feed) that binds it and the failure that binds it."
+        allow_null=True,
+        help_text="What binds it (`kind`: a device kind, `utility`, `feed` for a rack feed, `grid` for the campus "
+        "grid connection) and the failure that binds it.",
     )
 
 

@@ -15,6 +15,18 @@ class CampusSerializer(TwinModelSerializer):
         validators = []
         brief_fields = BRIEF
 
+    def validate_grid_capacity_mw(self, value: float) -> float:
+        # 0 would read as "no grid limit" to stranded capacity, headroom and placement, yet as a grid with
+        # no capacity to the summary's grid_headroom_mw: refused, so a typed campus always has its limit
+        if value is not None and value <= 0:
+            raise serializers.ValidationError(
+                "must be greater than 0 MW: the capacity of the campus's grid connection, which bounds "
+                "the headroom, stranded capacity and placement. The twin models no campus without a grid "
+                "limit; to leave the grid out of the way, give a capacity above the campus's peak "
+                "facility load."
+            )
+        return value
+
 
 class UtilityFeedSerializer(TwinModelSerializer):
     class Meta:
