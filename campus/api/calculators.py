@@ -17,11 +17,10 @@ from rest_framework.response import Response
 
 from campus.analysis import calculators
 from campus.analysis.compute import PARTITIONS, PRECISIONS
-from campus.api.serializers_.analytics import DayField
 from campus.models import Campus, GPUModel
 from campus.snapshot_adapter import gpu_spec
 from twin.api.exceptions import error_paths, field_error
-from twin.api.serializers.base import BoundedPrimaryKeyRelatedField, StrictFieldsMixin
+from twin.api.serializers.base import BoundedPrimaryKeyRelatedField, DayField, StrictFieldsMixin
 
 # ---------------------------------------------------------------- inputs
 

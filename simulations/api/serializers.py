@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from campus.api.serializers_.analytics import DayField
 from campus.snapshot_adapter import designed_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
@@ -19,7 +18,7 @@ from simulations.models import (
 )
 from simulations.runs import DEFAULT_REPLICAS, campus_params_errors
 from twin.api.serializers import BoundedPrimaryKeyRelatedField, TwinModelSerializer
-from twin.api.serializers.base import StrictFieldsMixin
+from twin.api.serializers.base import DayField, StrictFieldsMixin
 
 
 class SimulationSerializer(TwinModelSerializer):

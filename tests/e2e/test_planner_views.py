@@ -107,7 +107,9 @@ def test_overview_and_building_cards_show_the_api_figures(page, campus_2n):
     rack_it = sum(b["it_mw"] for b in summary["buildings"])
     for building in summary["buildings"]:
         share = building["it_mw"] / rack_it
-        assert share * power["headroom_after_failover_mw"] <= building["headroom_mw"] * (1 + 1e-3)
+        # 1 %: the grid's cap is turned into rack IT through each building's own share of the network and
+        # other IT its feeds carry, which the campus-wide share by rack IT rounds differently.
+        assert share * power["headroom_after_failover_mw"] <= building["headroom_mw"] * (1 + 1e-2)
     screenshot(page, "planner-overview", full_page=True)
 
 

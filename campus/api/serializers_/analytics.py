@@ -1,28 +1,11 @@
 """Query parameters and response shapes of the campus analytics endpoints."""
 
-import datetime
-import re
-
 from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
 from campus.analysis.reliability import PER_MODEL
 from campus.analysis.weather import CLIMATES
-from twin.api.serializers.base import StrictQueryMixin
-
-
-class DayField(serializers.DateField):
-    """A YYYY-MM-DD day; one written right but not on the calendar (2026-02-30) is named as such."""
-
-    default_error_messages = {"no_such_day": "{value} is not a day of the calendar: {reason}."}
-
-    def to_internal_value(self, value):
-        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            try:
-                datetime.date.fromisoformat(value.strip())
-            except ValueError as exc:
-                self.fail("no_such_day", value=value.strip(), reason=exc)
-        return super().to_internal_value(value)
+from twin.api.serializers.base import DayField, StrictQueryMixin
 
 
 class AsOfQuery(serializers.Serializer):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -547,3 +549,17 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
         )
         validate_model_instance(instance)
         return attrs
+
+
+class DayField(serializers.DateField):
+    """A YYYY-MM-DD day; one written right but not on the calendar (2026-02-30) is named as such."""
+
+    default_error_messages = {"no_such_day": "{value} is not a day of the calendar: {reason}."}
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+            try:
+                datetime.date.fromisoformat(value.strip())
+            except ValueError as exc:
+                self.fail("no_such_day", value=value.strip(), reason=exc)
+        return super().to_internal_value(value)
