@@ -76,12 +76,16 @@ def test_a_worker_killed_mid_job_leaves_nothing_and_the_job_failed(job_env, work
         GENERATE_URL, {"name": "E2E killed", "gpus": 65536, "background": True}, format="json"
     )
     job_id = response.json()["job"]
-    # Past the generation: validating or writing the campus inside its one transaction.
-    wait_for(
-        lambda: Job.objects.get(pk=job_id).progress >= 0.26, RUN_DEADLINE_S, "the job to reach the writes"
+    # In the middle of the writes inside the campus' one transaction (validated at 0.35, written at 0.9): not at
+    # the commit, which the database would finish on its own once sent, so the kill must land before it.
+    seen = wait_for(
+        lambda: (p := Job.objects.get(pk=job_id).progress) >= 0.35 and p,
+        RUN_DEADLINE_S,
+        "the job to reach the writes",
+        interval=0.05,
     )
-    time.sleep(0.5)
     first.kill()
+    assert seen < 0.75, f"the writes were at {seen:.2f} when first seen: too near the commit to test a kill"
 
     job = Job.objects.get(pk=job_id)
     assert job.status == "running"

@@ -111,13 +111,13 @@ def workers(tmp_path):
             print(f"--- {log.name}\n{text[-4000:]}")
 
 
-def wait_for(predicate, deadline_s: float, what: str):
+def wait_for(predicate, deadline_s: float, what: str, interval: float = 0.2):
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
         value = predicate()
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(interval)
     pytest.fail(f"timed out after {deadline_s} s waiting for {what}")
 
 
