@@ -29,8 +29,9 @@ finding is what the failure adds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from campus.analysis.cooling import unit_electrical_fraction
 from campus.analysis.heat import AIR_UNIT_KINDS, plant_loops, rack_heat_split
@@ -41,6 +42,8 @@ from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 # What an element is, in the words of impact mode's ``kind``.
 KINDS = ("power", "cooling", "plant", "utility")
 EFFECTS = ("power", "cooling", "cascade")
+
+K = TypeVar("K")  # a cooling pool's key
 
 
 def effect_of(new_trips: int, gpus_lost_power: int, gpus_lost_cooling: int) -> str | None:
@@ -184,6 +187,29 @@ def _cooling_index(snap: CampusSnapshot, g: PowerGraph) -> _CoolingIndex:
     return idx
 
 
+def _pools_short(
+    stopped: Iterable[int],
+    pool_of: Mapping[int, K],
+    member_capacity_kw: Mapping[int, float],
+    pool_heat_kw: Mapping[K, float],
+    pool_capacity_kw: Mapping[K, float],
+    short_at_design: frozenset[K],
+) -> set[K]:
+    """The pools (keyed by ``pool_of``: a plant's loop, a unit's group, an air unit's hall) that cannot carry
+    their heat with these members stopped: those short at design, and those whose heat exceeds the capacity
+    of their running members. A stopped member in no pool of the kind is passed over."""
+    lost: dict[K, float] = {}
+    for m in stopped:
+        pool = pool_of.get(m)
+        if pool is not None:
+            lost[pool] = lost.get(pool, 0.0) + member_capacity_kw[m]
+    short = set(short_at_design)
+    short.update(
+        pool for pool, kw in lost.items() if _short(pool_heat_kw.get(pool, 0.0), pool_capacity_kw[pool] - kw)
+    )
+    return short
+
+
 def cooling_lost(
     snap: CampusSnapshot,
     dead_devices: Iterable[int],
@@ -205,15 +231,8 @@ def cooling_lost(
             if p not in plants and unpowered(idx.plant_supplies[p]):
                 plants.add(p)
     # a loop short of capacity stops every unit on it (they share its water), not only the stopped plants'
-    lost_by_loop: dict[int, float] = {}
-    for p in plants:
-        loop = idx.plant_loop[p]
-        lost_by_loop[loop] = lost_by_loop.get(loop, 0.0) + idx.plant_capacity_kw[p]
-    short_loops = set(idx.loops_short)
-    short_loops.update(
-        loop
-        for loop, lost in lost_by_loop.items()
-        if _short(idx.loop_heat_kw.get(loop, 0.0), idx.loop_capacity_kw[loop] - lost)
+    short_loops = _pools_short(
+        plants, idx.plant_loop, idx.plant_capacity_kw, idx.loop_heat_kw, idx.loop_capacity_kw, idx.loops_short
     )
     units = {u for u in failed_units if u in idx.unit_capacity_kw}
     for d in dead:
@@ -224,29 +243,25 @@ def cooling_lost(
         units.update(idx.loop_units.get(loop, ()))
     # a pool short of capacity cools none of its racks: every unit's, not only the stopped units'
     uncovered: set[int] = set()
-    lost_by_group: dict[tuple, float] = {}
-    for u in units:
-        group = idx.unit_group[u]
-        lost_by_group[group] = lost_by_group.get(group, 0.0) + idx.unit_capacity_kw[u]
-    short_groups = set(idx.groups_short)
-    short_groups.update(
-        group
-        for group, lost in lost_by_group.items()
-        if _short(idx.group_heat_kw[group], idx.group_capacity_kw[group] - lost)
+    short_groups = _pools_short(
+        units,
+        idx.unit_group,
+        idx.unit_capacity_kw,
+        idx.group_heat_kw,
+        idx.group_capacity_kw,
+        idx.groups_short,
     )
     for group in short_groups:
         uncovered.update(idx.group_units[group])
     racks = {r for u in uncovered for r in idx.unit_racks.get(u, ())}
-    lost_by_hall: dict[int, float] = {}
-    for u in units:
-        hall = idx.air_unit_hall.get(u)
-        if hall is not None:
-            lost_by_hall[hall] = lost_by_hall.get(hall, 0.0) + idx.unit_capacity_kw[u]
-    short_halls = set(idx.halls_short)
-    short_halls.update(
-        hall
-        for hall, lost in lost_by_hall.items()
-        if _short(idx.hall_air_heat_kw[hall], idx.hall_air_capacity_kw[hall] - lost)
+    # the hall's air units, whatever their groups: the air share of the hall's liquid-cooled racks
+    short_halls = _pools_short(
+        units,
+        idx.air_unit_hall,
+        idx.unit_capacity_kw,
+        idx.hall_air_heat_kw,
+        idx.hall_air_capacity_kw,
+        idx.halls_short,
     )
     for hall in short_halls:
         racks.update(idx.hall_air_racks.get(hall, ()))
