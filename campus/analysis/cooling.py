@@ -6,8 +6,9 @@ unassigned. A plant's heat is the sum over its units of their heat and their own
 (1-4% more: that power ends up as heat in the air or water the unit hands to the plant). Coolant flow needed = heat x 1.5 L/min per kW
 (vendor CDU sizing, ~10 K rise in water). Plant electrical power = heat / COP. A unit's electrical power
 is its fans (CRAH) or pumps (CDU, rear door, immersion tank) as a fraction of the heat it moves
-(``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). An N+1 group passes when the
-group's heat fits in its capacity without its largest unit.
+(``crah_fan_kw_per_kw_heat``, ``cdu_pump_kw_per_kw_heat`` in the catalog). A named group holds its declared
+redundancy when the group's heat fits in its usable capacity (``usable_capacity_kw`` with the campus's
+``cooling_redundancy``: N every unit, N+1 and undeclared without its largest unit, 2N without the larger half).
 
 Usable capacity (``cooling_pools``, ``usable_capacity_kw``): units back each other up in pools, the ones the
 failure analysis pools (``failures.cooling_lost``): each named group; the air units of a hall (the room air
@@ -155,7 +156,12 @@ class GroupCheck:
     heat_kw: float
     capacity_kw: float
     capacity_without_largest_kw: float
-    n_plus_1: bool
+    n_plus_1: bool  # the heat fits without the largest unit (the N+1 figure, whatever is declared)
+    # the declared cooling redundancy the group is checked against ("N", "N+1" or "2N"; undeclared: "N+1"),
+    # its usable capacity with that redundancy intact (usable_capacity_kw) and whether the heat fits in it
+    redundancy: str = "N+1"
+    usable_capacity_kw: float = 0.0
+    holds: bool = True
 
 
 @dataclass
@@ -196,7 +202,7 @@ def cooling_balance(
     failed_plants: frozenset[int] = frozenset(),
     gpu_power_fraction: float = 1.0,
 ) -> CoolingBalance:
-    """Heat per unit, plant and N+1 group. Failed units and plants carry no capacity. Racks not named in
+    """Heat per unit, plant and named group (checked against the declared redundancy). Failed units and plants carry no capacity. Racks not named in
     ``rack_load_kw`` run with their GPUs at ``gpu_power_fraction`` of TDP (the summary's energy figures)."""
     if air_limit_kw <= 0:
         raise ValueError("air_limit_kw: must be > 0")
@@ -270,11 +276,25 @@ def cooling_balance(
             )
         )
     checks = []
+    declared = snap.cooling_redundancy or "N+1"
     for name, members in sorted(groups.items()):
         caps = [c for c, _ in members]
         g_heat = sum(h for _, h in members)
         without = sum(caps) - max(caps)
-        checks.append(GroupCheck(name, len(members), g_heat, sum(caps), without, g_heat <= without))
+        usable = usable_capacity_kw(caps, declared)
+        checks.append(
+            GroupCheck(
+                name,
+                len(members),
+                g_heat,
+                sum(caps),
+                without,
+                g_heat <= without,
+                redundancy=declared,
+                usable_capacity_kw=usable,
+                holds=g_heat <= usable,
+            )
+        )
     unit_cap = sum(u.capacity_kw for u in units)
     plant_cap = sum(p.capacity_kw for p in plants)
     unit_caps = {u.id: u.capacity_kw for u in units}

@@ -10,9 +10,11 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
 * **fabric ports**: a pod with back-end leaf switches in the hall whose free ports (``count × radix`` less
   the cables already landed on them) take the new nodes' NICs (rail-optimized: NIC ``r`` on the hall's
   ``r``-th leaf group, modulo the groups; middle-of-rack: all on one leaf group);
-* **cooling**: the hall's units of the racks' kind take the added heat with each N+1 group's largest unit
-  out, no unit above its capacity, the plants behind them within capacity and, where a building has several
-  plants, within the capacity left after losing the largest;
+* **cooling**: the hall's units of the racks' kind take the added heat with each named group's usable
+  capacity under the declared ``cooling_redundancy`` (``cooling.usable_capacity_kw``: N+1 and undeclared
+  the largest unit out, 2N the larger half out; N no group check, every unit within its capacity), no unit
+  above its capacity, the plants behind them within capacity and, where a loop has several plants, within
+  the loop's usable capacity under the same declared redundancy;
 * **power**: a feed pair (A, B) already feeding racks of the hall, from distinct upstream paths (neither
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
@@ -38,7 +40,12 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, unit_electrical_fraction
+from campus.analysis.cooling import (
+    AIR_COOLING_LIMIT_KW,
+    cooling_balance,
+    unit_electrical_fraction,
+    usable_capacity_kw,
+)
 from campus.analysis.fabric import medium_for_length
 from campus.analysis.headroom import GRID_BINDING_NAME, HEALTHY, Failure, _scenarios, grid_it_kw
 from campus.analysis.heat import (
@@ -68,6 +75,8 @@ TOL = 1e-9
 # What can bind, in the order the checks run in a hall (a hall that fails early has passed fewer checks).
 CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "cooling", "power", "grid")
 TOP_K = 64  # worst scenario loads kept per element
+# What a declared cooling redundancy takes out of a group (cooling.usable_capacity_kw)
+REDUNDANCY_OUT = {"N": "nothing", "N+1": "largest unit", "2N": "larger half of the units"}
 
 
 @dataclass(frozen=True)
@@ -746,13 +755,17 @@ def _cooling(
         margins.append((cap[uid] - heat.get(uid, 0.0) - kw, "cooling unit", u.name, "capacity"))
     # A campus declared N (docs/model.md, "Redundancy topologies": the fewest units and plants that carry
     # the heat) keeps no spare to protect: each unit and plant within its capacity is its design intact.
-    spare = snap.cooling_redundancy != "N"
+    # Otherwise a group keeps its heat with the declared redundancy's units out (cooling.usable_capacity_kw:
+    # N+1 and undeclared the largest unit, 2N the larger half), as the balance and stranded capacity count it.
+    declared = snap.cooling_redundancy or "N+1"
+    spare = declared != "N"
+    out_what = REDUNDANCY_OUT[declared]
     groups = {units[uid].group for uid in added if units[uid].group} if spare else set()
     for grp in sorted(groups):
         members = [u for u in snap.cooling_units if u.group == grp]
-        g_cap = sum(cap[u.id] for u in members) - max(cap[u.id] for u in members)
+        g_cap = usable_capacity_kw([cap[u.id] for u in members], declared)
         g_heat = sum(heat.get(u.id, 0.0) + added.get(u.id, 0.0) for u in members)
-        margins.append((g_cap - g_heat, "cooling group", grp, "N+1 (largest unit out)"))
+        margins.append((g_cap - g_heat, "cooling group", grp, f"{declared} ({out_what} out)"))
     unit_electrical = {uid: kw * unit_electrical_fraction(units[uid].kind) for uid, kw in added.items()}
     plant_added: dict[int, float] = {}
     for uid, kw in added.items():
@@ -764,16 +777,18 @@ def _cooling(
     for pid, kw in plant_added.items():
         p = plants[pid]
         margins.append((p.capacity_kw - plant_heat.get(pid, 0.0) - kw, "cooling plant", p.name, "capacity"))
-    # N+1 over the plants of a loop: only they can take each other's heat (heat.plant_loops)
+    # the declared redundancy over the plants of a loop: only they can take each other's heat
+    # (heat.plant_loops; cooling.plant_usable_capacity_kw)
     loop_of = plant_loops(snap)
     for loop in sorted({loop_of[p] for p in plant_added}):
         members = [p for p in snap.cooling_plants if loop_of[p.id] == loop]
         if len(members) < 2 or not spare:
             continue
-        cap_n1 = sum(p.capacity_kw for p in members) - max(p.capacity_kw for p in members)
+        usable = usable_capacity_kw([p.capacity_kw for p in members], declared)
         total = sum(plant_heat.get(p.id, 0.0) + plant_added.get(p.id, 0.0) for p in members)
         names = ", ".join(p.name for p in members)
-        margins.append((cap_n1 - total, "plant loop", names, "largest plant out"))
+        what = "largest plant" if declared == "N+1" else "the larger half of the plants"
+        margins.append((usable - total, "plant loop", names, f"{declared} ({what} out)"))
     worst = min(margins)
     plant_electrical = {pid: kw / plants[pid].cop for pid, kw in plant_added.items() if plants[pid].cop > 0}
     result = {

@@ -216,7 +216,11 @@ def campus_summary(
             "air_limit_kw": air_limit_kw,
             "units_overloaded": [u.id for u in cooling.units if u.overloaded],
             "plants_overloaded": [p.id for p in cooling.plants if p.overloaded],
-            "groups_failing_n_plus_1": [c.group for c in cooling.groups if not c.n_plus_1],
+            # named groups whose heat exceeds their usable capacity with the declared cooling redundancy
+            # (N every unit, N+1 the largest out, 2N the larger half out); groups_failing_n_plus_1 is the
+            # earlier name of the same list, kept for clients
+            "groups_failing_redundancy": [c.group for c in cooling.groups if not c.holds],
+            "groups_failing_n_plus_1": [c.group for c in cooling.groups if not c.holds],
             "wue_l_per_kwh": year.wue_l_per_kwh,
             "water_m3": float(year.water_l.sum()) / 1000.0,
             "hours_short": year.hours_short,

@@ -89,7 +89,8 @@ class PlacementActionsMixin:
         summary="Where new racks of a node model fit, with the design redundancy intact",
         description="Per hall: free floor positions (existing row lines, then new rows behind, with aisle "
         "clearance), an air-cooling density limit, free back-end leaf ports for the NICs, cooling with each "
-        "N+1 group's largest unit out, and an A/B feed pair whose every upstream device and utility feed stays "
+        "named group's units out as the campus's cooling_redundancy declares (N+1 or undeclared the largest, "
+        "2N the larger half), and an A/B feed pair whose every upstream device and utility feed stays "
         "within its planning limit after the worst single failure (each side carrying 100 % of the new racks); "
         "a campus declared N keeps no spare: cooling within capacity, one feed (`feed_b` null). "
         "Up to 3 options, most power headroom left first. `binding_constraint` is one of floor_space, "

@@ -86,11 +86,9 @@ def overloads(snap: CampusSnapshot) -> set[tuple[str, str]]:
 
 
 def cooling_shortfalls(snap: CampusSnapshot) -> set[str]:
-    """Units over capacity and N+1 groups short, at design load."""
+    """Units over capacity and groups short of their declared redundancy (N+1 undeclared), at design load."""
     bal = cooling_balance(snap)
     out = {f"unit {u.name}" for u in bal.units if u.heat_kw > u.capacity_kw * (1 + TOL) + TOL}
-    out |= {
-        f"group {g.group}" for g in bal.groups if g.heat_kw > g.capacity_without_largest_kw * (1 + TOL) + TOL
-    }
+    out |= {f"group {g.group}" for g in bal.groups if g.heat_kw > g.usable_capacity_kw * (1 + TOL) + TOL}
     out |= {f"plant {p.name}" for p in bal.plants if p.heat_kw > p.capacity_kw * (1 + TOL) + TOL}
     return out

@@ -148,3 +148,46 @@ def test_mechanical_loads_are_fans_pumps_and_plant_heat_over_cop():
     loads = mechanical_loads_kw(_cooled())
     assert loads == pytest.approx({("unit", 1): 0.16, ("unit", 2): 1.88, ("plant", 1): 11.408})
     assert unit_heat_kw(_cooled()) == pytest.approx({1: 8.0, 2: 47.0})
+
+
+def _cdu_group(redundancy: str, heat_kw: float):
+    # One group "G" of four 500 kW CDUs; four rear-door racks (all their heat to their CDU) of heat_kw / 4
+    # each, one per CDU. Toy nodes draw 1 kW each and other_it_fraction is 0, so the group carries heat_kw.
+    units = tuple(
+        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 500.0, 25.0, 45.0, 0.0, None, None, 1, group="G")
+        for u in (1, 2, 3, 4)
+    )
+    per_rack = int(heat_kw / 4)
+    racks = tuple(rack(r, per_rack, cooling_unit_id=r, cooling_type="rear-door") for r in (1, 2, 3, 4))
+    return campus(racks=racks, cooling_units=units, cooling_redundancy=redundancy)
+
+
+@pytest.mark.parametrize(
+    ("redundancy", "heat_kw", "usable_kw", "fails"),
+    [
+        # 2N: the larger half of the four (2 x 500) out leaves 1,000 kW, below 1,100: fails
+        ("2N", 1100.0, 1000.0, True),
+        # N+1: the largest (500) out leaves 1,500 kW, above 1,100: holds (the old check, N+1 for everyone,
+        # passed the 2N group above)
+        ("N+1", 1100.0, 1500.0, False),
+        # undeclared counts as N+1
+        ("", 1100.0, 1500.0, False),
+        # N+1 at 1,600 kW: 1,500 usable, fails; declared N, nothing out: 2,000 kW, holds (the old check
+        # failed it as if N+1 were declared)
+        ("N+1", 1600.0, 1500.0, True),
+        ("N", 1600.0, 2000.0, False),
+    ],
+)
+def test_groups_are_checked_against_their_declared_redundancy(redundancy, heat_kw, usable_kw, fails):
+    from campus.analysis.summary import campus_summary
+
+    snap = _cdu_group(redundancy, heat_kw)
+    (group,) = cooling_balance(snap).groups
+    assert group.heat_kw == pytest.approx(heat_kw)
+    assert group.usable_capacity_kw == pytest.approx(usable_kw)
+    assert group.redundancy == (redundancy or "N+1")
+    assert group.holds is not fails
+    cooling = campus_summary(snap, include_redundancy=False)["cooling"]
+    assert cooling["groups_failing_redundancy"] == (["G"] if fails else [])
+    # the earlier name of the same list, kept for clients
+    assert cooling["groups_failing_n_plus_1"] == cooling["groups_failing_redundancy"]

@@ -357,3 +357,72 @@ def test_floor_positions_left_counts_the_whole_hall():
     # leaves 11 (the answer said 0: it counted only the positions it had asked for).
     res = place(two_halls(crah_kw=(500.0, 500.0)), PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
     assert res["options"][0]["headroom_after"]["floor_positions"] == 11
+
+
+# ---------------------------------------------------------------- declared cooling redundancy of a group
+
+
+def _cdu_hall(cooling_redundancy: str):
+    """One hall: four 25 kW CDUs as group "G", four 10 kW rear-door racks (all their heat to their CDU), one
+    per CDU: the group carries 40 kW. PDU-A/B of 1 MW under UPS A/B: power never binds."""
+    devices = (
+        device(1, "ups", 10_000.0, utility_feed_id=1),
+        device(2, "ups", 10_000.0, utility_feed_id=2),
+        device(11, "pdu", 1000.0, name="PDU-A"),
+        device(12, "pdu", 1000.0, name="PDU-B"),
+    )
+    feeds = [feed(1, dev=11, side="A"), feed(2, dev=12, side="B")]
+    units = tuple(
+        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 25.0, 25.0, 45.0, 0.0, None, None, 1, "G") for u in (1, 2, 3, 4)
+    )
+    racks = []
+    for k in range(4):
+        racks.append(
+            rack(
+                k + 1,
+                10,
+                hall_id=1,
+                x_m=2.0 + 0.6 * k,
+                y_m=2.0,
+                cooling_type="rear-door",
+                cooling_unit_id=k + 1,
+            )
+        )
+        feeds += [feed(11, rack=k + 1, side="A"), feed(12, rack=k + 1, side="B")]
+    return campus(
+        halls=(HallSnap(1, 1, "H1", 20.0, 20.0),),
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 50_000.0), UtilityFeedSnap(2, "U2", 50_000.0)),
+        power_devices=devices,
+        power_feeds=tuple(feeds),
+        cooling_units=units,
+        cooling_redundancy=cooling_redundancy,
+    )
+
+
+def test_a_2n_group_keeps_its_heat_with_half_its_units_out():
+    # Group G: 4 x 25 kW CDUs carrying 40 kW; a 12 kW rear-door rack (12 toy nodes of 1 kW) goes to a CDU
+    # with most spare (each at 10 of 25), so G would carry 52 kW.
+    # 2N: the larger half of the units out, 4 x 25 - 2 x 25 = 50 kW usable < 52: 2.0 kW short, nothing fits.
+    # (The old check took the largest unit out whatever was declared: 75 kW, and placed it.)
+    res = place(_cdu_hall("2N"), PlacementRequest("toy8", 1, nodes_per_rack=12))
+    assert res["feasible"] is False
+    assert res["binding_constraint"] == "cooling"
+    assert (res["binding"]["level"], res["binding"]["element"]) == ("cooling group", "G")
+    assert "2.0 kW short" in res["binding"]["detail"] and "2N" in res["binding"]["detail"]
+    # N+1: the largest out, 75 kW usable: 75 - 52 = 23 left in G; the CDU taking the rack: 25 - 10 - 12 = 3
+    # kW, the smaller, so the unit binds cooling
+    res = place(_cdu_hall("N+1"), PlacementRequest("toy8", 1, nodes_per_rack=12))
+    after = res["options"][0]["headroom_after"]
+    assert after["cooling_kw"] == pytest.approx(3.0)
+    assert after["cooling_element"].startswith("CDU-")
+    # 2N with an 8 kW rack: G at 48 of 50, 2.0 kW left (the unit keeps 25 - 10 - 8 = 7): the group binds.
+    # (The old check answered 7 kW: min(75 - 48, 7).)
+    res = place(_cdu_hall("2N"), PlacementRequest("toy8", 1, nodes_per_rack=8))
+    after = res["options"][0]["headroom_after"]
+    assert after["cooling_kw"] == pytest.approx(2.0)
+    assert after["cooling_element"] == "G"
+    assert (
+        res["binding_constraint"] == "cooling"
+        and "2.0 kW of cooling left with 2N intact" in res["binding"]["detail"]
+    )

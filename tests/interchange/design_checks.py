@@ -96,7 +96,7 @@ def sides_problems(snap: CampusSnapshot) -> list[str]:
 
 def cooling_problems(snap: CampusSnapshot) -> list[str]:
     """Heat = IT (±1 %), all of it assigned; no unit or plant over capacity; every plant serves heat (N; a
-    redundant set may keep a plant standing by); every group N+1; in every building the other plants carry the heat when any one is lost."""
+    redundant set may keep a plant standing by); every group within its declared redundancy (N+1, 2N); in every building the other plants carry the heat when any one is lost."""
     out: list[str] = []
     bal = cooling_balance(snap)
     it_kw = it_breakdown(snap).it_kw
@@ -111,7 +111,7 @@ def cooling_problems(snap: CampusSnapshot) -> list[str]:
         return out + [f"plant {p.name} serves no heat" for p in bal.plants if p.heat_kw <= 0]
     # N+1 / 2N: a plant may stand by without heat (its units are piped to one plant each), as long as the
     # building's other plants carry the heat with any one lost (below)
-    out += [f"group {g.group} fails N+1" for g in bal.groups if not g.n_plus_1]
+    out += [f"group {g.group} fails {g.redundancy}" for g in bal.groups if not g.holds]
     by_building: dict[int | None, list] = {}
     for p in bal.plants:
         by_building.setdefault(p.building_id, []).append(p)

@@ -220,7 +220,9 @@ class SummarySerializer(serializers.Serializer):
         "`capacity_by_path_mw` (`liquid`: CDUs, rear doors, tanks; `air`: CRAHs); `spare_mw`: heat that can "
         "still be added where the units are (each pool's usable capacity above its heat); nameplates with "
         "spares: `unit_capacity_mw`, `plant_capacity_mw`; `plant_usable_capacity_mw`: plants pooled per "
-        'building with the declared redundancy (docs/model.md, "Balance").'
+        "building with the declared redundancy; `groups_failing_redundancy`: named groups whose heat is above "
+        "their usable capacity with the declared redundancy (`groups_failing_n_plus_1`: the same list under "
+        'its earlier name) (docs/model.md, "Balance").'
     )
     network = serializers.DictField()
     compute = serializers.DictField()

@@ -1,5 +1,5 @@
-// The risk card: counts of what can go wrong (single points of failure, overloads, dark racks, cooling short of
-// N+1) and the stranded power.
+// The risk card: counts of what can go wrong (single points of failure, overloads, dark racks, cooling groups short
+// of their declared redundancy) and the stranded power.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 
@@ -15,7 +15,11 @@ export function riskCard(power, cooling) {
     ["risk-tripped", "Devices that trip at design load", count(power.tripped_at_design_load)],
     ["risk-over-limit", "Power devices over their planning limit", count(power.devices_over_planning_limit)],
     ["risk-dark", "Racks without power", count(power.racks_without_power)],
-    ["risk-cooling-n1", "Cooling groups failing N+1", count(cooling.groups_failing_n_plus_1)],
+    [
+      "risk-cooling-n1",
+      "Cooling groups short of their declared redundancy",
+      count(cooling.groups_failing_redundancy ?? cooling.groups_failing_n_plus_1),
+    ],
     [
       "risk-cooling-over",
       "Cooling units or plants overloaded",
