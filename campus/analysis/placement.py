@@ -19,7 +19,11 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
   (``headroom._scenarios``: healthy, each live non-generator device lost, each utility feed lost, each whole
-  side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost;
+  side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost. The
+  headroom left is rack IT, as the failover headroom counts it: each element's margin after placing over
+  its added kW per kW of the racks' IT in that scenario (``power_check``), so the element named is the one
+  that limits IT (a fans-only PDU gains a few percent of the IT added, a rack PDU all of it over its
+  efficiency);
 * **grid**: the campus's grid connection at the peak hour (``headroom.grid_it_kw``, the bound of the
   failover headroom and stranded capacity): its capacity less today's and the new racks' feed load × the
   peak hour's PUE, kW at the grid: below 0 the hall fails on ``grid``; else the option's ``power_kw`` when
@@ -343,15 +347,32 @@ def _push_up(sw: _Sweep, sid: int | None, loads: list[_Load]) -> tuple[dict[int,
 
 @dataclass
 class PowerCheck:
-    headroom_kw: float  # the smallest planning headroom left on any element the new load reaches
+    # the rack IT (kW at the racks) that can still be added on top of the new racks before the first element
+    # they reach meets its planning limit, worst over every failover scenario: each element's planning
+    # margin after placing over its kW per added kW of rack IT in that scenario (the conversion of
+    # ``headroom.failover_headroom``); negative: that much rack IT too many
+    headroom_kw: float
     element: tuple[str, int, str]  # (level, id, name) of that element
     failure: Failure
     elements: int
+    # the binding element's own margin after placing, kW at its input (the grid: kW at the grid)
+    element_headroom_kw: float = 0.0
 
 
-def power_check(snap: CampusSnapshot, loads: list[_Load]) -> PowerCheck | None:
-    """Planning headroom after adding ``loads``, worst over every failover scenario (None: they reach no
-    rated element)."""
+def _it_headroom(margin: float, added: float, it_kw: float) -> float:
+    """Rack IT (kW) an element with ``margin`` kW of planning headroom left still takes when ``it_kw`` of rack
+    IT brought it ``added`` kW: ``margin / (added / it_kw)``. An element the new load does not reach limits
+    nothing (inf) unless it is already over its limit (-inf: no rack IT fits)."""
+    if added > TOL * max(it_kw, 1.0) and it_kw > 0:
+        return margin * it_kw / added
+    return math.inf if margin >= -TOL else -math.inf
+
+
+def power_check(snap: CampusSnapshot, loads: list[_Load], it_kw: float) -> PowerCheck | None:
+    """The rack IT headroom left after adding ``loads`` (which carry ``it_kw`` of rack IT), worst over every
+    failover scenario (None: they reach no rated element). The element that binds is the one with the least
+    rack IT left, not the least kW: a fans-only PDU with 2 kW left that gains 0.04 kW per added kW of IT
+    still takes 50 kW of IT."""
     g = power_graph(snap)
     sw = _sweep(g)
     supplies = {dev for load in loads for _, dev, _ in load.members}
@@ -381,6 +402,8 @@ def power_check(snap: CampusSnapshot, loads: list[_Load]) -> PowerCheck | None:
     for key, (limit, level, name) in limits.items():
         kind, ident = key
         added_h = (healthy_in if kind == "d" else healthy_util).get(ident, 0.0)
+        # the scenarios that leave the new loads' splits as in the healthy chain: their worst existing load
+        # plus the healthy added load
         worst = sw.worst_except(key, special) + added_h
         failure = healthy
         if added_h > 0:
@@ -390,23 +413,26 @@ def power_check(snap: CampusSnapshot, loads: list[_Load]) -> PowerCheck | None:
                     if load + added_h >= worst - TOL:
                         failure = sw.scenarios[sid][0]
                     break
+        element_margin = limit - worst
+        it_left = _it_headroom(element_margin, added_h, it_kw)
         for sid, (a_in, a_util) in per_sid.items():
             existing = sw.load(key, sid)
             if existing is None:
                 continue
-            total = existing + (a_in if kind == "d" else a_util).get(ident, 0.0)
-            if total > worst:
-                worst, failure = total, sw.scenarios[sid][0]
-        headroom = limit - worst
-        if best is None or headroom < best.headroom_kw:
-            best = PowerCheck(headroom, (level, ident, name), failure, len(limits))
+            added = (a_in if kind == "d" else a_util).get(ident, 0.0)
+            margin = limit - existing - added
+            it_here = _it_headroom(margin, added, it_kw)
+            if it_here < it_left - TOL or (it_here <= it_left + TOL and margin < element_margin):
+                it_left, element_margin, failure = it_here, margin, sw.scenarios[sid][0]
+        if best is None or it_left < best.headroom_kw - TOL:
+            best = PowerCheck(it_left, (level, ident, name), failure, len(limits), element_margin)
     if best is not None:
         best.elements = len(limits)
     return best
 
 
-def side_bound(snap: CampusSnapshot, loads: list[_Load]) -> float:
-    """The smallest planning headroom after adding ``loads`` in the two whole-side scenarios alone: never
+def side_bound(snap: CampusSnapshot, loads: list[_Load], it_kw: float) -> float:
+    """The smallest rack IT headroom after adding ``loads`` in the two whole-side scenarios alone: never
     below ``power_check``'s (which takes every scenario), so a bound for the search (inf: no side scenario)."""
     g = power_graph(snap)
     sw = _sweep(g)
@@ -421,12 +447,12 @@ def side_bound(snap: CampusSnapshot, loads: list[_Load]) -> float:
             dev = g.devices[d]
             existing = sw.load(("d", d), sid)
             if dev.rated_kw > 0 and existing is not None:
-                best = min(best, dev.rated_kw * dev.max_utilization - existing - kw)
+                best = min(best, _it_headroom(dev.rated_kw * dev.max_utilization - existing - kw, kw, it_kw))
         for u, kw in a_util.items():
             feed = utilities.get(u)
             existing = sw.load(("u", u), sid)
             if feed is not None and feed.capacity_kw > 0 and existing is not None:
-                best = min(best, feed.capacity_kw - existing - kw)
+                best = min(best, _it_headroom(feed.capacity_kw - existing - kw, kw, it_kw))
     return best
 
 
@@ -621,27 +647,38 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         members = [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)]
         return [_Load(fed_kw, members) for _ in range(inp.racks)] + mech
 
+    it_added = inp.racks * inp.rack_kw
+
     def run(a: int, b: int) -> tuple[dict | None, _Fail | None]:
-        check = power_check(snap, loads_of(a, b))
+        check = power_check(snap, loads_of(a, b), it_added)
         if check is None:
             return None, None
         if inp.grid is not None:
-            # the campus grid connection at the peak hour, kW at the grid: its capacity less the racks'
-            # feeds, today's and the new racks', times the peak hour's PUE (headroom.grid_it_kw)
+            # the campus grid connection at the peak hour (headroom.grid_it_kw): the rack-feed kW it allows
+            # less today's and the new racks'; in rack IT over the new racks' feed kW per kW of IT (as
+            # headroom._grid_bound), at the grid times the peak hour's PUE
             allowed, fed_now, pue = inp.grid
-            grid_after = (allowed - fed_now - inp.racks * fed_kw) * pue
-            if grid_after < check.headroom_kw:
-                check = PowerCheck(grid_after, ("grid", snap.id, GRID_BINDING_NAME), HEALTHY, check.elements)
+            feeds_left = allowed - fed_now - inp.racks * fed_kw
+            grid_it = feeds_left * inp.rack_kw / fed_kw if fed_kw > 0 else math.inf
+            if grid_it < check.headroom_kw:
+                check = PowerCheck(
+                    grid_it, ("grid", snap.id, GRID_BINDING_NAME), HEALTHY, check.elements, feeds_left * pue
+                )
         if check.headroom_kw < -TOL:
             level, _ident, name = check.element
+            too_many = (
+                f"; {-check.headroom_kw:.1f} kW of rack IT too many"
+                if math.isfinite(check.headroom_kw)
+                else ""
+            )
             if level == "grid":
                 return None, _Fail(
                     "grid",
                     hall.name,
                     "grid",
                     name,
-                    f"the {name} would carry {-check.headroom_kw:.1f} kW beyond its "
-                    f"{snap.grid_capacity_kw:.1f} kW at the peak hour (PUE {inp.grid[2]:.3f})",
+                    f"the {name} would carry {-check.element_headroom_kw:.1f} kW beyond its "
+                    f"{snap.grid_capacity_kw:.1f} kW at the peak hour (PUE {inp.grid[2]:.3f}){too_many}",
                     margin=check.headroom_kw,
                 )
             return None, _Fail(
@@ -649,8 +686,8 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 hall.name,
                 level,
                 name,
-                f"{name} would carry {-check.headroom_kw:.1f} kW beyond its planning limit "
-                f"after {check.failure.name}",
+                f"{name} would carry {-check.element_headroom_kw:.1f} kW beyond its planning limit "
+                f"after {check.failure.name}{too_many}",
                 margin=check.headroom_kw,
             )
         max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
@@ -672,7 +709,8 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     # The power headroom after placing is at most what the pair's own devices keep with the other side
     # lost: the bound that lets ``place`` stop early.
     return [
-        _Candidate(side_bound(snap, loads_of(a, b)), hall.name, a, b, run, hall.id) for a, b in pairs
+        _Candidate(side_bound(snap, loads_of(a, b), it_added), hall.name, a, b, run, hall.id)
+        for a, b in pairs
     ], None
 
 
@@ -949,6 +987,7 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
             "power_kw": round(check.headroom_kw, 3),
             "power_level": level,
             "power_element": name,
+            "power_element_headroom_kw": round(check.element_headroom_kw, 3),
             "power_failure": check.failure.as_dict(),
             "cooling_kw": round(cool["headroom_kw"], 3),
             "cooling_element": cool["binding"][2],
@@ -1056,13 +1095,16 @@ def place(
             **where,
             "level": best["power_level"],
             "element": best["power_element"],
-            "detail": f"{best['power_kw']:.1f} kW of planning headroom left after {best['power_failure']['name']}",
+            "detail": f"{best['power_kw']:.1f} kW of rack IT left before {best['power_element']} reaches its "
+            f"planning limit after {best['power_failure']['name']} ({best['power_element_headroom_kw']:.1f} kW "
+            "at its input)",
         }
         if best["power_level"] == "grid":
             binding = {
                 **binding,
                 "constraint": "grid",
-                "detail": f"{best['power_kw']:.1f} kW of grid capacity left at the peak hour",
+                "detail": f"{best['power_kw']:.1f} kW of rack IT left on the grid connection at the peak hour "
+                f"({best['power_element_headroom_kw']:.1f} kW at the grid)",
             }
         if best["cooling_kw"] < best["power_kw"]:
             binding = {

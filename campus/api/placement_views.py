@@ -26,7 +26,8 @@ PLACEMENT_EXAMPLE = {
         "building_id": 1,
         "level": "pdu",
         "element": "B1-H1-R05-PDU-A",
-        "detail": "21.5 kW of planning headroom left after B1-H1-SWGR-B",
+        "detail": "19.0 kW of rack IT left before B1-H1-R05-PDU-A reaches its planning limit after B1-H1-SWGR-B "
+        "(21.5 kW at its input)",
     },
     "options": [
         {
@@ -59,9 +60,10 @@ PLACEMENT_EXAMPLE = {
                 }
             ],
             "headroom_after": {
-                "power_kw": 21.508,
+                "power_kw": 18.972,
                 "power_level": "pdu",
                 "power_element": "B1-H1-R05-PDU-A",
+                "power_element_headroom_kw": 21.508,
                 "power_failure": {"kind": "power", "id": 22, "name": "B1-H1-SWGR-B"},
                 "cooling_kw": 42.81,
                 "cooling_element": "B1-H1-CRAH-01",

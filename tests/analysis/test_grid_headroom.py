@@ -81,11 +81,14 @@ def test_summary_and_building_cards_give_the_grid_bound_figure():
 
 def test_placement_names_the_grid_when_it_binds_and_refuses_when_it_is_exhausted():
     # one rack of 10 kW in H2 (H1's cooling cannot take it): the PDU keeps 10 kW after a side is lost;
-    # the grid: 55 - 50 = 5 kW of feeds at the peak hour, 5 x 1.2 = 6 kW at the grid
+    # the grid: 55 - 50 = 5 kW of feeds at the peak hour, 5 x 1.2 = 6 kW at the grid. The option's
+    # power_kw is rack IT (a rack's feeds carry its IT alone here, other_it_fraction 0): 5 kW; the 6 kW at
+    # the grid is the element's own figure
     res = place(two_halls(grid_capacity_kw=66.0), PlacementRequest("toy8", 1, nodes_per_rack=10))
     assert res["feasible"] is True
     after = res["options"][0]["headroom_after"]
-    assert (after["power_kw"], after["power_level"]) == (pytest.approx(6.0), "grid")
+    assert (after["power_kw"], after["power_level"]) == (pytest.approx(5.0), "grid")
+    assert after["power_element_headroom_kw"] == pytest.approx(6.0)
     assert res["binding_constraint"] == "grid"
     # 54 kW: the feeds may carry 45, the new rack would make 50: 5 x 1.2 = 6 kW beyond the connection
     res = place(two_halls(grid_capacity_kw=54.0), PlacementRequest("toy8", 1, nodes_per_rack=10))

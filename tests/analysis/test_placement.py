@@ -426,3 +426,80 @@ def test_a_2n_group_keeps_its_heat_with_half_its_units_out():
         res["binding_constraint"] == "cooling"
         and "2.0 kW of cooling left with 2N intact" in res["binding"]["detail"]
     )
+
+
+# ---------------------------------------------------------------- power headroom in rack IT
+
+
+def _fans_pdu_hall():
+    """One hall: PDU-A / PDU-B (55 kW, efficiency 0.8: a figure for the arithmetic) under UPS-A / UPS-B feed
+    two 10 kW air racks on their A and B sides; the CRAHs' fans (two 100 kW CRAHs, group G) are on
+    MECH-PDU (4 kW, efficiency 1), fed from both UPSs (sides A and B), so it stays live in every scenario
+    but its own loss."""
+    devices = (
+        device(1, "ups", 1000.0, utility_feed_id=1, name="UPS-A"),
+        device(2, "ups", 1000.0, utility_feed_id=2, name="UPS-B"),
+        device(11, "pdu", 55.0, efficiency=0.8, name="PDU-A"),
+        device(12, "pdu", 55.0, efficiency=0.8, name="PDU-B"),
+        device(21, "pdu", 4.0, name="MECH-PDU"),
+    )
+    feeds = [
+        feed(1, dev=11, side="A"),
+        feed(2, dev=12, side="B"),
+        feed(1, dev=21, side="A"),
+        feed(2, dev=21, side="B"),
+    ]
+    units = tuple(
+        CoolingUnitSnap(u, f"CRAH-{u}", "crah", 100.0, 24.0, 40.0, 0.0, None, 21, 1, "G") for u in (1, 2)
+    )
+    racks = []
+    for k in range(2):
+        racks.append(
+            rack(k + 1, 10, hall_id=1, x_m=2.0 + 0.6 * k, y_m=2.0, cooling_type="air", cooling_unit_id=k + 1)
+        )
+        feeds += [feed(11, rack=k + 1, side="A"), feed(12, rack=k + 1, side="B")]
+    return campus(
+        halls=(HallSnap(1, 1, "H1", 20.0, 20.0),),
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 50_000.0), UtilityFeedSnap(2, "U2", 50_000.0)),
+        power_devices=devices,
+        power_feeds=tuple(feeds),
+        cooling_units=units,
+    )
+
+
+def test_power_headroom_is_rack_it_and_a_fans_only_pdu_does_not_bind():
+    from campus.analysis.headroom import failover_headroom
+
+    # One more 10 kW air rack (10 toy nodes) on PDU-A / PDU-B. By hand:
+    # * PDU-A with side B lost carries every rack: (10 + 10 + 10) kW out / 0.8 = 37.5 kW in, against its
+    #   planning limit 55 x 0.8 = 44: 6.5 kW left at its input, and each kW of rack IT costs it 1 / 0.8 =
+    #   1.25 kW, so 6.5 / 1.25 = 5.2 kW of rack IT can still be added (healthy it carries half: 18.75 kW
+    #   in, (44 - 18.75) / 0.625 = 40.4 kW of IT, not the worst). PDU-B is the same with side A lost.
+    # * MECH-PDU carries the CRAHs' fans, 0.04 kW per kW of heat (catalog crah_fan_kw_per_kw_heat): (20 +
+    #   10) x 0.04 = 1.2 kW against 4 x 0.8 = 3.2: 2.0 kW left, but each kW of IT adds only 0.04 kW, so
+    #   it takes 2.0 / 0.04 = 50 kW of IT more.
+    # The old answer compared kW at each device's input and named MECH-PDU with 2.0 kW.
+    snap = _fans_pdu_hall()
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert res["feasible"] is True
+    after = res["options"][0]["headroom_after"]
+    assert after["power_kw"] == pytest.approx(5.2)
+    assert after["power_level"] == "pdu"
+    assert after["power_element"] in {"PDU-A", "PDU-B"}
+    assert after["power_element_headroom_kw"] == pytest.approx(6.5)  # kW at the PDU's input
+    other_side = "B" if after["power_element"] == "PDU-A" else "A"
+    # losing the other side, its UPS or its PDU are the same to PDU-A: the first in scenario order is named
+    assert after["power_failure"]["name"] in {f"side {other_side}", f"UPS-{other_side}", f"PDU-{other_side}"}
+    assert res["binding_constraint"] == "power" and res["binding"]["element"] == after["power_element"]
+    assert res["binding"]["detail"].startswith("5.2 kW of rack IT left before")
+    # the hall's failover headroom (the same conversion) before the rack: (44 - 25) / 1.25 = 15.2 kW of IT
+    assert failover_headroom(snap).halls[1].headroom_kw == pytest.approx(15.2)
+    # two more racks of 10 kW: PDU-A 40 out, 50 in, 6 kW beyond its limit = 4.8 kW of rack IT too many
+    res = place(snap, PlacementRequest("toy8", 2, nodes_per_rack=10))
+    assert res["feasible"] is False and res["binding_constraint"] == "power"
+    assert res["binding"]["element"] in {"PDU-A", "PDU-B"}
+    assert (
+        "6.0 kW beyond" in res["binding"]["detail"]
+        and "4.8 kW of rack IT too many" in res["binding"]["detail"]
+    )
