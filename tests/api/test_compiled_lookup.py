@@ -6,26 +6,7 @@ import pytest
 
 from campus.api.urls import REGISTRY
 from campus.models import GPUModel, Rack
-from tests import factories as f
 from twin.api import lookup
-
-
-@pytest.fixture
-def one_of_each(db):
-    node = f.NodeFactory()
-    campus = node.rack.campus
-    f.PowerFeedFactory(rack=node.rack, campus=campus, side="A")
-    f.PowerFeedFactory(rack=node.rack, campus=campus, side="B")
-    f.LinkFactory(campus=campus)
-    f.CoolingUnitFactory(campus=campus)
-    f.CoolingPlantFactory(campus=campus)
-    f.UtilityFeedFactory(campus=campus)
-    f.EnergyStorageFactory(campus=campus)
-    f.SwitchFactory(campus=campus)
-    f.PodFactory(campus=campus)
-    f.FailureRateFactory()
-    f.RowFactory()
-    return campus
 
 
 def _orm_only(monkeypatch):

@@ -10,7 +10,6 @@ from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
 from campus.api.urls import REGISTRY
-from tests import factories as f
 from twin.api.serializers import TwinModelSerializer
 
 
@@ -20,24 +19,6 @@ def _drf_reading(serializer_class):
             return serializers.ModelSerializer.to_representation(self, instance)
 
     return Reference
-
-
-@pytest.fixture
-def one_of_each(db):
-    node = f.NodeFactory()
-    campus = node.rack.campus
-    f.PowerFeedFactory(rack=node.rack, campus=campus)
-    f.LinkFactory(campus=campus)
-    f.CoolingUnitFactory(campus=campus)
-    f.CoolingPlantFactory(campus=campus)
-    f.UtilityFeedFactory(campus=campus)
-    f.EnergyStorageFactory(campus=campus)
-    f.SwitchFactory(campus=campus)
-    f.PodFactory(campus=campus)
-    f.FailureRateFactory()
-    f.RowFactory()
-    f.UserFactory()
-    return campus
 
 
 @pytest.mark.django_db
