@@ -26,10 +26,12 @@ from django.db import models, transaction
 from campus.interchange.rules import (
     EPS,
     GENERATION_FIELDS,
+    GRID_CAPACITY_FIELD,
     Footprint,
     cycle_text,
     foreign_references,
     generation_problems,
+    grid_capacity_problem,
     hall_outside_building,
     outside_hall,
     over_design_message,
@@ -339,7 +341,7 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
     In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
     whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
     and one query per object over the whole campus would make a 5,000-object request quadratic."""
-    from campus.models import Building, DataHall, EnergyStorage, Node, PowerDevice, PowerFeed, Rack
+    from campus.models import Building, Campus, DataHall, EnergyStorage, Node, PowerDevice, PowerFeed, Rack
 
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
@@ -365,6 +367,11 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
             errors.setdefault(name, f"{message[0].upper()}{message[1:]}.")
     elif isinstance(obj, EnergyStorage) and "power_device" not in errors and "building" not in errors:
         errors.update(_storage_errors(obj))
+    elif isinstance(obj, Campus):
+        # a negative capacity is the field's own validator's to refuse; 0 passes it and is refused here
+        grid = obj.grid_capacity_mw
+        if grid is not None and grid >= 0 and (message := grid_capacity_problem(grid)):
+            errors[GRID_CAPACITY_FIELD] = message
     elif isinstance(obj, Node) and not in_bulk and "rack" not in errors:
         message = _node_domain_error(obj)
         if message:

@@ -17,6 +17,8 @@ rule is written here once.
 - a declared redundancy (campus ``power_redundancy`` / ``cooling_redundancy``) is what the topology
   achieves: N+1 or 2N declared and a single point found is an error; N declared and single points found is
   a warning (the design asked for them); nothing declared, nothing checked;
+- a campus's ``grid_capacity_mw`` is greater than 0: the twin models no campus without a grid limit, so 0
+  (once read as "no limit" by the importer and the admin) is refused on every write path with one message;
 - only a generator carries on-site generation fields (prime rating, load-following ramp, fuel price), and
   its prime rating is at most its rated (standby) power (ISO 8528-1: prime power is the continuous,
   variable-load rating, below the standby rating).
@@ -296,6 +298,24 @@ def foreign_references(own_campus: int | None, referenced: Mapping[str, int | No
 
 
 # ---------------------------------------------------------------- on-site generation
+
+GRID_CAPACITY_FIELD = "grid_capacity_mw"
+# 0 would read as "no grid limit" to stranded capacity, headroom and placement, yet as a grid with no capacity
+# to the summary's grid_headroom_mw: refused on every write path (the API, the spec importer, the admin)
+GRID_CAPACITY_MESSAGE = (
+    "must be greater than 0 MW: the capacity of the campus's grid connection, which bounds the headroom, "
+    "stranded capacity and placement. The twin models no campus without a grid limit; to leave the grid out "
+    "of the way, give a capacity above the campus's peak facility load."
+)
+
+
+def grid_capacity_problem(value: float | None) -> str | None:
+    """``GRID_CAPACITY_MESSAGE`` for a campus grid capacity (MW) of 0 or less, else None (None: not given,
+    which the field's own rules judge)."""
+    if value is not None and value <= 0:
+        return GRID_CAPACITY_MESSAGE
+    return None
+
 
 GENERATION_FIELDS = ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
 

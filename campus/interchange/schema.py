@@ -147,7 +147,8 @@ CAMPUS = _obj(
         "location": _text(256),
         "latitude": _num(-90, 90),
         "longitude": _num(-180, 180),
-        "grid_capacity_mw": _num(0, 100_000),
+        # above 0: the twin models no campus without a grid limit (rules.GRID_CAPACITY_MESSAGE)
+        "grid_capacity_mw": _num(0, 100_000, exclusive_minimum=True),
         "price_usd_per_kwh": _num(0, 10),
         "design_pue": {**_num(1, 3), "type": ["number", "null"]},  # null or absent: the plant model
         "ambient_temp_c": _num(-60, 60),

@@ -22,6 +22,8 @@ from jsonschema import Draft7Validator
 
 from campus.interchange.rules import (
     EPS,
+    GRID_CAPACITY_FIELD,
+    GRID_CAPACITY_MESSAGE,
     RACK_DEPTH_M,
     RACK_UNITS,
     RACK_WIDTH_M,
@@ -121,6 +123,9 @@ def schema_errors(data: Any) -> list[dict[str, str]]:
                 for name in needed:
                     if trigger in instance and name not in instance:
                         add(_join(path, name), f"required when {trigger} is given")
+        elif path == f"campus.{GRID_CAPACITY_FIELD}" and error.validator == "exclusiveMinimum":
+            # the message of every write path (the API's, the admin's)
+            add(path, GRID_CAPACITY_MESSAGE)
         else:
             add(path or "$", error.message)
     return errors

@@ -12,7 +12,7 @@ from django.forms.models import model_to_dict
 from django.test import Client
 
 from campus.interchange.importer import import_campus
-from campus.models import Node, NodeModel, PowerDevice, PowerFeed, Rack
+from campus.models import Campus, Node, NodeModel, PowerDevice, PowerFeed, Rack
 from tests.interchange.conftest import SMALL_SPEC
 
 
@@ -99,3 +99,33 @@ def test_deleting_trays_with_the_list_action_keeps_racks_whole(staff, full_rack)
     assert any("15" in str(m) for m in response.context["messages"])
     response = staff.post("/admin/campus/node/", {**action, "_selected_action": ids}, follow=True)
     assert response.status_code == 200 and not full_rack.nodes.exists()
+
+
+def campus_form(rf, campus, **changes):
+    request = rf.post("/admin/")
+    users = get_user_model().objects
+    request.user = users.filter(username="campusform").first() or users.create_superuser(
+        "campusform", "c@example.org", "pw"
+    )
+    form_class = admin.site._registry[Campus].get_form(request, campus)
+    data = {**model_to_dict(campus), **changes}
+    data = {k: v for k, v in data.items() if v is not None}
+    return form_class(data=data, instance=campus)
+
+
+def test_the_admin_refuses_a_grid_capacity_of_zero_on_the_field_with_the_apis_message(
+    rf, full_rack, planner_client
+):
+    # 0 MW once saved from the admin as "no grid limit" while the API answered 400: the same rule and message
+    campus = full_rack.campus
+    form = campus_form(rf, campus, grid_capacity_mw=0)
+    assert not form.is_valid()
+    api = planner_client.patch(f"/api/campuses/{campus.pk}/", {"grid_capacity_mw": 0}, format="json")
+    assert api.status_code == 400
+    assert form.errors["grid_capacity_mw"] == api.json()["grid_capacity_mw"]
+    assert Campus.objects.get(pk=campus.pk).grid_capacity_mw == 2.0  # the spec's, unchanged
+    # a capacity above 0 saves
+    form = campus_form(rf, campus, grid_capacity_mw=3.5)
+    assert form.is_valid(), form.errors
+    form.save()
+    assert Campus.objects.get(pk=campus.pk).grid_capacity_mw == 3.5

@@ -312,3 +312,28 @@ def test_progress_reports_each_stage_with_counts(small_spec):
     assert seen["nodes"] == 8
     assert seen["rack_feeds"] == 4
     assert seen["links"] == 3
+
+
+@pytest.mark.django_db
+def test_a_grid_capacity_of_zero_is_refused_naming_the_field_with_the_apis_message(
+    small_spec, planner_client
+):
+    # 0 MW once imported as "no grid limit", while the API answered 400 to the same campus: one meaning on
+    # every write path, so the importer refuses it with the API's own message.
+    small_spec["campus"]["grid_capacity_mw"] = 0
+    errors = rejected(small_spec)
+    assert paths(errors) == ["campus.grid_capacity_mw"]
+    api = planner_client.post("/api/campuses/", {"name": "Zero grid", "grid_capacity_mw": 0}, format="json")
+    assert api.status_code == 400
+    assert errors[0]["message"] == api.json()["grid_capacity_mw"][0]
+    assert errors[0]["message"].startswith("must be greater than 0 MW")
+    # the pure validation says the same without a database write
+    assert validate_spec(small_spec) == errors
+    # there is no spelling of "no limit": null is refused on both paths too (docs/campus-spec.md)
+    small_spec["campus"]["grid_capacity_mw"] = None
+    assert paths(rejected(small_spec)) == ["campus.grid_capacity_mw"]
+    api = planner_client.post("/api/campuses/", {"name": "Null grid", "grid_capacity_mw": None}, format="json")
+    assert api.status_code == 400 and "grid_capacity_mw" in api.json()
+    # the smallest capacity above 0 is a grid like any other
+    small_spec["campus"]["grid_capacity_mw"] = 0.001
+    assert Campus.objects.get(pk=import_campus(small_spec).pk).grid_capacity_mw == 0.001

@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campus.interchange.rules import grid_capacity_problem
 from campus.models import Building, Campus, DataHall, Rack, Row, UtilityFeed
 from twin.api.serializers import TwinModelSerializer
 
@@ -16,15 +17,9 @@ class CampusSerializer(TwinModelSerializer):
         brief_fields = BRIEF
 
     def validate_grid_capacity_mw(self, value: float) -> float:
-        # 0 would read as "no grid limit" to stranded capacity, headroom and placement, yet as a grid with
-        # no capacity to the summary's grid_headroom_mw: refused, so a typed campus always has its limit
-        if value is not None and value <= 0:
-            raise serializers.ValidationError(
-                "must be greater than 0 MW: the capacity of the campus's grid connection, which bounds "
-                "the headroom, stranded capacity and placement. The twin models no campus without a grid "
-                "limit; to leave the grid out of the way, give a capacity above the campus's peak "
-                "facility load."
-            )
+        # the rule every write path shares (the spec importer and the admin give the same message)
+        if message := grid_capacity_problem(value):
+            raise serializers.ValidationError(message)
         return value
 
 
