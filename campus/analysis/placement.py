@@ -14,7 +14,8 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
   capacity under the declared ``cooling_redundancy`` (``cooling.usable_capacity_kw``: N+1 and undeclared
   the largest unit out, 2N the larger half out; N no group check, every unit within its capacity), no unit
   above its capacity, the plants behind them within capacity and, where a loop has several plants, within
-  the loop's usable capacity under the same declared redundancy;
+  the loop's usable capacity under the same declared redundancy. The cooling headroom left is rack IT like
+  the power's: each element's heat margin over the heat a kW of the racks' IT brings it;
 * **power**: a feed pair (A, B) already feeding racks of the hall, from distinct upstream paths (neither
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
@@ -787,10 +788,18 @@ def _cooling(
             share = u.capacity_kw / total_cap if total_cap > 0 else 1.0 / len(targets)
             added[u.id] = added.get(u.id, 0.0) + kw * share
     units = {u.id: u for u in snap.cooling_units}
-    margins: list[tuple[float, str, str, str]] = []  # (margin kW, level, element, detail)
+    # (rack IT left, heat margin kW, level, element, detail): an element's heat margin after placing over the
+    # heat the racks' IT brings it per kW (a CDU takes a cold-plate rack's liquid share, a CRAH its air
+    # share), so the element named is the one that limits IT, in the unit of the power headroom
+    it_added = inp.racks * inp.rack_kw
+    margins: list[tuple[float, float, str, str, str]] = []
+
+    def margin(heat_margin: float, heat_added: float, level: str, element: str, what: str) -> None:
+        margins.append((_it_headroom(heat_margin, heat_added, it_added), heat_margin, level, element, what))
+
     for uid, kw in added.items():
         u = units[uid]
-        margins.append((cap[uid] - heat.get(uid, 0.0) - kw, "cooling unit", u.name, "capacity"))
+        margin(cap[uid] - heat.get(uid, 0.0) - kw, kw, "cooling unit", u.name, "capacity")
     # A campus declared N (docs/model.md, "Redundancy topologies": the fewest units and plants that carry
     # the heat) keeps no spare to protect: each unit and plant within its capacity is its design intact.
     # Otherwise a group keeps its heat with the declared redundancy's units out (cooling.usable_capacity_kw:
@@ -803,7 +812,8 @@ def _cooling(
         members = [u for u in snap.cooling_units if u.group == grp]
         g_cap = usable_capacity_kw([cap[u.id] for u in members], declared)
         g_heat = sum(heat.get(u.id, 0.0) + added.get(u.id, 0.0) for u in members)
-        margins.append((g_cap - g_heat, "cooling group", grp, f"{declared} ({out_what} out)"))
+        g_added = sum(added.get(u.id, 0.0) for u in members)
+        margin(g_cap - g_heat, g_added, "cooling group", grp, f"{declared} ({out_what} out)")
     unit_electrical = {uid: kw * unit_electrical_fraction(units[uid].kind) for uid, kw in added.items()}
     plant_added: dict[int, float] = {}
     for uid, kw in added.items():
@@ -814,7 +824,7 @@ def _cooling(
     plants = {p.id: p for p in snap.cooling_plants}
     for pid, kw in plant_added.items():
         p = plants[pid]
-        margins.append((p.capacity_kw - plant_heat.get(pid, 0.0) - kw, "cooling plant", p.name, "capacity"))
+        margin(p.capacity_kw - plant_heat.get(pid, 0.0) - kw, kw, "cooling plant", p.name, "capacity")
     # the declared redundancy over the plants of a loop: only they can take each other's heat
     # (heat.plant_loops; cooling.plant_usable_capacity_kw)
     loop_of = plant_loops(snap)
@@ -826,25 +836,28 @@ def _cooling(
         total = sum(plant_heat.get(p.id, 0.0) + plant_added.get(p.id, 0.0) for p in members)
         names = ", ".join(p.name for p in members)
         what = "largest plant" if declared == "N+1" else "the larger half of the plants"
-        margins.append((usable - total, "plant loop", names, f"{declared} ({what} out)"))
-    worst = min(margins)
+        loop_added = sum(plant_added.get(p.id, 0.0) for p in members)
+        margin(usable - total, loop_added, "plant loop", names, f"{declared} ({what} out)")
+    worst = min(margins, key=lambda m: (m[0], m[1]))
     plant_electrical = {pid: kw / plants[pid].cop for pid, kw in plant_added.items() if plants[pid].cop > 0}
     result = {
         "assignment": assignment,
         "unit_electrical_kw": unit_electrical,
         "plant_electrical_kw": plant_electrical,
-        "headroom_kw": worst[0],
+        "headroom_kw": worst[0],  # rack IT
+        "element_headroom_kw": worst[1],  # heat at the binding element
         "binding": worst,
     }
     if worst[0] < -TOL:
-        margin, level, element, what = worst
+        it_left, heat_margin, level, element, what = worst
+        too_many = f"; {-it_left:.1f} kW of rack IT too many" if math.isfinite(it_left) else ""
         return result, _Fail(
             "cooling",
             hall.name,
             level,
             element,
-            f"{element} would be {-margin:.1f} kW short ({what})",
-            margin=margin,
+            f"{element} would be {-heat_margin:.1f} kW short ({what}){too_many}",
+            margin=it_left,
         )
     return result, None
 
@@ -990,7 +1003,8 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
             "power_element_headroom_kw": round(check.element_headroom_kw, 3),
             "power_failure": check.failure.as_dict(),
             "cooling_kw": round(cool["headroom_kw"], 3),
-            "cooling_element": cool["binding"][2],
+            "cooling_element": cool["binding"][3],
+            "cooling_element_headroom_kw": round(cool["element_headroom_kw"], 3),
             "floor_positions": len(positions) - inp.racks,
             "fabric_ports": fabric["free_after"] if fabric else None,
         },
@@ -1112,8 +1126,9 @@ def place(
                 **where,
                 "level": "cooling",
                 "element": best["cooling_element"],
-                "detail": f"{best['cooling_kw']:.1f} kW of cooling left with "
-                f"{snap.cooling_redundancy or 'N+1'} intact",
+                "detail": f"{best['cooling_kw']:.1f} kW of rack IT left before {best['cooling_element']} runs "
+                f"out of cooling with {snap.cooling_redundancy or 'N+1'} intact "
+                f"({best['cooling_element_headroom_kw']:.1f} kW of heat left there)",
             }
         return {
             "feasible": True,

@@ -9,6 +9,7 @@ snapshot, every failover scenario rolled up by the power solver, the heat balanc
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -22,6 +23,7 @@ from campus.analysis.placement import (
 )
 from campus.analysis.snapshot import RackSnap
 from tests.analysis.builders import (
+    TOY_NODE,
     CoolingUnitSnap,
     HallSnap,
     LinkSnap,
@@ -422,9 +424,8 @@ def test_a_2n_group_keeps_its_heat_with_half_its_units_out():
     after = res["options"][0]["headroom_after"]
     assert after["cooling_kw"] == pytest.approx(2.0)
     assert after["cooling_element"] == "G"
-    assert (
-        res["binding_constraint"] == "cooling"
-        and "2.0 kW of cooling left with 2N intact" in res["binding"]["detail"]
+    assert res["binding_constraint"] == "cooling" and res["binding"]["detail"].startswith(
+        "2.0 kW of rack IT left before G runs out of cooling with 2N intact"
     )
 
 
@@ -503,3 +504,54 @@ def test_power_headroom_is_rack_it_and_a_fans_only_pdu_does_not_bind():
         "6.0 kW beyond" in res["binding"]["detail"]
         and "4.8 kW of rack IT too many" in res["binding"]["detail"]
     )
+
+
+def _cold_plate_hall():
+    """One hall: two 10 kW direct-to-chip racks of toy nodes whose cold plates take 80 % of the heat (8 kW to
+    their CDU, 2 kW to the hall's CRAHs), one on each of CDU-1 and CDU-2 (36 kW, group L), CRAH-1 and CRAH-2
+    (100 kW, group A); PDU-A / PDU-B 55 kW (limit 44), efficiency 1, under UPS-A / UPS-B."""
+    cold = replace(TOY_NODE, slug="toy8l", liquid_heat_fraction=0.8)
+    devices = (
+        device(1, "ups", 1000.0, utility_feed_id=1, name="UPS-A"),
+        device(2, "ups", 1000.0, utility_feed_id=2, name="UPS-B"),
+        device(11, "pdu", 55.0, name="PDU-A"),
+        device(12, "pdu", 55.0, name="PDU-B"),
+    )
+    feeds = [feed(1, dev=11, side="A"), feed(2, dev=12, side="B")]
+    units = tuple(
+        CoolingUnitSnap(u, f"CDU-{u}", "cdu", 36.0, 25.0, 45.0, 0.0, None, None, 1, "L") for u in (1, 2)
+    ) + tuple(
+        CoolingUnitSnap(u, f"CRAH-{u}", "crah", 100.0, 24.0, 40.0, 0.0, None, None, 1, "A") for u in (3, 4)
+    )
+    racks = []
+    for k in range(2):
+        racks.append(
+            rack(k + 1, 10, node="toy8l", hall_id=1, x_m=2.0 + 0.6 * k, y_m=2.0, cooling_unit_id=k + 1)
+        )
+        feeds += [feed(11, rack=k + 1, side="A"), feed(12, rack=k + 1, side="B")]
+    return campus(
+        node_models={"toy8": TOY_NODE, "toy8l": cold},
+        halls=(HallSnap(1, 1, "H1", 20.0, 20.0),),
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 50_000.0), UtilityFeedSnap(2, "U2", 50_000.0)),
+        power_devices=devices,
+        power_feeds=tuple(feeds),
+        cooling_units=units,
+    )
+
+
+def test_cooling_headroom_is_rack_it_so_power_and_cooling_compare_alike():
+    # One more 10 kW direct-to-chip rack (8 kW of liquid to CDU-1, 2 kW of air over the CRAHs). By hand:
+    # * power: PDU-A with side B lost carries 10 + 10 + 10 = 30 kW of its 44: 14 kW of rack IT left;
+    # * group L (N+1, undeclared): 72 - 36 = 36 kW usable against 8 + 8 + 8 = 24 kW of liquid heat: 12 kW of
+    #   heat left, and each kW of rack IT brings 0.8 kW of it there: 12 / 0.8 = 15 kW of rack IT;
+    #   CDU-1: 36 - 16 = 20 kW of heat, 25 kW of IT; group A: 100 usable - 6 = 94 kW of heat / 0.2 = 470.
+    # So power binds with 14 kW. The old answer compared 12 kW of heat with 14 kW of IT and named group L.
+    res = place(_cold_plate_hall(), PlacementRequest("toy8l", 1, nodes_per_rack=10))
+    assert res["feasible"] is True
+    after = res["options"][0]["headroom_after"]
+    assert after["power_kw"] == pytest.approx(14.0)
+    assert after["cooling_kw"] == pytest.approx(15.0)
+    assert after["cooling_element"] == "L"
+    assert after["cooling_element_headroom_kw"] == pytest.approx(12.0)  # kW of heat
+    assert res["binding_constraint"] == "power" and res["binding"]["element"] in {"PDU-A", "PDU-B"}
