@@ -10,9 +10,10 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
 * **fabric ports**: a pod with back-end leaf switches in the hall whose free ports (``count × radix`` less
   the cables already landed on them) take the new nodes' NICs (rail-optimized: NIC ``r`` on the hall's
   ``r``-th leaf group, modulo the groups; middle-of-rack: all on one leaf group);
-* **cooling**: the hall's units of the racks' kind take the added heat with each named group's usable
-  capacity under the declared ``cooling_redundancy`` (``cooling.usable_capacity_kw``: N+1 and undeclared
-  the largest unit out, 2N the larger half out; N no group check, every unit within its capacity), no unit
+* **cooling**: the hall's units of the racks' kind take the added heat with each pool's (a named group, a
+  hall's air units together: ``cooling.cooling_pools``) usable capacity under the declared
+  ``cooling_redundancy`` (``cooling.usable_capacity_kw``: N+1 and undeclared the largest unit out, 2N the
+  larger half out; N no pool check, every unit within its capacity), no unit
   above its capacity, the plants behind them within capacity and, where a loop has several plants, within
   the loop's usable capacity under the same declared redundancy. The cooling headroom left is rack IT like
   the power's: each element's heat margin over the heat a kW of the racks' IT brings it;
@@ -48,6 +49,7 @@ from dataclasses import dataclass, field
 from campus.analysis.cooling import (
     AIR_COOLING_LIMIT_KW,
     cooling_balance,
+    cooling_pools,
     unit_electrical_fraction,
     usable_capacity_kw,
 )
@@ -546,6 +548,7 @@ class _HallInput:
     per_server: float = 0.0  # other IT per kW of servers added (heat.other_it_per_server_kw)
     cables: dict = field(default_factory=dict)  # switch id -> [(hall, x, y, length)] of its rack cables
     grid: tuple[float, float, float] | None = None  # headroom.grid_it_kw: (feed kW allowed, today, peak PUE)
+    pools: list = field(default_factory=list)  # cooling.cooling_pools(snap, hall_air=True)
 
 
 def _cooling_type(inp: _HallInput, hall_id: int, units) -> tuple[str, list]:
@@ -807,13 +810,22 @@ def _cooling(
     declared = snap.cooling_redundancy or "N+1"
     spare = declared != "N"
     out_what = REDUNDANCY_OUT[declared]
-    groups = {units[uid].group for uid in added if units[uid].group} if spare else set()
-    for grp in sorted(groups):
-        members = [u for u in snap.cooling_units if u.group == grp]
+    # The pools are the failure analysis's (cooling.cooling_pools with hall_air): each named group, and a
+    # hall's air units together (its ungrouped CRAHs; all its CRAHs, the room's air being one), so a hall of
+    # ungrouped CRAHs keeps its spare too. A lone unit has no spare to keep (the redundancy check names it
+    # as a single point).
+    for pool in inp.pools if spare else ():
+        if len(pool.unit_ids) < 2 or not any(uid in added for uid in pool.unit_ids):
+            continue
+        members = [units[uid] for uid in pool.unit_ids]
         g_cap = usable_capacity_kw([cap[u.id] for u in members], declared)
         g_heat = sum(heat.get(u.id, 0.0) + added.get(u.id, 0.0) for u in members)
         g_added = sum(added.get(u.id, 0.0) for u in members)
-        margin(g_cap - g_heat, g_added, "cooling group", grp, f"{declared} ({out_what} out)")
+        if all(u.group == pool.name for u in members):
+            level, element = "cooling group", pool.name
+        else:
+            level, element = "hall air units", f"{hall.name} air units"
+        margin(g_cap - g_heat, g_added, level, element, f"{declared} ({out_what} out)")
     unit_electrical = {uid: kw * unit_electrical_fraction(units[uid].kind) for uid, kw in added.items()}
     plant_added: dict[int, float] = {}
     for uid, kw in added.items():
@@ -1069,6 +1081,7 @@ def place(
         per_server=_memo(g, "placement_other_it", lambda: other_it_per_server_kw(snap)),
         cables=_memo(g, "placement_cables", lambda: _rack_cables(snap)),
         grid=_memo(g, "placement_grid", lambda: grid_it_kw(snap)),
+        pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
     )
     candidates: list[_Candidate] = []
     fails: list[_Fail] = []

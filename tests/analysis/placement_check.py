@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from campus.analysis.cooling import cooling_balance
+from campus.analysis.cooling import cooling_balance, cooling_pools
 from campus.analysis.power import rollup
 from campus.analysis.snapshot import CampusSnapshot, PowerFeedSnap, RackSnap
 
@@ -86,9 +86,15 @@ def overloads(snap: CampusSnapshot) -> set[tuple[str, str]]:
 
 
 def cooling_shortfalls(snap: CampusSnapshot) -> set[str]:
-    """Units over capacity and groups short of their declared redundancy (N+1 undeclared), at design load."""
+    """Units over capacity and groups and hall air pools short of their declared redundancy (N+1 undeclared),
+    at design load."""
     bal = cooling_balance(snap)
     out = {f"unit {u.name}" for u in bal.units if u.heat_kw > u.capacity_kw * (1 + TOL) + TOL}
     out |= {f"group {g.group}" for g in bal.groups if g.heat_kw > g.usable_capacity_kw * (1 + TOL) + TOL}
+    # a hall's air units back each other up as one pool too (the failure analysis's pools)
+    heat = {u.id: u.heat_kw for u in bal.units}
+    for pool in cooling_pools(snap, hall_air=True):
+        if len(pool.unit_ids) > 1 and sum(heat[i] for i in pool.unit_ids) > pool.usable_kw * (1 + TOL) + TOL:
+            out.add(f"pool {pool.name}")
     out |= {f"plant {p.name}" for p in bal.plants if p.heat_kw > p.capacity_kw * (1 + TOL) + TOL}
     return out

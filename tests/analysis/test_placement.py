@@ -555,3 +555,46 @@ def test_cooling_headroom_is_rack_it_so_power_and_cooling_compare_alike():
     assert after["cooling_element"] == "L"
     assert after["cooling_element_headroom_kw"] == pytest.approx(12.0)  # kW of heat
     assert res["binding_constraint"] == "power" and res["binding"]["element"] in {"PDU-A", "PDU-B"}
+
+
+def _ungrouped_crah_hall():
+    """One hall: three 20 kW CRAHs in no group (the hall's air units back each other up as one pool, as the
+    failure analysis pools them), three 12 kW air racks, one on each; PDU-A / PDU-B of 1 MW: power never
+    binds."""
+    devices = (
+        device(1, "ups", 10_000.0, utility_feed_id=1),
+        device(2, "ups", 10_000.0, utility_feed_id=2),
+        device(11, "pdu", 1000.0, name="PDU-A"),
+        device(12, "pdu", 1000.0, name="PDU-B"),
+    )
+    feeds = [feed(1, dev=11, side="A"), feed(2, dev=12, side="B")]
+    units = tuple(crah(u, 1, 20.0, "") for u in (1, 2, 3))
+    racks = []
+    for k in range(3):
+        racks.append(
+            rack(k + 1, 12, hall_id=1, x_m=2.0 + 0.6 * k, y_m=2.0, cooling_type="air", cooling_unit_id=k + 1)
+        )
+        feeds += [feed(11, rack=k + 1, side="A"), feed(12, rack=k + 1, side="B")]
+    return campus(
+        halls=(HallSnap(1, 1, "H1", 20.0, 20.0),),
+        racks=tuple(racks),
+        utility_feeds=(UtilityFeedSnap(1, "U1", 50_000.0), UtilityFeedSnap(2, "U2", 50_000.0)),
+        power_devices=devices,
+        power_feeds=tuple(feeds),
+        cooling_units=units,
+    )
+
+
+def test_a_halls_ungrouped_crahs_keep_their_spare_as_one_pool():
+    # The hall's air units: 3 x 20 kW carrying 36 kW; N+1 (undeclared) leaves 60 - 20 = 40 kW usable.
+    # A 2 kW air rack goes to CRAH-1 (each has 8 kW spare; the lowest id): CRAH-1 keeps 20 - 12 - 2 = 6 kW,
+    # the pool 40 - 38 = 2 kW, which binds (the old answer checked each unit alone: 6 kW on CRAH-1).
+    res = place(_ungrouped_crah_hall(), PlacementRequest("toy8", 1, nodes_per_rack=2))
+    after = res["options"][0]["headroom_after"]
+    assert after["cooling_kw"] == pytest.approx(2.0)
+    assert after["cooling_element"] == "H1 air units"
+    # a 5 kW rack fits CRAH-1 (3 kW left) but not the pool: 41 kW against 40, 1.0 kW short
+    res = place(_ungrouped_crah_hall(), PlacementRequest("toy8", 1, nodes_per_rack=5))
+    assert res["feasible"] is False and res["binding_constraint"] == "cooling"
+    assert (res["binding"]["level"], res["binding"]["element"]) == ("hall air units", "H1 air units")
+    assert "1.0 kW short (N+1 (largest unit out))" in res["binding"]["detail"]
