@@ -20,6 +20,15 @@ export function kw(value, digits = 1) {
   return value === null || value === undefined ? "–" : `${num(value, digits)} kW`;
 }
 
+/** An energy given in TWh: TWh from 1 TWh up, else GWh (a campus's year is mostly tens to hundreds of GWh),
+ * with a decimal below 10 GWh so that a small campus keeps two significant figures. */
+export function energy(twh) {
+  if (twh === null || twh === undefined) return "–";
+  const abs = Math.abs(twh);
+  if (abs >= 1) return `${num(twh, 2)} TWh`;
+  return `${num(twh * 1000, abs >= 0.01 ? 0 : 1)} GWh`;
+}
+
 export function pct(fraction, digits = 0) {
   return fraction === null || fraction === undefined ? "–" : `${num(fraction * 100, digits)} %`;
 }

@@ -307,7 +307,7 @@ function renderImpact(page, data, kindOf) {
         { class: "muted small" },
         [
           `${f.num(gpus.lost_power ?? 0)} without power`,
-          `${f.num(gpus.lost_cooling ?? 0)} without cooling`,
+          `${f.num(gpus.lost_cooling ?? 0)} lose cooling`,
           `${f.num((gpus.lost_a ?? 0) + (gpus.lost_b ?? 0))} on one feed`,
         ].join(" · "),
       ),
@@ -321,9 +321,16 @@ function renderImpact(page, data, kindOf) {
       gpus.without_cooling_at_design
         ? el(
             "div",
-            { class: "small bad", "data-testid": "impact-uncooled-at-design" },
-            `${f.num(gpus.without_cooling_at_design)} GPUs are already without cooling with nothing failed ` +
-              "(a cooling group or plant loop short of capacity); they are not counted as lost.",
+            {
+              class: "small note-bad",
+              "data-testid": "impact-uncooled-at-design",
+              "data-value": gpus.without_cooling_at_design,
+              "data-racks": data.racks?.without_cooling_at_design?.length ?? 0,
+            },
+            `${f.num(gpus.without_cooling_at_design)} GPUs in ` +
+              `${f.num(data.racks?.without_cooling_at_design?.length ?? 0)} racks were already without cooling ` +
+              "before this failure (a cooling group, a hall's air units or a plant loop short of capacity at " +
+              "design load); not counted as lost.",
           )
         : null,
     ),

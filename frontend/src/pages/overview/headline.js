@@ -107,21 +107,27 @@ export function headline(summary) {
           "PUE",
           power.pue,
           f.num(power.pue, 2),
-          power.pue_below_plant_model
-            ? `typed; the plant draws ${f.num(power.plant_model_pue, 2)} in this weather ` +
-                `(${f.mw(power.plant_model_facility_mw)} facility)`
-            : power.pue_source === "override"
-              ? "typed design PUE"
-              : null,
+          power.pue_source === "override" ? "typed design PUE" : null,
+          "Annual energy-weighted PUE: facility energy over IT energy, hour by hour in the campus's weather " +
+            "(a typed design PUE replaces it)",
         ),
         figure(
           "fig-cost",
           "Energy cost / year",
           power.annual_cost_usd,
           f.usd(power.annual_cost_usd),
-          `${f.num(power.annual_energy_twh, 2)} TWh / year`,
+          `${f.energy(power.annual_energy_twh)} / year`,
         ),
       ),
+      power.pue_below_plant_model
+        ? el(
+            "p",
+            { class: "small note-bad", "data-testid": "fig-pue-plant", "data-value": power.plant_model_pue },
+            `The typed PUE is below the plant model's ${f.num(power.plant_model_pue, 2)} in this campus's ` +
+              `weather (facility ${f.mw(power.plant_model_facility_mw)}, not ${f.mw(power.facility_mw)}): ` +
+              "facility power, energy and cost are understated.",
+          )
+        : null,
     ),
     el(
       "div",

@@ -1,6 +1,7 @@
 // New scenario: pick a kind, fill its schema-driven form (checked here first, then by the API, whose errors are
 // shown on the fields they name), save it and launch a run.
 import { ApiError, api, qs } from "../../lib/api.js";
+import { asOfFromUrl } from "../../lib/asof.js";
 import { loadCatalogue } from "../../lib/catalogue.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import { SchemaForm } from "../../lib/schemaform.js";
@@ -188,8 +189,18 @@ function renderForm(page, kind, pickers) {
         "div",
         { class: "field" },
         el("label", { for: "run-as-of" }, "Campus as of"),
-        el("input", { id: "run-as-of", type: "date", "data-testid": "run-as-of" }),
-        el("div", { class: "field-help" }, "what is in service that day; empty: today"),
+        el("input", {
+          id: "run-as-of",
+          type: "date",
+          "data-testid": "run-as-of",
+          "aria-describedby": "run-as-of-help",
+          value: asOfFromUrl() ?? "",
+        }),
+        el(
+          "div",
+          { class: "field-help", id: "run-as-of-help" },
+          "The run sees only what is in service that day (built and not yet retired); empty: the launch day.",
+        ),
         el("div", { class: "field-error", hidden: true, id: "as-of-error" }),
       ),
     ),
