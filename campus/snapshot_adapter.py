@@ -22,7 +22,7 @@ from django.db import models
 from django.db.models import Count, Q
 
 from campus import catalog_data
-from campus.analysis.phases import interval, snapshot_as_of
+from campus.analysis.phases import DATED_COLLECTIONS, interval, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -346,18 +346,7 @@ CAMPUS_TABLE = Table(
                 "switch_models",
                 "media",
                 "failure_rates",
-                "buildings",
-                "halls",
-                "racks",
-                "utility_feeds",
-                "power_devices",
-                "power_feeds",
-                "energy_storage",
-                "cooling_plants",
-                "cooling_units",
-                "pods",
-                "switches",
-                "links",
+                *DATED_COLLECTIONS,
                 "weather",
             )
         },

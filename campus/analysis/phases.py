@@ -55,7 +55,7 @@ def interval(dates: Iterable[tuple[date | None, date | None]]) -> tuple[date | N
 def change_dates(snap: CampusSnapshot) -> list[date]:
     """Every day something in the snapshot enters or leaves service, sorted."""
     days: set[date] = set()
-    for name in _DATED:
+    for name in DATED_COLLECTIONS:
         for obj in getattr(snap, name):
             for day in (obj.in_service_date, obj.retire_date):
                 if day is not None:
@@ -63,7 +63,9 @@ def change_dates(snap: CampusSnapshot) -> list[date]:
     return sorted(days)
 
 
-_DATED = (
+# The snapshot's collections whose rows have an in-service and a retire date (the snapshot adapter reads
+# each from its own table).
+DATED_COLLECTIONS = (
     "buildings",
     "halls",
     "racks",
