@@ -6,16 +6,21 @@ from campus.models import Campus
 from twin.api.serializers.base import StrictFieldsMixin, StrictQueryMixin
 
 
+def new_campus_name(value: str) -> str:
+    """The name of a campus about to be made (a branch): stripped, not blank, not taken by another campus."""
+    value = value.strip()
+    if not value:
+        raise serializers.ValidationError("This field may not be blank.")
+    if Campus.objects.filter(name=value).exists():
+        raise serializers.ValidationError(f'A campus named "{value}" exists already.')
+    return value
+
+
 class BranchRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     name = serializers.CharField(max_length=128, help_text="Name of the new campus (unique among campuses).")
 
     def validate_name(self, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise serializers.ValidationError("This field may not be blank.")
-        if Campus.objects.filter(name=value).exists():
-            raise serializers.ValidationError(f'A campus named "{value}" exists already.')
-        return value
+        return new_campus_name(value)
 
 
 class BranchSerializer(serializers.Serializer):

@@ -3,7 +3,8 @@
 from rest_framework import serializers
 
 from campus.analysis.placement import CONSTRAINTS, MAX_RACKS
-from campus.models import Campus, NodeModel
+from campus.api.serializers_.branches import new_campus_name
+from campus.models import NodeModel
 from twin.api.serializers.base import StrictFieldsMixin
 
 
@@ -40,12 +41,7 @@ class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     )
 
     def validate_apply_as_branch(self, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise serializers.ValidationError("This field may not be blank.")
-        if Campus.objects.filter(name=value).exists():
-            raise serializers.ValidationError(f'A campus named "{value}" exists already.')
-        return value
+        return new_campus_name(value)
 
 
 class PlacedLinkSerializer(serializers.Serializer):
