@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import threading
 
+from django.db import router
 from django.db.models import Count, Prefetch
 
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.snapshot import CampusSnapshot
 from campus.choices import NodeStatus
-from campus.models import Node, PowerFeed
+from campus.models import Node, PowerFeed, Rack
 from campus.snapshot_adapter import catalog_snapshot_parts
+from twin.api import lookup
 
 _CONTEXT_KEY = "_catalog_snapshot"
 
@@ -34,6 +36,31 @@ def rack_prefetches() -> list[Prefetch]:
     ]
 
 
+def _feed_rows(rack_ids):
+    return (
+        PowerFeed.objects.filter(rack_id__in=rack_ids)
+        .order_by()
+        .values_list("rack_id", "id", "side", "rating_kw", "upstream_id", "upstream__name")
+    )
+
+
+def _node_count_rows(rack_ids):
+    return (
+        Node.objects.filter(rack_id__in=rack_ids, status=NodeStatus.ACTIVE)
+        .order_by()
+        .values_list("rack_id", "node_model__slug")
+        .annotate(n=Count("id"))
+        .order_by("rack_id", "node_model__slug")
+    )
+
+
+def _kept(build, rack_ids: list) -> list[tuple]:
+    """``build(rack_ids)``'s rows with its statement kept per number of racks (``twin.api.lookup``)."""
+    db = router.db_for_read(Rack)
+    rows = lookup.rows_for_keys((build.__qualname__,), build, rack_ids, db)
+    return rows if rows is not None else list(build(rack_ids).using(db))
+
+
 def attach_feeds(racks) -> None:
     """Each rack's feeds as rows ``(id, side, rating_kw, upstream_id, upstream_name)``, for a page of racks in
     one query of plain values (building two model objects per feed was a third of a page's cost)."""
@@ -42,12 +69,7 @@ def attach_feeds(racks) -> None:
         rack.power_feed_rows = []
     if not by_rack:
         return
-    rows = (
-        PowerFeed.objects.filter(rack_id__in=list(by_rack))
-        .order_by()
-        .values_list("rack_id", "id", "side", "rating_kw", "upstream_id", "upstream__name")
-    )
-    for rack_id, *feed in rows:
+    for rack_id, *feed in _kept(_feed_rows, list(by_rack)):
         by_rack[rack_id].power_feed_rows.append(tuple(feed))
 
 
@@ -59,14 +81,7 @@ def attach_node_counts(racks) -> None:
         rack.active_node_counts = []
     if not by_rack:
         return
-    rows = (
-        Node.objects.filter(rack_id__in=list(by_rack), status=NodeStatus.ACTIVE)
-        .order_by()
-        .values_list("rack_id", "node_model__slug")
-        .annotate(n=Count("id"))
-        .order_by("rack_id", "node_model__slug")
-    )
-    for rack_id, slug, count in rows:
+    for rack_id, slug, count in _kept(_node_count_rows, list(by_rack)):
         by_rack[rack_id].active_node_counts.append((slug, count))
 
 

@@ -98,7 +98,7 @@ class RackViewSet(CampusInventoryViewSet):
     BRIEF_RELATED = ("campus", "hall", "row", "cooling_unit", "pod")
 
     def full_prefetch(self):
-        # A list page reads its racks' feeds as plain rows (paginate_queryset); one rack reads them here.
+        # A list page reads its racks' feeds as plain rows (attach_page); one rack reads them here.
         return [] if self.action == "list" else rack_prefetches()
 
     def get_queryset(self):
@@ -112,12 +112,13 @@ class RackViewSet(CampusInventoryViewSet):
             )
         return queryset
 
-    def paginate_queryset(self, queryset):
-        page = super().paginate_queryset(queryset)
-        if page is not None and not self.brief:
+    # Its power block reads the rack's columns and what attach_page adds: a list page is read as rows.
+    row_methods = ("power",)
+
+    def attach_page(self, page) -> None:
+        if not self.brief:
             attach_node_counts(page)
             attach_feeds(page)
-        return page
 
 
 # ---------------------------------------------------------------- power and cooling

@@ -119,3 +119,53 @@ def get_by_pk(queryset, pk):
 def forget() -> None:
     with _lock:
         _plans.clear()
+        _row_plans.clear()
+
+
+# ---------------------------------------------------------------- rows of a list of keys
+
+_MISSING = object()
+_row_plans: dict[tuple, tuple | None] = {}
+
+
+def rows_for_keys(shape: tuple, build, keys: list, db: str) -> list[tuple] | None:
+    """``list(build(keys))`` for a ``values_list`` queryset that filters ``__in`` the keys, with its compiled
+    statement kept per (``shape``, database, number of keys) and run again with these keys; its rows go
+    through the converters of Django's own compiler. ``shape`` must name everything else the statement
+    depends on. ``None`` where the statement does not hold the keys as one plain run of parameters (the
+    caller then runs the queryset)."""
+    count = len(keys)
+    key = (shape, db, count)
+    with _lock:
+        plan = _row_plans.get(key, _MISSING)
+    if plan is _MISSING:
+        plan = _row_plan(build, count, db)
+        with _lock:
+            _row_plans[key] = plan
+    if plan is None:
+        return None
+    sql, prototype, params, start = plan
+    compiler = copy.copy(prototype)
+    compiler.connection = connections[db]
+    bound = (*params[:start], *keys, *params[start + count :])
+    compiler.as_sql = lambda *args, **kwargs: (sql, bound)
+    return list(compiler.results_iter(tuple_expected=True))
+
+
+def _row_plan(build, count: int, db: str) -> tuple | None:
+    sentinels = [SENTINEL - i for i in range(count)]
+    try:
+        compiler = build(sentinels).query.get_compiler(using=db)
+        sql, params = compiler.as_sql()
+        params = list(params)
+        start = params.index(sentinels[0])
+        others = params[:start] + params[start + count :]
+        if (
+            params[start : start + count] != sentinels
+            or any(p in sentinels for p in others)
+            or any(str(s) in sql for s in sentinels)
+        ):
+            raise _Unsupported
+    except Exception:  # noqa: BLE001 - any statement the probe cannot compile plainly keeps the ORM path
+        return None
+    return sql, compiler, params, start

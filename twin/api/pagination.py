@@ -58,6 +58,16 @@ class TwinPagination(BoundedOffsetPagination):
     def paginate_queryset(self, queryset, request, view=None):
         if not isinstance(queryset, QuerySet) or not queryset.query.select_related or queryset.query.distinct:
             return super().paginate_queryset(queryset, request, view)
+        keys = self.page_keys(queryset, request)
+        if keys is None:
+            return None
+        # In the keys' order below: the rows need no ORDER BY (nor the joins an ordering may bring).
+        rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys).order_by()} if keys else {}
+        return [rows[key] for key in keys if key in rows]
+
+    def page_keys(self, queryset, request) -> list | None:
+        """The primary keys of the requested page in the list's order (``None`` when the request is not
+        paged), with the count and the page controls set as ``paginate_queryset`` sets them."""
         self.request = request
         self.limit = self.get_limit(request)
         if self.limit is None:
@@ -68,10 +78,7 @@ class TwinPagination(BoundedOffsetPagination):
             self.display_page_controls = True
         if self.count == 0 or self.offset > self.count:
             return []
-        keys = list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
-        # In the keys' order below: the rows need no ORDER BY (nor the joins an ordering may bring).
-        rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys).order_by()} if keys else {}
-        return [rows[key] for key in keys if key in rows]
+        return list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
 
 
 class ChangePagination(BoundedOffsetPagination):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
+from twin.api import rows
 from twin.api.mixins import (
     BRIEF_PARAMETER,
     AtomicWriteMixin,
@@ -14,6 +15,7 @@ from twin.api.mixins import (
     HistoryMixin,
     QueryParametersMixin,
 )
+from twin.api.pagination import TwinPagination
 
 
 def inventory_schema(serializer_class, noun: str):
@@ -46,6 +48,44 @@ class TwinModelViewSet(
     search_fields = ("name",)
     ordering_fields = "__all__"
     full_prefetch = None
+    # Method fields that read nothing but a row's columns and what attach_page adds (twin.api.rows).
+    row_methods: tuple[str, ...] = ()
+
+    def attach_page(self, page) -> None:
+        """Add what the page's representation reads beyond its columns (model objects or rows)."""
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if page is not None:
+            self.attach_page(page)
+        return page
+
+    def list(self, request, *args, **kwargs):
+        """A page whose serializer reads only columns, related objects' names and URLs is read as plain rows
+        (``twin.api.rows``); any other list as REST framework does."""
+        response = self._row_page(request)
+        return response if response is not None else super().list(request, *args, **kwargs)
+
+    def _row_page(self, request):
+        paginator = self.paginator
+        if not rows.ENABLED or not isinstance(paginator, TwinPagination):
+            return None
+        serializer = self.get_serializer()
+        plan = rows.plan_for(self, serializer)
+        if plan is None:
+            return None
+        queryset = self.filter_queryset(self.get_queryset())
+        if queryset.query.distinct or queryset._prefetch_related_lookups:
+            return None
+        keys = paginator.page_keys(queryset, request)
+        if keys is None:
+            return None
+        found = plan.read(keys, queryset.db) if keys else []
+        if not plan.displayable(found):
+            return None
+        objects = plan.objects(found)
+        self.attach_page(objects)
+        return paginator.get_paginated_response(plan.render(found, objects, serializer, request))
 
 
 class InventoryViewSet(HistoryMixin, TwinModelViewSet):

@@ -334,6 +334,7 @@ def _pure_read(field) -> bool:
 _PURE_READ_METHODS = frozenset(
     (cls.to_representation, cls.get_attribute)
     for cls in {
+        serializers.BigIntegerField,  # reads COERCE_BIGINT_TO_STRING, a setting, beside the value
         serializers.BooleanField,
         serializers.CharField,
         serializers.ChoiceField,

@@ -1,0 +1,215 @@
+"""A list page read as plain rows instead of model objects.
+
+A page of 50 racks built 300 model objects (the racks and, through ``select_related``, each one's campus,
+hall, row, cooling unit and pod) to show of the related ones only ``{id, url, name}``, and compiled its
+joined statement on every request: together most of the page's time. Here the page's keys are found as
+before (``TwinPagination``), then its rows are read as tuples (the related objects' names joined in) with a
+statement kept per shape and number of keys (``twin.api.lookup.rows_for_keys``), and each row becomes its
+representation directly:
+
+- a column read by a field whose output depends on its value alone (``_PURE_READ_METHODS``) goes through
+  that same field's ``to_representation``;
+- a related object (``BriefRelatedField``) is ``{id, url, name}`` from its key and its joined name;
+- the object's own ``url`` (``SelfUrlField``) from its key;
+- a ``SerializerMethodField`` only where the view lists it in ``row_methods`` (its method then reads the
+  row object, which carries every column under its field name, foreign keys under their ``*_id`` name, and
+  what the view's ``attach_page`` adds).
+
+A serializer with any other field, a queryset with ``distinct`` or prefetches, and a page with a related
+object whose name is empty (its display falls back to ``str()`` of the object) keep the model-object path.
+The answer is byte for byte the same either way (``tests/api/test_row_pages.py`` compares every list
+endpoint both ways).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from rest_framework import serializers
+
+from twin.api import lookup
+from twin.api.serializers.base import (
+    _OWN_READ,
+    BriefRelatedField,
+    SelfUrlField,
+    _detail_path_template,
+    _origin,
+    _pure_read,
+)
+
+ENABLED = True
+
+COLUMN, BRIEF, SELF_URL, METHOD = range(4)
+
+_plans: dict[tuple, RowPlan | None] = {}
+_lock = threading.Lock()
+
+
+class Row:
+    """One row of a page: its columns as attributes (``pk`` too), for a method field and ``attach_page``."""
+
+    __slots__ = ("__dict__",)
+
+
+class RowPlan:
+    """What to read for one (serializer class, brief, row methods) and how each field is shown."""
+
+    def __init__(self, model, lookups: list[str], names: list[str], steps: list[tuple]) -> None:
+        self.model = model
+        self.lookups = lookups  # the values_list lookups, in the row's order
+        self.names = names  # the row object's attribute per lookup
+        self.steps = steps  # (kind, field name, row index or indexes, model) per readable field
+        self.brief_indexes = [step[2] for step in steps if step[0] == BRIEF]
+        self.shape = (model, tuple(lookups))
+
+    def read(self, keys: list, db: str) -> list[tuple]:
+        def build(values):
+            return self.model._base_manager.filter(pk__in=values).order_by().values_list(*self.lookups)
+
+        rows = lookup.rows_for_keys(self.shape, build, keys, db)
+        if rows is None:
+            rows = list(build(keys).using(db))
+        by_key = {row[0]: row for row in rows}
+        return [by_key[key] for key in keys if key in by_key]
+
+    def displayable(self, rows: list[tuple]) -> bool:
+        """Every related object shown has a name (an empty one is shown as ``str()`` of the object)."""
+        return all(
+            row[key] is None or (isinstance(row[name], str) and row[name])
+            for row in rows
+            for key, name in self.brief_indexes
+        )
+
+    def objects(self, rows: list[tuple]) -> list[Row]:
+        names = self.names
+        out = []
+        for values in rows:
+            row = Row()
+            row.__dict__.update(zip(names, values, strict=True))
+            row.pk = values[0]
+            out.append(row)
+        return out
+
+    def render(self, rows: list[tuple], objects: list[Row], serializer, request) -> list[dict]:
+        origin = _origin(request)
+        bound = {
+            name: (to_representation, field) for name, _, to_representation, field in serializer._read_plan()
+        }
+        steps = []
+        zone = timezone.get_current_timezone() if settings.USE_TZ else None
+        for kind, name, index, model in self.steps:
+            if kind == COLUMN:
+                to_representation, field = bound[name]
+                if isinstance(field, serializers.DateTimeField) and not hasattr(field, "timezone"):
+                    # The request's zone read once, not once per value (REST framework reads it per value
+                    # when the field names none; it is the same throughout a request).
+                    field = copy.copy(field)
+                    field.timezone = zone
+                    steps.append((kind, name, index, field.to_representation))
+                    continue
+                steps.append((kind, name, index, to_representation))
+            elif kind == METHOD:
+                steps.append((kind, name, index, bound[name][0]))
+            else:  # a URL: what comes before and after the key
+                before, after = _detail_path_template(model).split("{pk}")
+                steps.append((kind, name, index, (origin + before, after)))
+        out = []
+        for values, obj in zip(rows, objects, strict=True):
+            ret = {}
+            for kind, name, index, how in steps:
+                if kind == COLUMN:
+                    value = values[index]
+                    ret[name] = None if value is None else how(value)
+                elif kind == BRIEF:
+                    pk = values[index[0]]
+                    ret[name] = (
+                        None
+                        if pk is None
+                        else {"id": pk, "url": f"{how[0]}{pk}{how[1]}", "name": values[index[1]]}
+                    )
+                elif kind == SELF_URL:
+                    ret[name] = f"{how[0]}{values[0]}{how[1]}"
+                else:
+                    ret[name] = how(obj)
+            out.append(ret)
+        return out
+
+
+def plan_for(view, serializer) -> RowPlan | None:
+    """The row plan of this view's serializer, or ``None`` where the page keeps the model-object path."""
+    key = (type(serializer), serializer.brief, tuple(getattr(view, "row_methods", ())))
+    with _lock:
+        if key in _plans:
+            return _plans[key]
+    plan = _build(serializer, set(key[2]))
+    with _lock:
+        _plans[key] = plan
+    return plan
+
+
+def _basename(model) -> str | None:
+    from twin.api.serializers.base import BASENAMES
+
+    return BASENAMES.get(model)
+
+
+def _build(serializer, row_methods: set[str]) -> RowPlan | None:
+    model = serializer.Meta.model
+    meta = model._meta
+    if meta.pk.attname is None or _basename(model) is None:
+        return None
+    columns = {field.name: field for field in meta.concrete_fields}
+    lookups = [meta.pk.attname]
+    names = ["id" if meta.pk.attname == "id" else meta.pk.attname]
+    index_of = {meta.pk.name: 0}
+    steps: list[tuple] = []
+
+    def column(lookup: str, name: str) -> int:
+        if name not in index_of:
+            index_of[name] = len(lookups)
+            lookups.append(lookup)
+            names.append(name)
+        return index_of[name]
+
+    for name, attribute, _to_representation, field in serializer._read_plan():
+        if isinstance(field, SelfUrlField):
+            steps.append((SELF_URL, name, 0, _basename(model)))
+            continue
+        if isinstance(field, serializers.SerializerMethodField):
+            if name not in row_methods:
+                return None
+            steps.append((METHOD, name, None, None))
+            continue
+        if attribute.__class__ is not str or attribute is _OWN_READ:
+            return None
+        model_field = columns.get(attribute)
+        if model_field is None:
+            return None
+        if isinstance(field, BriefRelatedField):
+            related = model_field.related_model
+            if not isinstance(model_field, models.ForeignKey) or _basename(related) is None:
+                return None
+            name_field = next((f for f in related._meta.concrete_fields if f.name == "name"), None)
+            if not isinstance(name_field, models.CharField):
+                return None
+            key_index = column(model_field.attname, model_field.attname)
+            name_index = column(f"{attribute}__name", f"_{attribute}_name")
+            steps.append((BRIEF, name, (key_index, name_index), _basename(related)))
+            continue
+        if model_field.is_relation or not _pure_read(field):
+            return None
+        steps.append((COLUMN, name, column(attribute, attribute), None))
+    # Every column a method may read, under its field name (a foreign key under its *_id name).
+    if any(step[0] == METHOD for step in steps):
+        for model_field in meta.concrete_fields:
+            column(model_field.attname, model_field.attname)
+    return RowPlan(model, lookups, names, steps)
+
+
+def forget() -> None:
+    with _lock:
+        _plans.clear()
