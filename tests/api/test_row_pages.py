@@ -48,7 +48,10 @@ def test_every_list_page_is_the_object_paths_answer(
     )
     queries = ["?limit=7", "?limit=5&offset=3", "?limit=1000", "?ordering=-id&limit=9"]
     if campus_filter:
-        queries += [f"?campus={generated.pk}&limit=11&offset=4", f"?campus={generated.pk}&ordering=-id&limit=13"]
+        queries += [
+            f"?campus={generated.pk}&limit=11&offset=4",
+            f"?campus={generated.pk}&ordering=-id&limit=13",
+        ]
     for query in queries:
         fast, reference = both_ways(admin_client_api, monkeypatch, f"/api/{prefix}/{query}{brief}")
         assert fast.status_code == reference.status_code == 200, (prefix, query, fast.content[:300])

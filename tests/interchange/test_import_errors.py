@@ -332,7 +332,9 @@ def test_a_grid_capacity_of_zero_is_refused_naming_the_field_with_the_apis_messa
     # there is no spelling of "no limit": null is refused on both paths too (docs/campus-spec.md)
     small_spec["campus"]["grid_capacity_mw"] = None
     assert paths(rejected(small_spec)) == ["campus.grid_capacity_mw"]
-    api = planner_client.post("/api/campuses/", {"name": "Null grid", "grid_capacity_mw": None}, format="json")
+    api = planner_client.post(
+        "/api/campuses/", {"name": "Null grid", "grid_capacity_mw": None}, format="json"
+    )
     assert api.status_code == 400 and "grid_capacity_mw" in api.json()
     # the smallest capacity above 0 is a grid like any other
     small_spec["campus"]["grid_capacity_mw"] = 0.001
