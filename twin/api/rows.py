@@ -191,7 +191,11 @@ def _build(serializer, row_methods: set[str]) -> RowPlan | None:
             return None
         if isinstance(field, BriefRelatedField):
             related = model_field.related_model
-            if not isinstance(model_field, models.ForeignKey) or _basename(related) is None:
+            if (
+                not isinstance(model_field, models.ForeignKey)
+                or not model_field.target_field.primary_key  # the column holds another key than the id
+                or _basename(related) is None
+            ):
                 return None
             name_field = next((f for f in related._meta.concrete_fields if f.name == "name"), None)
             if not isinstance(name_field, models.CharField):
