@@ -141,6 +141,8 @@ class RowPlan:
 
 def plan_for(view, serializer) -> RowPlan | None:
     """The row plan of this view's serializer, or ``None`` where the page keeps the model-object path."""
+    if not hasattr(serializer, "_read_plan"):  # not a TwinModelSerializer
+        return None
     key = (type(serializer), serializer.brief, tuple(getattr(view, "row_methods", ())))
     with _lock:
         if key in _plans:
