@@ -1,6 +1,6 @@
 import re
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Window
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -72,13 +72,30 @@ class TwinPagination(BoundedOffsetPagination):
         self.limit = self.get_limit(request)
         if self.limit is None:
             return None
-        self.count = self.get_count(queryset)
         self.offset = self.get_offset(request)
+        keys, count = self._keys_and_count(queryset)
+        self.count = count
         if self.count > self.limit and self.template is not None:
             self.display_page_controls = True
-        if self.count == 0 or self.offset > self.count:
-            return []
-        return list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
+        return keys
+
+    def _keys_and_count(self, queryset) -> tuple[list, int]:
+        """The page's keys with the list's count beside each (``COUNT(*) OVER ()``): one statement where a
+        count and a page of keys were two. A page past the end has no row to carry the count, which is then
+        counted apart; so is a queryset with annotations of its own (its count is REST framework's)."""
+        window = self.offset < MAX_OFFSET and not queryset.query.annotations
+        if window:
+            rows = list(
+                queryset.annotate(_twin_count=Window(Count("pk"))).values_list("pk", "_twin_count")[
+                    self.offset : self.offset + self.limit
+                ]
+            )
+            if rows:
+                return [key for key, _ in rows], rows[0][1]
+        count = self.get_count(queryset)
+        if window or count == 0 or self.offset > count:
+            return [], count
+        return list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit]), count
 
 
 class ChangePagination(BoundedOffsetPagination):
