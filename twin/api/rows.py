@@ -62,7 +62,7 @@ class RowPlan:
         self.model = model
         self.lookups = lookups  # the values_list lookups, in the row's order
         self.names = names  # the row object's attribute per lookup
-        self.steps = steps  # (kind, field name, row index or indexes, model) per readable field
+        self.steps = steps  # (kind, field name, row index or indexes, URL basename) per readable field
         self.brief_indexes = [step[2] for step in steps if step[0] == BRIEF]
         self.shape = (model, tuple(lookups))
 
@@ -101,7 +101,7 @@ class RowPlan:
         }
         steps = []
         zone = timezone.get_current_timezone() if settings.USE_TZ else None
-        for kind, name, index, model in self.steps:
+        for kind, name, index, basename in self.steps:
             if kind == COLUMN:
                 to_representation, field = bound[name]
                 if isinstance(field, serializers.DateTimeField) and not hasattr(field, "timezone"):
@@ -115,7 +115,7 @@ class RowPlan:
             elif kind == METHOD:
                 steps.append((kind, name, index, bound[name][0]))
             else:  # a URL: what comes before and after the key
-                before, after = _detail_path_template(model).split("{pk}")
+                before, after = _detail_path_template(basename).split("{pk}")
                 steps.append((kind, name, index, (origin + before, after)))
         out = []
         for values, obj in zip(rows, objects, strict=True):
