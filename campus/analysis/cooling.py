@@ -332,6 +332,107 @@ def cooling_balance(
     )
 
 
+@dataclass(frozen=True)
+class PoolCheck:
+    """A pool of units that back each other up (a named group, or a hall's ungrouped air units pooled as
+    ``cooling_pools`` and the failure analysis pool them) against the declared cooling redundancy."""
+
+    name: str  # the group's name; "<building> <hall> air units" for a hall's ungrouped air units
+    kind: str  # "group" | "hall air units"
+    units: int
+    heat_kw: float
+    capacity_kw: float  # nameplate (failed units: 0)
+    usable_capacity_kw: float  # with the declared redundancy intact (usable_capacity_kw)
+    redundancy: str  # the level checked: "N", "N+1" or "2N" (undeclared: "N+1")
+    holds: bool  # the heat fits in the usable capacity
+    hall_id: int | None = None  # the hall of a hall's air units; of a group whose units are in one hall
+    hall: str = ""
+    building_id: int | None = None
+    building: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+HALL_AIR_POOL = "hall air units"
+
+
+def redundancy_pool_checks(snap: CampusSnapshot, balance: CoolingBalance | None = None) -> list[PoolCheck]:
+    """Every pool of units checked against the declared ``cooling_redundancy``: each named group (the
+    balance's ``groups``) and each hall's ungrouped air units pooled as one (``cooling_pools``), named
+    by building and hall. The one rule the summary (``groups_failing_redundancy``), the redundancy
+    endpoint's declared check and the balance share; ``balance``: the campus's ``cooling_balance`` already
+    run (its heat and its failed units), else one at design load."""
+    if balance is None:
+        balance = cooling_balance(snap)
+    halls = {h.id: h for h in snap.halls}
+    buildings = {b.id: b for b in snap.buildings}
+    unit_hall = {u.id: u.hall_id for u in snap.cooling_units}
+    group_halls: dict[str, set] = {}
+    for u in snap.cooling_units:
+        if u.group:
+            group_halls.setdefault(u.group, set()).add(u.hall_id)
+
+    def place(hall_id: int | None) -> dict:
+        h = halls.get(hall_id) if hall_id is not None else None
+        if h is None:
+            return {}
+        b = buildings.get(h.building_id)
+        return {
+            "hall_id": h.id,
+            "hall": h.name,
+            "building_id": h.building_id,
+            "building": b.name if b is not None else "",
+        }
+
+    out = [
+        PoolCheck(
+            g.group,
+            "group",
+            g.units,
+            g.heat_kw,
+            g.capacity_kw,
+            g.usable_capacity_kw,
+            g.redundancy,
+            g.holds,
+            **place(next(iter(group_halls[g.group])) if len(group_halls.get(g.group, ())) == 1 else None),
+        )
+        for g in balance.groups
+    ]
+    heat = {u.id: u.heat_kw for u in balance.units}
+    caps = {u.id: u.capacity_kw for u in balance.units}
+    air = {u.id for u in snap.cooling_units if u.kind in AIR_UNIT_KINDS and not u.group}
+    hall_pools = []
+    for pool in cooling_pools(snap, caps):
+        ids = pool.unit_ids
+        hall_id = unit_hall[ids[0]]
+        if hall_id is None or not all(i in air and unit_hall[i] == hall_id for i in ids):
+            continue  # a named group (above) or a unit alone
+        where = place(hall_id)
+        name = f"{where.get('building', '')} {where.get('hall', pool.name)} air units".strip()
+        p_heat = sum(heat.get(i, 0.0) for i in ids)
+        hall_pools.append(
+            PoolCheck(
+                name,
+                HALL_AIR_POOL,
+                len(ids),
+                p_heat,
+                pool.capacity_kw,
+                pool.usable_kw,
+                balance.redundancy,
+                p_heat <= pool.usable_kw,
+                **where,
+            )
+        )
+    return out + sorted(hall_pools, key=lambda p: (p.building, p.hall, p.hall_id or 0))
+
+
+def pools_failing_redundancy(snap: CampusSnapshot, balance: CoolingBalance | None = None) -> list[PoolCheck]:
+    """The pools (``redundancy_pool_checks``) whose heat is above their usable capacity with the declared
+    cooling redundancy: groups first by name, then halls' air units by building and hall."""
+    return [p for p in redundancy_pool_checks(snap, balance) if not p.holds]
+
+
 def unit_heat_kw(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None) -> dict[int, float]:
     """Heat each cooling unit carries, kW, for every unit of the campus (0.0 when it serves nothing)."""
     return {u.id: u.heat_kw for u in cooling_balance(snap, rack_load_kw=rack_load_kw).units}

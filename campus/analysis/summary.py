@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_model, synchronous_pflops
-from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance
+from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
 from campus.analysis.energy import facility_energy, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility import PLANT_MODEL, campus_facility_year, campus_pue
@@ -99,6 +99,7 @@ def campus_summary(
     stranded = stranded_capacity(snap)
     findings = redundancy_check(snap) if include_redundancy else []
     cooling = cooling_balance(snap, air_limit_kw=air_limit_kw, gpu_power_fraction=gpu_power_fraction)
+    failing_pools = pools_failing_redundancy(snap, cooling)
     peak = campus_peak_pflops(snap)
     effective = {
         p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")
@@ -216,11 +217,13 @@ def campus_summary(
             "air_limit_kw": air_limit_kw,
             "units_overloaded": [u.id for u in cooling.units if u.overloaded],
             "plants_overloaded": [p.id for p in cooling.plants if p.overloaded],
-            # named groups whose heat exceeds their usable capacity with the declared cooling redundancy
-            # (N every unit, N+1 the largest out, 2N the larger half out); groups_failing_n_plus_1 is the
-            # earlier name of the same list, kept for clients
-            "groups_failing_redundancy": [c.group for c in cooling.groups if not c.holds],
-            "groups_failing_n_plus_1": [c.group for c in cooling.groups if not c.holds],
+            # pools whose heat exceeds their usable capacity with the declared cooling redundancy (N every
+            # unit, N+1 the largest out, 2N the larger half out): named groups and halls' ungrouped air
+            # units (cooling.pools_failing_redundancy, the redundancy endpoint's declared check too), by
+            # name; groups_failing_n_plus_1 is the earlier name of the same list, kept for clients
+            "groups_failing_redundancy": [p.name for p in failing_pools],
+            "groups_failing_n_plus_1": [p.name for p in failing_pools],
+            "pools_failing_redundancy": [p.as_dict() for p in failing_pools],
             "wue_l_per_kwh": year.wue_l_per_kwh,
             "water_m3": float(year.water_l.sum()) / 1000.0,
             "hours_short": year.hours_short,

@@ -49,6 +49,7 @@ from campus.analysis import impact as impact_mod
 from campus.analysis import power_chain as power_chain_mod
 from campus.analysis import redundancy as redundancy_mod
 from campus.analysis import stranded as stranded_mod
+from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import reference_year, weather_of
 from campus.collector import collector_paused
@@ -512,14 +513,16 @@ def unfed_racks(state: CampusState) -> list[dict]:
 
 
 def redundancy_declared(state: CampusState) -> list[dict]:
-    """The declared redundancy of the campus against the single points found (``rules``)."""
+    """The declared redundancy of the campus against the single points found and the cooling pools short
+    of it (``cooling.pools_failing_redundancy``, the summary's ``groups_failing_redundancy``) (``rules``)."""
 
     def compute():
         points: dict[str, list[str]] = {"power": [], "cooling": []}
         for f in redundancy(state, True):
             points[redundancy_mod.DOMAIN_OF_KIND[f["device_kind"]]].append(f["device_name"])
         declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
-        return redundancy_declaration_checks(declared, points)
+        pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(state.snap)]}
+        return redundancy_declaration_checks(declared, points, pools)
 
     return state.memo(("redundancy_declared",), compute)
 

@@ -650,7 +650,9 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         "lists the racks with a load and no power feed: dark before any failure (their GPUs are never usable), "
         "so no finding names them. `declared` "
         "checks the campus's declared power_redundancy and cooling_redundancy against them (an N design's "
-        "single points are warnings, a redundant design's errors).",
+        "single points are warnings, a redundant design's errors) and, for cooling, lists the pools of units "
+        "(named groups, halls' ungrouped CRAHs) short of the declared redundancy in `pools_failing` (errors; "
+        "the summary's `cooling.groups_failing_redundancy`).",
         parameters=[a.RedundancyQuerySerializer],
         responses={200: a.RedundancySerializer},
         examples=[
@@ -682,6 +684,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
                             "achieved": "N",
                             "severity": "error",
                             "single_points": ["B1 H1 MPDU"],
+                            "pools_failing": [],
                             "message": 'declared 2N, achieved N: 1 single points of failure ("B1 H1 MPDU")',
                         },
                         {
@@ -691,6 +694,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
                             "achieved": "N+1",
                             "severity": "ok",
                             "single_points": [],
+                            "pools_failing": [],
                             "message": "not declared; achieved N+1",
                         },
                     ],

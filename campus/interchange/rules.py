@@ -348,43 +348,74 @@ REDUNDANCY_LEVELS = ("N", "N+1", "2N")
 
 
 def redundancy_declaration_checks(
-    declared: Mapping[str, str], single_points: Mapping[str, Sequence[str]]
+    declared: Mapping[str, str],
+    single_points: Mapping[str, Sequence[str]],
+    failing_pools: Mapping[str, Sequence[Mapping[str, object]]] | None = None,
 ) -> list[dict[str, object]]:
     """Declared against achieved redundancy, per domain (``power``, ``cooling``).
 
     ``declared``: domain -> "N" | "N+1" | "2N" | "" (not declared); ``single_points``: domain -> names of
-    the elements whose loss alone costs GPUs or trips another (``campus.analysis.redundancy``). Achieved is
-    ``N`` with a single point, else ``N+1`` (no single failure costs anything; telling 2N from N+1 needs
-    more than single failures). One entry per domain: ``{field, domain, declared, achieved, severity,
-    single_points, message}`` with severity ``error`` (a redundant design declared, a single point found),
-    ``warning`` (N declared: its single points were asked for) or ``ok``.
+    the elements whose loss alone costs GPUs or trips another (``campus.analysis.redundancy``);
+    ``failing_pools``: domain -> the pools of units short of the declared redundancy
+    (``campus.analysis.cooling.pools_failing_redundancy`` as dicts: ``name``, ``heat_kw``,
+    ``usable_capacity_kw``, ...; the summary's ``groups_failing_redundancy``). Achieved is ``N`` with a
+    single point or a pool short of N+1, ``N+1`` when 2N is declared, nothing is a single point and a pool
+    is short of 2N, else ``N+1`` (no single failure costs anything). One entry per domain: ``{field,
+    domain, declared, achieved, severity, single_points, pools_failing, message}`` with severity ``error``
+    (a redundant design declared and a single point found or a pool short of it; any declaration and a
+    pool short of it), ``warning`` (N declared: its single points were asked for) or ``ok``.
     """
     out: list[dict[str, object]] = []
     for domain in ("power", "cooling"):
         level = declared.get(domain) or ""
         points = list(single_points.get(domain, ()))
-        achieved = "N" if points else "N+1"
+        pools = [dict(p) for p in (failing_pools or {}).get(domain, ())]
+        if points:
+            achieved = "N"
+        elif pools:
+            achieved = "N+1" if level == "2N" else "N"
+        else:
+            achieved = "N+1"
         field = f"campus.{domain}_redundancy"
         shown = ", ".join(f'"{p}"' for p in points[:5]) + (
             f" and {len(points) - 5} more" if len(points) > 5 else ""
         )
+        short = ""
+        if pools:
+            named = ", ".join(
+                f'"{p["name"]}" ({p["heat_kw"]:,.0f} kW on {p["usable_capacity_kw"]:,.0f} kW usable)'
+                for p in pools[:5]
+            ) + (f" and {len(pools) - 5} more" if len(pools) > 5 else "")
+            short = f"{len(pools)} pools of units short of {level or 'N+1'} ({named})"
         if not level:
             severity = "ok"
             message = f"not declared; achieved {achieved}" + (
                 f" ({len(points)} single points)" if points else ""
             )
+            if short:
+                message += f"; {short}"
         elif level == "N":
-            severity = "warning" if points else "ok"
+            severity = "error" if pools else ("warning" if points else "ok")
+            parts = []
+            if pools:
+                parts.append(short)
+            if points:
+                parts.append(f"{len(points)} single points of failure, as an N design has ({shown})")
             message = (
-                f"declared N: {len(points)} single points of failure, as an N design has ({shown})"
-                if points
+                "declared N: " + "; ".join(parts)
+                if parts
                 else "declared N; no single point of failure found (achieved N+1 or better)"
             )
         else:
-            severity = "error" if points else "ok"
+            severity = "error" if points or pools else "ok"
+            parts = []
+            if points:
+                parts.append(f"{len(points)} single points of failure ({shown})")
+            if pools:
+                parts.append(short)
             message = (
-                f"declared {level}, achieved N: {len(points)} single points of failure ({shown})"
-                if points
+                f"declared {level}, achieved {achieved}: " + "; ".join(parts)
+                if parts
                 else f"declared {level}; no single point of failure found"
             )
         out.append(
@@ -395,6 +426,7 @@ def redundancy_declaration_checks(
                 "achieved": achieved,
                 "severity": severity,
                 "single_points": points,
+                "pools_failing": pools,
                 "message": message,
             }
         )
@@ -406,9 +438,11 @@ def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
     against its topology: every element failed alone (``campus.analysis.redundancy.redundancy_check``,
     the core of impact mode), the single points sorted by domain, then ``redundancy_declaration_checks``.
     ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
+    from campus.analysis.cooling import pools_failing_redundancy
     from campus.analysis.redundancy import redundancy_check, single_points_by_domain
 
     if findings is None:
         findings = redundancy_check(snap)
     declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
-    return redundancy_declaration_checks(declared, single_points_by_domain(findings))
+    pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
+    return redundancy_declaration_checks(declared, single_points_by_domain(findings), pools)

@@ -174,14 +174,23 @@ class DeclaredRedundancySerializer(serializers.Serializer):
     declared = serializers.CharField(help_text="N, N+1, 2N, or empty when not declared.")
     achieved = serializers.ChoiceField(
         choices=["N", "N+1"],
-        help_text="N with a single point of failure in the domain, else N+1 (or better).",
+        help_text="N with a single point of failure in the domain or a pool in `pools_failing` short of N+1; "
+        "N+1 when 2N is declared, no single point is found and a pool is short of 2N; else N+1 (or better).",
     )
     severity = serializers.ChoiceField(
         choices=["ok", "warning", "error"],
-        help_text="error: N+1 or 2N declared and a single point found; warning: N declared, its single points "
-        "were asked for; ok otherwise.",
+        help_text="error: N+1 or 2N declared and a single point found, or a redundancy declared and a pool "
+        "short of it (`pools_failing`); warning: N declared, its single points were asked for; ok otherwise.",
     )
     single_points = serializers.ListField(child=serializers.CharField(), help_text="Names of the elements.")
+    pools_failing = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Cooling: the pools of units whose heat is above their usable capacity with the declared "
+        "cooling_redundancy (N every unit, N+1 the largest out, 2N the larger half out; undeclared as N+1), "
+        "the summary's `cooling.pools_failing_redundancy`: {name, kind (`group` or `hall air units`: a "
+        "hall's ungrouped CRAHs pooled as one), units, heat_kw, capacity_kw, usable_capacity_kw, "
+        "redundancy, holds, hall_id, hall, building_id, building}. Power: always empty.",
+    )
     message = serializers.CharField()
 
 
@@ -191,7 +200,8 @@ class RedundancySerializer(serializers.Serializer):
     declared = DeclaredRedundancySerializer(
         many=True,
         help_text="The design check of the campus's declared power_redundancy and cooling_redundancy against "
-        "the single points found (all of them, whatever include_single_points).",
+        "the single points found (all of them, whatever include_single_points) and, for cooling, the pools "
+        "of units short of the declared redundancy (`pools_failing`).",
     )
     unfed_racks = serializers.ListField(
         child=serializers.DictField(),
@@ -220,9 +230,12 @@ class SummarySerializer(serializers.Serializer):
         "`capacity_by_path_mw` (`liquid`: CDUs, rear doors, tanks; `air`: CRAHs); `spare_mw`: heat that can "
         "still be added where the units are (each pool's usable capacity above its heat); nameplates with "
         "spares: `unit_capacity_mw`, `plant_capacity_mw`; `plant_usable_capacity_mw`: plants pooled per "
-        "building with the declared redundancy; `groups_failing_redundancy`: named groups whose heat is above "
-        "their usable capacity with the declared redundancy (`groups_failing_n_plus_1`: the same list under "
-        'its earlier name) (docs/model.md, "Balance").'
+        "building with the declared redundancy; `groups_failing_redundancy`: the names of the pools (named "
+        "groups, then halls' ungrouped CRAHs pooled as one, named `<building> <hall> air units`) whose heat "
+        "is above their usable capacity with the declared redundancy (`groups_failing_n_plus_1`: the same "
+        "list under its earlier name; `pools_failing_redundancy`: the same pools with their figures, hall "
+        "and building, as the redundancy endpoint's `declared[].pools_failing`) "
+        '(docs/model.md, "Balance").'
     )
     network = serializers.DictField()
     compute = serializers.DictField()

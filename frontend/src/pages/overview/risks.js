@@ -1,4 +1,4 @@
-// The risk card: counts of what can go wrong (single points of failure, overloads, dark racks, cooling groups short
+// The risk card: counts of what can go wrong (single points of failure, overloads, dark racks, cooling pools short
 // of their declared redundancy) and the stranded power.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
@@ -17,7 +17,7 @@ export function riskCard(power, cooling) {
     ["risk-dark", "Racks without power", count(power.racks_without_power)],
     [
       "risk-cooling-n1",
-      "Cooling groups short of their declared redundancy",
+      "Cooling groups or halls' air units short of their declared redundancy",
       count(cooling.groups_failing_redundancy ?? cooling.groups_failing_n_plus_1),
     ],
     [
