@@ -20,6 +20,16 @@ _DB_FIXTURES = {
 }
 
 
+@pytest.fixture
+def fresh_analytics():
+    """The process's analytics states and versions forgotten before and after the test."""
+    from campus.api import analytics
+
+    analytics.forget()
+    yield
+    analytics.forget()
+
+
 @pytest.fixture(autouse=True)
 def _catalog_and_roles(request):
     uses_db = request.node.get_closest_marker("django_db") is not None or bool(

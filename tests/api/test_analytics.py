@@ -16,11 +16,7 @@ RACKS = 4
 NODES_PER_RACK = 2
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def build_campus(b_feed_kw: float = 80.0):

@@ -3,18 +3,13 @@
 import pytest
 from django.urls import reverse
 
-from campus.api import analytics
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 
 SERIES = ("dry_bulb_c", "wet_bulb_c", "it_mw", "facility_mw", "pue", "water_l", "cooling_margin_mw")
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 @pytest.fixture

@@ -4,16 +4,10 @@ floor map (campus and hall) and the power chain of a rack in every hall."""
 import pytest
 from django.urls import reverse
 
-from campus.api import analytics
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def url(name: str, campus) -> str:

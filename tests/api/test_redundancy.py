@@ -9,7 +9,6 @@ from django.urls import reverse
 from campus.analysis.impact import impact
 from campus.analysis.power import rollup
 from campus.analysis.redundancy import redundancy_check
-from campus.api import analytics
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.snapshot_adapter import build_snapshot
@@ -17,11 +16,7 @@ from campus.snapshot_adapter import build_snapshot
 SMALL = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "pod_max_gpus": 256}
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def _every_element(snap):

@@ -19,7 +19,6 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from campus.api import analytics
 from campus.models import Campus, NodeModel, Rack
 from simulations import runs
 from simulations.models import Run, Scenario, Schedule
@@ -28,17 +27,10 @@ from simulations.tasks import run_schedule
 
 from .helpers import run_all
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 
 BEFORE, PAST, FUTURE = date(2024, 6, 1), date(2025, 1, 1), date(2099, 1, 1)
 GPUS_PER_RACK = 4 * 8
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
 
 
 @pytest.fixture
