@@ -824,7 +824,9 @@ def _cooling(
         if all(u.group == pool.name for u in members):
             level, element = "cooling group", pool.name
         else:
-            level, element = "hall air units", f"{hall.name} air units"
+            # Named as the summary and the redundancy check name it (hall names repeat between buildings).
+            building = _building_name(snap, hall.building_id)
+            level, element = "hall air units", f"{building or ''} {hall.name} air units".strip()
         margin(g_cap - g_heat, g_added, level, element, f"{declared} ({out_what} out)")
     unit_electrical = {uid: kw * unit_electrical_fraction(units[uid].kind) for uid, kw in added.items()}
     plant_added: dict[int, float] = {}
@@ -1015,6 +1017,7 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
             "power_element_headroom_kw": round(check.element_headroom_kw, 3),
             "power_failure": check.failure.as_dict(),
             "cooling_kw": round(cool["headroom_kw"], 3),
+            "cooling_level": cool["binding"][2],
             "cooling_element": cool["binding"][3],
             "cooling_element_headroom_kw": round(cool["element_headroom_kw"], 3),
             "floor_positions": len(positions) - inp.racks,
@@ -1137,7 +1140,7 @@ def place(
             binding = {
                 "constraint": "cooling",
                 **where,
-                "level": "cooling",
+                "level": best["cooling_level"],
                 "element": best["cooling_element"],
                 "detail": f"{best['cooling_kw']:.1f} kW of rack IT left before {best['cooling_element']} runs "
                 f"out of cooling with {snap.cooling_redundancy or 'N+1'} intact "

@@ -66,6 +66,7 @@ PLACEMENT_EXAMPLE = {
                 "power_element_headroom_kw": 21.508,
                 "power_failure": {"kind": "power", "id": 22, "name": "B1-H1-SWGR-B"},
                 "cooling_kw": 42.81,
+                "cooling_level": "cooling unit",
                 "cooling_element": "B1-H1-CRAH-01",
                 "cooling_element_headroom_kw": 8.562,
                 "floor_positions": 0,

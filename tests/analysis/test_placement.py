@@ -585,6 +585,9 @@ def _ungrouped_crah_hall():
     )
 
 
+POOL = "B1 H1 air units"
+
+
 def test_a_halls_ungrouped_crahs_keep_their_spare_as_one_pool():
     # The hall's air units: 3 x 20 kW carrying 36 kW; N+1 (undeclared) leaves 60 - 20 = 40 kW usable.
     # A 2 kW air rack goes to CRAH-1 (each has 8 kW spare; the lowest id): CRAH-1 keeps 20 - 12 - 2 = 6 kW,
@@ -592,9 +595,13 @@ def test_a_halls_ungrouped_crahs_keep_their_spare_as_one_pool():
     res = place(_ungrouped_crah_hall(), PlacementRequest("toy8", 1, nodes_per_rack=2))
     after = res["options"][0]["headroom_after"]
     assert after["cooling_kw"] == pytest.approx(2.0)
-    assert after["cooling_element"] == "H1 air units"
+    # named as the summary and the redundancy check name the pool: "<building> <hall> air units"
+    assert (after["cooling_level"], after["cooling_element"]) == ("hall air units", POOL)
+    # power never binds here (1 MW PDUs): the answer's binding element is the pool, with its own level
+    assert res["feasible"] is True and res["binding_constraint"] == "cooling"
+    assert (res["binding"]["level"], res["binding"]["element"]) == ("hall air units", POOL)
     # a 5 kW rack fits CRAH-1 (3 kW left) but not the pool: 41 kW against 40, 1.0 kW short
     res = place(_ungrouped_crah_hall(), PlacementRequest("toy8", 1, nodes_per_rack=5))
     assert res["feasible"] is False and res["binding_constraint"] == "cooling"
-    assert (res["binding"]["level"], res["binding"]["element"]) == ("hall air units", "H1 air units")
+    assert (res["binding"]["level"], res["binding"]["element"]) == ("hall air units", POOL)
     assert "1.0 kW short (N+1 (largest unit out))" in res["binding"]["detail"]

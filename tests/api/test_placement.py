@@ -219,3 +219,26 @@ def test_the_binding_and_every_option_name_the_building_of_their_hall(planner_cl
     _names_its_hall(body["binding"])
     for option in body["options"]:
         _names_its_hall(option)
+
+
+def test_the_answer_gives_each_elements_own_headroom_beside_the_rack_it(planner_client, generated):
+    """The API gives what the placement computes: the binding elements' own headroom (kW at the power
+    element's input, kW of heat at the cooling element) and the cooling element's level, and a binding
+    cooling element is named with that same level. With nothing placed elsewhere, each own figure is at least
+    the rack-IT one's sign: an element with IT headroom left has room of its own."""
+    res = planner_client.post(url(generated.pk), {"node_model": NODE, "racks": 1}, format="json")
+    assert res.status_code == 200, res.content
+    body = res.json()
+    for option in body["options"]:
+        after = option["headroom_after"]
+        for key in ("power_element_headroom_kw", "cooling_element_headroom_kw", "cooling_level"):
+            assert key in after, key
+        assert after["cooling_level"] in ("cooling unit", "cooling group", "hall air units", "plant loop")
+        assert (after["power_kw"] >= 0) == (after["power_element_headroom_kw"] >= 0)
+        assert (after["cooling_kw"] >= 0) == (after["cooling_element_headroom_kw"] >= 0)
+    if body["feasible"] and body["binding_constraint"] == "cooling":
+        best = body["options"][0]["headroom_after"]
+        assert (body["binding"]["level"], body["binding"]["element"]) == (
+            best["cooling_level"],
+            best["cooling_element"],
+        )

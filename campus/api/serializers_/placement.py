@@ -74,16 +74,24 @@ class PlacedRackSerializer(serializers.Serializer):
 
 class HeadroomAfterSerializer(serializers.Serializer):
     power_kw = serializers.FloatField(
-        help_text="Smallest planning headroom left on any device or utility feed the racks load, worst "
-        "single failure, kW."
+        help_text="Rack IT that could still be added before any device or utility feed the racks load reaches "
+        "its planning limit after the worst single failure (or the grid connection its limit), kW of rack IT."
     )
-    power_level = serializers.CharField(help_text="Kind of that element (pdu, ups, ..., utility).")
+    power_level = serializers.CharField(help_text="Kind of that element (pdu, ups, ..., utility, grid).")
     power_element = serializers.CharField()
+    power_element_headroom_kw = serializers.FloatField(
+        help_text="That element's own headroom at its input (at the grid for the grid), kW."
+    )
     power_failure = serializers.DictField(help_text="The failure giving it: {kind, id, name}.")
     cooling_kw = serializers.FloatField(
-        help_text="Smallest cooling margin left (unit, N+1 group, plant), kW."
+        help_text="Rack IT that could still be added before a cooling unit, pool (with the declared cooling "
+        "redundancy kept) or plant loop runs out, kW of rack IT."
+    )
+    cooling_level = serializers.CharField(
+        help_text="Kind of that element: cooling unit, cooling group, hall air units or plant loop."
     )
     cooling_element = serializers.CharField()
+    cooling_element_headroom_kw = serializers.FloatField(help_text="That element's own margin, kW of heat.")
     floor_positions = serializers.IntegerField(
         help_text="Free rack positions left in the hall after these racks (row gaps, row ends, new row lines)."
     )
