@@ -64,7 +64,14 @@ def test_a_rack_whose_feeds_are_removed_is_dark_everywhere(planner_client, gener
 def test_a_grid_of_zero_is_a_400_naming_the_field(planner_client, generated):
     res = planner_client.patch(f"/api/campuses/{generated.pk}/", {"grid_capacity_mw": 0}, format="json")
     assert res.status_code == 400
-    assert "grid_capacity_mw" in res.json()
+    zero = res.json()["grid_capacity_mw"]
+    assert "must be greater than 0 MW" in zero[0]
+    # a negative or a null capacity gets the same message (not "greater than or equal to 0")
+    for value in (-1, None):
+        res = planner_client.patch(
+            f"/api/campuses/{generated.pk}/", {"grid_capacity_mw": value}, format="json"
+        )
+        assert res.status_code == 400 and res.json()["grid_capacity_mw"] == zero, (value, res.content)
 
 
 def test_a_grid_below_the_peak_facility_load_binds_every_view_and_placement(planner_client, generated):

@@ -1,7 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campus.interchange.rules import grid_capacity_problem
+from campus.interchange.rules import GRID_CAPACITY_MESSAGE, grid_capacity_problem
 from campus.models import Building, Campus, DataHall, Rack, Row, UtilityFeed
 from twin.api.serializers import TwinModelSerializer
 
@@ -15,6 +15,12 @@ class CampusSerializer(TwinModelSerializer):
         read_only_fields = ("parent", "branched_at")
         validators = []
         brief_fields = BRIEF
+        # A negative or null capacity gets the rule's own message, as 0 does (not "greater than or equal to 0")
+        extra_kwargs = {
+            "grid_capacity_mw": {
+                "error_messages": {"min_value": GRID_CAPACITY_MESSAGE, "null": GRID_CAPACITY_MESSAGE}
+            }
+        }
 
     def validate_grid_capacity_mw(self, value: float) -> float:
         # the rule every write path shares (the spec importer and the admin give the same message)
