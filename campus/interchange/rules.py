@@ -347,6 +347,10 @@ def generation_problems(
 REDUNDANCY_LEVELS = ("N", "N+1", "2N")
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def redundancy_declaration_checks(
     declared: Mapping[str, str],
     single_points: Mapping[str, Sequence[str]],
@@ -386,7 +390,7 @@ def redundancy_declaration_checks(
                 f'"{p["name"]}" ({p["heat_kw"]:,.0f} kW on {p["usable_capacity_kw"]:,.0f} kW usable)'
                 for p in pools[:5]
             ) + (f" and {len(pools) - 5} more" if len(pools) > 5 else "")
-            short = f"{len(pools)} pools of units short of {level or 'N+1'} ({named})"
+            short = f"{_count(len(pools), 'pool', 'pools')} of units short of {level or 'N+1'} ({named})"
         if not level:
             severity = "ok"
             message = f"not declared; achieved {achieved}" + (
@@ -400,7 +404,9 @@ def redundancy_declaration_checks(
             if pools:
                 parts.append(short)
             if points:
-                parts.append(f"{len(points)} single points of failure, as an N design has ({shown})")
+                parts.append(
+                    f"{_count(len(points), 'single point', 'single points')} of failure, as an N design has ({shown})"
+                )
             message = (
                 "declared N: " + "; ".join(parts)
                 if parts
@@ -410,7 +416,7 @@ def redundancy_declaration_checks(
             severity = "error" if points or pools else "ok"
             parts = []
             if points:
-                parts.append(f"{len(points)} single points of failure ({shown})")
+                parts.append(f"{_count(len(points), 'single point', 'single points')} of failure ({shown})")
             if pools:
                 parts.append(short)
             message = (
