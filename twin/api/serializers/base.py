@@ -105,6 +105,16 @@ class BriefRelatedField(BoundedPrimaryKeyRelatedField):
             "name": display_name(value),
         }
 
+    def get_choices(self, cutoff=None):
+        """The browsable API's choices, keyed by id (what a write sends): REST framework keys them by
+        ``to_representation``, here a dict, which cannot be a key."""
+        queryset = self.get_queryset()
+        if queryset is None:
+            return {}
+        if cutoff is not None:
+            queryset = queryset[:cutoff]
+        return {item.pk: self.display_value(item) for item in queryset}
+
 
 class BriefRelatedFieldExtension(OpenApiSerializerFieldExtension):
     target_class = "twin.api.serializers.base.BriefRelatedField"
