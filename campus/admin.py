@@ -10,6 +10,7 @@ from django.http import HttpResponseRedirect
 from simple_history.admin import SimpleHistoryAdmin
 
 from campus.integrity import trial_problems
+from twin.api.exceptions import dependents_problem
 
 from . import models
 
@@ -41,6 +42,10 @@ class FinalStateForm(forms.ModelForm):
 
 def _deletion_problems(objs) -> list[str]:
     objs = list(objs)
+    # a supplier others depend on (a PDU feeding racks) is refused as the API refuses it (docs/api.md, "Deleting")
+    depended = [message for obj in objs if (message := dependents_problem(obj))]
+    if depended:
+        return depended
 
     def delete():
         for obj in objs:

@@ -400,6 +400,9 @@ class WriteCheck:
     written_racks: dict[int, tuple[str, int]] = field(default_factory=dict)  # racks written themselves
     node_models: dict[int, tuple[str, int]] = field(default_factory=dict)  # catalog rows written
     gpu_models: dict[int, tuple[str, int]] = field(default_factory=dict)
+    # A written rack's (design_kw, extra_it_kw) when first noted and when last noted: an over-design rack
+    # whose extra_it_kw alone changed is reported on extra_it_kw, the field the request gave.
+    rack_power: dict[int, list[tuple]] = field(default_factory=dict)
 
     def note(self, obj: models.Model) -> None:
         """Record an object as it stands now (call before and after changing it)."""
@@ -416,6 +419,8 @@ class WriteCheck:
                 self.halls[obj.hall_id].append(key)
             if obj.pk:
                 self.written_racks[obj.pk] = key
+                values = (obj.design_kw, obj.extra_it_kw)
+                self.rack_power.setdefault(obj.pk, [values, values])[1] = values
         elif isinstance(obj, Node) and obj.rack_id:
             self.racks[obj.rack_id].append(key)
         elif isinstance(obj, NodeModel) and obj.pk:
@@ -487,7 +492,7 @@ class WriteCheck:
         for rack_id, found in rack_limit_problems(rack_ids).items():
             for rule, message in found.items():
                 if rule != "domain" and rack_id in self.written_racks:
-                    yield Problem(self.written_racks[rack_id], rule, message)
+                    yield Problem(self.written_racks[rack_id], self._rack_field(rack_id, rule), message)
                 elif rack_id in self.racks:
                     yield Problem(self.racks[rack_id][-1], "rack", message)
                 elif rule != "domain" and rack_id in by_model:
@@ -496,6 +501,13 @@ class WriteCheck:
                     if key[0] == "campus.gpumodel":
                         field_name = "tdp_w"
                     yield Problem(key, field_name, message)
+
+    def _rack_field(self, rack_id: int, rule: str) -> str:
+        if rule == "design_kw" and rack_id in self.rack_power:
+            (design_before, extra_before), (design_after, extra_after) = self.rack_power[rack_id]
+            if design_before == design_after and extra_before != extra_after:
+                return "extra_it_kw"
+        return rule
 
 
 class _Undo(Exception):

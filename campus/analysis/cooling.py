@@ -184,13 +184,53 @@ class CoolingBalance:
     groups: list[GroupCheck] = field(default_factory=list)
     racks_over_air_limit: list[int] = field(default_factory=list)
     capacity_by_path_kw: dict[str, float] = field(default_factory=dict)  # capacity_kw by LIQUID/AIR_PATH
-    # heat that can still be added where the units are: each pool's usable capacity above its heat, summed
+    # IT heat that can still be added with the declared redundancy intact along the whole chain (units and
+    # plants): 0 while any pool of units or any plant loop is short; else the pools' spare, the part on
+    # plants capped by the plant loops' spare
     spare_kw: float = 0.0
+    # each pool's usable capacity above its heat, summed (the units alone; the earlier spare_kw)
+    unit_spare_kw: float = 0.0
+    # each plant loop's usable capacity above its heat, summed, as IT heat (a loop's heat includes its
+    # units' fans and pumps, so 1 kW more IT heat adds its units' share of them at the plant)
+    plant_spare_kw: float = 0.0
     plant_usable_capacity_kw: float = 0.0  # plants' capacity with the declared redundancy intact
     redundancy: str = ""  # the declared cooling redundancy the usable figures keep
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+# a pool or loop sized to its heat exactly (to the last bit of a sum) is not short
+_SPARE_EPS_KW = 1e-9
+
+
+def _plant_spare_kw(
+    snap: CampusSnapshot,
+    plants: list[PlantLoad],
+    unit_heat: Mapping[int, float],
+    plant_heat: Mapping[int, float],
+) -> tuple[float, bool]:
+    """(Σ over plant loops with units piped to them of their usable capacity above their heat, as IT heat;
+    whether any such loop is short). A loop's heat is its units' heat plus their fans and pumps
+    (``plant_heat``); its spare in IT heat is that spare × its units' heat / its heat."""
+    loop_of = plant_loops(snap)
+    caps: dict[int, list[float]] = {}
+    heat: dict[int, float] = {}
+    for p in plants:
+        loop = loop_of[p.id]
+        caps.setdefault(loop, []).append(p.capacity_kw)
+        heat[loop] = heat.get(loop, 0.0) + plant_heat.get(p.id, 0.0)
+    it_heat: dict[int, float] = {}
+    for u in snap.cooling_units:
+        if u.plant_id is not None and u.plant_id in loop_of:
+            loop = loop_of[u.plant_id]
+            it_heat[loop] = it_heat.get(loop, 0.0) + unit_heat.get(u.id, 0.0)
+    spare, short = 0.0, False
+    for loop in it_heat:  # loops some unit is piped to (a plant no unit names backs nothing)
+        left = usable_capacity_kw(caps.get(loop, []), snap.cooling_redundancy) - heat.get(loop, 0.0)
+        short = short or left < -_SPARE_EPS_KW
+        spare += max(left, 0.0) * (it_heat[loop] / heat[loop] if heat.get(loop, 0.0) > 0 else 1.0)
+    return spare, short
 
 
 def cooling_balance(
@@ -299,10 +339,20 @@ def cooling_balance(
     plant_cap = sum(p.capacity_kw for p in plants)
     unit_caps = {u.id: u.capacity_kw for u in units}
     by_path = {LIQUID_PATH: 0.0, AIR_PATH: 0.0}
-    spare = 0.0
+    unit_plant = {u.id: u.plant_id for u in snap.cooling_units}
+    unit_spare = on_plant = off_plant = 0.0
+    short = False
     for pool in cooling_pools(snap, unit_caps):
         by_path[pool.path] += pool.usable_kw
-        spare += max(pool.usable_kw - sum(unit_heat.get(uid, 0.0) for uid in pool.unit_ids), 0.0)
+        left = pool.usable_kw - sum(unit_heat.get(uid, 0.0) for uid in pool.unit_ids)
+        short = short or left < -_SPARE_EPS_KW
+        unit_spare += max(left, 0.0)
+        if any(unit_plant.get(uid) is not None for uid in pool.unit_ids):
+            on_plant += max(left, 0.0)
+        else:
+            off_plant += max(left, 0.0)
+    plant_spare, loops_short = _plant_spare_kw(snap, plants, unit_heat, plant_heat)
+    spare = 0.0 if short or loops_short else off_plant + min(on_plant, plant_spare)
     return CoolingBalance(
         heat_load_kw=heat.it_kw,
         unit_capacity_kw=unit_cap,
@@ -310,6 +360,8 @@ def cooling_balance(
         capacity_kw=sum(by_path.values()),
         capacity_by_path_kw=by_path,
         spare_kw=spare,
+        unit_spare_kw=unit_spare,
+        plant_spare_kw=plant_spare,
         plant_usable_capacity_kw=plant_usable_capacity_kw(snap, {p.id: p.capacity_kw for p in plants}),
         redundancy=snap.cooling_redundancy or "N+1",
         unassigned_heat_kw=heat.unassigned_total_kw,
@@ -337,8 +389,9 @@ class PoolCheck:
     """A pool of units that back each other up (a named group, or a hall's ungrouped air units pooled as
     ``cooling_pools`` and the failure analysis pool them) against the declared cooling redundancy."""
 
-    name: str  # the group's name; "<building> <hall> air units" for a hall's ungrouped air units
-    kind: str  # "group" | "hall air units"
+    name: str  # the group's name; "<building> <hall> air units" for a hall's ungrouped air units;
+    # "<building> plant loop (<plants>)" for a plant loop
+    kind: str  # "group" | "hall air units" | "plant loop"
     units: int
     heat_kw: float
     capacity_kw: float  # nameplate (failed units: 0)
@@ -355,12 +408,16 @@ class PoolCheck:
 
 
 HALL_AIR_POOL = "hall air units"
+PLANT_LOOP_POOL = "plant loop"
 
 
 def redundancy_pool_checks(snap: CampusSnapshot, balance: CoolingBalance | None = None) -> list[PoolCheck]:
     """Every pool of units checked against the declared ``cooling_redundancy``: each named group (the
-    balance's ``groups``) and each hall's ungrouped air units pooled as one (``cooling_pools``), named
-    by building and hall. The one rule the summary (``groups_failing_redundancy``), the redundancy
+    balance's ``groups``), each hall's ungrouped air units pooled as one (``cooling_pools``), named
+    by building and hall, and each plant loop that takes heat (``heat.plant_loops``: the plants of a loop
+    back each other up, as ``plant_usable_capacity_kw`` and the failure analysis pool them), named
+    ``<building> plant loop (<plants>)``, its heat the units' heat and fan or pump power handed to its
+    plants. The one rule the summary (``groups_failing_redundancy``), the redundancy
     endpoint's declared check and the balance share; ``balance``: the campus's ``cooling_balance`` already
     run (its heat and its failed units), else one at design load."""
     if balance is None:
@@ -424,7 +481,38 @@ def redundancy_pool_checks(snap: CampusSnapshot, balance: CoolingBalance | None 
                 **where,
             )
         )
-    return out + sorted(hall_pools, key=lambda p: (p.building, p.hall, p.hall_id or 0))
+    loops: dict[int, list[PlantLoad]] = {}
+    loop_of = plant_loops(snap)
+    for p in balance.plants:
+        loops.setdefault(loop_of[p.id], []).append(p)
+    plant_pools = []
+    for plants in loops.values():
+        p_heat = sum(p.heat_kw for p in plants)
+        if p_heat <= 0.0:
+            continue  # a loop no unit hands heat to carries nothing to keep
+        usable = usable_capacity_kw([p.capacity_kw for p in plants], balance.redundancy)
+        b = buildings.get(plants[0].building_id)
+        where = {"building_id": b.id, "building": b.name} if b is not None else {}
+        names = ", ".join(p.name for p in sorted(plants, key=lambda p: p.id))
+        name = f"{where.get('building', '')} plant loop ({names})".strip()
+        plant_pools.append(
+            PoolCheck(
+                name,
+                PLANT_LOOP_POOL,
+                len(plants),
+                p_heat,
+                sum(p.capacity_kw for p in plants),
+                usable,
+                balance.redundancy,
+                p_heat <= usable,
+                **where,
+            )
+        )
+    return (
+        out
+        + sorted(hall_pools, key=lambda p: (p.building, p.hall, p.hall_id or 0))
+        + sorted(plant_pools, key=lambda p: (p.building, p.name))
+    )
 
 
 def pools_failing_redundancy(snap: CampusSnapshot, balance: CoolingBalance | None = None) -> list[PoolCheck]:

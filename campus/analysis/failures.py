@@ -400,7 +400,7 @@ def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutc
     else:
         res, dead, dark = start.outcome, set(start.dead), set(start.dark)
     plants_out, units_out, uncooled = cooling_lost(snap, dead, units, plants)
-    lost_power = dark - start.dark
+    lost_power = dark - start.dark - start.uncooled  # racks uncooled at design were not usable before
     lost_cooling = uncooled - start.uncooled - dark
     gpus = g.rack_gpu_count
     return FailureOutcome(

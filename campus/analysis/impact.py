@@ -147,7 +147,8 @@ def impact(
             and side not in before.rack_sides_lost.get(rid, ())
         )
 
-    lost_both = new(after.racks_without_power, before.racks_without_power)
+    # racks already uncooled at design were not usable before: losing their power too costs nothing
+    lost_both = new(after.racks_without_power, before.racks_without_power | cool_before)
     lost_a, lost_b = side_lost("A"), side_lost("B")
     lost_cooling = sorted(cool_after - cool_before - after.racks_without_power)
     lost_total = usable_before - usable_after
@@ -206,4 +207,4 @@ def racks_lost(snap: CampusSnapshot, device_id: int, kind: str = "power") -> set
         dark, dead = before.racks_without_power, before.dead_devices
     _, _, cool_before = cooling_lost(snap, before.dead_devices)
     _, _, cool_after = cooling_lost(snap, dead, units, plants)
-    return (dark - before.racks_without_power) | (cool_after - cool_before - dark)
+    return (dark - before.racks_without_power - cool_before) | (cool_after - cool_before - dark)

@@ -48,13 +48,22 @@ from dataclasses import dataclass, field
 
 from campus.analysis.cooling import (
     AIR_COOLING_LIMIT_KW,
+    CoolingBalance,
     cooling_balance,
     cooling_pools,
+    redundancy_pool_checks,
     unit_electrical_fraction,
     usable_capacity_kw,
 )
 from campus.analysis.fabric import medium_for_length
-from campus.analysis.headroom import GRID_BINDING_NAME, HEALTHY, Failure, _scenarios, grid_it_kw
+from campus.analysis.headroom import (
+    GRID_BINDING_NAME,
+    HEALTHY,
+    Failure,
+    _scenarios,
+    failover_headroom,
+    grid_it_kw,
+)
 from campus.analysis.heat import (
     AIR_UNIT_KINDS,
     ALL_TO_LIQUID,
@@ -1038,6 +1047,85 @@ def _used_ports(snap: CampusSnapshot) -> dict[int, int]:
     return used
 
 
+# A pool's kind (cooling.PoolCheck.kind) as placement names its level
+_POOL_LEVEL = {"group": "cooling group", "hall air units": "hall air units", "plant loop": "plant loop"}
+
+
+def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]:
+    """The elements already short at design load with nothing placed, the most short first: cooling units
+    and plants above their capacity, pools of units and plant loops above their usable capacity with the
+    declared cooling redundancy (``cooling.redundancy_pool_checks``, the summary's
+    ``groups_failing_redundancy``), power devices and utility feeds above their planning limit in the worst
+    scenario of the failover headroom (``headroom.failover_headroom``, the scenarios placement checks), and
+    the grid connection above its capacity at the peak hour. Each ``{constraint, level, element,
+    shortfall_kw, detail}``; ``shortfall_kw`` is heat for cooling, kW at the element's input for power, kW
+    at the grid for the grid. Any new rack that loads one of them cannot fit."""
+    declared = snap.cooling_redundancy or "N+1"
+    out: list[dict] = []
+
+    def add(constraint: str, level: str, element: str, short_kw: float, detail: str) -> None:
+        out.append(
+            {
+                "constraint": constraint,
+                "level": level,
+                "element": element,
+                "shortfall_kw": short_kw,
+                "detail": detail,
+            }
+        )
+
+    for u in balance.units:
+        if u.heat_kw > u.capacity_kw + TOL:
+            add(
+                "cooling",
+                "cooling unit",
+                u.name,
+                u.heat_kw - u.capacity_kw,
+                f"{u.name} carries {u.heat_kw:.1f} kW of heat on {u.capacity_kw:.1f} kW",
+            )
+    for p in balance.plants:
+        if p.heat_kw > p.capacity_kw + TOL:
+            add(
+                "cooling",
+                "cooling plant",
+                p.name,
+                p.heat_kw - p.capacity_kw,
+                f"{p.name} carries {p.heat_kw:.1f} kW of heat on {p.capacity_kw:.1f} kW",
+            )
+    for pool in redundancy_pool_checks(snap, balance):
+        if pool.heat_kw > pool.usable_capacity_kw + TOL:
+            add(
+                "cooling",
+                _POOL_LEVEL.get(pool.kind, pool.kind),
+                pool.name,
+                pool.heat_kw - pool.usable_capacity_kw,
+                f"{pool.name} carries {pool.heat_kw:.1f} kW of heat on {pool.usable_capacity_kw:.1f} kW usable "
+                f"with {declared} ({REDUNDANCY_OUT.get(declared, declared)} out)",
+            )
+    head = failover_headroom(snap)
+    for row in (*head.devices.values(), *head.utilities.values()):
+        if row.headroom_kw < -TOL:
+            add(
+                "power",
+                row.kind,
+                row.name,
+                -row.headroom_kw,
+                f"{row.name} carries {row.worst_load_kw:.1f} kW after {row.worst_failure.name} on a planning "
+                f"limit of {row.limit_kw:.1f} kW",
+            )
+    if head.grid is not None and head.grid.headroom_kw < -TOL:
+        add(
+            "grid",
+            "grid",
+            GRID_BINDING_NAME,
+            -head.grid.headroom_kw,
+            f"the {GRID_BINDING_NAME} carries {head.grid.facility_kw:.1f} kW at the peak hour on "
+            f"{head.grid.capacity_kw:.1f} kW",
+        )
+    out.sort(key=lambda x: (-x["shortfall_kw"], x["constraint"], x["element"]))
+    return out
+
+
 def _memo(g: PowerGraph, key: str, compute):
     if key not in g.memo:
         g.memo[key] = compute()
@@ -1050,7 +1138,9 @@ def place(
     rack_size: Mapping[int, tuple[float, float]] | None = None,
     rows: Mapping[int, list[RowGeo]] | None = None,
 ) -> dict:
-    """``{"feasible", "binding_constraint", "binding", "options"}`` for ``request`` (module doc)."""
+    """``{"feasible", "binding_constraint", "binding", "options", "short_at_design"}`` for ``request``
+    (module doc): when nothing fits and an element is already short at design (``short_at_design``), the
+    most short binds."""
     if request.node_model not in snap.node_models:
         raise ValueError(f"node_model: no node model {request.node_model!r}")
     if not 1 <= request.racks <= MAX_RACKS:
@@ -1086,6 +1176,7 @@ def place(
         grid=_memo(g, "placement_grid", lambda: grid_it_kw(snap)),
         pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
     )
+    short = _memo(g, "placement_short", lambda: short_at_design(snap, inp.balance))
     candidates: list[_Candidate] = []
     fails: list[_Fail] = []
     for hall in halls:
@@ -1151,15 +1242,33 @@ def place(
             "binding_constraint": binding["constraint"],
             "binding": binding,
             "options": options,
+            "short_at_design": short,
         }
     if not fails:
         fail = _Fail("floor_space", "", "campus", "", "the campus has no hall")
     else:
         # the hall that came closest: the most checks passed, then the smallest shortfall
         fail = max(fails, key=lambda f: (CONSTRAINTS.index(f.constraint), f.margin))
+    binding = fail.as_dict()
+    if short:
+        # the campus is already short at design: that binds, whatever else a hall fails on first
+        worst = short[0]
+        more = f" (and {len(short) - 1} more already short)" if len(short) > 1 else ""
+        binding = {
+            "constraint": worst["constraint"],
+            "hall": "",
+            "hall_id": None,
+            "building": None,
+            "building_id": None,
+            "level": worst["level"],
+            "element": worst["element"],
+            "detail": f"already {worst['shortfall_kw']:.1f} kW short at design with nothing placed: "
+            f"{worst['detail']}{more}",
+        }
     return {
         "feasible": False,
-        "binding_constraint": fail.constraint,
-        "binding": fail.as_dict(),
+        "binding_constraint": binding["constraint"],
+        "binding": binding,
         "options": [],
+        "short_at_design": short,
     }

@@ -1,7 +1,9 @@
 """Redundancy across every domain: fail each element alone and list the ones whose loss costs GPUs.
 
-Elements: every utility feed, every live power device (generators excepted: they carry load only when the
-utility is gone, which is a double failure), every cooling unit and every cooling plant. Each is failed
+Elements: every utility feed, every live power device (generators included: a standby generator beside
+the utility costs nothing when it fails alone, so the sweep does not list it, while a device of kind
+``generator`` in the middle of the chain is failed like any other), every cooling unit and every cooling
+plant. Each is failed
 through ``campus.analysis.failures.fail`` (the core of impact mode, so the two always agree): the power
 cascade runs to its end, cooling follows power, spare capacity is counted once. A finding is an element
 whose loss trips another element (``cascade``), or leaves racks without power (``power``) or, powered,
@@ -10,6 +12,7 @@ without cooling (``cooling``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from campus.analysis.failures import design_state, fail
@@ -58,7 +61,9 @@ def redundancy_elements(snap: CampusSnapshot) -> list[tuple[str, int, str]]:
     g = power_graph(snap)
     start = design_state(snap, g)
     out: list[tuple[str, int, str]] = [("utility", u.id, u.name) for u in snap.utility_feeds]
-    out += [("power", d, g.devices[d].name) for d in g.order if d not in g.generators and d not in start.dead]
+    # generators too: impact mode is the truth, and a device re-kinded ``generator`` in the middle of the
+    # chain can cost GPUs; a standby generator beside the utility costs nothing alone and is not listed
+    out += [("power", d, g.devices[d].name) for d in g.order if d not in start.dead]
     out += [("plant", p.id, p.name) for p in snap.cooling_plants]
     out += [("cooling", u.id, u.name) for u in snap.cooling_units]
     return out
@@ -107,6 +112,22 @@ def unfed_racks(snap: CampusSnapshot) -> list[dict]:
     ]
 
 
+def down_at_design(snap: CampusSnapshot) -> dict[str, dict]:
+    """Racks already lost with nothing failed, per domain: ``power`` the racks without power at design load
+    (an element offline or failed, a design-load trip, a rack with no feed), ``cooling`` the powered racks
+    without cooling at design (a pool short, its units' supplies dead). Each ``{"racks": ids, "gpus": n}``;
+    the declared redundancy check reports an error for a domain with racks down (``rules``)."""
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    gpus = g.rack_gpu_count
+    dark = sorted(start.dark)
+    uncooled = sorted(start.uncooled - start.dark)
+    return {
+        "power": {"racks": dark, "gpus": sum(gpus.get(r, 0) for r in dark)},
+        "cooling": {"racks": uncooled, "gpus": sum(gpus.get(r, 0) for r in uncooled)},
+    }
+
+
 # Element kinds of each domain: a power device or utility feed belongs to the power chain (the mechanical
 # boards and PDUs too: their loss is the power chain's), a cooling unit or plant to the cooling.
 DOMAIN_OF_KIND = {"utility": "power", "power": "power", "cooling": "cooling", "plant": "cooling"}
@@ -118,3 +139,141 @@ def single_points_by_domain(findings: list[RedundancyFinding]) -> dict[str, list
     for f in findings:
         points[DOMAIN_OF_KIND[f.device_kind]].append(f.device_name)
     return points
+
+
+# ---------------------------------------------------------------- declared redundancy
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def redundancy_declaration_checks(
+    declared: Mapping[str, str],
+    single_points: Mapping[str, Sequence[str]],
+    failing_pools: Mapping[str, Sequence[Mapping[str, object]]] | None = None,
+    checked_at_gpu_power_fraction: float = 1.0,
+    down_at_design: Mapping[str, Mapping[str, object]] | None = None,
+) -> list[dict[str, object]]:
+    """Declared against achieved redundancy, per domain (``power``, ``cooling``).
+
+    ``declared``: domain -> "N" | "N+1" | "2N" | "" (not declared); ``single_points``: domain -> names of
+    the elements whose loss alone costs GPUs or trips another (``campus.analysis.redundancy``);
+    ``failing_pools``: domain -> the pools of units short of the declared redundancy
+    (``campus.analysis.cooling.pools_failing_redundancy`` as dicts: ``name``, ``heat_kw``,
+    ``usable_capacity_kw``, ...; the summary's ``groups_failing_redundancy``). Achieved is ``N`` with a
+    single point or a pool short of N+1, ``N+1`` when 2N is declared, nothing is a single point and a pool
+    is short of 2N, ``2N`` when 2N is declared, nothing is a single point and the domain's pools were checked
+    (``failing_pools`` names the domain) and none is short, else ``N+1`` (no single failure costs
+    anything; power has no pool check, so its best is ``N+1``). One entry per domain: ``{field,
+    domain, declared, achieved, severity, single_points, pools_failing, message}`` with severity ``error``
+    (a redundant design declared and a single point found or a pool short of it; any declaration and a
+    pool short of it), ``warning`` (N declared: its single points were asked for) or ``ok``.
+    ``checked_at_gpu_power_fraction``: the load the pools were checked at (GPUs at this fraction of TDP;
+    1.0 the design load), given back in every entry; the single points are always found at design load.
+    ``down_at_design``: domain -> ``{"racks": ids, "gpus": n}`` already lost with nothing failed
+    (``campus.analysis.redundancy.down_at_design``: without power, or powered and without cooling); a
+    domain with racks down is an ``error`` whatever is declared, achieved ``N`` (the design does not carry
+    its load even whole), and its entry gives ``racks_down_at_design`` and ``gpus_down_at_design``.
+    """
+    out: list[dict[str, object]] = []
+    for domain in ("power", "cooling"):
+        level = declared.get(domain) or ""
+        points = list(single_points.get(domain, ()))
+        pools = [dict(p) for p in (failing_pools or {}).get(domain, ())]
+        # single failures alone cannot tell 2N from N+1; a domain whose pools were checked at the declared
+        # 2N (cooling: every pool of units and every plant loop with the larger half out) can
+        pools_checked = domain in (failing_pools or {})
+        if points:
+            achieved = "N"
+        elif pools:
+            achieved = "N+1" if level == "2N" else "N"
+        elif level == "2N" and pools_checked:
+            achieved = "2N"
+        else:
+            achieved = "N+1"
+        field = f"campus.{domain}_redundancy"
+        shown = ", ".join(f'"{p}"' for p in points[:5]) + (
+            f" and {len(points) - 5} more" if len(points) > 5 else ""
+        )
+        short = ""
+        if pools:
+            named = ", ".join(
+                f'"{p["name"]}" ({p["heat_kw"]:,.0f} kW on {p["usable_capacity_kw"]:,.0f} kW usable)'
+                for p in pools[:5]
+            ) + (f" and {len(pools) - 5} more" if len(pools) > 5 else "")
+            short = f"{_count(len(pools), 'pool', 'pools')} of units short of {level or 'N+1'} ({named})"
+        if not level:
+            severity = "ok"
+            message = f"not declared; achieved {achieved}" + (
+                f" ({len(points)} single points)" if points else ""
+            )
+            if short:
+                message += f"; {short}"
+        elif level == "N":
+            severity = "error" if pools else ("warning" if points else "ok")
+            parts = []
+            if pools:
+                parts.append(short)
+            if points:
+                parts.append(
+                    f"{_count(len(points), 'single point', 'single points')} of failure, as an N design has ({shown})"
+                )
+            message = (
+                "declared N: " + "; ".join(parts)
+                if parts
+                else "declared N; no single point of failure found (achieved N+1 or better)"
+            )
+        else:
+            severity = "error" if points or pools else "ok"
+            parts = []
+            if points:
+                parts.append(f"{_count(len(points), 'single point', 'single points')} of failure ({shown})")
+            if pools:
+                parts.append(short)
+            message = (
+                f"declared {level}, achieved {achieved}: " + "; ".join(parts)
+                if parts
+                else f"declared {level}; no single point of failure found"
+            )
+        down = (down_at_design or {}).get(domain) or {}
+        down_racks = list(down.get("racks", ()))  # type: ignore[call-overload]
+        if down_racks:
+            what = "without power" if domain == "power" else "without cooling"
+            achieved, severity = "N", "error"
+            message = (
+                f"{_count(len(down_racks), 'rack', 'racks')} ({down.get('gpus', 0):,} GPUs) already {what} "
+                f"at design, nothing failed; " + message
+            )
+        out.append(
+            {
+                "field": field,
+                "domain": domain,
+                "declared": level,
+                "achieved": achieved,
+                "severity": severity,
+                "single_points": points,
+                "pools_failing": pools,
+                "checked_at_gpu_power_fraction": checked_at_gpu_power_fraction,
+                "racks_down_at_design": down_racks,
+                "gpus_down_at_design": int(down.get("gpus", 0) or 0),  # type: ignore[call-overload]
+                "message": message,
+            }
+        )
+    return out
+
+
+def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
+    """The design check of a campus snapshot's declared ``power_redundancy`` and ``cooling_redundancy``
+    against its topology: every element failed alone (``campus.analysis.redundancy.redundancy_check``,
+    the core of impact mode), the single points sorted by domain, then ``redundancy_declaration_checks``.
+    ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
+    from campus.analysis.cooling import pools_failing_redundancy
+
+    if findings is None:
+        findings = redundancy_check(snap)
+    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
+    pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
+    return redundancy_declaration_checks(
+        declared, single_points_by_domain(findings), pools, down_at_design=down_at_design(snap)
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from campus.analysis.compute import campus_peak_pflops, gpus_by_model, pace_model, synchronous_pflops
+from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
 from campus.analysis.energy import facility_energy, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
@@ -17,7 +17,12 @@ from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
-from campus.analysis.redundancy import redundancy_check
+from campus.analysis.redundancy import (
+    down_at_design,
+    redundancy_check,
+    redundancy_declaration_checks,
+    single_points_by_domain,
+)
 from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
@@ -100,23 +105,62 @@ def campus_summary(
     findings = redundancy_check(snap) if include_redundancy else []
     cooling = cooling_balance(snap, air_limit_kw=air_limit_kw, gpu_power_fraction=gpu_power_fraction)
     failing_pools = pools_failing_redundancy(snap, cooling)
-    peak = campus_peak_pflops(snap)
-    effective = {
-        p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) for p in ("fp8", "bf16", "fp16")
-    }
-    # One synchronous job over every GPU runs at the slowest model's pace; ``effective_pflops`` above
-    # is the work split by speed.
+    down = down_at_design(snap)
+    # the level the cooling achieves, by the redundancy endpoint's rule (its single points and these pools)
+    achieved = (
+        redundancy_declaration_checks(
+            {"cooling": snap.cooling_redundancy},
+            single_points_by_domain(findings),
+            {"cooling": [p.as_dict() for p in failing_pools]},
+            gpu_power_fraction,
+            down_at_design=down,
+        )[1]["achieved"]
+        if include_redundancy
+        else None
+    )
+    # What runs at design: racks down with nothing failed (without power, or powered and without cooling,
+    # ``redundancy.down_at_design``) draw no IT power and compute nothing. ``running`` is the share of the
+    # racks' fed IT (their own plus the network and other IT placed on them, which adds up to the IT
+    # load) on racks that run; 1.0 when none is down, so a healthy campus's figures are its design ones.
+    g = power_graph(snap)
+    down_racks = set(down["power"]["racks"]) | set(down["cooling"]["racks"])
+    fed_total = sum(g.load_kw[r.id] for r in snap.racks)
+    fed_down = sum(g.load_kw[r.id] for r in snap.racks if r.id in down_racks)
+    running = (
+        (fed_total - fed_down) / fed_total if down_racks and fed_total > 0 else (0.0 if down_racks else 1.0)
+    )
+    running_by_model: dict[str, int] = {}
+    for r in snap.racks:
+        if r.id not in down_racks:
+            for slug, n in g.rack_gpus[r.id].items():
+                running_by_model[slug] = running_by_model.get(slug, 0) + n
+
+    def compute_figures(counts: dict[str, int]):
+        peak = peak_pflops(counts, snap.gpus)
+        effective = {
+            p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p])
+            for p in ("fp8", "bf16", "fp16")
+        }
+        # One synchronous job over every GPU runs at the slowest model's pace; ``effective_pflops``
+        # is the work split by speed.
+        effective_sync = {
+            p: synchronous_pflops(counts, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p])
+            if sum(counts.values())
+            else 0.0
+            for p in ("fp8", "bf16", "fp16")
+        }
+        return peak, effective, effective_sync
+
+    design_peak, design_effective, design_effective_sync = compute_figures(by_model)
+    peak, effective, effective_sync = (
+        compute_figures(running_by_model)
+        if down_racks
+        else (design_peak, design_effective, design_effective_sync)
+    )
     pace = {p: pace_model(by_model, snap.gpus, p)[0] if gpus else None for p in ("fp8", "bf16", "fp16")}
-    effective_sync = {
-        p: synchronous_pflops(by_model, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p])
-        if gpus
-        else 0.0
-        for p in ("fp8", "bf16", "fp16")
-    }
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
 
-    g = power_graph(snap)
     failover = failover_headroom(snap)
     over_planning = [d for d, h in chain.device_headroom_kw.items() if h < 0 and d not in chain.dead_devices]
     tightest = min(
@@ -144,22 +188,29 @@ def campus_summary(
             "network_mw": kw_to_mw(it.network_kw),
             "rack_extra_mw": kw_to_mw(it.rack_extra_kw),
             "other_it_mw": kw_to_mw(it.other_it_kw),
-            "it_mw": kw_to_mw(it.it_kw),
+            # running at design (racks down at design draw nothing); the design figures beside them
+            "it_mw": kw_to_mw(it.it_kw * running),
+            "design_it_mw": kw_to_mw(it.it_kw),
+            "racks_down_at_design": len(down_racks),
+            "gpus_down_at_design": down["power"]["gpus"] + down["cooling"]["gpus"],
             "pue": pue,
             "pue_source": resolved.source,
             "plant_model_pue": plant_pue,
             "plant_model_facility_mw": kw_to_mw(
-                year_energy(it.it_kw, year, snap.price_usd_per_kwh).facility_kw
+                year_energy(it.it_kw, year, snap.price_usd_per_kwh).facility_kw * running
             )
             if resolved.source != PLANT_MODEL
-            else kw_to_mw(energy.facility_kw),
+            else kw_to_mw(energy.facility_kw * running),
             "pue_below_plant_model": resolved.source != PLANT_MODEL and pue < plant_pue - PUE_TOLERANCE,
-            "facility_mw": kw_to_mw(energy.facility_kw),
+            "facility_mw": kw_to_mw(energy.facility_kw * running),
+            "design_facility_mw": kw_to_mw(energy.facility_kw),
             "peak_facility_mw": kw_to_mw(peak_facility_kw),
             "grid_capacity_mw": kw_to_mw(snap.grid_capacity_kw),
             "grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - peak_facility_kw),
-            "annual_energy_twh": energy.annual_energy_mwh / 1e6,
-            "annual_cost_usd": energy.annual_cost_usd,
+            "annual_energy_twh": energy.annual_energy_mwh * running / 1e6,
+            "annual_cost_usd": energy.annual_cost_usd * running,
+            "design_annual_energy_twh": energy.annual_energy_mwh / 1e6,
+            "design_annual_cost_usd": energy.annual_cost_usd,
             "price_usd_per_kwh": snap.price_usd_per_kwh,
             "gpu_power_fraction": gpu_power_fraction,
             "chain_input_mw": kw_to_mw(chain.total_input_kw),
@@ -201,7 +252,14 @@ def campus_summary(
             "capacity_mw": kw_to_mw(cooling.capacity_kw),
             "capacity_by_path_mw": {k: kw_to_mw(v) for k, v in cooling.capacity_by_path_kw.items()},
             "capacity_redundancy": cooling.redundancy,
+            "achieved_redundancy": achieved,
+            # the load the pools (groups_failing_redundancy, achieved_redundancy) were checked at: GPUs at
+            # this fraction of TDP (the redundancy endpoint always checks at design load, 1.0)
+            "checked_at_gpu_power_fraction": gpu_power_fraction,
+            # the whole chain's spare (0 while a pool or a plant loop is short); units and plants apart
             "spare_mw": kw_to_mw(cooling.spare_kw),
+            "unit_spare_mw": kw_to_mw(cooling.unit_spare_kw),
+            "plant_spare_mw": kw_to_mw(cooling.plant_spare_kw),
             "unit_capacity_mw": kw_to_mw(cooling.unit_capacity_kw),
             "plant_capacity_mw": kw_to_mw(cooling.plant_capacity_kw),
             "plant_usable_capacity_mw": kw_to_mw(cooling.plant_usable_capacity_kw),
@@ -259,6 +317,9 @@ def campus_summary(
             "mfu": mfu if mfu is not None else DEFAULT_MFU,
             "effective_pflops": effective,
             "effective_pflops_synchronous": effective_sync,
+            "design_peak_pflops": design_peak,
+            "design_effective_pflops": design_effective,
+            "design_effective_pflops_synchronous": design_effective_sync,
             "pace_gpu_model": pace,
         },
         "reliability": rel,

@@ -40,7 +40,6 @@ from django.core.cache import caches
 from django.db import connection
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 
 from campus import models
 from campus.analysis import facility, power, summary
@@ -53,8 +52,8 @@ from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import reference_year, weather_of
 from campus.collector import collector_paused
-from campus.interchange.rules import redundancy_declaration_checks
 from campus.snapshot_adapter import build_snapshot
+from twin.api import renderers
 
 MAX_CAMPUSES = 4
 MAX_DAYS_PER_CAMPUS = 8  # states kept per campus (one per as_of day asked for), oldest first out
@@ -353,7 +352,7 @@ def rendered(state: CampusState, key: tuple, data: Callable[[], Any]) -> tuple[b
     """JSON bytes and their ETag, kept with the state: a hot endpoint renders its body once per version."""
 
     def render():
-        body = JSONRenderer().render(data())
+        body = renderers.dumps(data())
         return body, f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"'
 
     return state.memo(("rendered", *key), render)
@@ -514,7 +513,8 @@ def unfed_racks(state: CampusState) -> list[dict]:
 
 def redundancy_declared(state: CampusState) -> list[dict]:
     """The declared redundancy of the campus against the single points found and the cooling pools short
-    of it (``cooling.pools_failing_redundancy``, the summary's ``groups_failing_redundancy``) (``rules``)."""
+    of it (``cooling.pools_failing_redundancy``, the summary's ``groups_failing_redundancy``), checked by
+    ``redundancy.redundancy_declaration_checks``."""
 
     def compute():
         points: dict[str, list[str]] = {"power": [], "cooling": []}
@@ -522,7 +522,9 @@ def redundancy_declared(state: CampusState) -> list[dict]:
             points[redundancy_mod.DOMAIN_OF_KIND[f["device_kind"]]].append(f["device_name"])
         declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
         pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(state.snap)]}
-        return redundancy_declaration_checks(declared, points, pools)
+        return redundancy_mod.redundancy_declaration_checks(
+            declared, points, pools, down_at_design=redundancy_mod.down_at_design(state.snap)
+        )
 
     return state.memo(("redundancy_declared",), compute)
 

@@ -15,7 +15,6 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from campus import branching, jobs
@@ -23,6 +22,7 @@ from campus.api import analytics
 from campus.api.serializers_ import branches as b
 from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
 from campus.models import Campus, Job, Node
+from twin.api import renderers
 
 # Summary figures the diff reports, by their path in GET /api/campuses/{id}/summary/.
 FIGURES = (
@@ -210,7 +210,7 @@ class BranchActionsMixin:
                 "objects": objects,
                 "figures": figures(theirs, ours),
             }
-            text = JSONRenderer().render(body)
+            text = renderers.dumps(body)
             found = (text, f'"{hashlib.md5(text, usedforsecurity=False).hexdigest()}"')
             analytics.shared_set(key, found)
         response = HttpResponse(found[0], content_type="application/json")

@@ -74,6 +74,7 @@ PLACEMENT_EXAMPLE = {
             },
         }
     ],
+    "short_at_design": [],
 }
 
 
@@ -99,7 +100,11 @@ class PlacementActionsMixin:
         "a campus declared N keeps no spare: cooling within capacity, one feed (`feed_b` null). "
         "Up to 3 options, most power headroom left first. `binding_constraint` is one of floor_space, "
         "rack_density, fabric_ports, cooling, power, grid (the campus grid connection at the peak hour); "
-        "`binding` names the level and element. With "
+        "`binding` names the level and element. `short_at_design` lists the elements already short at design "
+        "load with nothing placed (cooling units, plants, pools and plant loops short of the declared cooling "
+        "redundancy, power devices and utility feeds beyond their planning limit after their worst single "
+        "failure, the grid), each with `level`, `element` and `shortfall_kw`; when nothing fits and one is "
+        "short, the most short is the `binding` one. With "
         "`apply_as_branch` the best option is written to a new design branch of that name (`branch`, 201). "
         "Planner role.",
         request=p.PlacementRequestSerializer,

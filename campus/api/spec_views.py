@@ -39,6 +39,7 @@ from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chunks, encode_chunks, parse_spec
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
+from campus.interchange.generator.document import check_mix_node_models
 from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel, Job
@@ -395,6 +396,12 @@ class _GeneratorParameters(StrictFieldsMixin):
 class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64)
     gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
+    node_model = serializers.SlugField(
+        max_length=64,
+        required=False,
+        help_text="The server model of this entry (GET /api/node-models/); it must carry gpu_model. "
+        "Default: picked by nic, else the GPU model's first server.",
+    )
 
     def validate_gpu_model(self, value: str) -> str:
         if not GPUModel.objects.filter(slug=value).exists():
@@ -509,6 +516,11 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
                 )
         elif not mix and attrs.get("gpus") is None:
             raise serializers.ValidationError({"gpus": "give gpus, a mix or phases"})
+        if mix and any("node_model" in m for m in mix):
+            try:
+                check_mix_node_models(mix, db_catalog())
+            except GeneratorError as exc:
+                raise serializers.ValidationError({exc.field: [exc.message]}) from None
         if mix and sum(m["gpus"] for m in mix) > limit:
             raise serializers.ValidationError(
                 {"mix": f"at most {limit} GPUs in all (TWIN_GENERATE_MAX_GPUS)"}

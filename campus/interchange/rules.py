@@ -282,9 +282,15 @@ def over_design_message(rack: str, design_kw: float, it_kw: float, day=None) -> 
     if it_kw <= design_kw + 0.01:
         return None
     return (
-        f'rack "{rack}" would hold {it_kw:.2f} kW of IT{_on(day)} (servers at full TDP + extra_it_kw): more '
+        f'rack "{rack}" would hold {_kw(it_kw)} kW of IT{_on(day)} (servers at full TDP + extra_it_kw): more '
         f"than its design_kw ({design_kw:g} kW)"
     )
+
+
+def _kw(value: float) -> str:
+    """kW as a person reads them: two decimals up to a million, then four significant digits (1e308 kW is
+    '1e+308', not 309 digits)."""
+    return f"{value:.2f}" if abs(value) < 1e6 else f"{value:.4g}"
 
 
 # ---------------------------------------------------------------- references
@@ -347,108 +353,5 @@ def generation_problems(
 REDUNDANCY_LEVELS = ("N", "N+1", "2N")
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def redundancy_declaration_checks(
-    declared: Mapping[str, str],
-    single_points: Mapping[str, Sequence[str]],
-    failing_pools: Mapping[str, Sequence[Mapping[str, object]]] | None = None,
-) -> list[dict[str, object]]:
-    """Declared against achieved redundancy, per domain (``power``, ``cooling``).
-
-    ``declared``: domain -> "N" | "N+1" | "2N" | "" (not declared); ``single_points``: domain -> names of
-    the elements whose loss alone costs GPUs or trips another (``campus.analysis.redundancy``);
-    ``failing_pools``: domain -> the pools of units short of the declared redundancy
-    (``campus.analysis.cooling.pools_failing_redundancy`` as dicts: ``name``, ``heat_kw``,
-    ``usable_capacity_kw``, ...; the summary's ``groups_failing_redundancy``). Achieved is ``N`` with a
-    single point or a pool short of N+1, ``N+1`` when 2N is declared, nothing is a single point and a pool
-    is short of 2N, else ``N+1`` (no single failure costs anything). One entry per domain: ``{field,
-    domain, declared, achieved, severity, single_points, pools_failing, message}`` with severity ``error``
-    (a redundant design declared and a single point found or a pool short of it; any declaration and a
-    pool short of it), ``warning`` (N declared: its single points were asked for) or ``ok``.
-    """
-    out: list[dict[str, object]] = []
-    for domain in ("power", "cooling"):
-        level = declared.get(domain) or ""
-        points = list(single_points.get(domain, ()))
-        pools = [dict(p) for p in (failing_pools or {}).get(domain, ())]
-        if points:
-            achieved = "N"
-        elif pools:
-            achieved = "N+1" if level == "2N" else "N"
-        else:
-            achieved = "N+1"
-        field = f"campus.{domain}_redundancy"
-        shown = ", ".join(f'"{p}"' for p in points[:5]) + (
-            f" and {len(points) - 5} more" if len(points) > 5 else ""
-        )
-        short = ""
-        if pools:
-            named = ", ".join(
-                f'"{p["name"]}" ({p["heat_kw"]:,.0f} kW on {p["usable_capacity_kw"]:,.0f} kW usable)'
-                for p in pools[:5]
-            ) + (f" and {len(pools) - 5} more" if len(pools) > 5 else "")
-            short = f"{_count(len(pools), 'pool', 'pools')} of units short of {level or 'N+1'} ({named})"
-        if not level:
-            severity = "ok"
-            message = f"not declared; achieved {achieved}" + (
-                f" ({len(points)} single points)" if points else ""
-            )
-            if short:
-                message += f"; {short}"
-        elif level == "N":
-            severity = "error" if pools else ("warning" if points else "ok")
-            parts = []
-            if pools:
-                parts.append(short)
-            if points:
-                parts.append(
-                    f"{_count(len(points), 'single point', 'single points')} of failure, as an N design has ({shown})"
-                )
-            message = (
-                "declared N: " + "; ".join(parts)
-                if parts
-                else "declared N; no single point of failure found (achieved N+1 or better)"
-            )
-        else:
-            severity = "error" if points or pools else "ok"
-            parts = []
-            if points:
-                parts.append(f"{_count(len(points), 'single point', 'single points')} of failure ({shown})")
-            if pools:
-                parts.append(short)
-            message = (
-                f"declared {level}, achieved {achieved}: " + "; ".join(parts)
-                if parts
-                else f"declared {level}; no single point of failure found"
-            )
-        out.append(
-            {
-                "field": field,
-                "domain": domain,
-                "declared": level,
-                "achieved": achieved,
-                "severity": severity,
-                "single_points": points,
-                "pools_failing": pools,
-                "message": message,
-            }
-        )
-    return out
-
-
-def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
-    """The design check of a campus snapshot's declared ``power_redundancy`` and ``cooling_redundancy``
-    against its topology: every element failed alone (``campus.analysis.redundancy.redundancy_check``,
-    the core of impact mode), the single points sorted by domain, then ``redundancy_declaration_checks``.
-    ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
-    from campus.analysis.cooling import pools_failing_redundancy
-    from campus.analysis.redundancy import redundancy_check, single_points_by_domain
-
-    if findings is None:
-        findings = redundancy_check(snap)
-    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
-    pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
-    return redundancy_declaration_checks(declared, single_points_by_domain(findings), pools)
+# the check itself is the core's (campus.analysis.redundancy); kept here under its old names
+from campus.analysis.redundancy import design_redundancy, redundancy_declaration_checks  # noqa: E402

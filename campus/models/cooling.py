@@ -1,3 +1,4 @@
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -35,6 +36,8 @@ class CoolingPlant(InventoryModel):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
+    # Units this plant supplies: deleting it would unlink them without a word (docs/api.md, "Deleting").
+    DEPENDENTS = ("units",)
 
     class Meta:
         ordering = ("campus", "name")
@@ -83,6 +86,8 @@ class CoolingUnit(InventoryModel):
     y_m = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
+    # Racks this unit cools: deleting it would leave them uncooled without a word (docs/api.md, "Deleting").
+    DEPENDENTS = ("racks",)
 
     class Meta:
         ordering = ("campus", "name")
@@ -97,3 +102,18 @@ class CoolingUnit(InventoryModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The return water is not colder than the supply (the constraint above), said on the field that was
+        changed: ``supply_temp_c`` when an existing unit keeps its return temperature, else ``return_temp_c``."""
+        supply, ret = self.supply_temp_c, self.return_temp_c
+        if supply is not None and ret is not None and ret < supply:
+            stored = None
+            if self.pk:
+                stored = type(self).objects.filter(pk=self.pk).values_list("return_temp_c", flat=True).first()
+            if stored is not None and stored == ret:
+                message = f"supply_temp_c must be at most return_temp_c ({supply:g} °C > {ret:g} °C)."
+                raise ValidationError({"supply_temp_c": message})
+            message = f"return_temp_c must be at least supply_temp_c ({ret:g} °C < {supply:g} °C)."
+            raise ValidationError({"return_temp_c": message})
+        super().clean()

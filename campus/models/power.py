@@ -57,6 +57,16 @@ class PowerDevice(InventoryModel):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
+    # What this device supplies: its feeds out (to devices and racks, which the deletion would remove) and the
+    # cooling and storage connected to it (which it would unlink); docs/api.md, "Deleting".
+    DEPENDENTS = (
+        "downstream_feeds",
+        "cooling_units",
+        "cooling_units_b",
+        "cooling_plants",
+        "cooling_plants_b",
+        "energy_storage",
+    )
 
     class Meta:
         ordering = ("campus", "name")
@@ -120,7 +130,13 @@ class PowerFeed(InventoryModel):
 
     def clean(self) -> None:
         if bool(self.downstream_device_id) == bool(self.rack_id):
-            raise ValidationError({"downstream_device": "A feed goes to exactly one device or one rack."})
+            # Said on the end that was changed: an existing rack feed that lost its rack, or gained a device,
+            # names ``rack`` or ``downstream_device`` as the request did.
+            field = "downstream_device"
+            stored = type(self).objects.filter(pk=self.pk).values_list("rack_id").first() if self.pk else None
+            if stored is not None and bool(stored[0]) != bool(self.rack_id):
+                field = "rack"
+            raise ValidationError({field: "A feed goes to exactly one device or one rack."})
         if self.downstream_device_id and self.downstream_device_id == self.upstream_id:
             raise ValidationError({"downstream_device": "A device cannot feed itself."})
         super().clean()

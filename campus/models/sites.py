@@ -101,6 +101,8 @@ class UtilityFeed(InventoryModel):
     voltage_kv = models.FloatField(default=138, validators=[MinValueValidator(0)])
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
+    # Devices this feed supplies: deleting it would unlink them without a word (docs/api.md, "Deleting").
+    DEPENDENTS = ("devices",)
 
     class Meta:
         ordering = ("campus", "name")

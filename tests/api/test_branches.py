@@ -522,6 +522,9 @@ def test_a_branch_removing_what_the_parent_still_uses_is_a_conflict(planner_clie
     campus = small_campus()
     branch_id = branch(planner_client, campus.pk)
     pdu = PowerDevice.objects.get(campus_id=branch_id, name="PDU-A")
+    # its feeds to the racks first: a device others depend on is not deleted (409)
+    out = [{"id": feed.pk} for feed in pdu.downstream_feeds.all()]
+    assert planner_client.delete("/api/power-feeds/", out, format="json").status_code == 204
     assert planner_client.delete(f"/api/power-devices/{pdu.pk}/").status_code == 204
     # the parent feeds a new device from PDU-A meanwhile
     parent_pdu = PowerDevice.objects.get(campus=campus, name="PDU-A")

@@ -78,11 +78,17 @@ def test_the_overview_says_the_typed_pue_is_below_the_plant_model(page, short_ca
     assert f"facility {power['plant_model_facility_mw']:,.1f} MW, not {power['facility_mw']:,.1f} MW" in text
     assert "understated" in text
     assert page.inner_text("[data-testid=fig-pue-text]") == f"{TYPED_PUE:.2f}"
-    # A year at PUE 1.0 is the IT load for 8,760 hours; a campus of a few MW is shown in GWh, not as 0.01 TWh.
+    # The short group's racks have no cooling at design, so they do not run: the running IT load is below the
+    # design's by their share, and so is the year's energy.
+    _, gpus_short = short_campus
+    assert power["gpus_down_at_design"] == gpus_short
+    assert 0 < power["it_mw"] < power["design_it_mw"]
+    # A year at PUE 1.0 is the IT load for 8,760 hours; a campus of a few MW is shown in GWh, not as 0.01 TWh
+    # (under 10 GWh with one decimal).
     assert power["annual_energy_twh"] == pytest.approx(power["it_mw"] * 8760 / 1e6)
     gwh = power["annual_energy_twh"] * 1000
-    assert 10 <= gwh < 1000
-    assert page.inner_text("[data-testid=fig-cost]").endswith(f"{gwh:,.0f} GWh / year")
+    assert 1 <= gwh < 10
+    assert page.inner_text("[data-testid=fig-cost]").endswith(f"{gwh:,.1f} GWh / year")
     # The note spans the card: no line of it is wider than the card it stands in.
     card = page.locator("[data-testid=fig-pue]").locator("xpath=ancestor::div[contains(@class,'card')][1]")
     assert note.bounding_box()["width"] <= card.bounding_box()["width"]
@@ -120,6 +126,42 @@ def test_impact_mode_counts_the_gpus_without_cooling_at_design(page, short_campu
     assert page.evaluate(AXE_RUN) == []
     screenshot(page, "shortfall-map")
     page.locator("[data-testid=impact-result]").screenshot(path=str(SCREENSHOTS / "shortfall-impact.png"))
+
+
+def test_placement_lists_what_is_already_short_at_design(page, short_campus):
+    """The group cut to 1 kW a unit carries its racks' whole liquid heat on a few kW: asking for one more rack,
+    the map lists it as short before anything is placed, with the API's shortfall."""
+    from campus.models import CoolingUnit
+
+    campus_id, _ = short_campus
+    group = CoolingUnit.objects.filter(campus_id=campus_id, capacity_kw=1.0).first().group
+    page.goto(f"/campuses/{campus_id}/map/")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
+    page.select_option("[data-testid=placement-node_model]", "hgx-h100-8")
+    page.fill("[data-testid=placement-racks]", "1")
+    page.fill("[data-testid=placement-nodes_per_rack]", "1")
+    page.click("[data-testid=placement-submit]")
+    page.wait_for_selector("[data-testid=placement-short-at-design]")
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"/api/campuses/{campus_id}/placement/",
+        data={"node_model": "hgx-h100-8", "racks": 1, "nodes_per_rack": 1},
+        headers={"X-CSRFToken": csrf, "Referer": page.url},
+    ).json()
+    shorts = answer["short_at_design"]
+    assert group in {short["element"] for short in shorts}
+    items = page.locator("[data-testid=placement-short]")
+    assert items.count() == len(shorts)
+    for k, short in enumerate(shorts):
+        assert items.nth(k).get_attribute("data-element") == short["element"]
+        assert (
+            f"{short['element']} ({short['level']}): {short['shortfall_kw']:,.1f} kW short"
+            in items.nth(k).inner_text()
+        )
+    page.locator("[data-testid=placement-result]").screenshot(
+        path=str(SCREENSHOTS / "shortfall-placement.png")
+    )
 
 
 def test_the_run_form_takes_the_pages_day_and_the_run_keeps_it(page, short_campus, celery_worker):

@@ -24,11 +24,15 @@ from campus.analysis.capex import infrastructure_capex, installed_capacity
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup
-from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_check
+from campus.analysis.redundancy import (
+    DOMAIN_OF_KIND,
+    design_redundancy,
+    redundancy_check,
+    redundancy_declaration_checks,
+)
 from campus.analysis.weather import CLIMATES
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.generator.common import COOLING_REDUNDANCY, POWER_REDUNDANCY
-from campus.interchange.rules import design_redundancy, redundancy_declaration_checks
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.interchange.design_checks import design_problems
 

@@ -175,7 +175,12 @@ def test_runs_filter_by_status_kind_campus_scenario_and_flagged(viewer_client, s
     assert ids("kind=grid_limit") == {queued.pk}
     assert ids(f"scenario={scenario.pk}") == {done.pk}
     assert ids(f"campus={campus.pk}") == {done.pk, queued.pk}
-    assert ids(f"campus={campus.pk + 1000}") == set()
+    # a campus that does not exist is named as such, not answered with an empty page
+    missing = viewer_client.get(f"/api/runs/?campus={campus.pk + 1000}")
+    assert missing.status_code == 400
+    assert missing.json()["campus"] == [
+        f"There is no campus {campus.pk + 1000} (?campus= takes the id of an existing campus)."
+    ]
     assert ids("flagged=true") == {queued.pk}
 
 

@@ -28,6 +28,35 @@ def _protected_detail(exc) -> str:
     return f"Cannot delete: still referenced by {len(objs)} object(s) ({', '.join(kinds)})."
 
 
+def dependents_problem(instance) -> str | None:
+    """Why ``instance`` may not be deleted while others depend on it (the reverse relations its model names
+    in ``DEPENDENTS``: a supplier whose deletion would silently cascade into, or unlink, other inventory), or
+    None. Containers name none: deleting them is explicit."""
+    counts: dict[str, int] = {}
+    for accessor in getattr(type(instance), "DEPENDENTS", ()):
+        manager = getattr(instance, accessor)
+        n = manager.count()
+        if n:
+            kind = str(manager.model._meta.verbose_name)
+            counts[kind] = counts.get(kind, 0) + n
+    if not counts:
+        return None
+    name = getattr(instance, "name", None) or str(instance)
+    return dependents_detail(counts, name)
+
+
+def dependents_detail(counts: dict[str, int], name: str) -> str:
+    """The 409 of deleting an element others depend on, in the words of the protected-reference 409:
+    ``{"power feed": 2, "cooling unit": 1}`` → 'Cannot delete "PDU-A": still referenced by 3 object(s) (1
+    cooling unit(s), 2 power feed(s)) ...'."""
+    total = sum(counts.values())
+    kinds = ", ".join(f"{n} {kind}(s)" for kind, n in sorted(counts.items()))
+    return (
+        f'Cannot delete "{name}": still referenced by {total} object(s) ({kinds}) that depend on it; '
+        "delete them or point them elsewhere first."
+    )
+
+
 def exception_handler(exc, context):
     """DRF's handler, plus model validation (400) and database constraint violations (409) instead of 500s."""
     if isinstance(exc, DjangoValidationError):

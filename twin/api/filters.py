@@ -6,11 +6,15 @@ from datetime import UTC
 
 import django_filters
 from django import forms
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
 from django_filters import utils
-from django_filters.fields import IsoDateTimeField
+from django_filters.fields import IsoDateTimeField, ModelChoiceField
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter, SearchFilter
+
+from twin.api import lookup
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
@@ -53,6 +57,42 @@ def bound_integer_filters(model, filters: dict) -> None:
             filter_.extra.setdefault("max_value", bounds[1])
 
 
+class KeptModelChoiceField(ModelChoiceField):
+    """A model-choice filter's form field that reads its object with the statement kept for the queryset's
+    shape (``twin.api.lookup``: compiled once per process) instead of compiling ``queryset.get(pk=...)`` on
+    every request; any value or queryset that path does not take goes the form field's own way."""
+
+    def to_python(self, value):
+        if value in self.empty_values or (self.null_label is not None and value == self.null_value):
+            return super().to_python(value)
+        model = self.queryset.model
+        if self.to_field_name not in (None, "pk", model._meta.pk.name) or isinstance(value, model):
+            return super().to_python(value)
+        try:
+            pk = model._meta.pk.to_python(value)
+        except DjangoValidationError:
+            return super().to_python(value)
+        from twin.api.serializers.base import integer_column_range
+
+        bounds = integer_column_range(model._meta.pk)
+        found = (
+            []  # beyond what the key column holds: no such object (the database is never asked)
+            if bounds is not None and isinstance(pk, int) and not bounds[0] <= pk <= bounds[1]
+            else lookup.get_by_pk(self.queryset, pk)
+        )
+        if found is None:
+            return super().to_python(value)
+        if not found:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+            )
+        return found[0]
+
+
+class KeptModelChoiceFilter(django_filters.ModelChoiceFilter):
+    field_class = KeptModelChoiceField
+
+
 # (filter set class, names of its filters) -> the form class of those filters; bounded.
 _FORM_CLASSES: dict[tuple[type, tuple[str, ...]], type] = {}
 MAX_FORM_CLASSES = 1024
@@ -67,6 +107,17 @@ class TwinFilterSet(django_filters.FilterSet):
     copying and cleaning the thirty-odd filters of an inventory table for every request was most of the cost
     of filtering a list. The form class of a set of filters is built once per process (unless a filter takes
     its choices from the request)."""
+
+    FILTER_DEFAULTS = {
+        **django_filters.FilterSet.FILTER_DEFAULTS,
+        **{
+            field_class: {
+                **django_filters.FilterSet.FILTER_DEFAULTS[field_class],
+                "filter_class": KeptModelChoiceFilter,
+            }
+            for field_class in (models.ForeignKey, models.OneToOneField)
+        },
+    }
 
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None, named_only=False):
         if named_only and data is not None and not prefix:
@@ -97,6 +148,76 @@ class TwinFilterSet(django_filters.FilterSet):
         return form_class
 
 
+def _referenced_model(model, filter_):
+    """The model a filter's ids name: the target of the foreign key its path ends on (``?campus=``,
+    ``?building__in=``, ``?campus=`` through ``building__campus``), else None."""
+    from django_filters.utils import get_model_field
+
+    if model is None or filter_.lookup_expr not in ("exact", "in") or not filter_.field_name:
+        return None
+    field = get_model_field(model, filter_.field_name)
+    if (
+        field is None
+        or not getattr(field, "is_relation", False)
+        or not (field.many_to_one or field.one_to_one)
+    ):
+        return None
+    return field.related_model
+
+
+def unknown_references(filterset, *, choice_filters: bool = True) -> dict[str, list[str]]:
+    """``{parameter: [message]}`` for each id filter of the request naming an object that does not exist
+    (``?campus=999``: "There is no campus 999"), instead of django-filter's generic "Select a valid choice";
+    a value that is not an id at all is left to the filter's own message. One query per such parameter.
+    Without ``choice_filters``, the model-choice filters are left out: their form field reads the object
+    anyway and fails on one that does not exist."""
+    from twin.api.serializers.base import integer_column_range
+
+    out: dict[str, list[str]] = {}
+    model = filterset._meta.model
+    for name, filter_ in filterset.filters.items():
+        if not choice_filters and isinstance(filter_, _CHOICE_FILTERS):
+            continue
+        raw = filterset.data.get(name) if hasattr(filterset.data, "get") else None
+        if not raw or not isinstance(raw, str):
+            continue
+        target = _referenced_model(model, filter_)
+        if target is None:
+            continue
+        parts = [p.strip() for p in raw.split(",")] if filter_.lookup_expr == "in" else [raw.strip()]
+        bounds = integer_column_range(target._meta.pk)
+        if bounds is None:
+            continue  # not keyed by integers
+        ids: list[int] | None = []
+        for part in parts:
+            try:
+                value = int(part)
+            except ValueError:
+                ids = None  # not an id: the filter's own message
+                break
+            if not bounds[0] <= value <= bounds[1]:
+                ids = None  # beyond the column: the filter's own bound
+                break
+            ids.append(value)
+        if not ids:
+            continue
+        found = set(target._default_manager.filter(pk__in=ids).values_list("pk", flat=True))
+        absent = [i for i in dict.fromkeys(ids) if i not in found]
+        if absent:
+            label = target._meta.verbose_name
+            listed = ", ".join(str(i) for i in absent)
+            out[name] = [
+                f"There is no {label} {listed} (?{name}= takes the id of an existing {label})."
+                if len(absent) == 1
+                else f"There are no {target._meta.verbose_name_plural} {listed} (?{name}= takes ids of "
+                f"existing {target._meta.verbose_name_plural})."
+            ]
+    return out
+
+
+_CHOICE_FILTERS = (django_filters.ModelChoiceFilter, django_filters.ModelMultipleChoiceFilter)
+
+
 class TwinFilterBackend(DjangoFilterBackend):
     """django-filter's backend, with the integer bounds applied to whatever filter set a view names (one that
     does not derive from TwinFilterSet included), once per class; a TwinFilterSet filters with the filters
@@ -114,8 +235,18 @@ class TwinFilterBackend(DjangoFilterBackend):
         if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
             return super().filter_queryset(request, queryset, view)
         filterset = filterset_class(**self.get_filterset_kwargs(request, queryset, view), named_only=True)
-        if not filterset.is_valid() and self.raise_exception:
-            raise utils.translate_validation(filterset.errors)
+        # An id no row can reference answers a 400 naming it. A model-choice filter's form field reads its
+        # object (one query) and fails on a missing one, so those are named only when the form fails; the
+        # other id filters (a number through a relation) are checked first, or they would answer no rows.
+        missing = unknown_references(filterset, choice_filters=False)
+        if missing:
+            raise ValidationError(missing)
+        if not filterset.is_valid():
+            missing = unknown_references(filterset)
+            if missing:
+                raise ValidationError(missing)
+            if self.raise_exception:
+                raise utils.translate_validation(filterset.errors)
         return filterset.qs
 
     def query_parameter_names(self, view) -> set[str]:

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from twin.api import history, lookup
-from twin.api.exceptions import PayloadTooLarge
+from twin.api.exceptions import Conflict, PayloadTooLarge, dependents_problem
 from twin.api.pagination import ChangePagination
 from twin.api.serializers import ChangeSerializer
 
@@ -113,8 +113,14 @@ class AtomicWriteMixin:
             self._saved(serializer, check)
             self.verify(check)
 
+    def refuse_if_depended_on(self, instance) -> None:
+        """409 when other elements depend on ``instance`` (``twin.api.exceptions.dependents_problem``)."""
+        if message := dependents_problem(instance):
+            raise Conflict(message)
+
     def perform_destroy(self, instance):
         with transaction.atomic():
+            self.refuse_if_depended_on(instance)
             check = self.write_check()
             if check is not None:
                 check.note(instance)
@@ -256,6 +262,7 @@ class BulkMixin:
             check = self.write_check()
             positions = _positions([objects[pk] for pk in ids])
             for pk in ids:
+                self.refuse_if_depended_on(objects[pk])
                 if check is not None:
                     check.note(objects[pk])
                 objects[pk].delete()

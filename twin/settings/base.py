@@ -127,6 +127,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["twin.api.permissions.RolePermission"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "twin.api.renderers.TwinJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_FILTER_BACKENDS": [
         "twin.api.filters.TwinFilterBackend",
         "twin.api.filters.TwinSearchFilter",

@@ -173,24 +173,40 @@ class DeclaredRedundancySerializer(serializers.Serializer):
     domain = serializers.ChoiceField(choices=["power", "cooling"])
     declared = serializers.CharField(help_text="N, N+1, 2N, or empty when not declared.")
     achieved = serializers.ChoiceField(
-        choices=["N", "N+1"],
+        choices=["N", "N+1", "2N"],
         help_text="N with a single point of failure in the domain or a pool in `pools_failing` short of N+1; "
-        "N+1 when 2N is declared, no single point is found and a pool is short of 2N; else N+1 (or better).",
+        "N+1 when 2N is declared, no single point is found and a pool is short of 2N; 2N for cooling when 2N "
+        "is declared, no single point is found and every pool of units and every plant loop carries its heat "
+        "with the larger half of its capacity out (power has no pool check: single failures alone cannot "
+        "tell 2N from N+1, so its best is N+1); else N+1 (or better).",
     )
     severity = serializers.ChoiceField(
         choices=["ok", "warning", "error"],
         help_text="error: N+1 or 2N declared and a single point found, or a redundancy declared and a pool "
-        "short of it (`pools_failing`); warning: N declared, its single points were asked for; ok otherwise.",
+        "short of it (`pools_failing`), or racks already down at design (`racks_down_at_design`); warning: N declared, its single points were asked for; ok otherwise.",
     )
     single_points = serializers.ListField(child=serializers.CharField(), help_text="Names of the elements.")
     pools_failing = serializers.ListField(
         child=serializers.DictField(),
         help_text="Cooling: the pools of units whose heat is above their usable capacity with the declared "
         "cooling_redundancy (N every unit, N+1 the largest out, 2N the larger half out; undeclared as N+1), "
-        "the summary's `cooling.pools_failing_redundancy`: {name, kind (`group` or `hall air units`: a "
-        "hall's ungrouped CRAHs pooled as one), units, heat_kw, capacity_kw, usable_capacity_kw, "
+        "the summary's `cooling.pools_failing_redundancy`: {name, kind (`group`, `hall air units`: a "
+        "hall's ungrouped CRAHs pooled as one, or `plant loop`: the plants of a building sharing a water "
+        "loop, named `<building> plant loop (<plants>)`), units, heat_kw, capacity_kw, usable_capacity_kw, "
         "redundancy, holds, hall_id, hall, building_id, building}. Power: always empty.",
     )
+    checked_at_gpu_power_fraction = serializers.FloatField(
+        help_text="The load the pools were checked at: GPUs at this fraction of TDP. Always 1.0 here (design "
+        "load: every GPU at TDP); the summary checks them at its `gpu_power_fraction` and says so in "
+        "`cooling.checked_at_gpu_power_fraction`. Single points are always found at design load."
+    )
+    racks_down_at_design = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Racks already lost with nothing failed: power, without power at design load (an element "
+        "offline or failed, a design-load trip, no feed); cooling, powered and without cooling at design. "
+        "Any makes the domain an error, achieved N.",
+    )
+    gpus_down_at_design = serializers.IntegerField(help_text="GPUs of `racks_down_at_design`.")
     message = serializers.CharField()
 
 
@@ -227,14 +243,21 @@ class SummarySerializer(serializers.Serializer):
         help_text="`heat_load_mw` (= IT power); `capacity_mw`: the cooling units' usable capacity with the "
         "declared cooling redundancy intact (`capacity_redundancy`: per pool of units that back each other up, "
         "N every unit, N+1 the largest lost, 2N the larger half lost), split by heat path in "
-        "`capacity_by_path_mw` (`liquid`: CDUs, rear doors, tanks; `air`: CRAHs); `spare_mw`: heat that can "
-        "still be added where the units are (each pool's usable capacity above its heat); nameplates with "
+        "`capacity_by_path_mw` (`liquid`: CDUs, rear doors, tanks; `air`: CRAHs); `spare_mw`: IT heat that can "
+        "still be added with the declared redundancy intact in units and plants (0 while a pool or a plant "
+        "loop is short; `unit_spare_mw`: each pool's usable capacity above its heat, summed; `plant_spare_mw`: "
+        "each plant loop's, as IT heat); nameplates with "
         "spares: `unit_capacity_mw`, `plant_capacity_mw`; `plant_usable_capacity_mw`: plants pooled per "
         "building with the declared redundancy; `groups_failing_redundancy`: the names of the pools (named "
-        "groups, then halls' ungrouped CRAHs pooled as one, named `<building> <hall> air units`) whose heat "
+        "groups, then halls' ungrouped CRAHs pooled as one, named `<building> <hall> air units`, then plant "
+        "loops, named `<building> plant loop (<plants>)`) whose heat "
         "is above their usable capacity with the declared redundancy (`groups_failing_n_plus_1`: the same "
         "list under its earlier name; `pools_failing_redundancy`: the same pools with their figures, hall "
-        "and building, as the redundancy endpoint's `declared[].pools_failing`) "
+        "and building, as the redundancy endpoint's `declared[].pools_failing`); `achieved_redundancy`: the "
+        "level the cooling achieves, the redundancy endpoint's cooling `declared[].achieved` by the same rule "
+        "(null with include_redundancy=false), equal to `capacity_redundancy` when every pool holds it; "
+        "`checked_at_gpu_power_fraction`: the load the pools were checked at, GPUs at this fraction of TDP "
+        "(the query's `gpu_power_fraction`; the redundancy endpoint checks at design load, 1.0) "
         '(docs/model.md, "Balance").'
     )
     network = serializers.DictField()

@@ -125,6 +125,24 @@ class BindingSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class ShortAtDesignSerializer(serializers.Serializer):
+    constraint = serializers.ChoiceField(choices=["cooling", "power", "grid"])
+    level = serializers.CharField(
+        help_text="cooling unit, cooling plant, cooling group, hall air units or plant loop (cooling); a device "
+        "kind or utility (power); grid."
+    )
+    element = serializers.CharField(
+        help_text="The element's name, as the summary and the redundancy check name it."
+    )
+    shortfall_kw = serializers.FloatField(
+        help_text="How far it is short with nothing placed, kW: heat beyond its capacity (a pool: beyond its "
+        "usable capacity with the declared cooling redundancy kept), load beyond a power element's planning "
+        "limit after its worst single failure (kW at its input), facility load beyond the grid connection at "
+        "the peak hour (kW at the grid)."
+    )
+    detail = serializers.CharField()
+
+
 class PlacementSerializer(serializers.Serializer):
     feasible = serializers.BooleanField()
     binding_constraint = serializers.ChoiceField(
@@ -135,5 +153,14 @@ class PlacementSerializer(serializers.Serializer):
     binding = BindingSerializer(help_text="The level and element that bind, in words.")
     options = PlacementOptionSerializer(
         many=True, help_text="Up to 3, best first (most power headroom left)."
+    )
+    short_at_design = ShortAtDesignSerializer(
+        many=True,
+        help_text="Elements already short at design load with nothing placed, the most short first: cooling "
+        "units and plants beyond capacity, pools of units and plant loops beyond their usable capacity with the "
+        "declared cooling redundancy (the summary's `cooling.groups_failing_redundancy`), power devices and "
+        "utility feeds beyond their planning limit after their worst single failure, the grid connection. "
+        "No new rack that loads one of them fits; when nothing fits and the list is not empty, its first "
+        "element is the `binding` one. Empty when the design holds.",
     )
     branch = serializers.IntegerField(required=False, help_text="With apply_as_branch: the new campus's id.")

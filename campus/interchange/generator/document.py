@@ -110,6 +110,7 @@ def generate(
                 raise GeneratorError("mix", f'unknown parameter "{unknown[0]}" in a mix entry')
             if m["gpu_model"] not in catalog.gpus:
                 raise GeneratorError("mix", f'unknown GPU model "{m["gpu_model"]}"')
+        check_mix_node_models(mix, catalog)
     else:
         if gpus is None:
             raise GeneratorError("gpus", "give gpus or a mix")
@@ -236,6 +237,26 @@ def generate(
     if location:
         spec["campus"]["location"] = location
     return GeneratedDesign(spec, notes)
+
+
+def check_mix_node_models(mix: Sequence[Mapping[str, Any]], catalog: Catalog) -> None:
+    """A mix entry's ``node_model`` is a catalog server carrying the entry's ``gpu_model``; else a
+    ``GeneratorError`` naming ``mix[i].node_model`` with the servers that do."""
+    for index, entry in enumerate(mix):
+        slug = entry.get("node_model")
+        if slug is None:
+            continue
+        gpu_model = entry.get("gpu_model")
+        fits = sorted(s for s, row in catalog.node_models.items() if row["gpu"] == gpu_model)
+        known = f"; node models of {gpu_model}: {', '.join(fits)}" if fits else ""
+        row = catalog.node_models.get(slug)
+        if row is None:
+            raise GeneratorError(f"mix[{index}].node_model", f'unknown node model "{slug}"{known}')
+        if row["gpu"] != gpu_model:
+            raise GeneratorError(
+                f"mix[{index}].node_model",
+                f'"{slug}" carries {row["gpu"]} GPUs, not {gpu_model}{known}',
+            )
 
 
 # The parameters ``generate`` takes, for callers that receive them as a mapping (API, command).

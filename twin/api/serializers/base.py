@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
-from django.db.models import CheckConstraint, Q, UniqueConstraint
+from django.db.models import CheckConstraint, F, Q, UniqueConstraint
 from django.urls import reverse
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_basic_type, build_object_type
@@ -245,6 +245,51 @@ class NamedUniqueTogetherValidator(serializers.UniqueTogetherValidator):
             raise serializers.ValidationError({self.fields[-1]: [message]}, code="unique") from None
 
 
+_LOOKUP_WORDS = {
+    "gt": "greater than",
+    "gte": "at least",
+    "lt": "less than",
+    "lte": "at most",
+    "exact": "equal to",
+}
+_NEGATED_WORDS = {
+    "gt": "at most",
+    "gte": "less than",
+    "lt": "at least",
+    "lte": "greater than",
+    "exact": "different from",
+}
+
+
+def constraint_sentence(constraint, instance) -> str | None:
+    """A check between two fields said in words on the first (``shutdown_temp_c must be greater than
+    slowdown_temp_c (1 vs 90).``) instead of the database's 'Constraint "…" is violated.'; None for any
+    other constraint or one with a message of its own."""
+    if not isinstance(constraint, CheckConstraint):
+        return None
+    if constraint.violation_error_message != constraint.default_violation_error_message:
+        return None
+    q = constraint.condition
+    if len(q.children) != 1 or not isinstance(q.children[0], tuple) or not isinstance(q.children[0][1], F):
+        return None
+    key, other = q.children[0][0], q.children[0][1].name
+    name, _, lookup = key.partition("__")
+    words = (_NEGATED_WORDS if q.negated else _LOOKUP_WORDS).get(lookup or "exact")
+    if words is None or "__" in other:
+        return None
+    opts = instance._meta
+    try:
+        fields = opts.get_field(name), opts.get_field(other)
+    except Exception:  # noqa: BLE001 (a lookup through a relation: keep the database's words)
+        return None
+    a, b = (getattr(instance, f.attname) for f in fields)
+    numbers = not any(f.is_relation for f in fields) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b)
+    )
+    figures = f" ({a:g} vs {b:g})" if numbers else ""
+    return f"{name} must be {words} {other}{figures}."
+
+
 def model_errors(exc: DjangoValidationError) -> dict:
     detail = exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}
     if NON_FIELD_ERRORS in detail:
@@ -279,6 +324,8 @@ def validate_model_instance(instance: models.Model) -> None:
                 ):
                     values = {name: getattr(instance, name, None) for name in constraint.fields}
                     messages = [unique_message(type(instance), constraint.fields, values)]
+                elif sentence := constraint_sentence(constraint, instance):
+                    messages = [sentence]
                 errors.setdefault(constraint_field(constraint), []).extend(messages)
     if errors:
         raise serializers.ValidationError(errors)
@@ -298,7 +345,33 @@ class StrictFieldsMixin:
             if unknown:
                 message = self.unknown_field_message()
                 raise serializers.ValidationError({name: [message] for name in unknown})
+            booleans = boolean_number_errors(self.fields, data)
+            if booleans:
+                # The other fields' errors are reported with them, a boolean's own message in its place.
+                try:
+                    super().to_internal_value(data)
+                except serializers.ValidationError as exc:
+                    detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+                    raise serializers.ValidationError({**detail, **booleans}) from None
+                raise serializers.ValidationError(booleans)
         return super().to_internal_value(data)
+
+
+# Fields that take a number: a JSON true/false sent to one is refused (Python reads True as 1, so REST
+# framework's FloatField stored 1.0), as the spec importer's JSON Schema and the analyses refuse it.
+NUMBER_FIELDS = (serializers.FloatField, serializers.IntegerField, serializers.DecimalField)
+BOOLEAN_NUMBER_MESSAGE = "must be a number, not a boolean."
+
+
+def boolean_number_errors(fields, data: Mapping) -> dict[str, list[str]]:
+    """``{name: [message]}`` for each writable number field of ``fields`` given a JSON boolean in ``data``."""
+    return {
+        name: [f"{name} {BOOLEAN_NUMBER_MESSAGE}"]
+        for name, value in data.items()
+        if isinstance(value, bool)
+        and isinstance(fields.get(name), NUMBER_FIELDS)
+        and not fields[name].read_only
+    }
 
 
 # Query parameters DRF and the project read on any endpoint (format suffix, paging, brief objects, field

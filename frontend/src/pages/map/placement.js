@@ -174,6 +174,7 @@ async function propose(page, body) {
       answer.binding_constraint ? "." : null,
       answer.binding?.detail ? el("span", { class: "muted small" }, ` ${answer.binding.detail}`) : null,
     ),
+    shortAtDesign(answer.short_at_design ?? []),
     options.length
       ? el(
           "ol",
@@ -199,6 +200,28 @@ async function propose(page, body) {
 }
 
 /** An option's hall id: `hall_id`, or `hall` when that is the id. */
+/** What the design already lacks with nothing placed: a placement cannot be judged without it. */
+function shortAtDesign(shorts) {
+  if (!shorts.length) return null;
+  return el(
+    "div",
+    { class: "notice notice-error", role: "alert", "data-testid": "placement-short-at-design" },
+    el("strong", {}, "Already short at design, before any rack is placed:"),
+    el(
+      "ul",
+      {},
+      shorts.map((short) =>
+        el(
+          "li",
+          { "data-testid": "placement-short", "data-element": short.element },
+          `${short.element} (${short.level}): ${f.kw(short.shortfall_kw, 1)} short`,
+          short.detail ? el("span", { class: "muted small" }, ` ${short.detail}`) : null,
+        ),
+      ),
+    ),
+  );
+}
+
 function hallIdOf(option) {
   return Number(option.hall_id ?? option.hall);
 }

@@ -1,0 +1,74 @@
+"""Racks down at design through the API: a generated 2N air campus whose PDU A is set offline and whose PDU
+B is re-rated below its racks' load, so PDU B trips at design load and its racks are dark before anything
+fails (docs/model.md §1 "Racks already down at design", §8 "What runs at design")."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campus import models
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
+
+SMALL = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "pod_max_gpus": 256}
+
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
+
+
+@pytest.mark.django_db
+def test_pdu_a_offline_and_pdu_b_tripping_is_an_error_and_the_summary_counts_what_runs(planner_client):
+    campus = import_campus(generate_spec("Dark", 256, cooling="air", power_redundancy="2N", **SMALL))
+    summary_url = reverse("campus-summary", kwargs={"pk": campus.pk})
+    before = planner_client.get(summary_url).json()
+    pdus = models.PowerDevice.objects.filter(building__campus=campus, kind="pdu").order_by("id")
+    # a PDU pair feeding the same racks: A and B sides of one row
+    pair = None
+    for a in pdus:
+        racks_a = set(
+            models.PowerFeed.objects.filter(upstream=a, rack__isnull=False).values_list("rack", flat=True)
+        )
+        for b in pdus:
+            racks_b = set(
+                models.PowerFeed.objects.filter(upstream=b, rack__isnull=False).values_list("rack", flat=True)
+            )
+            if b != a and racks_a and racks_a == racks_b:
+                pair = (a, b, racks_a)
+                break
+        if pair:
+            break
+    assert pair is not None
+    a, b, racks = pair
+    # the truth, counted from the inventory: the GPUs of the racks the pair feeds
+    gpus = sum(n.node_model.gpus_per_node for n in models.Node.objects.filter(rack__in=racks))
+    assert (
+        planner_client.patch(f"/api/power-devices/{a.pk}/", {"status": "offline"}, format="json").status_code
+        == 200
+    )
+    # B re-rated to 1 kW: it carries the pair's whole load alone and trips at design load
+    assert (
+        planner_client.patch(f"/api/power-devices/{b.pk}/", {"rated_kw": 1.0}, format="json").status_code
+        == 200
+    )
+
+    body = planner_client.get(reverse("campus-redundancy", kwargs={"pk": campus.pk})).json()
+    power = next(d for d in body["declared"] if d["domain"] == "power")
+    assert power["severity"] == "error"
+    assert power["achieved"] == "N"
+    assert sorted(power["racks_down_at_design"]) == sorted(r for r in racks)
+    assert power["gpus_down_at_design"] == gpus
+
+    after = planner_client.get(summary_url).json()
+    p, c = after["power"], after["compute"]
+    assert p["racks_without_power"] == len(racks)
+    assert p["gpus_down_at_design"] == gpus
+    # the design figures are those of the whole campus as before; what runs is less
+    assert p["design_it_mw"] == pytest.approx(before["power"]["it_mw"])
+    assert 0 < p["it_mw"] < p["design_it_mw"]
+    assert 0 < p["annual_cost_usd"] < p["design_annual_cost_usd"]
+    total = before["inventory"]["gpus"]
+    assert c["design_peak_pflops"]["bf16"] == pytest.approx(before["compute"]["peak_pflops"]["bf16"])
+    # compute scales with the GPUs that run: (total - dark) / total of the design peak
+    assert c["peak_pflops"]["bf16"] == pytest.approx(
+        before["compute"]["peak_pflops"]["bf16"] * (total - gpus) / total
+    )
