@@ -2,13 +2,18 @@
 
 The design redundancy is written into the chain itself, so it is checked by failing the chain:
 
-* **scenarios**: the healthy chain; each live non-generator device lost alone (N+1 and block-redundant
-  groups: any one unit lost); each utility feed lost alone; and, where racks have A and B sides from
-  separate devices, each whole side lost (2N: either side carries everything; not in a distributed
-  redundant design, where one block feeds A sides and B sides). Generators are standby sources: they carry load
-  only in the scenarios that cut their switchboard's normal supply. Loads are the untripped roll-up of
+* **scenarios**: the healthy chain; each live device lost alone (N+1 and block-redundant groups: any one
+  unit lost); each utility feed lost alone; and, where racks have A and B sides from separate devices, each
+  whole side lost (2N: either side carries everything; not in a distributed redundant design, where one
+  block feeds A sides and B sides). Generators are standby sources: they carry load only where their
+  switchboard's normal supply is cut. A generator is lost alone like any device when it carries load in the
+  healthy chain (``_generator_carries``: a device of kind ``generator`` in the middle of the chain, such as
+  a PDU given that kind, or the only live source of a bus), as the redundancy check and impact mode fail
+  it; a standby generator beside a live normal supply carries nothing, so its loss alone changes no load
+  and is no scenario (the redundancy check finds it costs nothing). Loads are the untripped roll-up of
   the scenario (the rules of ``power._solve``), so an element over its limit shows as negative headroom instead of
-  vanishing in a trip.
+  vanishing in a trip. A failure that leaves racks without power takes their load off the chain: the
+  headroom counts what the surviving chain can carry, not the racks lost (the redundancy check lists those).
 * **device headroom** = planning limit − worst load over the scenarios, in kW at the device's input.
   The planning limit is ``rated_kw × max_utilization`` (a utility feed: its ``capacity_kw``). The scenario
   giving the worst load is the *binding failure*.
@@ -456,12 +461,41 @@ class _Probe:
 # ---------------------------------------------------------------- the analysis
 
 
+def _generator_carries(g: PowerGraph, base_live: Mapping[int, bool], d: int) -> bool:
+    """Whether generator ``d`` carries anything in the healthy chain (the rules of ``power._solve``): it
+    feeds a load itself (a rack, or a cooling unit's or plant's supply: a load splits over its live feeds
+    whatever feeds them), or a live device with no live non-generator source (no utility feed of its own
+    and every non-generator feed's device dead), which then draws on its generators. A standby generator
+    beside a live normal supply carries nothing, so its loss alone changes no load and no liveness."""
+    feeds = g.feeds
+    for fid in g.down_feeds[d]:
+        child = feeds[fid].downstream_device_id
+        if child is None:
+            return True
+        if not base_live.get(child, False) or g.devices[child].utility_feed_id is not None:
+            continue
+        if not any(
+            base_live.get(feeds[up].upstream_id, False) and feeds[up].upstream_id not in g.generators
+            for up in g.up_feeds[child]
+        ):
+            return True
+    return False
+
+
 def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozenset[int]]]:
-    """(failure, dead devices, dead feeds, failed utilities) of every scenario after the healthy one."""
+    """(failure, dead devices, dead feeds, failed utilities) of every scenario after the healthy one.
+
+    Every live device is lost alone, generators included where they carry load in the healthy chain
+    (``_generator_carries``: a device of kind ``generator`` in the middle of the chain, or the only source
+    of a bus): the redundancy check fails them too (``redundancy.redundancy_elements``). A standby
+    generator beside a live normal supply is left out: its loss alone changes nothing, as the redundancy
+    check finds."""
     base = g.baseline()
     out = []
     for d in g.order:
-        if d in g.generators or not base.live.get(d, False):
+        if not base.live.get(d, False):
+            continue
+        if d in g.generators and not _generator_carries(g, base.live, d):
             continue
         out.append((Failure("power", d, g.devices[d].name), set(g.status_dead) | {d}, set(), frozenset()))
     for u in sorted(g.utility_ids):
