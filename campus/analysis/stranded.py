@@ -28,10 +28,26 @@ Per hall, what its racks could use is further capped by
 
 and upstream and cooling capacity that no rack is provisioned for is stranded by ``space`` when the hall's
 floor has no free rack position left (``RACK_POSITION_M2``, ``WHITE_SPACE_FRACTION``). A building caps its
-halls by its own failover headroom (shared substations), the campus by its own and by the grid
-(``grid_capacity_kw`` over the PUE of the peak hour, ``facility.campus_pue``: the typed PUE, or the plant
-model's in the campus's weather). ``stranded_kw`` = the sum of ``stranded_by_constraint_kw``;
-``binding`` = the constraint that caps what the racks can use (else the one stranding the most).
+halls by its own failover headroom (shared substations), the campus its buildings by its own. Last, every
+scope is capped by the grid (``grid_capacity_kw`` over the PUE of the peak hour, ``facility.campus_pue``:
+the typed PUE, or the plant model's in the campus's weather): its racks' feeds may carry what they carry
+today plus what the connection has left, the rest of the campus as today; the grid strands what the
+other constraints leave above that. The grid is one connection, so a parent composes its members' rows
+before their grid and applies its own (the members' grid kW need not add up to the parent's).
+
+The same rules at every scope, so a scope naming the same racks as its only member reads the same:
+
+* ``stranded_kw`` = the sum of ``stranded_by_constraint_kw``: a rack's ``feed`` and ``design``; above,
+  the members' summed (their ``grid`` apart) plus what the scope's own constraints strand beyond them
+  (a hall's ``upstream``, ``cooling`` and ``space``, a building's and the campus's ``upstream``, the
+  grid), so where a parent's own strand nothing its stranded kW are its members' (grid apart);
+* ``binding`` = the constraint stranding the most kW in the scope (``binding_of``; a tie within 1 W goes
+  to the earlier of ``CONSTRAINTS``, from the rack outwards), ``""`` when nothing is stranded;
+* ``binding_device``: whenever ``upstream`` strands any kW in the scope, the device and failure whose
+  limit strands the most of them (summed over the scope and its members), else None;
+* ``limits_kw``: ``racks`` = the racks' own usable kW (feeds and ``design_kw`` alone) summed; a constraint
+  the scope checks itself at its own figure (``upstream`` of halls, buildings and the campus, ``cooling``
+  of halls, ``grid``), one only its members check at theirs summed (a member without it at its ``racks``).
 """
 
 from __future__ import annotations
@@ -55,6 +71,10 @@ RACK_POSITION_M2 = 0.6 * 3.0
 WHITE_SPACE_FRACTION = 0.6
 
 
+# Constraints in the order they apply from a rack outwards; on a tie of stranded kW the earlier one binds.
+CONSTRAINTS = ("feed", "design", "upstream", "cooling", "space", "grid")
+
+
 @dataclass
 class StrandedRow:
     scope: str  # "rack" | "hall" | "building" | "campus"
@@ -67,8 +87,14 @@ class StrandedRow:
     )
     stranded_by_constraint_kw: dict[str, float]
     design_margin_kw: float = 0.0
-    binding_device: dict | None = None  # with binding "upstream": the device and the failure that bind
+    binding_device: dict | None = None  # when upstream strands any kW: the device and failure stranding most
     limits_kw: dict[str, float] = field(default_factory=dict)  # IT each constraint allows the scope
+    # Before the grid (each scope's own, not passed up: the grid is one connection, module doc): what a
+    # parent composes from its members.
+    usable_before_grid_kw: float = field(default=0.0, repr=False)
+    by_before_grid_kw: dict[str, float] = field(default_factory=dict, repr=False)
+    # upstream kW stranded per (device, failure), to name the one stranding the most at every scope
+    upstream_devices: dict[str, tuple[dict, float]] = field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict:
         return {
@@ -105,22 +131,50 @@ def _add(into: dict[str, float], key: str, kw: float) -> None:
         into[key] = into.get(key, 0.0) + kw
 
 
+def binding_of(by: dict[str, float]) -> str:
+    """The constraint stranding the most kW (``""`` when none strands any); on a tie (within 1e-9 relative,
+    1 W absolute) the earlier in ``CONSTRAINTS``. The one rule of every scope, so a scope's binding follows
+    from its ``stranded_by_constraint_kw`` alone."""
+    if not by:
+        return ""
+    most = max(by.values())
+    tied = [k for k in by if math.isclose(by[k], most, rel_tol=1e-9, abs_tol=1e-3)]
+    return min(tied, key=lambda k: CONSTRAINTS.index(k) if k in CONSTRAINTS else len(CONSTRAINTS))
+
+
+def _device_key(device: dict) -> str:
+    failure = device.get("failure") or {}
+    return f"{device.get('kind')}:{device.get('id')}:{failure.get('kind')}:{failure.get('id')}"
+
+
+def _most_upstream(devices: dict[str, tuple[dict, float]]) -> dict | None:
+    """The device and failure stranding the most upstream kW (the first met on a tie)."""
+    best = None
+    for device, kw in devices.values():
+        if best is None or kw > best[1] * (1 + 1e-9) + 1e-3:
+            best = (device, kw)
+    return best[0] if best else None
+
+
 def _capped(
     scope: str,
     ident: int | None,
     members: list[StrandedRow],
     caps: dict[str, float],
     binding_device: dict | None,
-    extra: dict[str, float] | None = None,
 ) -> StrandedRow:
-    """Members summed, then capped by the scope's own constraints (the tightest one strands the rest)."""
+    """Members summed (before their grid), then capped by the scope's own constraints other than the grid
+    (the tightest one strands the rest). ``_grid`` then finishes the row."""
     prov = sum(m.provisioned_kw for m in members)
     margin = sum(m.design_margin_kw for m in members)
-    inner = sum(m.usable_kw for m in members)
+    inner = sum(m.usable_before_grid_kw for m in members)
     by: dict[str, float] = {}
+    devices: dict[str, tuple[dict, float]] = {}
     for m in members:
-        for k, v in m.stranded_by_constraint_kw.items():
+        for k, v in m.by_before_grid_kw.items():
             _add(by, k, v)
+        for key, (device, kw) in m.upstream_devices.items():
+            devices[key] = (device, devices.get(key, (device, 0.0))[1] + kw)
     usable = inner
     cap_binding = ""
     for name, cap in caps.items():
@@ -128,15 +182,53 @@ def _capped(
             usable, cap_binding = max(cap, 0.0), name
     if cap_binding:
         _add(by, cap_binding, inner - usable)
-    for k, v in (extra or {}).items():
-        _add(by, k, v)
-    binding = cap_binding or (max(by, key=by.__getitem__) if by else "")
-    device = binding_device if binding == "upstream" else None
-    if binding != "upstream" and by.get("upstream"):
-        device = next((m.binding_device for m in members if m.binding_device), None)
+        if cap_binding == "upstream" and binding_device and inner - usable > 1e-9:
+            key = _device_key(binding_device)
+            devices[key] = (binding_device, devices.get(key, (binding_device, 0.0))[1] + inner - usable)
+    # limits: the racks' own (feeds and design_kw) summed; a constraint the scope checks itself at its own
+    # figure, one only its members check at theirs summed (a member without it at its racks' figure)
+    racks = sum(m.limits_kw.get("racks", 0.0) for m in members)
+    limits = {"racks": racks}
+    names = [k for m in members for k in m.limits_kw if k not in ("racks", "grid")] + list(caps)
+    for name in sorted(set(names), key=lambda k: CONSTRAINTS.index(k) if k in CONSTRAINTS else 99):
+        if name in caps:
+            limits[name] = caps[name]
+        else:
+            limits[name] = sum(m.limits_kw.get(name, m.limits_kw.get("racks", 0.0)) for m in members)
     return StrandedRow(
-        scope, ident, prov, usable, sum(by.values()), binding, by, margin, device, {"racks": inner, **caps}
+        scope,
+        ident,
+        prov,
+        usable,
+        sum(by.values()),
+        "",
+        dict(by),
+        margin,
+        None,
+        limits,
+        usable_before_grid_kw=usable,
+        by_before_grid_kw=by,
+        upstream_devices=devices,
     )
+
+
+def _grid(row: StrandedRow, grid_cap: float | None) -> StrandedRow:
+    """The row finished: the grid (what the connection lets this scope's racks carry, the rest of the
+    campus as today) strands what the other constraints leave above it; binding and device named."""
+    by = dict(row.by_before_grid_kw)
+    usable = row.usable_before_grid_kw
+    if grid_cap is not None:
+        row.limits_kw["grid"] = grid_cap
+        if grid_cap < usable:
+            capped = max(grid_cap, 0.0)
+            _add(by, "grid", usable - capped)
+            usable = capped
+    row.usable_kw = usable
+    row.stranded_by_constraint_kw = by
+    row.stranded_kw = sum(by.values())
+    row.binding = binding_of(by)
+    row.binding_device = _most_upstream(row.upstream_devices) if by.get("upstream") else None
+    return row
 
 
 def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, dict | None]:
@@ -242,9 +334,19 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         by: dict[str, float] = {}
         _add(by, "feed", provisioned - redundant)
         _add(by, "design", plannable - usable)
-        binding = "design" if by.get("design") else ("feed" if by else "")
         racks[r.id] = StrandedRow(
-            "rack", r.id, provisioned, usable, sum(by.values()), binding, by, redundant * (1 - util)
+            "rack",
+            r.id,
+            provisioned,
+            usable,
+            sum(by.values()),
+            binding_of(by),
+            dict(by),
+            redundant * (1 - util),
+            None,
+            {"racks": usable},
+            usable_before_grid_kw=usable,
+            by_before_grid_kw=by,
         )
 
     hall_racks: dict[int, list[int]] = {}
@@ -255,7 +357,19 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     for r in snap.racks:
         fed_by_hall[r.hall_id] = fed_by_hall.get(r.hall_id, 0.0) + g.load_kw[r.id]
     hall_building = {h.id: h.building_id for h in snap.halls}
+    fed_by_building: dict[int, float] = {}
+    for hid, kw in fed_by_hall.items():
+        bid = hall_building.get(hid)
+        fed_by_building[bid] = fed_by_building.get(bid, 0.0) + kw
+    fed_campus = sum(fed_by_hall.values())
     cooling = _cooling_limits_kw(snap, g, racks, hall_racks)
+    grid = grid_it_kw(snap)
+
+    def grid_cap(fed_kw: float) -> float | None:
+        # the grid carries the peak hour: the scope's racks' feeds may carry what they carry today plus
+        # what the connection has left (IT x the peak hour's PUE within it, the rest of the campus as
+        # today): the failover headroom's grid bound, counted here as its own constraint
+        return None if grid is None else fed_kw + grid[0] - fed_campus
 
     halls: dict[int, StrandedRow] = {}
     for h in snap.halls:
@@ -273,37 +387,23 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         free = max(positions - len(hall_racks.get(h.id, ())), 0)
         space = spare - free * mean_rack_kw
         if space > 1e-9 and members:
-            _add(row.stranded_by_constraint_kw, "space", space)
-            row.stranded_kw += space
-            row.binding = row.binding or "space"
-        halls[h.id] = row
+            _add(row.by_before_grid_kw, "space", space)
+        halls[h.id] = _grid(row, grid_cap(fed_by_hall.get(h.id, 0.0)))
 
-    def group(scope: str, keys, of, caps_of) -> dict[int, StrandedRow]:
-        out = {}
-        for k in keys:
-            caps, device = caps_of(k)
-            out[k] = _capped(scope, k, of(k), caps, device)
-        return out
-
-    def building_caps(bid: int) -> tuple[dict[str, float], dict | None]:
-        fed = sum(kw for hid, kw in fed_by_hall.items() if hall_building.get(hid) == bid)
-        upstream, device = _upstream(headroom.buildings.get(bid), fed)
-        return ({"upstream": upstream} if upstream is not None else {}), device
-
-    buildings = group(
-        "building",
-        [b.id for b in snap.buildings],
-        lambda bid: [halls[h.id] for h in snap.halls if h.building_id == bid],
-        building_caps,
-    )
+    buildings: dict[int, StrandedRow] = {}
+    for b in snap.buildings:
+        fed = fed_by_building.get(b.id, 0.0)
+        upstream, device = _upstream(headroom.buildings.get(b.id), fed)
+        members = [halls[h.id] for h in snap.halls if h.building_id == b.id]
+        row = _capped(
+            "building", b.id, members, {"upstream": upstream} if upstream is not None else {}, device
+        )
+        buildings[b.id] = _grid(row, grid_cap(fed))
     campus_caps: dict[str, float] = {}
-    upstream, device = _upstream(headroom.campus, sum(fed_by_hall.values()))
+    upstream, device = _upstream(headroom.campus, fed_campus)
     if upstream is not None:
         campus_caps["upstream"] = upstream
-    grid = grid_it_kw(snap)
-    if grid is not None:
-        # the grid carries the peak hour: IT fits while IT x the peak hour's PUE fits the connection (the
-        # failover headroom's grid bound, counted here as its own constraint)
-        campus_caps["grid"] = grid[0]
-    campus = _capped("campus", None, list(buildings.values()), campus_caps, device)
+    campus = _grid(
+        _capped("campus", None, list(buildings.values()), campus_caps, device), grid_cap(fed_campus)
+    )
     return StrandedCapacity(racks=racks, halls=halls, buildings=buildings, campus=campus)

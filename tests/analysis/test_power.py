@@ -201,8 +201,15 @@ def test_stranded_capacity_names_the_binding_constraint():
     assert (row.provisioned_kw, row.usable_kw, row.binding) == (50.0, 32.0, "feed")
     assert row.stranded_kw == pytest.approx(10.0)
     assert row.design_margin_kw == pytest.approx(8.0)
-    # design below both feeds binds instead; the grid share binds when the grid is small
+    # the binding is the constraint stranding the most: design 30 strands 32 - 30 = 2 kW, less than the
+    # feed's 10, so the feed still binds; design 20 strands 12 and binds. The grid binds when it is small.
     snap2 = replace(snap, racks=(replace(snap.racks[0], design_kw=30.0),))
+    assert stranded_capacity(snap2).racks[1].stranded_by_constraint_kw == {
+        "feed": pytest.approx(10.0),
+        "design": pytest.approx(2.0),
+    }
+    assert stranded_capacity(snap2).racks[1].binding == "feed"
+    snap2 = replace(snap, racks=(replace(snap.racks[0], design_kw=20.0),))
     assert stranded_capacity(snap2).racks[1].binding == "design"
     snap3 = replace(snap, grid_capacity_kw=24.0)  # 24 / PUE 1.2 = 20 kW of IT: 32 - 20 = 12 more stranded
     row3 = stranded_capacity(snap3).campus

@@ -6,6 +6,7 @@ A and B at 50 kW; the devices' planning limit is 0.8 of their rating.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -263,3 +264,216 @@ def test_the_network_and_other_it_a_rack_carries_is_not_stranded():
         assert row.stranded_by_constraint_kw.get("design", 0.0) == pytest.approx(
             40.0 - 30.0 * carried_kw / 10.0
         )
+
+
+# ---------------------------------------------------------------- agreement between scopes
+#
+# The binding of every scope (rack, hall, building, campus) is the constraint stranding the most kW in it;
+# on a tie the first of feed, design, upstream, cooling, space, grid. ``limits_kw.racks`` is, at every
+# scope, the racks' own usable kW (feeds and design_kw alone) summed. So a scope naming the same racks as
+# its only member reports the member's binding, kW and limits.
+
+
+def every_scope(s) -> list:
+    return [s.campus, *s.buildings.values(), *s.halls.values()]
+
+
+def test_one_hall_reads_the_same_at_hall_building_and_campus():
+    # site(pdu 75, design 32), one hall in one building. Per rack: 50 kW per side -> provisioned 50; the
+    # PDU's 0.8 -> plannable 40 (margin 10); design_kw 32 -> usable 32, design strands 40 - 32 = 8.
+    # The hall: racks 2 x 32 = 64; upstream: today 20 kW, side A lost PDU 12 carries the 20 of its limit
+    # 0.8 x 75 = 60 -> +40 -> 60 kW: usable 60, upstream strands 64 - 60 = 4. Stranded 2 x 8 + 4 = 20, of
+    # which design 16 > upstream 4: design binds, at every scope (the hall used to say "upstream", the cap
+    # that binds last, and the building and campus "design", with racks 60 instead of 64).
+    s = stranded_capacity(site(pdu_rated_kw=75.0, design_kw=32.0))
+    for row in every_scope(s):
+        assert row.usable_kw == pytest.approx(60.0), row.scope
+        assert row.stranded_kw == pytest.approx(20.0)
+        assert row.stranded_by_constraint_kw == {
+            "design": pytest.approx(16.0),
+            "upstream": pytest.approx(4.0),
+        }
+        assert row.binding == "design", row.scope
+        assert row.binding_device["kind"] == "pdu" and row.binding_device["id"] in (11, 12)
+        assert row.limits_kw["racks"] == pytest.approx(64.0), row.scope
+        assert row.limits_kw["upstream"] == pytest.approx(60.0)
+    assert len({str(row.binding_device) for row in every_scope(s)}) == 1
+
+
+def test_the_grid_strands_the_same_at_every_scope_of_one_hall():
+    # As above with a grid of 60 kW at PUE 1.2: the racks' feeds may carry 60 / 1.2 = 50 kW. The chain
+    # leaves 60, so the grid strands 60 - 50 = 10 more: design 16, upstream 4, grid 10 -> 30 kW, usable
+    # 50, design binds. The old code capped only the campus by the grid: the hall and the building said
+    # usable 60, stranded 20.
+    s = stranded_capacity(replace(site(pdu_rated_kw=75.0, design_kw=32.0), grid_capacity_kw=60.0))
+    for row in every_scope(s):
+        assert row.usable_kw == pytest.approx(50.0), row.scope
+        assert row.stranded_by_constraint_kw == {
+            "design": pytest.approx(16.0),
+            "upstream": pytest.approx(4.0),
+            "grid": pytest.approx(10.0),
+        }
+        assert row.binding == "design"
+        assert row.limits_kw == {
+            "racks": pytest.approx(64.0),
+            "upstream": pytest.approx(60.0),
+            "grid": pytest.approx(50.0),
+        }
+    # 36 kW: 30 of feeds, the grid strands 60 - 30 = 30 > design 16: grid binds at every scope
+    s = stranded_capacity(replace(site(pdu_rated_kw=75.0, design_kw=32.0), grid_capacity_kw=36.0))
+    for row in every_scope(s):
+        assert row.usable_kw == pytest.approx(30.0)
+        assert row.stranded_by_constraint_kw["grid"] == pytest.approx(30.0)
+        assert row.binding == "grid", row.scope
+
+
+def test_a_tie_goes_to_the_constraint_nearer_the_racks():
+    # design_kw 35: design strands 2 x (40 - 35) = 10; the racks' 70 against upstream's 60 strands 10 too:
+    # a tie, and design comes before upstream at every scope (and the rack's own row says design).
+    s = stranded_capacity(site(pdu_rated_kw=75.0, design_kw=35.0))
+    for row in every_scope(s):
+        assert row.stranded_by_constraint_kw == {
+            "design": pytest.approx(10.0),
+            "upstream": pytest.approx(10.0),
+        }
+        assert row.binding == "design", row.scope
+    # design_kw 36: design 8, upstream 72 - 60 = 12: upstream binds at every scope
+    s = stranded_capacity(site(pdu_rated_kw=75.0, design_kw=36.0))
+    assert {row.binding for row in every_scope(s)} == {"upstream"}
+
+
+ORDER = ("feed", "design", "upstream", "cooling", "space", "grid")
+
+
+def most_stranding(by: dict[str, float]) -> str:
+    """The rule written out apart from the code: the largest kW, ties (1 W) to the earlier in ORDER."""
+    if not by:
+        return ""
+    top = max(by.values())
+    return next(k for k in ORDER if k in by and by[k] >= top - 1e-3 - 1e-9 * top)
+
+
+@functools.lru_cache(maxsize=64)
+def generated(gpus, cooling, power_redundancy, cooling_redundancy, hall_mw, building_mw):
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.spec_snapshot import spec_snapshot
+
+    spec = generate_spec(
+        "S",
+        gpus,
+        cooling=cooling,
+        power_redundancy=power_redundancy,
+        cooling_redundancy=cooling_redundancy,
+        hall_max_it_mw=hall_mw,
+        building_max_it_mw=building_mw,
+        racks_per_row=4,
+        pod_max_gpus=256,
+    )
+    return spec_snapshot(spec)
+
+
+def same(a, b) -> bool:
+    return a == pytest.approx(b, rel=1e-9, abs=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gpus=st.sampled_from([64, 256, 512]),
+    cooling=st.sampled_from(["liquid", "air"]),
+    power_redundancy=st.sampled_from(["N", "N+1", "2N"]),
+    cooling_redundancy=st.sampled_from(["N", "N+1", "2N"]),
+    hall_mw=st.sampled_from([0.2, 0.5]),
+    building_mw=st.sampled_from([0.5, 1.0, 2.0]),
+    design=st.sampled_from([0.6, 0.9, 1.0, 1.3]),
+    pdu=st.sampled_from([0.4, 0.7, 1.0]),
+    grid=st.sampled_from([0.5, 0.8, 1.0, 3.0]),
+    units=st.sampled_from([0.15, 0.5, 1.0]),
+)
+def test_scopes_agree_and_add_up_on_generated_campuses(
+    gpus, cooling, power_redundancy, cooling_redundancy, hall_mw, building_mw, design, pdu, grid, units
+):
+    snap = generated(gpus, cooling, power_redundancy, cooling_redundancy, hall_mw, building_mw)
+    # stress the constraints: racks' design_kw, the PDUs' ratings, the cooling units and the grid scaled
+    snap = replace(
+        snap,
+        racks=tuple(replace(r, design_kw=r.design_kw * design) for r in snap.racks),
+        power_devices=tuple(
+            replace(d, rated_kw=d.rated_kw * pdu) if d.kind == "pdu" else d for d in snap.power_devices
+        ),
+        cooling_units=tuple(replace(u, capacity_kw=u.capacity_kw * units) for u in snap.cooling_units),
+        grid_capacity_kw=snap.grid_capacity_kw * grid,
+    )
+    s = stranded_capacity(snap)
+    racks_of_hall = {
+        h.id: [r.id for r in snap.racks if r.hall_id == h.id and r.id in s.racks] for h in snap.halls
+    }
+    halls_of = {b.id: [h.id for h in snap.halls if h.building_id == b.id] for b in snap.buildings}
+    racks_of = {("hall", h): rids for h, rids in racks_of_hall.items()}
+    for b, hids in halls_of.items():
+        racks_of[("building", b)] = [rid for h in hids for rid in racks_of_hall[h]]
+    racks_of[("campus", None)] = [rid for rids in racks_of_hall.values() for rid in rids]
+
+    for row in [*s.racks.values(), *every_scope(s)]:
+        by = row.stranded_by_constraint_kw
+        # never negative; what is provisioned splits into usable, margin and stranded (space strands
+        # capacity beyond the racks' provision, so it is the one part that may exceed it)
+        assert row.stranded_kw >= 0 and all(v > 0 for v in by.values())
+        assert same(row.stranded_kw, sum(by.values()))
+        assert same(
+            row.provisioned_kw, row.usable_kw + row.design_margin_kw + row.stranded_kw - by.get("space", 0)
+        )
+        assert row.stranded_kw - by.get("space", 0.0) <= row.provisioned_kw * (1 + 1e-9) + 1e-6
+        # one rule for the binding at every scope
+        assert row.binding == most_stranding(by), (row.scope, row.id, by)
+        assert (row.binding_device is not None) == ("upstream" in by)
+        if row.scope != "rack":
+            # racks: the racks' own usable kW summed, whatever the scope
+            assert same(
+                row.limits_kw["racks"], sum(s.racks[rid].usable_kw for rid in racks_of[(row.scope, row.id)])
+            )
+            assert all(row.usable_kw <= v * (1 + 1e-9) + 1e-6 or v < 0 for v in row.limits_kw.values())
+
+    def agree(parent, child):
+        assert same(parent.usable_kw, child.usable_kw) and same(parent.stranded_kw, child.stranded_kw)
+        assert parent.binding == child.binding
+        assert parent.binding_device == child.binding_device
+        assert parent.stranded_by_constraint_kw.keys() == child.stranded_by_constraint_kw.keys()
+        assert parent.limits_kw.keys() == child.limits_kw.keys()
+        for k, v in parent.stranded_by_constraint_kw.items():
+            assert same(v, child.stranded_by_constraint_kw[k]), k
+        for k, v in parent.limits_kw.items():
+            assert same(v, child.limits_kw[k]), k
+
+    def adds_up(parent, children):
+        # the members' kW per constraint summed, except the parent's own: its upstream (shared devices)
+        # strands at least the members' sum, its grid (one connection for the campus, each scope read with
+        # the rest as today) is its own figure
+        by = parent.stranded_by_constraint_kw
+        for k in set(by) | {k for c in children for k in c.stranded_by_constraint_kw}:
+            total = sum(c.stranded_by_constraint_kw.get(k, 0.0) for c in children)
+            if k == "upstream":
+                assert by.get(k, 0.0) >= total - 1e-6
+            elif k != "grid":
+                assert same(by.get(k, 0.0), total), k
+        if same(
+            by.get("upstream", 0.0), sum(c.stranded_by_constraint_kw.get("upstream", 0.0) for c in children)
+        ) and not any("grid" in r.stranded_by_constraint_kw for r in (parent, *children)):
+            # the parent adds no constraint of its own: its stranded kW are its members'
+            assert same(parent.stranded_kw, sum(c.stranded_kw for c in children))
+            assert same(parent.usable_kw, sum(c.usable_kw for c in children))
+
+    for b, hids in halls_of.items():
+        children = [s.halls[h] for h in hids]
+        adds_up(s.buildings[b], children)
+        if len(hids) == 1:
+            agree(s.buildings[b], children[0])
+    adds_up(s.campus, list(s.buildings.values()))
+    if len(s.buildings) == 1:
+        agree(s.campus, next(iter(s.buildings.values())))
+    for h, rids in racks_of_hall.items():
+        members = [s.racks[rid] for rid in rids]
+        for k in ("feed", "design"):  # the racks' own constraints pass up unchanged
+            assert same(
+                s.halls[h].stranded_by_constraint_kw.get(k, 0.0),
+                sum(m.stranded_by_constraint_kw.get(k, 0.0) for m in members),
+            )

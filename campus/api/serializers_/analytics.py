@@ -349,14 +349,18 @@ class StrandedRowSerializer(serializers.Serializer):
     stranded_kw = serializers.FloatField()
     binding = serializers.CharField(
         allow_blank=True,
-        help_text="feed | design | upstream | cooling | space | grid ('' when nothing binds).",
+        help_text="The constraint stranding the most kW in the scope, the same rule at every scope (a tie "
+        "goes to the first of feed, design, upstream, cooling, space, grid; '' when nothing is stranded).",
     )
     binding_device = serializers.DictField(
-        allow_null=True, help_text="With binding `upstream`: the device and the failure that bind it."
+        allow_null=True,
+        help_text="Whenever `upstream` strands any kW in the scope: the device and failure stranding the most.",
     )
     stranded_by_constraint_kw = serializers.DictField(child=serializers.FloatField())
     limits_kw = serializers.DictField(
-        child=serializers.FloatField(), help_text="IT each constraint allows the scope, kW."
+        child=serializers.FloatField(),
+        help_text="IT each constraint allows the scope, kW; `racks`: the racks' own usable kW (feeds and "
+        "design_kw) summed, at every scope.",
     )
 
 
