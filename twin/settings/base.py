@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("TWIN_VAR_DIR", BASE_DIR / "var"))
@@ -91,7 +92,20 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server and statements prepared once a connection has run them
+    # TWIN_PG_PREPARE_THRESHOLD times (psycopg's automatic preparation): PostgreSQL then plans a detail GET or a
+    # page's IN-list once per connection instead of on every request (docs/performance.md). Behind a
+    # transaction-pooling PgBouncer older than 1.21, which cannot carry prepared statements, set it to "off".
+    _prepare = os.environ.get("TWIN_PG_PREPARE_THRESHOLD", "5").strip().lower()
+    if _prepare not in ("off", "none", "") and not (_prepare.isdigit() and int(_prepare) >= 0):
+        raise ImproperlyConfigured(f"TWIN_PG_PREPARE_THRESHOLD must be a whole number or 'off'; got {_prepare!r}")
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "server_side_binding": True,
+        "prepare_threshold": None if _prepare in ("off", "none", "") else int(_prepare),
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one file: wait for locks instead of failing at once.
     DATABASES["default"]["OPTIONS"] = {"timeout": 30, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
