@@ -99,7 +99,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # transaction-pooling PgBouncer older than 1.21, which cannot carry prepared statements, set it to "off".
     _prepare = os.environ.get("TWIN_PG_PREPARE_THRESHOLD", "5").strip().lower()
     if _prepare not in ("off", "none", "") and not (_prepare.isdigit() and int(_prepare) >= 0):
-        raise ImproperlyConfigured(f"TWIN_PG_PREPARE_THRESHOLD must be a whole number or 'off'; got {_prepare!r}")
+        raise ImproperlyConfigured(
+            f"TWIN_PG_PREPARE_THRESHOLD must be a whole number or 'off'; got {_prepare!r}"
+        )
     DATABASES["default"]["OPTIONS"] = {
         **DATABASES["default"].get("OPTIONS", {}),
         "server_side_binding": True,
