@@ -1,6 +1,6 @@
 import re
 
-from django.db.models import Count, QuerySet, Window
+from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -80,20 +80,12 @@ class TwinPagination(BoundedOffsetPagination):
         return keys
 
     def _keys_and_count(self, queryset) -> tuple[list, int]:
-        """The page's keys with the list's count beside each (``COUNT(*) OVER ()``): one statement where a
-        count and a page of keys were two. A page past the end has no row to carry the count, which is then
-        counted apart; so is a queryset with annotations of its own (its count is REST framework's)."""
-        window = self.offset < MAX_OFFSET and not queryset.query.annotations
-        if window:
-            rows = list(
-                queryset.annotate(_twin_count=Window(Count("pk"))).values_list("pk", "_twin_count")[
-                    self.offset : self.offset + self.limit
-                ]
-            )
-            if rows:
-                return [key for key, _ in rows], rows[0][1]
+        """The list's count, then the page's keys (none past the end). Two statements: a ``COUNT(*) OVER ()``
+        beside each key made it one, but PostgreSQL then reads every row of the list to number the page
+        (1.5 ms for a campus of 3,133 racks, against 0.5 ms for the count and the keys apart), and with
+        prepared statements the second round trip costs less than that (docs/performance.md)."""
         count = self.get_count(queryset)
-        if window or count == 0 or self.offset > count:
+        if count == 0 or self.offset >= count:
             return [], count
         return list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit]), count
 
