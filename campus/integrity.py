@@ -42,6 +42,7 @@ from campus.interchange.rules import (
     phase_problem,
     power_cycles,
     server_power_w,
+    unit_in_other_hall,
     whole_rack_nodes,
 )
 
@@ -121,6 +122,10 @@ def _rack_errors(rack, neighbours: bool = True) -> dict[str, str]:
     errors: dict[str, str] = {}
     if rack.row_id and rack.hall_id and rack.row.hall_id != rack.hall_id:
         errors["row"] = "The row belongs to another hall."
+    if rack.cooling_unit_id and rack.hall_id:
+        unit = rack.cooling_unit
+        if message := unit_in_other_hall(rack.hall_id, unit.hall_id, unit.hall.name if unit.hall_id else ""):
+            errors["cooling_unit"] = f"{message[0].upper()}{message[1:]}."
     if not rack.hall_id or None in (rack.x_m, rack.y_m, rack.width_m, rack.depth_m):
         return errors
     # The rack being written is keyed None: it may not have a primary key yet.
@@ -341,7 +346,17 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
     In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
     whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
     and one query per object over the whole campus would make a 5,000-object request quadratic."""
-    from campus.models import Building, Campus, DataHall, EnergyStorage, Node, PowerDevice, PowerFeed, Rack
+    from campus.models import (
+        Building,
+        Campus,
+        CoolingUnit,
+        DataHall,
+        EnergyStorage,
+        Node,
+        PowerDevice,
+        PowerFeed,
+        Rack,
+    )
 
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
@@ -365,6 +380,13 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
         values = {name: getattr(obj, name) for name in GENERATION_FIELDS}
         for name, message in generation_problems(obj.kind, obj.rated_kw, values):
             errors.setdefault(name, f"{message[0].upper()}{message[1:]}.")
+    elif isinstance(obj, CoolingUnit) and obj.pk is not None and obj.hall_id and "hall" not in errors:
+        elsewhere = Rack.objects.filter(cooling_unit_id=obj.pk).exclude(hall_id=obj.hall_id).count()
+        if elsewhere:
+            errors["hall"] = (
+                f"{elsewhere} rack{'s' if elsewhere != 1 else ''} of other halls "
+                f"{'are' if elsewhere != 1 else 'is'} cooled by this unit; a unit serves the racks of its own hall."
+            )
     elif isinstance(obj, EnergyStorage) and "power_device" not in errors and "building" not in errors:
         errors.update(_storage_errors(obj))
     elif isinstance(obj, Campus):

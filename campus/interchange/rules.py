@@ -49,6 +49,7 @@ __all__ = [
     "server_power_w",
     "hall_outside_building",
     "outside_hall",
+    "unit_in_other_hall",
     "overlapping_racks",
     "partial_domain_message",
     "phase_problem",
@@ -207,6 +208,17 @@ def hall_outside_building(
                 (size_field, f"the hall ({start} + {extent} m) extends beyond its building ({size} m)")
             )
     return out
+
+
+def unit_in_other_hall(
+    rack_hall: Hashable | None, unit_hall: Hashable | None, unit_hall_name: str
+) -> str | None:
+    """A rack cooled by a unit standing in another hall: a CRAH, CDU or rear door serves the racks of its own
+    room (a unit placed in no hall, such as a campus-level one, may serve any). ``rack_hall`` and ``unit_hall``
+    identify the halls (ids, or ``(building, hall)`` names in a spec)."""
+    if rack_hall is None or unit_hall is None or rack_hall == unit_hall:
+        return None
+    return f"the cooling unit stands in another hall ({unit_hall_name}); a rack is cooled by a unit of its own hall"
 
 
 def _overlap(a: Footprint, b: Footprint) -> bool:

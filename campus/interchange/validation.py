@@ -39,6 +39,7 @@ from campus.interchange.rules import (
     peak_in_service,
     phase_problem,
     power_cycles,
+    unit_in_other_hall,
     whole_rack_nodes,
 )
 from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
@@ -156,6 +157,7 @@ class SpecChecker:
         self.utility_feeds: dict[str, str] = {}
         self.buildings: dict[str, str] = {}
         self.halls: dict[tuple[str, str], str] = {}
+        self.unit_places: dict[str, dict] = {}  # cooling unit name -> its entry (building, hall)
         self.racks: dict[str, str] = {}  # name -> path
         self.devices: dict[str, str] = {}
         self.plants: dict[str, str] = {}
@@ -199,6 +201,7 @@ class SpecChecker:
             self._unique(self.plants, plant["name"], f"cooling_plants[{i}].name", "cooling plant")
         for i, unit in enumerate(data.get("cooling_units", [])):
             self._unique(self.units, unit["name"], f"cooling_units[{i}].name", "cooling unit")
+            self.unit_places.setdefault(unit["name"], unit)
         for i, pod in enumerate(data.get("pods", [])):
             self._unique(self.pods, pod["name"], f"pods[{i}].name", "pod")
         for i, switch in enumerate(data.get("switches", [])):
@@ -261,19 +264,22 @@ class SpecChecker:
                     building.get("length_m", math.inf),
                 ):
                     self.error(f"{hpath}.{name}", message)
+                where = (building["name"], hall["name"])
                 places = [
-                    self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]")
+                    self._check_rack(rack, hall, f"{hpath}.rows[{ri}].racks[{ki}]", where)
                     for ri, row in enumerate(hall.get("rows", []))
                     for ki, rack in enumerate(row.get("racks", []))
                 ]
                 places += [
-                    self._check_rack(rack, hall, f"{hpath}.racks[{ki}]")
+                    self._check_rack(rack, hall, f"{hpath}.racks[{ki}]", where)
                     for ki, rack in enumerate(hall.get("racks", []))
                 ]
                 for first, second in overlapping_racks(places):
                     self.error(f"{second.key}.x_m", f"the rack overlaps the rack at {first.key} on the floor")
 
-    def _check_rack(self, rack: dict, hall: dict, path: str) -> Footprint:
+    def _check_rack(
+        self, rack: dict, hall: dict, path: str, where: tuple[str, str] | None = None
+    ) -> Footprint:
         place = Footprint(
             path,
             rack["x_m"],
@@ -295,6 +301,13 @@ class SpecChecker:
                 self.error(f"{path}.feed_rating_kw", "a feed needs a rating above 0 kW (design_kw is 0)")
             self.rack_sides[(rack["name"], side.upper())] = f"{path}.feed_{side}"
         self._ref(self.units, rack.get("cooling_unit"), f"{path}.cooling_unit", "cooling unit")
+        unit = self.unit_places.get(rack.get("cooling_unit"))
+        if unit is not None and where is not None:
+            unit_hall = (
+                (unit["building"], unit["hall"]) if unit.get("building") and unit.get("hall") else None
+            )
+            if message := unit_in_other_hall(where, unit_hall, " ".join(unit_hall or ())):
+                self.error(f"{path}.cooling_unit", f'rack "{rack["name"]}": {message}')
         self._ref(self.pods, rack.get("pod"), f"{path}.pod", "pod")
         by_model: dict[str, list[tuple]] = {}
         units: list[tuple] = []
