@@ -70,7 +70,8 @@ def it_breakdown(
         server_overhead_kw=overhead_w / 1000.0,
         network_kw=network_kw,
         rack_extra_kw=extra_kw,
-        other_it_kw=it_kw - servers_kw - itemised_kw,
+        # it_total_kw never gives less than servers + itemised: a difference below 0 is rounding alone
+        other_it_kw=max(0.0, it_kw - servers_kw - itemised_kw),
         it_kw=it_kw,
     )
 

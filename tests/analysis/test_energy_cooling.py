@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campus.analysis.cooling import cooling_balance, mechanical_loads_kw, unit_heat_kw
 from campus.analysis.energy import facility_energy, it_breakdown
@@ -191,3 +193,15 @@ def test_groups_are_checked_against_their_declared_redundancy(redundancy, heat_k
     assert cooling["groups_failing_redundancy"] == (["G"] if fails else [])
     # the earlier name of the same list, kept for clients
     assert cooling["groups_failing_n_plus_1"] == cooling["groups_failing_redundancy"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(network_kw=st.floats(0.0, 1e5, allow_nan=False), fraction=st.sampled_from([0.0, 0.05, 0.1]))
+def test_other_it_is_never_below_zero(network_kw, fraction):
+    """IT is at least the servers plus the itemised part (``it_total_kw``), so the rest is never negative; taken
+    by difference it came out a hair below zero (-1e-13 kW) and the overview printed "other IT -0.0 MW"."""
+    snap = campus(racks=(rack(1, 10), rack(2, 10)), other_it_fraction=fraction)
+    it = it_breakdown(snap, network_kw=network_kw)
+    assert it.other_it_kw >= 0.0
+    parts = it.gpu_kw + it.server_overhead_kw + it.network_kw + it.rack_extra_kw + it.other_it_kw
+    assert parts == pytest.approx(it.it_kw, rel=1e-12)
