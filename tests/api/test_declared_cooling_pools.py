@@ -13,19 +13,13 @@ import copy
 import pytest
 from django.urls import reverse
 
-from campus.api import analytics
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from tests import factories as f
 
 SMALL = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "pod_max_gpus": 256}
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def _lists(client, campus) -> tuple[list[str], dict]:

@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from campus.api import analytics
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.models import Node, PowerFeed, Rack
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 NODE = "hgx-h100-8"
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
 
 
 @pytest.fixture

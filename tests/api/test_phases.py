@@ -35,12 +35,7 @@ INVENTORY = (
     m.Link,
 )
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def url(name: str, campus, **kwargs) -> str:

@@ -9,17 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from campus.api import analytics
 from tests import factories as f
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 
 
 def _campus():

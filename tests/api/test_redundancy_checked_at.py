@@ -10,15 +10,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campus.api import analytics
 from tests import factories as f
 
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    analytics.forget()
-    yield
-    analytics.forget()
+pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def _campus():
