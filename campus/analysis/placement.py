@@ -1074,24 +1074,16 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
             }
         )
 
-    for u in balance.units:
-        if u.heat_kw > u.capacity_kw + TOL:
-            add(
-                "cooling",
-                "cooling unit",
-                u.name,
-                u.heat_kw - u.capacity_kw,
-                f"{u.name} carries {u.heat_kw:.1f} kW of heat on {u.capacity_kw:.1f} kW",
-            )
-    for p in balance.plants:
-        if p.heat_kw > p.capacity_kw + TOL:
-            add(
-                "cooling",
-                "cooling plant",
-                p.name,
-                p.heat_kw - p.capacity_kw,
-                f"{p.name} carries {p.heat_kw:.1f} kW of heat on {p.capacity_kw:.1f} kW",
-            )
+    for level, carriers in (("cooling unit", balance.units), ("cooling plant", balance.plants)):
+        for c in carriers:
+            if c.heat_kw > c.capacity_kw + TOL:
+                add(
+                    "cooling",
+                    level,
+                    c.name,
+                    c.heat_kw - c.capacity_kw,
+                    f"{c.name} carries {c.heat_kw:.1f} kW of heat on {c.capacity_kw:.1f} kW",
+                )
     for pool in redundancy_pool_checks(snap, balance):
         if pool.heat_kw > pool.usable_capacity_kw + TOL:
             add(
