@@ -27,6 +27,7 @@ from campus.interchange.rules import (
     EPS,
     GENERATION_FIELDS,
     GRID_CAPACITY_FIELD,
+    UTILITY_CAPACITY_FIELD,
     Footprint,
     cycle_text,
     foreign_references,
@@ -43,6 +44,7 @@ from campus.interchange.rules import (
     power_cycles,
     server_power_w,
     unit_in_other_hall,
+    utility_capacity_problem,
     whole_rack_nodes,
 )
 
@@ -356,6 +358,7 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
         PowerDevice,
         PowerFeed,
         Rack,
+        UtilityFeed,
     )
 
     in_bulk = getattr(obj, "_in_bulk", False)
@@ -394,6 +397,11 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
         grid = obj.grid_capacity_mw
         if grid is not None and grid >= 0 and (message := grid_capacity_problem(grid)):
             errors[GRID_CAPACITY_FIELD] = message
+    elif isinstance(obj, UtilityFeed):
+        # the same for a utility feed: a negative capacity is its validator's, 0 is refused here
+        capacity = obj.capacity_mw
+        if capacity is not None and capacity >= 0 and (message := utility_capacity_problem(capacity)):
+            errors[UTILITY_CAPACITY_FIELD] = message
     elif isinstance(obj, Node) and not in_bulk and "rack" not in errors:
         message = _node_domain_error(obj)
         if message:

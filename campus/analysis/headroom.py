@@ -733,11 +733,23 @@ def _beyond(values: np.ndarray, sign: float) -> np.ndarray:
     return out
 
 
-def _ratios(margin: np.ndarray, sens: np.ndarray) -> np.ndarray:
-    """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf."""
+def _ratios(margin: np.ndarray, sens: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf.
+
+    ``floor`` is minus each column's IT load today. An element already over its limit gives a negative
+    figure: the IT the scope would have to shed. Where even shedding all of the scope's load would leave
+    the element over its limit (the figure below ``floor``: a scope loading the element only through a
+    small share, such as the campus-wide other IT), the scope cannot bring it back, and its figure is 0:
+    nothing can be added without adding to an element already over its limit."""
     out = np.full(sens.shape, np.inf)
     np.divide(margin[:, None], sens, out=out, where=sens > MIN_SENSITIVITY)
+    out[out < floor] = 0.0
     return out
+
+
+def _scope_value(value: float, it_kw: float) -> float:
+    """One scope's figure by the rule of ``_ratios``: below minus its IT load, 0."""
+    return 0.0 if value < -it_kw else value
 
 
 def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
@@ -829,6 +841,17 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
     for h, share in place.campus_share.items():
         if h in probe.col:
             to_campus[probe.col[h], 0] = share
+    it_by_hall: dict[int, float] = {}
+    for r in snap.racks:
+        it_by_hall[r.hall_id] = it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
+    building_it = {b: 0.0 for b in building_ids}
+    for h, kw in it_by_hall.items():
+        if hall_building.get(h) in building_it:
+            building_it[hall_building[h]] += kw
+    # minus each column's IT today (halls, buildings, campus): the rule of ``_ratios``
+    floor = -np.array(
+        [*(it_by_hall.get(h, 0.0) for h in hall_ids), *building_it.values(), sum(it_by_hall.values())]
+    )
     scope_min = _ScopeMins(len(hall_ids) + len(building_ids) + 1)
     worst = np.full(len(elements), -np.inf)
     worst_row = np.full(len(elements), -1)
@@ -880,13 +903,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
         margin = limit[element[keep]] - load[keep]
         sens = new[keep, :n_halls]
         scope_min.offer(
-            np.hstack(
-                [
-                    _ratios(margin, sens[:, hall_cols]),
-                    _ratios(margin, sens @ to_building),
-                    _ratios(margin, sens @ to_campus),
-                ]
-            ),
+            _ratios(margin, np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]), floor),
             start + keep,
         )
         start = stop
@@ -895,10 +912,6 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
         if worst_row[i] >= 0:
             e.worst_load_kw = float(worst_load[worst_row[i]])
             e.worst_failure = failures[rows.failure[worst_row[i]]]
-
-    it_by_hall: dict[int, float] = {}
-    for r in snap.racks:
-        it_by_hall[r.hall_id] = it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
 
     def scope_row(scope: str, ident: int | None, it_kw: float, col: int | None, mode: str) -> ScopeHeadroom:
         if col is None or scope_min.row[col] < 0:
@@ -939,6 +952,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             probe=probe,
             scenarios=scenarios,
             columns=(hall_cols, to_building, to_campus),
+            floor=floor,
             scope_cols=(hall_col, building_col, len(hall_ids) + len(building_ids)),
         )
     return Headroom(devices, util_rows, halls, buildings, campus, scenarios=len(scenarios) + 1)
@@ -1021,12 +1035,8 @@ def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
         rows = probe.loads[[probe.load_row[g.feeds[fid].rack_id] for fid in chunk]]
         sens = share[:, None] * rows[:, :n_halls]
         margin = limit - share * rows[:, n_halls]
-        values = np.hstack(
-            [
-                _ratios(margin, sens[:, hall_cols]),
-                _ratios(margin, sens @ to_building),
-                _ratios(margin, sens @ to_campus),
-            ]
+        values = _ratios(
+            margin, np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]), context["floor"]
         )
         scope_min.offer(values, np.arange(start, start + len(chunk)))
 
@@ -1077,8 +1087,9 @@ def _grid_bound(g: PowerGraph, result: Headroom) -> Headroom:
     it_headroom = (allowed - fed) / carried
     result.grid = GridHeadroom(g.snap.grid_capacity_kw, fed * pue, pue, it_headroom)
     for row in (*result.halls.values(), *result.buildings.values(), result.campus):
-        if row.headroom_kw is not None and it_headroom < row.headroom_kw:
-            row.headroom_kw = it_headroom
+        value = _scope_value(it_headroom, row.it_kw)
+        if row.headroom_kw is not None and value < row.headroom_kw:
+            row.headroom_kw = value
             row.binding_kind, row.binding_id, row.binding_name = "grid", g.snap.id, GRID_BINDING_NAME
             row.binding_failure = HEALTHY
     return result

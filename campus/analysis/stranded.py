@@ -19,7 +19,8 @@ Per hall, what its racks could use is further capped by
 * ``upstream``: today's load + the hall's failover headroom (``headroom.failover_headroom``: added
   load placed like today's until a device reaches its planning limit after the worst single failure,
   given in rack IT and carried with the hall's share of network and other IT),
-  with ``binding_device`` naming the device and failure;
+  with ``binding_device`` naming the device and failure; never below today's load (a device already over
+  its limit strands all above it, ``_upstream``);
 * ``cooling``: each heat path against the units that serve it (``_cooling_limits_kw``): the liquid share of
   the racks' heat against their CDUs' pools, the air share with the network and other IT against the
   hall's air units, each pool with the declared cooling redundancy intact (``cooling.cooling_pools``: N
@@ -234,11 +235,16 @@ def _grid(row: StrandedRow, grid_cap: float | None) -> StrandedRow:
 def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, dict | None]:
     """What the scope's racks' feeds may carry by the upstream chain: today's ``fed_kw`` plus the failover
     headroom of the chain alone (kW of rack IT, before the grid bound: the grid is its own constraint) with
-    the network and other IT share the scope's racks carry today."""
+    the network and other IT share the scope's racks carry today.
+
+    Never less than today's ``fed_kw``: power in use is not stranded (as a rack over its design). A device
+    already over its limit leaves a negative headroom (the IT to shed, ``headroom._ratios``); here it
+    strands everything above today's load in every scope loading it. Taking the negative figure would
+    count one shared device's overload once in each member and again at their parent."""
     if row is None or row.chain_headroom_kw is None:
         return None, None
     carried = fed_kw / row.it_kw if row.it_kw > 0 else 1.0
-    return fed_kw + row.chain_headroom_kw * carried, row.chain_binding
+    return fed_kw + max(row.chain_headroom_kw, 0.0) * carried, row.chain_binding
 
 
 def _cooling_limits_kw(

@@ -19,6 +19,8 @@ rule is written here once.
   a warning (the design asked for them); nothing declared, nothing checked;
 - a campus's ``grid_capacity_mw`` is greater than 0: the twin models no campus without a grid limit, so 0
   (once read as "no limit" by the importer and the admin) is refused on every write path with one message;
+- a utility feed's ``capacity_mw`` is greater than 0 likewise: 0 was read as "not rated" and the feed
+  dropped out of the utility and failover headroom without a word;
 - only a generator carries on-site generation fields (prime rating, load-following ramp, fuel price), and
   its prime rating is at most its rated (standby) power (ISO 8528-1: prime power is the continuous,
   variable-load rating, below the standby rating).
@@ -332,6 +334,24 @@ def grid_capacity_problem(value: float | None) -> str | None:
     which the field's own rules judge)."""
     if value is not None and value <= 0:
         return GRID_CAPACITY_MESSAGE
+    return None
+
+
+UTILITY_CAPACITY_FIELD = "capacity_mw"
+# 0 would read as "not rated" to the utility headroom, the failover headroom and placement (the feed would
+# drop out of them without a word), yet as a feed with no capacity to a reader: refused like the campus grid
+UTILITY_CAPACITY_MESSAGE = (
+    "must be greater than 0 MW: the capacity of the utility feed, which bounds the utility headroom, the "
+    "failover headroom and placement. A feed with no capacity carries nothing; to leave a feed out of the "
+    "way, give a capacity above what it can be asked to carry."
+)
+
+
+def utility_capacity_problem(value: float | None) -> str | None:
+    """``UTILITY_CAPACITY_MESSAGE`` for a utility feed capacity (MW) of 0 or less, else None (None: not
+    given, which the field's own rules judge)."""
+    if value is not None and value <= 0:
+        return UTILITY_CAPACITY_MESSAGE
     return None
 
 

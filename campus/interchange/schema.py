@@ -166,7 +166,7 @@ UTILITY_FEED = _obj(
     {
         "name": _name(),
         "utility": _text(128),
-        "capacity_mw": _num(0, 100_000),
+        "capacity_mw": _num(0, 100_000, exclusive_minimum=True),
         "voltage_kv": _num(0, 2_000),
         "status": _enum(Status),
         **PHASES,

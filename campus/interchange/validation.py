@@ -27,6 +27,8 @@ from campus.interchange.rules import (
     RACK_DEPTH_M,
     RACK_UNITS,
     RACK_WIDTH_M,
+    UTILITY_CAPACITY_FIELD,
+    UTILITY_CAPACITY_MESSAGE,
     Footprint,
     cycle_text,
     generation_problems,
@@ -127,6 +129,12 @@ def schema_errors(data: Any) -> list[dict[str, str]]:
         elif path == f"campus.{GRID_CAPACITY_FIELD}" and error.validator == "exclusiveMinimum":
             # the message of every write path (the API's, the admin's)
             add(path, GRID_CAPACITY_MESSAGE)
+        elif (
+            error.validator == "exclusiveMinimum"
+            and path.startswith("utility_feeds[")
+            and path.endswith(f".{UTILITY_CAPACITY_FIELD}")
+        ):
+            add(path, UTILITY_CAPACITY_MESSAGE)
         else:
             add(path or "$", error.message)
     return errors

@@ -431,6 +431,18 @@ def _compute(g: PowerGraph) -> Headroom:
             load = base_util_load.get(u, 0.0)
             util_rows[u] = ElementHeadroom("utility", u, feed.name, feed.capacity_kw, load, load, HEALTHY)
 
+    it_by_hall: dict[int, float] = {}
+    for r in snap.racks:
+        it_by_hall[r.hall_id] = it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
+    building_it: dict[int | None, float] = {}
+    for h, kw in it_by_hall.items():
+        building_it[hall_building.get(h)] = building_it.get(hall_building.get(h), 0.0) + kw
+
+    def scoped(value: float, it_kw: float) -> float:
+        # addition of a later rule: a scope that cannot bring an element back within its limit by shedding
+        # all of its own load (the value below minus its IT) gets 0
+        return 0.0 if value < -it_kw else value
+
     hall_min: dict[int, _ScopeMin] = {h: _ScopeMin() for h in place.hall_mode}
     building_min: dict[int, _ScopeMin] = {b: _ScopeMin() for b in place.building_share}
     campus_min = _ScopeMin()
@@ -440,7 +452,7 @@ def _compute(g: PowerGraph) -> Headroom:
         campus_sens = 0.0
         for hall, s in vec.items():
             if s > MIN_SENSITIVITY and hall in hall_min:
-                hall_min[hall].offer(margin / s, element, failure)
+                hall_min[hall].offer(scoped(margin / s, it_by_hall.get(hall, 0.0)), element, failure)
             bid = hall_building.get(hall)
             share = place.building_share.get(bid, {}).get(hall, 0.0)
             if share:
@@ -448,9 +460,9 @@ def _compute(g: PowerGraph) -> Headroom:
             campus_sens += s * place.campus_share.get(hall, 0.0)
         for bid, s in building_sens.items():
             if s > MIN_SENSITIVITY:
-                building_min[bid].offer(margin / s, element, failure)
+                building_min[bid].offer(scoped(margin / s, building_it.get(bid, 0.0)), element, failure)
         if campus_sens > MIN_SENSITIVITY:
-            campus_min.offer(margin / campus_sens, element, failure)
+            campus_min.offer(scoped(margin / campus_sens, sum(it_by_hall.values())), element, failure)
 
     def evaluate(failure: Failure, in_kw, in_vec, util_load, util_vec, dev_ids, util_ids) -> None:
         for d in dev_ids:
@@ -514,10 +526,6 @@ def _compute(g: PowerGraph) -> Headroom:
             [d for d in affected if live.get(d, False)],
             sorted(u for u in touched_utils if u not in failed_utilities),
         )
-
-    it_by_hall: dict[int, float] = {}
-    for r in snap.racks:
-        it_by_hall[r.hall_id] = it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
 
     def scope_row(
         scope: str, ident: int | None, it_kw: float, m: _ScopeMin | None, mode: str
