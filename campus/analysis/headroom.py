@@ -59,7 +59,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.facility import campus_pue
-from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
+from campus.analysis.heat import (
+    other_it_added_split,
+    other_it_hall_shares,
+    other_it_per_server_kw,
+    server_share,
+)
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, _liveness_changes, failure_seeds, power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -137,6 +142,12 @@ class ScopeHeadroom:
     # their own
     chain_headroom_kw: float | None = None
     chain_binding: dict | None = None
+    # the chain's figure over the elements within their limit only (None: none bounds the scope); where
+    # no element is over its limit, the chain's own. Stranded capacity caps a building and the campus by
+    # it: an element already over its limit strands capacity in the halls loading it, not in the others
+    # (``stranded._upstream``)
+    within_headroom_kw: float | None = None
+    within_binding: dict | None = None
 
     def binding_dict(self) -> dict | None:
         if self.binding_id is None:
@@ -299,7 +310,8 @@ class _Probe:
         snap = g.snap
         base = self.base = g.baseline()
         per_server = other_it_per_server_kw(snap)
-        shares = other_it_hall_shares(snap) if per_server > 0 else {}
+        own_other, spread_other = other_it_added_split(snap)
+        shares = other_it_hall_shares(snap) if spread_other > 0 else {}
         mech = mechanical_sensitivity(snap, weights, per_server)
         halls = {h.id for h in snap.halls} | {r.hall_id for r in snap.racks}
         for vec in mech.values():
@@ -313,9 +325,10 @@ class _Probe:
         loads = self.loads = np.zeros((len(self.load_row), n_halls + 1))
         for lid, i in self.load_row.items():
             loads[i, n_halls] = g.load_kw.get(lid, 0.0)
-        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls by
-        # ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load, as
-        # ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
+        # The other IT the added servers bring (``heat.other_it_added_split``): today's other IT per server
+        # kW in the hall they are installed in, the rest over the halls by ``heat.other_it_hall_shares``;
+        # within a hall over its racks in proportion to their IT load, as ``heat.rack_it_beyond_kw``
+        # places it, that is by the halls' probe weights.
         hall_servers = np.zeros(n_halls)
         weighted = []
         server_shares: dict[tuple, float] = {}  # by rack make-up
@@ -323,7 +336,7 @@ class _Probe:
             w = weights.get(r.id, 0.0)
             if w > 0 and r.id in self.load_row:
                 weighted.append((r, w))
-                if shares:
+                if per_server:
                     key = (r.nodes, r.extra_it_kw)
                     if key not in server_shares:
                         server_shares[key] = server_share(snap, r)
@@ -331,10 +344,11 @@ class _Probe:
         if weighted:
             rows = np.array([self.load_row[r.id] for r, _ in weighted], dtype=np.intp)
             w = np.array([w for _, w in weighted])
-            loads[rows, [col[r.hall_id] for r, _ in weighted]] += w  # a rack's row once: no repeats
+            cols = np.array([col[r.hall_id] for r, _ in weighted], dtype=np.intp)
+            loads[rows, cols] += w * (1.0 + own_other * hall_servers[cols])  # a rack's row once: no repeats
             other = w * np.array([shares.get(r.hall_id, 0.0) for r, _ in weighted])
             if other.any():
-                loads[rows, :n_halls] += np.outer(other, per_server * hall_servers)
+                loads[rows, :n_halls] += np.outer(other, spread_other * hall_servers)
         for lid, key in g.mechanical.items():
             vec = mech.get(key)
             if vec:
@@ -853,60 +867,81 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
         [*(it_by_hall.get(h, 0.0) for h in hall_ids), *building_it.values(), sum(it_by_hall.values())]
     )
     scope_min = _ScopeMins(len(hall_ids) + len(building_ids) + 1)
+    within_min = _ScopeMins(len(hall_ids) + len(building_ids) + 1)  # elements within their limit only
     worst = np.full(len(elements), -np.inf)
     worst_row = np.full(len(elements), -1)
     worst_load = np.zeros(len(row_base))
     n_rows = len(row_base)
-    start = 0
-    while start < n_rows:
-        stop = min(n_rows, start + _ROW_CHUNK)
-        c0, c1 = np.searchsorted(coef_row, (start, stop))
-        if c1 - c0 > _COEF_CHUNK:  # many sources in few rows (a whole side lost): fewer rows
-            stop = max(start + 1, int(coef_row[c0 + _COEF_CHUNK]))
-            c1 = int(np.searchsorted(coef_row, stop))
-        new = healthy[row_base[start:stop]]
-        # A row no higher than its element's healthy row in every column (load and sensitivities), with a
-        # healthy margin >= 0, offers nothing lower than the healthy row did: it is left out of the minima.
-        offered = np.ones(stop - start, dtype=bool)
-        if c1 > c0:
-            r = coef_row[c0:c1]
-            heads = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
-            terms = coef[c0:c1, None] * sources[coef_src[c0:c1]]
-            counts = np.diff(np.r_[heads, len(r)])
-            summed = terms[heads]  # most rows have one term; the others add theirs up
-            more = np.flatnonzero(counts > 1)
-            if len(more):
-                many = counts[more]
-                summed[more] = np.add.reduceat(
-                    terms[np.repeat(counts > 1, counts)], np.r_[0, np.cumsum(many)[:-1]], axis=0
-                )
-            changed = r[heads] - start
-            offered[changed] = (summed > 0).any(axis=1) | (
-                limit[row_element[start:stop][changed]] < new[changed, n_halls]
-            )
-            new[changed] += summed
-        load = new[:, n_halls]
-        worst_load[start:stop] = load
-        element = row_element[start:stop]
-        # worst load per element: the first row within rounding of the chunk's highest
-        high = np.full(len(elements), -np.inf)
-        np.maximum.at(high, element, load)
-        better = high > _beyond(worst, 1.0)
-        if better.any():
-            near = load >= high[element] - TIE_RELATIVE * np.abs(high[element])
-            near &= better[element]
-            firsts, at = np.unique(element[near], return_index=True)
-            picked = np.flatnonzero(near)[at]
-            worst[firsts] = load[picked]
-            worst_row[firsts] = start + picked
-        keep = np.flatnonzero(offered)
-        margin = limit[element[keep]] - load[keep]
-        sens = new[keep, :n_halls]
-        scope_min.offer(
+
+    def offer(mins: _ScopeMins, margin: np.ndarray, sens: np.ndarray, row_ids: np.ndarray) -> None:
+        """Rows' margins over their sensitivities per hall, building and campus column."""
+        mins.offer(
             _ratios(margin, np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]), floor),
-            start + keep,
+            row_ids,
         )
-        start = stop
+
+    def sweep(over: np.ndarray | None) -> None:
+        """Every row's numbers, chunk by chunk, offered to the scopes' minima; with ``over`` (the elements
+        over their limit in some scenario) only the other elements' rows, to ``within_min``."""
+        start = 0
+        while start < n_rows:
+            stop = min(n_rows, start + _ROW_CHUNK)
+            c0, c1 = np.searchsorted(coef_row, (start, stop))
+            if c1 - c0 > _COEF_CHUNK:  # many sources in few rows (a whole side lost): fewer rows
+                stop = max(start + 1, int(coef_row[c0 + _COEF_CHUNK]))
+                c1 = int(np.searchsorted(coef_row, stop))
+            new = healthy[row_base[start:stop]]
+            # A row no higher than its element's healthy row in every column (load and sensitivities), with a
+            # healthy margin >= 0, offers nothing lower than the healthy row did: it is left out of the minima.
+            offered = np.ones(stop - start, dtype=bool)
+            if c1 > c0:
+                r = coef_row[c0:c1]
+                heads = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+                terms = coef[c0:c1, None] * sources[coef_src[c0:c1]]
+                counts = np.diff(np.r_[heads, len(r)])
+                summed = terms[heads]  # most rows have one term; the others add theirs up
+                more = np.flatnonzero(counts > 1)
+                if len(more):
+                    many = counts[more]
+                    summed[more] = np.add.reduceat(
+                        terms[np.repeat(counts > 1, counts)], np.r_[0, np.cumsum(many)[:-1]], axis=0
+                    )
+                changed = r[heads] - start
+                offered[changed] = (summed > 0).any(axis=1) | (
+                    limit[row_element[start:stop][changed]] < new[changed, n_halls]
+                )
+                new[changed] += summed
+            load = new[:, n_halls]
+            element = row_element[start:stop]
+            keep = np.flatnonzero(offered)
+            if over is not None:
+                keep = keep[~over[element[keep]]]
+                offer(within_min, limit[element[keep]] - load[keep], new[keep, :n_halls], start + keep)
+                start = stop
+                continue
+            worst_load[start:stop] = load
+            # worst load per element: the first row within rounding of the chunk's highest
+            high = np.full(len(elements), -np.inf)
+            np.maximum.at(high, element, load)
+            better = high > _beyond(worst, 1.0)
+            if better.any():
+                near = load >= high[element] - TIE_RELATIVE * np.abs(high[element])
+                near &= better[element]
+                firsts, at = np.unique(element[near], return_index=True)
+                picked = np.flatnonzero(near)[at]
+                worst[firsts] = load[picked]
+                worst_row[firsts] = start + picked
+            offer(scope_min, limit[element[keep]] - load[keep], new[keep, :n_halls], start + keep)
+            start = stop
+
+    sweep(None)
+    # over the elements within their limit in every scenario only (``ScopeHeadroom.within_headroom_kw``): the
+    # same minima when none is over, else a second sweep without them
+    over = worst > limit
+    if over.any():
+        sweep(over)
+    else:
+        within_min = scope_min
 
     for i, e in enumerate(elements):
         if worst_row[i] >= 0:
@@ -918,7 +953,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             return ScopeHeadroom(scope, ident, it_kw, None, placement=mode)
         row = int(scope_min.row[col])
         e = elements[rows.element[row]]
-        return ScopeHeadroom(
+        out = ScopeHeadroom(
             scope,
             ident,
             it_kw,
@@ -929,6 +964,17 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             failures[rows.failure[row]],
             mode,
         )
+        if within_min.row[col] >= 0:
+            row = int(within_min.row[col])
+            e = elements[rows.element[row]]
+            out.within_headroom_kw = float(within_min.value[col])
+            out.within_binding = {
+                "kind": e.kind,
+                "id": e.id,
+                "name": e.name,
+                "failure": failures[rows.failure[row]].as_dict(),
+            }
+        return out
 
     hall_col = {h: i for i, h in enumerate(hall_ids)}
     halls = {

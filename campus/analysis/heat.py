@@ -316,6 +316,25 @@ def other_it_per_server_kw(snap: CampusSnapshot) -> float:
     return f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
 
 
+def other_it_added_split(snap: CampusSnapshot) -> tuple[float, float]:
+    """Other IT brought per kW of servers *installed* (at full load), kW/kW, as ``(in their own hall,
+    over every hall by its share)``; the two add up to ``other_it_per_server_kw``.
+
+    Rule 5 gives hall ``h`` the campus's other IT ``O`` in proportion to its servers: ``O × S_h / S``,
+    with ``O = k·S − N`` (``k = f / (1 − f)``, ``N`` the itemised network and rack extras). Installing
+    ``x`` kW of servers in hall ``h`` raises ``S_h`` and ``S`` by ``x`` and ``O`` by ``k·x``, so hall ``h``
+    gains ``(O / S)·x`` of its own (today's other IT per server kW) and every hall ``j``
+    ``(k − O / S)·x × S_j / S``: the itemised part no longer shared as before. Exact: the derivative of
+    rule 5 (tests/analysis/test_reference_campus_planner.py re-runs the model with the servers added)."""
+    k = other_it_per_server_kw(snap)
+    if k <= 0:
+        return 0.0, 0.0
+    hm = heat_map(snap)
+    own = hm.other_it_kw / hm.server_kw if hm.server_kw > 0 else 0.0
+    own = min(max(own, 0.0), k)
+    return own, k - own
+
+
 def other_it_hall_shares(snap: CampusSnapshot) -> dict[int, float]:
     """Each hall's share of the other IT (rule 5): its servers' heat at full load over the campus'.
 
@@ -358,7 +377,9 @@ def heat_sensitivity(
     ``rack_weight`` spreads one added kW of a hall over its racks (weights of one hall add up to 1). Each
     rack's share is placed by the module rules at the rack's liquid/air proportion. Other IT grows with
     the servers (``other_it_fraction`` / (1 − fraction) per server kW), when the campus' other IT is set
-    by that fraction, and spreads over the halls by ``other_it_hall_shares`` (rule 5), so this is exact.
+    by that fraction: the added kW are servers *installed* (new racks, or more in the racks), which bring
+    today's other IT per server kW into their own hall and the rest over the halls by
+    ``other_it_hall_shares`` (``other_it_added_split``, the derivative of rule 5, so this is exact).
     ``other_per_server``: ``other_it_per_server_kw(snap)`` when the caller has it.
     """
     units = {u.id: u for u in snap.cooling_units}
@@ -406,15 +427,20 @@ def heat_sensitivity(
         into: dict[int, float] = {}
         _spread(air, air_by_hall.get(hall_id, []), into)
         add(into, hall_id)
-    # The other IT the added servers bring, spread over the halls by their shares (rule 5).
+    # The other IT the added servers bring (``other_it_added_split``): today's per server kW in their own
+    # hall, the rest over the halls by their shares (rule 5); a hall's on its air units (or its building's).
     if hall_servers:
+        own_other, spread_other = other_it_added_split(snap)
         per_kw: dict[int, float] = {}  # unit -> other IT heat per kW of it
         for hall_id, share in other_it_hall_shares(snap).items():
             targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
             _spread(share, targets, per_kw)
         for h0, servers in hall_servers.items():
-            kw = servers * other_per_server
-            add({uid: kw * v for uid, v in per_kw.items()}, h0)
+            kw = servers * spread_other
+            into = {uid: kw * v for uid, v in per_kw.items()}
+            targets = air_by_hall.get(h0) or air_by_building.get(hall_building.get(h0, -1), [])
+            _spread(servers * own_other, targets, into)
+            add(into, h0)
     return out
 
 

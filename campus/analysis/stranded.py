@@ -232,7 +232,9 @@ def _grid(row: StrandedRow, grid_cap: float | None) -> StrandedRow:
     return row
 
 
-def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, dict | None]:
+def _upstream(
+    row: ScopeHeadroom | None, fed_kw: float, *, parent: bool = False
+) -> tuple[float | None, dict | None]:
     """What the scope's racks' feeds may carry by the upstream chain: today's ``fed_kw`` plus the failover
     headroom of the chain alone (kW of rack IT, before the grid bound: the grid is its own constraint) with
     the network and other IT share the scope's racks carry today.
@@ -240,11 +242,31 @@ def _upstream(row: ScopeHeadroom | None, fed_kw: float) -> tuple[float | None, d
     Never less than today's ``fed_kw``: power in use is not stranded (as a rack over its design). A device
     already over its limit leaves a negative headroom (the IT to shed, ``headroom._ratios``); here it
     strands everything above today's load in every scope loading it. Taking the negative figure would
-    count one shared device's overload once in each member and again at their parent."""
+    count one shared device's overload once in each member and again at their parent.
+
+    A ``parent`` (a building, the campus) is capped by the elements within their limit only
+    (``ScopeHeadroom.within_headroom_kw``): an element over its limit already holds every hall loading it
+    at today's load, and placing the parent's added load like today's would hold the halls that do not
+    load it there too (a building with one hall's PDU over its limit read every hall stranded)."""
     if row is None or row.chain_headroom_kw is None:
         return None, None
     carried = fed_kw / row.it_kw if row.it_kw > 0 else 1.0
+    if parent:
+        if row.within_headroom_kw is None:
+            return None, None
+        return fed_kw + max(row.within_headroom_kw, 0.0) * carried, row.within_binding
     return fed_kw + max(row.chain_headroom_kw, 0.0) * carried, row.chain_binding
+
+
+def _within_members(cap: float | None, members: list[StrandedRow]) -> float | None:
+    """A parent's upstream limit: its own (``_upstream``) and never above its members' limits added up (a
+    member without one at its racks' figure). The parent's own holds what its members share; an element
+    already over its limit holds only the members loading it, at today's load, and the parent's limit
+    says so too (a one-hall building reads as its hall)."""
+    if not any("upstream" in m.limits_kw for m in members):
+        return cap
+    total = sum(m.limits_kw.get("upstream", m.limits_kw.get("racks", 0.0)) for m in members)
+    return total if cap is None else min(cap, total)
 
 
 def _cooling_limits_kw(
@@ -399,14 +421,16 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     buildings: dict[int, StrandedRow] = {}
     for b in snap.buildings:
         fed = fed_by_building.get(b.id, 0.0)
-        upstream, device = _upstream(headroom.buildings.get(b.id), fed)
+        upstream, device = _upstream(headroom.buildings.get(b.id), fed, parent=True)
         members = [halls[h.id] for h in snap.halls if h.building_id == b.id]
+        upstream = _within_members(upstream, members)
         row = _capped(
             "building", b.id, members, {"upstream": upstream} if upstream is not None else {}, device
         )
         buildings[b.id] = _grid(row, grid_cap(fed))
     campus_caps: dict[str, float] = {}
-    upstream, device = _upstream(headroom.campus, fed_campus)
+    upstream, device = _upstream(headroom.campus, fed_campus, parent=True)
+    upstream = _within_members(upstream, list(buildings.values()))
     if upstream is not None:
         campus_caps["upstream"] = upstream
     campus = _grid(

@@ -187,3 +187,34 @@ __all__ = [
     "replace",
     "two_n",
 ]
+
+
+def with_servers_scaled(snap: CampusSnapshot, factors: dict[int, float]) -> CampusSnapshot:
+    """``snap`` with the racks named in ``factors`` holding that many times their servers and extras: each
+    server model of such a rack is copied with its GPUs' TDP, its overhead and its NICs' extra power scaled
+    (so its liquid share and server share stay), and the rack's ``extra_it_kw`` too. This is IT *added*
+    to the racks (installed servers, as new racks would bring), not today's servers drawing more: the
+    campus's other IT follows the installed servers' heat (rule 5), so it grows where the servers are.
+    Brute-force checks of the headroom add load this way and re-run the whole model."""
+    gpus = dict(snap.gpus)
+    nodes = dict(snap.node_models)
+    racks = []
+    for r in snap.racks:
+        f = factors.get(r.id)
+        if f is None or f == 1.0:
+            racks.append(r)
+            continue
+        scaled = []
+        for slug, count in r.nodes:
+            key = f"{slug}@{f!r}"
+            if key not in nodes:
+                spec = snap.node_models[slug]
+                gpu = snap.gpus[spec.gpu]
+                gkey = f"{gpu.slug}@{f!r}"
+                gpus.setdefault(gkey, replace(gpu, slug=gkey, tdp_w=gpu.tdp_w * f))
+                nodes[key] = replace(
+                    spec, slug=key, gpu=gkey, overhead_w=spec.overhead_w * f, nic_extra_w=spec.nic_extra_w * f
+                )
+            scaled.append((key, count))
+        racks.append(replace(r, nodes=tuple(scaled), extra_it_kw=r.extra_it_kw * f))
+    return replace(snap, gpus=gpus, node_models=nodes, racks=tuple(racks))

@@ -39,7 +39,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from campus.analysis.headroom import _generator_carries  # addition: the scenario set
-from campus.analysis.heat import other_it_hall_shares, other_it_per_server_kw, server_share
+from campus.analysis.heat import (
+    other_it_added_split,
+    other_it_hall_shares,
+    other_it_per_server_kw,
+    server_share,
+)
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -228,8 +233,11 @@ class _Probe:
                 self.load_vec[r.id] = {r.hall_id: w}
         # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls
         # by ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load,
-        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights.
+        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights. Addition of a later
+        # rule (servers installed, ``heat.other_it_added_split``): today's other IT per server kW stays in
+        # the servers' own hall, only the rest spreads.
         per_server = other_it_per_server_kw(g.snap)
+        own_other, spread_other = other_it_added_split(g.snap)
         shares = other_it_hall_shares(g.snap) if per_server > 0 else {}
         if shares:
             hall_servers: dict[int, float] = {}  # server kW per kW of probe load added to the hall
@@ -239,11 +247,15 @@ class _Probe:
                     hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
             for r in g.snap.racks:
                 vec = self.load_vec.get(r.id)
+                if vec is None:
+                    continue
+                own = r.hall_id
+                vec[own] = vec.get(own, 0.0) + weights[r.id] * hall_servers.get(own, 0.0) * own_other
                 share = shares.get(r.hall_id, 0.0)
-                if vec is None or share <= 0:
+                if share <= 0:
                     continue
                 for h0, servers in hall_servers.items():
-                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * per_server * share
+                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * spread_other * share
         mech = mechanical_sensitivity(g.snap, weights)
         for lid, key in g.mechanical.items():
             vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}

@@ -18,7 +18,7 @@ from campus.analysis.impact import impact
 from campus.analysis.power import power_graph, rollup
 from campus.analysis.redundancy import redundancy_check
 from campus.interchange.generate import generate_spec
-from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack
+from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, with_servers_scaled
 from tests.analysis.spec_snapshot import spec_snapshot
 
 # ---------------------------------------------------------------- a ring of three PDUs, worked by hand
@@ -146,9 +146,10 @@ def _brute_force_excess(snap) -> list[tuple]:
             continue
         assert row.placement == "load"
         total = sum(load[r] for r in racks)
-        bumped = {r: load[r] * (1.0 + row.headroom_kw / total) for r in racks}
+        # the headroom installed as servers in the scope's racks, the whole model re-run
+        grown = with_servers_scaled(snap, {r: 1.0 + row.headroom_kw / total for r in racks})
         for failed in failures:
-            res = rollup(snap, rack_load_kw=bumped, **failed)
+            res = rollup(grown, **failed)
             where = (scope, ident, tuple(failed.values()))
             out += [(*where, "trip", k, i) for k, i, _ in res.tripped if (k, i) not in design_trips]
             for d, lim in limits.items():

@@ -20,6 +20,7 @@ from campus.analysis.power import power_graph, rollup
 from campus.analysis.summary import campus_summary
 from campus.interchange.generate import generate
 from campus.interchange.spec_snapshot import spec_snapshot
+from tests.analysis.builders import with_servers_scaled
 from tests.interchange.design_checks import side_of_devices
 
 TOL = 1e-6
@@ -79,15 +80,21 @@ def test_the_summary_of_each_reference_2n_campus_is_clean(campus):
     assert hr.halls and all(h.headroom_kw > 0 for h in hr.halls.values())
 
 
-def _over_limit(snap, failed: frozenset[int], loads: dict[int, float]) -> dict[int, float]:
-    """Devices over their planning limit (load / limit) when ``failed`` are out and racks draw ``loads``."""
+# Installed servers move rule 5's other IT between halls by their shares of the servers, a ratio: the headroom
+# is its exact derivative, and the re-run model differs from it in the second order (a few millionths of a
+# limit for 1 % more IT).
+SECOND_ORDER = 1e-5
+
+
+def _over_limit(snap, failed: frozenset[int]) -> dict[int, float]:
+    """Devices over their planning limit (load / limit) when ``failed`` are out."""
     g = power_graph(snap)
-    r = rollup(snap, failed=failed, rack_load_kw=loads)
+    r = rollup(snap, failed=failed)
     out = {}
     for d, load in r.device_load_kw.items():
         dev = g.devices[d]
         limit = dev.rated_kw * dev.max_utilization
-        if load > limit * (1 + TOL):
+        if load > limit * (1 + SECOND_ORDER):
             out[d] = load / limit
     return out
 
@@ -96,19 +103,19 @@ def test_the_failover_headroom_of_each_building_can_be_placed_and_no_more(snap):
     hr = failover_headroom(snap)
     sides = side_of_devices(snap)
     side_lost = {s: frozenset(d for d, side in sides.items() if side == s) for s in "AB"}
-    base = {r.id: snap.rack_it_kw(r) for r in snap.racks}
     for bid, row in hr.buildings.items():
         failure = row.binding_failure
         assert failure is not None and failure.kind in ("power", "side"), failure
         binding_failed = frozenset([failure.id]) if failure.kind == "power" else side_lost[failure.id]
         for factor, fits in ((1.0, True), (1.02, False)):
+            # the headroom added to the building's racks as installed servers, the whole model re-run
             scale = 1.0 + factor * row.headroom_kw / row.it_kw
-            loads = {r.id: base[r.id] * (scale if r.building_id == bid else 1.0) for r in snap.racks}
+            grown = with_servers_scaled(snap, {r.id: scale for r in snap.racks if r.building_id == bid})
             if fits:
                 for lost in (frozenset(), side_lost["A"], side_lost["B"], binding_failed):
-                    assert _over_limit(snap, lost, loads) == {}, (bid, lost)
+                    assert _over_limit(grown, lost) == {}, (bid, lost)
             else:
-                assert row.binding_id in _over_limit(snap, binding_failed, loads), (bid, row.binding_dict())
+                assert row.binding_id in _over_limit(grown, binding_failed), (bid, row.binding_dict())
 
 
 def test_the_utility_feeds_supply_every_kw_of_it_and_of_the_mechanical_loads():
