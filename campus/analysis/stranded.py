@@ -29,7 +29,9 @@ Per hall, what its racks could use is further capped by
 
 and upstream and cooling capacity that no rack is provisioned for is stranded by ``space`` when the hall's
 floor has no free rack position left (``RACK_POSITION_M2``, ``WHITE_SPACE_FRACTION``). A building caps its
-halls by its own failover headroom (shared substations), the campus its buildings by its own. Last, every
+halls by its own failover headroom (shared substations), the campus its buildings by its own, each over the
+elements within their limit (``ScopeHeadroom.within_headroom_kw``) and never above its members' upstream
+limits added up (``_within_members``): an element already over its limit holds the halls loading it. Last, every
 scope is capped by the grid (``grid_capacity_kw`` over the PUE of the peak hour, ``facility.campus_pue``:
 the typed PUE, or the plant model's in the campus's weather): its racks' feeds may carry what they carry
 today plus what the connection has left, the rest of the campus as today; the grid strands what the
