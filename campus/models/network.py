@@ -62,6 +62,9 @@ class Switch(InventoryModel):
         default=1, validators=[MinValueValidator(1), MaxValueValidator(100_000)]
     )
     history = HistoricalRecords()
+    # The links to and from it: deleting it would take them away and cut racks off the fabric without a
+    # word (docs/api.md, "Deleting").
+    DEPENDENTS = ("links_in", "links_out")
 
     class Meta:
         ordering = ("campus", "name")
