@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
+from campus.analysis.power import power_graph
 from campus.analysis.stranded import stranded_capacity
 from campus.analysis.summary import campus_summary
 from tests.analysis.builders import TOY_NODE, CoolingUnitSnap, HallSnap, replace, two_n
@@ -404,6 +405,7 @@ def test_scopes_agree_and_add_up_on_generated_campuses(
         grid_capacity_kw=snap.grid_capacity_kw * grid,
     )
     s = stranded_capacity(snap)
+    g = power_graph(snap)
     racks_of_hall = {
         h.id: [r.id for r in snap.racks if r.hall_id == h.id and r.id in s.racks] for h in snap.halls
     }
@@ -432,6 +434,11 @@ def test_scopes_agree_and_add_up_on_generated_campuses(
                 row.limits_kw["racks"], sum(s.racks[rid].usable_kw for rid in racks_of[(row.scope, row.id)])
             )
             assert all(row.usable_kw <= v * (1 + 1e-9) + 1e-6 or v < 0 for v in row.limits_kw.values())
+            # the upstream chain never strands power in use: a device over its limit holds the scope at
+            # what its racks' feeds carry today, not below (PDUs re-rated to 0.4 put some over)
+            if "upstream" in row.limits_kw:
+                fed = sum(g.load_kw[rid] for rid in racks_of[(row.scope, row.id)])
+                assert row.limits_kw["upstream"] >= fed * (1 - 1e-9) - 1e-6, (row.scope, row.id)
 
     def agree(parent, child):
         assert same(parent.usable_kw, child.usable_kw) and same(parent.stranded_kw, child.stranded_kw)
