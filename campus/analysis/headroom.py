@@ -747,6 +747,13 @@ def _beyond(values: np.ndarray, sign: float) -> np.ndarray:
     return out
 
 
+def _raw_ratios(margin: np.ndarray, sens: np.ndarray) -> np.ndarray:
+    """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf."""
+    out = np.full(sens.shape, np.inf)
+    np.divide(margin[:, None], sens, out=out, where=sens > MIN_SENSITIVITY)
+    return out
+
+
 def _ratios(margin: np.ndarray, sens: np.ndarray, floor: np.ndarray) -> np.ndarray:
     """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf.
 
@@ -755,8 +762,7 @@ def _ratios(margin: np.ndarray, sens: np.ndarray, floor: np.ndarray) -> np.ndarr
     the element over its limit (the figure below ``floor``: a scope loading the element only through a
     small share, such as the campus-wide other IT), the scope cannot bring it back, and its figure is 0:
     nothing can be added without adding to an element already over its limit."""
-    out = np.full(sens.shape, np.inf)
-    np.divide(margin[:, None], sens, out=out, where=sens > MIN_SENSITIVITY)
+    out = _raw_ratios(margin, sens)
     out[out < floor] = 0.0
     return out
 
@@ -873,16 +879,16 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
     worst_load = np.zeros(len(row_base))
     n_rows = len(row_base)
 
-    def offer(mins: _ScopeMins, margin: np.ndarray, sens: np.ndarray, row_ids: np.ndarray) -> None:
-        """Rows' margins over their sensitivities per hall, building and campus column."""
-        mins.offer(
-            _ratios(margin, np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]), floor),
-            row_ids,
-        )
+    # (element, column) pairs where the scope cannot bring the element back within its limit in some
+    # scenario (``_ratios``): the element gives that scope 0 in every scenario, not the smaller shedding of
+    # another scenario that would leave it over in this one
+    unfixable = np.zeros((len(elements), len(floor)), dtype=bool)
+    fixed_min = _ScopeMins(len(floor))
 
     def sweep(over: np.ndarray | None) -> None:
-        """Every row's numbers, chunk by chunk, offered to the scopes' minima; with ``over`` (the elements
-        over their limit in some scenario) only the other elements' rows, to ``within_min``."""
+        """Every row's numbers, chunk by chunk, offered to ``scope_min`` (noting ``unfixable`` and the worst
+        loads); with ``over`` (the elements over their limit in some scenario) a second time, to
+        ``fixed_min`` with the unfixable pairs at 0 and to ``within_min`` without the elements over."""
         start = 0
         while start < n_rows:
             stop = min(n_rows, start + _ROW_CHUNK)
@@ -914,9 +920,18 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             load = new[:, n_halls]
             element = row_element[start:stop]
             keep = np.flatnonzero(offered)
+            sens = new[keep, :n_halls]
+            values = _raw_ratios(
+                limit[element[keep]] - load[keep],
+                np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]),
+            )
             if over is not None:
-                keep = keep[~over[element[keep]]]
-                offer(within_min, limit[element[keep]] - load[keep], new[keep, :n_halls], start + keep)
+                pairs = unfixable[element[keep]]
+                if pairs.any():
+                    values = np.where(pairs, np.maximum(values, 0.0), values)
+                fixed_min.offer(values, start + keep)
+                within = ~over[element[keep]]
+                within_min.offer(values[within], (start + keep)[within])
                 start = stop
                 continue
             worst_load[start:stop] = load
@@ -931,15 +946,22 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
                 picked = np.flatnonzero(near)[at]
                 worst[firsts] = load[picked]
                 worst_row[firsts] = start + picked
-            offer(scope_min, limit[element[keep]] - load[keep], new[keep, :n_halls], start + keep)
+            bad = values < floor
+            if bad.any():
+                at, cols = np.nonzero(bad)
+                unfixable[element[keep][at], cols] = True
+                values[bad] = 0.0
+            scope_min.offer(values, start + keep)
             start = stop
 
     sweep(None)
-    # over the elements within their limit in every scenario only (``ScopeHeadroom.within_headroom_kw``): the
-    # same minima when none is over, else a second sweep without them
+    # An element over its limit in some scenario: a second sweep gives every scope that cannot bring it back
+    # 0 from it in every scenario, and the minima over the elements within their limit in every scenario
+    # (``ScopeHeadroom.within_headroom_kw``); with none over, both are the first sweep's.
     over = worst > limit
     if over.any():
         sweep(over)
+        scope_min = fixed_min
     else:
         within_min = scope_min
 

@@ -379,19 +379,30 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
 
 
 class _ScopeMin:
-    def __init__(self) -> None:
+    def __init__(self, it_kw: float = 0.0) -> None:
         self.value: float | None = None
         self.element: tuple[str, int, str] | None = None
         self.failure: Failure | None = None
+        self.it_kw = it_kw
+        self.seq: list = []
 
     def offer(self, value: float, element: tuple[str, int, str], failure: Failure) -> None:
+        self.seq.append((value, element, failure))
+
+    def finish(self) -> None:
+        # addition of a later rule: an element the scope cannot bring back within its limit in some
+        # scenario by shedding all of its own load (a value below minus its IT) gives it 0 in every scenario
+        unfixable = {element for value, element, _ in self.seq if value < -self.it_kw}
         # addition for the property test: every (element, failure) offered, at its lowest value
         seen = self.__dict__.setdefault("offers", {})
-        key = (element, failure)
-        if key not in seen or value < seen[key]:
-            seen[key] = value
-        if self.value is None or value < self.value:
-            self.value, self.element, self.failure = value, element, failure
+        for value, element, failure in self.seq:
+            if element in unfixable:
+                value = max(value, 0.0)
+            key = (element, failure)
+            if key not in seen or value < seen[key]:
+                seen[key] = value
+            if self.value is None or value < self.value:
+                self.value, self.element, self.failure = value, element, failure
 
 
 def failover_headroom(snap: CampusSnapshot) -> Headroom:
@@ -450,21 +461,16 @@ def _compute(g: PowerGraph) -> Headroom:
     for h, kw in it_by_hall.items():
         building_it[hall_building.get(h)] = building_it.get(hall_building.get(h), 0.0) + kw
 
-    def scoped(value: float, it_kw: float) -> float:
-        # addition of a later rule: a scope that cannot bring an element back within its limit by shedding
-        # all of its own load (the value below minus its IT) gets 0
-        return 0.0 if value < -it_kw else value
-
-    hall_min: dict[int, _ScopeMin] = {h: _ScopeMin() for h in place.hall_mode}
-    building_min: dict[int, _ScopeMin] = {b: _ScopeMin() for b in place.building_share}
-    campus_min = _ScopeMin()
+    hall_min: dict[int, _ScopeMin] = {h: _ScopeMin(it_by_hall.get(h, 0.0)) for h in place.hall_mode}
+    building_min: dict[int, _ScopeMin] = {b: _ScopeMin(building_it.get(b, 0.0)) for b in place.building_share}
+    campus_min = _ScopeMin(sum(it_by_hall.values()))
 
     def offer(element: tuple[str, int, str], margin: float, vec: Vec, failure: Failure) -> None:
         building_sens: dict[int, float] = {}
         campus_sens = 0.0
         for hall, s in vec.items():
             if s > MIN_SENSITIVITY and hall in hall_min:
-                hall_min[hall].offer(scoped(margin / s, it_by_hall.get(hall, 0.0)), element, failure)
+                hall_min[hall].offer(margin / s, element, failure)
             bid = hall_building.get(hall)
             share = place.building_share.get(bid, {}).get(hall, 0.0)
             if share:
@@ -472,9 +478,9 @@ def _compute(g: PowerGraph) -> Headroom:
             campus_sens += s * place.campus_share.get(hall, 0.0)
         for bid, s in building_sens.items():
             if s > MIN_SENSITIVITY:
-                building_min[bid].offer(scoped(margin / s, building_it.get(bid, 0.0)), element, failure)
+                building_min[bid].offer(margin / s, element, failure)
         if campus_sens > MIN_SENSITIVITY:
-            campus_min.offer(scoped(margin / campus_sens, sum(it_by_hall.values())), element, failure)
+            campus_min.offer(margin / campus_sens, element, failure)
 
     def evaluate(failure: Failure, in_kw, in_vec, util_load, util_vec, dev_ids, util_ids) -> None:
         for d in dev_ids:
@@ -538,6 +544,9 @@ def _compute(g: PowerGraph) -> Headroom:
             [d for d in affected if live.get(d, False)],
             sorted(u for u in touched_utils if u not in failed_utilities),
         )
+
+    for m in (*hall_min.values(), *building_min.values(), campus_min):
+        m.finish()
 
     def scope_row(
         scope: str, ident: int | None, it_kw: float, m: _ScopeMin | None, mode: str

@@ -144,3 +144,20 @@ def test_a_one_hall_building_reads_as_its_hall_with_an_element_over_its_limit():
     assert hall.usable_kw == pytest.approx(FED_HALL * 1.0)
     for row in (building, site):
         assert row.as_dict() | {"scope": "hall", "id": 1} == hall.as_dict()
+
+
+def test_a_scope_that_cannot_bring_an_element_back_in_one_failure_gets_zero_whatever_the_others():
+    # H1's racks hold two toy servers each (4 kW), H2 20 kW, no other IT. UPS-2 (side B of both halls)
+    # rated 16 kW (limit 12.8) carries 12 healthy; 4 + 10 = 14 with H1's PDU-A lost (1.2 over: H1 could
+    # shed it); all 24 with UPS-1 lost (11.2 over: H1 cannot, it has 4). H1 is 0, bound by UPS-2: shedding
+    # the 1.2 kW of the first failure leaves UPS-2 over in the second (it read -1.2)
+    snap = two_halls()
+    racks = tuple(replace(r, nodes=(("toy8", 2),)) if r.hall_id == 1 else r for r in snap.racks)
+    devices = tuple(replace(d, rated_kw=16.0) if d.id == 2 else d for d in snap.power_devices)
+    h = failover_headroom(replace(snap, racks=racks, power_devices=devices))
+    assert h.devices[2].worst_load_kw == pytest.approx(24.0)
+    assert h.halls[1].headroom_kw == 0.0
+    assert (h.halls[1].binding_kind, h.halls[1].binding_id) == ("ups", 2)
+    for row in (h.halls[2], h.campus):
+        assert row.headroom_kw == pytest.approx(-11.2)
+        assert row.binding_failure.as_dict()["id"] == 1
