@@ -22,7 +22,7 @@ from django.db import models
 from django.db.models import Count, Q
 
 from campus import catalog_data
-from campus.analysis.phases import DATED_COLLECTIONS, interval, snapshot_as_of
+from campus.analysis.phases import DATED_COLLECTIONS, interval, operating, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -387,7 +387,7 @@ RACK_TABLE = Table(
 UTILITY_FEED_TABLE = Table(
     UtilityFeedSnap,
     UtilityFeed,
-    {"id": "id", "name": "name", "capacity_kw": Column("capacity_mw", mw_to_kw), **DATES},
+    {"id": "id", "name": "name", "capacity_kw": Column("capacity_mw", mw_to_kw), "status": "status", **DATES},
     scope="campus_id",
 )
 POWER_DEVICE_TABLE = Table(
@@ -448,6 +448,7 @@ COOLING_PLANT_TABLE = Table(
         "power_device_id",
         "restart_minutes",
         "power_device_b_id",
+        "status",
         "in_service_date",
         "retire_date",
     ),
@@ -471,6 +472,7 @@ COOLING_UNIT_TABLE = Table(
         "power_device_b_id",
         "x_m",
         "y_m",
+        "status",
         "in_service_date",
         "retire_date",
     ),
@@ -675,5 +677,5 @@ def build_snapshot(
     for name, table in _CAMPUS_PARTS:
         ctx[name] = part(name, lambda table=table: _read(table, ctx, cid))
     ctx["weather"] = part("weather", lambda: uploaded_weather(campus))
-    snap = _row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx)
+    snap = operating(_row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx))
     return snap if as_of is None else snapshot_as_of(snap, as_of)

@@ -85,6 +85,50 @@ def _ok(ref: int | None, kept: set[int]) -> bool:
     return ref is None or ref in kept
 
 
+# Statuses that take an element out of operation (``campus.analysis.power_graph.DEAD_STATUSES`` for power
+# devices: the same two words)
+OUT_OF_OPERATION = frozenset({"failed", OFFLINE})
+
+
+def operating(snap: CampusSnapshot) -> CampusSnapshot:
+    """``snap`` with the ``status`` of utility feeds, cooling units and cooling plants applied (power
+    devices' is read by the power graph itself): a cooling unit or plant ``failed`` or ``offline`` carries
+    no capacity (it stays, with the racks and units naming it, so its heat shows as a shortfall, as after
+    any loss); a utility feed ``failed`` or ``offline`` supplies nothing: the devices drawing from it lose
+    that source (those with no other go offline), as a feed not yet in service (``snapshot_as_of``).
+    ``planned`` changes nothing (the service dates say when). The snapshot itself when nothing is out."""
+    units = tuple(
+        replace(u, capacity_kw=0.0) if u.status in OUT_OF_OPERATION and u.capacity_kw else u
+        for u in snap.cooling_units
+    )
+    plants = tuple(
+        replace(p, capacity_kw=0.0) if p.status in OUT_OF_OPERATION and p.capacity_kw else p
+        for p in snap.cooling_plants
+    )
+    out = {u.id for u in snap.utility_feeds if u.status in OUT_OF_OPERATION}
+    devices = snap.power_devices
+    if out:
+        devices = _without_utilities(snap, out)
+    if units == snap.cooling_units and plants == snap.cooling_plants and devices is snap.power_devices:
+        return snap
+    return replace(snap, cooling_units=units, cooling_plants=plants, power_devices=devices)
+
+
+def _without_utilities(snap: CampusSnapshot, gone: set[int]) -> tuple[PowerDeviceSnap, ...]:
+    """The power devices with the utility feeds ``gone`` taken away: a device drawing from one loses that
+    source, and goes offline when it has no feed from another device."""
+    has_up_feed = {f.downstream_device_id for f in snap.power_feeds if f.downstream_device_id is not None}
+    devices = []
+    for d in snap.power_devices:
+        if d.utility_feed_id is not None and d.utility_feed_id in gone:
+            changes: dict[str, Any] = {"utility_feed_id": None}
+            if d.id not in has_up_feed:
+                changes["status"] = OFFLINE  # its only source is out
+            d = replace(d, **changes)
+        devices.append(d)
+    return tuple(devices)
+
+
 def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
     """What of ``snap`` is in service on ``day`` (the module's rules)."""
     buildings = tuple(b for b in snap.buildings if in_service(b, day))
@@ -116,18 +160,14 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
     u_ids = {u.id for u in utilities}
 
     # the power chain: devices stay (offline when out of service), feeds to racks that left go
-    has_up_feed = {f.downstream_device_id for f in snap.power_feeds if f.downstream_device_id is not None}
     devices: list[PowerDeviceSnap] = []
     by_id = {d.id: d for d in snap.power_devices}
-    for d in snap.power_devices:
-        changes = {}
+    gone = {d.utility_feed_id for d in snap.power_devices if d.utility_feed_id is not None} - u_ids
+    # a utility feed not connected yet (or any more) is taken away like one out of operation
+    for d in _without_utilities(snap, gone) if gone else snap.power_devices:
         if not (in_service(d, day) and _ok(d.building_id, b_ids)):
-            changes["status"] = OFFLINE
-        if d.utility_feed_id is not None and d.utility_feed_id not in u_ids:
-            changes["utility_feed_id"] = None
-            if d.id not in has_up_feed:
-                changes["status"] = OFFLINE  # its only source is not connected yet (or any more)
-        devices.append(replace(d, **changes) if changes else d)
+            d = replace(d, status=OFFLINE)
+        devices.append(d)
     feeds = []
     stand_ins: dict[int, PowerDeviceSnap] = {}
     for f in snap.power_feeds:

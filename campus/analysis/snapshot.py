@@ -145,6 +145,7 @@ class UtilityFeedSnap:
     id: int
     name: str
     capacity_kw: float
+    status: str = "active"  # "failed" / "offline": out (campus.analysis.phases.operating)
     # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
     in_service_date: date | None = None
     retire_date: date | None = None
@@ -223,6 +224,7 @@ class CoolingPlantSnap:
     restart_minutes: float = 6.0
     # second supply (dual-fed or transfer switch): the plant runs while any of its supplies is live
     power_device_b_id: int | None = None
+    status: str = "active"  # "failed" / "offline": no capacity (campus.analysis.phases.operating)
     # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
     in_service_date: date | None = None
     retire_date: date | None = None
@@ -251,6 +253,7 @@ class CoolingUnitSnap:
     # the unit's corner in its hall, m (None: not recorded; the floor map lays it out)
     x_m: float | None = None
     y_m: float | None = None
+    status: str = "active"  # "failed" / "offline": no capacity (campus.analysis.phases.operating)
     # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
     in_service_date: date | None = None
     retire_date: date | None = None

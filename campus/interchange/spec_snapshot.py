@@ -16,7 +16,7 @@ from typing import Any
 
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
-from campus.analysis.phases import in_service, interval, snapshot_as_of
+from campus.analysis.phases import in_service, interval, operating, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -205,6 +205,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
             building_id=building_id.get(p.get("building")),
             power_device_id=device_id.get(p.get("power_device")),
             restart_minutes=float(p.get("restart_minutes", _PLANT_RESTART_MINUTES)),
+            status=p.get("status", "active"),
             **second(p),
             **_dates(p),
         )
@@ -225,6 +226,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
             group=u.get("group", ""),
             x_m=u.get("x_m"),
             y_m=u.get("y_m"),
+            status=u.get("status", "active"),
             **second(u),
             **_dates(u),
         )
@@ -303,7 +305,11 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         racks=tuple(racks),
         utility_feeds=tuple(
             UtilityFeedSnap(
-                utility_id[u["name"]], u["name"], mw_to_kw(float(u.get("capacity_mw", 0.0))), **_dates(u)
+                utility_id[u["name"]],
+                u["name"],
+                mw_to_kw(float(u.get("capacity_mw", 0.0))),
+                status=u.get("status", "active"),
+                **_dates(u),
             )
             for u in utility_rows
         ),
@@ -317,6 +323,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         links=links,
         **catalog_specs(),
     )
+    snap = operating(snap)
     return snap if as_of is None else snapshot_as_of(snap, as_of)
 
 

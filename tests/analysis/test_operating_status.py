@@ -1,0 +1,63 @@
+"""An element's ``status`` takes it out of operation for every figure (worked by hand).
+
+Power devices ``failed`` or ``offline`` were already out (the power graph reads their status). Utility feeds,
+cooling units and cooling plants were not: a planner marking a grid feed or a CRAH out of service got the
+same answer as before. ``phases.operating`` applies their status to the snapshot every analysis reads.
+
+The campus: ``test_placement.two_halls()``: two halls of two 10 kW air racks, each rack fed A from its hall's
+PDU-A under UPS-1 (utility U1) and B from PDU-B under UPS-2 (U2); each hall two CRAHs as one N+1 group
+(H1: 25 kW each, H2: 40 kW each).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.analysis.cooling import cooling_pools
+from campus.analysis.phases import operating
+from campus.analysis.power import rollup
+from campus.analysis.redundancy import redundancy_check
+from tests.analysis.builders import replace
+from tests.analysis.test_placement import two_halls
+
+
+def _with_status(snap, collection: str, ident: int, status: str):
+    items = tuple(replace(x, status=status) if x.id == ident else x for x in getattr(snap, collection))
+    return operating(replace(snap, **{collection: items}))
+
+
+def test_a_failed_utility_feed_supplies_nothing_and_the_other_side_becomes_single_points():
+    healthy = operating(two_halls())
+    assert rollup(healthy).utility_load_kw == {1: pytest.approx(20.0), 2: pytest.approx(20.0)}
+    assert not redundancy_check(healthy)
+    for status in ("failed", "offline"):
+        snap = _with_status(two_halls(), "utility_feeds", 1, status)
+        r = rollup(snap)
+        # the 40 kW of racks all on U2: UPS-1 has no other source and is offline
+        assert r.utility_load_kw.get(1, 0.0) == 0.0
+        assert r.utility_load_kw[2] == pytest.approx(40.0)
+        assert 1 in r.dead_devices
+        lost_alone = {(f.device_kind, f.device_id) for f in redundancy_check(snap) if f.effect != "none"}
+        # side B is now every rack's only path: U2, UPS-2 and each hall's PDU-B are single points
+        assert {("utility", 2), ("power", 2), ("power", 12), ("power", 22)} <= lost_alone
+    # planned changes nothing: the service dates say when
+    assert rollup(_with_status(two_halls(), "utility_feeds", 1, "planned")).utility_load_kw[
+        1
+    ] == pytest.approx(20.0)
+
+
+def test_a_failed_cooling_unit_carries_no_capacity():
+    # H1's group: 2 x 25 kW at N+1 keeps 25 kW for 20 kW of racks. CRAH-12 failed: 25 + 0 at N+1 keeps 0
+    snap = two_halls()
+    pools = {p.unit_ids: p for p in cooling_pools(operating(snap))}
+    assert pools[(11, 12)].usable_kw == pytest.approx(25.0)
+    failed = _with_status(snap, "cooling_units", 12, "failed")
+    pools = {p.unit_ids: p for p in cooling_pools(failed)}
+    assert pools[(11, 12)].usable_kw == pytest.approx(0.0)
+    assert next(u for u in failed.cooling_units if u.id == 12).capacity_kw == 0.0
+    assert next(u for u in failed.cooling_units if u.id == 11).capacity_kw == 25.0
+
+
+def test_nothing_out_is_the_same_snapshot():
+    snap = two_halls()
+    assert operating(snap) is snap
