@@ -399,7 +399,9 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         # the grid carries the peak hour: the scope's racks' feeds may carry what they carry today plus
         # what the connection has left (IT x the peak hour's PUE within it, the rest of the campus as
         # today): the failover headroom's grid bound, counted here as its own constraint
-        return None if grid is None else fed_kw + grid[0] - fed_campus
+        # today: the failover headroom's grid bound, counted here as its own constraint. Never below
+        # today's load: power in use is not stranded (an exhausted grid strands all above it)
+        return None if grid is None else fed_kw + max(grid[0] - fed_campus, 0.0)
 
     halls: dict[int, StrandedRow] = {}
     for h in snap.halls:
@@ -409,7 +411,9 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         if upstream is not None:
             caps["upstream"] = upstream
         if h.id in cooling:
-            caps["cooling"] = cooling[h.id]
+            # never below what the hall's feeds carry today: power in use is not stranded (units already
+            # short strand all above it; the cooling balance reports the shortfall)
+            caps["cooling"] = max(cooling[h.id], fed_by_hall.get(h.id, 0.0))
         row = _capped("hall", h.id, members, caps, device)
         # upstream and cooling capacity beyond the racks' provision, on a floor with no free position
         spare = min(caps.values()) - row.limits_kw["racks"] if caps else 0.0

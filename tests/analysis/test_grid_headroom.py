@@ -62,10 +62,11 @@ def test_an_exhausted_grid_gives_negative_headroom_everywhere_and_stranded_agree
         assert row.headroom_kw == pytest.approx(-2.5)
         assert row.binding_kind == "grid"
     stranded = stranded_capacity(snap)
-    assert stranded.campus.usable_kw == pytest.approx(37.5)  # = 40 today + the headroom's -2.5
-    # the halls' 65 kW after cooling, 64 after the building's chain: the grid strands 64 - 37.5 = 26.5
+    # power in use is not stranded: usable is today's 40 kW (the headroom's -2.5 is the overload), and the
+    # grid strands all above it: the halls' 65 kW after cooling, 64 after the building's chain, 64 - 40 = 24
     # (the binding is design: the racks' 1e9 kW feeds strand the most)
-    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(26.5)
+    assert stranded.campus.usable_kw == pytest.approx(40.0)
+    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(24.0)
 
 
 def test_summary_and_building_cards_give_the_grid_bound_figure():

@@ -110,7 +110,7 @@ def test_declared_n_cooling_strands_only_beyond_the_units_capacity():
     # 80 x min(60 / 60, 15 / 20) = 60 kW usable, 20 stranded (under N+1 the CRAH alone would leave 0).
     hall = stranded_capacity(cooled([30.0, 30.0], [15.0], cooling_redundancy="N")).halls[1]
     assert hall.usable_kw == pytest.approx(60.0)
-    assert hall.stranded_by_constraint_kw == {"cooling": pytest.approx(20.0)}
+    assert hall.stranded_by_constraint_kw["cooling"] == pytest.approx(20.0)  # (design: the 1e9 kW feeds)
 
 
 def test_declared_2n_cooling_keeps_half_of_each_group():
@@ -208,7 +208,10 @@ def test_cooling_strands_what_the_tighter_heat_path_leaves(
     design = sum(r.design_kw for r in snap.racks)
     paths = [(keep(cdus) * cdu_kw, liquid * design), (keep(crahs) * crah_kw, (1 - liquid) * design)]
     scale = min([cap / heat for cap, heat in paths if heat > 0] or [math.inf])
-    expected = max(design - design * scale, 0.0)
+    # never below what the racks draw today (no network or other IT here: their feeds carry their IT):
+    # power in use is not stranded, units already short strand all above it
+    today = sum(snap.rack_it_kw(r) for r in snap.racks)
+    expected = max(design - max(design * scale, today), 0.0)
     hall = stranded_capacity(snap).halls[1]
     assert hall.limits_kw["racks"] == pytest.approx(design)
     assert hall.stranded_by_constraint_kw.get("cooling", 0.0) == pytest.approx(expected, abs=1e-6)
@@ -484,3 +487,15 @@ def test_scopes_agree_and_add_up_on_generated_campuses(
                 s.halls[h].stranded_by_constraint_kw.get(k, 0.0),
                 sum(m.stranded_by_constraint_kw.get(k, 0.0) for m in members),
             )
+
+
+def test_cooling_already_short_strands_what_is_above_todays_load_not_what_is_in_use():
+    # test_placement.two_halls: H1's two 10 kW racks (design_kw 20) on two 5 kW CRAHs as one N+1 group: 5 kW
+    # usable against the 20 kW they draw today. Usable is today's 20 kW (it read 5: power in use stranded),
+    # cooling strands the other 20 of the racks' 40
+    from tests.analysis.test_placement import two_halls
+
+    hall = stranded_capacity(two_halls(crah_kw=(5.0, 40.0))).halls[1]
+    assert hall.limits_kw["racks"] == pytest.approx(40.0)
+    assert hall.usable_kw == pytest.approx(20.0)
+    assert hall.stranded_by_constraint_kw["cooling"] == pytest.approx(20.0)  # (design: the 1e9 kW feeds)
