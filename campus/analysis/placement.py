@@ -589,11 +589,16 @@ def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[t
         elif single and len(info) == 1:
             pair = (next(iter(a | b)), None)
             seen[pair] = seen.get(pair, 0) + 1
+    live = g.baseline().live
     out = []
     for (a, b), _n in sorted(seen.items(), key=lambda kv: -kv[1]):
         if b is not None and (a == b or a in g.ancestors([b]) or b in g.ancestors([a])):
             continue
         if a in g.generators or b in g.generators:
+            continue
+        # a device out of operation (failed, offline, cut off) feeds nothing: a rack placed on it would
+        # have one live path with the redundancy called intact
+        if not live.get(a, False) or (b is not None and not live.get(b, False)):
             continue
         out.append((a, b))
     return out

@@ -605,3 +605,20 @@ def test_a_halls_ungrouped_crahs_keep_their_spare_as_one_pool():
     assert res["feasible"] is False and res["binding_constraint"] == "cooling"
     assert (res["binding"]["level"], res["binding"]["element"]) == ("hall air units", POOL)
     assert "1.0 kW short (N+1 (largest unit out))" in res["binding"]["detail"]
+
+
+def test_a_failed_pdu_feeds_no_new_rack():
+    # H2's racks are fed A from H2-PDU-A (21) and B from H2-PDU-B (22), the hall's one pair. With PDU-B
+    # failed the pair has one live path: no rack is placed on it (it was, with the redundancy called intact)
+    snap = two_halls(crah_kw=(100.0, 100.0))
+    assert {o["hall"] for o in place(snap, PlacementRequest("toy8", 1, nodes_per_rack=10))["options"]} == {
+        "H1",
+        "H2",
+    }
+    failed = replace(
+        snap,
+        power_devices=tuple(replace(d, status="failed") if d.id == 22 else d for d in snap.power_devices),
+    )
+    res = place(failed, PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert [o["hall"] for o in res["options"]] == ["H1"]
+    assert all(s["feed_b"] != "H2-PDU-B" for o in res["options"] for s in o["racks"])
