@@ -587,10 +587,16 @@ def facility_year(state: CampusState, gpu_power_fraction: float = 1.0, climate: 
         else:
             weather = reference_year(climate)
             year = facility.facility_year(snap, weather.dry_bulb_c, weather.wet_bulb_c, gpu_power_fraction)
+        if climate is None:  # the campus's own year, which the summary integrates; a climate asks the plant
+            year = facility.with_typed_pue(year, snap)
         body: dict[str, Any] = {
             "climate": weather.climate,
             "weather_source": weather.source,
-            "pue_source": facility.campus_pue(snap, None, gpu_power_fraction).source,
+            "pue_source": (
+                facility.campus_pue(snap, None, gpu_power_fraction).source
+                if climate is None
+                else facility.PLANT_MODEL
+            ),
         }
         for name, decimals in _FACILITY_DECIMALS.items():
             values = getattr(year, name).round(decimals)

@@ -48,7 +48,16 @@ def test_a_typed_pue_is_an_override_for_every_consumer(planner_client, viewer_cl
     assert power["peak_facility_mw"] == pytest.approx(power["facility_mw"])
     for card in summary["buildings"]:
         assert card["facility_mw"] == pytest.approx(card["it_mw"] * 1.4)
-    assert viewer_client.get(url("facility-year", campus.pk)).json()["pue_source"] == "override"
+    # the year the summary integrates is IT x 1.4 every hour (it ran the plant model under "override");
+    # a climate asked for is the plant model's
+    year = viewer_client.get(url("facility-year", campus.pk)).json()
+    assert year["pue_source"] == "override"
+    assert set(year["pue"]) == {1.4}
+    assert year["facility_mw"] == [pytest.approx(it * 1.4, abs=1e-4) for it in year["it_mw"]]
+    assert power["annual_energy_twh"] == pytest.approx(sum(year["facility_mw"]) / 1e6, rel=1e-4)
+    assert power["peak_facility_mw"] == pytest.approx(max(year["facility_mw"]), abs=1e-3)
+    dublin = viewer_client.get(url("facility-year", campus.pk), {"climate": "dublin-ie"}).json()
+    assert dublin["pue_source"] == "plant-model" and len(set(dublin["pue"])) > 1
     r = planner_client.patch(url("detail", campus.pk), {"design_pue": None}, format="json")
     assert r.status_code == 200, r.content
     assert viewer_client.get(url("summary", campus.pk)).json()["power"]["pue_source"] == "plant-model"

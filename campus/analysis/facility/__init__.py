@@ -8,7 +8,9 @@ the plant model's annual energy-weighted PUE.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from campus.analysis.facility.year import FacilityYear, PlantYear, facility_year
 from campus.analysis.power_graph import power_graph
@@ -27,6 +29,7 @@ __all__ = [
     "campus_facility_year",
     "campus_pue",
     "facility_year",
+    "with_typed_pue",
 ]
 
 
@@ -59,3 +62,15 @@ def campus_pue(snap: CampusSnapshot, pue: float | None = None, gpu_power_fractio
         return CampusPue(1.0, 1.0, PLANT_MODEL)
     peak = fy.peak_hour
     return CampusPue(fy.energy_weighted_pue, float(fy.facility_mw[peak] / fy.it_mw[peak]), PLANT_MODEL)
+
+
+def with_typed_pue(year: FacilityYear, snap: CampusSnapshot) -> FacilityYear:
+    """``year`` as every other consumer reads it (``campus_pue``): with a typed ``design_pue`` the facility
+    power is IT × that PUE every hour, so the hourly series adds up to the summary's energy and peak; the
+    plant's own figures (water, cooling margin, losses, fans and pumps) stay the model's. Without one, the
+    year itself."""
+    if snap.design_pue is None:
+        return year
+    pue = float(snap.design_pue)
+    it = year.it_mw
+    return replace(year, facility_mw=it * pue, pue=np.where(it > 0, pue, np.nan))
