@@ -1,7 +1,12 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campus.interchange.rules import GRID_CAPACITY_MESSAGE, grid_capacity_problem
+from campus.interchange.rules import (
+    GRID_CAPACITY_MESSAGE,
+    UTILITY_CAPACITY_MESSAGE,
+    grid_capacity_problem,
+    utility_capacity_problem,
+)
 from campus.models import Building, Campus, DataHall, Rack, Row, UtilityFeed
 from twin.api.serializers import TwinModelSerializer
 
@@ -35,6 +40,14 @@ class UtilityFeedSerializer(TwinModelSerializer):
         fields = "__all__"
         validators = []
         brief_fields = BRIEF
+        # a negative capacity gets the rule's own message, as 0 does (not "greater than or equal to 0")
+        extra_kwargs = {"capacity_mw": {"error_messages": {"min_value": UTILITY_CAPACITY_MESSAGE}}}
+
+    def validate_capacity_mw(self, value: float) -> float:
+        # the rule every write path shares (the spec importer and the admin give the same message)
+        if message := utility_capacity_problem(value):
+            raise serializers.ValidationError(message)
+        return value
 
 
 class BuildingSerializer(TwinModelSerializer):
