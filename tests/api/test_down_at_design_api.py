@@ -65,6 +65,8 @@ def test_pdu_a_offline_and_pdu_b_tripping_is_an_error_and_the_summary_counts_wha
     # the design figures are those of the whole campus as before; what runs is less
     assert p["design_it_mw"] == pytest.approx(before["power"]["it_mw"])
     assert 0 < p["it_mw"] < p["design_it_mw"]
+    # the cooling is checked for the design: every rack's heat, the dark ones' included (docs/model.md §3)
+    assert after["cooling"]["heat_load_mw"] == pytest.approx(p["design_it_mw"])
     assert 0 < p["annual_cost_usd"] < p["design_annual_cost_usd"]
     total = before["inventory"]["gpus"]
     assert c["design_peak_pflops"]["bf16"] == pytest.approx(before["compute"]["peak_pflops"]["bf16"])
