@@ -125,6 +125,9 @@ class Building(InventoryModel):
     design_it_mw = models.FloatField(default=0, validators=[MinValueValidator(0)])
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     history = HistoricalRecords()
+    # Deleting it deletes what it holds, and is refused while that would rewire elements outside it
+    # (twin.api.exceptions, docs/api.md "Deleting").
+    CONTAINER = True
 
     class Meta:
         ordering = ("campus", "name")
@@ -143,6 +146,9 @@ class DataHall(InventoryModel):
     length_m = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(2000)])
     design_it_mw = models.FloatField(default=0, validators=[MinValueValidator(0)])
     history = HistoricalRecords()
+    # Deleting it deletes what it holds, and is refused while that would rewire elements outside it
+    # (twin.api.exceptions, docs/api.md "Deleting").
+    CONTAINER = True
 
     class Meta:
         ordering = ("building", "name")

@@ -39,10 +39,64 @@ def dependents_problem(instance) -> str | None:
         if n:
             kind = str(manager.model._meta.verbose_name)
             counts[kind] = counts.get(kind, 0) + n
+    if not counts and getattr(type(instance), "CONTAINER", False):
+        counts = _unlinked_outside(instance)
     if not counts:
         return None
     name = getattr(instance, "name", None) or str(instance)
     return dependents_detail(counts, name)
+
+
+def _unlinked_outside(instance) -> dict[str, int]:
+    """What deleting a container (``CONTAINER`` on its model: a building, a hall) would rewire outside it,
+    by kind: an element it does not hold (placed in another building or hall, or in none) whose reference to
+    something it holds would be set to null (a cooling unit of another building served by a plant of this
+    one), and a power feed from something it holds into something it does not (deleted with it).
+    Deleting the container deletes what it holds; the others would be rewired without a word."""
+    from django.db import router
+    from django.db.models.deletion import Collector
+
+    halls = set(instance.halls.values_list("pk", flat=True)) if hasattr(instance, "halls") else {instance.pk}
+    building = instance.pk if hasattr(instance, "halls") else None
+
+    def held(obj) -> bool:
+        if building is not None and getattr(obj, "building_id", None) == building:
+            return True
+        return getattr(obj, "hall_id", None) in halls
+
+    collector = Collector(using=router.db_for_write(type(instance)))
+    collector.collect([instance])
+    doomed = {(model, obj.pk) for model, objs in collector.data.items() for obj in objs}
+    counts: dict[str, int] = {}
+    seen: set[tuple] = set()
+
+    def count(obj) -> None:
+        key = (type(obj), obj.pk)
+        if key not in seen:
+            seen.add(key)
+            kind = str(type(obj)._meta.verbose_name)
+            counts[kind] = counts.get(kind, 0) + 1
+
+    for (field, value), batches in collector.field_updates.items():
+        if value is not None or not field.is_relation:
+            continue  # the stamp written beside a null (``SET_NULL_STAMPED``)
+        for batch in batches:
+            for obj in batch:
+                if (type(obj), obj.pk) not in doomed and not held(obj):
+                    count(obj)
+    # a feed into an element it does not hold (a link goes with its rack or switch: nothing else loses power)
+    ends = {"PowerFeed": ("downstream_device", "rack")}
+    for model, objs in collector.data.items():
+        names = ends.get(model.__name__)
+        if not names or model._meta.app_label != "campus":
+            continue
+        for obj in objs:
+            for name in names:
+                target = getattr(obj, f"{name}_id")
+                related = model._meta.get_field(name).related_model
+                if target is not None and (related, target) not in doomed:
+                    count(obj)
+    return counts
 
 
 def dependents_detail(counts: dict[str, int], name: str) -> str:
