@@ -332,9 +332,11 @@ GRID_CAPACITY_MESSAGE = (
 def grid_capacity_problem(value: float | None) -> str | None:
     """``GRID_CAPACITY_MESSAGE`` for a campus grid capacity (MW) of 0 or less, else None (None: not given,
     which the field's own rules judge)."""
-    if value is not None and value <= 0:
-        return GRID_CAPACITY_MESSAGE
-    return None
+    return _not_above_zero(value, GRID_CAPACITY_MESSAGE)
+
+
+def _not_above_zero(value: float | None, message: str) -> str | None:
+    return message if value is not None and value <= 0 else None
 
 
 UTILITY_CAPACITY_FIELD = "capacity_mw"
@@ -350,9 +352,7 @@ UTILITY_CAPACITY_MESSAGE = (
 def utility_capacity_problem(value: float | None) -> str | None:
     """``UTILITY_CAPACITY_MESSAGE`` for a utility feed capacity (MW) of 0 or less, else None (None: not
     given, which the field's own rules judge)."""
-    if value is not None and value <= 0:
-        return UTILITY_CAPACITY_MESSAGE
-    return None
+    return _not_above_zero(value, UTILITY_CAPACITY_MESSAGE)
 
 
 GENERATION_FIELDS = ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
