@@ -106,12 +106,14 @@ def operating(snap: CampusSnapshot) -> CampusSnapshot:
         for p in snap.cooling_plants
     )
     out = {u.id for u in snap.utility_feeds if u.status in OUT_OF_OPERATION}
-    devices = snap.power_devices
-    if out:
-        devices = _without_utilities(snap, out)
-    if units == snap.cooling_units and plants == snap.cooling_plants and devices is snap.power_devices:
+    if not out and units == snap.cooling_units and plants == snap.cooling_plants:
         return snap
-    return replace(snap, cooling_units=units, cooling_plants=plants, power_devices=devices)
+    # a feed out of operation keeps no capacity either: it has no headroom to report
+    utilities = tuple(replace(u, capacity_kw=0.0) if u.id in out else u for u in snap.utility_feeds)
+    devices = _without_utilities(snap, out) if out else snap.power_devices
+    return replace(
+        snap, cooling_units=units, cooling_plants=plants, power_devices=devices, utility_feeds=utilities
+    )
 
 
 def _without_utilities(snap: CampusSnapshot, gone: set[int]) -> tuple[PowerDeviceSnap, ...]:

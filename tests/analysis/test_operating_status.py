@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from campus.analysis.cooling import cooling_pools
+from campus.analysis.headroom import failover_headroom
 from campus.analysis.phases import operating
 from campus.analysis.power import rollup
 from campus.analysis.redundancy import redundancy_check
@@ -37,6 +38,8 @@ def test_a_failed_utility_feed_supplies_nothing_and_the_other_side_becomes_singl
         assert r.utility_load_kw.get(1, 0.0) == 0.0
         assert r.utility_load_kw[2] == pytest.approx(40.0)
         assert 1 in r.dead_devices
+        # it has no headroom to report (it read its whole capacity: a feed out carrying nothing)
+        assert set(failover_headroom(snap).utilities) == {2}
         lost_alone = {(f.device_kind, f.device_id) for f in redundancy_check(snap) if f.effect != "none"}
         # side B is now every rack's only path: U2, UPS-2 and each hall's PDU-B are single points
         assert {("utility", 2), ("power", 2), ("power", 12), ("power", 22)} <= lost_alone
