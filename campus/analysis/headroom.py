@@ -243,8 +243,12 @@ def _placement(g: PowerGraph) -> _Placement:
     snap = g.snap
     hall_building = {h.id: h.building_id for h in snap.halls}
     per_hall: dict[int, dict[int, tuple[float, float]]] = {}
+    live = g.baseline().live
     for r in snap.racks:
-        if g.rack_feeds.get(r.id):
+        # a rack takes added load only on a live path: a rack dark with nothing failed (its feeds' devices
+        # offline) can take none, and the scope around it places all on the others
+        fids = g.rack_feeds.get(r.id)
+        if fids and any(live.get(g.feeds[f].upstream_id, False) for f in fids):
             per_hall.setdefault(r.hall_id, {})[r.id] = (g.default_rack_load_kw[r.id], max(r.design_kw, 0.0))
             hall_building.setdefault(r.hall_id, r.building_id)
     rack_weight: dict[int, float] = {}

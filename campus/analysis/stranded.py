@@ -235,9 +235,10 @@ def _grid(row: StrandedRow, grid_cap: float | None) -> StrandedRow:
 
 
 def _upstream(
-    row: ScopeHeadroom | None, fed_kw: float, *, parent: bool = False
+    row: ScopeHeadroom | None, fed_kw: float, it_kw: float, *, parent: bool = False
 ) -> tuple[float | None, dict | None]:
-    """What the scope's racks' feeds may carry by the upstream chain: today's ``fed_kw`` plus the failover
+    """What the scope's live racks' feeds may carry by the upstream chain: today's ``fed_kw`` (of ``it_kw``
+    of their own IT) plus the failover
     headroom of the chain alone (kW of rack IT, before the grid bound: the grid is its own constraint) with
     the network and other IT share the scope's racks carry today.
 
@@ -252,7 +253,7 @@ def _upstream(
     load it there too (a building with one hall's PDU over its limit read every hall stranded)."""
     if row is None or row.chain_headroom_kw is None:
         return None, None
-    carried = fed_kw / row.it_kw if row.it_kw > 0 else 1.0
+    carried = fed_kw / it_kw if it_kw > 0 else 1.0  # feed kW per kW of the live racks' own IT
     if parent:
         if row.within_headroom_kw is None:
             return None, None
@@ -392,14 +393,38 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         bid = hall_building.get(hid)
         fed_by_building[bid] = fed_by_building.get(bid, 0.0) + kw
     fed_campus = sum(fed_by_hall.values())
+    # the upstream chain counts what runs: a rack dark with nothing failed (its feeds' devices offline)
+    # draws nothing and can take nothing; a hall of such racks strands all of them, naming a dead device
+    live = g.baseline().live
+    live_fed_by_hall: dict[int, float] = {}
+    live_it_by_hall: dict[int, float] = {}
+    dead_supply: dict[int, dict] = {}  # hall -> a dead device feeding one of its dark racks
+    for r in snap.racks:
+        ups = [g.feeds[f].upstream_id for f in g.rack_feeds.get(r.id, ())]
+        if any(live.get(d, False) for d in ups):
+            live_fed_by_hall[r.hall_id] = live_fed_by_hall.get(r.hall_id, 0.0) + g.load_kw[r.id]
+            live_it_by_hall[r.hall_id] = live_it_by_hall.get(r.hall_id, 0.0) + g.default_rack_load_kw[r.id]
+        elif ups and r.hall_id not in dead_supply:
+            dev = g.devices[min(ups)]
+            dead_supply[r.hall_id] = {
+                "kind": dev.kind,
+                "id": dev.id,
+                "name": dev.name,
+                "failure": {"kind": "none", "id": None, "name": "no failure"},
+            }
+    live_fed_by_building: dict[int, float] = {}
+    live_it_by_building: dict[int, float] = {}
+    for hid, kw in live_fed_by_hall.items():
+        bid = hall_building.get(hid)
+        live_fed_by_building[bid] = live_fed_by_building.get(bid, 0.0) + kw
+        live_it_by_building[bid] = live_it_by_building.get(bid, 0.0) + live_it_by_hall[hid]
     cooling = _cooling_limits_kw(snap, g, racks, hall_racks)
     grid = grid_it_kw(snap)
 
     def grid_cap(fed_kw: float) -> float | None:
         # the grid carries the peak hour: the scope's racks' feeds may carry what they carry today plus
         # what the connection has left (IT x the peak hour's PUE within it, the rest of the campus as
-        # today): the failover headroom's grid bound, counted here as its own constraint
-        # today: the failover headroom's grid bound, counted here as its own constraint. Never below
+        # today): the failover headroom's grid bound, counted here as its own constraint. Never below
         # today's load: power in use is not stranded (an exhausted grid strands all above it)
         return None if grid is None else fed_kw + max(grid[0] - fed_campus, 0.0)
 
@@ -407,7 +432,11 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     for h in snap.halls:
         members = [racks[rid] for rid in hall_racks.get(h.id, ()) if rid in racks]
         caps: dict[str, float] = {}
-        upstream, device = _upstream(headroom.halls.get(h.id), fed_by_hall.get(h.id, 0.0))
+        upstream, device = _upstream(
+            headroom.halls.get(h.id), live_fed_by_hall.get(h.id, 0.0), live_it_by_hall.get(h.id, 0.0)
+        )
+        if upstream is None and members and h.id in dead_supply:
+            upstream, device = 0.0, dead_supply[h.id]  # every rack of the hall dark: none runs
         if upstream is not None:
             caps["upstream"] = upstream
         if h.id in cooling:
@@ -427,7 +456,12 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     buildings: dict[int, StrandedRow] = {}
     for b in snap.buildings:
         fed = fed_by_building.get(b.id, 0.0)
-        upstream, device = _upstream(headroom.buildings.get(b.id), fed, parent=True)
+        upstream, device = _upstream(
+            headroom.buildings.get(b.id),
+            live_fed_by_building.get(b.id, 0.0),
+            live_it_by_building.get(b.id, 0.0),
+            parent=True,
+        )
         members = [halls[h.id] for h in snap.halls if h.building_id == b.id]
         upstream = _within_members(upstream, members)
         row = _capped(
@@ -435,7 +469,9 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
         )
         buildings[b.id] = _grid(row, grid_cap(fed))
     campus_caps: dict[str, float] = {}
-    upstream, device = _upstream(headroom.campus, fed_campus, parent=True)
+    upstream, device = _upstream(
+        headroom.campus, sum(live_fed_by_hall.values()), sum(live_it_by_hall.values()), parent=True
+    )
     upstream = _within_members(upstream, list(buildings.values()))
     if upstream is not None:
         campus_caps["upstream"] = upstream

@@ -18,6 +18,7 @@ from campus.analysis.headroom import failover_headroom
 from campus.analysis.phases import operating
 from campus.analysis.power import rollup
 from campus.analysis.redundancy import redundancy_check
+from campus.analysis.stranded import stranded_capacity
 from tests.analysis.builders import replace
 from tests.analysis.test_placement import two_halls
 
@@ -64,3 +65,32 @@ def test_a_failed_cooling_unit_carries_no_capacity():
 def test_nothing_out_is_the_same_snapshot():
     snap = two_halls()
     assert operating(snap) is snap
+
+
+def test_a_hall_dark_with_nothing_failed_takes_no_added_load():
+    # H2's PDUs offline: its racks have no live path. H1's PDUs (limit 32) carry its 20 kW with a side lost:
+    # 12 kW. The campus places added load on H1 alone: 12 kW (it spread half onto H2's dark racks: 24)
+    snap = two_halls(crah_kw=(100.0, 100.0))
+    assert failover_headroom(snap).campus.headroom_kw == pytest.approx(24.0)
+    devices = tuple(replace(d, status="offline") if d.id in (21, 22) else d for d in snap.power_devices)
+    h = failover_headroom(replace(snap, power_devices=devices))
+    assert h.halls[2].headroom_kw is None
+    assert h.halls[1].headroom_kw == pytest.approx(12.0)
+    assert h.campus.headroom_kw == pytest.approx(12.0)
+
+
+def test_a_dark_hall_strands_all_its_racks_and_the_campus_reads_the_live_hall():
+    # the same: H2 dark. Its racks (design_kw 20 each, 40 in all) can carry nothing: upstream strands 40,
+    # naming an offline PDU. H1 may carry 20 today + 12 = 32 of its racks' 40. The campus: 32 usable (it
+    # read 60, H2's racks counted usable)
+    snap = two_halls(crah_kw=(100.0, 100.0))
+    devices = tuple(replace(d, status="offline") if d.id in (21, 22) else d for d in snap.power_devices)
+    s = stranded_capacity(replace(snap, power_devices=devices))
+    h2 = s.halls[2]
+    assert h2.usable_kw == 0.0
+    assert h2.stranded_by_constraint_kw["upstream"] == pytest.approx(40.0)
+    assert h2.binding_device["id"] == 21
+    assert s.halls[1].usable_kw == pytest.approx(32.0)
+    for row in (s.buildings[1], s.campus):
+        assert row.usable_kw == pytest.approx(32.0)
+        assert row.stranded_by_constraint_kw["upstream"] == pytest.approx(48.0)
