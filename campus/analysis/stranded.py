@@ -58,10 +58,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from campus.analysis.cooling import cooling_pools
+from campus.analysis.cooling import (
+    cooling_balance,
+    cooling_pools,
+    unit_electrical_fraction,
+    usable_capacity_kw,
+)
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom, grid_it_kw
-from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, rack_heat_split
+from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, plant_loops, rack_heat_split
 from campus.analysis.power import power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
@@ -300,6 +305,7 @@ def _cooling_limits_kw(
         total = sum(c for _, c in shares)
         air_shares[hall_id] = [(uid, c / total if total > 0 else 1.0 / len(shares)) for uid, c in shares]
     rack_of = {r.id: r for r in snap.racks}
+    plant_side = _PlantSide(snap)
     liquid_of: dict[tuple, float] = {}  # liquid share of a rack's own IT, per make
     out: dict[int, float] = {}
     for hall_id, rids in hall_racks.items():
@@ -329,7 +335,7 @@ def _cooling_limits_kw(
         if not touched:
             continue
         inner = sum(racks[rid].usable_kw for rid in rids if rid in racks)
-        scale = math.inf
+        scale = _plant_loop_scale(plant_side, at_usable, at_today)
         for i in touched:
             ids = pools[i].unit_ids
             heat = sum(at_usable.get(uid, 0.0) for uid in ids)
@@ -340,6 +346,48 @@ def _cooling_limits_kw(
         if scale < math.inf:
             out[hall_id] = inner * scale
     return out
+
+
+class _PlantSide:
+    """The plant loops (``heat.plant_loops``) as a cooling limit: a loop's heat is its units' heat plus their
+    fans and pumps (``cooling.unit_electrical_fraction``), against the plants' capacity with the declared
+    cooling redundancy intact (``cooling.usable_capacity_kw``), as the cooling balance and placement check
+    them."""
+
+    def __init__(self, snap: CampusSnapshot) -> None:
+        loop_of = plant_loops(snap)
+        self.unit_loop: dict[int, tuple[int, float]] = {}  # unit -> (loop, loop heat per kW of its heat)
+        for u in snap.cooling_units:
+            if u.plant_id is not None and u.plant_id in loop_of:
+                self.unit_loop[u.id] = (loop_of[u.plant_id], 1.0 + unit_electrical_fraction(u.kind))
+        caps: dict[int, list[float]] = {}
+        for p in snap.cooling_plants:
+            caps.setdefault(loop_of[p.id], []).append(max(p.capacity_kw, 0.0))
+        self.usable = {loop: usable_capacity_kw(c, snap.cooling_redundancy) for loop, c in caps.items()}
+        balance = cooling_balance(snap)
+        self.heat: dict[int, float] = {}
+        for p in balance.plants:
+            self.heat[loop_of[p.id]] = self.heat.get(loop_of[p.id], 0.0) + p.heat_kw
+
+    def loop_heat(self, unit_heat: dict[int, float]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for uid, kw in unit_heat.items():
+            if uid in self.unit_loop:
+                loop, per_kw = self.unit_loop[uid]
+                out[loop] = out.get(loop, 0.0) + kw * per_kw
+        return out
+
+
+def _plant_loop_scale(side: _PlantSide, at_usable: dict[int, float], at_today: dict[int, float]) -> float:
+    """The largest share of the hall's racks' usable heat its plant loops take, the heat other halls put
+    on a loop as today (``math.inf``: no loop bounds it)."""
+    usable, today = side.loop_heat(at_usable), side.loop_heat(at_today)
+    scale = math.inf
+    for loop, heat in usable.items():
+        if heat > 1e-12:
+            others = max(side.heat.get(loop, 0.0) - today.get(loop, 0.0), 0.0)
+            scale = min(scale, max(side.usable.get(loop, 0.0) - others, 0.0) / heat)
+    return scale
 
 
 def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:

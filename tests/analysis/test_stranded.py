@@ -499,3 +499,28 @@ def test_cooling_already_short_strands_what_is_above_todays_load_not_what_is_in_
     assert hall.limits_kw["racks"] == pytest.approx(40.0)
     assert hall.usable_kw == pytest.approx(20.0)
     assert hall.stranded_by_constraint_kw["cooling"] == pytest.approx(20.0)  # (design: the 1e9 kW feeds)
+
+
+def test_a_plant_loop_bounds_the_halls_it_takes_heat_from():
+    # test_placement.two_halls with every CRAH (100 kW each) piped to one 60 kW plant, cooling declared N.
+    # A loop's heat is its units' heat plus their fans (catalog crah_fan_kw_per_kw_heat 0.04, docs/catalog.md):
+    # today 40 kW of racks, 41.6 kW. H1's racks at their usable 40 kW bring 41.6; H2 puts 20.8 on the loop
+    # as today: H1 may carry 40 x (60 - 20.8) / 41.6 = 37.69 kW (it read 40: the plants were not a limit)
+    from tests.analysis.builders import CoolingPlantSnap
+    from tests.analysis.test_placement import two_halls
+
+    snap = two_halls(pdu_kw=(100.0, 100.0), crah_kw=(100.0, 100.0), cooling_redundancy="N")
+    plant = CoolingPlantSnap(9, "P1", "chiller", 60.0, 5.0, 1, None)
+    snap = replace(
+        snap,
+        cooling_plants=(plant,),
+        cooling_units=tuple(replace(u, plant_id=9) for u in snap.cooling_units),
+    )
+    hall = stranded_capacity(snap).halls[1]
+    assert hall.limits_kw["cooling"] == pytest.approx(40.0 * (60.0 - 20.8) / 41.6)
+    assert hall.usable_kw == pytest.approx(40.0 * (60.0 - 20.8) / 41.6)
+    # the plant offline: no capacity, the hall held at today's 20 kW (power in use is not stranded)
+    from campus.analysis.phases import operating
+
+    off = operating(replace(snap, cooling_plants=(replace(plant, status="offline"),)))
+    assert stranded_capacity(off).halls[1].usable_kw == pytest.approx(20.0)
