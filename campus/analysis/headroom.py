@@ -148,6 +148,9 @@ class ScopeHeadroom:
     # (``stranded._upstream``)
     within_headroom_kw: float | None = None
     within_binding: dict | None = None
+    # a building or the campus: its halls all at their own headroom at once keep every element within its
+    # limit in every scenario (stranded capacity then adds its halls up)
+    members_fit: bool = False
 
     def binding_dict(self) -> dict | None:
         if self.binding_id is None:
@@ -855,6 +858,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
     limit = np.array([e.limit_kw for e in elements])
     hall_ids = [h for h in probe.halls if h in place.hall_mode]
     hall_cols = np.array([probe.col[h] for h in hall_ids], dtype=np.intp)
+    hall_col_of = {h: i for i, h in enumerate(hall_ids)}
     building_ids = list(place.building_share)
     to_building = np.zeros((n_halls, len(building_ids)))
     for j, b in enumerate(building_ids):
@@ -889,7 +893,10 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
     unfixable = np.zeros((len(elements), len(floor)), dtype=bool)
     fixed_min = _ScopeMins(len(floor))
 
-    def sweep(over: np.ndarray | None) -> None:
+    n_parents = len(building_ids) + 1
+    members_fit = np.ones(n_parents, dtype=bool)
+
+    def sweep(over: np.ndarray | None, joint: np.ndarray | None = None) -> None:
         """Every row's numbers, chunk by chunk, offered to ``scope_min`` (noting ``unfixable`` and the worst
         loads); with ``over`` (the elements over their limit in some scenario) a second time, to
         ``fixed_min`` with the unfixable pairs at 0 and to ``within_min`` without the elements over."""
@@ -924,6 +931,14 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             load = new[:, n_halls]
             element = row_element[start:stop]
             keep = np.flatnonzero(offered)
+            if joint is not None:
+                # every hall at its own headroom at once: does any element within its limit go over?
+                k = keep if over is None else keep[~over[element[keep]]]
+                lim = limit[element[k]]
+                added = new[k, :n_halls] @ joint
+                members_fit[:] &= ~(added > (lim - load[k] + 1e-9 * np.abs(lim) + 1e-9)[:, None]).any(axis=0)
+                start = stop
+                continue
             sens = new[keep, :n_halls]
             values = _raw_ratios(
                 limit[element[keep]] - load[keep],
@@ -968,6 +983,23 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
         scope_min = fixed_min
     else:
         within_min = scope_min
+    # Each building's and the campus's halls all at their own headroom at once (``ScopeHeadroom.members_fit``):
+    # when no element within its limit goes over, no element binds the parent beyond its halls, and stranded
+    # capacity adds the halls up instead of placing the parent's load like today's (which held a parent at
+    # a PDU of one hall while the other hall had room).
+    own = np.clip(
+        np.where(np.isfinite(scope_min.value[: len(hall_ids)]), scope_min.value[: len(hall_ids)], 0.0),
+        0.0,
+        None,
+    )
+    if len(hall_ids):
+        joint = np.zeros((n_halls, n_parents))
+        for j, b in enumerate(building_ids):
+            for h in place.building_share[b]:
+                if h in hall_col_of:
+                    joint[probe.col[h], j] = own[hall_col_of[h]]
+        joint[hall_cols, n_parents - 1] = own
+        sweep(over if over.any() else None, joint)
 
     for i, e in enumerate(elements):
         if worst_row[i] >= 0:
@@ -990,6 +1022,8 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             failures[rows.failure[row]],
             mode,
         )
+        if col >= len(hall_ids):
+            out.members_fit = bool(members_fit[col - len(hall_ids)])
         if within_min.row[col] >= 0:
             row = int(within_min.row[col])
             e = elements[rows.element[row]]

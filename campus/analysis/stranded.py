@@ -252,7 +252,9 @@ def _upstream(
     strands everything above today's load in every scope loading it. Taking the negative figure would
     count one shared device's overload once in each member and again at their parent.
 
-    A ``parent`` (a building, the campus) is capped by the elements within their limit only
+    A ``parent`` (a building, the campus) whose halls all fit at their own headroom at once
+    (``ScopeHeadroom.members_fit``) has no cap of its own: its members' limits add up. Otherwise it is
+    capped by the elements within their limit only
     (``ScopeHeadroom.within_headroom_kw``): an element over its limit already holds every hall loading it
     at today's load, and placing the parent's added load like today's would hold the halls that do not
     load it there too (a building with one hall's PDU over its limit read every hall stranded)."""
@@ -260,8 +262,8 @@ def _upstream(
         return None, None
     carried = fed_kw / it_kw if it_kw > 0 else 1.0  # feed kW per kW of the live racks' own IT
     if parent:
-        if row.within_headroom_kw is None:
-            return None, None
+        if row.within_headroom_kw is None or row.members_fit:
+            return None, None  # nothing binds it beyond its members: their limits added up
         return fed_kw + max(row.within_headroom_kw, 0.0) * carried, row.within_binding
     return fed_kw + max(row.chain_headroom_kw, 0.0) * carried, row.chain_binding
 

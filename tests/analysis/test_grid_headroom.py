@@ -63,10 +63,11 @@ def test_an_exhausted_grid_gives_negative_headroom_everywhere_and_stranded_agree
         assert row.binding_kind == "grid"
     stranded = stranded_capacity(snap)
     # power in use is not stranded: usable is today's 40 kW (the headroom's -2.5 is the overload), and the
-    # grid strands all above it: the halls' 65 kW after cooling, 64 after the building's chain, 64 - 40 = 24
+    # grid strands all above it: the halls' 65 kW after cooling (each hall's PDUs bind that hall alone, so
+    # the building's chain adds no cap: both halls at their own headroom at once fit), 65 - 40 = 25
     # (the binding is design: the racks' 1e9 kW feeds strand the most)
     assert stranded.campus.usable_kw == pytest.approx(40.0)
-    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(24.0)
+    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(25.0)
 
 
 def test_summary_and_building_cards_give_the_grid_bound_figure():
@@ -80,8 +81,9 @@ def test_summary_and_building_cards_give_the_grid_bound_figure():
     assert card["headroom_mw"] == pytest.approx(0.015)
     stranded = stranded_capacity(snap)
     assert stranded.campus.usable_kw == pytest.approx(55.0)
-    # H1 25 kW after its cooling, H2 40; the building's chain 64 of the 65; the grid 64 - 55 = 9 kW
-    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(9.0)
+    # H1 25 kW after its cooling, H2 40: 65 (the building's chain adds no cap, each hall's PDUs bind that
+    # hall alone); the grid 65 - 55 = 10 kW
+    assert stranded.campus.stranded_by_constraint_kw["grid"] == pytest.approx(10.0)
 
 
 def test_placement_names_the_grid_when_it_binds_and_refuses_when_it_is_exhausted():

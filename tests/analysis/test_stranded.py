@@ -524,3 +524,21 @@ def test_a_plant_loop_bounds_the_halls_it_takes_heat_from():
 
     off = operating(replace(snap, cooling_plants=(replace(plant, status="offline"),)))
     assert stranded_capacity(off).halls[1].usable_kw == pytest.approx(20.0)
+
+
+def test_a_parent_is_not_held_by_an_element_of_one_of_its_halls():
+    # test_placement.two_halls, PDUs of 50 kW (limit 40), CRAHs far larger; H1 two 10 kW racks, H2 two
+    # 5 kW racks, design_kw 20 each: each hall's racks may carry 40. H1's PDU keeps 40 - 20 = 20 kW after a
+    # side is lost, H2's 30: each hall fills its racks, nothing stranded. The campus placing its load like
+    # today's (2/3 in H1) stops at H1's PDU after 30 kW: 60 of 80, 20 kW read stranded by upstream though
+    # both halls at once fit (the UPSs are far larger)
+    from tests.analysis.test_placement import two_halls
+
+    snap = two_halls(pdu_kw=(50.0, 50.0), crah_kw=(100.0, 100.0))
+    snap = replace(
+        snap, racks=tuple(replace(r, nodes=(("toy8", 5),)) if r.hall_id == 2 else r for r in snap.racks)
+    )
+    s = stranded_capacity(snap)
+    for row in (*s.halls.values(), s.buildings[1], s.campus):
+        assert "upstream" not in row.stranded_by_constraint_kw, (row.scope, row.id)
+    assert s.campus.usable_kw == pytest.approx(80.0)
