@@ -947,7 +947,11 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
             if over is not None:
                 pairs = unfixable[element[keep]]
                 if pairs.any():
-                    values = np.where(pairs, np.maximum(values, 0.0), values)
+                    # the failures the scope cannot fix give it 0 and name the binding failure; the ones it
+                    # could fix (a smaller shedding) offer nothing
+                    values = values.copy()
+                    values[pairs & (values < floor)] = 0.0
+                    values[pairs & (values < 0.0)] = np.inf
                 fixed_min.offer(values, start + keep)
                 within = ~over[element[keep]]
                 within_min.offer(values[within], (start + keep)[within])

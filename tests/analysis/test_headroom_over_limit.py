@@ -158,6 +158,21 @@ def test_a_scope_that_cannot_bring_an_element_back_in_one_failure_gets_zero_what
     assert h.devices[2].worst_load_kw == pytest.approx(24.0)
     assert h.halls[1].headroom_kw == 0.0
     assert (h.halls[1].binding_kind, h.halls[1].binding_id) == ("ups", 2)
+    # named by the failure H1 cannot fix (UPS-1 lost), not "no failure" (it could fix the healthy margin)
+    assert h.halls[1].binding_failure.as_dict() == {"kind": "power", "id": 1, "name": "UPS-1"}
     for row in (h.halls[2], h.campus):
         assert row.headroom_kw == pytest.approx(-11.2)
         assert row.binding_failure.as_dict()["id"] == 1
+
+
+def test_the_zero_names_the_failure_the_scope_cannot_fix_even_when_the_healthy_chain_is_over():
+    # as above with UPS-2 rated 14 kW (limit 11.2): healthy it carries 12 (0.8 over: H1 could shed 1.6 of
+    # its 4 kW, at half a kW per kW), 24 with UPS-1 lost (12.8 over: it cannot). H1 reads 0 bound by UPS-2
+    # after UPS-1's loss; it was named "no failure", the healthy overload it could have fixed
+    snap = two_halls()
+    racks = tuple(replace(r, nodes=(("toy8", 2),)) if r.hall_id == 1 else r for r in snap.racks)
+    devices = tuple(replace(d, rated_kw=14.0) if d.id == 2 else d for d in snap.power_devices)
+    h1 = failover_headroom(replace(snap, racks=racks, power_devices=devices)).halls[1]
+    assert h1.headroom_kw == 0.0
+    assert (h1.binding_kind, h1.binding_id) == ("ups", 2)
+    assert h1.binding_failure.as_dict() == {"kind": "power", "id": 1, "name": "UPS-1"}
