@@ -56,6 +56,10 @@ def test_a_typed_pue_is_an_override_for_every_consumer(planner_client, viewer_cl
     assert year["facility_mw"] == [pytest.approx(it * 1.4, abs=1e-4) for it in year["it_mw"]]
     assert power["annual_energy_twh"] == pytest.approx(sum(year["facility_mw"]) / 1e6, rel=1e-4)
     assert power["peak_facility_mw"] == pytest.approx(max(year["facility_mw"]), abs=1e-3)
+    annual = year["annual"]  # the overhead split as the plant model splits it: the parts add up
+    assert annual["annual_it_energy_mwh"] + annual["annual_losses_mwh"] + annual["annual_cooling_mwh"] == (
+        pytest.approx(annual["annual_energy_mwh"], rel=1e-9)
+    )
     dublin = viewer_client.get(url("facility-year", campus.pk), {"climate": "dublin-ie"}).json()
     assert dublin["pue_source"] == "plant-model" and len(set(dublin["pue"])) > 1
     r = planner_client.patch(url("detail", campus.pk), {"design_pue": None}, format="json")

@@ -66,11 +66,21 @@ def campus_pue(snap: CampusSnapshot, pue: float | None = None, gpu_power_fractio
 
 def with_typed_pue(year: FacilityYear, snap: CampusSnapshot) -> FacilityYear:
     """``year`` as every other consumer reads it (``campus_pue``): with a typed ``design_pue`` the facility
-    power is IT × that PUE every hour, so the hourly series adds up to the summary's energy and peak; the
-    plant's own figures (water, cooling margin, losses, fans and pumps) stay the model's. Without one, the
-    year itself."""
+    power is IT × that PUE every hour, so the hourly series adds up to the summary's energy and peak. The
+    overhead above IT is split between conversion losses and cooling as the plant model splits it that
+    hour (so IT + losses + cooling = facility); water, cooling margin and the plants stay the model's.
+    Without a typed PUE, the year itself."""
     if snap.design_pue is None:
         return year
     pue = float(snap.design_pue)
     it = year.it_mw
-    return replace(year, facility_mw=it * pue, pue=np.where(it > 0, pue, np.nan))
+    overhead = it * (pue - 1.0)
+    modelled = year.losses_mw + year.cooling_mw
+    share = np.divide(year.losses_mw, modelled, out=np.zeros_like(modelled), where=modelled > 0)
+    return replace(
+        year,
+        facility_mw=it * pue,
+        pue=np.where(it > 0, pue, np.nan),
+        losses_mw=overhead * share,
+        cooling_mw=overhead * (1.0 - share),
+    )
