@@ -1067,8 +1067,24 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
     at the grid for the grid. Any new rack that loads one of them cannot fit."""
     declared = snap.cooling_redundancy or "N+1"
     out: list[dict] = []
+    halls = {h.id: h for h in snap.halls}
+    unit_hall = {u.id: u.hall_id for u in snap.cooling_units}
+    plant_building = {p.id: p.building_id for p in snap.cooling_plants}
+    device_building = {d.id: d.building_id for d in snap.power_devices}
 
-    def add(constraint: str, level: str, element: str, short_kw: float, detail: str) -> None:
+    def add(
+        constraint: str,
+        level: str,
+        element: str,
+        short_kw: float,
+        detail: str,
+        hall_id: int | None = None,
+        building_id: int | None = None,
+    ) -> None:
+        # where it stands: its hall (and building), or its building alone (a plant, a building's device)
+        hall = halls.get(hall_id) if hall_id is not None else None
+        if hall is not None:
+            building_id = hall.building_id
         out.append(
             {
                 "constraint": constraint,
@@ -1076,6 +1092,10 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 "element": element,
                 "shortfall_kw": short_kw,
                 "detail": detail,
+                "hall": hall.name if hall is not None else "",
+                "hall_id": hall.id if hall is not None else None,
+                "building": _building_name(snap, building_id),
+                "building_id": building_id,
             }
         )
 
@@ -1088,6 +1108,8 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                     c.name,
                     c.heat_kw - c.capacity_kw,
                     f"{c.name} carries {c.heat_kw:.1f} kW of heat on {c.capacity_kw:.1f} kW",
+                    unit_hall.get(c.id) if level == "cooling unit" else None,
+                    plant_building.get(c.id) if level == "cooling plant" else None,
                 )
     for pool in redundancy_pool_checks(snap, balance):
         if pool.heat_kw > pool.usable_capacity_kw + TOL:
@@ -1098,6 +1120,8 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 pool.heat_kw - pool.usable_capacity_kw,
                 f"{pool.name} carries {pool.heat_kw:.1f} kW of heat on {pool.usable_capacity_kw:.1f} kW usable "
                 f"with {declared} ({REDUNDANCY_OUT.get(declared, declared)} out)",
+                pool.hall_id,
+                pool.building_id,
             )
     head = failover_headroom(snap)
     for row in (*head.devices.values(), *head.utilities.values()):
@@ -1109,6 +1133,8 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 -row.headroom_kw,
                 f"{row.name} carries {row.worst_load_kw:.1f} kW after {row.worst_failure.name} on a planning "
                 f"limit of {row.limit_kw:.1f} kW",
+                None,
+                device_building.get(row.id) if row.kind != "utility" else None,
             )
     if head.grid is not None and head.grid.headroom_kw < -TOL:
         add(
@@ -1253,10 +1279,7 @@ def place(
         more = f" (and {len(short) - 1} more already short)" if len(short) > 1 else ""
         binding = {
             "constraint": worst["constraint"],
-            "hall": "",
-            "hall_id": None,
-            "building": None,
-            "building_id": None,
+            **{k: worst[k] for k in ("hall", "hall_id", "building", "building_id")},
             "level": worst["level"],
             "element": worst["element"],
             "detail": f"already {worst['shortfall_kw']:.1f} kW short at design with nothing placed: "

@@ -622,3 +622,14 @@ def test_a_failed_pdu_feeds_no_new_rack():
     res = place(failed, PlacementRequest("toy8", 1, nodes_per_rack=10))
     assert [o["hall"] for o in res["options"]] == ["H1"]
     assert all(s["feed_b"] != "H2-PDU-B" for o in res["options"] for s in o["racks"])
+
+
+def test_an_element_already_short_at_design_is_located():
+    # both halls' CRAH pairs of 5 kW (N+1: 5 usable) carry 20 kW: already 15 kW short each, nothing fits.
+    # The binding and each shortfall name the hall and building (they read hall "" and building null)
+    res = place(two_halls(crah_kw=(5.0, 5.0)), PlacementRequest("toy8", 1, nodes_per_rack=10))
+    assert res["feasible"] is False
+    binding = res["binding"]
+    assert (binding["hall"], binding["building"]) in (("H1", "B1"), ("H2", "B1"))
+    assert binding["hall_id"] in (1, 2) and binding["building_id"] == 1
+    assert {(s["hall"], s["building"]) for s in res["short_at_design"]} == {("H1", "B1"), ("H2", "B1")}

@@ -141,6 +141,12 @@ class ShortAtDesignSerializer(serializers.Serializer):
         "the peak hour (kW at the grid)."
     )
     detail = serializers.CharField()
+    hall = serializers.CharField(help_text='The hall it stands in ("": none, as a plant or a campus device).')
+    hall_id = serializers.IntegerField(allow_null=True)
+    building = serializers.CharField(
+        allow_null=True, help_text="Its building (null: none, as a utility feed)."
+    )
+    building_id = serializers.IntegerField(allow_null=True)
 
 
 class PlacementSerializer(serializers.Serializer):
