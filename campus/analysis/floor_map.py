@@ -14,7 +14,7 @@ from campus.analysis.headroom import ScopeHeadroom, failover_headroom
 from campus.analysis.plant_layout import plant_layout, rack_feed_devices
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.snapshot import CampusSnapshot, HallSnap
-from campus.analysis.summary import campus_it, rack_it_mw_by, rack_metrics
+from campus.analysis.summary import campus_it, rack_it_mw_by, rack_metrics, running_at_design
 from campus.analysis.units import kw_to_mw
 
 DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a standard 600 x 1200 mm AI rack
@@ -152,8 +152,8 @@ def campus_floor_map(
         "campus": {
             "id": snap.id,
             "name": snap.name,
-            # the summary's power.it_mw: servers, fabric, rack extras and other IT
-            "it_mw": kw_to_mw(campus_it(snap).it_kw),
+            # the summary's power.it_mw: servers, fabric, rack extras and other IT, what runs at design
+            "it_mw": kw_to_mw(campus_it(snap).it_kw * running_at_design(snap)[1]),
             **headroom_fields(headroom.campus),
         },
         "buildings": [

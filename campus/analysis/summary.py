@@ -123,12 +123,7 @@ def campus_summary(
     # racks' fed IT (their own plus the network and other IT placed on them, which adds up to the IT
     # load) on racks that run; 1.0 when none is down, so a healthy campus's figures are its design ones.
     g = power_graph(snap)
-    down_racks = set(down["power"]["racks"]) | set(down["cooling"]["racks"])
-    fed_total = sum(g.load_kw[r.id] for r in snap.racks)
-    fed_down = sum(g.load_kw[r.id] for r in snap.racks if r.id in down_racks)
-    running = (
-        (fed_total - fed_down) / fed_total if down_racks and fed_total > 0 else (0.0 if down_racks else 1.0)
-    )
+    down_racks, running = running_at_design(snap)
     running_by_model: dict[str, int] = {}
     for r in snap.racks:
         if r.id not in down_racks:
@@ -328,16 +323,37 @@ def campus_summary(
     return _clean(summary)
 
 
-def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
-    """The IT load of each hall or building (``level`` "hall_id" or "building_id"), MW: what its racks'
-    feeds carry, that is the racks' own IT plus the network and other IT placed on them
-    (``heat.rack_it_beyond_kw``, the same watts the cooling takes as heat). The building cards' and the
-    floor map's ``it_mw``; over all buildings it adds up to the campus's ``power.it_mw``."""
+def running_at_design(snap: CampusSnapshot) -> tuple[frozenset[int], float]:
+    """(the racks down at design, the share of the racks' fed IT that runs): racks down with nothing failed
+    (without power, or powered and without cooling, ``redundancy.down_at_design``) draw no IT power and
+    compute nothing. The share is of the racks' fed IT (their own plus the network and other IT placed on
+    them, which adds up to the IT load); 1.0 when none is down. The summary's, the building cards' and the
+    floor map's running figures all read it."""
     g = power_graph(snap)
-    out: dict[int, float] = {}
+    hit = g.memo.get("running_at_design")
+    if hit is None:
+        down = down_at_design(snap)
+        racks = frozenset(down["power"]["racks"]) | frozenset(down["cooling"]["racks"])
+        fed_total = sum(g.load_kw[r.id] for r in snap.racks)
+        fed_down = sum(g.load_kw[r.id] for r in snap.racks if r.id in racks)
+        running = (fed_total - fed_down) / fed_total if racks and fed_total > 0 else (0.0 if racks else 1.0)
+        hit = g.memo["running_at_design"] = (racks, running)
+    return hit  # type: ignore[return-value]
+
+
+def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
+    """The IT load that runs in each hall or building (``level`` "hall_id" or "building_id"), MW: what its
+    racks' feeds carry, that is the racks' own IT plus the network and other IT placed on them
+    (``heat.rack_it_beyond_kw``, the same watts the cooling takes as heat), racks down at design left out
+    (``running_at_design``). The building cards' and the floor map's ``it_mw``; over all buildings it adds
+    up to the campus's ``power.it_mw``."""
+    g = power_graph(snap)
+    down, _ = running_at_design(snap)
+    out: dict[int, float] = {r.building_id if level == "building_id" else r.hall_id: 0.0 for r in snap.racks}
     for r in snap.racks:
-        key = getattr(r, level)
-        out[key] = out.get(key, 0.0) + g.load_kw[r.id]
+        if r.id not in down:
+            key = getattr(r, level)
+            out[key] = out.get(key, 0.0) + g.load_kw[r.id]
     return {k: kw_to_mw(v) for k, v in out.items()}
 
 

@@ -67,6 +67,12 @@ def test_pdu_a_offline_and_pdu_b_tripping_is_an_error_and_the_summary_counts_wha
     assert 0 < p["it_mw"] < p["design_it_mw"]
     # the cooling is checked for the design: every rack's heat, the dark ones' included (docs/model.md §3)
     assert after["cooling"]["heat_load_mw"] == pytest.approx(p["design_it_mw"])
+    # every view gives what runs: the building cards and the floor map add up to the summary's it_mw (they
+    # gave the design's)
+    assert sum(card["it_mw"] for card in after["buildings"]) == pytest.approx(p["it_mw"], rel=1e-9)
+    floor = planner_client.get(summary_url.replace("summary", "floor-map")).json()
+    assert floor["campus"]["it_mw"] == pytest.approx(p["it_mw"], rel=1e-9)
+    assert sum(b["it_mw"] for b in floor["buildings"]) == pytest.approx(p["it_mw"], rel=1e-9)
     assert 0 < p["annual_cost_usd"] < p["design_annual_cost_usd"]
     total = before["inventory"]["gpus"]
     assert c["design_peak_pflops"]["bf16"] == pytest.approx(before["compute"]["peak_pflops"]["bf16"])
