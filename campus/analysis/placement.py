@@ -493,8 +493,9 @@ def free_positions(
     ``racks`` are the hall's footprints (x, y, width, depth). On an existing row line (racks sharing a
     ``y``) a position fills a gap or extends the row, within the span of the hall's rows (the walkways
     at their ends stay free), on no footprint. New row lines go behind the last rack, at
-    ``AISLE_CLEARANCE_M`` from every rack's and ``obstacles``' (cooling units) front and back, inside the
-    hall less ``PERIMETER_CLEARANCE_M``."""
+    ``AISLE_CLEARANCE_M`` from every rack's and ``obstacles``' (cooling units) front and back, across the
+    hall less ``PERIMETER_CLEARANCE_M`` (or the rows' span where it is wider: a hall of one short row
+    is not as narrow as that row)."""
     w, d = size
     if racks:
         lo_x = min(x for x, _, _, _ in racks)
@@ -521,17 +522,22 @@ def free_positions(
         if len(out) >= wanted:
             return out
     blocked = list(racks) + list(obstacles)
+    new_lo = min(lo_x, PERIMETER_CLEARANCE_M)
+    new_hi = max(hi_x, min(hall_width_m - PERIMETER_CLEARANCE_M, hall_width_m) - w)
     y = max((ry + rd for _, ry, _, rd in racks), default=PERIMETER_CLEARANCE_M - AISLE_CLEARANCE_M)
     y += AISLE_CLEARANCE_M
+    # along a new line: in step with the rows, from their first x to the far wall, then back to the near one
+    xs = [lo_x + k * w for k in range(int((new_hi - lo_x + TOL) // w) + 1)]
+    xs += [lo_x - k * w for k in range(1, int((lo_x - new_lo + TOL) // w) + 1)]
     while y <= hi_y + TOL and len(out) < wanted:
-        x = lo_x
         placed = False
         near = [box for box in blocked if abs(box[1] - y) < reach]
-        while x <= hi_x + TOL and len(out) < wanted:
+        for x in xs:
+            if len(out) >= wanted:
+                break
             if not _overlaps(x, y - AISLE_CLEARANCE_M, w, d + 2 * AISLE_CLEARANCE_M, near):
                 out.append((round(x, 4), round(y, 4), True))
                 placed = True
-            x += w
         y += d + AISLE_CLEARANCE_M if placed else w
     return out
 

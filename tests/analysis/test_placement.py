@@ -171,7 +171,7 @@ def test_free_positions_fill_gaps_then_new_rows():
     racks = [(2.0, 2.0, 0.6, 1.2), (3.2, 2.0, 0.6, 1.2)]
     out = free_positions(10.0, 10.0, racks, (0.6, 1.2), 4)
     assert out[0] == (2.6, 2.0, False)
-    # then a new row line at 2 + 1.2 + 1.2 = 4.4, from x = 2.0 to 3.2
+    # then a new row line at 2 + 1.2 + 1.2 = 4.4, from the row's first x = 2.0 onwards
     assert [(x, y) for x, y, new in out[1:]] == [(2.0, 4.4), (2.6, 4.4), (3.2, 4.4)]
     assert all(new for *_, new in out[1:])
 
@@ -353,12 +353,13 @@ def test_declared_n_power_places_racks_on_one_feed():
 
 
 def test_floor_positions_left_counts_the_whole_hall():
-    # H2 is 20 x 20 m with its row at y = 2 holding x 2.0 and 2.6 (full): new row lines span the rows'
-    # x (2.0 and 2.6, two positions each) at 2 + 1.2 + 1.2 = 4.4, then every 1.2 + 1.2 = 2.4 m up to
-    # 20 - 1.2 walkway - 1.2 depth = 17.6: 4.4, 6.8, 9.2, 11.6, 14.0, 16.4 -> 12 positions; one rack placed
-    # leaves 11 (the answer said 0: it counted only the positions it had asked for).
+    # H2 is 20 x 20 m with its row at y = 2 holding x 2.0 and 2.6 (full). New row lines run across the
+    # hall less its 1.2 m walkways, in step with the row: x 2.0, 2.6, ... up to 20 - 1.2 - 0.6 = 18.2
+    # (28 positions) and 1.4 on the near side (1): 29 a line. Lines at 2 + 1.2 + 1.2 = 4.4, then every
+    # 1.2 + 1.2 = 2.4 m up to 20 - 1.2 walkway - 1.2 depth = 17.6: 4.4, 6.8, 9.2, 11.6, 14.0, 16.4, six
+    # lines, 174 positions; one rack placed leaves 173. (New lines spanned only the row's own 1.2 m: 11.)
     res = place(two_halls(crah_kw=(500.0, 500.0)), PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
-    assert res["options"][0]["headroom_after"]["floor_positions"] == 11
+    assert res["options"][0]["headroom_after"]["floor_positions"] == 173
 
 
 # ---------------------------------------------------------------- declared cooling redundancy of a group
@@ -633,3 +634,16 @@ def test_an_element_already_short_at_design_is_located():
     assert (binding["hall"], binding["building"]) in (("H1", "B1"), ("H2", "B1"))
     assert binding["hall_id"] in (1, 2) and binding["building_id"] == 1
     assert {(s["hall"], s["building"]) for s in res["short_at_design"]} == {("H1", "B1"), ("H2", "B1")}
+
+
+def test_a_hall_of_one_rack_is_not_as_narrow_as_that_rack():
+    # a 20 x 20 m hall with one 0.6 m rack at x = 3: ten more fit on the next row line, which runs from the
+    # rack's x to 20 - 1.2 - 0.6 = 18.2 (3.0 ... 18.0: 26 positions) and back to 1.2 (2.4, 1.8, 1.2: 3
+    # more); only one per new line was offered, and the hall read full
+    out = free_positions(20.0, 20.0, [(3.0, 2.0, 0.6, 1.2)], (0.6, 1.2), 10)
+    assert len(out) == 10
+    assert {y for _, y, _ in out} == {2.0 + 1.2 + AISLE_CLEARANCE_M}
+    assert [x for x, _, _ in out][:3] == [3.0, 3.6, 4.2]
+    # a whole line: 26 + 3 = 29
+    line = free_positions(20.0, 20.0, [(3.0, 2.0, 0.6, 1.2)], (0.6, 1.2), 1000)
+    assert sum(1 for _, y, _ in line if y == out[0][1]) == 29
