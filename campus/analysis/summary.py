@@ -408,6 +408,7 @@ def rack_metrics(
     racks in the hall), i.e. white-space density.
     """
     chain = chain if chain is not None else baseline_rollup(snap)
+    down, _ = running_at_design(snap)
     g = power_graph(snap)
     halls = {h.id: h for h in snap.halls}
     per_hall: dict[int, int] = {}
@@ -440,8 +441,9 @@ def rack_metrics(
                 "x_m": r.x_m,
                 "y_m": r.y_m,
                 "load_kw": load,
-                # what the rack's feeds carry: its own IT plus the network and other IT placed on it
-                "fed_kw": g.load_kw[r.id],
+                # what the rack's feeds carry: its own IT plus the network and other IT placed on it; 0 for
+                # a rack down at design (it draws nothing: the hall's it_mw leaves it out)
+                "fed_kw": 0.0 if r.id in down else g.load_kw[r.id],
                 "design_kw": r.design_kw,
                 "load_pct_of_design": 100.0 * load / r.design_kw if r.design_kw > 0 else None,
                 "feed_a_pct": pct("A"),
