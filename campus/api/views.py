@@ -456,7 +456,8 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         "`failed=kind:id,kind:id` (repeatable), and runs the cascade: racks losing side A, side B, all power "
         "or cooling, GPUs lost, devices tripped. With several units of a group lost, the survivors' capacity "
         "is counted once against the whole group's heat; a group or plant loop short of it loses every rack "
-        "on it. A cooling unit, plant or utility feed not in service on the `as_of` day is a 400 naming it "
+        "on it. An element (power device, cooling unit, plant or utility feed) not in service on the `as_of` "
+        "day is a 400 naming it "
         "and the day.",
         parameters=[a.ImpactQuerySerializer],
         responses={200: a.ImpactSerializer},
@@ -501,20 +502,22 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         params = _query(a.ImpactQuerySerializer, request)
         state = self._state(params)
         field = "device" if "device" in params and not params.get("failed") else "failed"
+        if state.as_of is not None:
+            # An element of the campus outside its service dates, every one named with the day: a unit,
+            # plant or utility feed is not in that day's snapshot (not "no such element"), and a power
+            # device stays in the day's chain offline, so failing it would answer "0 GPUs lost" for a
+            # device that does not exist yet
+            designed = analytics.designed_state(self.get_object()).snap
+            reasons = [
+                why
+                for kind, ident in params["elements"]
+                if (why := phases.not_in_service(designed, state.as_of, kind, ident)) is not None
+            ]
+            if reasons:
+                raise ValidationError({field: reasons})
         try:
             return Response(analytics.impact(state, params["elements"]))
         except ValueError as exc:
-            if state.as_of is not None:
-                # a unit, plant or utility feed of the campus outside its service dates is not in that
-                # day's snapshot: say so, with the day, rather than that it does not exist (a power device
-                # stays in the day's chain, offline: failing it is answered)
-                designed = analytics.designed_state(self.get_object()).snap
-                for kind, ident in params["elements"]:
-                    why = (
-                        None if kind == "power" else phases.not_in_service(designed, state.as_of, kind, ident)
-                    )
-                    if why is not None:
-                        raise ValidationError({field: [why]}) from None
             raise field_error(exc, rename={"device_id": field, "kind": field}) from None
 
     @extend_schema(

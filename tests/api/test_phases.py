@@ -122,11 +122,16 @@ class TestAsOf:
         hall_now = get(viewer_client, url("floor-map", campus), hall=site["hall"].pk)
         assert len(hall_now["racks"]) == RACKS
 
-        impact_then = get(
-            viewer_client, url("impact", campus), kind="power", device=site["sub"].pk, as_of=before
+        # the day before, the substation does not exist yet: failing it is a 400 naming the day (it was
+        # answered, 0 GPUs lost, as a device failing in a chain it is not part of)
+        impact_then = viewer_client.get(
+            url("impact", campus), {"kind": "power", "device": site["sub"].pk, "as_of": before}
+        )
+        assert impact_then.status_code == 400
+        assert f"is not in service on {before}: it enters service on {start.isoformat()}" in (
+            impact_then.json()["device"][0]
         )
         impact_now = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk)
-        assert impact_then["gpus"]["usable_before"] == 0
         assert impact_now["gpus"]["usable_before"] == RACKS * GPUS_PER_RACK
         assert impact_now["gpus_lost"] == RACKS * GPUS_PER_RACK
 
@@ -231,13 +236,18 @@ class TestAsOf:
         ]
         m.Building.objects.filter(pk=building.pk).update(retire_date=date(2029, 1, 1))
         analytics.forget()  # an update() leaves the cached states as they were
-        failed = f"power:{site['devices']['A'][0].pk},plant:{plant.pk}"
+        device = site["devices"]["A"][0]
+        failed = f"power:{device.pk},plant:{plant.pk}"
         response = viewer_client.get(path, {"failed": failed, "as_of": "2029-06-01"})
         assert response.status_code == 400
+        # every element out of service is named: the power device of the retired building too (it was
+        # answered, "0 GPUs lost", as a device failing in a chain it is not part of)
         assert response.json() == {
             "failed": [
+                f"power device {device.pk} ({device.name}) is not in service on 2029-06-01: it is out of "
+                "service from 2029-01-01 (with the building, hall or plant it belongs to)",
                 f"cooling plant {plant.pk} (CH-9) is not in service on 2029-06-01: it is out of service from "
-                "2029-01-01 (with the building, hall or plant it belongs to)"
+                "2029-01-01 (with the building, hall or plant it belongs to)",
             ]
         }
         # an element of no campus day is still "no such element"
