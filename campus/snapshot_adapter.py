@@ -411,6 +411,7 @@ POWER_DEVICE_TABLE = Table(
         "fuel_usd_per_mwh",
         "in_service_date",
         "retire_date",
+        "hall_id",
     ),
     scope="campus_id",
     order_by=("id",),

@@ -1076,7 +1076,7 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
     halls = {h.id: h for h in snap.halls}
     unit_hall = {u.id: u.hall_id for u in snap.cooling_units}
     plant_building = {p.id: p.building_id for p in snap.cooling_plants}
-    device_building = {d.id: d.building_id for d in snap.power_devices}
+    device_place = {d.id: (d.hall_id, d.building_id) for d in snap.power_devices}
 
     def add(
         constraint: str,
@@ -1139,8 +1139,7 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 -row.headroom_kw,
                 f"{row.name} carries {row.worst_load_kw:.1f} kW after {row.worst_failure.name} on a planning "
                 f"limit of {row.limit_kw:.1f} kW",
-                None,
-                device_building.get(row.id) if row.kind != "utility" else None,
+                *(device_place.get(row.id, (None, None)) if row.kind != "utility" else (None, None)),
             )
     if head.grid is not None and head.grid.headroom_kw < -TOL:
         add(

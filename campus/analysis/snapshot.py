@@ -173,6 +173,7 @@ class PowerDeviceSnap:
     # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
     in_service_date: date | None = None
     retire_date: date | None = None
+    hall_id: int | None = None  # the hall it stands in (None: a building's or the campus's)
 
 
 @dataclass(frozen=True)

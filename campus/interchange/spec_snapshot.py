@@ -149,6 +149,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
                 for name in ("prime_rating_kw", "ramp_kw_per_s", "fuel_usd_per_mwh")
             },
             **_dates(d),
+            hall_id=hall_of(d),
         )
         for d in device_rows
     )

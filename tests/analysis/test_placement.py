@@ -647,3 +647,17 @@ def test_a_hall_of_one_rack_is_not_as_narrow_as_that_rack():
     # a whole line: 26 + 3 = 29
     line = free_positions(20.0, 20.0, [(3.0, 2.0, 0.6, 1.2)], (0.6, 1.2), 1000)
     assert sum(1 for _, y, _ in line if y == out[0][1]) == 29
+
+
+def test_a_power_device_short_at_design_is_located_in_its_hall():
+    # H1's PDUs of 20 kW (limit 16) carry its 20 kW with a side lost: 4 kW short at design. Placed in H1
+    # (hall_id), the entry names H1 and B1 (it named no hall: the snapshot did not carry a device's hall)
+    snap = two_halls(pdu_kw=(20.0, 100.0), crah_kw=(100.0, 100.0))
+    snap = replace(
+        snap,
+        power_devices=tuple(replace(d, hall_id=1) if d.id in (11, 12) else d for d in snap.power_devices),
+    )
+    short = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=1))["short_at_design"]
+    pdus = [s for s in short if s["level"] == "pdu"]
+    assert pdus and all((s["hall"], s["hall_id"], s["building"]) == ("H1", 1, "B1") for s in pdus)
+    assert pdus[0]["shortfall_kw"] == pytest.approx(4.0)
