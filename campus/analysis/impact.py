@@ -154,10 +154,13 @@ def impact(
     lost_total = usable_before - usable_after
     uncooled_at_design = sorted(cool_before - before.racks_without_power)
     design_trips = {(k, i) for k, i, _ in before.tripped}
-    names: dict[str, dict[int, str]] = {"device": {}, "feed": {}}
+    names: dict[str, dict[int, str]] = {"device": {}, "feed": {}, "utility": {}}
+    utility_names = {u.id: u.name for u in snap.utility_feeds}
     for k, i, _ in after.tripped:
         if k == "device":
             names["device"][i] = g.devices[i].name
+        elif k == "utility":
+            names["utility"][i] = utility_names.get(i, "")
         else:
             f = g.feeds[i]
             if f.downstream_device_id is not None:

@@ -244,11 +244,25 @@ def baseline_state(g: PowerGraph) -> _State:
 
 
 def _overloads(
-    g: PowerGraph, st: _State, base: _State | None, skip_devices: set[int], skip_feeds: set[int]
+    g: PowerGraph,
+    st: _State,
+    base: _State | None,
+    skip_devices: set[int],
+    skip_feeds: set[int],
+    skip_utilities: frozenset[int] | set[int] = frozenset(),
 ) -> list[tuple[float, str, int, str]]:
-    """Overloaded live elements as (depth, kind, id, reason); deeper = further downstream."""
+    """Overloaded live elements as (depth, kind, id, reason); deeper = further downstream. A utility feed
+    (depth -1, above every device) trips above its ``capacity_kw``, the connection's protection."""
     found: list[tuple[float, str, int, str]] = []
     tol = 1.0 + OVERLOAD_TOLERANCE
+    for u, capacity in g.utility_capacity_kw.items():
+        if u in skip_utilities:
+            continue
+        shares = st.utility_share_kw
+        fallback = base.utility_share_kw if base is not None else {}
+        load = sum(shares.get(d, fallback.get(d, 0.0)) for d in g.by_utility.get(u, ()))
+        if load > capacity * tol:
+            found.append((-1.0, "utility", u, f"overload {load:.1f} kW > capacity {capacity:.1f} kW"))
 
     def check_device(d: int, load: float) -> None:
         rated = g.devices[d].rated_kw
@@ -288,6 +302,7 @@ class _Outcome:
     dead_devices: set[int]
     dead_feeds: set[int]
     tripped: list[tuple[str, int, str]]
+    failed_utilities: frozenset[int] = frozenset()  # failed or tripped
 
 
 def failure_seeds(
@@ -360,18 +375,23 @@ def _run(
     dead_devices = set(g.status_dead) | failed
     dead_feeds = set(failed_power_feeds)
     tripped: list[tuple[str, int, str]] = []
-    utility_hit = {d for u in failed_feeds for d in g.by_utility.get(u, ())}
+    utilities = set(failed_feeds)
+    utility_hit = {d for u in utilities for d in g.by_utility.get(u, ())}
     while True:
-        st = _resolve(g, base, dead_devices, dead_feeds, failed_feeds, utility_hit, rack_load_kw)
-        over = _overloads(g, st, base, dead_devices, dead_feeds)
+        st = _resolve(g, base, dead_devices, dead_feeds, frozenset(utilities), utility_hit, rack_load_kw)
+        over = _overloads(g, st, base, dead_devices, dead_feeds, utilities)
         if not over:
-            return _Outcome(st, base, dead_devices, dead_feeds, tripped)
+            return _Outcome(st, base, dead_devices, dead_feeds, tripped, frozenset(utilities))
         deepest = max(o[0] for o in over)
         for depth, kind, ident, reason in sorted(over, key=lambda o: (o[1], o[2])):
             if depth != deepest:
                 continue
             tripped.append((kind, ident, reason))
-            (dead_devices if kind == "device" else dead_feeds).add(ident)
+            if kind == "utility":
+                utilities.add(ident)
+                utility_hit.update(g.by_utility.get(ident, ()))
+            else:
+                (dead_devices if kind == "device" else dead_feeds).add(ident)
 
 
 # ---------------------------------------------------------------- public API

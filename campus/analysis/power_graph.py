@@ -91,6 +91,8 @@ class PowerGraph:
         self.utility_ids = frozenset(u.id for u in snap.utility_feeds) | {
             d.utility_feed_id for d in snap.power_devices if d.utility_feed_id is not None
         }
+        # a utility feed's capacity is the connection's protection: above it the feed trips (power._overloads)
+        self.utility_capacity_kw = {u.id: u.capacity_kw for u in snap.utility_feeds if u.capacity_kw > 0}
         self.by_utility: dict[int, list[int]] = {}
         for d in snap.power_devices:
             if d.utility_feed_id is not None:

@@ -95,7 +95,9 @@ def synthetic_campus(
         halls_here = math.ceil(racks_here / racks_per_hall)
         buildings.append(BuildingSnap(bid, f"Building {bid}", b * 250.0, 0.0, 200.0, 120.0))
         it_kw = rack_kw * racks_here
-        facility_kw = it_kw * 1.25  # chiller and losses margin for the grid connection
+        # the grid connection above the chain's draw: racks' IT, the network and other IT placed on them,
+        # losses and chillers (a utility feed trips above its capacity, power._overloads)
+        facility_kw = it_kw * 1.4
         utility.append(UtilityFeedSnap(bid, f"Utility {bid}", math.ceil(facility_kw / 1000.0) * 1000.0))
         # The chillers ride on the same chain (heat / COP), next to the halls.
         chiller_kw = it_kw / cat.default_value("chiller_cop")

@@ -94,3 +94,24 @@ def test_a_dark_hall_strands_all_its_racks_and_the_campus_reads_the_live_hall():
     for row in (s.buildings[1], s.campus):
         assert row.usable_kw == pytest.approx(32.0)
         assert row.stranded_by_constraint_kw["upstream"] == pytest.approx(48.0)
+
+
+def test_a_utility_feed_pushed_past_its_capacity_by_a_failure_trips():
+    # U1 of 30 kW carries side A's 20 kW; with UPS-2 lost UPS-1 takes all 40: U1 trips, every rack goes dark.
+    # The 2N check called UPS-2 safe (U1 70 % over is no trip of a device); it is a cascade now
+    from campus.analysis.impact import impact
+
+    snap = two_halls(crah_kw=(100.0, 100.0))
+    snap = replace(
+        snap,
+        utility_feeds=tuple(replace(u, capacity_kw=30.0) if u.id == 1 else u for u in snap.utility_feeds),
+    )
+    assert rollup(snap).tripped == []  # healthy: 20 of 30 kW
+    r = rollup(snap, failed=frozenset({2}))
+    assert [(k, i) for k, i, _ in r.tripped] == [("utility", 1)]
+    assert r.racks_without_power == {10, 11, 20, 21}
+    cascades = {(f.device_kind, f.device_id) for f in redundancy_check(snap) if f.effect == "cascade"}
+    assert ("power", 2) in cascades and ("utility", 2) in cascades
+    hit = impact(snap, 2, "power").as_dict()
+    assert hit["tripped"][0] | {"reason": ""} == {"kind": "utility", "id": 1, "name": "U1", "reason": ""}
+    assert hit["gpus_lost"] == hit["gpus"]["usable_before"]
