@@ -493,8 +493,7 @@ def redundancy_pool_checks(snap: CampusSnapshot, balance: CoolingBalance | None 
         usable = usable_capacity_kw([p.capacity_kw for p in plants], balance.redundancy)
         b = buildings.get(plants[0].building_id)
         where = {"building_id": b.id, "building": b.name} if b is not None else {}
-        names = ", ".join(p.name for p in sorted(plants, key=lambda p: p.id))
-        name = f"{where.get('building', '')} plant loop ({names})".strip()
+        name = plant_loop_name(b.name if b is not None else "", plants)
         plant_pools.append(
             PoolCheck(
                 name,
@@ -513,6 +512,13 @@ def redundancy_pool_checks(snap: CampusSnapshot, balance: CoolingBalance | None 
         + sorted(hall_pools, key=lambda p: (p.building, p.hall, p.hall_id or 0))
         + sorted(plant_pools, key=lambda p: (p.building, p.name))
     )
+
+
+def plant_loop_name(building: str, plants) -> str:
+    """``"<building> plant loop (<plants>)"``: a loop as the summary, the redundancy check and placement
+    name it (plants by id)."""
+    names = ", ".join(p.name for p in sorted(plants, key=lambda p: p.id))
+    return f"{building} plant loop ({names})".strip()
 
 
 def pools_failing_redundancy(snap: CampusSnapshot, balance: CoolingBalance | None = None) -> list[PoolCheck]:

@@ -48,9 +48,11 @@ from dataclasses import dataclass, field
 
 from campus.analysis.cooling import (
     AIR_COOLING_LIMIT_KW,
+    PLANT_LOOP_POOL,
     CoolingBalance,
     cooling_balance,
     cooling_pools,
+    plant_loop_name,
     redundancy_pool_checks,
     unit_electrical_fraction,
     usable_capacity_kw,
@@ -93,6 +95,12 @@ CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "cooling", "power"
 TOP_K = 64  # worst scenario loads kept per element
 # What a declared cooling redundancy takes out of a group (cooling.usable_capacity_kw)
 REDUNDANCY_OUT = {"N": "nothing", "N+1": "largest unit", "2N": "larger half of the units"}
+
+
+def _out(declared: str, plants: bool = False) -> str:
+    """What the declared redundancy takes out, in words (of a plant loop: plants)."""
+    text = REDUNDANCY_OUT.get(declared, declared)
+    return text.replace("unit", "plant") if plants else text
 
 
 @dataclass(frozen=True)
@@ -868,7 +876,7 @@ def _cooling(
             continue
         usable = usable_capacity_kw([p.capacity_kw for p in members], declared)
         total = sum(plant_heat.get(p.id, 0.0) + plant_added.get(p.id, 0.0) for p in members)
-        names = ", ".join(p.name for p in members)
+        names = plant_loop_name(_building_name(snap, members[0].building_id) or "", members)
         what = "largest plant" if declared == "N+1" else "the larger half of the plants"
         loop_added = sum(plant_added.get(p.id, 0.0) for p in members)
         margin(usable - total, loop_added, "plant loop", names, f"{declared} ({what} out)")
@@ -1125,7 +1133,7 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 pool.name,
                 pool.heat_kw - pool.usable_capacity_kw,
                 f"{pool.name} carries {pool.heat_kw:.1f} kW of heat on {pool.usable_capacity_kw:.1f} kW usable "
-                f"with {declared} ({REDUNDANCY_OUT.get(declared, declared)} out)",
+                f"with {declared} ({_out(declared, pool.kind == PLANT_LOOP_POOL)} out)",
                 pool.hall_id,
                 pool.building_id,
             )
