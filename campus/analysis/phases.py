@@ -96,6 +96,8 @@ def operating(snap: CampusSnapshot) -> CampusSnapshot:
     no capacity (it stays, with the racks and units naming it, so its heat shows as a shortfall, as after
     any loss); a utility feed ``failed`` or ``offline`` supplies nothing: the devices drawing from it lose
     that source (those with no other go offline), as a feed not yet in service (``snapshot_as_of``).
+    A rack ``failed`` or ``offline`` draws nothing: its feeds hang from offline stand-ins of their
+    devices, so it is dark like a rack behind a device offline (down at design, its heat the design's).
     ``planned`` changes nothing (the service dates say when). The snapshot itself when nothing is out."""
     units = tuple(
         replace(u, capacity_kw=0.0) if u.status in OUT_OF_OPERATION and u.capacity_kw else u
@@ -106,14 +108,49 @@ def operating(snap: CampusSnapshot) -> CampusSnapshot:
         for p in snap.cooling_plants
     )
     out = {u.id for u in snap.utility_feeds if u.status in OUT_OF_OPERATION}
-    if not out and units == snap.cooling_units and plants == snap.cooling_plants:
+    dark = {r.id for r in snap.racks if r.status in OUT_OF_OPERATION}
+    if not out and not dark and units == snap.cooling_units and plants == snap.cooling_plants:
         return snap
     # a feed out of operation keeps no capacity either: it has no headroom to report
     utilities = tuple(replace(u, capacity_kw=0.0) if u.id in out else u for u in snap.utility_feeds)
     devices = _without_utilities(snap, out) if out else snap.power_devices
+    feeds = snap.power_feeds
+    if dark:
+        # a rack out of operation draws nothing: its feeds hang from offline stand-ins of their devices
+        # (ids below -10^9, apart from ``snapshot_as_of``'s), so it is dark like a rack behind a device
+        # offline, its heat still the design's
+        by_id = {d.id: d for d in devices}
+        stand_ins: dict[int, PowerDeviceSnap] = {}
+        moved = []
+        for f in feeds:
+            if f.rack_id in dark and f.upstream_id in by_id:
+                up = by_id[f.upstream_id]
+                sid = -(_RACK_STAND_IN + abs(up.id))
+                if sid not in stand_ins:
+                    stand_ins[sid] = replace(
+                        up,
+                        id=sid,
+                        name=f"{up.name} (rack out of operation)",
+                        utility_feed_id=None,
+                        status=OFFLINE,
+                        in_service_date=None,
+                        retire_date=None,
+                    )
+                f = replace(f, upstream_id=sid)
+            moved.append(f)
+        feeds = tuple(moved)
+        devices = (*devices, *(stand_ins[k] for k in sorted(stand_ins, reverse=True)))
     return replace(
-        snap, cooling_units=units, cooling_plants=plants, power_devices=devices, utility_feeds=utilities
+        snap,
+        cooling_units=units,
+        cooling_plants=plants,
+        power_devices=tuple(devices),
+        utility_feeds=utilities,
+        power_feeds=feeds,
     )
+
+
+_RACK_STAND_IN = 10**9
 
 
 def _without_utilities(snap: CampusSnapshot, gone: set[int]) -> tuple[PowerDeviceSnap, ...]:
@@ -175,7 +212,7 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
     for f in snap.power_feeds:
         if f.rack_id is not None and f.rack_id not in r_ids:
             continue
-        if not in_service(f, day):
+        if not in_service(f, day) and f.upstream_id > 0:  # (a stand-in of ``operating`` is offline already)
             up = by_id[f.upstream_id]
             if up.id not in stand_ins:
                 stand_ins[up.id] = replace(

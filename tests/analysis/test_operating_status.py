@@ -115,3 +115,20 @@ def test_a_utility_feed_pushed_past_its_capacity_by_a_failure_trips():
     hit = impact(snap, 2, "power").as_dict()
     assert hit["tripped"][0] | {"reason": ""} == {"kind": "utility", "id": 1, "name": "U1", "reason": ""}
     assert hit["gpus_lost"] == hit["gpus"]["usable_before"]
+
+
+def test_a_rack_marked_failed_draws_nothing_and_is_down_at_design():
+    # R10 failed: dark like a rack behind an offline PDU (it read as running). H1 then runs 10 kW, not 20;
+    # its heat stays the design's; the inventory's devices do not count the stand-ins its feeds hang from
+    from campus.analysis.redundancy import down_at_design
+    from campus.analysis.summary import campus_summary
+
+    snap = two_halls(crah_kw=(100.0, 100.0))
+    failed = operating(
+        replace(snap, racks=tuple(replace(r, status="failed") if r.id == 10 else r for r in snap.racks))
+    )
+    assert 10 in rollup(failed).racks_without_power
+    assert down_at_design(failed)["power"]["racks"] == [10]
+    power = campus_summary(failed)["power"]
+    assert power["it_mw"] == pytest.approx(0.030) and power["design_it_mw"] == pytest.approx(0.040)
+    assert campus_summary(failed)["inventory"]["power_devices"] == len(snap.power_devices)

@@ -67,3 +67,19 @@ def test_a_cooling_unit_or_plant_marked_offline_loses_its_capacity(planner_clien
     assert again["plant_capacity_mw"] == pytest.approx(
         before["plant_capacity_mw"] - plant.capacity_kw / 1000.0
     )
+
+
+def test_a_rack_marked_offline_draws_nothing(planner_client, small):
+    from campus.models import Rack
+
+    before = summary(planner_client, small)["power"]
+    rack = Rack.objects.filter(campus=small).order_by("pk").first()
+    res = planner_client.patch(f"/api/racks/{rack.pk}/", {"status": "offline"}, format="json")
+    assert res.status_code == 200, res.content
+    after = summary(planner_client, small)["power"]
+    assert after["racks_down_at_design"] == before["racks_down_at_design"] + 1
+    assert after["it_mw"] < before["it_mw"]
+    assert after["design_it_mw"] == pytest.approx(before["design_it_mw"])
+    floor = planner_client.get(f"/api/campuses/{small.pk}/floor-map/").json()
+    rows = {r[0]: dict(zip(floor["rack_columns"], r, strict=True)) for r in floor["racks"]}
+    assert rows[rack.pk]["powered"] is False and rows[rack.pk]["fed_kw"] == 0
