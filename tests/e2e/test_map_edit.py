@@ -118,7 +118,9 @@ def test_edit_mode_moves_a_rack_rates_a_device_and_shows_the_history(planner, de
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
     assert page.get_attribute("[data-testid=edit-toggle]", "aria-pressed") == "false"
     page.click("[data-testid=edit-toggle]")
-    assert page.get_attribute("[data-testid=edit-toggle]", "aria-pressed") == "true"
+    # the click's events are dispatched; the page handles them once its main thread is free (the map's first
+    # paint on a loaded machine): wait for the pressed state rather than read it at once
+    page.wait_for_selector("[data-testid=edit-toggle][aria-pressed=true]", timeout=15_000)
 
     # Drag a rack to the nearest free spot: the API stores the corner the drop gives (0.1 m grid).
     rack = racks[0]
