@@ -92,19 +92,17 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         assert page.inner_text('[data-testid="delta-inventory.gpus"]') == "0"
         # the API's deltas are exact float differences; one that rounds to zero at the figure's displayed
         # precision is shown unchanged ("0", not bold), any other with its sign
-        noise = 0
         for path, (_theirs, _ours, d) in diff["figures"].items():
             if d is None:
                 continue
             cell = page.inner_text(f'[data-testid="delta-{path}"]')
             bold = "changed" in (page.get_attribute(f'tr[data-figure="{path}"]', "class") or "")
             if round(abs(d), DISPLAY_DIGITS[path]) == 0:
-                noise += d != 0
                 assert (cell, bold) == ("0", False), (path, d)
             else:
                 assert cell[0] == ("+" if d > 0 else "−") and bold, (path, d, cell)
-        # a 10-kW change to one rack moves some megawatt figures by float rounding only (~1e-14 MW)
-        assert noise >= 1, diff["figures"]
+        # (a 10-kW change to one rack may move some megawatt figures by float rounding only, ~1e-14 MW: each
+        # is shown as "0" above; whether any does depends on the order of sums, so none is required)
         screenshot(page, "branches-compare", full_page=True)
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(AXE_RUN) == []
