@@ -761,6 +761,13 @@ def _raw_ratios(margin: np.ndarray, sens: np.ndarray) -> np.ndarray:
     return out
 
 
+def _by_scope(
+    sens: np.ndarray, hall_cols: np.ndarray, to_building: np.ndarray, to_campus: np.ndarray
+) -> np.ndarray:
+    """Rows' sensitivities per hall (probe columns) as the scopes' columns: halls, buildings, the campus."""
+    return np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus])
+
+
 def _ratios(margin: np.ndarray, sens: np.ndarray, floor: np.ndarray) -> np.ndarray:
     """margin / sensitivity where the sensitivity counts (> ``MIN_SENSITIVITY``), else inf.
 
@@ -941,8 +948,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
                 continue
             sens = new[keep, :n_halls]
             values = _raw_ratios(
-                limit[element[keep]] - load[keep],
-                np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]),
+                limit[element[keep]] - load[keep], _by_scope(sens, hall_cols, to_building, to_campus)
             )
             if over is not None:
                 pairs = unfixable[element[keep]]
@@ -1145,9 +1151,7 @@ def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
         rows = probe.loads[[probe.load_row[g.feeds[fid].rack_id] for fid in chunk]]
         sens = share[:, None] * rows[:, :n_halls]
         margin = limit - share * rows[:, n_halls]
-        values = _ratios(
-            margin, np.hstack([sens[:, hall_cols], sens @ to_building, sens @ to_campus]), context["floor"]
-        )
+        values = _ratios(margin, _by_scope(sens, hall_cols, to_building, to_campus), context["floor"])
         scope_min.offer(values, np.arange(start, start + len(chunk)))
 
     def bound(row: ScopeHeadroom, col: int | None) -> None:
