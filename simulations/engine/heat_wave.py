@@ -147,6 +147,7 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         progress(1.0)
     metrics = {
         "cooling_shortfall_hours": float(shortfall.sum()),
+        "shutdown_hours": float((~on).sum()),
         "throughput_lost_fraction": float(1.0 - pace.mean()) if hours else 0.0,
         "peak_facility_mw": float(facility.max()) if hours else 0.0,
         "max_pue": float(np.nanmax(pue)) if hours and np.isfinite(pue).any() else 0.0,

@@ -146,6 +146,26 @@ _POLICY = {
 }
 
 
+def _ups_used(s: Summary, p: GridLimitParams) -> bool:
+    """Whether the UPS batteries gave energy: their lowest charge fell below the charge they started with."""
+    low = s.mean("battery_min_fraction")
+    return low is not None and low < p.battery_initial_fraction - 1e-9
+
+
+def _policy_words(s: Summary, p: GridLimitParams, shortfall_mwh: float) -> str:
+    """How the campus answered. Under ride_through the campus battery storage discharges before the UPS
+    batteries: when it gave energy it is named, with its share of the shortfall energy."""
+    bess = s.mean("bess_discharge_mwh") or 0.0
+    if p.policy != "ride_through" or bess <= 0:
+        return _POLICY[p.policy]
+    share = f"{num(bess)} MWh, {pct(min(bess / shortfall_mwh, 1.0))} of the shortfall"
+    if _ups_used(s, p):
+        return (
+            f"riding through on the campus battery storage ({share}) and then the UPS batteries, then capping"
+        )
+    return f"riding through on the campus battery storage ({share}), then capping"
+
+
 def explain_grid_limit(s: Summary, p: GridLimitParams) -> list[str]:
     short = s.mean("shortfall_mwh") or 0.0
     lost = s.mean("throughput_lost_fraction") or 0.0
@@ -156,7 +176,7 @@ def explain_grid_limit(s: Summary, p: GridLimitParams) -> list[str]:
     peak_kw = s.mean("max_shortfall_kw") or 0.0
     out.append(
         f"The demand exceeded the grid limit by up to {num(peak_kw / 1000.0)} MW "
-        f"({num(short)} MWh in all); the campus answered by {_POLICY[p.policy]}."
+        f"({num(short)} MWh in all); the campus answered by {_policy_words(s, p, short)}."
     )
     if lost <= 1e-6:
         out.append("No throughput was lost.")
@@ -171,8 +191,11 @@ def explain_grid_limit(s: Summary, p: GridLimitParams) -> list[str]:
         out.append(f"Pods were paused for {num(s.mean('paused_pod_hours') or 0.0)} pod-hours.")
     if p.policy in ("ride_through", "generators"):
         low = s.mean("battery_min_fraction")
-        if low is not None:
+        if low is not None and _ups_used(s, p):
             out.append(f"The UPS batteries fell to {pct(low)} of their charge.")
+        bess_low = s.mean("bess_min_fraction")
+        if (s.mean("bess_discharge_mwh") or 0.0) > 0 and bess_low is not None:
+            out.append(f"The campus battery storage fell to {pct(bess_low)} of its charge.")
     if p.policy == "generators":
         failed = s.mean("generator_failed_starts") or 0.0
         starts = s.mean("generator_starts") or 0.0
@@ -249,11 +272,37 @@ _COOLING_EVENT = {
 }
 
 
+_COOLING_EVENTS = {
+    "cdu_loss": "the loss of {n} CDUs",
+    "pump_loss": "the loss of CDU pumps on {n} units",
+    "chiller_loss": "the loss of {n} chiller plants",
+    "supply_temp_excursion": "coolant supply temperature excursions on {n} units",
+}
+
+
+def _units_hit(p: LiquidCoolingParams, kind: str) -> int:
+    """How many units (or plants) the events of ``kind`` hit: distinct targets, an empty target (the unit
+    carrying the most GPUs) counting as one."""
+    return len({e.target_id for e in p.events if e.kind == kind})
+
+
+def _cooling_events(p: LiquidCoolingParams) -> str:
+    parts = []
+    for kind in dict.fromkeys(e.kind for e in p.events):
+        n = _units_hit(p, kind)
+        parts.append(_COOLING_EVENT[kind] if n == 1 else _COOLING_EVENTS[kind].format(n=_count_word(n)))
+    return ", ".join(parts)
+
+
+def _count_word(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, f"{n:,}")
+
+
 def explain_liquid_cooling(s: Summary, p: LiquidCoolingParams) -> list[str]:
     out = []
     kinds = {e.kind for e in p.events}
     if p.events:
-        what = ", ".join(dict.fromkeys(_COOLING_EVENT[e.kind] for e in p.events))
+        what = _cooling_events(p)
         first = min(e.at_minutes for e in p.events)
         out.append(f"The run simulated {what}, starting {num(first)} min in.")
     kept = s.mean("min_cooling_fraction")
@@ -261,10 +310,16 @@ def explain_liquid_cooling(s: Summary, p: LiquidCoolingParams) -> list[str]:
     shut = s.mean("shutdown_gpu_hours") or 0.0
     peak = s.mean("max_gpu_temp_c")
     if kept is not None and kept >= 0.999 and kinds <= {"cdu_loss"}:
-        out.append(
-            "The live CDUs of the lost unit's redundancy group (N+1) had the spare capacity to carry its "
-            "heat, so the GPUs kept their full cooling."
-        )
+        if _units_hit(p, "cdu_loss") > 1:
+            out.append(
+                "The live CDUs of the lost units' redundancy groups (N+1) had the spare capacity to carry "
+                "their heat, so the GPUs kept their full cooling."
+            )
+        else:
+            out.append(
+                "The live CDUs of the lost unit's redundancy group (N+1) had the spare capacity to carry its "
+                "heat, so the GPUs kept their full cooling."
+            )
     elif kept is not None and kept < 0.999:
         out.append(f"The worst-hit GPUs kept {pct(kept)} of their cooling while the event lasted.")
     if throttled <= 0 and shut <= 0:
@@ -324,9 +379,17 @@ FAILURE_CASCADE_METRICS: dict[str, Metric] = {
     "lost_work_hours": M(
         "Lost work", "h", "Training since the last checkpoint, lost at interruptions.", False
     ),
-    "downtime_hours": M("Downtime", "h", "Time the job spent restarting and recovering.", False),
+    "downtime_hours": M(
+        "Downtime",
+        "h",
+        "Time the job was down: restarts and recovery, and the waiting for capacity within it.",
+        False,
+    ),
     "waiting_for_capacity_hours": M(
-        "Waiting for capacity", "h", "Time the job waited for enough healthy GPUs.", False
+        "Waiting for capacity",
+        "h",
+        "Time the job waited for enough healthy GPUs (part of the downtime, not on top of it).",
+        False,
     ),
     "checkpoint_overhead_hours": M("Checkpoint writing", "h", "Time spent writing checkpoints.", False),
     "useful_gpu_hours": M("Useful GPU-hours", "GPU-h", "Job GPUs times the useful hours.", True),
@@ -362,10 +425,15 @@ def explain_failure_cascade(s: Summary, p: FailureCascadeParams) -> list[str]:
                 top = ", ".join(f"{cause_label(c)} ({num(v)})" for c, v in causes[:3])
                 sentence += f"; the most frequent causes: {top}"
             out.append(sentence + ".")
+    # The time not spent training, in parts that do not overlap: the run's hours are useful training plus
+    # lost work plus checkpoint writing plus downtime, and the downtime holds the waiting for capacity, so
+    # restarts and recovery are the downtime less the waiting.
+    down = s.mean("downtime_hours") or 0.0
+    waiting = min(s.mean("waiting_for_capacity_hours") or 0.0, down)
     lost = {
         "lost work since the last checkpoint": s.mean("lost_work_hours") or 0.0,
-        "restarts and recovery": s.mean("downtime_hours") or 0.0,
-        "waiting for healthy capacity": s.mean("waiting_for_capacity_hours") or 0.0,
+        "restarts and recovery": max(down - waiting, 0.0),
+        "waiting for healthy capacity": waiting,
         "writing checkpoints": s.mean("checkpoint_overhead_hours") or 0.0,
     }
     ranked = sorted(((v, k) for k, v in lost.items() if v > 0), reverse=True)
@@ -374,7 +442,11 @@ def explain_failure_cascade(s: Summary, p: FailureCascadeParams) -> list[str]:
         v, k = ranked[0]
         out.append(
             f"Most of the {duration_h(total)} not spent training went to {k} ({duration_h(v)}, {pct(v / total)})"
-            + (f", then {ranked[1][1]} ({duration_h(ranked[1][0])})." if len(ranked) > 1 else ".")
+            + (
+                f", then {ranked[1][1]} ({duration_h(ranked[1][0])}, {pct(ranked[1][0] / total)})."
+                if len(ranked) > 1
+                else "."
+            )
         )
     return out
 
@@ -517,6 +589,12 @@ HEAT_WAVE_METRICS: dict[str, Metric] = {
         "Throughput lost", "fraction", "Share of the job's work lost to throttled and shut-down GPUs.", False
     ),
     "peak_facility_mw": M("Peak facility power", "MW", "The highest hourly facility draw.", False),
+    "shutdown_hours": M(
+        "Hours shut down",
+        "h",
+        "Hours in which even the GPUs' minimum power cap left heat unrejected: they shut down, no work done.",
+        False,
+    ),
     "max_pue": M("Highest hourly PUE", "", "Facility power over IT power in the worst hour.", False),
     "water_m3": M("Water", "m³", "Make-up water of the evaporative plant over the wave.", False),
     # series
@@ -543,8 +621,19 @@ def explain_heat_wave(s: Summary, p: HeatWaveParams) -> list[str]:
     if short <= 0:
         out.append("The plants rejected all the heat in every hour; no GPU throttled.")
     else:
+        off = s.mean("shutdown_hours")
+        if off is None:  # a run from before shut-down hours were counted
+            what = "GPUs throttled or shut down"
+        elif off >= short - 1e-9:
+            what = (
+                "the GPUs shut down in every one of them (even their minimum power cap left heat unrejected)"
+            )
+        elif off > 0:
+            what = f"GPUs throttled, and for {num(off)} of those hours shut down"
+        else:
+            what = "GPUs throttled"
         out.append(
-            f"The plants could not reject all the heat for {num(short)} hours, so GPUs throttled and the job "
+            f"The plants could not reject all the heat for {num(short)} hours, so {what}; the job "
             f"lost {pct(lost)} of its throughput over the wave."
         )
     peak, max_pue, water = s.mean("peak_facility_mw"), s.mean("max_pue"), s.mean("water_m3")

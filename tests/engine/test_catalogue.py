@@ -166,12 +166,15 @@ def test_failure_cascade_names_goodput_and_the_largest_loss():
         "time ratio)."
     )
     m = summary["metrics"]
+    # the parts do not overlap: the downtime holds the waiting for capacity
     losses = {
         "lost work since the last checkpoint": m["lost_work_hours"]["mean"],
-        "restarts and recovery": m["downtime_hours"]["mean"],
+        "restarts and recovery": m["downtime_hours"]["mean"] - m["waiting_for_capacity_hours"]["mean"],
         "waiting for healthy capacity": m["waiting_for_capacity_hours"]["mean"],
         "writing checkpoints": m["checkpoint_overhead_hours"]["mean"],
     }
+    # and they add up to the time not spent training: 20 days x (1 - ETTR)
+    assert sum(losses.values()) == pytest.approx(20 * 24 * (1 - ettr), rel=1e-9, abs=1e-9)
     largest = max(losses, key=losses.get)
     assert f"went to {largest}" in words[-1]
     if summary["by_cause"]:

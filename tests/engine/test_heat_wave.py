@@ -15,7 +15,14 @@ from simulations.engine import heat_wave as hw
 from simulations.engine.params import ParamsError, validate_params
 from simulations.engine.registry import MODELS
 
-METRICS = {"cooling_shortfall_hours", "throughput_lost_fraction", "peak_facility_mw", "max_pue", "water_m3"}
+METRICS = {
+    "cooling_shortfall_hours",
+    "shutdown_hours",
+    "throughput_lost_fraction",
+    "peak_facility_mw",
+    "max_pue",
+    "water_m3",
+}
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +112,16 @@ def test_bad_parameters_name_their_field(params, field):
     with pytest.raises(ParamsError) as caught:
         validate_params("heat_wave", params)
     assert [e["field"] for e in caught.value.errors] == [field]
+
+
+def test_hours_the_gpus_shut_down_are_counted(campus):
+    # A plant far too small for the campus: even the minimum cap leaves heat unrejected in every hour of the
+    # 2-day wave, so the GPUs are off for all 48 h (the job does no work: 100 % lost), as the hourly GPU
+    # power series (0 = shut down) shows hour by hour.
+    snap = with_plants(campus, "dry-cooler", 1.0)
+    _, r = result(snap, temperature_rise_k=4.0, days=2)
+    assert r.metrics["shutdown_hours"] == 48 == int((r.series["gpu_power_fraction"] == 0).sum())
+    assert r.metrics["throughput_lost_fraction"] == 1.0
+    # and the 1.5 MW plant of the throttling test shuts nothing down that it could throttle
+    _, r = result(with_plants(campus, "dry-cooler", 1500.0), temperature_rise_k=4.0, days=2)
+    assert r.metrics["shutdown_hours"] == int((r.series["gpu_power_fraction"] == 0).sum())
