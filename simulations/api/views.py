@@ -113,7 +113,7 @@ class ScenarioViewSet(TwinModelViewSet):
         "on the same scenario and inventory gives the same results. A deterministic kind (power capping, a grid limit without random generator starts) runs "
         "one replica whatever `replicas` says. The run reads what is in service on `as_of` (YYYY-MM-DD, default "
         "today; stored on the run): equipment retired by then or not yet in service does not count, as in the "
-        "analytics' `?as_of=`. Parameters the campus cannot run that day (it changed since the "
+        "analytics' `?as_of=`; a day on which no GPU of the campus is in service is a 400 on `as_of`. Parameters the campus cannot run that day (it changed since the "
         'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`.',
         request=RunRequestSerializer,
         responses={202: RunSerializer},
@@ -169,6 +169,9 @@ class ScenarioViewSet(TwinModelViewSet):
         # the run reads it), before anything is stored.
         as_of = body.validated_data.get("as_of") or timezone.localdate()
         snap = in_service_snapshot(scenario.campus, as_of)
+        nothing = runs.in_service_errors(scenario.kind, snap, as_of)
+        if nothing:
+            raise ValidationError({"as_of": nothing})
         errors = runs.campus_params_errors(scenario.kind, scenario.params, snap)
         if errors:
             raise ValidationError({"params": errors})

@@ -19,6 +19,7 @@ from .config import (
     RunStopped,
     campus_params_errors,
     default_replicas,
+    in_service_errors,
     kinds,
     sweep_campus_errors,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "execute_chunk",
     "explanation",
     "fail_run",
+    "in_service_errors",
     "kinds",
     "launch_run",
     "reap_stale_runs",

@@ -76,6 +76,26 @@ def default_replicas(kind: str, params: Any = None) -> int:
     return int(getattr(model(kind), "DEFAULT_REPLICAS", DEFAULT_REPLICAS))
 
 
+def in_service_errors(kind: str, snap: CampusSnapshot, as_of: Any) -> list[str]:
+    """[message] when the campus has nothing in service on ``as_of`` that a run of ``kind`` needs: every
+    built-in kind simulates the campus's GPUs (a training job, their power or their heat), so a day with no
+    GPU in service (a phased campus before its first phase, or after its last retirement) has nothing to
+    run: the run would otherwise "succeed" with zeros or fail on a parameter the user never set. A kind whose
+    module says ``NEEDS_GPUS = False`` is not checked. Empty when there is something to run."""
+    from simulations.engine.registry import model
+
+    if not getattr(model(kind), "NEEDS_GPUS", True):
+        return []
+    gpus = sum(n for rack in snap.racks for n in snap.rack_gpus(rack).values())
+    if gpus > 0:
+        return []
+    return [
+        f"nothing is in service on {as_of}: no GPU of the campus is in service that day (equipment not yet "
+        "in service or already retired does not count); choose a day on which a phase of the campus is in "
+        "service"
+    ]
+
+
 def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -> dict[str, list[str]]:
     """{"<path>": [message]} for each parameter the campus cannot run (a GPU model, pod, cooling unit or plant
     it does not have...): the kind's own ``prepare`` on ``snap`` (the campus as designed for a scenario being

@@ -15,7 +15,7 @@ from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.models import Run, RunChunk
 
 from . import plans, sweeps
-from .config import validated_params
+from .config import in_service_errors, validated_params
 
 START_RUN_TASK = "simulations.tasks.start_run"
 RUN_CHUNK_TASK = "simulations.tasks.run_chunk"
@@ -47,6 +47,9 @@ def start(run_id: int) -> str:
             from campus.snapshot_adapter import build_snapshot
 
             snap = build_snapshot(run.scenario.campus_id, run.as_of)  # what is in service on the run's day
+            nothing = in_service_errors(run.scenario.kind, snap, run.as_of)
+            if nothing:  # a scheduled run fires on its day, unchecked by the API
+                raise ValueError(f"as_of: {nothing[0]}")
             # A sweep: its first point here (the rest on the workers, sharing what the snapshot caches).
             params = validated_params(run.scenario.kind, plans.params_of(run, 0))
             prepared = plans.prepare(run.scenario.kind, snap, params)

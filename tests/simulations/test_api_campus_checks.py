@@ -111,16 +111,21 @@ def test_a_bad_sweep_is_named_before_the_campus_is_tried(planner_client, campus)
     assert not Run.objects.exists()
 
 
-def test_the_campus_is_tried_as_designed_as_a_run_reads_it(planner_client, campus):
-    # Racks entering service next year hold the campus's only GPUs: a run reads the campus as designed, so
-    # a cap on their GPU model is one the campus can run, though nothing is in service today.
-    Rack.objects.filter(campus=campus).update(in_service_date=date.today() + timedelta(days=365))
+def test_the_campus_is_tried_as_designed_when_saved_and_on_its_day_when_run(planner_client, campus):
+    # Racks entering service next year hold the campus's only GPUs: a scenario is checked against the campus
+    # as designed, so a cap on their GPU model is saved; a run today has nothing in service to run (a 400 on
+    # as_of), a run on a day after they enter service is queued.
+    later = date.today() + timedelta(days=365)
+    Rack.objects.filter(campus=campus).update(in_service_date=later)
     slug = Node.objects.filter(rack__campus=campus).first().node_model.gpu_model.slug
     created = post_scenario(
         planner_client, campus, "power_capping", {"caps": [{"gpu_model": slug, "cap_fraction": 0.8}]}
     )
     assert created.status_code == 201, created.json()
-    response = planner_client.post(f"/api/scenarios/{created.json()['id']}/run/", {})
+    url = f"/api/scenarios/{created.json()['id']}/run/"
+    today = planner_client.post(url, {})
+    assert today.status_code == 400 and list(today.json()) == ["as_of"], today.json()
+    response = planner_client.post(url, {"as_of": (later + timedelta(days=1)).isoformat()})
     assert response.status_code == 202, response.json()
 
 

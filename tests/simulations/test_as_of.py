@@ -120,7 +120,9 @@ def test_a_day_with_nothing_in_service_is_a_400_before_anything_is_stored(planne
     scenario = cascade(phased, planner)
     response = planner_client.post(f"/api/scenarios/{scenario.pk}/run/", {})
     assert response.status_code == 400
-    assert "params" in response.json()
+    # keyed on the day, not on a parameter the scenario never set (gpu_models)
+    assert list(response.json()) == ["as_of"]
+    assert "nothing is in service on" in response.json()["as_of"][0]
     assert not Run.objects.exists()
     later = planner_client.post(f"/api/scenarios/{scenario.pk}/run/", {"as_of": "2099-06-01", "replicas": 1})
     assert later.status_code == 202, later.json()
@@ -176,3 +178,33 @@ def test_a_generated_phased_campus_runs_on_its_phases_so_far(planner_client, pla
         response = planner_client.post(f"/api/scenarios/{scenario.pk}/run/", body)
         assert response.status_code == 202, response.json()
         assert job_gpus(run_all(Run.objects.get(pk=response.json()["id"]))) == gpus
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["power_capping", "grid_limit", "liquid_cooling", "failure_cascade", "power_dynamics", "heat_wave"],
+)
+def test_every_kind_refuses_a_day_with_nothing_in_service_on_as_of(planner_client, phased, planner, kind):
+    # Every rack enters service in 2099: on 2024-06-01 no GPU is in service, whatever the kind simulates (a
+    # cap that "cost 100 % of the throughput" of nothing, a job of 0 GPUs).
+    Rack.objects.filter(campus=phased).update(in_service_date=FUTURE)
+    scenario = Scenario.objects.create(campus=phased, kind=kind, name=kind, params={}, owner=planner)
+    response = planner_client.post(f"/api/scenarios/{scenario.pk}/run/", {"as_of": BEFORE.isoformat()})
+    assert response.status_code == 400, response.json()
+    assert response.json() == {
+        "as_of": [
+            "nothing is in service on 2024-06-01: no GPU of the campus is in service that day (equipment not "
+            "yet in service or already retired does not count); choose a day on which a phase of the campus "
+            "is in service"
+        ]
+    }
+    assert not Run.objects.exists()
+
+
+def test_a_scheduled_run_on_a_day_with_nothing_in_service_fails_saying_so(phased, planner):
+    # A schedule fires unchecked by the API: the run fails naming the day, it does not "succeed" with a
+    # throughput of 0.
+    Rack.objects.filter(campus=phased).update(in_service_date=FUTURE)
+    run = run_all(runs.launch_run(capping(phased, planner), replicas=1, seed=1, as_of=BEFORE))
+    assert run.status == "failed"
+    assert "as_of: nothing is in service on 2024-06-01" in run.error
