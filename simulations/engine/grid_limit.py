@@ -103,9 +103,27 @@ def stochastic(params: GridLimitParams) -> bool:
 def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     p = params
     base = p.capacity_kw if p.capacity_kw is not None else snap.grid_capacity_kw
-    if not base > 0 and not p.capacity_schedule:
+    # A capacity_kw of 0 given is a real limit (the grid gives nothing, as a cut_fraction of 1 or a
+    # capacity_schedule step to 0): only a campus without a grid capacity and no capacity given is refused.
+    if p.capacity_kw is None and not base > 0 and not p.capacity_schedule:
         raise ParamsError(
-            [{"field": "capacity_kw", "message": "the campus has no grid capacity; give capacity_kw"}]
+            [
+                {
+                    "field": "capacity_kw",
+                    "message": "the campus has no grid capacity (grid_capacity_mw); give capacity_kw",
+                }
+            ]
+        )
+    known_pods = {pod.id for pod in snap.pods} | {r.pod_id for r in snap.racks if r.pod_id is not None}
+    unknown = sorted(set(p.pod_priorities) - known_pods)
+    if unknown:
+        raise ParamsError(
+            [
+                {
+                    "field": "pod_priorities",
+                    "message": f"no pod {', '.join(str(u) for u in unknown)} in the campus",
+                }
+            ]
         )
     load = campus_load(snap, p.job.precision, p.job.mfu, p.utilization, p.pue)
     dt_h = p.step_minutes / 60.0

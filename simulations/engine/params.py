@@ -7,6 +7,7 @@ default comes from is documented in docs/scenarios.md.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -14,7 +15,6 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
-    NonNegativeFloat,
     PositiveFloat,
     Tag,
     ValidationError,
@@ -27,6 +27,44 @@ from campus.catalog_data import default_value
 from simulations.engine.contract import ScenarioKind
 
 KINDS: tuple[str, ...] = tuple(k.value for k in ScenarioKind)
+
+
+class FieldError(ValueError):
+    """A check across fields (a model validator) that belongs to one field: ``field`` is its path from the
+    model checked ("events[1].start_hours"), so the error is keyed on it and not on the model."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+# Bounds of the durations, steps and sizes (docs/scenarios.md, "Bounds"): beyond them a run means nothing a
+# planner asks (a year of grid steps, a week of seconds of coolant) and the engine's arrays or figures blow up.
+HOURS_A_YEAR = 8760.0
+MINUTES_A_WEEK = 7 * 24 * 60.0
+MINUTES_A_YEAR = 365 * 24 * 60.0
+# A checkpoint interval longer than any run (never a checkpoint within it) is a use: up to ten years.
+MAX_CHECKPOINT_MINUTES = 10 * MINUTES_A_YEAR
+SECONDS_A_DAY = 86_400.0
+SECONDS_A_WEEK = 7 * 86_400.0
+MAX_FAILURE_DAYS = 3650.0  # ten years of failures (long runs make tight statistics)
+MAX_GRID_STEPS = 1_000_000  # grid_limit: duration / step (a year at 1 min is 525,600)
+MAX_KW = 1e8  # any power of the campus, kW (100 GW)
+MAX_KWH = 1e9  # any stored energy, kWh (1 TWh)
+MAX_MW = MAX_KW / 1000.0
+MAX_MWH = MAX_KWH / 1000.0
+
+
+def _starts_within(items: list[Any], attr: str, name: str, end: float, unit: str) -> None:
+    """Each item of the list ``name`` starts (``attr``) before the run's end ``end``: an event after the end
+    would change nothing, silently."""
+    for i, item in enumerate(items):
+        start = getattr(item, attr)
+        if start >= end:
+            raise FieldError(
+                f"{name}[{i}].{attr}",
+                f"starts at {start:g} {unit}, not before the run ends ({end:g} {unit}): it would change nothing",
+            )
 
 
 class ParamsError(ValueError):
@@ -162,12 +200,16 @@ class JobParams(ThroughputParams):
     """A synchronous job that checkpoints and restarts after an interruption."""
 
     # BLOOM 176B checkpointed every 3 h (catalog TRAINING_DEFAULTS).
-    checkpoint_interval_minutes: float = Field(default_value("checkpoint_interval_minutes"), gt=0)
+    checkpoint_interval_minutes: float = Field(
+        default_value("checkpoint_interval_minutes"), gt=0, le=MAX_CHECKPOINT_MINUTES
+    )
     """Time between two checkpoints, minutes; work since the last one is lost when the job is interrupted."""
     # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
-    checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    checkpoint_write_minutes: float = Field(
+        default_value("checkpoint_write_minutes"), ge=0, le=MINUTES_A_WEEK
+    )
     """Time the job spends writing one checkpoint, minutes."""
-    restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
+    restart_minutes: float = Field(default_value("restart_minutes"), ge=0, le=MINUTES_A_WEEK)
     """Time from the GPUs being back to the job training again (reload, re-initialise), minutes."""
 
 
@@ -193,8 +235,8 @@ class CapRule(_Strict):
 class CapStep(_Strict):
     """From ``start_hours`` on, these caps replace the ones in force."""
 
-    start_hours: float = Field(0.0, ge=0, title="Starts at (h)")
-    """Hours from the start of the run when this step's caps take over."""
+    start_hours: float = Field(0.0, ge=0, le=HOURS_A_YEAR, title="Starts at (h)")
+    """Hours from the start of the run when this step's caps take over (before the run ends)."""
     caps: list[CapRule] = Field(default_factory=list, title="Caps")
     """The caps in force from this step on; later rules win when several match one GPU group."""
 
@@ -203,8 +245,8 @@ class CapStep(_Strict):
 
 
 class PowerCappingParams(_Strict):
-    duration_hours: float = Field(24.0, gt=0, title="Duration (h)")
-    """Simulated time, hours."""
+    duration_hours: float = Field(24.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
+    """Simulated time, hours (at most a year, 8,760 h)."""
     caps: list[CapRule] = Field(default_factory=lambda: [CapRule(cap_fraction=0.8)], title="Caps")
     """Caps applied from the start; later rules win when several match one GPU group."""
     schedule: list[CapStep] = Field(default_factory=list, title="Cap schedule")
@@ -224,7 +266,8 @@ class PowerCappingParams(_Strict):
     def _sorted_schedule(self) -> PowerCappingParams:
         starts = [s.start_hours for s in self.schedule]
         if starts != sorted(starts):
-            raise ValueError("schedule must be sorted by start_hours")
+            raise FieldError("schedule", "must be sorted by start_hours")
+        _starts_within(self.schedule, "start_hours", "schedule", self.duration_hours, "h")
         return self
 
 
@@ -234,18 +277,18 @@ class PowerCappingParams(_Strict):
 class CapacityStep(_Strict):
     """From ``start_hours`` on, the interconnect capacity is ``capacity_kw``."""
 
-    start_hours: float = Field(0.0, ge=0, title="Starts at (h)")
-    """Hours from the start of the run when this capacity applies."""
-    capacity_kw: float = Field(..., ge=0, title="Capacity (kW)")
-    """Grid capacity from this step on, kW."""
+    start_hours: float = Field(0.0, ge=0, le=HOURS_A_YEAR, title="Starts at (h)")
+    """Hours from the start of the run when this capacity applies (before the run ends)."""
+    capacity_kw: float = Field(..., ge=0, le=MAX_KW, title="Capacity (kW)")
+    """Grid capacity from this step on, kW (0: the grid gives nothing)."""
 
 
 class GridEvent(_Strict):
     """A demand-response event: the interconnect capacity is cut by ``cut_fraction`` for a while."""
 
-    start_hours: float = Field(14.0, ge=0, title="Starts at (h)")
-    """Hours from the start of the run when the cut begins."""
-    duration_hours: float = Field(3.0, gt=0, title="Duration (h)")
+    start_hours: float = Field(14.0, ge=0, le=HOURS_A_YEAR, title="Starts at (h)")
+    """Hours from the start of the run when the cut begins (before the run ends)."""
+    duration_hours: float = Field(3.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
     """How long the cut lasts, hours."""
     # Emerald AI's Phoenix field test (Colangelo et al., arXiv 2507.00909, 2025): 25 % for 3 h at peak grid demand.
     cut_fraction: float = Field(0.25, ge=0, le=1, title="Cut (fraction of capacity)")
@@ -253,12 +296,13 @@ class GridEvent(_Strict):
 
 
 class GridLimitParams(_Strict):
-    duration_hours: float = Field(24.0, gt=0, title="Duration (h)")
-    """Simulated time, hours."""
+    duration_hours: float = Field(24.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
+    """Simulated time, hours (at most a year, 8,760 h)."""
     step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)", json_schema_extra=ADVANCED)
-    """Resolution of the simulation, minutes."""
-    capacity_kw: float | None = Field(None, ge=0, title="Grid capacity (kW)")
-    """Interconnect capacity before any event; empty: the campus grid capacity."""
+    """Resolution of the simulation, minutes; the run has at most 1,000,000 steps (duration / step)."""
+    capacity_kw: float | None = Field(None, ge=0, le=MAX_KW, title="Grid capacity (kW)")
+    """Interconnect capacity before any event; empty: the campus grid capacity; 0: the grid gives nothing
+    (the campus runs on what its policy finds elsewhere)."""
     capacity_schedule: list[CapacityStep] = Field(default_factory=list, title="Capacity schedule")
     """Capacity changes over time (sorted by start)."""
     events: list[GridEvent] = Field(default_factory=lambda: [GridEvent()], title="Demand-response events")
@@ -279,20 +323,22 @@ class GridLimitParams(_Strict):
         0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)", json_schema_extra=ADVANCED
     )
     """Power of a paused GPU as a fraction of its TDP (an H100 idles near 70-100 W of 700 W)."""
-    battery_kwh: float | None = Field(None, ge=0, title="Battery energy (kWh)")
+    battery_kwh: float | None = Field(None, ge=0, le=MAX_KWH, title="Battery energy (kWh)")
     """UPS battery energy; empty: derived from the campus's UPSs (rated kW x battery minutes)."""
     battery_initial_fraction: float = Field(1.0, ge=0, le=1, title="Battery charge at start (0–1)")
     """State of charge of the batteries at the start."""
     battery_recharge_kw: float | None = Field(
-        None, ge=0, title="Battery recharge power (kW)", json_schema_extra=ADVANCED
+        None, ge=0, le=MAX_KW, title="Battery recharge power (kW)", json_schema_extra=ADVANCED
     )
     """Recharge power; empty: 10 % of the batteries' rated discharge."""
-    generator_kw: float | None = Field(None, ge=0, title="Generator capacity (kW)")
+    generator_kw: float | None = Field(None, ge=0, le=MAX_KW, title="Generator capacity (kW)")
     """Standby generator capacity; empty: the campus's generator devices."""
-    generator_start_delay_s: float | None = Field(None, ge=0, title="Generator start delay (s)")
+    generator_start_delay_s: float | None = Field(
+        None, ge=0, le=SECONDS_A_DAY, title="Generator start delay (s)"
+    )
     """Time from the call to the generators delivering power; empty: the campus's generators."""
     generator_ramp_s: float | None = Field(
-        None, ge=0, title="Generator ramp time (s)", json_schema_extra=ADVANCED
+        None, ge=0, le=SECONDS_A_DAY, title="Generator ramp time (s)", json_schema_extra=ADVANCED
     )
     """Time from first power to full generator output; empty: the campus's generators."""
     # Chance that a generator call fails (IEEE 493 order of magnitude, catalog POWER_DEFAULTS).
@@ -308,9 +354,19 @@ class GridLimitParams(_Strict):
 
     @model_validator(mode="after")
     def _sorted_schedule(self) -> GridLimitParams:
+        steps = math.ceil(self.duration_hours * 60.0 / self.step_minutes - 1e-9)
+        if steps > MAX_GRID_STEPS:
+            least = self.duration_hours * 60.0 / MAX_GRID_STEPS
+            raise FieldError(
+                "step_minutes",
+                f"{self.duration_hours:g} h at {self.step_minutes:g} min is {steps:,} steps; at most "
+                f"{MAX_GRID_STEPS:,}: a step of at least {least:.3g} min",
+            )
         starts = [s.start_hours for s in self.capacity_schedule]
         if starts != sorted(starts):
-            raise ValueError("capacity_schedule must be sorted by start_hours")
+            raise FieldError("capacity_schedule", "must be sorted by start_hours")
+        _starts_within(self.capacity_schedule, "start_hours", "capacity_schedule", self.duration_hours, "h")
+        _starts_within(self.events, "start_hours", "events", self.duration_hours, "h")
         return self
 
 
@@ -320,9 +376,9 @@ class GridLimitParams(_Strict):
 class _CoolingEventBase(_Strict):
     target_id: int | None = Field(None, title="Unit or plant", json_schema_extra=picker("cooling_target"))
     """The cooling unit (or, for a chiller loss, the plant) that fails; empty: the one carrying the most GPUs."""
-    at_minutes: float = Field(5.0, ge=0, title="Starts at (min)")
-    """Minutes from the start of the run when the event begins."""
-    repair_minutes: float = Field(30.0, ge=0, title="Repair time (min)")
+    at_minutes: float = Field(5.0, ge=0, le=MINUTES_A_WEEK, title="Starts at (min)")
+    """Minutes from the start of the run when the event begins (before the run ends)."""
+    repair_minutes: float = Field(30.0, ge=0, le=MINUTES_A_YEAR, title="Repair time (min)")
     """Time until flow or heat rejection is back (repair or failover), minutes."""
 
 
@@ -382,13 +438,15 @@ CoolingEvent = Annotated[
 
 
 class LiquidCoolingParams(_Strict):
-    duration_minutes: float = Field(120.0, gt=0, title="Duration (min)")
-    """Simulated time, minutes."""
+    duration_minutes: float = Field(120.0, gt=0, le=MINUTES_A_WEEK, title="Duration (min)")
+    """Simulated time, minutes (at most a week, 10,080 min)."""
     events: list[CoolingEvent] = Field(default_factory=lambda: [CduLossEvent()], title="Cooling events")
     """The failures and excursions, each at its own time."""
     # Chillers take minutes to restart after a power event: Schneider Electric White Paper 179, Data Center
     # Temperature Rise During a Cooling System Outage.
-    chiller_restart_minutes: float | None = Field(None, ge=0, title="Chiller restart time (min)")
+    chiller_restart_minutes: float | None = Field(
+        None, ge=0, le=MINUTES_A_WEEK, title="Chiller restart time (min)"
+    )
     """Time a chiller needs to restart after the repair; empty: the plant's own restart time."""
     # Lumped RC per kW of load, C dT/dt = P - G (T - T_coolant) (catalog COOLING_DEFAULTS, estimates fitted
     # to shutdown "in under a minute" at 10 kW+ per cabinet and in minutes at 5 kW: Opengate Data Systems' Data
@@ -432,7 +490,7 @@ class LiquidCoolingParams(_Strict):
     )
     """Loop water per kW of heat; it heats while the chiller is down (estimate)."""
     node_restart_minutes: float = Field(
-        15.0, ge=0, title="Node restart time (min)", json_schema_extra=ADVANCED
+        15.0, ge=0, le=MINUTES_A_WEEK, title="Node restart time (min)", json_schema_extra=ADVANCED
     )
     """Time a shut-down node needs to come back once cooling is restored, minutes."""
     series_points: int = Field(600, ge=10, le=20000, title="Chart points", json_schema_extra=ADVANCED)
@@ -442,13 +500,18 @@ class LiquidCoolingParams(_Strict):
     job: JobParams = Field(default_factory=JobParams, title="Training job")
     """The synchronous job over every GPU whose slowdown and lost work are counted."""
 
+    @model_validator(mode="after")
+    def _events_in_the_run(self) -> LiquidCoolingParams:
+        _starts_within(self.events, "at_minutes", "events", self.duration_minutes, "min")
+        return self
+
 
 # ---------------------------------------------------------------- failure_cascade
 
 
 class FailureCascadeParams(_Strict):
-    duration_days: float = Field(30.0, gt=0, title="Duration (d)")
-    """Simulated time, days."""
+    duration_days: float = Field(30.0, gt=0, le=MAX_FAILURE_DAYS, title="Duration (d)")
+    """Simulated time, days (at most ten years, 3,650 days)."""
     job_gpus: int | None = Field(None, gt=0, title="Job size (GPUs)")
     """GPUs in the training job; empty: every GPU of the campus less the hot spares."""
     gpu_models: list[str] | None = Field(None, title="GPU models", json_schema_extra=picker("gpu_model"))
@@ -463,18 +526,22 @@ class FailureCascadeParams(_Strict):
     )
     """Time between checkpoints, minutes, or "optimal" (Young/Daly: the square root of 2 x write time x MTBF)."""
     # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
-    checkpoint_write_minutes: float = Field(default_value("checkpoint_write_minutes"), ge=0)
+    checkpoint_write_minutes: float = Field(
+        default_value("checkpoint_write_minutes"), ge=0, le=MINUTES_A_WEEK
+    )
     """Time the job spends writing one checkpoint, minutes."""
-    restart_minutes: float = Field(default_value("restart_minutes"), ge=0)
+    restart_minutes: float = Field(default_value("restart_minutes"), ge=0, le=MINUTES_A_WEEK)
     """Time from the GPUs being back to the job training again, minutes."""
     # OPT-175B kept 12 spares for 124 nodes.
     hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
     """Spare nodes held outside the job; empty: 10 % of the job's nodes with hot-spare recovery, 0 otherwise."""
-    state_gb_per_gpu: float = Field(80.0, ge=0, title="State to copy (GB per GPU)")
+    state_gb_per_gpu: float = Field(80.0, ge=0, le=10_000, title="State to copy (GB per GPU)")
     """In-memory recovery: training state copied from the peers' HBM to the replacement GPU."""
-    fabric_gbps: float | None = Field(None, gt=0, title="Recovery bandwidth (Gbit/s per GPU)")
+    fabric_gbps: float | None = Field(None, gt=0, le=100_000, title="Recovery bandwidth (Gbit/s per GPU)")
     """Back-end bandwidth that carries the copied state; empty: the node's NIC speed."""
-    step_seconds: float = Field(10.0, gt=0, title="Training step (s)", json_schema_extra=ADVANCED)
+    step_seconds: float = Field(
+        10.0, gt=0, le=SECONDS_A_DAY, title="Training step (s)", json_schema_extra=ADVANCED
+    )
     """Duration of one training step; in-memory recovery loses at most one step."""
     rate_set: str = Field("per-model", title="GPU failure rate set", json_schema_extra=ADVANCED)
     """"per-model": each GPU model's own generation set; otherwise the name of one set for every GPU."""
@@ -488,7 +555,7 @@ class FailureCascadeParams(_Strict):
         default_factory=dict, title="MTBF overrides (h)", json_schema_extra=key_picker("failure_component")
     )
     """Mean time between failures per component, hours, replacing the rate set's value."""
-    repair_hours_overrides: dict[str, NonNegativeFloat] = Field(
+    repair_hours_overrides: dict[str, Annotated[float, Field(ge=0, le=10 * HOURS_A_YEAR)]] = Field(
         default_factory=dict,
         title="Repair time overrides (h)",
         json_schema_extra=key_picker("failure_component"),
@@ -501,11 +568,14 @@ class FailureCascadeParams(_Strict):
     series_points: int = Field(200, ge=2, le=20000, title="Chart points", json_schema_extra=ADVANCED)
     """Samples of each time series."""
 
-    @model_validator(mode="after")
-    def _checks(self) -> FailureCascadeParams:
-        if self.checkpoint_interval_minutes != "optimal" and not self.checkpoint_interval_minutes > 0:
-            raise ValueError("checkpoint_interval_minutes must be > 0 or 'optimal'")
-        return self
+    @field_validator("checkpoint_interval_minutes")
+    @classmethod
+    def _interval(cls, value: float | str) -> float | str:
+        if value != "optimal" and not 0 < value <= MAX_CHECKPOINT_MINUTES:
+            raise ValueError(
+                f"must be > 0 and at most {MAX_CHECKPOINT_MINUTES:,.0f} min (ten years), or 'optimal'"
+            )
+        return value
 
 
 # ---------------------------------------------------------------- power_dynamics
@@ -516,19 +586,21 @@ class DynamicsJob(_Strict):
 
     pods: list[int] | None = Field(None, title="Pods", json_schema_extra=picker("pod"))
     """Pods the job runs on; none ticked: every GPU of the campus."""
-    iteration_seconds: float = Field(2.0, gt=0, title="Iteration (s)")
+    iteration_seconds: float = Field(2.0, gt=0, le=3600, title="Iteration (s)")
     """One training step, seconds: the period of the power swing."""
     comm_fraction: float = Field(0.3, ge=0, lt=1, title="Communication share of an iteration (0–1)")
     """Share of each iteration the GPUs spend waiting on the network."""
     comm_power_fraction: float = Field(0.3, ge=0, le=1, title="Power while communicating (fraction of TDP)")
     """GPU power during the communication phase, as a fraction of TDP."""
-    phase_offset_seconds: float = Field(0.0, title="Phase offset (s)")
+    phase_offset_seconds: float = Field(0.0, ge=-SECONDS_A_WEEK, le=SECONDS_A_WEEK, title="Phase offset (s)")
     """Shift of this job's iterations against the others, seconds (two equal jobs half a period apart cancel)."""
-    start_seconds: float | None = Field(0.0, ge=0, title="Starts at (s)")
+    start_seconds: float | None = Field(0.0, ge=0, le=SECONDS_A_WEEK, title="Starts at (s)")
     """When the job starts training (a step, no ramp), seconds; empty: only a job start event starts it."""
-    checkpoint_every_seconds: float | None = Field(None, gt=0, title="Checkpoint every (s)")
+    checkpoint_every_seconds: float | None = Field(
+        None, gt=0, le=SECONDS_A_WEEK, title="Checkpoint every (s)"
+    )
     """A checkpoint every so many seconds of training; the GPUs idle while it is written. Empty: none."""
-    checkpoint_seconds: float = Field(30.0, ge=0, title="Checkpoint duration (s)")
+    checkpoint_seconds: float = Field(30.0, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
     """How long writing one checkpoint takes, seconds."""
 
 
@@ -540,21 +612,21 @@ class DynamicsEvent(_Strict):
         "job_crash", title="What happens"
     )
     """Job crash, job start (with a ramp), an extra checkpoint of a job, or a grid voltage dip."""
-    at_seconds: float = Field(600.0, ge=0, title="At (s)")
-    """Seconds from the start of the run when the event happens."""
+    at_seconds: float = Field(600.0, ge=0, le=SECONDS_A_WEEK, title="At (s)")
+    """Seconds from the start of the run when the event happens (before the run ends)."""
     job: int = Field(0, ge=0, title="Job (number in the list, from 0)")
     """Job crash, job start, checkpoint: the job it concerns, by its place in the job list (0 = the first)."""
-    restart_after_seconds: float | None = Field(None, ge=0, title="Restart after (s)")
+    restart_after_seconds: float | None = Field(None, ge=0, le=SECONDS_A_WEEK, title="Restart after (s)")
     """Job crash: the job starts again this long after the crash, seconds; empty: it stays down."""
-    ramp_seconds: float = Field(0.0, ge=0, title="Ramp (s)")
+    ramp_seconds: float = Field(0.0, ge=0, le=SECONDS_A_WEEK, title="Ramp (s)")
     """Job start, and the restart after a crash: the job's power ramps linearly from idle over this time."""
-    duration_seconds: float | None = Field(None, ge=0, title="Checkpoint duration (s)")
+    duration_seconds: float | None = Field(None, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
     """Checkpoint: how long it lasts, seconds; empty: the job's checkpoint duration."""
     trip_fraction: float = Field(0.5, ge=0, le=1, title="Load tripped (fraction, grid dip)")
     """Grid dip: the share of the campus load that trips off the grid (the rest rides through)."""
-    return_seconds: float = Field(60.0, ge=0, title="Off for (s, grid dip)")
+    return_seconds: float = Field(60.0, ge=0, le=SECONDS_A_WEEK, title="Off for (s, grid dip)")
     """Grid dip: how long the tripped load stays off, seconds."""
-    return_ramp_seconds: float = Field(30.0, ge=0, title="Return ramp (s, grid dip)")
+    return_ramp_seconds: float = Field(30.0, ge=0, le=SECONDS_A_WEEK, title="Return ramp (s, grid dip)")
     """Grid dip: the ramp over which the tripped load comes back, seconds."""
 
 
@@ -573,15 +645,15 @@ class SmoothingParams(_Strict):
 class BessParams(_Strict):
     """A battery at the grid connection that holds the grid draw to the load's trailing mean."""
 
-    power_mw: float = Field(0.0, ge=0, title="Battery power (MW)")
+    power_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Battery power (MW)")
     """Rated charge and discharge power, MW; 0: no battery."""
-    energy_mwh: float = Field(0.0, ge=0, title="Battery energy (MWh)")
+    energy_mwh: float = Field(0.0, ge=0, le=MAX_MWH, title="Battery energy (MWh)")
     """Usable stored energy, MWh."""
-    response_ms: float = Field(20.0, ge=0, title="Response time (ms)")
+    response_ms: float = Field(20.0, ge=0, le=60_000, title="Response time (ms)")
     """Delay before the battery answers a change of the load, milliseconds."""
     round_trip_efficiency: float = Field(0.85, gt=0, le=1, title="Round-trip efficiency (0–1)")
     """Energy out over energy in across one charge and discharge."""
-    window_seconds: float = Field(60.0, gt=0, title="Averaging window (s)")
+    window_seconds: float = Field(60.0, gt=0, le=SECONDS_A_DAY, title="Averaging window (s)")
     """The grid draw the battery aims for: the load's mean over this trailing window, seconds."""
 
 
@@ -589,11 +661,11 @@ class GenerationParams(_Strict):
     """On-site generation following the load: it carries what the load draws above ``grid_import_mw``, up
     to its rating, at a limited ramp rate."""
 
-    rating_mw: float = Field(0.0, ge=0, title="Rating (MW)")
+    rating_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Rating (MW)")
     """On-site generation capacity, MW; 0: none."""
     ramp_mw_per_s: float = Field(0.5, gt=0, title="Ramp rate (MW/s)")
     """How fast the generation can follow the load, MW per second."""
-    grid_import_mw: float = Field(0.0, ge=0, title="Grid import (MW)")
+    grid_import_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Grid import (MW)")
     """Load the grid carries before the on-site generation takes the rest, MW."""
 
 
@@ -615,7 +687,7 @@ class RequirementsParams(_Strict):
     def _band(self) -> RequirementsParams:
         lo, hi = self.band_hz
         if not 0 < lo < hi:
-            raise ValueError("band_hz must be [lo, hi] with 0 < lo < hi")
+            raise FieldError("band_hz", "must be [lo, hi] with 0 < lo < hi")
         return self
 
 
@@ -642,7 +714,7 @@ class PowerDynamicsParams(_Strict):
     """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     smoothing: SmoothingParams = Field(default_factory=SmoothingParams, title="GPU power smoothing")
     """A power floor and ramp limits set in the GPUs' driver."""
-    rack_storage_j_per_gpu: float = Field(0.0, ge=0, title="Rack energy storage (J per GPU)")
+    rack_storage_j_per_gpu: float = Field(0.0, ge=0, le=1e9, title="Rack energy storage (J per GPU)")
     """Energy stored in the power supplies or rack per GPU, joules; 0: none."""
     # None (or left out): the campus's own energy storage and prime-rated generators (power_dynamics
     # .campus_assets); given (power_mw / rating_mw 0 for none), they replace the campus's.
@@ -665,7 +737,9 @@ class PowerDynamicsParams(_Strict):
     """Search the smallest battery and power floor that comply, and sweep both for the sizing chart."""
     sizing_points: int = Field(9, ge=2, le=33, title="Sizing chart points", json_schema_extra=ADVANCED)
     """Points of each sweep of the sizing chart."""
-    waveform_start_seconds: float | None = Field(None, ge=0, title="Waveform window start (s)")
+    waveform_start_seconds: float | None = Field(
+        None, ge=0, le=SECONDS_A_WEEK, title="Waveform window start (s)"
+    )
     """Start of the full-resolution window kept for the zoomable waveform; empty: 10 s before the first event."""
     waveform_seconds: float = Field(60.0, gt=0, le=600, title="Waveform window length (s)")
     """Length of the full-resolution window kept for the zoomable waveform, seconds."""
@@ -718,6 +792,10 @@ def validate_params(kind: str, data: dict[str, Any] | None) -> BaseModel:
                 p for p in err["loc"] if not (isinstance(p, str) and (p in _UNION_TAGS or p in _EVENT_TAGS))
             ]
             msg = err["msg"].removeprefix("Value error, ")
+            cause = (err.get("ctx") or {}).get("error")
+            if isinstance(cause, FieldError):
+                parts = [*parts, cause.field]
+                msg = str(cause)
             if tags and err["type"] == "extra_forbidden":
                 msg = f"does not apply to a {tags[-1]} event"
             if "[key]" in parts:
