@@ -43,29 +43,49 @@ OPS: dict[ThresholdOp, Callable[[float, float], bool]] = {
 BAND_VALUES_MAX = 8_000_000
 
 
-def _stats(values: list[float]) -> dict[str, float]:
+Bounds = tuple[float | None, float | None]
+
+
+def _stats(values: list[float], bounds: Bounds | None = None) -> dict[str, float]:
     a = np.asarray(values, dtype=float)
     n = a.size
     mean = float(a.mean())
     half = 1.96 * float(a.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
     p5, p50, p95 = (float(x) for x in np.percentile(a, [5, 50, 95]))
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        # The normal approximation knows nothing of the metric's range: clipped to it.
+        lo, hi = bounds
+        if lo is not None:
+            low, high = max(low, lo), max(high, lo)
+        if hi is not None:
+            low, high = min(low, hi), min(high, hi)
     return {
         "mean": mean,
         "p5": p5,
         "p50": p50,
         "p95": p95,
-        "ci95_low": mean - half,
-        "ci95_high": mean + half,
+        "ci95_low": low,
+        "ci95_high": high,
         "n": float(n),
     }
 
 
-def aggregate(results: Iterable[ReplicaResult]) -> dict[str, Any]:
+# By-cause figures are counts of interruptions.
+_COUNT: Bounds = (0.0, None)
+
+
+def aggregate(results: Iterable[ReplicaResult], bounds: Mapping[str, Bounds] | None = None) -> dict[str, Any]:
     """Per metric {mean, p5, p50, p95, ci95_low, ci95_high, n} over the replicas that report it; by-cause
     counts under "by_cause" (a replica without a cause counts 0 for it); "replicas" and "events" totals.
 
-    The 95 % interval is the normal approximation of the mean, mean +/- 1.96 s / sqrt(n).
+    The 95 % interval is the normal approximation of the mean, mean +/- 1.96 s / sqrt(n), clipped to the
+    metric's physical range where ``bounds`` (metric name -> (lowest, highest), None for no bound: the
+    kind's ``catalogue.metric_bounds``) gives one, and to >= 0 for the by-cause counts: with few replicas
+    the approximation reaches past a bound (an ETTR above 1, a negative count), a value the metric cannot
+    take. The mean and the percentiles lie within the replicas' values, so within the range already.
     """
+    bounds = bounds or {}
     results = list(results)
     out: dict[str, Any] = {}
     if not results:
@@ -76,11 +96,11 @@ def aggregate(results: Iterable[ReplicaResult]) -> dict[str, Any]:
     for name in names:
         vals = [r.metrics[name] for r in results if name in r.metrics and math.isfinite(r.metrics[name])]
         if vals:
-            out[name] = _stats(vals)
+            out[name] = _stats(vals, bounds.get(name))
     causes: dict[str, None] = {}
     for r in results:
         causes.update(dict.fromkeys(r.by_cause))
-    out["by_cause"] = {c: _stats([r.by_cause.get(c, 0.0) for r in results]) for c in causes}
+    out["by_cause"] = {c: _stats([r.by_cause.get(c, 0.0) for r in results], _COUNT) for c in causes}
     out["replicas"] = len(results)
     out["events"] = sum(r.events for r in results)
     return out

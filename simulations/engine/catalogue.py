@@ -28,9 +28,18 @@ class Metric:
     unit: str = ""
     description: str = ""
     higher_is_better: bool | None = None
+    # The physical range of a summary metric, (lowest, highest), None for no bound on that side: a count or
+    # a duration is never negative, a share lies in [0, 1]. The run's 95 % interval of the mean (a normal
+    # approximation, which crosses such a bound with few replicas) is clipped to it (``aggregate``).
+    bounds: tuple[float | None, float | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+# Shorthands for ``Metric.bounds``.
+NON_NEGATIVE: tuple[float | None, float | None] = (0.0, None)
+SHARE: tuple[float | None, float | None] = (0.0, 1.0)
 
 
 # Causes of interruptions (failure_cascade's by_cause keys): the Llama 3 paper's categories for the GPU and
@@ -69,6 +78,11 @@ def _model(kind: str) -> Any:
 def metrics(kind: str) -> dict[str, Metric]:
     """The kind's catalogue of metrics and series (empty for a kind that has none)."""
     return dict(getattr(_model(kind), "METRICS", {}) or {})
+
+
+def metric_bounds(kind: str) -> dict[str, tuple[float | None, float | None]]:
+    """The physical range of each of the kind's metrics that has one (``Metric.bounds``)."""
+    return {name: m.bounds for name, m in metrics(kind).items() if m.bounds is not None}
 
 
 def metric(kind: str, name: str) -> Metric:

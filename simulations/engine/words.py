@@ -7,7 +7,16 @@ states more than the figures carry.
 
 from __future__ import annotations
 
-from simulations.engine.catalogue import Metric, Summary, cause_label, duration_h, num, pct
+from simulations.engine.catalogue import (
+    NON_NEGATIVE,
+    SHARE,
+    Metric,
+    Summary,
+    cause_label,
+    duration_h,
+    num,
+    pct,
+)
 from simulations.engine.params import (
     FailureCascadeParams,
     GridLimitParams,
@@ -95,34 +104,80 @@ def explain_power_capping(s: Summary, p: PowerCappingParams) -> list[str]:
 # ---------------------------------------------------------------- grid_limit
 
 GRID_LIMIT_METRICS: dict[str, Metric] = {
-    "shortfall_mwh": M("Shortfall energy", "MWh", "Demand above the grid limit, before any action.", False),
-    "max_shortfall_kw": M("Largest shortfall", "kW", "The most the demand exceeded the grid limit.", False),
-    "shortfall_events": M("Shortfall episodes", "", "Times the demand rose above the grid limit.", False),
-    "overload_events": M("Overload episodes", "", "Times the campus drew more than the limit anyway.", False),
-    "overload_mwh": M("Overload energy", "MWh", "Energy drawn above the grid limit.", False),
+    "shortfall_mwh": M(
+        "Shortfall energy",
+        "MWh",
+        "Demand above the grid limit, before any action.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "max_shortfall_kw": M(
+        "Largest shortfall", "kW", "The most the demand exceeded the grid limit.", False, bounds=NON_NEGATIVE
+    ),
+    "shortfall_events": M(
+        "Shortfall episodes", "", "Times the demand rose above the grid limit.", False, bounds=NON_NEGATIVE
+    ),
+    "overload_events": M(
+        "Overload episodes",
+        "",
+        "Times the campus drew more than the limit anyway.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "overload_mwh": M(
+        "Overload energy", "MWh", "Energy drawn above the grid limit.", False, bounds=NON_NEGATIVE
+    ),
     "throughput_lost_fraction": M(
-        "Throughput lost", "fraction", "Share of the run's throughput lost.", False
+        "Throughput lost", "fraction", "Share of the run's throughput lost.", False, bounds=SHARE
     ),
-    "lost_eflop": M("Lost work", "EFLOP", "Floating-point operations the job did not do.", False),
-    "min_cap_fraction": M("Lowest cap", "fraction of TDP", "The deepest GPU power cap applied.", True),
+    "lost_eflop": M(
+        "Lost work", "EFLOP", "Floating-point operations the job did not do.", False, bounds=NON_NEGATIVE
+    ),
+    "min_cap_fraction": M(
+        "Lowest cap", "fraction of TDP", "The deepest GPU power cap applied.", True, bounds=SHARE
+    ),
     "paused_pod_hours": M(
-        "Paused pod-hours", "pod-h", "Pods paused times the hours they were paused.", False
+        "Paused pod-hours",
+        "pod-h",
+        "Pods paused times the hours they were paused.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
-    "battery_min_kwh": M("Lowest battery energy", "kWh", "The least energy left in the UPS batteries.", True),
-    "battery_min_fraction": M("Lowest battery charge", "fraction", "The least state of charge.", True),
-    "generator_mwh": M("Generator energy", "MWh", "Energy the standby generators delivered.", None),
-    "generator_starts": M("Generator starts", "", "Times the generators were called.", None),
+    "battery_min_kwh": M(
+        "Lowest battery energy",
+        "kWh",
+        "The least energy left in the UPS batteries.",
+        True,
+        bounds=NON_NEGATIVE,
+    ),
+    "battery_min_fraction": M(
+        "Lowest battery charge", "fraction", "The least state of charge.", True, bounds=SHARE
+    ),
+    "generator_mwh": M(
+        "Generator energy", "MWh", "Energy the standby generators delivered.", None, bounds=NON_NEGATIVE
+    ),
+    "generator_starts": M(
+        "Generator starts", "", "Times the generators were called.", None, bounds=NON_NEGATIVE
+    ),
     "generator_failed_starts": M(
-        "Failed generator starts", "", "Calls of the generators that failed.", False
+        "Failed generator starts", "", "Calls of the generators that failed.", False, bounds=NON_NEGATIVE
     ),
     "grid_energy_mwh": M("Grid energy", "MWh", "Energy drawn from the grid.", None),
     "cost_usd": M("Energy cost", "USD", "Grid energy at the electricity price plus generator fuel.", False),
     "grid_cost_usd": M("Grid energy cost", "USD", "Grid energy times the electricity price.", False),
-    "fuel_cost_usd": M("Fuel cost", "USD", "Fuel of the prime-rated generators.", False),
-    "prime_generator_mwh": M("Prime generation", "MWh", "Energy the prime-rated generators delivered.", None),
-    "bess_discharge_mwh": M("Battery storage discharged", "MWh", "Energy the campus batteries gave.", None),
-    "bess_charge_mwh": M("Battery storage charged", "MWh", "Energy put into the campus batteries.", None),
-    "bess_min_fraction": M("Lowest battery storage charge", "fraction", "The least state of charge.", True),
+    "fuel_cost_usd": M("Fuel cost", "USD", "Fuel of the prime-rated generators.", False, bounds=NON_NEGATIVE),
+    "prime_generator_mwh": M(
+        "Prime generation", "MWh", "Energy the prime-rated generators delivered.", None, bounds=NON_NEGATIVE
+    ),
+    "bess_discharge_mwh": M(
+        "Battery storage discharged", "MWh", "Energy the campus batteries gave.", None, bounds=NON_NEGATIVE
+    ),
+    "bess_charge_mwh": M(
+        "Battery storage charged", "MWh", "Energy put into the campus batteries.", None, bounds=NON_NEGATIVE
+    ),
+    "bess_min_fraction": M(
+        "Lowest battery storage charge", "fraction", "The least state of charge.", True, bounds=SHARE
+    ),
     # series
     "bess_kwh": M("Battery storage energy", "kWh", "Energy left in the campus batteries.", True),
     "limit_kw": M("Grid limit", "kW", "The interconnect capacity in force.", None),
@@ -217,44 +272,68 @@ LIQUID_COOLING_METRICS: dict[str, Metric] = {
     "max_coolant_temp_c": M(
         "Peak coolant temperature", "°C", "The hottest coolant supply any GPU saw.", False
     ),
-    "throttled_gpu_hours": M("Throttled GPU-hours", "GPU-h", "GPUs slowed to hold their temperature.", False),
-    "shutdown_gpu_hours": M("Shut-down GPU-hours", "GPU-h", "GPUs off after reaching shutdown.", False),
-    "job_interruptions": M("Job interruptions", "", "Times a shutdown stopped the training job.", False),
-    "job_slowdown_fraction": M("Job slowdown", "fraction", "Pace lost while the job ran.", False),
+    "throttled_gpu_hours": M(
+        "Throttled GPU-hours", "GPU-h", "GPUs slowed to hold their temperature.", False, bounds=NON_NEGATIVE
+    ),
+    "shutdown_gpu_hours": M(
+        "Shut-down GPU-hours", "GPU-h", "GPUs off after reaching shutdown.", False, bounds=NON_NEGATIVE
+    ),
+    "job_interruptions": M(
+        "Job interruptions", "", "Times a shutdown stopped the training job.", False, bounds=NON_NEGATIVE
+    ),
+    "job_slowdown_fraction": M(
+        "Job slowdown", "fraction", "Pace lost while the job ran.", False, bounds=SHARE
+    ),
     "job_throughput_fraction": M(
         "Job goodput",
         "fraction",
         "Training kept over the run: the job's pace, less downtime and work later rolled back.",
         True,
+        bounds=SHARE,
     ),
     "lost_work_hours": M(
-        "Lost work", "h", "Training done in the run and rolled back to a checkpoint at interruptions.", False
+        "Lost work",
+        "h",
+        "Training done in the run and rolled back to a checkpoint at interruptions.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
     "downtime_hours": M(
-        "Job downtime", "h", "The job stopped: from a shutdown until it had restarted.", False
+        "Job downtime",
+        "h",
+        "The job stopped: from a shutdown until it had restarted.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
-    "slowdown_hours": M("Throttling loss", "h", "Pace lost to throttled GPUs while the job ran.", False),
+    "slowdown_hours": M(
+        "Throttling loss", "h", "Pace lost to throttled GPUs while the job ran.", False, bounds=NON_NEGATIVE
+    ),
     "lost_gpu_hours": M(
         "Lost GPU-hours",
         "GPU-h",
         "GPUs x run x (1 - goodput): downtime, work rolled back and throttling; at most GPUs x run.",
         False,
+        bounds=NON_NEGATIVE,
     ),
     "redone_gpu_hours_before_window": M(
         "Redone work from before the run",
         "GPU-h",
         "Training done before the run began, rolled back at the first interruption (not in the lost GPU-hours).",
         False,
+        bounds=NON_NEGATIVE,
     ),
-    "time_to_throttle_s": M("Time to throttle", "s", "From the first event to the first slowed GPU.", True),
+    "time_to_throttle_s": M(
+        "Time to throttle", "s", "From the first event to the first slowed GPU.", True, bounds=NON_NEGATIVE
+    ),
     "time_to_shutdown_s": M(
-        "Time to shutdown", "s", "From the first event to the first shut-down GPU.", True
+        "Time to shutdown", "s", "From the first event to the first shut-down GPU.", True, bounds=NON_NEGATIVE
     ),
     "min_cooling_fraction": M(
         "Cooling kept",
         "fraction",
         "Lowest cooling conductance of any group hit, against nominal; 1: the group's spare carried it.",
         True,
+        bounds=SHARE,
     ),
     # series
     "coolant_temp_c": M("Coolant temperature", "°C", "The hottest coolant supply at the time.", False),
@@ -364,42 +443,80 @@ def explain_liquid_cooling(s: Summary, p: LiquidCoolingParams) -> list[str]:
 # ---------------------------------------------------------------- failure_cascade
 
 FAILURE_CASCADE_METRICS: dict[str, Metric] = {
-    "ettr": M("Goodput (ETTR)", "fraction", "Effective training time ratio: useful time over the run.", True),
-    "ettr_expected_job_classes": M(
-        "Expected ETTR", "fraction", "The closed-form ETTR for the job's failure rate (Young/Daly).", True
+    "ettr": M(
+        "Goodput (ETTR)",
+        "fraction",
+        "Effective training time ratio: useful time over the run.",
+        True,
+        bounds=SHARE,
     ),
-    "interruptions": M("Interruptions", "", "Times the job stopped.", False),
-    "interruptions_per_day": M("Interruptions per day", "", "Interruptions over the run's days.", False),
+    "ettr_expected_job_classes": M(
+        "Expected ETTR",
+        "fraction",
+        "The closed-form ETTR for the job's failure rate (Young/Daly).",
+        True,
+        bounds=SHARE,
+    ),
+    "interruptions": M("Interruptions", "", "Times the job stopped.", False, bounds=NON_NEGATIVE),
+    "interruptions_per_day": M(
+        "Interruptions per day", "", "Interruptions over the run's days.", False, bounds=NON_NEGATIVE
+    ),
     "lost_gpu_hours": M(
-        "Lost GPU-hours", "GPU-h", "Job GPUs times the hours of lost work and downtime.", False
+        "Lost GPU-hours",
+        "GPU-h",
+        "Job GPUs times the hours of lost work and downtime.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
     "mean_lost_hours_per_interruption": M(
-        "Lost time per interruption", "h", "Lost work and downtime per interruption.", False
+        "Lost time per interruption",
+        "h",
+        "Lost work and downtime per interruption.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
     "lost_work_hours": M(
-        "Lost work", "h", "Training since the last checkpoint, lost at interruptions.", False
+        "Lost work",
+        "h",
+        "Training since the last checkpoint, lost at interruptions.",
+        False,
+        bounds=NON_NEGATIVE,
     ),
     "downtime_hours": M(
         "Downtime",
         "h",
         "Time the job was down: restarts and recovery, and the waiting for capacity within it.",
         False,
+        bounds=NON_NEGATIVE,
     ),
     "waiting_for_capacity_hours": M(
         "Waiting for capacity",
         "h",
         "Time the job waited for enough healthy GPUs (part of the downtime, not on top of it).",
         False,
+        bounds=NON_NEGATIVE,
     ),
-    "checkpoint_overhead_hours": M("Checkpoint writing", "h", "Time spent writing checkpoints.", False),
-    "useful_gpu_hours": M("Useful GPU-hours", "GPU-h", "Job GPUs times the useful hours.", True),
-    "useful_eflop": M("Useful work", "EFLOP", "Floating-point operations done for the job.", True),
-    "job_gpus": M("Job GPUs", "", "GPUs in the training job.", None),
-    "job_nodes": M("Job nodes", "", "Nodes in the training job.", None),
-    "spare_nodes": M("Spare nodes", "", "Hot spare nodes held outside the job.", None),
-    "job_mtbf_hours_expected": M("Job MTBF", "h", "Expected hours between interruptions of the job.", True),
-    "checkpoint_interval_minutes": M("Checkpoint interval", "min", "Time between checkpoints.", None),
-    "facility_outages": M("Facility outages", "", "Facility failures that took job racks down.", False),
+    "checkpoint_overhead_hours": M(
+        "Checkpoint writing", "h", "Time spent writing checkpoints.", False, bounds=NON_NEGATIVE
+    ),
+    "useful_gpu_hours": M(
+        "Useful GPU-hours", "GPU-h", "Job GPUs times the useful hours.", True, bounds=NON_NEGATIVE
+    ),
+    "useful_eflop": M(
+        "Useful work", "EFLOP", "Floating-point operations done for the job.", True, bounds=NON_NEGATIVE
+    ),
+    "job_gpus": M("Job GPUs", "", "GPUs in the training job.", None, bounds=NON_NEGATIVE),
+    "job_nodes": M("Job nodes", "", "Nodes in the training job.", None, bounds=NON_NEGATIVE),
+    "spare_nodes": M("Spare nodes", "", "Hot spare nodes held outside the job.", None, bounds=NON_NEGATIVE),
+    "job_mtbf_hours_expected": M(
+        "Job MTBF", "h", "Expected hours between interruptions of the job.", True, bounds=NON_NEGATIVE
+    ),
+    "checkpoint_interval_minutes": M(
+        "Checkpoint interval", "min", "Time between checkpoints.", None, bounds=NON_NEGATIVE
+    ),
+    "facility_outages": M(
+        "Facility outages", "", "Facility failures that took job racks down.", False, bounds=NON_NEGATIVE
+    ),
     # series
     "useful_hours": M("Useful hours", "h", "Useful training time so far.", True),
 }

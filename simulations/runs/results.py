@@ -103,7 +103,7 @@ def finalize(run: Run) -> None:
         _finalize_sweep(run)
         return
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index"))
-    aggregated = aggregate(engine_results(rows))
+    aggregated = aggregate(engine_results(rows), catalogue.metric_bounds(run.scenario.kind))
     summary = {
         "metrics": plain({k: v for k, v in aggregated.items() if k not in _TOTALS}),
         "by_cause": plain(aggregated.get("by_cause") or {}),
@@ -140,7 +140,7 @@ def finalize(run: Run) -> None:
     _succeed(run, summary, reasons)
 
 
-def sweep_summary(sweep: dict, rows: list[ReplicaResult]) -> dict[str, Any]:
+def sweep_summary(sweep: dict, rows: list[ReplicaResult], kind: str | None = None) -> dict[str, Any]:
     """A sweep's summary: per point its swept values and the same statistics a plain run's summary has
     (``aggregate`` over the point's replicas), in the order of ``sweep["points"]``."""
     per = int(sweep["replicas_per_point"])
@@ -149,7 +149,7 @@ def sweep_summary(sweep: dict, rows: list[ReplicaResult]) -> dict[str, Any]:
         by_point[r.index // per].append(r)
     points = []
     for values, replicas in zip(sweep["points"], by_point, strict=True):
-        aggregated = aggregate(engine_results(replicas))
+        aggregated = aggregate(engine_results(replicas), catalogue.metric_bounds(kind) if kind else None)
         points.append(
             {
                 "params": values,
@@ -174,7 +174,7 @@ def sweep_summary(sweep: dict, rows: list[ReplicaResult]) -> dict[str, Any]:
 def _finalize_sweep(run: Run) -> None:
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index").defer("series", "details"))
     RunSeries.objects.filter(run=run).delete()
-    _succeed(run, sweep_summary(run.sweep, rows), [])
+    _succeed(run, sweep_summary(run.sweep, rows, run.scenario.kind), [])
 
 
 def _succeed(run: Run, summary: dict[str, Any], reasons: list[dict[str, Any]]) -> None:
