@@ -77,7 +77,7 @@ def record(campus_id: int, snap: CampusSnapshot, version: str, params: Any) -> d
         from campus.analysis.facility import campus_pue
         from campus.analysis.summary import campus_it
 
-        state["it_mw"] = _r(campus_it(snap).it_kw / 1000.0)
+        state["it_mw"] = _r(campus_it(snap).it_kw / 1000.0, 9)
         resolved = campus_pue(snap, getattr(params, "pue", None))
         state["pue"] = _r(resolved.pue)
         state["pue_source"] = resolved.source
