@@ -3,7 +3,7 @@
 ``dispatch.start`` builds a run's snapshot once and records beside it (``Run.campus_state``):
 
 - ``version``: the campus's inventory version when the snapshot was read, as the analytics cache keys its
-  states and the summary's shared cache keys its bodies (``campus.api.analytics.campus_version``: row count
+  states and the summary's shared cache keys its bodies (``campus.versions.campus_version``: row count
   and newest ``last_updated`` of every table the snapshot reads, the catalog included), as its digest
   (``version_digest``). Any write to the campus's rows or the catalog changes it (a typed PUE, a rack, a
   price...), so two runs with the same version, campus and day read the same inventory;
@@ -34,7 +34,7 @@ _ROUNDS = 3
 
 def inventory_version(campus_id: int) -> str:
     """The digest of the campus's analytics version (what the summary cache and conditional GETs key on)."""
-    from campus.api.analytics import campus_version, version_digest
+    from campus.versions import campus_version, version_digest
 
     return version_digest(campus_version(campus_id))
 

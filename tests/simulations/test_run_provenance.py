@@ -137,7 +137,7 @@ def test_a_run_records_the_campus_state_it_computed_on(planner_client, campus):
     assert state["gpus"] == 128
     assert state["as_of"] == run.as_of.isoformat()
     # the version the analytics key the campus's summary on (the same digest, read the same way)
-    from campus.api.analytics import campus_version, version_digest
+    from campus.versions import campus_version, version_digest
 
     assert state["version"] == version_digest(campus_version(campus.pk))
 
