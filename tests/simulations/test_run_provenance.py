@@ -126,6 +126,11 @@ def test_moving_a_scenario_to_another_campus_leaves_its_runs_on_theirs(planner_c
     moved = succeeded(queue(planner_client, sid))
     assert moved.campus_id == other.pk
     assert moved.summary["metrics"]["mean_it_mw"]["mean"] == pytest.approx(IT_MW / 2, rel=1e-6)
+    flag = planner_client.get(f"/api/runs/compare/?ids={done.pk},{moved.pk}").json()["campus_state"]
+    assert (flag["same"], flag["differ"]) == (False, [moved.pk])
+    changes = flag["changes"][str(moved.pk)]
+    assert f"campus {campus.pk} vs {other.pk}" in changes
+    assert "gpus 128 vs 64" in changes  # 4 racks x 4 servers x 8 GPUs, then 2 racks
 
 
 def test_a_run_records_the_campus_state_it_computed_on(planner_client, campus):
