@@ -11,8 +11,7 @@ from simulations.engine.runner import run_replica
 from tests.engine.builders import campus
 
 
-def _facility_kw(snap, cap_fraction: float) -> float:
-    """Facility power with every GPU at ``cap_fraction`` of TDP, from the snapshot's own fields."""
+def _servers_kw(snap, cap_fraction: float) -> float:
     servers_w = 0.0
     for r in snap.racks:
         for slug, n in r.nodes:
@@ -21,7 +20,16 @@ def _facility_kw(snap, cap_fraction: float) -> float:
             servers_w += n * (
                 spec.gpus_per_node * gpu.tdp_w * cap_fraction + spec.overhead_w + spec.nics * spec.nic_extra_w
             )
-    return servers_w / 1000 / (1 - snap.other_it_fraction) * snap.design_pue
+    return servers_w / 1000
+
+
+def _facility_kw(snap, cap_fraction: float) -> float:
+    """Facility power with every GPU at ``cap_fraction`` of TDP, from the snapshot's own fields. The test
+    campus has no switches, so its other IT is f / (1 - f) of the servers at full TDP, and it stays at
+    that figure under a cap (storage and CPU nodes do not draw less when the GPUs are capped)."""
+    f = snap.other_it_fraction
+    other_kw = _servers_kw(snap, 1.0) * f / (1 - f)
+    return (_servers_kw(snap, cap_fraction) + other_kw) * snap.design_pue
 
 
 def test_scheduled_caps_energy_equals_the_integral_of_power():
