@@ -4,10 +4,10 @@ Capacity: a base value (the campus interconnect), an optional schedule of new va
 events that cut it by a fraction for a while (cuts of overlapping events multiply). The campus wants its
 full facility demand (every GPU at TDP x utilisation, with the network and other IT of the summary's IT
 load, ``loads``), x the PUE of the campus's hour of peak facility power (``facility.campus_pue``'s
-``peak_pue``: the plant model's in the hottest-loaded hour of its weather year, or the typed PUE). The
-scenario's hours are not calendar hours, so every step is judged at that worst hour, as the grid
-connection is sized: a limit between the annual mean and the peak is a shortfall. The shortfall is what
-does not fit.
+``peak_pue``: the plant model's in the hour of its weather year with the highest facility power, or the
+typed PUE). The scenario's hours are not calendar hours, so every step is judged at that worst hour, as
+the grid connection is sized: a limit between the annual mean and the peak is a shortfall. The shortfall
+is what does not fit.
 
 Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
 - "cap": one uniform GPU power cap (each part no lower than its minimum) sized so the draw fits; if even
