@@ -92,3 +92,15 @@ def test_rules_naming_unknown_models_or_pods_are_rejected_by_field():
             0,
         )
     assert exc.value.errors[0]["field"] == "schedule[0].caps[0].gpu_model"
+
+
+def test_a_failed_rack_draws_nothing_and_the_other_it_follows_the_racks_that_run():
+    # 7 of the 8 racks run: 28 HGX H100 x (8 x 700 W + 4,600 W) = 285.6 kW of servers; no switches, so the
+    # other IT is 10 % of IT: IT = 285.6 / 0.9 = 317.33 kW, facility x 1.2 = 380.8 kW.
+    from dataclasses import replace
+
+    snap = campus()
+    racks = (replace(snap.racks[0], status="failed"), *snap.racks[1:])
+    r = run_replica("power_capping", replace(snap, racks=racks), {"caps": [], "duration_hours": 1}, seed=0)
+    assert r.metrics["mean_it_mw"] * 1000 == pytest.approx(28 * (8 * 700 + 4600) / 1000 / 0.9)
+    assert r.metrics["mean_facility_mw"] * 1000 == pytest.approx(28 * 10.2 / 0.9 * 1.2)
