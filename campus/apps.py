@@ -8,8 +8,14 @@ class CampusConfig(AppConfig):
 
     def ready(self) -> None:
         from celery.signals import worker_ready
+        from django.db.backends.signals import connection_created
+
+        from twin.database import use_c_timestamp_loader
 
         from . import jobs
+
+        # PostgreSQL timestamps parsed in C where that gives Django's own values (twin.database).
+        connection_created.connect(use_c_timestamp_loader, dispatch_uid="twin.database.c_timestamp_loader")
 
         # A starting worker (often the one replacing a dead one) fails the jobs its predecessor left running.
         worker_ready.connect(

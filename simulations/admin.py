@@ -21,9 +21,20 @@ class ScenarioAdmin(admin.ModelAdmin):
 
 @admin.register(models.Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ("id", "scenario", "status", "progress", "replicas_done", "replicas", "flagged", "created")
-    list_filter = ("status", "flagged", "scenario__kind")
-    search_fields = ("scenario__name", "error")
+    list_display = (
+        "id",
+        "scenario_name",
+        "kind",
+        "campus",
+        "status",
+        "progress",
+        "replicas_done",
+        "replicas",
+        "flagged",
+        "created",
+    )
+    list_filter = ("status", "flagged", "kind")
+    search_fields = ("scenario_name", "scenario__name", "error")
     readonly_fields = (
         "created",
         "started",
@@ -32,6 +43,10 @@ class RunAdmin(admin.ModelAdmin):
         "celery_task_id",
         "attempts",
         "replicas_done",
+        "kind",
+        "campus",
+        "scenario_name",
+        "campus_state",
     )
     exclude = ("snapshot",)
     inlines = [ReplicaInline]

@@ -93,6 +93,11 @@ class Run(models.Model):
     ``i // replicas_per_point`` (``simulations.runs.sweeps``), and its summary has one entry per point."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
+    # What the run ran, as the scenario was when the run was queued: later edits of the scenario (its kind,
+    # its campus, its name or parameters) neither change a run in flight nor relabel a finished one.
+    kind = models.CharField(max_length=32, choices=ScenarioKind.choices, db_index=True)
+    campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="simulation_runs")
+    scenario_name = models.CharField(max_length=128, blank=True)
     status = models.CharField(
         max_length=16, choices=RunStatus.choices, default=RunStatus.QUEUED, db_index=True
     )
@@ -132,6 +137,10 @@ class Run(models.Model):
     # The campus snapshot the replicas share, built once at start (zlib-compressed pickle of plain
     # dataclasses, written and read only by our own workers).
     snapshot = models.BinaryField(null=True, blank=True, editable=False)
+    # The campus state the run computed on, recorded when its snapshot is built (``runs.campus_state``): the
+    # campus's inventory version (the analytics' ``campus_version`` digest), the day, and key figures (IT MW,
+    # the PUE used). None: not started yet, or a run from before runs recorded it.
+    campus_state = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created", "-id")
@@ -151,10 +160,6 @@ class Run(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.pk} of {self.scenario_id} ({self.status})"
-
-    @property
-    def kind(self) -> str:
-        return self.scenario.kind
 
     @property
     def is_finished(self) -> bool:

@@ -45,12 +45,14 @@ def _feed_rows(rack_ids):
 
 
 def _node_count_rows(rack_ids):
+    # Grouped by status too, the active ones kept by the caller: the racks' keys are then the statement's
+    # only parameters, and a page of 50 stays within what psycopg keeps converted per statement (50).
     return (
-        Node.objects.filter(rack_id__in=rack_ids, status=NodeStatus.ACTIVE)
+        Node.objects.filter(rack_id__in=rack_ids)
         .order_by()
-        .values_list("rack_id", "node_model__slug")
+        .values_list("rack_id", "node_model__slug", "status")
         .annotate(n=Count("id"))
-        .order_by("rack_id", "node_model__slug")
+        .order_by("rack_id", "node_model__slug", "status")
     )
 
 
@@ -81,8 +83,10 @@ def attach_node_counts(racks) -> None:
         rack.active_node_counts = []
     if not by_rack:
         return
-    for rack_id, slug, count in _kept(_node_count_rows, list(by_rack)):
-        by_rack[rack_id].active_node_counts.append((slug, count))
+    active = NodeStatus.ACTIVE
+    for rack_id, slug, status, count in _kept(_node_count_rows, list(by_rack)):
+        if status == active:
+            by_rack[rack_id].active_node_counts.append((slug, count))
 
 
 _catalog_cache: dict[str, tuple] = {}
@@ -118,6 +122,10 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
     return snap
 
 
+def _feed_order(feed: tuple) -> tuple:
+    return (feed[1], feed[0])  # by side, then id
+
+
 def rack_power(rack, context: dict) -> dict:
     snap = catalog_snapshot(context)
     counts = getattr(rack, "active_node_counts", None)
@@ -144,12 +152,13 @@ def rack_power(rack, context: dict) -> dict:
         servers_w += snap.node_power_w(slug) * count
         gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
     it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
-    feeds = sorted(feeds, key=lambda f: (f[1], f[0]))
+    if len(feeds) > 1:
+        feeds = sorted(feeds, key=_feed_order)
     side_kw = {
         "A": 0.0,
         "B": 0.0,
         "N": 0.0,
-        **rack_side_ratings_kw((side, kw) for _, side, kw, _, _ in feeds),
+        **rack_side_ratings_kw([(feed[1], feed[2]) for feed in feeds]),
     }
     weakest = redundant_rating_kw(side_kw)
     return {

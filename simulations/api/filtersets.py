@@ -41,8 +41,9 @@ class ScenarioFilterSet(TwinFilterSet):
 
 
 class RunFilterSet(TwinFilterSet):
-    campus = django_filters.NumberFilter(field_name="scenario__campus_id", label="Campus id")
-    kind = django_filters.MultipleChoiceFilter(field_name="scenario__kind", choices=ScenarioKind.choices)
+    # The run's own campus and kind (recorded when it was queued), not its scenario's current ones.
+    campus = django_filters.NumberFilter(field_name="campus_id", label="Campus id")
+    kind = django_filters.MultipleChoiceFilter(choices=ScenarioKind.choices)
     status = django_filters.MultipleChoiceFilter(choices=RunStatus.choices)
     created_after = UtcIsoDateTimeFilter(field_name="created", lookup_expr="gte")
     created_before = UtcIsoDateTimeFilter(field_name="created", lookup_expr="lt")

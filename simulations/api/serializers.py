@@ -76,9 +76,27 @@ class ScenarioSerializer(SimulationSerializer):
 
 
 class RunSerializer(serializers.ModelSerializer):
-    scenario_name = serializers.CharField(source="scenario.name", read_only=True)
-    kind = serializers.CharField(source="scenario.kind", read_only=True)
-    campus = serializers.IntegerField(source="scenario.campus_id", read_only=True)
+    scenario_name = serializers.CharField(
+        read_only=True, help_text="The scenario's name when the run was queued (a later rename leaves it)."
+    )
+    kind = serializers.CharField(
+        read_only=True,
+        help_text="The kind the run ran: the scenario's when the run was queued (a later edit leaves it).",
+    )
+    campus = serializers.IntegerField(
+        source="campus_id",
+        read_only=True,
+        help_text="The campus the run ran on: the scenario's when the run was queued (moving the scenario "
+        "to another campus leaves it).",
+    )
+    campus_state = serializers.JSONField(
+        read_only=True,
+        allow_null=True,
+        help_text="The campus state the run computed on, recorded when it started: the inventory `version` "
+        "(the analytics' campus version digest), `as_of`, and key figures `it_mw`, `gpus`, `pue` (the PUE "
+        "used) with `pue_source`, `design_pue`, `price_usd_per_kwh`, `grid_capacity_mw`. Null: not started, "
+        "or a run from before runs recorded it (docs/runs.md).",
+    )
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     duration_s = serializers.SerializerMethodField()
     as_of = serializers.DateField(
@@ -107,6 +125,7 @@ class RunSerializer(serializers.ModelSerializer):
             "params",
             "sweep",
             "as_of",
+            "campus_state",
             "summary",
             "explanation",
             "error",

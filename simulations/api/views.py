@@ -214,7 +214,7 @@ class RunViewSet(QueryParametersMixin, viewsets.ReadOnlyModelViewSet):
     queryset = Run.objects.select_related("scenario", "created_by").defer("snapshot")
     serializer_class = RunSerializer
     filterset_class = filtersets.RunFilterSet
-    search_fields = ("scenario__name", "error")
+    search_fields = ("scenario_name", "scenario__name", "error")
     ordering_fields = ("id", "created", "started", "finished", "status", "progress", "replicas")
     checked_query_actions = QueryParametersMixin.checked_query_actions | {"replicas"}
 
@@ -310,12 +310,10 @@ class RunViewSet(QueryParametersMixin, viewsets.ReadOnlyModelViewSet):
         missing = [i for i in ids if i not in found]
         if missing:
             raise ValidationError({"ids": [f"unknown run ids: {', '.join(map(str, missing))}"]})
-        kinds = {found[i].scenario.kind for i in ids}
+        kinds = {found[i].kind for i in ids}
         if len(kinds) > 1:
             labels = dict(ScenarioKind.choices)
-            which = "; ".join(
-                f"run {i} is {labels.get(found[i].scenario.kind, found[i].scenario.kind)}" for i in ids
-            )
+            which = "; ".join(f"run {i} is {labels.get(found[i].kind, found[i].kind)}" for i in ids)
             raise ValidationError(
                 {
                     "ids": [

@@ -2,7 +2,12 @@
 
 Capacity: a base value (the campus interconnect), an optional schedule of new values, and demand-response
 events that cut it by a fraction for a while (cuts of overlapping events multiply). The campus wants its
-full facility demand (every GPU at TDP x utilisation, x PUE); the shortfall is what does not fit.
+full facility demand (every GPU at TDP x utilisation, with the network and other IT of the summary's IT
+load, ``loads``), x the PUE of the campus's hour of peak facility power (``facility.campus_pue``'s
+``peak_pue``: the plant model's in the hour of its weather year with the highest facility power, or the
+typed PUE). The scenario's hours are not calendar hours, so every step is judged at that worst hour, as
+the grid connection is sized: a limit between the annual mean and the peak is a shortfall. The shortfall
+is what does not fit.
 
 Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
 - "cap": one uniform GPU power cap (each part no lower than its minimum) sized so the draw fits; if even
@@ -204,7 +209,7 @@ class _Shedder:
 
     def draw(self, cap: float, running: list[bool]) -> float:
         fr = [max(cap, m) * self.u if r else self.idle for m, r in zip(self.mins, running, strict=True)]
-        return self.load.facility_kw(fr)
+        return self.load.peak_facility_kw(fr)
 
     def full(self) -> tuple[float, float, list[bool]]:
         running = [True] * len(self.groups)

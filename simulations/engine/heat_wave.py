@@ -6,6 +6,12 @@ reference year) is warmed by ``temperature_rise_k`` over ``days`` days from day 
 hour of the wave the facility engine (``campus.analysis.facility.year.facility_year``) gives facility
 power, PUE, water and the plants' cooling margin with every GPU at a fraction ``f`` of its TDP.
 
+A typed ``design_pue`` overrides the PUE here as everywhere (``facility.with_typed_pue``): facility power is
+IT x that PUE in every hour of the wave, hot or not (the typed figure is the operator's statement of what
+the facility draws). The heat wave's physics stay the plant model's: the plants' cooling margin, hence
+the shortfall hours and the throttling (which lowers the IT load, and so the facility power), and the
+water. Without a typed PUE the plant model's hourly PUE rises with the heat.
+
 Throttling follows the liquid_cooling model's rule at its steady state: when the plants cannot reject the
 heat, the loop warms until the GPUs reach their slowdown temperature, and they then lower their power to
 what the cooling holds. The lumped RC of a rack settles in minutes (``liquid_cooling``'s time constants,
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from campus.analysis.facility import with_typed_pue
 from campus.analysis.facility.year import facility_year
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.weather import weather_of, with_heat_wave
@@ -84,8 +91,11 @@ def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     gpus = {slug: snap.gpus[slug] for r in snap.racks for slug in snap.rack_gpus(r)}
     floor = max((g.min_cap_fraction for g in gpus.values()), default=0.5)
     fractions = np.linspace(1.0, floor, FRACTION_STEPS)
-    years = [facility_year(snap, db, wb, gpu_power_fraction=float(f)) for f in fractions]
-    off = facility_year(snap, db, wb, gpu_power_fraction=0.0)
+    # a typed PUE sets the facility power (IT x PUE); the cooling margin and the water stay the model's
+    years = [
+        with_typed_pue(facility_year(snap, db, wb, gpu_power_fraction=float(f)), snap) for f in fractions
+    ]
+    off = with_typed_pue(facility_year(snap, db, wb, gpu_power_fraction=0.0), snap)
     pace = np.array(
         [min((cap_throughput_fraction(g, float(f)) for g in gpus.values()), default=1.0) for f in fractions]
     )

@@ -1,18 +1,30 @@
 """Campus electrical load and job throughput as functions of GPU power caps.
 
 The campus is reduced to groups of identical servers (one per pod and server model). A group's power is
-linear in its GPUs' cap; its throughput follows the GPU model's cap curve. IT power includes the in-rack
-extras and the rest of the IT estate (storage, CPU nodes, switches), written down as a fraction of IT
-power (``other_it_fraction``): IT = servers / (1 - fraction). Facility power = IT x PUE.
+linear in its GPUs' cap; its throughput follows the GPU model's cap curve. IT power is the summary's
+(``campus.analysis.summary.campus_it``, one source of truth): servers, the racks' itemised extras, the
+network counted from the inventory and the rest of ``other_it_fraction`` (``energy.it_total_kw``: IT =
+max(servers / (1 - fraction), servers + itemised)). Uncapped at full utilisation the scenarios' IT is the
+summary's ``power.it_mw``.
+
+Caps and utilisation scale the servers' GPU power only. The network and the other IT (storage, CPU nodes,
+management) are held at their full-load figure: switches and storage do not draw less because the GPUs
+are capped, so IT = servers(caps) + racks' extras + network + other IT.
+
+Facility power = IT x PUE: the annual energy-weighted PUE for energy and means (``facility_kw``), the PUE
+of the hour of peak facility power for peaks and the grid connection (``peak_facility_kw``); the two are
+one figure when the PUE is typed (``facility.campus_pue``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from campus.analysis.energy import ItBreakdown, it_breakdown
 from campus.analysis.facility import campus_pue
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
+from campus.analysis.summary import campus_it
 from simulations.engine.job import cap_throughput_fraction, peak_tflops
 
 DEAD_RACK_STATUSES = frozenset({"failed", "offline", "decommissioned"})
@@ -41,18 +53,31 @@ class ServerGroup:
 class CampusLoad:
     groups: tuple[ServerGroup, ...]
     extra_it_kw: float  # in-rack extras
-    other_it_fraction: float
-    pue: float
+    network_kw: float  # switches and transceivers (the inventory's), held at full load
+    other_it_kw: float  # the rest of other_it_fraction at full load, held
+    pue: float  # annual, energy-weighted: energy and means
+    peak_pue: float | None = None  # the hour of peak facility power: peaks and the grid (None: ``pue``)
+
+    @property
+    def beyond_servers_kw(self) -> float:
+        """IT outside the servers and the racks' extras (network and other IT), constant, kW."""
+        return self.network_kw + self.other_it_kw
 
     def it_kw(self, gpu_power_fraction: Sequence[float]) -> float:
         """IT power with each group's GPUs drawing the given fraction of TDP, kW."""
         servers = self.extra_it_kw
         for g, f in zip(self.groups, gpu_power_fraction, strict=True):
             servers += g.fixed_kw + g.gpu_tdp_kw * f
-        return servers / (1.0 - self.other_it_fraction)
+        return servers + self.beyond_servers_kw
 
     def facility_kw(self, gpu_power_fraction: Sequence[float]) -> float:
+        """Facility power at the annual energy-weighted PUE (energy, means), kW."""
         return self.it_kw(gpu_power_fraction) * self.pue
+
+    def peak_facility_kw(self, gpu_power_fraction: Sequence[float]) -> float:
+        """Facility power in the hour of peak facility power (the grid connection's figure), kW."""
+        pue = self.peak_pue if self.peak_pue is not None else self.pue
+        return self.it_kw(gpu_power_fraction) * pue
 
     @property
     def nominal_tflops(self) -> float:
@@ -117,7 +142,20 @@ def campus_load(
             )
         )
     # Utilization scales GPU power through the fraction handed to it_kw; the groups keep TDP.
-    return CampusLoad(tuple(groups), extra, snap.other_it_fraction, campus_pue(snap, pue).pue)
+    it = baseline_it(snap)
+    resolved = campus_pue(snap, pue)
+    return CampusLoad(tuple(groups), extra, it.network_kw, it.other_it_kw, resolved.pue, resolved.peak_pue)
+
+
+def baseline_it(snap: CampusSnapshot) -> ItBreakdown:
+    """The campus IT at full load as the summary gives it (``summary.campus_it``), over the racks that run:
+    racks failed, offline or decommissioned draw nothing (their servers and extras left out, the other IT
+    worked out by the same rule over the rest); the network is the inventory's either way."""
+    it = campus_it(snap)
+    alive = tuple(r for r in snap.racks if r.status not in DEAD_RACK_STATUSES)
+    if len(alive) == len(snap.racks):
+        return it
+    return it_breakdown(replace(snap, racks=alive), 1.0, network_kw=it.network_kw)
 
 
 def speed_at_cap(gpu: GpuSpec, cap_fraction: float) -> float:

@@ -1,7 +1,10 @@
 """Static or scheduled GPU power caps: campus power, energy, cost, throughput and perf/W over time.
 
 A capped GPU under load draws its cap (never more than TDP) times the utilisation; its throughput follows
-its model's cap curve (``GpuSpec.cap_curve``). Caps change only at schedule steps, so power is piecewise
+its model's cap curve (``GpuSpec.cap_curve``). IT power is the summary's (``loads``): the network and the
+other IT stay at their full-load figure under any cap. Energy, cost and the ``facility_kw`` series use the
+annual energy-weighted PUE; ``peak_facility_mw`` the PUE of the hour of peak facility power (the same figure
+when the PUE is typed). Caps change only at schedule steps, so power is piecewise
 constant and energy is an exact sum over the segments; the series carry both ends of each segment so that
 the trapezoid integral of the power series equals the reported energy.
 
@@ -111,12 +114,14 @@ def run(plan: CappingPlan, seed: int, progress: Progress | None = None) -> Repli
     uncapped_it = load.it_kw([u] * len(load.groups))
     uncapped_tflops = load.throughput_tflops([1.0] * len(load.groups), scope)
     t, it, fac, tput, capmean = [], [], [], [], []
+    peak_fac = 0.0
     energy_it = energy_fac = flop_tflops_h = 0.0
     gpus_total = sum(g.gpus for g in load.groups) or 1
     for start, end, rules in plan.segments:
         caps = group_caps(load, rules)
         it_kw = load.it_kw([c * u for c in caps])
         fac_kw = it_kw * load.pue
+        peak_fac = max(peak_fac, load.peak_facility_kw([c * u for c in caps]))
         tflops = load.throughput_tflops(
             [speed_at_cap(g.gpu, c) for g, c in zip(load.groups, caps, strict=True)], scope
         )
@@ -143,7 +148,8 @@ def run(plan: CappingPlan, seed: int, progress: Progress | None = None) -> Repli
         "cost_usd": energy_fac * plan.price_usd_per_kwh,
         "mean_it_mw": energy_it / hours / 1000.0,
         "mean_facility_mw": mean_fac / 1000.0,
-        "peak_facility_mw": max(fac) / 1000.0,
+        # the highest-IT segment in the hour of peak facility power (the PUE of that hour, not the year's)
+        "peak_facility_mw": peak_fac / 1000.0,
         "mean_throughput_pflops": mean_tflops / 1000.0,
         "useful_eflop": flop_tflops_h * 3600.0 / 1e6,
         "perf_per_w_tflops_per_kw": mean_tflops / mean_fac if mean_fac > 0 else 0.0,

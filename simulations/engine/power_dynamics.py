@@ -5,10 +5,11 @@ from TDP to ``comm_power_fraction`` x TDP and back. Checkpoints (GPUs idle while
 crashes (the job's GPUs drop to idle), starts and restarts (a linear ramp from idle) and voltage dips (a share
 of the campus load trips off the grid and comes back) shape the load further. A GPU in no running job idles at
 ``idle_gpu_fraction`` x TDP. Each job's GPUs are grouped per GPU model (its catalog TDP); the servers' fixed
-power (CPUs, NICs, fans: the node model's overhead) and the racks' extra IT are constant; the rest of the IT
-estate (``other_it_fraction``) and the facility overhead (PUE) follow the IT load in proportion, at once:
-facility = (GPUs + fixed) / (1 - other_it_fraction) x PUE. That is the upper bound of the swing the facility
-passes on (cooling plant inertia damps its share over seconds to minutes).
+power (CPUs, NICs, fans: the node model's overhead), the racks' extra IT, the network and the other IT
+(``loads``: the summary's IT load, held at its full-load figure: switches and storage do not swing with the
+GPUs) are constant; the facility overhead (PUE, that of the hour of peak facility power) follows the IT
+load in proportion, at once: facility = (GPUs + fixed + network + other IT) x PUE. That is the upper bound
+of the swing the facility passes on (cooling plant inertia damps its share over seconds to minutes).
 
 Mitigations, in the order the power flows:
 - ``smoothing`` (per GPU, as NVIDIA's GB300 power smoothing defines it): a floor of ``floor_fraction`` x TDP
@@ -60,12 +61,13 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from campus.analysis.facility import campus_pue
+from campus.analysis.heat import rack_it_beyond_kw
 from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
 from simulations.engine import words
 from simulations.engine.contract import ScenarioKind
-from simulations.engine.loads import DEAD_RACK_STATUSES
+from simulations.engine.loads import DEAD_RACK_STATUSES, baseline_it
 from simulations.engine.params import BessParams, GenerationParams, ParamsError, PowerDynamicsParams
 from simulations.engine.results import Progress, ReplicaResult
 
@@ -134,7 +136,7 @@ class DynamicsPlan:
     buildings: list[int]
     weights_kw: np.ndarray  # (buildings, units): kW per W of one GPU of the unit
     const_kw_by_building: np.ndarray  # fixed server power, extra IT and idle GPUs outside the jobs, IT kW
-    facility_factor: float  # facility kW per server kW: PUE / (1 - other_it_fraction)
+    facility_factor: float  # facility kW per IT kW: the PUE
     dips: list[tuple[float, float, float, float]]  # (at, trip fraction, return s, ramp s)
     swing_steps: int
     lag_s_steps: int
@@ -305,7 +307,22 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     # the campus's one PUE (a typed one, or the plant model's in the hour of peak facility power: the
     # grid connection's ratio), unless the scenario gives its own
     pue = campus_pue(snap, p.pue).peak_pue
-    factor = pue / (1.0 - snap.other_it_fraction)
+    factor = pue
+    # the network and other IT of the summary's IT load, constant, on the buildings their racks' feeds
+    # carry them in (``heat.rack_it_beyond_kw``); on the first building when no running rack carries any
+    it = baseline_it(snap)
+    beyond_kw = it.network_kw + it.other_it_kw
+    if beyond_kw > 0:
+        placed = rack_it_beyond_kw(snap)
+        by_b: dict[int, float] = {}
+        for r in snap.racks:
+            if r.status not in DEAD_RACK_STATUSES and placed.get(r.id, 0.0) > 0:
+                by_b[r.building_id] = by_b.get(r.building_id, 0.0) + placed[r.id]
+        total = sum(by_b.values())
+        if total <= 0:
+            by_b, total = {buildings[0]: 1.0}, 1.0
+        for b, kw in by_b.items():
+            const_w[b] = const_w.get(b, 0.0) + beyond_kw * kw / total * 1000.0
     dips = [
         (ev.at_seconds, ev.trip_fraction, ev.return_seconds, ev.return_ramp_seconds)
         for ev in p.events

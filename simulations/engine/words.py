@@ -37,11 +37,16 @@ def _times(n: float) -> str:
 
 POWER_CAPPING_METRICS: dict[str, Metric] = {
     "energy_it_mwh": M("IT energy", "MWh", "Energy drawn by the IT equipment over the run.", False),
-    "energy_facility_mwh": M("Facility energy", "MWh", "IT energy times the PUE.", False),
+    "energy_facility_mwh": M("Facility energy", "MWh", "IT energy times the annual PUE.", False),
     "cost_usd": M("Energy cost", "USD", "Facility energy times the electricity price.", False),
     "mean_it_mw": M("Mean IT power", "MW", "IT energy over the run's duration.", None),
     "mean_facility_mw": M("Mean facility power", "MW", "Facility energy over the run's duration.", None),
-    "peak_facility_mw": M("Peak facility power", "MW", "The highest facility draw at any time.", False),
+    "peak_facility_mw": M(
+        "Peak facility power",
+        "MW",
+        "The highest IT draw times the PUE of the campus's hour of peak facility power.",
+        False,
+    ),
     "mean_throughput_pflops": M(
         "Mean throughput", "PFLOPS", "Training throughput at the chosen precision and MFU, averaged.", True
     ),
@@ -63,7 +68,7 @@ POWER_CAPPING_METRICS: dict[str, Metric] = {
     ),
     # series
     "it_kw": M("IT power", "kW", "Power drawn by the IT equipment.", None),
-    "facility_kw": M("Facility power", "kW", "IT power times the PUE.", None),
+    "facility_kw": M("Facility power", "kW", "IT power times the annual PUE.", None),
     "throughput_pflops": M("Throughput", "PFLOPS", "Training throughput.", True),
     "mean_cap_fraction": M("Mean cap", "fraction of TDP", "The GPUs' power cap, averaged over GPUs.", None),
 }
@@ -181,7 +186,9 @@ GRID_LIMIT_METRICS: dict[str, Metric] = {
     # series
     "bess_kwh": M("Battery storage energy", "kWh", "Energy left in the campus batteries.", True),
     "limit_kw": M("Grid limit", "kW", "The interconnect capacity in force.", None),
-    "demand_kw": M("Demand", "kW", "What the campus would draw uncapped.", None),
+    "demand_kw": M(
+        "Demand", "kW", "What the campus would draw uncapped, in its hour of peak facility power.", None
+    ),
     "grid_kw": M("Grid draw", "kW", "What the campus drew from the grid.", None),
     "battery_kwh": M("Battery energy", "kWh", "Energy left in the UPS batteries.", True),
     "generator_kw": M("Generator power", "kW", "Power from the standby generators.", None),

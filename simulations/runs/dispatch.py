@@ -14,7 +14,7 @@ from django.utils import timezone
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.models import Run, RunChunk
 
-from . import plans, sweeps
+from . import campus_state, plans, sweeps
 from .config import in_service_errors, validated_params
 
 START_RUN_TASK = "simulations.tasks.start_run"
@@ -35,7 +35,7 @@ def send_chunks(run_id: int, chunks: list[tuple[int, list[int]]]) -> None:
 def start(run_id: int) -> str:
     """Build the snapshot, cut the replicas into chunks and send them. Does nothing twice."""
     with transaction.atomic():
-        run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             return "missing"
         if run.status in FINISHED_RUN_STATUSES:
@@ -44,15 +44,15 @@ def start(run_id: int) -> str:
             # A redelivered start: the fan-out happened; the reaper owns whatever was lost since.
             return "started"
         try:
-            from campus.snapshot_adapter import build_snapshot
-
-            snap = build_snapshot(run.scenario.campus_id, run.as_of)  # what is in service on the run's day
-            nothing = in_service_errors(run.scenario.kind, snap, run.as_of)
+            # The run's own kind, campus and parameters (as the scenario was when the run was queued), on what
+            # is in service on the run's day, read at one inventory version.
+            snap, version = campus_state.snapshot_with_version(run.campus_id, run.as_of)
+            nothing = in_service_errors(run.kind, snap, run.as_of)
             if nothing:  # a scheduled run fires on its day, unchecked by the API
                 raise ValueError(f"as_of: {nothing[0]}")
             # A sweep: its first point here (the rest on the workers, sharing what the snapshot caches).
-            params = validated_params(run.scenario.kind, plans.params_of(run, 0))
-            prepared = plans.prepare(run.scenario.kind, snap, params)
+            params = validated_params(run.kind, plans.params_of(run, 0))
+            prepared = plans.prepare(run.kind, snap, params)
         except Exception as exc:  # the campus cannot run this scenario: a clear failure, not a retry loop
             run.status = RunStatus.FAILED
             run.error = f"could not prepare the scenario: {exc}"
@@ -60,11 +60,12 @@ def start(run_id: int) -> str:
             run.save(update_fields=["status", "error", "finished", "updated"])
             return "failed"
         now = timezone.now()
+        run.campus_state = campus_state.record(run.campus_id, snap, version, params)
         run.snapshot = plans.pack_snapshot(snap)
         run.status = RunStatus.RUNNING
         run.started = now
         run.attempts += 1
-        run.save(update_fields=["snapshot", "status", "started", "attempts", "updated"])
+        run.save(update_fields=["campus_state", "snapshot", "status", "started", "attempts", "updated"])
         size = run.chunk_size
         if run.sweep:
             cut = sweeps.chunks(run.sweep, size)

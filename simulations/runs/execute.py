@@ -87,7 +87,7 @@ def execute_chunk(run_id: int, indices: list[int], number: int | None = None) ->
 
     sweep_now_and_then()
     with transaction.atomic():
-        run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             return "missing"
         if run.status != RunStatus.RUNNING:
@@ -189,7 +189,7 @@ def store_replicas(run_id: int, done: list[tuple[int, int, Any, float]], keep_se
     and its round trips are paid per chunk. Returns "stopped", "duplicate" (all were stored already),
     "stored" or "finished". Without ``keep_series`` (a sweep) the rows keep no series and no details."""
     with transaction.atomic():
-        run = Run.objects.select_for_update().select_related("scenario").filter(pk=run_id).first()
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.status != RunStatus.RUNNING:
             return "stopped"
         indices = [index for index, _, _, _ in done]

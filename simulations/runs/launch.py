@@ -101,6 +101,10 @@ def launch_run(
         size = chunk_size_for(replicas, scenario.kind)
     run = Run.objects.create(
         scenario=scenario,
+        # What the run runs, as the scenario is now (a later edit of the scenario changes neither).
+        kind=scenario.kind,
+        campus_id=scenario.campus_id,
+        scenario_name=scenario.name,
         replicas=replicas,
         seed=new_seed() if seed is None else seed,
         params=params,

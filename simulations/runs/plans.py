@@ -36,7 +36,7 @@ def params_of(run: Run, point: int = 0) -> dict:
     """The parameters a replica of ``run`` runs with: the run's own, or those of the sweep's ``point``."""
     if not run.sweep:
         return run.params
-    return sweeps.point_params(run.scenario.kind, run.params, run.sweep, point)
+    return sweeps.point_params(run.kind, run.params, run.sweep, point)
 
 
 def _keep_snapshot(run_id: int, snap: Any) -> None:
@@ -78,7 +78,7 @@ def campus_snapshot(run: Run, blob: bytes | memoryview | None) -> Any:
         return unpack_snapshot(blob)
     from campus.snapshot_adapter import build_snapshot
 
-    return build_snapshot(run.scenario.campus_id, run.as_of)
+    return build_snapshot(run.campus_id, run.as_of)
 
 
 def plan_for(run: Run, point: int = 0):
@@ -92,6 +92,6 @@ def plan_for(run: Run, point: int = 0):
             blob = Run.objects.filter(pk=run.pk).values_list("snapshot", flat=True).first()
             snap = campus_snapshot(run, blob)
             _keep_snapshot(run.pk, snap)
-        return prepare(run.scenario.kind, snap, validated_params(run.scenario.kind, params_of(run, point)))
+        return prepare(run.kind, snap, validated_params(run.kind, params_of(run, point)))
 
     return PLANS.get(_key(run.pk, point), build)

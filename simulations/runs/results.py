@@ -16,7 +16,7 @@ from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, down
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
-from . import plans
+from . import campus_state, plans
 
 
 def pack_series(series: dict[str, Any]) -> bytes:
@@ -103,7 +103,7 @@ def finalize(run: Run) -> None:
         _finalize_sweep(run)
         return
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index"))
-    aggregated = aggregate(engine_results(rows), catalogue.metric_bounds(run.scenario.kind))
+    aggregated = aggregate(engine_results(rows), catalogue.metric_bounds(run.kind))
     summary = {
         "metrics": plain({k: v for k, v in aggregated.items() if k not in _TOTALS}),
         "by_cause": plain(aggregated.get("by_cause") or {}),
@@ -174,7 +174,7 @@ def sweep_summary(sweep: dict, rows: list[ReplicaResult], kind: str | None = Non
 def _finalize_sweep(run: Run) -> None:
     rows = list(ReplicaResult.objects.filter(run=run).order_by("index").defer("series", "details"))
     RunSeries.objects.filter(run=run).delete()
-    _succeed(run, sweep_summary(run.sweep, rows, run.scenario.kind), [])
+    _succeed(run, sweep_summary(run.sweep, rows, run.kind), [])
 
 
 def _succeed(run: Run, summary: dict[str, Any], reasons: list[dict[str, Any]]) -> None:
@@ -231,7 +231,7 @@ def series_metrics(run: Run) -> list[str]:
 
 def series_labels(run: Run, names: list[str]) -> dict[str, str]:
     """Each series name as a person reads it ("GPU temperature (°C) — liquid-cooled, H100 SXM5 80GB, event 1")."""
-    return {name: catalogue.series_label(run.scenario.kind, name) for name in names}
+    return {name: catalogue.series_label(run.kind, name) for name in names}
 
 
 def explanation(run: Run) -> list[str]:
@@ -239,8 +239,8 @@ def explanation(run: Run) -> list[str]:
     if run.status != RunStatus.SUCCEEDED:
         return []
     if run.sweep:
-        return sweep_explanation(run.scenario.kind, run.sweep)
-    return catalogue.explain(run.scenario.kind, run.summary, run.params)
+        return sweep_explanation(run.kind, run.sweep)
+    return catalogue.explain(run.kind, run.summary, run.params)
 
 
 def sweep_explanation(kind: str, sweep: dict) -> list[str]:
@@ -273,7 +273,7 @@ def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | No
     return {
         "run": run.pk,
         "metric": metric,
-        "label": catalogue.series_label(run.scenario.kind, metric),
+        "label": catalogue.series_label(run.kind, metric),
         "full": full,
         "points_total": row.points,
         "points": len(data.get("t_hours", [])),
@@ -282,8 +282,11 @@ def timeseries(run: Run, metric: str, full: bool = False) -> dict[str, Any] | No
 
 
 def compare_runs(runs: list[Run]) -> dict[str, Any]:
-    """Summaries side by side; differences of each statistic against the first run (the baseline)."""
+    """Summaries side by side; differences of each statistic against the first run (the baseline), and
+    whether each run computed on the baseline's campus state (``campus_state``: a difference between runs on
+    different states may come from the campus, not from the scenario)."""
     base = runs[0]
+    same_state = {r.pk: campus_state.same_as(base, r) for r in runs}
     names = sorted({m for r in runs for m in ((r.summary or {}).get("metrics") or {})})
     metrics: dict[str, Any] = {}
     for name in names:
@@ -300,6 +303,8 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
                         "mean_delta_pct": (mean - base_mean) / abs(base_mean) * 100.0 if base_mean else None,
                         # Confidence intervals that do not overlap: a difference the replicas support.
                         "significant": _separated(entry, base_entry),
+                        # False: the two runs read different campus states (see "campus_state").
+                        "same_campus_state": same_state[r.pk],
                     }
             entries.append({"run": r.pk, "stats": entry, "vs_baseline": diff})
         metrics[name] = entries
@@ -309,16 +314,20 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
             {
                 "id": r.pk,
                 "scenario": r.scenario_id,
-                "scenario_name": r.scenario.name,
-                "kind": r.scenario.kind,
+                "scenario_name": r.scenario_name,
+                "kind": r.kind,
+                "campus": r.campus_id,
                 "status": r.status,
                 "replicas": r.replicas,
                 "seed": r.seed,
                 "params": r.params,
                 "as_of": r.as_of.isoformat() if r.as_of else None,
+                "campus_state": r.campus_state,
+                "same_campus_state": same_state[r.pk],
             }
             for r in runs
         ],
+        "campus_state": campus_state.comparison(runs),
         "metrics": metrics,
         "stats": list(THRESHOLD_STATS),
     }

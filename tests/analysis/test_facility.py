@@ -242,6 +242,10 @@ def test_every_consumer_reads_the_plant_models_pue_and_a_typed_one_overrides_it(
     # the grid carries the peak hour: IT fits up to grid / (peak facility / IT)
     peak_pue = fy.facility_mw.max() / fy.it_mw[0]
     assert campus_pue(snap).peak_pue == pytest.approx(peak_pue)
+    # the scenarios' peaks and grid draw: the summary's IT at that hour's ratio, its peak facility power
+    load = campus_load(snap, "bf16", 0.4)
+    assert load.peak_pue == pytest.approx(peak_pue)
+    assert load.peak_facility_kw([1.0] * len(load.groups)) / 1000 == pytest.approx(power["peak_facility_mw"])
     assert stranded_capacity(snap).campus.limits_kw["grid"] == pytest.approx(1e6 / peak_pue)
 
     typed = replace(snap, design_pue=1.3)

@@ -1,4 +1,4 @@
-"""A page's keys and the list's count come from one statement (COUNT(*) OVER ()): the truth is the ORM's own
+"""A page's keys and the list's count (compiled once per request, twin.api.pagination): the truth is the ORM's own
 count and ordered slice of the same filter, at the first, a middle, the last and a past-the-end offset."""
 
 import pytest

@@ -229,6 +229,9 @@ def _make_run(campus_id: int, kind: str, name: str, metrics: dict, params: dict 
     summary = {"metrics": metrics, "by_cause": {}, "replicas": 10, "events": 0, "compute_s": 1.0}
     run = Run.objects.create(
         scenario=scenario,
+        kind=kind,
+        campus_id=campus_id,
+        scenario_name=name,
         status="succeeded",
         replicas=10,
         replicas_done=10,

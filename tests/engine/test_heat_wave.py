@@ -27,7 +27,8 @@ METRICS = {
 
 @pytest.fixture(scope="module")
 def campus():
-    return dataclasses.replace(synthetic_campus(gpus=1024), climate="phoenix-us")
+    # no typed PUE: the plant model's PUE, hour by hour, in the wave's weather
+    return dataclasses.replace(synthetic_campus(gpus=1024), climate="phoenix-us", design_pue=None)
 
 
 def with_plants(snap, kind: str, capacity_kw: float):
@@ -57,6 +58,45 @@ def test_a_roomy_plant_on_a_normal_week_costs_nothing(campus):
     assert r.metrics["max_pue"] == pytest.approx(float(np.nanmax(direct.pue)))
     assert r.metrics["water_m3"] == pytest.approx(direct.water_l.sum() / 1000.0)
     assert r.series["t_hours"].size == 72
+
+
+def test_a_typed_pue_sets_the_facility_power_and_the_plants_still_throttle(campus):
+    # The same week on a small dry-cooler plant, with and without a typed PUE of 1.3: the cooling physics
+    # (margin, throttling, lost work, water) are the plant model's either way; with the typed PUE the
+    # facility power is IT x 1.3 in every hour (docs/model.md: a typed PUE overrides every consumer).
+    snap = with_plants(campus, "dry-cooler", 1500.0)
+    plan, modelled = result(snap, temperature_rise_k=4.0, days=2)
+    typed_plan, typed = result(dataclasses.replace(snap, design_pue=1.3), temperature_rise_k=4.0, days=2)
+    for key in ("cooling_shortfall_hours", "throughput_lost_fraction", "water_m3"):
+        assert typed.metrics[key] == pytest.approx(modelled.metrics[key])
+    assert typed.metrics["cooling_shortfall_hours"] > 0  # the wave still throttles
+    np.testing.assert_allclose(typed.series["gpu_power_fraction"], modelled.series["gpu_power_fraction"])
+    np.testing.assert_allclose(typed.series["pue"], 1.3)
+    assert typed.metrics["max_pue"] == pytest.approx(1.3)
+    # facility = IT x 1.3 at the power the GPUs actually draw, hour by hour
+    it = np.where(
+        typed.series["gpu_power_fraction"] > 0,
+        hw._at(typed_plan.it_mw, hw.throttle(typed_plan)[1]),
+        typed_plan.off_it_mw,
+    )
+    np.testing.assert_allclose(typed.series["facility_mw"], it * 1.3)
+    assert typed.metrics["peak_facility_mw"] == pytest.approx(float((it * 1.3).max()))
+
+
+def test_a_typed_pue_on_a_cool_week_is_the_summarys_facility_power(campus):
+    # Full power, no shortfall: the facility power is the summary's IT x the typed PUE in every hour.
+    # 1,024 H100 in 128 HGX servers: 128 x (8 x 700 W + 4,600 W) = 1,305.6 kW of servers; the summary's
+    # IT adds the network and the other IT (campus_it), the facility is that x 1.3.
+    from campus.analysis.summary import campus_it
+
+    snap = dataclasses.replace(campus, design_pue=1.3)
+    it = campus_it(snap)
+    assert it.gpu_kw + it.server_overhead_kw == pytest.approx(128 * (8 * 700 + 4600) / 1000)
+    _, r = result(snap, temperature_rise_k=0.0, start_day=10, days=3)
+    assert r.metrics["cooling_shortfall_hours"] == 0
+    assert r.metrics["peak_facility_mw"] == pytest.approx(it.it_kw * 1.3 / 1000)
+    np.testing.assert_allclose(r.series["facility_mw"], it.it_kw * 1.3 / 1000)
+    assert r.metrics["max_pue"] == pytest.approx(1.3)
 
 
 def test_hotter_waves_never_cost_less(campus):

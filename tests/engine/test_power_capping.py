@@ -11,8 +11,7 @@ from simulations.engine.runner import run_replica
 from tests.engine.builders import campus
 
 
-def _facility_kw(snap, cap_fraction: float) -> float:
-    """Facility power with every GPU at ``cap_fraction`` of TDP, from the snapshot's own fields."""
+def _servers_kw(snap, cap_fraction: float) -> float:
     servers_w = 0.0
     for r in snap.racks:
         for slug, n in r.nodes:
@@ -21,7 +20,16 @@ def _facility_kw(snap, cap_fraction: float) -> float:
             servers_w += n * (
                 spec.gpus_per_node * gpu.tdp_w * cap_fraction + spec.overhead_w + spec.nics * spec.nic_extra_w
             )
-    return servers_w / 1000 / (1 - snap.other_it_fraction) * snap.design_pue
+    return servers_w / 1000
+
+
+def _facility_kw(snap, cap_fraction: float) -> float:
+    """Facility power with every GPU at ``cap_fraction`` of TDP, from the snapshot's own fields. The test
+    campus has no switches, so its other IT is f / (1 - f) of the servers at full TDP, and it stays at
+    that figure under a cap (storage and CPU nodes do not draw less when the GPUs are capped)."""
+    f = snap.other_it_fraction
+    other_kw = _servers_kw(snap, 1.0) * f / (1 - f)
+    return (_servers_kw(snap, cap_fraction) + other_kw) * snap.design_pue
 
 
 def test_scheduled_caps_energy_equals_the_integral_of_power():
@@ -84,3 +92,15 @@ def test_rules_naming_unknown_models_or_pods_are_rejected_by_field():
             0,
         )
     assert exc.value.errors[0]["field"] == "schedule[0].caps[0].gpu_model"
+
+
+def test_a_failed_rack_draws_nothing_and_the_other_it_follows_the_racks_that_run():
+    # 7 of the 8 racks run: 28 HGX H100 x (8 x 700 W + 4,600 W) = 285.6 kW of servers; no switches, so the
+    # other IT is 10 % of IT: IT = 285.6 / 0.9 = 317.33 kW, facility x 1.2 = 380.8 kW.
+    from dataclasses import replace
+
+    snap = campus()
+    racks = (replace(snap.racks[0], status="failed"), *snap.racks[1:])
+    r = run_replica("power_capping", replace(snap, racks=racks), {"caps": [], "duration_hours": 1}, seed=0)
+    assert r.metrics["mean_it_mw"] * 1000 == pytest.approx(28 * (8 * 700 + 4600) / 1000 / 0.9)
+    assert r.metrics["mean_facility_mw"] * 1000 == pytest.approx(28 * 10.2 / 0.9 * 1.2)

@@ -130,8 +130,8 @@ _row_plans: dict[tuple, tuple | None] = {}
 
 def rows_for_keys(shape: tuple, build, keys: list, db: str) -> list[tuple] | None:
     """``list(build(keys))`` for a ``values_list`` queryset that filters ``__in`` the keys, with its compiled
-    statement kept per (``shape``, database, number of keys) and run again with these keys; its rows go
-    through the converters of Django's own compiler. ``shape`` must name everything else the statement
+    statement kept per (``shape``, database, number of keys) and run again with these keys through Django's
+    cursor; its rows go through the converters of Django's own compiler, worked out once per statement. ``shape`` must name everything else the statement
     depends on. ``None`` where the statement does not hold the keys as one plain run of parameters (the
     caller then runs the queryset)."""
     count = len(keys)
@@ -144,12 +144,17 @@ def rows_for_keys(shape: tuple, build, keys: list, db: str) -> list[tuple] | Non
             _row_plans[key] = plan
     if plan is None:
         return None
-    sql, prototype, params, start = plan
-    compiler = copy.copy(prototype)
-    compiler.connection = connections[db]
+    sql, prototype, params, start, converters = plan
     bound = (*params[:start], *keys, *params[start + count :])
-    compiler.as_sql = lambda *args, **kwargs: (sql, bound)
-    return list(compiler.results_iter(tuple_expected=True))
+    connection = connections[db]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, bound)
+        rows = cursor.fetchall()
+    if converters:
+        compiler = copy.copy(prototype)
+        compiler.connection = connection
+        rows = compiler.apply_converters(rows, converters)
+    return [row if row.__class__ is tuple else tuple(row) for row in rows]
 
 
 def _row_plan(build, count: int, db: str) -> tuple | None:
@@ -166,6 +171,11 @@ def _row_plan(build, count: int, db: str) -> tuple | None:
             or any(str(s) in sql for s in sentinels)
         ):
             raise _Unsupported
+        # The converters of the selected columns, worked out once (the compiler's results_iter works them
+        # out on every run); a select wider than the row the caller reads keeps the ORM path.
+        if compiler.col_count != len(compiler.select) or compiler.has_extra_select:
+            raise _Unsupported
+        converters = compiler.get_converters([column for column, _, _ in compiler.select])
     except Exception:  # noqa: BLE001 - any statement the probe cannot compile plainly keeps the ORM path
         return None
-    return sql, compiler, params, start
+    return sql, compiler, params, start, converters

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from datetime import UTC
 
 from django.conf import settings
 from django.db import models
@@ -43,7 +44,46 @@ from twin.api.serializers.base import (
 
 ENABLED = True
 
-COLUMN, BRIEF, SELF_URL, METHOD = range(4)
+COLUMN, BRIEF, SELF_URL, METHOD, PLAIN, UTC_ISO = range(6)
+
+# Field classes whose to_representation returns a value of this exact class unchanged (``str(s)``,
+# ``float(f)``, ``int(i)``): a row's value of that class is its representation. A field class counts only
+# while it keeps that class's own to_representation.
+_PLAIN = {
+    serializers.CharField.to_representation: str,
+    serializers.FloatField.to_representation: float,
+    serializers.IntegerField.to_representation: int,
+}
+
+
+def _plain_class(field) -> type | None:
+    """The class of the values this field returns unchanged (``_PLAIN``; a choice field whose choices are all
+    strings returns a string as it is; a big integer not shown as a string, an int), or ``None``."""
+    method = type(field).to_representation
+    if method is serializers.ChoiceField.to_representation:
+        choices = field.choice_strings_to_values
+        return str if all(value.__class__ is str and value == key for key, value in choices.items()) else None
+    if method is serializers.BigIntegerField.to_representation:
+        from rest_framework.settings import api_settings
+
+        return None if getattr(field, "coerce_to_string", api_settings.COERCE_BIGINT_TO_STRING) else int
+    return _PLAIN.get(method)
+
+
+def _utc_iso(field, zone) -> bool:
+    """Whether REST framework shows this date-time field's UTC values as ``isoformat()`` with "Z" for
+    "+00:00": ISO 8601 output, in a zone that is UTC (converting a UTC value to it changes nothing)."""
+    from rest_framework.settings import api_settings
+
+    output = getattr(field, "format", api_settings.DATETIME_FORMAT)
+    if not isinstance(output, str) or output.lower() != "iso-8601":
+        return False
+    if type(field).to_representation is not serializers.DateTimeField.to_representation:
+        return False
+    if type(field).enforce_timezone is not serializers.DateTimeField.enforce_timezone:
+        return False
+    return zone is UTC or getattr(zone, "key", None) == "UTC"
+
 
 _plans: dict[tuple, RowPlan | None] = {}
 _lock = threading.Lock()
@@ -78,11 +118,11 @@ class RowPlan:
 
     def displayable(self, rows: list[tuple]) -> bool:
         """Every related object shown has a name (an empty one is shown as ``str()`` of the object)."""
-        return all(
-            row[key] is None or (isinstance(row[name], str) and row[name])
-            for row in rows
-            for key, name in self.brief_indexes
-        )
+        for key, name in self.brief_indexes:
+            for row in rows:
+                if row[key] is not None and not (row[name].__class__ is str and row[name]):
+                    return False
+        return True
 
     def objects(self, rows: list[tuple]) -> list[Row]:
         names = self.names
@@ -109,11 +149,21 @@ class RowPlan:
                     # when the field names none; it is the same throughout a request).
                     field = copy.copy(field)
                     field.timezone = zone
-                    steps.append((kind, name, index, field.to_representation))
+                    to_representation = field.to_representation
+                    if _utc_iso(field, zone):
+                        steps.append((UTC_ISO, name, index, to_representation))
+                        continue
+                plain = _plain_class(field)
+                if plain is not None:
+                    steps.append((PLAIN, name, index, (plain, to_representation)))
                     continue
                 steps.append((kind, name, index, to_representation))
             elif kind == METHOD:
-                steps.append((kind, name, index, bound[name][0]))
+                to_representation, field = bound[name]
+                if type(field).to_representation is serializers.SerializerMethodField.to_representation:
+                    # What the field's to_representation calls, found once: the serializer's method.
+                    to_representation = getattr(field.parent, field.method_name)
+                steps.append((kind, name, index, to_representation))
             else:  # a URL: what comes before and after the key
                 before, after = _detail_path_template(basename).split("{pk}")
                 steps.append((kind, name, index, (origin + before, after)))
@@ -121,9 +171,23 @@ class RowPlan:
         for values, obj in zip(rows, objects, strict=True):
             ret = {}
             for kind, name, index, how in steps:
-                if kind == COLUMN:
+                if kind == PLAIN:
+                    # A value the field would return as it is (a str to a CharField, a float to a
+                    # FloatField, ...): no call.
+                    value = values[index]
+                    ret[name] = value if value is None or value.__class__ is how[0] else how[1](value)
+                elif kind == COLUMN:
                     value = values[index]
                     ret[name] = None if value is None else how(value)
+                elif kind == UTC_ISO:
+                    # REST framework's ISO 8601 of a UTC value in a UTC zone: isoformat with "Z".
+                    value = values[index]
+                    if value is None:
+                        ret[name] = None
+                    elif value.tzinfo is UTC:
+                        ret[name] = value.isoformat()[:-6] + "Z"
+                    else:
+                        ret[name] = how(value)
                 elif kind == BRIEF:
                     pk = values[index[0]]
                     ret[name] = (

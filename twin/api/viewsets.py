@@ -74,7 +74,12 @@ class TwinModelViewSet(
         plan = rows.plan_for(self, serializer)
         if plan is None:
             return None
-        queryset = self.filter_queryset(self.get_queryset())
+        queryset = self.get_queryset()
+        if queryset._prefetch_related_lookups:
+            return None
+        # The list's queryset gives the page's keys and count only (the rows are read apart, by the plan):
+        # without its joins and deferred columns, each of the clones filtering and paging make is cheaper.
+        queryset = self.filter_queryset(queryset.select_related(None).defer(None))
         if queryset.query.distinct or queryset._prefetch_related_lookups:
             return None
         keys = paginator.page_keys(queryset, request)
