@@ -154,7 +154,7 @@ def explain(kind: str, summary: Mapping[str, Any] | None, params: Mapping[str, A
     from simulations.engine.params import validate_params
 
     try:
-        p = validate_params(kind, dict(params or {}))
+        p = validate_params(kind, dict(params or {}), stored=True)
     except ValueError:
         return []
     return [s for s in fn(Summary(summary), p) if s]

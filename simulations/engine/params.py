@@ -55,6 +55,13 @@ MAX_MW = MAX_KW / 1000.0
 MAX_MWH = MAX_KWH / 1000.0
 
 
+def _stored(info: ValidationInfo) -> bool:
+    """Whether the parameters are read back from a run already made (``validate_params(..., stored=True)``):
+    the checks of a new run's window and steps, added after such runs were stored, are not applied to them,
+    so their explanation still reads them."""
+    return bool(info.context and info.context.get("stored"))
+
+
 def _starts_within(items: list[Any], attr: str, name: str, end: float, unit: str) -> None:
     """Each item of the list ``name`` starts (``attr``) before the run's end ``end``: an event after the end
     would change nothing, silently."""
@@ -263,11 +270,12 @@ class PowerCappingParams(_Strict):
     """Campus: one synchronous job over every GPU (the slowest GPU sets the pace); pod: one job per pod."""
 
     @model_validator(mode="after")
-    def _sorted_schedule(self) -> PowerCappingParams:
+    def _sorted_schedule(self, info: ValidationInfo) -> PowerCappingParams:
         starts = [s.start_hours for s in self.schedule]
         if starts != sorted(starts):
             raise FieldError("schedule", "must be sorted by start_hours")
-        _starts_within(self.schedule, "start_hours", "schedule", self.duration_hours, "h")
+        if not _stored(info):
+            _starts_within(self.schedule, "start_hours", "schedule", self.duration_hours, "h")
         return self
 
 
@@ -353,9 +361,9 @@ class GridLimitParams(_Strict):
     """The workload the lost throughput is counted for."""
 
     @model_validator(mode="after")
-    def _sorted_schedule(self) -> GridLimitParams:
+    def _sorted_schedule(self, info: ValidationInfo) -> GridLimitParams:
         steps = math.ceil(self.duration_hours * 60.0 / self.step_minutes - 1e-9)
-        if steps > MAX_GRID_STEPS:
+        if steps > MAX_GRID_STEPS and not _stored(info):
             least = self.duration_hours * 60.0 / MAX_GRID_STEPS
             raise FieldError(
                 "step_minutes",
@@ -365,8 +373,11 @@ class GridLimitParams(_Strict):
         starts = [s.start_hours for s in self.capacity_schedule]
         if starts != sorted(starts):
             raise FieldError("capacity_schedule", "must be sorted by start_hours")
-        _starts_within(self.capacity_schedule, "start_hours", "capacity_schedule", self.duration_hours, "h")
-        _starts_within(self.events, "start_hours", "events", self.duration_hours, "h")
+        if not _stored(info):
+            _starts_within(
+                self.capacity_schedule, "start_hours", "capacity_schedule", self.duration_hours, "h"
+            )
+            _starts_within(self.events, "start_hours", "events", self.duration_hours, "h")
         return self
 
 
@@ -501,8 +512,9 @@ class LiquidCoolingParams(_Strict):
     """The synchronous job over every GPU whose slowdown and lost work are counted."""
 
     @model_validator(mode="after")
-    def _events_in_the_run(self) -> LiquidCoolingParams:
-        _starts_within(self.events, "at_minutes", "events", self.duration_minutes, "min")
+    def _events_in_the_run(self, info: ValidationInfo) -> LiquidCoolingParams:
+        if not _stored(info):
+            _starts_within(self.events, "at_minutes", "events", self.duration_minutes, "min")
         return self
 
 
@@ -774,15 +786,17 @@ def _model(kind: str) -> type[BaseModel]:
         ) from None
 
 
-def validate_params(kind: str, data: dict[str, Any] | None) -> BaseModel:
-    """Validate ``data`` for ``kind``; raise ParamsError naming each bad field as ``a.b[0].c``."""
+def validate_params(kind: str, data: dict[str, Any] | None, *, stored: bool = False) -> BaseModel:
+    """Validate ``data`` for ``kind``; raise ParamsError naming each bad field as ``a.b[0].c``. ``stored``:
+    the parameters of a run already made, read back (for its explanation): an event outside the run's window
+    or too many steps, refused for a new run, are let through."""
     model = _model(kind)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise ParamsError([{"field": "", "message": "parameters must be an object"}])
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context={"stored": True} if stored else None)
     except ValidationError as exc:
         # Union members report one error each under the same field: merge them into one message.
         by_field: dict[str, list[str]] = {}

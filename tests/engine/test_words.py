@@ -152,3 +152,15 @@ def test_a_heat_wave_that_only_throttled_says_throttled():
     p = validate_params("heat_wave", {})
     s = summary(cooling_shortfall_hours=30.0, shutdown_hours=0.0, throughput_lost_fraction=0.02)
     assert "so GPUs throttled; the job lost 2 %" in words.explain_heat_wave(s, p)[1]
+
+
+def test_a_stored_run_with_an_event_past_its_end_still_explains_itself():
+    # Runs stored before events had to start within the run (a 12 h grid limit keeping the default event at
+    # 14 h) are read back for their explanation: the window check is for new runs only.
+    from simulations.engine import catalogue
+
+    params = {"duration_hours": 12}
+    summary_ = {"metrics": {"shortfall_mwh": {"mean": 0.0}}}
+    assert catalogue.explain("grid_limit", summary_, params) == [
+        "The campus's demand stayed within the grid limit throughout; nothing had to give."
+    ]
