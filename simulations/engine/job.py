@@ -94,7 +94,11 @@ def expected_ettr(
     if rate_per_hour <= 0:
         return interval_hours / (interval_hours + write_hours) if interval_hours + write_hours > 0 else 1.0
     seg = interval_hours + write_hours
-    wall = math.exp(rate_per_hour * restart_hours) * math.expm1(rate_per_hour * seg) / rate_per_hour
+    try:
+        wall = math.exp(rate_per_hour * restart_hours) * math.expm1(rate_per_hour * seg) / rate_per_hour
+    except OverflowError:
+        # exp(x) past x ~ 709: the wall time per segment is beyond any float, the ratio 0 to double precision.
+        return 0.0
     return interval_hours / wall
 
 

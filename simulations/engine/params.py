@@ -15,7 +15,6 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
-    PositiveFloat,
     Tag,
     ValidationError,
     ValidationInfo,
@@ -563,10 +562,10 @@ class FailureCascadeParams(_Strict):
         "infrastructure-estimates", title="Facility failure rate set", json_schema_extra=ADVANCED
     )
     """Name of the rate set for the facility equipment."""
-    rate_overrides: dict[str, PositiveFloat] = Field(
+    rate_overrides: dict[str, Annotated[float, Field(ge=1.0, le=1e12)]] = Field(
         default_factory=dict, title="MTBF overrides (h)", json_schema_extra=key_picker("failure_component")
     )
-    """Mean time between failures per component, hours, replacing the rate set's value."""
+    """Mean time between failures per component, hours (1 h to 1e12 h), replacing the rate set's value."""
     repair_hours_overrides: dict[str, Annotated[float, Field(ge=0, le=10 * HOURS_A_YEAR)]] = Field(
         default_factory=dict,
         title="Repair time overrides (h)",

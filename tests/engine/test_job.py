@@ -121,3 +121,15 @@ def test_useful_overhead_lost_and_down_time_add_up_to_the_wall_time(gaps, blocke
     tl.finish(end)
     assert tl.useful_h + tl.overhead_h + tl.lost_work_h + tl.down_h == pytest.approx(end, abs=1e-9)
     assert sum(tl.by_cause_lost_h) == pytest.approx(tl.lost_work_h + tl.down_h, abs=1e-9)
+
+
+def test_expected_ettr_of_a_hopeless_failure_rate_is_zero_not_an_overflow():
+    # 100 failures an hour, 1 h segments, 0.1 h restarts: exp(100 x 0.1) x (exp(100 x 1.1) - 1) / 100 h of
+    # wall time per committed hour, about 1e51 h: ETTR about 1e-51. At 10,000 an hour exp(11,000) is beyond
+    # any float (past exp(709)): the ETTR is 0 to double precision, not an OverflowError.
+    from simulations.engine.job import expected_ettr
+
+    assert expected_ettr(100.0, 1.0, 0.1, 0.1) == pytest.approx(
+        1.0 / (math.exp(10.0) * math.expm1(110.0) / 100.0), rel=1e-12
+    )
+    assert expected_ettr(1e4, 1.0, 0.1, 0.1) == 0.0

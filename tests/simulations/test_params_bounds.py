@@ -159,3 +159,9 @@ def test_a_flag_filter_that_is_not_a_boolean_is_a_400(viewer_client, planner_cli
         assert list(response.json()) == [name]
     for value in ("true", "false", "1", "0"):
         assert viewer_client.get(f"/api/runs/?flagged={value}").status_code == 200
+
+
+def test_an_mtbf_override_under_an_hour_is_a_400_on_its_key(planner_client, campus):
+    # A GPU failing every 0.01 h (36 s) is no component's MTBF; it made the run's expected ETTR overflow.
+    bad = errors(post(planner_client, campus, "failure_cascade", {"rate_overrides": {"gpu": 0.01}}))
+    assert list(bad) == ["rate_overrides.gpu"]
