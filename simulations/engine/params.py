@@ -52,6 +52,9 @@ MAX_KW = 1e8  # any power of the campus, kW (100 GW)
 MAX_KWH = 1e9  # any stored energy, kWh (1 TWh)
 MAX_MW = MAX_KW / 1000.0
 MAX_MWH = MAX_KWH / 1000.0
+MIN_BAND_HZ = 0.001  # power_dynamics: lowest frequency of the oscillation band
+MAX_PUE = 10.0  # the worst facilities measure 2-3; past 10 a figure is a typo
+MAX_PRICE_USD_PER_KWH = 100.0  # ~1,000 times an industrial rate
 
 
 def _stored(info: ValidationInfo) -> bool:
@@ -259,9 +262,11 @@ class PowerCappingParams(_Strict):
     """Cap changes over time; each step replaces the caps in force from its start on (sorted by start)."""
     utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
     """Share of the GPUs' time spent computing; the rest they idle."""
-    pue: float | None = Field(None, ge=1, title="PUE")
+    pue: float | None = Field(None, ge=1, le=MAX_PUE, title="PUE")
     """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
-    price_usd_per_kwh: float | None = Field(None, ge=0, title="Electricity price (USD/kWh)")
+    price_usd_per_kwh: float | None = Field(
+        None, ge=0, le=MAX_PRICE_USD_PER_KWH, title="Electricity price (USD/kWh)"
+    )
     """Price of facility energy; empty: the campus price."""
     job: ThroughputParams = Field(default_factory=ThroughputParams, title="Training job")
     """The workload the throughput is counted for."""
@@ -323,7 +328,7 @@ class GridLimitParams(_Strict):
     """Under pause: pods with a lower number pause first; pods not listed come last, highest id first."""
     utilization: float = Field(1.0, ge=0, le=1, title="Utilisation (0–1)")
     """Share of the GPUs' time spent computing; the rest they idle."""
-    pue: float | None = Field(None, ge=1, title="PUE")
+    pue: float | None = Field(None, ge=1, le=MAX_PUE, title="PUE")
     """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     # A paused GPU idles at this fraction of its TDP (estimate: H100 idles near 70-100 W of 700 W).
     idle_gpu_fraction: float = Field(
@@ -490,9 +495,10 @@ class LiquidCoolingParams(_Strict):
     )
     """Heat carried to the air per kelvin of temperature difference, per kW of load, at nominal flow."""
     residual_conductance_fraction: float = Field(
-        0.03, ge=0, le=1, title="Conductance without flow (fraction of nominal)", json_schema_extra=ADVANCED
+        0.03, gt=0, le=1, title="Conductance without flow (fraction of nominal)", json_schema_extra=ADVANCED
     )
-    """Cooling left with no forced flow (natural convection, conduction to the frame)."""
+    """Cooling left with no forced flow (natural convection, conduction to the frame); above 0, as some heat
+    always leaves."""
     flow_exponent: float = Field(0.8, ge=0, title="Flow exponent", json_schema_extra=ADVANCED)
     """Conductance scales as flow to this power (0.8: turbulent forced convection, Dittus-Boelter)."""
     loop_volume_l_per_kw: float = Field(
@@ -647,9 +653,9 @@ class SmoothingParams(_Strict):
 
     floor_fraction: float = Field(0.0, ge=0, le=1, title="Power floor (fraction of TDP)")
     """Power each GPU holds at least while its job runs, as a fraction of TDP (0: no floor)."""
-    ramp_up_w_per_s: float | None = Field(None, gt=0, title="Ramp-up limit (W/s per GPU)")
+    ramp_up_w_per_s: float | None = Field(None, gt=0, le=1e9, title="Ramp-up limit (W/s per GPU)")
     """How fast a GPU's power may rise, W per second; empty: no limit."""
-    ramp_down_w_per_s: float | None = Field(None, gt=0, title="Ramp-down limit (W/s per GPU)")
+    ramp_down_w_per_s: float | None = Field(None, gt=0, le=1e9, title="Ramp-down limit (W/s per GPU)")
     """How fast a GPU's power may fall, W per second; empty: no limit."""
 
 
@@ -699,6 +705,11 @@ class RequirementsParams(_Strict):
         lo, hi = self.band_hz
         if not 0 < lo < hi:
             raise FieldError("band_hz", "must be [lo, hi] with 0 < lo < hi")
+        if lo < MIN_BAND_HZ:
+            # The spectrum is taken on segments of 8 periods of the band's lowest frequency.
+            raise FieldError(
+                "band_hz", f"must start at {MIN_BAND_HZ:g} Hz or above (a period of 1,000 s at most)"
+            )
         return self
 
 
@@ -721,7 +732,7 @@ class PowerDynamicsParams(_Strict):
     # A GPU in no job (or a job that is down) idles at this fraction of TDP (H100: ~70-100 W of 700 W).
     idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
     """Power of a GPU in no job, or in a job that is down, as a fraction of TDP (H100: about 70-100 W of 700 W)."""
-    pue: float | None = Field(None, ge=1, title="PUE")
+    pue: float | None = Field(None, ge=1, le=MAX_PUE, title="PUE")
     """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
     smoothing: SmoothingParams = Field(default_factory=SmoothingParams, title="GPU power smoothing")
     """A power floor and ramp limits set in the GPUs' driver."""

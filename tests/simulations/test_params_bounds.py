@@ -165,3 +165,21 @@ def test_an_mtbf_override_under_an_hour_is_a_400_on_its_key(planner_client, camp
     # A GPU failing every 0.01 h (36 s) is no component's MTBF; it made the run's expected ETTR overflow.
     bad = errors(post(planner_client, campus, "failure_cascade", {"rate_overrides": {"gpu": 0.01}}))
     assert list(bad) == ["rate_overrides.gpu"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "params", "field"),
+    [
+        # each made a run whose figures are not finite (inf energy or cost, a division by zero) or too large
+        # to compute (a Welch segment of 8 / 1e-300 s)
+        ("power_capping", {"pue": 1e308}, "pue"),
+        ("power_capping", {"price_usd_per_kwh": 1e308}, "price_usd_per_kwh"),
+        ("grid_limit", {"pue": 1e308}, "pue"),
+        ("power_dynamics", {"smoothing": {"ramp_up_w_per_s": 1e308}}, "smoothing.ramp_up_w_per_s"),
+        ("power_dynamics", {"requirements": {"band_hz": [1e-300, 3.0]}}, "requirements.band_hz"),
+        ("liquid_cooling", {"residual_conductance_fraction": 0}, "residual_conductance_fraction"),
+    ],
+)
+def test_a_value_the_engine_cannot_compute_with_is_a_400_on_it(planner_client, campus, kind, params, field):
+    add_cdu(campus)
+    assert list(errors(post(planner_client, campus, kind, params))) == [field]
