@@ -216,7 +216,9 @@ def test_the_form_passes_the_wcag_aa_checks_with_rows_open(planner_page, demo):
     watch.check()
 
 
-def _make_run(campus_id: int, kind: str, name: str, metrics: dict, params: dict | None = None) -> int:
+def _make_run(
+    campus_id: int, kind: str, name: str, metrics: dict, params: dict | None = None, campus_state=None
+) -> int:
     """A finished run stored as the workers leave one (summary only), for pages that read summaries."""
     from django.contrib.auth import get_user_model
 
@@ -240,6 +242,7 @@ def _make_run(campus_id: int, kind: str, name: str, metrics: dict, params: dict 
         params=params or {},
         summary=summary,
         created_by=user,
+        campus_state=campus_state,
     )
     return run.pk
 
@@ -268,12 +271,15 @@ def stored_runs(demo, django_db_blocker):
             "failure_cascade",
             "E2E cmp base",
             {"ettr": _stats(0.95, 0.005), "job_gpus": _stats(1000.0, 0)},
+            campus_state={"version": "v1", "as_of": None, "pue": 1.2},
         )
+        # computed after the campus's PUE was typed differently
         other = _make_run(
             campus_id,
             "failure_cascade",
             "E2E cmp other",
             {"ettr": _stats(0.90, 0.005), "job_gpus": _stats(2000.0, 0)},
+            campus_state={"version": "v2", "as_of": None, "pue": 1.5},
         )
         foreign = _make_run(campus_id, "grid_limit", "E2E cmp foreign", {"shortfall_mwh": _stats(1.0, 0.1)})
     return base, other, foreign
@@ -303,6 +309,10 @@ def test_compare_offers_only_runs_of_one_kind_and_arrows_only_where_the_directio
     assert not re.search("better|worse|✔|▲|▼", delta)
     # integers as integers
     assert "2,000" in gpus.inner_text() and "2,000.0" not in gpus.inner_text()
+    # the runs computed on different campus states: the comparison says so, and what differs
+    state = page.locator("[data-testid=compare-campus-state]")
+    assert "notice-warn" in state.get_attribute("class")
+    assert "pue 1.2 vs 1.5" in state.inner_text() and f"run {other}" in state.inner_text()
     box(base).uncheck()
     box(other).uncheck()
     assert box(foreign).is_enabled()

@@ -41,6 +41,7 @@ export async function compareRuns(page, ids) {
           "intervals do not overlap and the metric has a direction; “apart” where they do not overlap but more is " +
           "neither better nor worse.",
       ),
+      campusStateNote(data.campus_state),
     );
     const table = el(
       "table",
@@ -127,6 +128,17 @@ export async function compareRuns(page, ids) {
   } catch (error) {
     clear(box).append(errorBox(error, "compare-error"));
   }
+}
+
+// Whether the runs computed on the same campus: a warning where the campus changed between them (their
+// differences may then come from the campus, not only from the scenario), a plain note where it is not known.
+function campusStateNote(state) {
+  if (!state?.note) return null;
+  return el(
+    "p",
+    { class: `notice small${state.same === false ? " notice-warn" : ""}`, "data-testid": "compare-campus-state" },
+    state.note,
+  );
 }
 
 // The difference from the baseline: in % of it when the baseline is not zero, else in the metric's unit.
