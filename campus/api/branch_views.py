@@ -39,6 +39,8 @@ FIGURES = (
     "power.annual_cost_usd",
     "cooling.heat_load_mw",
     "cooling.capacity_mw",
+    "cooling.plant_usable_capacity_mw",
+    "cooling.spare_mw",
 )
 
 

@@ -27,6 +27,8 @@ DISPLAY_DIGITS = {
     "power.annual_cost_usd": 0,
     "cooling.heat_load_mw": 2,
     "cooling.capacity_mw": 2,
+    "cooling.plant_usable_capacity_mw": 2,
+    "cooling.spare_mw": 2,
 }
 AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_RUN = """

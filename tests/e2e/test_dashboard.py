@@ -117,7 +117,12 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
     assert shown("fig-cost") == pytest.approx(power["annual_cost_usd"])
     assert shown("fig-power-headroom") == pytest.approx(power["grid_headroom_mw"])
     cooling = summary["cooling"]
-    assert shown("fig-cooling-headroom") == pytest.approx(cooling["capacity_mw"] - cooling["heat_load_mw"])
+    # the whole chain's spare (units and plant loops), never the units' capacity alone
+    assert shown("fig-cooling-headroom") == pytest.approx(cooling["spare_mw"])
+    # the grid connection against the peak hour's draw, as the grid headroom
+    grid_use = power["peak_facility_mw"] / power["grid_capacity_mw"]
+    sub = page.inner_text("[data-testid=fig-facility-mw] .figure-sub")
+    assert f"peak {power['peak_facility_mw']:,.1f} MW" in sub and f"{100 * grid_use:.0f}" in sub
     for precision in ("fp8", "bf16", "fp16"):
         assert shown(f"fig-pflops-{precision}") == pytest.approx(summary["compute"]["peak_pflops"][precision])
     assert shown("fig-ettr") == pytest.approx(summary["reliability"]["expected_ettr"])

@@ -22,7 +22,9 @@ const LABELS = {
   "power.redundancy_findings_count": ["Redundancy findings", 0, ""],
   "power.annual_cost_usd": ["Energy cost per year", 0, "USD"],
   "cooling.heat_load_mw": ["Heat load", 2, "MW"],
-  "cooling.capacity_mw": ["Cooling capacity", 2, "MW"],
+  "cooling.capacity_mw": ["Cooling units, usable capacity", 2, "MW"],
+  "cooling.plant_usable_capacity_mw": ["Cooling plants, usable capacity", 2, "MW"],
+  "cooling.spare_mw": ["Cooling spare (units and plants)", 2, "MW"],
 };
 
 function value(path, v) {

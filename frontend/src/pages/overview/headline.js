@@ -13,9 +13,12 @@ export function headline(summary) {
   const compute = summary.compute ?? {};
   const rel = summary.reliability ?? {};
   const peak = compute.peak_pflops ?? {};
-  const coolingHeadroom =
-    cooling.capacity_mw != null && cooling.heat_load_mw != null ? cooling.capacity_mw - cooling.heat_load_mw : null;
-  const gridUse = power.grid_capacity_mw ? power.facility_mw / power.grid_capacity_mw : null;
+  // The whole cooling chain's spare: units and plant loops, the smaller of the two where a loop feeds units (0
+  // while a pool or loop is short). The units' capacity alone would miss a plant loop that is full.
+  const coolingHeadroom = cooling.spare_mw ?? null;
+  // The grid connection is sized for the peak hour, not the year's mean.
+  const peakFacility = power.peak_facility_mw ?? power.facility_mw;
+  const gridUse = power.grid_capacity_mw && peakFacility != null ? peakFacility / power.grid_capacity_mw : null;
   const unassigned = Object.entries(cooling.unassigned_by_reason_mw ?? {})
     .map(([reason, mw]) => `${f.mw(mw)} ${reason}`)
     .join("; ");
@@ -68,7 +71,7 @@ export function headline(summary) {
             "Facility",
             power.facility_mw,
             f.mw(power.facility_mw),
-            gridUse != null ? `${f.pct(gridUse)} of the grid connection` : null,
+            gridUse != null ? `peak ${f.mw(peakFacility)}, ${f.pct(gridUse)} of the grid connection` : null,
           ),
           figure("fig-grid-mw", "Grid connection", power.grid_capacity_mw, f.mw(power.grid_capacity_mw)),
         ),
@@ -153,13 +156,14 @@ export function headline(summary) {
         ),
         figure(
           "fig-cooling-headroom",
-          "Cooling capacity − heat",
+          "Cooling spare",
           coolingHeadroom,
           f.mw(coolingHeadroom),
-          `${f.mw(cooling.heat_load_mw)} heat of ${f.mw(cooling.capacity_mw)} usable` +
+          `${f.mw(cooling.unit_spare_mw)} at the units, ${f.mw(cooling.plant_spare_mw)} at the plants` +
             (cooling.capacity_redundancy ? ` (${cooling.capacity_redundancy})` : ""),
-          "Usable capacity: the cooling units with the declared redundancy intact (N+1: the largest unit of " +
-            "each group lost; 2N: half of it), nameplate and spares apart",
+          "Heat that can be added with the declared cooling redundancy intact (N+1: the largest unit or chiller " +
+            "of each group lost; 2N: half of it): the units' and the plant loops' spare, the smaller where a " +
+            "loop feeds the units; 0 while any pool or loop is short",
         ),
         figure(
           "fig-heat-mw",
