@@ -152,7 +152,8 @@ export function headline(summary) {
           f.mw(power.headroom_after_failover_mw, 2),
           bindingText(power.headroom_binding),
           "IT load that can be added with the design redundancy intact: IT addable after the worst single failure " +
-            "(2N: either side alone carries everything; N+1: any one unit lost)",
+            "(2N: either side alone carries everything; N+1: any one unit lost), spread over the racks as today's " +
+            "load is. New racks in one place may fit less: the placement query checks a place",
         ),
         figure(
           "fig-cooling-headroom",
