@@ -22,6 +22,7 @@ from campus.analysis.compute import (
     synchronous_pflops,
 )
 from campus.analysis.reliability import (
+    campus_job_reliability,
     checkpoint_regime,
     daly_interval_hours,
     effective_restart_hours,
@@ -74,7 +75,7 @@ def training_time(
     gpu_model: GpuSpec | str | None = None,
     precision: str = "bf16",
     mfu: Any = 0.4,
-    ettr: Any = 1.0,
+    ettr: Any = None,
     snapshot: CampusSnapshot | None = None,
     gpus_by_model_: Mapping[str, int] | None = None,
     specs: Mapping[str, GpuSpec] | None = None,
@@ -85,11 +86,23 @@ def training_time(
     ``gpu_model`` is a ``GpuSpec`` or a slug looked up in ``specs`` (default: the catalog). A job over
     several models is timed both ways (``campus.analysis.compute``): ``days_synchronous`` with every GPU
     at the pace of ``pace_gpu_model`` (None when that model lacks the precision), ``days_by_speed`` with
-    the work split by speed; ``days`` is the one ``partition`` names."""
+    the work split by speed; ``days`` is the one ``partition`` names.
+
+    ``ettr`` left out: with ``snapshot``, the expected ETTR of one job over the whole campus (the summary's
+    ``reliability.expected_ettr``: its failure rates, 5 min checkpoints at the Daly interval, 10 min
+    restarts), 1.0 when the campus has no failure rates; without, 1.0 (no time lost to failures).
+    ``ettr_source`` says which: "given", "campus" or "default"."""
     if flops is None:
         raise ValueError("flops: required")
     total = _number("flops", flops, positive=True)
     mfu_v = _number("mfu", mfu, positive=True)
+    ettr_source = "given" if ettr is not None else "default"
+    if ettr is None:
+        ettr = 1.0
+        if snapshot is not None:
+            expected = campus_job_reliability(snapshot)["expected_ettr"]
+            if expected is not None:
+                ettr, ettr_source = expected, "campus"
     ettr_v = _number("ettr", ettr, positive=True)
     if mfu_v > 1:
         raise ValueError("mfu: must be <= 1")
@@ -148,6 +161,7 @@ def training_time(
         "effective_pflops": chosen_peak * mfu_v * ettr_v,
         "mfu": mfu_v,
         "ettr": ettr_v,
+        "ettr_source": ettr_source,
     }
 
 

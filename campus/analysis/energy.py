@@ -48,31 +48,40 @@ def it_breakdown(
 ) -> ItBreakdown:
     """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its TDP (1.0 = full TDP).
 
-    ``network_kw`` overrides the fabric power (default: ``fabric_from_inventory`` over all networks).
+    Only the GPUs draw less: the servers' other parts, the network, the racks' extras and the other IT
+    (storage, CPU nodes, management, worked out at full GPU power by the rule above and held) do not idle
+    with the GPUs, as the scenarios hold them. ``network_kw`` overrides the fabric power (default:
+    ``fabric_from_inventory`` over all networks).
     """
     _check_fraction("gpu_power_fraction", gpu_power_fraction, 1.5)
-    gpu_w = overhead_w = 0.0
+    gpu_w = gpu_full_w = overhead_w = 0.0
     extra_kw = 0.0
     for r in snap.racks:
         extra_kw += r.extra_it_kw
         for slug, count in r.nodes:
             spec = snap.node_models[slug]
-            gpu_w += count * spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w * gpu_power_fraction
+            full_w = count * spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
+            gpu_full_w += full_w
+            gpu_w += full_w * gpu_power_fraction
             overhead_w += count * (spec.overhead_w + spec.nics * spec.nic_extra_w)
     if network_kw is None:
         networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
         network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))
     servers_kw = (gpu_w + overhead_w) / 1000.0
+    full_servers_kw = (gpu_full_w + overhead_w) / 1000.0
     itemised_kw = network_kw + extra_kw
-    it_kw = it_total_kw(servers_kw, itemised_kw, snap.other_it_fraction)
+    # the other IT at full GPU power (it_total_kw never gives less than servers + itemised: a difference
+    # below 0 is rounding alone), held whatever the GPUs draw
+    other_kw = max(
+        0.0, it_total_kw(full_servers_kw, itemised_kw, snap.other_it_fraction) - full_servers_kw - itemised_kw
+    )
     return ItBreakdown(
         gpu_kw=gpu_w / 1000.0,
         server_overhead_kw=overhead_w / 1000.0,
         network_kw=network_kw,
         rack_extra_kw=extra_kw,
-        # it_total_kw never gives less than servers + itemised: a difference below 0 is rounding alone
-        other_it_kw=max(0.0, it_kw - servers_kw - itemised_kw),
-        it_kw=it_kw,
+        other_it_kw=other_kw,
+        it_kw=servers_kw + itemised_kw + other_kw,
     )
 
 

@@ -16,7 +16,9 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
 5. Other IT (the rest of ``other_it_fraction``: storage, CPU nodes, management) has no place in the
    inventory. It is spread over the halls in proportion to their server heat at full load (the fraction
    is defined against the servers; the design's shares, so a capped hall keeps its storage), each hall's
-   share to its air units by capacity, or to its building's air units when the hall has none.
+   share to its air units by capacity, or to its building's air units when the hall has none. It is
+   worked out with the GPUs at full power (other IT = k·S − N at S the servers' full-load heat) and held
+   when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the GPUs.
 
 ``it_beyond_racks`` is the one placement of rules 4 and 5; ``rack_it_beyond_kw`` puts the same watts on
 the racks' power feeds.
@@ -246,8 +248,11 @@ def _heat_map(
 
     hall_shares = {hall: _shares(hall_units) for hall, hall_units in air_by_hall.items()}
     # racks of one make (servers, cooling, extras) split alike: each make is worked out once
-    makes: dict[tuple, tuple[float, float, float]] = {}
+    makes: dict[tuple, tuple[float, float, float, float]] = {}
     server_kw = extra_kw = liquid_total = 0.0
+    # the servers' heat with the GPUs at full power where no load is given: the base of the other IT
+    # (rule 5), which does not idle with the GPUs
+    full_gap_kw = 0.0
     for r in snap.racks:
         load = rack_load_kw.get(r.id) if rack_load_kw is not None else None
         make = (r.nodes, r.cooling_type, r.extra_it_kw)
@@ -255,10 +260,16 @@ def _heat_map(
         if known is None:
             nominal_servers = sum(node_kw_at(snap, s, gpu_power_fraction) * n for s, n in r.nodes)
             rack_liquid, rack_air = rack_heat_split(snap, r, load, gpu_power_fraction)
+            gap = (
+                sum(node_kw_at(snap, s, 1.0) * n for s, n in r.nodes) - nominal_servers
+                if load is None and gpu_power_fraction != 1.0
+                else 0.0
+            )
             if load is None:
-                makes[make] = (nominal_servers, rack_liquid, rack_air)
+                makes[make] = (nominal_servers, rack_liquid, rack_air, gap)
         else:
-            nominal_servers, rack_liquid, rack_air = known
+            nominal_servers, rack_liquid, rack_air, gap = known
+        full_gap_kw += gap
         total = rack_liquid + rack_air
         nominal = nominal_servers + r.extra_it_kw
         # the servers' part of a rack's load, for the IT breakdown
@@ -276,7 +287,7 @@ def _heat_map(
             if not _spread_shares(rack_air, hall_shares.get(r.hall_id, ()), air):
                 unplaced(NO_AIR_UNIT, rack_air)
 
-    beyond = it_beyond_racks(snap, server_kw, extra_kw)
+    beyond = it_beyond_racks(snap, server_kw + full_gap_kw, extra_kw)
     network_kw = sum(beyond.network_kw_by_place.values())
     for (kind, pid), kw in beyond.network_kw_by_place.items():
         if kind == "hall":

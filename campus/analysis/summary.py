@@ -130,16 +130,23 @@ def campus_summary(
             for slug, n in g.rack_gpus[r.id].items():
                 running_by_model[slug] = running_by_model.get(slug, 0) + n
 
+    rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
+    rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
+    # Effective = peak x MFU x ETTR (model.md §5): the ETTR is the expected one of a job over the whole
+    # campus (``reliability.expected_ettr``, checkpoint/restart at the Daly interval); 1.0 when the campus
+    # has no failure rates to work it from.
+    ettr = rel["expected_ettr"] if rel["expected_ettr"] is not None else 1.0
+
     def compute_figures(counts: dict[str, int]):
         peak = peak_pflops(counts, snap.gpus)
         effective = {
-            p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p])
+            p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) * ettr
             for p in ("fp8", "bf16", "fp16")
         }
         # One synchronous job over every GPU runs at the slowest model's pace; ``effective_pflops``
         # is the work split by speed.
         effective_sync = {
-            p: synchronous_pflops(counts, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p])
+            p: synchronous_pflops(counts, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p]) * ettr
             if sum(counts.values())
             else 0.0
             for p in ("fp8", "bf16", "fp16")
@@ -153,8 +160,6 @@ def campus_summary(
         else (design_peak, design_effective, design_effective_sync)
     )
     pace = {p: pace_model(by_model, snap.gpus, p)[0] if gpus else None for p in ("fp8", "bf16", "fp16")}
-    rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
-    rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
 
     failover = failover_headroom(snap)
     over_planning = [d for d, h in chain.device_headroom_kw.items() if h < 0 and d not in chain.dead_devices]
@@ -310,6 +315,9 @@ def campus_summary(
         "compute": {
             "peak_pflops": peak,
             "mfu": mfu if mfu is not None else DEFAULT_MFU,
+            # the ETTR the effective figures are multiplied by: reliability.expected_ettr, else 1.0
+            "ettr": ettr,
+            "ettr_source": "reliability.expected_ettr" if rel["expected_ettr"] is not None else "none",
             "effective_pflops": effective,
             "effective_pflops_synchronous": effective_sync,
             "design_peak_pflops": design_peak,

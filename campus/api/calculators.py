@@ -48,7 +48,13 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
     )
     precision = serializers.ChoiceField(choices=PRECISIONS, default="bf16")
     mfu = serializers.FloatField(default=0.4, min_value=0.0001, max_value=1)
-    ettr = serializers.FloatField(default=1.0, min_value=0.0001, max_value=1)
+    ettr = serializers.FloatField(
+        required=False,
+        min_value=0.0001,
+        max_value=1,
+        help_text="Effective training time ratio, 0-1. Default: with `campus`, the campus's expected ETTR (its "
+        "summary's `reliability.expected_ettr`; 1.0 when it has no failure rates); otherwise 1.0.",
+    )
     partition = serializers.ChoiceField(
         choices=PARTITIONS,
         default="synchronous",
@@ -140,6 +146,10 @@ class TrainingTimeOutput(serializers.Serializer):
     effective_pflops = serializers.FloatField()
     mfu = serializers.FloatField()
     ettr = serializers.FloatField()
+    ettr_source = serializers.ChoiceField(
+        choices=["given", "campus", "default"],
+        help_text="`given` (the request's), `campus` (the campus's expected ETTR) or `default` (1.0).",
+    )
     as_of = serializers.DateField(required=False, help_text="With `campus`: the day whose GPUs were counted.")
 
 
@@ -271,6 +281,7 @@ def calculator_schema(
         "effective_pflops": 5833.4,
         "mfu": 0.4,
         "ettr": 0.9,
+        "ettr_source": "given",
     },
 )
 class TrainingTimeView(CalculatorView):
@@ -280,7 +291,8 @@ class TrainingTimeView(CalculatorView):
     def compute(self, data):
         from campus.snapshot_adapter import catalog_snapshot_parts, in_service_snapshot
 
-        kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "ettr", "partition")}
+        kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "partition")}
+        kwargs["ettr"] = data.get("ettr")
         if data.get("campus") is not None:
             day = data.get("as_of") or timezone.localdate()
             snap = in_service_snapshot(data["campus"], day)

@@ -386,7 +386,12 @@ SUMMARY_EXAMPLE = {
         "hours_short": 0,
     },
     "network": {"tiers": 3, "switches": 5200},
-    "compute": {"peak_pflops": {"bf16": 98900.0}, "effective_pflops": {"bf16": 39560.0}},
+    "compute": {
+        "peak_pflops": {"bf16": 98900.0},
+        "effective_pflops": {"bf16": 25081.0},
+        "ettr": 0.634,
+        "ettr_source": "reliability.expected_ettr",
+    },
     "reliability": {"dataset": "per-model"},
     "buildings": [{"id": 1, "name": "B1", "racks": 780, "gpus": 25000, "it_mw": 37.5}],
 }

@@ -204,10 +204,18 @@ def test_the_summary_shows_the_synchronous_pace_beside_the_split_by_speed():
     snap = _campus_of({"hgx-h100-8": 8, "dgx-a100": 8})  # 64 H100 + 64 A100
     summary = campus_summary(snap, include_redundancy=False)
     compute = summary["compute"]
-    # by speed: 64 x 989 + 64 x 312 TFLOPS at 40%; synchronous: 128 x 312 TFLOPS at 40% (the design figures:
-    # this sketch has no power chain, so none of its racks runs at design and the running figures are 0)
-    assert compute["design_effective_pflops"]["bf16"] == pytest.approx((64 * 989 + 64 * 312) * 0.4 / 1000)
-    assert compute["design_effective_pflops_synchronous"]["bf16"] == pytest.approx(128 * 312 * 0.4 / 1000)
+    # by speed: 64 x 989 + 64 x 312 TFLOPS at 40%; synchronous: 128 x 312 TFLOPS at 40%; both x the ETTR of
+    # a job over the whole campus, the summary's reliability.expected_ettr (the design figures: this sketch
+    # has no power chain, so none of its racks runs at design and the running figures are 0)
+    ettr = summary["reliability"]["expected_ettr"]
+    assert 0 < ettr < 1
+    assert compute["ettr"] == ettr
+    assert compute["design_effective_pflops"]["bf16"] == pytest.approx(
+        (64 * 989 + 64 * 312) * 0.4 / 1000 * ettr
+    )
+    assert compute["design_effective_pflops_synchronous"]["bf16"] == pytest.approx(
+        128 * 312 * 0.4 / 1000 * ettr
+    )
     assert compute["pace_gpu_model"]["bf16"] == "a100-sxm"
     assert compute["pace_gpu_model"]["fp8"] == "a100-sxm"  # no FP8 at all: a synchronous FP8 job cannot run
     assert compute["design_effective_pflops_synchronous"]["fp8"] == 0.0

@@ -287,6 +287,36 @@ class TestTrainingTimeOnACampusDay:
         assert response.data["as_of"] == (as_of or timezone.localdate().isoformat())
         assert response.data["days"] == pytest.approx(1e24 / (gpus * 989e12 * 0.5 * 0.8) / 86_400)
 
+    def test_without_ettr_the_campus_job_expected_ettr_is_taken(self, viewer_client, campus):
+        summary = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        ettr = summary["reliability"]["expected_ettr"]
+        assert ettr is not None and 0 < ettr < 1
+        response = post(viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk})
+        assert response.status_code == 200, response.data
+        assert response.data["ettr_source"] == "campus"
+        assert response.data["ettr"] == pytest.approx(ettr)
+        # today 56 H100: 56 x 989 TFLOPS x 0.4 (default MFU) x the campus ETTR, the summary's effective figure
+        # (its design figure: the sketch has no power chain, so none of its racks runs at design)
+        assert response.data["effective_pflops"] == pytest.approx(56 * 989 / 1000 * 0.4 * ettr)
+        assert response.data["effective_pflops"] == pytest.approx(
+            summary["compute"]["design_effective_pflops"]["bf16"]
+        )
+        assert response.data["days"] == pytest.approx(1e24 / (56 * 989e12 * 0.4 * ettr) / 86_400)
+        given = post(viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk, "ettr": 0.8}).data
+        assert (given["ettr"], given["ettr_source"]) == (0.8, "given")
+
+    def test_without_a_campus_the_ettr_is_one(self, viewer_client):
+        body = {"flops": 1e24, "gpus": 8, "gpu_model": "h100-sxm"}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 200, response.data
+        assert (response.data["ettr"], response.data["ettr_source"]) == (1.0, "default")
+        assert response.data["effective_pflops"] == pytest.approx(8 * 989 / 1000 * 0.4)
+
+    def test_a_null_ettr_is_400_naming_ettr(self, viewer_client, campus):
+        response = post(viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk, "ettr": None})
+        assert response.status_code == 400
+        assert "ettr" in response.data
+
     def test_the_summary_of_the_day_counts_the_same_gpus(self, viewer_client, campus):
         summary = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
         assert summary["inventory"]["gpus"] == 56

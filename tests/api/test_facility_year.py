@@ -84,3 +84,31 @@ def test_a_hotter_climate_gives_a_higher_pue_and_bad_parameters_are_named(viewer
 def test_the_design_pue_rejects_values_below_one(planner_client, campus):
     r = planner_client.patch(url("detail", campus.pk), {"design_pue": 0.9}, format="json")
     assert r.status_code == 400 and "design_pue" in r.json()
+
+
+def test_half_gpu_power_lowers_only_the_gpus_in_the_summary_and_the_year(viewer_client, campus):
+    full = viewer_client.get(url("summary", campus.pk)).json()["power"]
+    half = viewer_client.get(url("summary", campus.pk) + "?gpu_power_fraction=0.5").json()["power"]
+    year = viewer_client.get(url("facility-year", campus.pk) + "?gpu_power_fraction=0.5").json()
+    # by hand: 512 H100 x 700 W = 0.3584 MW at TDP, 0.1792 MW at half; the rest of the servers, the network
+    # and the other IT (storage, CPU nodes: worked out at full GPU power) keep their full-load figures, so
+    # the IT falls by 0.1792 MW exactly
+    assert full["gpu_mw"] == pytest.approx(0.3584)
+    assert half["gpu_mw"] == pytest.approx(0.1792)
+    for key in ("server_overhead_mw", "network_mw", "rack_extra_mw", "other_it_mw"):
+        assert half[key] == pytest.approx(full[key]), key
+    assert half["it_mw"] == pytest.approx(full["it_mw"] - 0.1792)
+    # the plant's year at that load sees the same IT every hour (its series are given to 0.1 kW)
+    assert max(year["it_mw"]) == pytest.approx(half["it_mw"], abs=1e-4)
+    assert min(year["it_mw"]) == pytest.approx(half["it_mw"], abs=1e-4)
+
+
+def test_effective_compute_is_peak_times_mfu_times_the_campus_ettr(viewer_client, campus):
+    body = viewer_client.get(url("summary", campus.pk)).json()
+    compute, ettr = body["compute"], body["reliability"]["expected_ettr"]
+    assert 0 < ettr < 1
+    # 512 H100 x 989 TFLOPS = 506.368 PFLOPS dense BF16, x 0.40 MFU x the expected ETTR of the campus's job
+    assert compute["peak_pflops"]["bf16"] == pytest.approx(506.368)
+    assert compute["effective_pflops"]["bf16"] == pytest.approx(506.368 * 0.4 * ettr)
+    assert compute["effective_pflops"]["fp8"] == pytest.approx(512 * 1.979 * 0.35 * ettr)
+    assert (compute["ettr"], compute["ettr_source"]) == (pytest.approx(ettr), "reliability.expected_ettr")

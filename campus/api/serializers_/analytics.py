@@ -37,7 +37,8 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
         default=1.0,
         min_value=0.05,
         max_value=1.0,
-        help_text="Average GPU draw as a fraction of TDP, for energy.",
+        help_text="Average GPU draw as a fraction of TDP, for energy. Only the GPUs draw less: the servers' "
+        "other parts, the network and the other IT keep their full-load figures.",
     )
     dataset = serializers.CharField(
         required=False,
@@ -377,7 +378,8 @@ class FacilityYearQuerySerializer(StrictQueryMixin, AsOfQuery):
         default=1.0,
         min_value=0.05,
         max_value=1.0,
-        help_text="Average GPU draw as a fraction of TDP.",
+        help_text="Average GPU draw as a fraction of TDP. Only the GPUs draw less: the servers' other parts, "
+        "the network and the other IT keep their full-load figures.",
     )
     climate = serializers.ChoiceField(
         choices=CLIMATES,

@@ -226,6 +226,7 @@ export function headline(summary) {
 }
 
 // A job over several GPU models: the split-by-speed figure beside one synchronous job at the slowest model's pace.
+// Both are effective training throughput, peak × MFU × the campus job's expected ETTR (compute.ettr).
 function syncNote(compute) {
   const sync = compute.effective_pflops_synchronous?.bf16;
   const bySpeed = compute.effective_pflops?.bf16;
@@ -234,7 +235,7 @@ function syncNote(compute) {
   return el(
     "p",
     { class: "small", "data-testid": "sync-pace" },
-    `Effective BF16: ${f.num(bySpeed)} PFLOPS with work split by chip speed, ` +
+    `Effective BF16 (peak × MFU × ETTR): ${f.num(bySpeed)} PFLOPS with work split by chip speed, ` +
       `${f.num(sync)} PFLOPS for one synchronous job at the pace of ${pace}.`,
   );
 }
