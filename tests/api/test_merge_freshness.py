@@ -14,6 +14,7 @@ load) keep theirs can no longer be the binding device after failover.
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from campus.api import analytics
 from campus.interchange.generate import generate_spec
@@ -68,9 +69,17 @@ def summary(client, campus_id: int, **params) -> dict:
     return response.json()
 
 
+def timeline(client, campus_id: int) -> dict:
+    response = client.get(f"/api/campuses/{campus_id}/timeline/")
+    assert response.status_code == 200, response.content
+    today = timezone.localdate().isoformat()  # the timeline's as_of point, not a change date
+    return {p["date"]: p["gpus"] for p in response.json()["points"] if p["date"] != today}
+
+
 def test_a_merged_retirement_reaches_a_warm_summary_timeline_and_racks(planner_client, phased):
     parent = phased.pk
     assert summary(planner_client, parent, as_of=AS_OF)["inventory"]["gpus"] == 2048  # warm, by hand
+    assert timeline(planner_client, parent) == {"2026-01-01": 1024, "2027-06-01": 2048}
     branch_id = branch(planner_client, parent)
     b1 = Building.objects.get(campus_id=branch_id, name="B1")
     response = planner_client.patch(f"/api/buildings/{b1.pk}/", {"retire_date": "2028-01-01"}, format="json")
@@ -79,6 +88,8 @@ def test_a_merged_retirement_reaches_a_warm_summary_timeline_and_racks(planner_c
 
     assert summary(planner_client, parent, as_of=AS_OF)["inventory"]["gpus"] == 1024
     assert summary(planner_client, parent, as_of="2027-12-31")["inventory"]["gpus"] == 2048
+    # B1's 1,024 leave service on 2028-01-01: one more point on the timeline.
+    assert timeline(planner_client, parent) == {"2026-01-01": 1024, "2027-06-01": 2048, "2028-01-01": 1024}
     # The rows agree (an independent path: the list filter reads the table, not the analytics cache).
     racks = planner_client.get("/api/racks/", {"campus": parent, "in_service_on": AS_OF}).json()
     assert racks["count"] == 32  # B2's racks only (64 in all, 32 per phase)
