@@ -41,6 +41,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from campus.integrity import WriteCheck
 from campus.interchange.importer import _insert_rows
 from campus.models import BranchBase, Campus, Job
+from twin.api.history import record_baselines
 
 # Columns that change on every save and say nothing about the design.
 BOOKKEEPING = frozenset({"created", "last_updated"})
@@ -702,6 +703,7 @@ def _apply(plan: _Plan, parent: Design, branch: Design, parent_campus: Campus, u
     delete(first)
 
     if CAMPUS in plan.change:
+        record_baselines([Campus.objects.get(pk=parent_campus.pk)])
         values = branch.objects[CAMPUS][()].values
         for f, v in zip(campus_fields(), values, strict=True):
             setattr(parent_campus, f.attname, v)
@@ -730,6 +732,8 @@ def _apply(plan: _Plan, parent: Design, branch: Design, parent_campus: Campus, u
                 ids.append(obj.pk)
         if to_change:
             current = im.model.objects.in_bulk([parent_id[im.name][k] for k in to_change])
+            if im.history:  # the state before the merge, as an API change records it first
+                record_baselines(list(current.values()))
             objs = []
             for key in to_change:
                 obj = current[parent_id[im.name][key]]
@@ -739,7 +743,7 @@ def _apply(plan: _Plan, parent: Design, branch: Design, parent_campus: Campus, u
                 objs.append(obj)
                 noted[(im.model._meta.label_lower, obj.pk)] = (im.name, key)
                 ids.append(obj.pk)
-            names = [f.name for f in im.fields]
+            names = [f.name for f in im.fields]  # the manager's bulk_update adds last_updated
             if im.history:
                 bulk_update_with_history(
                     objs, im.model, names, batch_size=500, default_user=user, default_change_reason=reason

@@ -13,9 +13,40 @@ def SET_NULL_STAMPED(collector, field, sub_objs, using):  # noqa: N802 (named li
     collector.add_field_update(field.model._meta.get_field("last_updated"), timezone.now(), sub_objs)
 
 
+class StampedQuerySet(models.QuerySet):
+    """A queryset whose writes that bypass ``save()`` stamp ``last_updated`` as ``save()`` does.
+
+    ``QuerySet.update()`` and ``bulk_update()`` leave ``auto_now`` fields as they were. A campus's version
+    (``campus.versions``: row count and newest ``last_updated`` per table) then stays the same although rows
+    changed, and every process that had read the campus kept its analytics (summary, timeline, headroom,
+    placement) of the old rows: a branch merged into its parent, written with ``bulk_update``, left the
+    parent's summary showing the design before the merge. Every write through a model's manager, its
+    related managers or ``bulk_update_with_history`` goes through here."""
+
+    def update(self, **kwargs):
+        kwargs.setdefault("last_updated", timezone.now())
+        return super().update(**kwargs)
+
+    update.alters_data = True
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        objs = list(objs)
+        fields = list(fields)
+        now = timezone.now()
+        for obj in objs:
+            obj.last_updated = now
+        if "last_updated" not in fields:
+            fields.append("last_updated")
+        return super().bulk_update(objs, fields, batch_size=batch_size)
+
+    bulk_update.alters_data = True
+
+
 class TimestampedModel(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     last_updated = models.DateTimeField(auto_now=True)
+
+    objects = StampedQuerySet.as_manager()
 
     class Meta:
         abstract = True
