@@ -127,14 +127,14 @@ def build_fabric(b: Builder) -> None:
         # up as many cables as come in from below; the top tier also holds the pod's campus uplinks.
         ports_up = sum(u for *_, u in leaf_groups)
         tier_names = ["spine", "core"][: tiers - 1]
-        lower = [(g[0], g[1], g[2], g[3]) for g in leaf_groups]
+        lower = leaf_groups
         for t, tier in enumerate(tier_names):
             top = t == len(tier_names) - 1
             count = math.ceil((ports_up + uplinks) / k) if top else math.ceil(ports_up / half)
             gname = f"{pname}-{tier.upper()}"
             home = b.buildings[home_b]["halls"][home_h]
             b.switches.append(b.switch(gname, pname, tier, count, home_b, home))
-            for (lname, _lcount, bi, hi), group in zip(lower, leaf_groups, strict=False):
+            for lname, _lcount, bi, hi, cables_up in lower:
                 if t == 0:
                     hall = b.buildings[bi]["halls"][hi]
                     if (bi, hi) == (home_b, home_h):
@@ -145,10 +145,10 @@ def build_fabric(b: Builder) -> None:
                         sx = b.buildings[home_b]["x_m"] + spine_xy[0]
                         sy = b.buildings[home_b]["y_m"] + spine_xy[1]
                         length = ceil_to(abs(hx - sx) + abs(hy - sy) + UPLINK_M_SAME_HALL, 1.0)
-                    b.link(pname, gname, group[4], length, speed, a_switch=lname)
+                    b.link(pname, gname, cables_up, length, speed, a_switch=lname)
                 else:
-                    b.link(pname, gname, ports_up, SPINE_CORE_M, speed, a_switch=lname)
-            lower = [(gname, count, home_b, home_h)]
+                    b.link(pname, gname, cables_up, SPINE_CORE_M, speed, a_switch=lname)
+            lower = [(gname, count, home_b, home_h, ports_up)]
         tops.append((lower[0][0], endpoints, home_b))
 
     if multi:
