@@ -118,6 +118,8 @@ def training_time(
         if specs is None:
             raise ValueError("specs: required with gpus_by_model")
         counts, table = dict(gpus_by_model_), specs
+        if not any(counts.values()):
+            raise ValueError("gpus_by_model: no GPUs given")
     else:
         if gpu_model is None:
             raise ValueError("gpu_model: required")

@@ -8,7 +8,8 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
   a new row at least ``AISLE_CLEARANCE_M`` from every existing rack front or back;
 * **rack density**: an air-cooled rack within ``cooling.AIR_COOLING_LIMIT_KW``;
 * **fabric ports**: a pod with back-end leaf switches in the hall whose free ports (``count × radix`` less
-  the cables already landed on them) take the new nodes' NICs (rail-optimized: NIC ``r`` on the hall's
+  the cables already landed on them; a leaf cabled up to a spine of its pod takes node cables on at most
+  ``count × radix // 2`` ports, non-blocking, however many of its uplinks are cabled) take the new nodes' NICs (rail-optimized: NIC ``r`` on the hall's
   ``r``-th leaf group, modulo the groups; middle-of-rack: all on one leaf group);
 * **cooling**: the hall's units of the racks' kind take the added heat with each pool's (a named group, a
   hall's air units together: ``cooling.cooling_pools``) usable capacity under the declared
@@ -1058,11 +1059,29 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
 
 
 def _used_ports(snap: CampusSnapshot) -> dict[int, int]:
+    """Ports of each switch group taken for placement. A leaf group cabled up to a tier of its pod is
+    non-blocking: it takes node cables on half its ports at most (the other half are their uplinks, cabled
+    or not), so it counts as taken at least ``count × (radix − radix // 2)`` plus its node cables."""
     used: dict[int, int] = {}
+    node_cables: dict[int, int] = {}
+    switches = {s.id: s for s in snap.switches}
+    cabled_up: set[int] = set()  # leaf groups with uplinks to a switch tier of their own pod
     for link in snap.links:
         used[link.b_switch_id] = used.get(link.b_switch_id, 0) + link.count
         if link.a_switch_id is not None:
             used[link.a_switch_id] = used.get(link.a_switch_id, 0) + link.count
+            upper = switches.get(link.b_switch_id)
+            if upper is not None and upper.pod_id is not None:
+                cabled_up.add(link.a_switch_id)
+        elif link.a_rack_id is not None:
+            node_cables[link.b_switch_id] = node_cables.get(link.b_switch_id, 0) + link.count
+    for sid in cabled_up:
+        s = switches[sid]
+        spec = snap.switch_models.get(s.model)
+        if s.tier != "leaf" or spec is None:
+            continue
+        reserved = s.count * (spec.radix - spec.radix // 2) + node_cables.get(sid, 0)
+        used[sid] = max(used.get(sid, 0), reserved)
     return used
 
 

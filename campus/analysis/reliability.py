@@ -350,6 +350,29 @@ def counts_by_model(snap: CampusSnapshot) -> dict[str, dict[str, int]]:
     return out
 
 
+def job_datasets(known: Iterable[str]) -> list[str]:
+    """The data sets a job's failure rate can be taken from: ``per-model`` and each job set among
+    ``known`` (not the facility-class or component sets, which do not describe a job's interruptions)."""
+    return [PER_MODEL] + sorted(
+        d for d in set(known) if d not in COMPONENT_DATASETS and d != INFRASTRUCTURE_DATASET
+    )
+
+
+def check_job_dataset(dataset: str, known: Iterable[str]) -> None:
+    """A ValueError naming ``dataset`` unless it is ``per-model`` or a job set among ``known``."""
+    known = set(known)
+    if dataset == PER_MODEL or (
+        dataset in known and dataset not in COMPONENT_DATASETS and dataset != INFRASTRUCTURE_DATASET
+    ):
+        return
+    what = (
+        "is not a job failure data set"
+        if dataset in COMPONENT_DATASETS or dataset == INFRASTRUCTURE_DATASET
+        else "unknown failure-rate set"
+    )
+    raise ValueError(f"dataset: {what} {dataset!r}; valid: {', '.join(job_datasets(known))}")
+
+
 def model_rate_sets(snap: CampusSnapshot, dataset: str = PER_MODEL) -> dict[str, dict]:
     """The job data set charged to each GPU model of the campus: {slug: {"dataset", "fallback"}}.
 
@@ -358,10 +381,7 @@ def model_rate_sets(snap: CampusSnapshot, dataset: str = PER_MODEL) -> dict[str,
     known = {r.dataset for r in snap.failure_rates}
     models = counts_by_model(snap)
     if dataset != PER_MODEL:
-        if dataset not in known:
-            raise ValueError(
-                f"dataset: unknown failure-rate set {dataset!r}; known: {', '.join(sorted(known))}"
-            )
+        check_job_dataset(dataset, known)
         return {slug: {"dataset": dataset, "fallback": False} for slug in models}
     out = {}
     for slug in models:
@@ -463,6 +483,10 @@ def campus_job_reliability(
     """
     _positive("checkpoint_minutes", checkpoint_minutes)
     _non_negative("restart_minutes", restart_minutes)
+    if snap.failure_rates:
+        check_job_dataset(dataset, {r.dataset for r in snap.failure_rates})
+    elif dataset in COMPONENT_DATASETS or dataset == INFRASTRUCTURE_DATASET:
+        check_job_dataset(dataset, ())
     counts = campus_counts(snap)
     out: dict = {
         "dataset": dataset,

@@ -32,7 +32,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -582,16 +582,33 @@ def timeline_point(state: CampusState) -> dict:
     }
 
 
+def has_undated(campus_id: int) -> bool:
+    """Whether any object of the campus has no in-service date (in service since before any change)."""
+    return any(
+        model.objects.filter(**{scope: campus_id, "in_service_date__isnull": True}).exists()
+        for model, scope in _DATED_MODELS
+    )
+
+
 def timeline(campus: models.Campus, as_of: date | None = None) -> dict:
-    """The figures at each day something enters or leaves service, and on ``as_of`` (default today)."""
+    """The figures at each day something enters or leaves service, and on ``as_of`` (default today).
+
+    When something stood before the first change (objects without an in-service date, say, with racks
+    retired later), the day before that change comes first, with the state that held until then; a
+    campus that starts from nothing (every object dated) starts at its first change."""
     current = campus_state(campus, as_of)
 
     def compute():
-        days = sorted(set(change_dates(campus.pk)) | {current.as_of})
+        changes = change_dates(campus.pk)
+        days = sorted(set(changes) | {current.as_of})
         points = [
             timeline_point(current if day == current.as_of else campus_state(campus, day, keep=False))
             for day in days
         ]
+        if changes and current.as_of >= changes[0] and has_undated(campus.pk):
+            before = timeline_point(campus_state(campus, changes[0] - timedelta(days=1), keep=False))
+            if before["gpus"] or before["it_mw"] or before["headroom_mw"] is not None:
+                points.insert(0, before)
         return {"points": points}
 
     return current.memo(("timeline",), compute)

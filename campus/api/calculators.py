@@ -72,6 +72,8 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         unknown = sorted(set(value) - known)
         if unknown:
             raise serializers.ValidationError(f"Unknown GPU model(s): {', '.join(unknown)}.")
+        if not any(value.values()):
+            raise serializers.ValidationError("no GPUs given: every count is 0 (or no model is named).")
         return value
 
 

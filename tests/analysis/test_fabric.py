@@ -224,7 +224,10 @@ def test_campus_design_adds_the_inter_island_tier_and_its_switches():
     c = design_campus_fabric([2048, 2048], QM9700, inter_island_oversubscription=8.0)
     assert c.tiers == 3
     assert c.inter_island.uplinks == 512
-    assert c.switches == 2 * 96 + 8
+    # Each island: 64 leaves; its 2,048 leaf uplinks and 2,048 / 8 = 256 campus uplinks on spines of
+    # their own: (2,048 + 256) / 64 = 36 spines (not the 32 of a lone island). Campus: 512 / 64 = 8.
+    assert [i.switches_per_tier for i in c.islands] == [(64, 36), (64, 36)]
+    assert c.switches == 2 * (64 + 36) + 8
     assert c.links_by_medium == {"sr": 8192, "fr": 512}
     single = design_campus_fabric([2048], QM9700)
     assert single.tiers == 2 and single.inter_island.switches == 0
@@ -232,3 +235,19 @@ def test_campus_design_adds_the_inter_island_tier_and_its_switches():
 
 def test_inventory_pod_reports_the_tiers_its_size_needs():
     assert fabric_from_inventory(_two_rack_pod()).pods[0].design_tiers == 1  # 32 end points, radix 64
+
+
+def test_only_ports_in_use_are_cabled_and_small_islands_are_one_switch():
+    # 100 end points on radix 64: 2 tiers; ⌈100 / 32⌉ = 4 leaves with 100 ports in use down, so 100 up
+    # (non-blocking), not 4 × 32 = 128; spines ⌈100 / 64⌉ = 2.
+    d = design_fabric(100, QM9700)
+    assert d.switches_per_tier == (4, 2)
+    assert [layer.links for layer in d.layers] == [100, 100]
+    # 8 end points fit one switch: no spine and no switch-to-switch cable
+    one = design_fabric(8, QM9700)
+    assert one.tiers == 1 and one.switches_per_tier == (1,) and one.links == 8
+    # with island uplinks: 64 + ⌈64 / 7⌉ = 74 ports > 64, so a leaf tier (2 leaves of 32) and
+    # ⌈(64 + 10) / 64⌉ = 2 spines; 8 + ⌈8 / 7⌉ = 10 ports stay on one switch
+    up = design_fabric(64, QM9700, uplinks=10)
+    assert up.switches_per_tier == (2, 2) and [layer.links for layer in up.layers] == [64, 64]
+    assert design_fabric(8, QM9700, uplinks=2).switches_per_tier == (1,)

@@ -197,6 +197,24 @@ def test_fabric_ports_bind_when_the_leaf_is_full():
     assert res["options"][0]["headroom_after"]["fabric_ports"] == 0
 
 
+def test_a_leaf_under_a_spine_takes_node_cables_on_half_its_ports_only():
+    # a leaf of radix 64 under a spine of its pod, non-blocking: 32 ports down at most. 20 node cables and
+    # their 20 uplinks cabled (only ports in use): 32 - 20 = 12 free for nodes, not 64 - 40 = 24. A toy
+    # node has 8 NICs: one rack of 1 node fits (4 left), 2 nodes (16) are 4 short.
+    snap = two_halls(crah_kw=(500.0, 500.0))
+    pod = PodSnap(1, "POD-1", "infiniband-ndr", "middle-of-rack", 1.0, "qm9700", 1)
+    leaf = SwitchSnap(1, "LEAF-H2", 1, "leaf", "qm9700", 1, 2, None)
+    spine = SwitchSnap(2, "SPINE", 1, "spine", "qm9700", 1, 2, None)
+    nodes = LinkSnap(1, 1, "backend", "aec", 20, 3.0, 400.0, 20, None, 1)
+    up = LinkSnap(2, 1, "backend", "sr", 20, 20.0, 400.0, None, 1, 2)
+    snap = campus(**{**_fields(snap), "pods": (pod,), "switches": (leaf, spine), "links": (nodes, up)})
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=1, hall_id=2))
+    assert res["feasible"] and res["options"][0]["headroom_after"]["fabric_ports"] == 4
+    res = place(snap, PlacementRequest("toy8", 1, nodes_per_rack=2, hall_id=2))
+    assert res["binding_constraint"] == "fabric_ports"
+    assert "4 port(s) short" in res["binding"]["detail"]
+
+
 def test_input_errors_name_the_field():
     snap = two_halls()
     for req, field in [

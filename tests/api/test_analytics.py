@@ -124,6 +124,17 @@ class TestSummary:
         assert response.status_code == 400
         assert "dataset" in response.json()
 
+    @pytest.mark.parametrize("dataset", ["optics-component", "infrastructure-estimates"])
+    def test_a_set_that_is_not_a_job_set_is_400_listing_the_valid_ones(self, viewer_client, dataset):
+        # optical links and facility devices interrupt no job by themselves: no job failure rate to give
+        site = build_campus()
+        response = viewer_client.get(url("summary", site["campus"]), {"dataset": dataset})
+        assert response.status_code == 400
+        message = str(response.json()["dataset"])
+        assert "not a job failure data set" in message
+        assert "per-model" in message and "llama3-2024" in message
+        assert "optics-component" not in message.split("valid:")[1]
+
     def test_summary_follows_inventory_changes(self, viewer_client, planner_client):
         site = build_campus()
         before = viewer_client.get(url("summary", site["campus"])).json()["inventory"]["gpus"]

@@ -179,6 +179,10 @@ def test_branch_name_clash_and_bad_requests_are_400_naming_the_field(planner_cli
     assert response.status_code == 400 and "against" in response.json()
     response = planner_client.post(f"/api/campuses/{campus.pk}/merge/", {}, format="json")
     assert response.status_code == 400 and "not a branch" in response.json()["detail"]
+    # a name is JSON text: a number or a boolean is not turned into "123" or "True"
+    for name in (123, True, 1.5, ["x"]):
+        response = planner_client.post(f"/api/campuses/{campus.pk}/branch/", {"name": name}, format="json")
+        assert response.status_code == 400 and list(response.json()) == ["name"], name
     assert Campus.objects.count() == 1
 
 

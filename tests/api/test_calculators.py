@@ -166,6 +166,16 @@ class TestTrainingTimeMixedFleet:
         response = post(viewer_client, "training-time", {**body, "partition": "by_speed"})
         assert response.data["days"] == pytest.approx(1e24 / (1_250_000e12 * 0.4) / 86400)
 
+    @pytest.mark.parametrize("counts", [{"zero": 0}, {"zero": 0, "other": 0}, {}])
+    def test_no_gpus_is_400_naming_gpus_by_model(self, viewer_client, counts):
+        # a fleet of zero GPUs has no speed at any precision: say so, not that bf16 is unsupported
+        slugs = {key: f.GPUModelFactory().slug for key in counts}
+        body = {"flops": 1e24, "gpus_by_model": {slugs[key]: n for key, n in counts.items()}}
+        response = post(viewer_client, "training-time", body)
+        assert response.status_code == 400
+        assert list(response.data) == ["gpus_by_model"]
+        assert "no GPUs given" in str(response.data["gpus_by_model"])
+
     def test_unknown_partition_is_400_naming_partition(self, viewer_client):
         gpu = f.GPUModelFactory()
         body = {"flops": 1e24, "gpus": 8, "gpu_model": gpu.slug, "partition": "evenly"}

@@ -128,8 +128,9 @@ class TestAsOf:
             url("impact", campus), {"kind": "power", "device": site["sub"].pk, "as_of": before}
         )
         assert impact_then.status_code == 400
-        assert f"is not in service on {before}: it enters service on {start.isoformat()}" in (
-            impact_then.json()["device"][0]
+        assert (
+            f"is not in service on {before}: it enters service on {start.isoformat()}"
+            in (impact_then.json()["device"][0])
         )
         impact_now = get(viewer_client, url("impact", campus), kind="power", device=site["sub"].pk)
         assert impact_now["gpus"]["usable_before"] == RACKS * GPUS_PER_RACK
@@ -432,6 +433,29 @@ class TestTimeline:
             assert (p["gpus"], p["it_mw"]) == (s["inventory"]["gpus"], s["power"]["it_mw"])
         # phase 2 adds IT: per rack 2 servers × 10.2 kW at TDP plus the same share of other IT
         assert points[2]["it_mw"] == pytest.approx(2 * points[1]["it_mw"])
+
+    def test_the_state_before_the_first_change_is_shown(self, viewer_client):
+        """Nothing dated but R2 and R3 retired 30 days ago: before that day the campus had 4 racks × 16 = 64
+        GPUs, after it 2 × 16 = 32. The timeline starts on the day before the retirement with 64."""
+        site = build_campus()
+        retired = timezone.localdate() - timedelta(days=30)
+        m.Rack.objects.filter(pk__in=[r.pk for r in site["racks"][2:]]).update(retire_date=retired)
+        points = get(viewer_client, url("timeline", site["campus"]))["points"]
+        assert [(p["date"], p["gpus"]) for p in points] == [
+            ((retired - timedelta(days=1)).isoformat(), RACKS * GPUS_PER_RACK),
+            (retired.isoformat(), 2 * GPUS_PER_RACK),
+            (timezone.localdate().isoformat(), 2 * GPUS_PER_RACK),
+        ]
+        # the first point is the summary of its day
+        before = get(viewer_client, url("summary", site["campus"]), as_of=points[0]["date"])
+        assert points[0]["it_mw"] == pytest.approx(before["power"]["it_mw"]) and points[0]["it_mw"] > 0
+        # asked about a day before the retirement, that day already shows the earlier state: no extra point
+        early = (retired - timedelta(days=10)).isoformat()
+        points = get(viewer_client, url("timeline", site["campus"]), as_of=early)["points"]
+        assert [(p["date"], p["gpus"]) for p in points] == [
+            (early, RACKS * GPUS_PER_RACK),
+            (retired.isoformat(), 2 * GPUS_PER_RACK),
+        ]
 
 
 @pytest.mark.django_db

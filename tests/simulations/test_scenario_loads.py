@@ -41,10 +41,11 @@ def summary_power(client, campus: Campus) -> dict:
 # 64 H100 in 8 HGX servers, N power and cooling, a typed PUE of 1.2, other IT 0.
 N64 = {"gpus": 64, "gpu_model": "h100-sxm", "pue": 1.2, "power_redundancy": "N", "cooling_redundancy": "N"}
 # Servers: 8 x (8 GPUs x 700 W + 4,600 W overhead) = 81.6 kW. Network (the generator's one-pod fabric):
-# 12 Quantum-2 QM9700 switches (8 leaf, 4 spine) x 1,500 W with optics = 18.0 kW, and 640 transceivers on
-# the 320 optical links x 1 W = 0.64 kW: 18.64 kW. IT = 81.6 + 18.64 = 100.24 kW; facility x 1.2 = 120.288 kW.
+# 64 NIC ports fit one radix-64 Quantum-2 QM9700 switch: 1 x 1,500 W with optics (every port on SR), and
+# the 64 node-side SR modules x 10 W = 0.64 kW: 2.14 kW. IT = 81.6 + 2.14 = 83.74 kW; facility x 1.2 =
+# 100.488 kW.
 SERVERS_KW = 8 * (8 * 700 + 4600) / 1000
-NETWORK_KW = 12 * 1500 / 1000 + 640 * 1 / 1000
+NETWORK_KW = 1 * 1500 / 1000 + 64 * 10 / 1000
 IT_KW = SERVERS_KW + NETWORK_KW
 FACILITY_KW = IT_KW * 1.2
 
@@ -54,8 +55,8 @@ def test_the_scenarios_carry_the_network_the_summary_counts(planner_client):
     campus = generated(planner_client, "n64", other_it_fraction=0.0, **N64)
     power = summary_power(planner_client, campus)
     assert power["network_mw"] * 1000 == pytest.approx(NETWORK_KW)
-    assert power["it_mw"] * 1000 == pytest.approx(IT_KW)  # 100.24 kW
-    assert power["facility_mw"] * 1000 == pytest.approx(FACILITY_KW)  # 120.288 kW
+    assert power["it_mw"] * 1000 == pytest.approx(IT_KW)  # 83.74 kW
+    assert power["facility_mw"] * 1000 == pytest.approx(FACILITY_KW)  # 100.488 kW
     snap = build_snapshot(campus)
 
     # power capping, uncapped: the summary's IT and facility power (not 81.6 kW / 97.92 kW)
@@ -65,13 +66,13 @@ def test_the_scenarios_carry_the_network_the_summary_counts(planner_client):
     assert r.metrics["peak_facility_mw"] * 1000 == pytest.approx(FACILITY_KW)
     # capped at half TDP: the GPUs draw half (64 x 350 W = 22.4 kW less), the network stays
     r = run_replica("power_capping", snap, {"caps": [{"cap_fraction": 0.5}], "duration_hours": 1}, seed=0)
-    assert r.metrics["mean_it_mw"] * 1000 == pytest.approx(IT_KW - 64 * 350 / 1000)  # 77.84 kW
+    assert r.metrics["mean_it_mw"] * 1000 == pytest.approx(IT_KW - 64 * 350 / 1000)  # 61.34 kW
 
-    # grid limit at 110 kW: the campus draws 120.288 kW, 10.288 kW over, in every step
-    params = {"capacity_kw": 110.0, "events": [], "duration_hours": 1, "step_minutes": 5}
+    # grid limit at 90 kW: the campus draws 100.488 kW, 10.488 kW over, in every step
+    params = {"capacity_kw": 90.0, "events": [], "duration_hours": 1, "step_minutes": 5}
     r = run_replica("grid_limit", snap, params, seed=0)
     assert r.series["demand_kw"] == pytest.approx([FACILITY_KW] * 12)
-    assert r.metrics["max_shortfall_kw"] == pytest.approx(FACILITY_KW - 110.0)
+    assert r.metrics["max_shortfall_kw"] == pytest.approx(FACILITY_KW - 90.0)
     summary = {
         "metrics": {k: v for k, v in aggregate([r]).items() if k not in ("by_cause", "replicas", "events")}
     }
@@ -113,10 +114,10 @@ def test_the_uncapped_scenario_it_is_the_summarys_it(planner_client, spec, other
 
 @pytest.mark.django_db
 def test_a_heat_wave_on_a_typed_pue_draws_it_times_the_pue(planner_client):
-    # The n64 campus with its typed PUE of 1.2: the summary's facility power is 100.24 kW x 1.2 = 120.288 kW
+    # The n64 campus with its typed PUE of 1.2: the summary's facility power is 83.74 kW x 1.2 = 100.488 kW
     # every hour; a heat wave with no rise draws the same, at a PUE of 1.2 in every hour (not the plant
     # model's), while its plant physics stay: the shortfall hours are the plant model's.
-    campus = generated(planner_client, "n64-wave", **N64)
+    campus = generated(planner_client, "n64-wave", other_it_fraction=0.0, **N64)
     power = summary_power(planner_client, campus)
     assert power["pue"] == 1.2 and power["facility_mw"] * 1000 == pytest.approx(FACILITY_KW)
     snap = build_snapshot(campus)

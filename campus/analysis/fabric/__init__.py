@@ -21,9 +21,11 @@ from campus.analysis.fabric.design import (
     design_fabric,
     design_inter_island,
     leaf_down_ports,
+    leaf_uplinks,
     max_endpoints,
     media_power_w_per_end,
     medium_for_length,
+    pod_tiers,
     tier_name,
     tiers_for,
 )
@@ -51,9 +53,11 @@ __all__ = [
     "fabric_from_inventory",
     "inventory_for_campus",
     "leaf_down_ports",
+    "leaf_uplinks",
     "max_endpoints",
     "media_power_w_per_end",
     "medium_for_length",
+    "pod_tiers",
     "tier_name",
     "tiers_for",
 ]

@@ -2,7 +2,8 @@
 
 Fat tree of radix-k switches (folded Clos). A leaf gives ``down = k * o / (1 + o)`` ports to end points
 and the rest up (``o`` = oversubscription at the leaf, 1.0 = non-blocking: k/2 down, k/2 up). Middle
-tiers split k/2 down, k/2 up; the top tier uses all k ports down. Reach with t tiers:
+tiers split k/2 down, k/2 up; the top tier uses all k ports: down, and up to a campus layer when
+the island has one (extra top-tier switches hold those uplinks). Only ports in use are cabled. Reach with t tiers:
 ``k`` (t = 1) and ``down * k * (k/2)**(t-2)`` (t >= 2): k²/2 in two tiers and k³/4 in three when
 non-blocking (Al-Fares, Loukissas and Vahdat, A Scalable, Commodity Data Center Network Architecture, SIGCOMM 2008, §2.2). Beyond that a fourth tier and so on.
 
@@ -79,6 +80,21 @@ def tiers_for(endpoints: int, radix: int, oversubscription: float = 1.0) -> int:
     return tiers
 
 
+def pod_tiers(endpoints: int, radix: int, oversubscription: float = 1.0, uplinks: int = 0) -> int:
+    """Tiers of an island of ``endpoints`` end points whose top tier also carries ``uplinks`` ports up to a
+    campus layer: one switch when end points and uplinks fit its ``radix`` ports, else ``tiers_for``
+    (at least two)."""
+    if endpoints + uplinks <= radix:
+        return 1
+    return max(2, tiers_for(endpoints, radix, oversubscription))
+
+
+def leaf_uplinks(ports_in_use: int, down: int, radix: int) -> int:
+    """Up-ports a leaf cables for ``ports_in_use`` end-point ports: in proportion to its split
+    (``radix - down`` up for ``down`` down), so the same as in use when non-blocking."""
+    return math.ceil(ports_in_use * (radix - down) / down)
+
+
 def max_endpoints(tiers: int, radix: int, oversubscription: float = 1.0) -> int:
     if tiers <= 1:
         return radix
@@ -146,19 +162,23 @@ def media_power_w_per_end(media: Mapping[str, MediumSpec] | None, slug: str) -> 
 _DEFAULT_END_W = {"dac": 0.0, "aec": 6.0, "sr": 10.0, "dr": 12.0, "fr": 12.0, "zr": 20.0}
 
 
-def _switch_tier_counts(endpoints: int, radix: int, tiers: int, down: int) -> list[int]:
+def _switch_tier_counts(
+    endpoints: int, radix: int, tiers: int, down: int, uplinks: int = 0
+) -> tuple[list[int], list[int]]:
+    """Switches per tier (leaf first) and cables per boundary (node->leaf first). Only ports in use are
+    cabled: a leaf's uplinks follow its end points in use; a middle tier, non-blocking, sends up as many
+    as come in from below; the top tier takes what comes from below plus ``uplinks`` to a campus layer."""
     if tiers == 1:
-        return [max(1, math.ceil(endpoints / radix))]
+        return [max(1, math.ceil((endpoints + uplinks) / radix))], [endpoints]
     half = radix // 2
-    up = radix - down
     counts = [math.ceil(endpoints / down)]
-    ports_up = counts[0] * up
+    ports_up = leaf_uplinks(endpoints, down, radix)
+    layer_links = [endpoints, ports_up]
     for _ in range(tiers - 2):
-        n = math.ceil(ports_up / half)
-        counts.append(n)
-        ports_up = n * half
-    counts.append(math.ceil(ports_up / radix))
-    return counts
+        counts.append(math.ceil(ports_up / half))
+        layer_links.append(ports_up)
+    counts.append(math.ceil((ports_up + uplinks) / radix))
+    return counts, layer_links
 
 
 def design_fabric(
@@ -173,8 +193,12 @@ def design_fabric(
     node_leaf_m: float | None = None,
     leaf_spine_m: float = LEAF_SPINE_M,
     spine_core_m: float = SPINE_CORE_M,
+    uplinks: int = 0,
 ) -> FabricDesign:
     """Size a fat tree for ``gpus`` GPUs of ``nics_per_gpu`` back-end ports each.
+
+    ``uplinks``: ports the top tier gives to a campus layer above the island (0 for a lone island);
+    they add top-tier switches (and make a second tier when end points and uplinks overflow one switch).
 
     ``node_leaf_m`` defaults by topology (rail-optimized 30 m of optics, middle-of-rack 3 m of DAC);
     layers above the second boundary use ``spine_core_m`` (and ``spine_core_m`` again beyond).
@@ -190,21 +214,17 @@ def design_fabric(
         raise ValueError("nics_per_gpu: must be > 0")
     if gpus_per_rack <= 0:
         raise ValueError("gpus_per_rack: must be > 0")
+    if uplinks < 0:
+        raise ValueError("uplinks: must be >= 0")
     if node_leaf_m is None:
         if topology not in NODE_LEAF_M:
             raise ValueError(f"topology: must be one of {', '.join(NODE_LEAF_M)}")
         node_leaf_m = NODE_LEAF_M[topology]
     k = switch.radix
     endpoints = gpus * nics_per_gpu
-    tiers = tiers_for(endpoints, k, oversubscription)
+    tiers = pod_tiers(endpoints, k, oversubscription, uplinks)
     down = leaf_down_ports(k, oversubscription) if tiers > 1 else k
-    counts = _switch_tier_counts(endpoints, k, tiers, down)
-    # cables per boundary: node->leaf = end points; above, every up port of the tier below
-    layer_links = [endpoints]
-    if tiers >= 2:
-        layer_links.append(counts[0] * (k - down))
-        for i in range(1, tiers - 1):
-            layer_links.append(counts[i] * (k // 2))
+    counts, layer_links = _switch_tier_counts(endpoints, k, tiers, down, uplinks)
     lengths = [node_leaf_m, leaf_spine_m] + [spine_core_m] * max(0, tiers - 2)
     names = ["node-leaf"] + [f"{tier_name(i)}-{tier_name(i + 1)}" for i in range(tiers - 1)]
     node_tx_per_port = TRANSCEIVERS_PER_NIC.get(nic_kind, 1.0)
@@ -306,8 +326,8 @@ def design_inter_island(
     length_m: float = INTER_ISLAND_M,
 ) -> InterIslandDesign:
     """Each island sends ``ceil(endpoints / oversubscription)`` uplinks to a super-spine layer of
-    ``ceil(uplinks / radix)`` switches. The island-side ports are assumed to be spare ports of the
-    island's top tier (its switch count is rounded up), so no island switches are added."""
+    ``ceil(uplinks / radix)`` switches. The island-side ports are on the island's top tier, sized for
+    them by ``design_fabric(..., uplinks=...)``; this layer counts only the campus switches."""
     if oversubscription < 1.0:
         raise ValueError("oversubscription: must be >= 1")
     if len(island_endpoints) < 2:
@@ -366,7 +386,20 @@ def design_campus_fabric(
     """Non-blocking islands of ``island_gpus`` GPUs each, joined above by an oversubscribed layer."""
     if not island_gpus:
         raise ValueError("island_gpus: must not be empty")
-    islands = tuple(design_fabric(n, switch, topology, **island_kw) for n in island_gpus)
+    if inter_island_oversubscription < 1.0:
+        raise ValueError("inter_island_oversubscription: must be >= 1")
+    nics = island_kw.get("nics_per_gpu", 1)
+    # Each island's top tier holds its uplinks to the campus layer on switches of its own.
+    islands = tuple(
+        design_fabric(
+            n,
+            switch,
+            topology,
+            uplinks=math.ceil(n * nics / inter_island_oversubscription) if len(island_gpus) > 1 else 0,
+            **island_kw,
+        )
+        for n in island_gpus
+    )
     inter = design_inter_island(
         [d.endpoints for d in islands], switch, inter_island_oversubscription, inter_island_m
     )

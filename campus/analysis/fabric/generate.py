@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from campus.analysis.fabric.design import design_fabric, design_inter_island, tier_name
+from campus.analysis.fabric.design import design_fabric, design_inter_island, leaf_uplinks, tier_name
 from campus.analysis.snapshot import LinkSnap, NodeSpec, PodSnap, RackSnap, SwitchSnap, SwitchSpec
 
 
@@ -34,19 +34,24 @@ def inventory_for_campus(
             by_pod.setdefault(r.pod_id, []).append(r)
     pod_top: dict[int, tuple[int, int]] = {}  # pod -> (top group id, end points)
     k, half = switch.radix, switch.radix // 2
+    multi = sum(1 for p in pods if by_pod.get(p.id)) > 1
     for pod in pods:
         members = by_pod.get(pod.id, [])
         if not members:
             continue
         ports_per_rack = {r.id: sum(c for _, c in r.nodes) * node.nics for r in members}
         endpoints = sum(ports_per_rack.values())
-        design = design_fabric(max(1, endpoints), switch, pod.topology, pod.oversubscription, nics_per_gpu=1)
+        uplinks = math.ceil(endpoints / inter_island_oversubscription) if multi else 0
+        design = design_fabric(
+            max(1, endpoints), switch, pod.topology, pod.oversubscription, nics_per_gpu=1, uplinks=uplinks
+        )
         down = design.leaf_down_ports
         l0 = design.layers[0]
         rows: dict[tuple[int, float], list[RackSnap]] = {}
         for r in members:
             rows.setdefault((r.hall_id, r.y_m), []).append(r)
         leaf_groups: list[tuple[int, int, int]] = []  # (group id, count, hall)
+        cables_up: dict[int, int] = {}  # per group: cables to the tier above (only ports in use)
         for (hall, y), row in sorted(rows.items()):
             row_ports = sum(ports_per_rack[r.id] for r in row)
             n = max(1, math.ceil(row_ports / down))
@@ -55,6 +60,7 @@ def inventory_for_campus(
                 SwitchSnap(sid, f"{pod.name} leaf h{hall} y{y:g}", pod.id, "leaf", switch.slug, n, hall, None)
             )
             leaf_groups.append((sid, n, hall))
+            cables_up[sid] = leaf_uplinks(row_ports, down, k)
             for r in row:
                 lid += 1
                 links.append(
@@ -74,7 +80,6 @@ def inventory_for_campus(
         if design.tiers == 1:
             pod_top[pod.id] = (leaf_groups[0][0], endpoints)
             continue
-        up = k - down
         lower: list[tuple[int, int, int | None]] = leaf_groups  # groups of the tier below
         for t in range(1, design.tiers):
             top = t == design.tiers - 1
@@ -85,8 +90,8 @@ def inventory_for_campus(
             layer = design.layers[t]
             new_groups: list[tuple[int, int, int | None]] = []
             for hall, groups in buckets.items():
-                ports_up = sum(n for _, n, _ in groups) * (up if t == 1 else half)
-                n = max(1, math.ceil(ports_up / (k if top else half)))
+                ports_up = sum(cables_up[gid] for gid, _, _ in groups)
+                n = max(1, math.ceil((ports_up + uplinks) / k) if top else math.ceil(ports_up / half))
                 sid += 1
                 where = f"h{hall}" if hall is not None else "pod"
                 switches.append(
@@ -102,9 +107,10 @@ def inventory_for_campus(
                     )
                 )
                 new_groups.append((sid, n, hall))
-                for gid, gn, _ in groups:
+                cables_up[sid] = ports_up
+                for gid, _gn, _ in groups:
                     lid += 1
-                    count = gn * (up if t == 1 else half)
+                    count = cables_up[gid]
                     links.append(
                         LinkSnap(
                             lid,

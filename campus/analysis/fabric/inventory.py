@@ -10,7 +10,7 @@ from campus.analysis.fabric.design import (
     TIER_NAMES,
     TRANSCEIVERS_PER_NIC,
     media_power_w_per_end,
-    tiers_for,
+    pod_tiers,
 )
 from campus.analysis.snapshot import CampusSnapshot, PodSnap, SwitchSnap
 
@@ -154,6 +154,7 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
         return b
 
     campus_uplink_gbps = 0.0  # islands' uplinks into campus-level switches
+    campus_uplinks: dict[int, int] = {}  # per pod: cables from its switches to campus-level switches
     for x in link_rows:
         figures = medium_figures.get(x.medium)
         if figures is None:
@@ -165,6 +166,7 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
         below, above = sw_by_id.get(x.a_switch_id), sw_by_id.get(x.b_switch_id)
         if below is not None and below.pod_id is not None and above is not None and above.pod_id is None:
             campus_uplink_gbps += x.count * x.speed_gbps
+            campus_uplinks[below.pod_id] = campus_uplinks.get(below.pod_id, 0) + x.count
         for sid in (x.a_switch_id, x.b_switch_id):
             if sid is not None:
                 ends[sid] = ends.get(sid, 0) + x.count
@@ -217,7 +219,12 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
         copper = sum(n for m, n in b["links"].items() if not is_optical(m))
         tiers = sorted(b["switches"], key=_tier_rank)
         endpoints = endpoints_by_pod.get(pod_id, 0) if pod_id is not None else 0
-        over = pod.oversubscription if pod is not None else 1.0
+        if pod is not None:
+            over = pod.oversubscription
+        else:
+            # The campus layer: the end points' bandwidth of the pods it joins over their uplinks' into it.
+            joined_gbps = sum(endpoint_gbps_by_pod.get(p, 0.0) for p in campus_uplinks)
+            over = joined_gbps / campus_uplink_gbps if campus_uplink_gbps and joined_gbps else 1.0
         # A pod is a non-blocking island: half its end points talk to the other half at full NIC speed.
         # Its oversubscription applies above it, to the campus layer, whose bisection is half the
         # bandwidth of the uplinks the inventory holds into it.
@@ -243,7 +250,7 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
                 fabric_power_kw=(b["sw_w"] + b["tx_w"]) / 1000.0,
                 oversubscription=over,
                 bisection_tbps=bisection_gbps / 1000.0,
-                design_tiers=_design_tiers(snap, pod, endpoints),
+                design_tiers=_design_tiers(snap, pod, endpoints, campus_uplinks.get(pod_id, 0)),
             )
         )
     links_by_medium: dict[str, int] = {}
@@ -271,10 +278,11 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
     )
 
 
-def _design_tiers(snap: CampusSnapshot, pod: PodSnap | None, endpoints: int) -> int | None:
+def _design_tiers(snap: CampusSnapshot, pod: PodSnap | None, endpoints: int, uplinks: int = 0) -> int | None:
+    """Tiers a fat tree of the pod's switch model needs for its end points and its campus uplinks."""
     if pod is None or endpoints <= 0 or pod.switch_model not in snap.switch_models:
         return None
-    return tiers_for(endpoints, snap.switch_models[pod.switch_model].radix)
+    return pod_tiers(endpoints, snap.switch_models[pod.switch_model].radix, uplinks=uplinks)
 
 
 def _pod_port_speed(snap: CampusSnapshot, pod: PodSnap | None) -> float:

@@ -45,7 +45,8 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
         default=PER_MODEL,
         max_length=64,
         help_text="Failure-rate data set for the reliability figures: `per-model` (each GPU model with the "
-        "set of its own generation and vendor) or one set applied to every GPU.",
+        "set of its own generation and vendor) or one job set applied to every GPU. The component and facility "
+        "sets (`optics-component`, `infrastructure-estimates`) describe no job's failures and are refused.",
     )
     checkpoint_minutes = serializers.FloatField(required=False, default=5.0, min_value=0.01, max_value=1440)
     restart_minutes = serializers.FloatField(required=False, default=10.0, min_value=0, max_value=1440)

@@ -6,6 +6,15 @@ from campus.models import Campus
 from twin.api.serializers.base import StrictFieldsMixin, StrictQueryMixin
 
 
+class TextOnlyField(serializers.CharField):
+    """A name given as JSON text: a number or a boolean is refused rather than turned into text."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 def new_campus_name(value: str) -> str:
     """The name of a campus about to be made (a branch): stripped, not blank, not taken by another campus."""
     value = value.strip()
@@ -17,7 +26,9 @@ def new_campus_name(value: str) -> str:
 
 
 class BranchRequestSerializer(StrictFieldsMixin, serializers.Serializer):
-    name = serializers.CharField(max_length=128, help_text="Name of the new campus (unique among campuses).")
+    name = TextOnlyField(
+        max_length=128, help_text="Name of the new campus (unique among campuses), as JSON text."
+    )
 
     def validate_name(self, value: str) -> str:
         return new_campus_name(value)

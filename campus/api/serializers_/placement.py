@@ -3,18 +3,9 @@
 from rest_framework import serializers
 
 from campus.analysis.placement import CONSTRAINTS, MAX_RACKS
-from campus.api.serializers_.branches import new_campus_name
+from campus.api.serializers_.branches import TextOnlyField, new_campus_name
 from campus.models import NodeModel
 from twin.api.serializers.base import StrictFieldsMixin
-
-
-class TextOnlyField(serializers.CharField):
-    """A name given as JSON text: a number or a boolean is refused rather than turned into text."""
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
