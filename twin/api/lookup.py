@@ -131,8 +131,8 @@ _row_plans: dict[tuple, tuple | None] = {}
 def rows_for_keys(shape: tuple, build, keys: list, db: str) -> list[tuple] | None:
     """``list(build(keys))`` for a ``values_list`` queryset that filters ``__in`` the keys, with its compiled
     statement kept per (``shape``, database, number of keys) and run again with these keys through Django's
-    cursor; its rows go through the converters of Django's own compiler, worked out once per statement. ``shape`` must name everything else the statement
-    depends on. ``None`` where the statement does not hold the keys as one plain run of parameters (the
+    cursor; its rows go through the converters of Django's own compiler, worked out once per statement.
+    ``shape`` must name everything else the statement depends on. ``None`` where the statement does not hold the keys as one plain run of parameters (the
     caller then runs the queryset)."""
     count = len(keys)
     key = (shape, db, count)

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from twin.api import lookup
 from twin.api.serializers.base import (
@@ -64,8 +65,6 @@ def _plain_class(field) -> type | None:
         choices = field.choice_strings_to_values
         return str if all(value.__class__ is str and value == key for key, value in choices.items()) else None
     if method is serializers.BigIntegerField.to_representation:
-        from rest_framework.settings import api_settings
-
         return None if getattr(field, "coerce_to_string", api_settings.COERCE_BIGINT_TO_STRING) else int
     return _PLAIN.get(method)
 
@@ -73,8 +72,6 @@ def _plain_class(field) -> type | None:
 def _utc_iso(field, zone) -> bool:
     """Whether REST framework shows this date-time field's UTC values as ``isoformat()`` with "Z" for
     "+00:00": ISO 8601 output, in a zone that is UTC (converting a UTC value to it changes nothing)."""
-    from rest_framework.settings import api_settings
-
     output = getattr(field, "format", api_settings.DATETIME_FORMAT)
     if not isinstance(output, str) or output.lower() != "iso-8601":
         return False
