@@ -19,6 +19,7 @@ from campus.snapshot_adapter import catalog_snapshot_parts
 from twin.api import lookup
 
 _CONTEXT_KEY = "_catalog_snapshot"
+_SERVERS_KEY = "_rack_servers"
 
 
 def rack_prefetches() -> list[Prefetch]:
@@ -126,6 +127,19 @@ def _feed_order(feed: tuple) -> tuple:
     return (feed[1], feed[0])  # by side, then id
 
 
+def _servers(snap: CampusSnapshot, counts: tuple) -> tuple[float, dict[str, int]]:
+    """The servers' power at full GPU TDP (W) and GPUs by model, of a rack's active ``(node model, count)``."""
+    servers_w = 0.0
+    gpus_by_model: dict[str, int] = {}
+    for slug, count in counts:
+        spec = snap.node_models.get(slug)
+        if spec is None:
+            continue
+        servers_w += snap.node_power_w(slug) * count
+        gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
+    return servers_w, gpus_by_model
+
+
 def rack_power(rack, context: dict) -> dict:
     snap = catalog_snapshot(context)
     counts = getattr(rack, "active_node_counts", None)
@@ -143,14 +157,15 @@ def rack_power(rack, context: dict) -> dict:
         if objects is None:
             objects = rack.feeds.select_related("upstream")
         feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
-    servers_w = 0.0
-    gpus_by_model: dict[str, int] = {}
-    for slug, count in counts:
-        spec = snap.node_models.get(slug)
-        if spec is None:
-            continue
-        servers_w += snap.node_power_w(slug) * count
-        gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
+    # Racks of one make share their servers' figures: worked out once per request for each list of counts.
+    made = context.get(_SERVERS_KEY)
+    if made is None:
+        made = context[_SERVERS_KEY] = {}
+    make = tuple(counts)
+    servers = made.get(make)
+    if servers is None:
+        servers = made[make] = _servers(snap, make)
+    servers_w, gpus_by_model = servers
     it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
     if len(feeds) > 1:
         feeds = sorted(feeds, key=_feed_order)
@@ -163,7 +178,7 @@ def rack_power(rack, context: dict) -> dict:
     weakest = redundant_rating_kw(side_kw)
     return {
         "gpus": sum(gpus_by_model.values()),
-        "gpus_by_model": gpus_by_model,
+        "gpus_by_model": dict(gpus_by_model),
         "it_load_kw": round(it_load_kw, 3),
         "design_kw": rack.design_kw,
         "feeds": [

@@ -75,3 +75,30 @@ def test_a_shape_with_a_filter_or_annotation_is_left_to_the_orm(one_of_each):
     assert lookup.get_by_pk(GPUModel.objects.annotate(n=Count("node_models")), gpu.pk) is None
     assert lookup.get_by_pk(GPUModel.objects.all(), gpu.pk) == [gpu]
     assert lookup.get_by_pk(GPUModel.objects.all(), 987654321) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("prefix", "viewset"), [(prefix, viewset) for prefix, viewset, _ in REGISTRY])
+def test_a_kept_existence_check_is_the_orms(one_of_each, prefix, viewset):
+    model = viewset.queryset.model
+    for pk in [*model.objects.values_list("pk", flat=True)[:3], 987654321]:
+        found = lookup.pk_exists(model.objects.all(), pk)
+        assert found is None or found is model.objects.filter(pk=pk).exists(), (prefix, pk)
+        if model._meta.app_label == "campus":  # the kept path is taken for the inventory
+            assert found is not None, prefix
+    gpu = GPUModel.objects.first()
+    assert lookup.pk_exists(GPUModel.objects.filter(vendor=gpu.vendor), gpu.pk) is None
+
+
+@pytest.mark.django_db
+def test_a_model_choice_filter_gives_the_object_by_its_key(one_of_each, viewer_client):
+    """The filter's object carries its key and reads any other column when it is used."""
+    from campus.api.filtersets import RackFilterSet
+    from campus.models import Campus
+
+    campus = Campus.objects.first()
+    filterset = RackFilterSet({"campus": str(campus.pk)}, queryset=Rack.objects.all())
+    assert filterset.is_valid(), filterset.errors
+    chosen = filterset.form.cleaned_data["campus"]
+    assert chosen.pk == campus.pk and chosen.name == campus.name
+    assert list(filterset.qs) == list(Rack.objects.filter(campus=campus))

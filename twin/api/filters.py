@@ -61,9 +61,14 @@ def bound_integer_filters(model, filters: dict) -> None:
 
 
 class KeptModelChoiceField(ModelChoiceField):
-    """A model-choice filter's form field that reads its object with the statement kept for the queryset's
-    shape (``twin.api.lookup``: compiled once per process) instead of compiling ``queryset.get(pk=...)`` on
-    every request; any value or queryset that path does not take goes the form field's own way."""
+    """A model-choice filter's form field that checks its object exists with the statement kept for the
+    queryset's shape (``twin.api.lookup``: compiled once per process) instead of compiling
+    ``queryset.get(pk=...)`` on every request; any value or queryset that path does not take goes the form
+    field's own way.
+
+    A filter needs the object's key only, so the object is given with its key alone and its other columns
+    deferred (Django reads one when it is first used): building a whole campus object to filter racks by
+    its id was most of the filter's cost."""
 
     def to_python(self, value):
         if value in self.empty_values or (self.null_label is not None and value == self.null_value):
@@ -78,18 +83,18 @@ class KeptModelChoiceField(ModelChoiceField):
         from twin.api.serializers.base import integer_column_range
 
         bounds = integer_column_range(model._meta.pk)
-        found = (
-            []  # beyond what the key column holds: no such object (the database is never asked)
+        exists = (
+            False  # beyond what the key column holds: no such object (the database is never asked)
             if bounds is not None and isinstance(pk, int) and not bounds[0] <= pk <= bounds[1]
-            else lookup.get_by_pk(self.queryset, pk)
+            else lookup.pk_exists(self.queryset, pk)
         )
-        if found is None:
+        if exists is None:
             return super().to_python(value)
-        if not found:
+        if not exists:
             raise forms.ValidationError(
                 self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
             )
-        return found[0]
+        return model.from_db(self.queryset.db, [model._meta.pk.attname], [pk])
 
 
 class KeptModelChoiceFilter(django_filters.ModelChoiceFilter):
@@ -99,6 +104,35 @@ class KeptModelChoiceFilter(django_filters.ModelChoiceFilter):
 # (filter set class, names of its filters) -> the form class of those filters; bounded.
 _FORM_CLASSES: dict[tuple[type, tuple[str, ...]], type] = {}
 MAX_FORM_CLASSES = 1024
+
+
+# (filter set class, the request's parameter names) -> the filters those name; bounded.
+_NAMED_FILTERS: dict[tuple[type, tuple[str, ...]], dict] = {}
+
+
+def _named_filters(filterset_class, keys: tuple[str, ...]) -> dict:
+    """The filters a request's parameters name (a parameter that is the filter's name or starts with it) and
+    the required ones, worked out once per set of parameter names."""
+    key = (filterset_class, keys)
+    named = _NAMED_FILTERS.get(key)
+    if named is None:
+        named = {
+            name: filter_
+            for name, filter_ in filterset_class.base_filters.items()
+            if filter_.extra.get("required") or any(parameter.startswith(name) for parameter in keys)
+        }
+        if len(_NAMED_FILTERS) >= MAX_FORM_CLASSES:
+            _NAMED_FILTERS.clear()
+        _NAMED_FILTERS[key] = named
+    return named
+
+
+class _SharedFields(dict):
+    """A form's fields that each form instance shares instead of deep-copying them (Django copies them so
+    that one form may change its fields; a filter form that is only cleaned changes none)."""
+
+    def __deepcopy__(self, memo):
+        return dict(self)
 
 
 def _bound_copy(filter_, filterset, model):
@@ -133,13 +167,9 @@ class TwinFilterSet(django_filters.FilterSet):
     }
 
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None, named_only=False):
-        if named_only and data is not None and not prefix:
-            keys = tuple(data)
-            self.base_filters = {
-                name: filter_
-                for name, filter_ in type(self).base_filters.items()
-                if filter_.extra.get("required") or any(key.startswith(name) for key in keys)
-            }
+        self._named_only = named_only and data is not None and not prefix
+        if self._named_only:
+            self.base_filters = _named_filters(type(self), tuple(data))
         # As django-filter's BaseFilterSet.__init__, with each filter copied shallowly: its deep copy copied
         # the form field and the model-choice queryset each filter holds, on every request (a tenth of a
         # page of racks), though a request binds nothing on them but the filter's model and parent.
@@ -163,10 +193,13 @@ class TwinFilterSet(django_filters.FilterSet):
     def get_form_class(self):
         if any(callable(getattr(filter_, "queryset", None)) for filter_ in self.filters.values()):
             return super().get_form_class()
-        key = (type(self), tuple(self.filters))
+        key = (type(self), tuple(self.filters), self._named_only)
         form_class = _FORM_CLASSES.get(key)
         if form_class is None:
             form_class = super().get_form_class()
+            if self._named_only:
+                # The API's forms only clean (never render): their fields are shared, not deep-copied.
+                form_class.base_fields = _SharedFields(form_class.base_fields)
             if len(_FORM_CLASSES) >= MAX_FORM_CLASSES:
                 _FORM_CLASSES.clear()
             _FORM_CLASSES[key] = form_class

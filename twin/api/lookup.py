@@ -25,6 +25,7 @@ from django.db.models.query import ModelIterable
 SENTINEL = -7_364_921_057
 
 _plans: dict[tuple, tuple[str, object] | None] = {}
+_MISSING = object()
 _lock = threading.Lock()
 
 
@@ -116,15 +117,46 @@ def get_by_pk(queryset, pk):
     return objects
 
 
+# (shape) -> the kept statement that finds whether a key exists, or None where the shape does not take it.
+_exists_plans: dict[tuple, str | None] = {}
+
+
+def pk_exists(queryset, pk) -> bool | None:
+    """Whether ``queryset`` holds the object of key ``pk``, with a statement kept per queryset shape (one
+    column of one row, no object built), or ``None`` where this path does not apply (the caller then asks
+    the ORM). ``pk`` must already be of the key's Python type."""
+    shape = _shape(queryset)
+    if shape is None:
+        return None
+    with _lock:
+        sql = _exists_plans.get(shape, _MISSING)
+    if sql is _MISSING:
+        probe = queryset.order_by().filter(pk=SENTINEL).values_list("pk")
+        probe.query.set_limits(high=1)
+        try:
+            sql, params = probe.query.get_compiler(using=queryset.db).as_sql()
+            if list(params) != [SENTINEL] or str(SENTINEL) in sql:
+                raise _Unsupported
+        except Exception:  # noqa: BLE001 - any shape the probe cannot compile plainly keeps the ORM path
+            sql = None
+        with _lock:
+            _exists_plans[shape] = sql
+    if sql is None:
+        return None
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, (pk,))
+        return cursor.fetchone() is not None
+
+
 def forget() -> None:
     with _lock:
         _plans.clear()
         _row_plans.clear()
+        _exists_plans.clear()
 
 
 # ---------------------------------------------------------------- rows of a list of keys
 
-_MISSING = object()
 _row_plans: dict[tuple, tuple | None] = {}
 
 

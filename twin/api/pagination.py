@@ -1,4 +1,5 @@
 import re
+from urllib import parse
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, models
@@ -45,6 +46,40 @@ class BoundedOffsetPagination(LimitOffsetPagination):
         offset = self._integer(request, self.offset_query_param, 0)
         return 0 if offset is None else min(offset, MAX_OFFSET)
 
+    # The next and previous links: REST framework's, with the request's URL split and its query parsed once
+    # for both (its replace_query_param splits, parses and encodes the whole URL again for each parameter of
+    # each link, four times a page). The links are the same (tests/api/test_page_links.py).
+
+    def _link_parts(self) -> tuple:
+        parts = getattr(self, "_twin_link_parts", None)
+        if parts is None or parts[0] is not self.request:
+            scheme, netloc, path, query, fragment = parse.urlsplit(self.request.build_absolute_uri())
+            params = parse.parse_qs(query, keep_blank_values=True)
+            params[self.limit_query_param] = [str(self.limit)]
+            parts = (self.request, scheme, netloc, path, params, fragment)
+            self._twin_link_parts = parts
+        return parts
+
+    def _link(self, offset: int | None) -> str:
+        _, scheme, netloc, path, params, fragment = self._link_parts()
+        params = dict(params)
+        if offset is None:
+            params.pop(self.offset_query_param, None)
+        else:
+            params[self.offset_query_param] = [str(offset)]
+        query = parse.urlencode(sorted(params.items()), doseq=True)
+        return parse.urlunsplit((scheme, netloc, path, query, fragment))
+
+    def get_next_link(self):
+        if self.offset + self.limit >= self.count:
+            return None
+        return self._link(self.offset + self.limit)
+
+    def get_previous_link(self):
+        if self.offset <= 0:
+            return None
+        return self._link(None if self.offset - self.limit <= 0 else self.offset - self.limit)
+
 
 class TwinPagination(BoundedOffsetPagination):
     """?limit=&offset= paging, NetBox style; ``limit`` is capped so one request stays bounded.
@@ -82,10 +117,10 @@ class TwinPagination(BoundedOffsetPagination):
         return keys
 
     def _keys_and_count(self, queryset) -> tuple[list, int]:
-        """The list's count, then the page's keys (none past the end). Two statements: a ``COUNT(*) OVER ()``
-        beside each key made it one, but PostgreSQL then reads every row of the list to number the page
-        (1.5 ms for a campus of 3,133 racks, against 0.5 ms for the count and the keys apart), and with
-        prepared statements the second round trip costs less than that (docs/performance.md)."""
+        """The list's count, then the page's keys (none past the end). Not a ``COUNT(*) OVER ()`` beside each
+        key: PostgreSQL then reads every row of the list to number the page (1.5 ms for a campus of 3,133
+        racks, against 0.5 ms for the count and the keys apart); on PostgreSQL the two are subqueries of one
+        statement instead (docs/performance.md)."""
         compiled = _compiled_keys_and_count(queryset, self.offset, self.limit)
         if compiled is not None:
             return compiled
@@ -104,7 +139,8 @@ def _compiled_keys_and_count(queryset, offset: int, limit: int) -> tuple[list, i
     again and again (aggregation clones, iterables, converters), most of the Python cost of both. The count
     is ``SELECT COUNT(*)`` over the list's keys, unordered (as ``count()`` does); the keys keep the list's
     order. ``None`` where the list is not a plain filtered one (distinct, grouped, annotated, sliced, combined,
-    extra) or its keys need converting: the caller then asks the ORM."""
+    extra) or its keys need converting: the caller then asks the ORM. On PostgreSQL both are one statement
+    (the keys as an array beside the count)."""
     query = queryset.query
     if (
         query.distinct
@@ -124,7 +160,16 @@ def _compiled_keys_and_count(queryset, offset: int, limit: int) -> tuple[list, i
         )
     except EmptyResultSet:  # a filter no row can match (``pk__in=[]``): the ORM asks nothing either
         return [], 0
-    with connections[db].cursor() as cursor:
+    connection = connections[db]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # One round trip: the count and the page's keys (in the list's order) as one row.
+            cursor.execute(
+                f"SELECT (SELECT COUNT(*) FROM ({count_sql}) counted), ARRAY({keys_sql})",
+                (*count_params, *keys_params),
+            )
+            count, keys = cursor.fetchone()
+            return (keys if offset < count else []), count
         cursor.execute(f"SELECT COUNT(*) FROM ({count_sql}) counted", count_params)
         count = cursor.fetchone()[0]
         if count == 0 or offset >= count:

@@ -164,40 +164,71 @@ class RowPlan:
             else:  # a URL: what comes before and after the key
                 before, after = _detail_path_template(basename).split("{pk}")
                 steps.append((kind, name, index, (origin + before, after)))
-        out = []
-        for values, obj in zip(rows, objects, strict=True):
-            ret = {}
-            for kind, name, index, how in steps:
-                if kind == PLAIN:
-                    # A value the field would return as it is (a str to a CharField, a float to a
-                    # FloatField, ...): no call.
-                    value = values[index]
-                    ret[name] = value if value is None or value.__class__ is how[0] else how[1](value)
-                elif kind == COLUMN:
-                    value = values[index]
-                    ret[name] = None if value is None else how(value)
-                elif kind == UTC_ISO:
-                    # REST framework's ISO 8601 of a UTC value in a UTC zone: isoformat with "Z".
-                    value = values[index]
-                    if value is None:
-                        ret[name] = None
-                    elif value.tzinfo is UTC:
-                        ret[name] = value.isoformat()[:-6] + "Z"
-                    else:
-                        ret[name] = how(value)
-                elif kind == BRIEF:
-                    pk = values[index[0]]
-                    ret[name] = (
-                        None
-                        if pk is None
-                        else {"id": pk, "url": f"{how[0]}{pk}{how[1]}", "name": values[index[1]]}
-                    )
-                elif kind == SELF_URL:
-                    ret[name] = f"{how[0]}{values[0]}{how[1]}"
-                else:
-                    ret[name] = how(obj)
-            out.append(ret)
-        return out
+        render_row = _row_function(tuple((kind, name, index) for kind, name, index, _ in steps))(
+            *(how for _, _, _, how in steps)
+        )
+        return [render_row(values, obj) for values, obj in zip(rows, objects, strict=True)]
+
+
+# (kind, field name, row index) per step -> a function of each step's "how" that returns the row function.
+_ROW_FUNCTIONS: dict[tuple, object] = {}
+
+
+def _row_function(signature: tuple):
+    """The function that renders one row for steps of this signature, written out as one dict display.
+
+    Going through the steps in a loop for each row (the step's kind tested, the value read, the field's
+    method called) cost as much as the page's queries together; the same steps written out as a dict display
+    are one function call per row. Only the steps' kinds, names and row indexes are written into the source
+    (names as ``repr`` literals, indexes as integers); everything a step calls or formats with comes in as
+    an argument (``how0``, ``how1``, ...), so a function is shared by every request with these steps."""
+    with _lock:
+        factory = _ROW_FUNCTIONS.get(signature)
+    if factory is not None:
+        return factory
+    entries = []
+    for number, (kind, name, index) in enumerate(signature):
+        how = f"how{number}"
+        if kind == PLAIN:
+            value = f"v[{int(index)}]"
+            # A value the field would return as it is (a str to a CharField, ...) is used as it is.
+            expression = f"({value} if {value} is None or {value}.__class__ is {how}[0] else {how}[1]({value}))"
+        elif kind == COLUMN:
+            value = f"v[{int(index)}]"
+            expression = f"(None if {value} is None else {how}({value}))"
+        elif kind == UTC_ISO:
+            # REST framework's ISO 8601 of a UTC value in a UTC zone: isoformat with "Z".
+            value = f"v[{int(index)}]"
+            expression = (
+                f"(None if {value} is None else {value}.isoformat()[:-6] + 'Z' if {value}.tzinfo is UTC"
+                f" else {how}({value}))"
+            )
+        elif kind == BRIEF:
+            key, label = f"v[{int(index[0])}]", f"v[{int(index[1])}]"
+            expression = (
+                f"(None if {key} is None else"
+                f" {{'id': {key}, 'url': f'{{{how}[0]}}{{{key}}}{{{how}[1]}}', 'name': {label}}})"
+            )
+        elif kind == SELF_URL:
+            expression = f"f'{{{how}[0]}}{{v[0]}}{{{how}[1]}}'"
+        elif kind == METHOD:
+            expression = f"{how}(obj)"
+        else:
+            raise ValueError(f"unknown step kind {kind!r}")
+        entries.append(f"        {name!r}: {expression},")
+    arguments = ", ".join(f"how{number}" for number in range(len(signature)))
+    source = (
+        f"def factory({arguments}):\n"
+        "    def render_row(v, obj):\n"
+        "        return {\n" + "\n".join(entries) + "\n        }\n"
+        "    return render_row\n"
+    )
+    namespace: dict = {"UTC": UTC}
+    exec(compile(source, f"<row function {len(_ROW_FUNCTIONS)}>", "exec"), namespace)  # noqa: S102
+    factory = namespace["factory"]
+    with _lock:
+        _ROW_FUNCTIONS[signature] = factory
+    return factory
 
 
 def plan_for(view, serializer) -> RowPlan | None:
@@ -280,3 +311,4 @@ def _build(serializer, row_methods: set[str]) -> RowPlan | None:
 def forget() -> None:
     with _lock:
         _plans.clear()
+        _ROW_FUNCTIONS.clear()
