@@ -19,7 +19,7 @@ from campus.snapshot_adapter import catalog_snapshot_parts
 from twin.api import lookup
 
 _CONTEXT_KEY = "_catalog_snapshot"
-_SERVERS_KEY = "_rack_servers"
+_MADE_KEY = "_rack_power_made"
 
 
 def rack_prefetches() -> list[Prefetch]:
@@ -140,8 +140,15 @@ def _servers(snap: CampusSnapshot, counts: tuple) -> tuple[float, dict[str, int]
     return servers_w, gpus_by_model
 
 
+def _sides(ratings: tuple) -> tuple[float, float, float]:
+    """Side A's and side B's total rating and what the rack may draw with its redundancy intact (kW), of
+    its feeds' ``(side, rating_kw)``."""
+    side_kw = {"A": 0.0, "B": 0.0, "N": 0.0, **rack_side_ratings_kw(ratings)}
+    return side_kw["A"], side_kw["B"], redundant_rating_kw(side_kw)
+
+
 def rack_power(rack, context: dict) -> dict:
-    snap = catalog_snapshot(context)
+    snap = context.get(_CONTEXT_KEY) or catalog_snapshot(context)
     counts = getattr(rack, "active_node_counts", None)
     if counts is None:
         counts = list(
@@ -157,25 +164,24 @@ def rack_power(rack, context: dict) -> dict:
         if objects is None:
             objects = rack.feeds.select_related("upstream")
         feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
-    # Racks of one make share their servers' figures: worked out once per request for each list of counts.
-    made = context.get(_SERVERS_KEY)
+    # Racks of one make share their servers' figures, and racks fed alike their sides' ratings: each worked
+    # out once per request.
+    made = context.get(_MADE_KEY)
     if made is None:
-        made = context[_SERVERS_KEY] = {}
+        made = context[_MADE_KEY] = ({}, {})
     make = tuple(counts)
-    servers = made.get(make)
+    servers = made[0].get(make)
     if servers is None:
-        servers = made[make] = _servers(snap, make)
+        servers = made[0][make] = _servers(snap, make)
     servers_w, gpus_by_model = servers
-    it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
     if len(feeds) > 1:
         feeds = sorted(feeds, key=_feed_order)
-    side_kw = {
-        "A": 0.0,
-        "B": 0.0,
-        "N": 0.0,
-        **rack_side_ratings_kw([(feed[1], feed[2]) for feed in feeds]),
-    }
-    weakest = redundant_rating_kw(side_kw)
+    ratings = tuple([(feed[1], feed[2]) for feed in feeds])
+    sides = made[1].get(ratings)
+    if sides is None:
+        sides = made[1][ratings] = _sides(ratings)
+    feed_a_kw, feed_b_kw, weakest = sides
+    it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
     return {
         "gpus": sum(gpus_by_model.values()),
         "gpus_by_model": dict(gpus_by_model),
@@ -185,7 +191,7 @@ def rack_power(rack, context: dict) -> dict:
             {"id": id_, "side": side, "rating_kw": kw, "upstream_id": up_id, "upstream_name": up_name}
             for id_, side, kw, up_id, up_name in feeds
         ],
-        "feed_a_kw": side_kw["A"],
-        "feed_b_kw": side_kw["B"],
+        "feed_a_kw": feed_a_kw,
+        "feed_b_kw": feed_b_kw,
         "single_side_load_pct": round(100.0 * it_load_kw / weakest, 2) if weakest > 0 else None,
     }

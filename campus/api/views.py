@@ -101,15 +101,19 @@ class RackViewSet(CampusInventoryViewSet):
         # A list page reads its racks' feeds as plain rows (attach_page); one rack reads them here.
         return [] if self.action == "list" else rack_prefetches()
 
+    # What a read reads: the rack's columns and the related objects' names.
+    READ_ONLY = (
+        *(field.name for field in models.Rack._meta.concrete_fields),
+        *(f"{name}__name" for name in BRIEF_RELATED),
+    )
+
     def get_queryset(self):
         queryset = super().get_queryset()
-        if self.request is not None and self.request.method in ("GET", "HEAD"):
+        if self.request is not None and self.request.method in ("GET", "HEAD") and self.action != "list":
             # Reads show related objects briefly: their other columns are not read (writes validate
-            # against whole related objects, so they keep them).
-            queryset = queryset.only(
-                *(field.name for field in models.Rack._meta.concrete_fields),
-                *(f"{name}__name" for name in self.BRIEF_RELATED),
-            )
+            # against whole related objects, so they keep them). A list page reads its rows as plain
+            # values (twin.api.rows) and takes only keys from this queryset.
+            queryset = queryset.only(*self.READ_ONLY)
         return queryset
 
     # Its power block reads the rack's columns and what attach_page adds: a list page is read as rows.
@@ -206,6 +210,7 @@ class CatalogViewSet(TwinModelViewSet):
     racks that hold its servers (campus.integrity: units and design power of each rack)."""
 
     search_fields = ("slug", "name", "source")
+    list_by_parameters = True
 
     def write_check(self):
         return WriteCheck()

@@ -1,4 +1,6 @@
 import re
+import threading
+from collections import OrderedDict
 from urllib import parse
 
 from django.core.exceptions import EmptyResultSet
@@ -102,26 +104,30 @@ class TwinPagination(BoundedOffsetPagination):
         rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys).order_by()} if keys else {}
         return [rows[key] for key in keys if key in rows]
 
-    def page_keys(self, queryset, request) -> list | None:
+    def page_keys(self, queryset, request, shape: tuple | None = None) -> list | None:
         """The primary keys of the requested page in the list's order (``None`` when the request is not
-        paged), with the count and the page controls set as ``paginate_queryset`` sets them."""
+        paged), with the count and the page controls set as ``paginate_queryset`` sets them.
+
+        ``shape``, where given, names everything the filtered list's statements depend on but the page (its
+        view and the request's parameters other than ``limit`` and ``offset``): the statements compiled for
+        it are kept and run again, with the page's numbers, for the next request of that shape."""
         self.request = request
         self.limit = self.get_limit(request)
         if self.limit is None:
             return None
         self.offset = self.get_offset(request)
-        keys, count = self._keys_and_count(queryset)
+        keys, count = self._keys_and_count(queryset, shape)
         self.count = count
         if self.count > self.limit and self.template is not None:
             self.display_page_controls = True
         return keys
 
-    def _keys_and_count(self, queryset) -> tuple[list, int]:
+    def _keys_and_count(self, queryset, shape: tuple | None = None) -> tuple[list, int]:
         """The list's count, then the page's keys (none past the end). Not a ``COUNT(*) OVER ()`` beside each
         key: PostgreSQL then reads every row of the list to number the page (1.5 ms for a campus of 3,133
         racks, against 0.5 ms for the count and the keys apart); on PostgreSQL the two are subqueries of one
         statement instead (docs/performance.md)."""
-        compiled = _compiled_keys_and_count(queryset, self.offset, self.limit)
+        compiled = _compiled_keys_and_count(queryset, self.offset, self.limit, shape)
         if compiled is not None:
             return compiled
         count = self.get_count(queryset)
@@ -133,14 +139,24 @@ class TwinPagination(BoundedOffsetPagination):
 _PLAIN_KEYS = (models.AutoField, models.BigAutoField, models.SmallAutoField, models.IntegerField)
 
 
-def _compiled_keys_and_count(queryset, offset: int, limit: int) -> tuple[list, int] | None:
-    """The list's count and the page's keys from the filtered list's statement, compiled once each and run
-    through Django's cursor: ``QuerySet.count()`` and a sliced ``values_list`` build and compile their queries
-    again and again (aggregation clones, iterables, converters), most of the Python cost of both. The count
-    is ``SELECT COUNT(*)`` over the list's keys, unordered (as ``count()`` does); the keys keep the list's
-    order. ``None`` where the list is not a plain filtered one (distinct, grouped, annotated, sliced, combined,
-    extra) or its keys need converting: the caller then asks the ORM. On PostgreSQL both are one statement
-    (the keys as an array beside the count)."""
+# shape -> the filtered list's count and keys statements (count SQL, its parameters, keys SQL without the
+# page, its parameters), or EMPTY where no row can match, or None where the list is not a plain one; bounded.
+_KEPT: OrderedDict[tuple, tuple | None] = OrderedDict()
+_KEPT_MAX = 512
+_kept_lock = threading.Lock()
+_MISSING = object()
+EMPTY = ()
+# Whether statements are kept for shapes at all (tests compare the answers with and without).
+KEEP_STATEMENTS = True
+
+
+def forget() -> None:
+    with _kept_lock:
+        _KEPT.clear()
+
+
+def _statements(queryset) -> tuple | None:
+    """The count statement and the unpaged keys statement of a filtered list, compiled."""
     query = queryset.query
     if (
         query.distinct
@@ -155,17 +171,48 @@ def _compiled_keys_and_count(queryset, offset: int, limit: int) -> tuple[list, i
     db = queryset.db
     try:
         count_sql, count_params = queryset.order_by().values_list("pk").query.get_compiler(db).as_sql()
-        keys_sql, keys_params = (
-            queryset.values_list("pk")[offset : offset + limit].query.get_compiler(db).as_sql()
-        )
+        keys_sql, keys_params = queryset.values_list("pk").query.get_compiler(db).as_sql()
     except EmptyResultSet:  # a filter no row can match (``pk__in=[]``): the ORM asks nothing either
+        return EMPTY
+    return count_sql, tuple(count_params), keys_sql, tuple(keys_params)
+
+
+def _compiled_keys_and_count(queryset, offset: int, limit: int, shape: tuple | None = None):
+    """The list's count and the page's keys from the filtered list's statements, compiled once each (and,
+    for a request ``shape``, kept for the next request of that shape) and run through Django's cursor:
+    ``QuerySet.count()`` and a sliced ``values_list`` build and compile their queries again and again
+    (aggregation clones, iterables, converters), most of the Python cost of both. The count is
+    ``SELECT COUNT(*)`` over the list's keys, unordered (as ``count()`` does); the keys keep the list's order,
+    the page added as Django adds it (``LIMIT n OFFSET m``, the numbers written into the statement, so that
+    PostgreSQL plans each page as it would the ORM's). ``None`` where the list is not a plain filtered one
+    (distinct, grouped, annotated, sliced, combined, extra) or its keys need converting: the caller then asks
+    the ORM. On PostgreSQL both are one statement (the keys as an array beside the count)."""
+    statements = _MISSING
+    if shape is not None and KEEP_STATEMENTS:
+        shape = (*shape, queryset.model, queryset.db)
+        with _kept_lock:
+            statements = _KEPT.get(shape, _MISSING)
+            if statements is not _MISSING:
+                _KEPT.move_to_end(shape)
+    if statements is _MISSING:
+        statements = _statements(queryset)
+        if shape is not None and KEEP_STATEMENTS:
+            with _kept_lock:
+                _KEPT[shape] = statements
+                while len(_KEPT) > _KEPT_MAX:
+                    _KEPT.popitem(last=False)
+    if statements is None:
+        return None
+    if statements is EMPTY:
         return [], 0
-    connection = connections[db]
+    count_sql, count_params, keys_sql, keys_params = statements
+    page = f" LIMIT {int(limit)} OFFSET {int(offset)}"
+    connection = connections[queryset.db]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # One round trip: the count and the page's keys (in the list's order) as one row.
             cursor.execute(
-                f"SELECT (SELECT COUNT(*) FROM ({count_sql}) counted), ARRAY({keys_sql})",
+                f"SELECT (SELECT COUNT(*) FROM ({count_sql}) counted), ARRAY({keys_sql}{page})",
                 (*count_params, *keys_params),
             )
             count, keys = cursor.fetchone()
@@ -174,7 +221,7 @@ def _compiled_keys_and_count(queryset, offset: int, limit: int) -> tuple[list, i
         count = cursor.fetchone()[0]
         if count == 0 or offset >= count:
             return [], count
-        cursor.execute(keys_sql, keys_params)
+        cursor.execute(f"{keys_sql}{page}", keys_params)
         return [row[0] for row in cursor.fetchall()], count
 
 

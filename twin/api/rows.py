@@ -87,9 +87,27 @@ _lock = threading.Lock()
 
 
 class Row:
-    """One row of a page: its columns as attributes (``pk`` too), for a method field and ``attach_page``."""
+    """One row of a page: its columns as attributes (``pk`` too), for a method field and ``attach_page``.
 
-    __slots__ = ("__dict__",)
+    A plan's rows are of a subclass whose ``_index`` maps each attribute to its place in the row: a column is
+    read from the row's values when it is first asked for (most are never asked for), and what
+    ``attach_page`` sets is kept as usual."""
+
+    __slots__ = ("__dict__", "_values")
+    _index: dict[str, int] = {}
+
+    def __init__(self, values: tuple) -> None:
+        self._values = values
+
+    @property
+    def pk(self):
+        return self._values[0]
+
+    def __getattr__(self, name: str):
+        index = self._index.get(name)
+        if index is None:
+            raise AttributeError(name)
+        return self._values[index]
 
 
 class RowPlan:
@@ -102,6 +120,9 @@ class RowPlan:
         self.steps = steps  # (kind, field name, row index or indexes, URL basename) per readable field
         self.brief_indexes = [step[2] for step in steps if step[0] == BRIEF]
         self.shape = (model, tuple(lookups))
+        self.row_class = type(
+            f"{model.__name__}Row", (Row,), {"__slots__": (), "_index": {name: i for i, name in enumerate(names)}}
+        )
 
     def read(self, keys: list, db: str) -> list[tuple]:
         def build(values):
@@ -122,14 +143,8 @@ class RowPlan:
         return True
 
     def objects(self, rows: list[tuple]) -> list[Row]:
-        names = self.names
-        out = []
-        for values in rows:
-            row = Row()
-            row.__dict__.update(zip(names, values, strict=True))
-            row.pk = values[0]
-            out.append(row)
-        return out
+        row_class = self.row_class
+        return [row_class(values) for values in rows]
 
     def render(self, rows: list[tuple], objects: list[Row], serializer, request) -> list[dict]:
         origin = _origin(request)

@@ -50,6 +50,9 @@ class TwinModelViewSet(
     full_prefetch = None
     # Method fields that read nothing but a row's columns and what attach_page adds (twin.api.rows).
     row_methods: tuple[str, ...] = ()
+    # Whether the filtered list depends on nothing but the view and the request's parameters (not on the
+    # user, say): its count and keys statements are then kept per set of parameters (TwinPagination).
+    list_by_parameters = False
 
     def attach_page(self, page) -> None:
         """Add what the page's representation reads beyond its columns (model objects or rows)."""
@@ -82,7 +85,7 @@ class TwinModelViewSet(
         queryset = self.filter_queryset(queryset.select_related(None).defer(None))
         if queryset.query.distinct or queryset._prefetch_related_lookups:
             return None
-        keys = paginator.page_keys(queryset, request)
+        keys = paginator.page_keys(queryset, request, self._list_shape(request))
         if keys is None:
             return None
         found = plan.read(keys, queryset.db) if keys else []
@@ -93,6 +96,19 @@ class TwinModelViewSet(
         return paginator.get_paginated_response(plan.render(found, objects, serializer, request))
 
 
+    def _list_shape(self, request) -> tuple | None:
+        """What this list's statement depends on, where that is the view and the request's parameters."""
+        if not self.list_by_parameters:
+            return None
+        page = (self.paginator.limit_query_param, self.paginator.offset_query_param)
+        parameters = tuple(
+            sorted((name, tuple(values)) for name, values in request.query_params.lists() if name not in page)
+        )
+        return (type(self), self.action, tuple(sorted(self.kwargs.items())), parameters)
+
+
 class InventoryViewSet(HistoryMixin, TwinModelViewSet):
     """List (filter, search, order, paginate), get, create (one object or a list), update and delete;
     related objects are written by id and read as brief objects. Every change is kept in the history."""
+
+    list_by_parameters = True
