@@ -67,7 +67,9 @@ def test_kept_statements_answer_as_fresh_ones_through_writes(admin_client_api, m
                 rack.pk, rack.name = None, f"{rack.name}-x{Rack.objects.count()}"
                 rack.save()
         elif action == "delete rack":
-            Rack.objects.filter(pk=Rack.objects.filter(campus=campus).values_list("pk", flat=True).last()).delete()
+            Rack.objects.filter(
+                pk=Rack.objects.filter(campus=campus).values_list("pk", flat=True).last()
+            ).delete()
         elif action == "delete hall":
             DataHall.objects.filter(pk=hall).delete()
         elif action == "delete campus":

@@ -121,7 +121,9 @@ class RowPlan:
         self.brief_indexes = [step[2] for step in steps if step[0] == BRIEF]
         self.shape = (model, tuple(lookups))
         self.row_class = type(
-            f"{model.__name__}Row", (Row,), {"__slots__": (), "_index": {name: i for i, name in enumerate(names)}}
+            f"{model.__name__}Row",
+            (Row,),
+            {"__slots__": (), "_index": {name: i for i, name in enumerate(names)}},
         )
 
     def read(self, keys: list, db: str) -> list[tuple]:
@@ -196,18 +198,23 @@ def _row_function(signature: tuple):
     method called) cost as much as the page's queries together; the same steps written out as a dict display
     are one function call per row. Only the steps' kinds, names and row indexes are written into the source
     (names as ``repr`` literals, indexes as integers); everything a step calls or formats with comes in as
-    an argument (``how0``, ``how1``, ...), so a function is shared by every request with these steps."""
+    an argument (``how0``, ``how1``, ...), so a function is shared by every request with these steps. Each
+    page's row function is made afresh by the factory, with its own memory of the related objects shown
+    (one page's rows come from one statement, so a key names one object throughout)."""
     with _lock:
         factory = _ROW_FUNCTIONS.get(signature)
     if factory is not None:
         return factory
     entries = []
+    helpers: list[str] = []
     for number, (kind, name, index) in enumerate(signature):
         how = f"how{number}"
         if kind == PLAIN:
             value = f"v[{int(index)}]"
             # A value the field would return as it is (a str to a CharField, ...) is used as it is.
-            expression = f"({value} if {value} is None or {value}.__class__ is {how}[0] else {how}[1]({value}))"
+            expression = (
+                f"({value} if {value} is None or {value}.__class__ is {how}[0] else {how}[1]({value}))"
+            )
         elif kind == COLUMN:
             value = f"v[{int(index)}]"
             expression = f"(None if {value} is None else {how}({value}))"
@@ -219,11 +226,16 @@ def _row_function(signature: tuple):
                 f" else {how}({value}))"
             )
         elif kind == BRIEF:
+            # A related object shown on many rows of a page (their campus, hall, ...) is built once per page.
             key, label = f"v[{int(index[0])}]", f"v[{int(index[1])}]"
-            expression = (
-                f"(None if {key} is None else"
-                f" {{'id': {key}, 'url': f'{{{how}[0]}}{{{key}}}{{{how}[1]}}', 'name': {label}}})"
+            memo = f"seen{number}"
+            helpers.append(
+                f"    {memo} = {{}}\n"
+                f"    def brief{number}(pk, name):\n"
+                f"        shown = {memo}[pk] = {{'id': pk, 'url': f'{{{how}[0]}}{{pk}}{{{how}[1]}}', 'name': name}}\n"
+                "        return shown\n"
             )
+            expression = f"(None if {key} is None else {memo}[{key}] if {key} in {memo} else brief{number}({key}, {label}))"
         elif kind == SELF_URL:
             expression = f"f'{{{how}[0]}}{{v[0]}}{{{how}[1]}}'"
         elif kind == METHOD:
@@ -233,8 +245,7 @@ def _row_function(signature: tuple):
         entries.append(f"        {name!r}: {expression},")
     arguments = ", ".join(f"how{number}" for number in range(len(signature)))
     source = (
-        f"def factory({arguments}):\n"
-        "    def render_row(v, obj):\n"
+        f"def factory({arguments}):\n" + "".join(helpers) + "    def render_row(v, obj):\n"
         "        return {\n" + "\n".join(entries) + "\n        }\n"
         "    return render_row\n"
     )

@@ -95,7 +95,6 @@ class TwinModelViewSet(
         self.attach_page(objects)
         return paginator.get_paginated_response(plan.render(found, objects, serializer, request))
 
-
     def _list_shape(self, request) -> tuple | None:
         """What this list's statement depends on, where that is the view and the request's parameters."""
         if not self.list_by_parameters:

@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campus.api.rack_power import rack_power
 from campus.interchange.rules import (
     GRID_CAPACITY_MESSAGE,
     UTILITY_CAPACITY_MESSAGE,
@@ -107,6 +108,4 @@ class RackSerializer(TwinModelSerializer):
 
     @extend_schema_field(RackPowerSerializer)
     def get_power(self, rack):
-        from campus.api.rack_power import rack_power
-
         return rack_power(rack, self.context)
