@@ -127,8 +127,10 @@ def _feed_order(feed: tuple) -> tuple:
     return (feed[1], feed[0])  # by side, then id
 
 
-def _servers(snap: CampusSnapshot, counts: tuple) -> tuple[float, dict[str, int]]:
-    """The servers' power at full GPU TDP (W) and GPUs by model, of a rack's active ``(node model, count)``."""
+def _figures(snap: CampusSnapshot, counts: tuple, extra_it_kw: float, ratings: tuple) -> tuple:
+    """A rack's power figures but its feeds, from its active ``(node model, count)``, its in-rack extras (kW)
+    and its feeds' ``(side, rating_kw)``: GPUs, GPUs by model, IT load at full GPU TDP (kW), side A's and
+    side B's rating (kW) and the IT load as a % of what the rack may draw with its redundancy intact."""
     servers_w = 0.0
     gpus_by_model: dict[str, int] = {}
     for slug, count in counts:
@@ -137,14 +139,17 @@ def _servers(snap: CampusSnapshot, counts: tuple) -> tuple[float, dict[str, int]
             continue
         servers_w += snap.node_power_w(slug) * count
         gpus_by_model[spec.gpu] = gpus_by_model.get(spec.gpu, 0) + spec.gpus_per_node * count
-    return servers_w, gpus_by_model
-
-
-def _sides(ratings: tuple) -> tuple[float, float, float]:
-    """Side A's and side B's total rating and what the rack may draw with its redundancy intact (kW), of
-    its feeds' ``(side, rating_kw)``."""
+    it_load_kw = servers_w / 1000.0 + extra_it_kw
     side_kw = {"A": 0.0, "B": 0.0, "N": 0.0, **rack_side_ratings_kw(ratings)}
-    return side_kw["A"], side_kw["B"], redundant_rating_kw(side_kw)
+    weakest = redundant_rating_kw(side_kw)
+    return (
+        sum(gpus_by_model.values()),
+        gpus_by_model,
+        round(it_load_kw, 3),
+        side_kw["A"],
+        side_kw["B"],
+        round(100.0 * it_load_kw / weakest, 2) if weakest > 0 else None,
+    )
 
 
 def rack_power(rack, context: dict) -> dict:
@@ -164,28 +169,22 @@ def rack_power(rack, context: dict) -> dict:
         if objects is None:
             objects = rack.feeds.select_related("upstream")
         feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
-    # Racks of one make share their servers' figures, and racks fed alike their sides' ratings: each worked
-    # out once per request.
-    made = context.get(_MADE_KEY)
-    if made is None:
-        made = context[_MADE_KEY] = ({}, {})
-    make = tuple(counts)
-    servers = made[0].get(make)
-    if servers is None:
-        servers = made[0][make] = _servers(snap, make)
-    servers_w, gpus_by_model = servers
     if len(feeds) > 1:
         feeds = sorted(feeds, key=_feed_order)
-    ratings = tuple([(feed[1], feed[2]) for feed in feeds])
-    sides = made[1].get(ratings)
-    if sides is None:
-        sides = made[1][ratings] = _sides(ratings)
-    feed_a_kw, feed_b_kw, weakest = sides
-    it_load_kw = servers_w / 1000.0 + rack.extra_it_kw
+    # Racks of one make, extras and feed ratings share every figure but their feeds: worked out once per
+    # request.
+    made = context.get(_MADE_KEY)
+    if made is None:
+        made = context[_MADE_KEY] = {}
+    key = (tuple(counts), rack.extra_it_kw, tuple([(feed[1], feed[2]) for feed in feeds]))
+    figures = made.get(key)
+    if figures is None:
+        figures = made[key] = _figures(snap, *key)
+    gpus, gpus_by_model, it_load_kw, feed_a_kw, feed_b_kw, single_side_load_pct = figures
     return {
-        "gpus": sum(gpus_by_model.values()),
+        "gpus": gpus,
         "gpus_by_model": dict(gpus_by_model),
-        "it_load_kw": round(it_load_kw, 3),
+        "it_load_kw": it_load_kw,
         "design_kw": rack.design_kw,
         "feeds": [
             {"id": id_, "side": side, "rating_kw": kw, "upstream_id": up_id, "upstream_name": up_name}
@@ -193,5 +192,5 @@ def rack_power(rack, context: dict) -> dict:
         ],
         "feed_a_kw": feed_a_kw,
         "feed_b_kw": feed_b_kw,
-        "single_side_load_pct": round(100.0 * it_load_kw / weakest, 2) if weakest > 0 else None,
+        "single_side_load_pct": single_side_load_pct,
     }
