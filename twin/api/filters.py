@@ -292,6 +292,17 @@ class TwinFilterBackend(DjangoFilterBackend):
         filterset_class = self.get_filterset_class(view, queryset)
         if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
             return super().filter_queryset(request, queryset, view)
+        return self._valid_filterset(filterset_class, request, queryset, view).qs
+
+    def check(self, request, queryset, view) -> None:
+        """What ``filter_queryset`` checks of the request (a 400 naming a parameter), without filtering."""
+        filterset_class = self.get_filterset_class(view, queryset)
+        if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
+            self.filter_queryset(request, queryset, view)
+        else:
+            self._valid_filterset(filterset_class, request, queryset, view)
+
+    def _valid_filterset(self, filterset_class, request, queryset, view):
         filterset = filterset_class(**self.get_filterset_kwargs(request, queryset, view), named_only=True)
         # An id no row can reference answers a 400 naming it. A model-choice filter's form field reads its
         # object (one query) and fails on a missing one, so those are named only when the form fails; the
@@ -305,7 +316,7 @@ class TwinFilterBackend(DjangoFilterBackend):
                 raise ValidationError(missing)
             if self.raise_exception:
                 raise utils.translate_validation(filterset.errors)
-        return filterset.qs
+        return filterset
 
     def query_parameter_names(self, view) -> set[str]:
         """The query parameters the view's filter set reads (a range widget's ``<name>_min``/``_max`` etc.)."""

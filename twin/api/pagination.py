@@ -104,7 +104,17 @@ class TwinPagination(BoundedOffsetPagination):
         rows = {obj.pk: obj for obj in queryset.filter(pk__in=keys).order_by()} if keys else {}
         return [rows[key] for key in keys if key in rows]
 
-    def page_keys(self, queryset, request, shape: tuple | None = None) -> list | None:
+    @staticmethod
+    def kept_statements(model, db: str, shape: tuple | None) -> tuple | None:
+        """The count and keys statements kept for a request ``shape`` of this model's list, where they are kept
+        and plain (``page_keys`` then needs no filtered queryset: pass them to it), else ``None``."""
+        if shape is None or not KEEP_STATEMENTS:
+            return None
+        with _kept_lock:
+            statements = _KEPT.get((*shape, model, db))
+        return statements or None  # None where not kept, not plain or empty (those take the full path)
+
+    def page_keys(self, queryset, request, shape: tuple | None = None, statements=None) -> list | None:
         """The primary keys of the requested page in the list's order (``None`` when the request is not
         paged), with the count and the page controls set as ``paginate_queryset`` sets them.
 
@@ -116,18 +126,18 @@ class TwinPagination(BoundedOffsetPagination):
         if self.limit is None:
             return None
         self.offset = self.get_offset(request)
-        keys, count = self._keys_and_count(queryset, shape)
+        keys, count = self._keys_and_count(queryset, shape, statements)
         self.count = count
         if self.count > self.limit and self.template is not None:
             self.display_page_controls = True
         return keys
 
-    def _keys_and_count(self, queryset, shape: tuple | None = None) -> tuple[list, int]:
+    def _keys_and_count(self, queryset, shape: tuple | None = None, statements=None) -> tuple[list, int]:
         """The list's count, then the page's keys (none past the end). Not a ``COUNT(*) OVER ()`` beside each
         key: PostgreSQL then reads every row of the list to number the page (1.5 ms for a campus of 3,133
         racks, against 0.5 ms for the count and the keys apart); on PostgreSQL the two are subqueries of one
         statement instead (docs/performance.md)."""
-        compiled = _compiled_keys_and_count(queryset, self.offset, self.limit, shape)
+        compiled = _compiled_keys_and_count(queryset, self.offset, self.limit, shape, statements)
         if compiled is not None:
             return compiled
         count = self.get_count(queryset)
@@ -177,7 +187,7 @@ def _statements(queryset) -> tuple | None:
     return count_sql, tuple(count_params), keys_sql, tuple(keys_params)
 
 
-def _compiled_keys_and_count(queryset, offset: int, limit: int, shape: tuple | None = None):
+def _compiled_keys_and_count(queryset, offset: int, limit: int, shape: tuple | None = None, statements=None):
     """The list's count and the page's keys from the filtered list's statements, compiled once each (and,
     for a request ``shape``, kept for the next request of that shape) and run through Django's cursor:
     ``QuerySet.count()`` and a sliced ``values_list`` build and compile their queries again and again
@@ -187,8 +197,9 @@ def _compiled_keys_and_count(queryset, offset: int, limit: int, shape: tuple | N
     PostgreSQL plans each page as it would the ORM's). ``None`` where the list is not a plain filtered one
     (distinct, grouped, annotated, sliced, combined, extra) or its keys need converting: the caller then asks
     the ORM. On PostgreSQL both are one statement (the keys as an array beside the count)."""
-    statements = _MISSING
-    if shape is not None and KEEP_STATEMENTS:
+    if statements is None:
+        statements = _MISSING
+    if statements is _MISSING and shape is not None and KEEP_STATEMENTS:
         shape = (*shape, queryset.model, queryset.db)
         with _kept_lock:
             statements = _KEPT.get(shape, _MISSING)

@@ -80,12 +80,19 @@ class TwinModelViewSet(
         queryset = self.get_queryset()
         if queryset._prefetch_related_lookups:
             return None
-        # The list's queryset gives the page's keys and count only (the rows are read apart, by the plan):
-        # without its joins and deferred columns, each of the clones filtering and paging make is cheaper.
-        queryset = self.filter_queryset(queryset.select_related(None).defer(None))
-        if queryset.query.distinct or queryset._prefetch_related_lookups:
-            return None
-        keys = paginator.page_keys(queryset, request, self._list_shape(request))
+        shape = self._list_shape(request)
+        statements = paginator.kept_statements(queryset.model, queryset.db, shape)
+        if statements is not None:
+            # The list's statements are kept for these parameters: the filters only check the request (an
+            # object named that no longer exists is a 400 as before); the filtered queryset is not built.
+            self.check_filters(queryset)
+        else:
+            # The list's queryset gives the page's keys and count only (the rows are read apart, by the
+            # plan): without its joins and deferred columns, each of the clones filtering makes is cheaper.
+            queryset = self.filter_queryset(queryset.select_related(None).defer(None))
+            if queryset.query.distinct or queryset._prefetch_related_lookups:
+                return None
+        keys = paginator.page_keys(queryset, request, shape, statements)
         if keys is None:
             return None
         found = plan.read(keys, queryset.db) if keys else []
@@ -94,6 +101,16 @@ class TwinModelViewSet(
         objects = plan.objects(found)
         self.attach_page(objects)
         return paginator.get_paginated_response(plan.render(found, objects, serializer, request))
+
+    def check_filters(self, queryset) -> None:
+        """What filtering the list checks of the request, without filtering: each filter backend's ``check``
+        where it has one. The others check nothing that can change between two requests of the same
+        parameters (an ordering or a search term is judged by its text), and only lists whose statements
+        were kept for these parameters, so checked once already, are checked this way."""
+        for backend in self.filter_backends:
+            check = getattr(backend(), "check", None)
+            if check is not None:
+                check(self.request, queryset, self)
 
     def _list_shape(self, request) -> tuple | None:
         """What this list's statement depends on, where that is the view and the request's parameters."""
