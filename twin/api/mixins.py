@@ -39,7 +39,11 @@ class BulkIdSerializer(serializers.Serializer):
 
 
 def _is_brief(request) -> bool:
-    return request is not None and request.query_params.get("brief", "").lower() in TRUE_VALUES
+    if request is None:
+        return False
+    params = request.query_params
+    # Asked first: a QueryDict's get() of an absent key raises and catches a KeyError inside.
+    return "brief" in params and params.get("brief", "").lower() in TRUE_VALUES
 
 
 class BriefModeMixin:
