@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import viewsets
 
@@ -50,8 +51,10 @@ class TwinModelViewSet(
     full_prefetch = None
     # Method fields that read nothing but a row's columns and what attach_page adds (twin.api.rows).
     row_methods: tuple[str, ...] = ()
-    # Whether the filtered list depends on nothing but the view and the request's parameters (not on the
-    # user, say): its count and keys statements are then kept per set of parameters (TwinPagination).
+    # Whether the filtered list's statement depends on nothing but the view and the request's parameters:
+    # not on the user, the day, or rows a filter reads to build it (an object a filter names enters the
+    # statement by its key, which its parameter gives). Its count and keys statements are then kept per set
+    # of parameters (TwinPagination); the filters still check every request.
     list_by_parameters = False
 
     def attach_page(self, page) -> None:
@@ -77,16 +80,21 @@ class TwinModelViewSet(
         plan = rows.plan_for(self, serializer)
         if plan is None:
             return None
-        queryset = self.get_queryset()
-        if queryset._prefetch_related_lookups:
-            return None
         shape = self._list_shape(request)
-        statements = paginator.kept_statements(queryset.model, queryset.db, shape)
+        base = self.queryset
+        statements = (
+            paginator.kept_statements(base.model, base.db, shape) if isinstance(base, QuerySet) else None
+        )
         if statements is not None:
-            # The list's statements are kept for these parameters: the filters only check the request (an
-            # object named that no longer exists is a 400 as before); the filtered queryset is not built.
+            # The list's statements are kept for these parameters (so an earlier request of them took this
+            # path through get_queryset): the filters only check the request (an object named that no
+            # longer exists is a 400 as before); no queryset is built or filtered.
+            queryset = base
             self.check_filters(queryset)
         else:
+            queryset = self.get_queryset()
+            if queryset._prefetch_related_lookups:
+                return None
             # The list's queryset gives the page's keys and count only (the rows are read apart, by the
             # plan): without its joins and deferred columns, each of the clones filtering makes is cheaper.
             queryset = self.filter_queryset(queryset.select_related(None).defer(None))
