@@ -7,6 +7,7 @@ holds only the catalog: one set of catalog queries per request, however many rac
 from __future__ import annotations
 
 import threading
+from operator import itemgetter
 
 from django.db import router
 from django.db.models import Count, Prefetch
@@ -123,8 +124,8 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
     return snap
 
 
-def _feed_order(feed: tuple) -> tuple:
-    return (feed[1], feed[0])  # by side, then id
+_feed_order = itemgetter(1, 0)  # a feed row by side, then id
+_feed_rating = itemgetter(1, 2)  # a feed row's (side, rating_kw)
 
 
 def _figures(snap: CampusSnapshot, counts: tuple, extra_it_kw: float, ratings: tuple) -> tuple:
@@ -176,7 +177,7 @@ def rack_power(rack, context: dict) -> dict:
     made = context.get(_MADE_KEY)
     if made is None:
         made = context[_MADE_KEY] = {}
-    key = (tuple(counts), rack.extra_it_kw, tuple([(feed[1], feed[2]) for feed in feeds]))
+    key = (tuple(counts), rack.extra_it_kw, tuple(map(_feed_rating, feeds)))
     figures = made.get(key)
     if figures is None:
         figures = made[key] = _figures(snap, *key)

@@ -209,35 +209,39 @@ def _row_function(signature: tuple):
     helpers: list[str] = []
     for number, (kind, name, index) in enumerate(signature):
         how = f"how{number}"
+        # Each value is read from the row once (``x``); what a step formats with is unpacked into the
+        # factory's locals once per page.
         if kind == PLAIN:
-            value = f"v[{int(index)}]"
             # A value the field would return as it is (a str to a CharField, ...) is used as it is.
+            helpers.append(f"    cls{number}, conv{number} = {how}\n")
             expression = (
-                f"({value} if {value} is None or {value}.__class__ is {how}[0] else {how}[1]({value}))"
+                f"(x if (x := v[{int(index)}]) is None or x.__class__ is cls{number} else conv{number}(x))"
             )
         elif kind == COLUMN:
-            value = f"v[{int(index)}]"
-            expression = f"(None if {value} is None else {how}({value}))"
+            expression = f"(None if (x := v[{int(index)}]) is None else {how}(x))"
         elif kind == UTC_ISO:
             # REST framework's ISO 8601 of a UTC value in a UTC zone: isoformat with "Z".
-            value = f"v[{int(index)}]"
             expression = (
-                f"(None if {value} is None else {value}.isoformat()[:-6] + 'Z' if {value}.tzinfo is UTC"
-                f" else {how}({value}))"
+                f"(None if (x := v[{int(index)}]) is None else x.isoformat()[:-6] + 'Z' if x.tzinfo is UTC"
+                f" else {how}(x))"
             )
         elif kind == BRIEF:
             # A related object shown on many rows of a page (their campus, hall, ...) is built once per page.
-            key, label = f"v[{int(index[0])}]", f"v[{int(index[1])}]"
             memo = f"seen{number}"
             helpers.append(
+                f"    pre{number}, post{number} = {how}\n"
                 f"    {memo} = {{}}\n"
                 f"    def brief{number}(pk, name):\n"
-                f"        shown = {memo}[pk] = {{'id': pk, 'url': f'{{{how}[0]}}{{pk}}{{{how}[1]}}', 'name': name}}\n"
+                f"        shown = {memo}[pk] = {{'id': pk, 'url': f'{{pre{number}}}{{pk}}{{post{number}}}', 'name': name}}\n"
                 "        return shown\n"
             )
-            expression = f"(None if {key} is None else {memo}[{key}] if {key} in {memo} else brief{number}({key}, {label}))"
+            expression = (
+                f"(None if (x := v[{int(index[0])}]) is None else {memo}[x] if x in {memo}"
+                f" else brief{number}(x, v[{int(index[1])}]))"
+            )
         elif kind == SELF_URL:
-            expression = f"f'{{{how}[0]}}{{v[0]}}{{{how}[1]}}'"
+            helpers.append(f"    pre{number}, post{number} = {how}\n")
+            expression = f"f'{{pre{number}}}{{v[0]}}{{post{number}}}'"
         elif kind == METHOD:
             expression = f"{how}(obj)"
         else:
