@@ -176,17 +176,25 @@ def rows_for_keys(shape: tuple, build, keys: list, db: str) -> list[tuple] | Non
             _row_plans[key] = plan
     if plan is None:
         return None
-    sql, prototype, params, start, converters = plan
+    sql, _compiler, params, start, converters = plan
     bound = (*params[:start], *keys, *params[start + count :])
     connection = connections[db]
     with connection.cursor() as cursor:
         cursor.execute(sql, bound)
         rows = cursor.fetchall()
-    if converters:
-        compiler = copy.copy(prototype)
-        compiler.connection = connection
-        rows = compiler.apply_converters(rows, converters)
-    return [row if row.__class__ is tuple else tuple(row) for row in rows]
+    if not converters:
+        return rows if not rows or rows[0].__class__ is tuple else [tuple(row) for row in rows]
+    # As the compiler's apply_converters, without copying the compiler for each run.
+    out = []
+    for row in rows:
+        row = list(row)
+        for position, (functions, expression) in converters:
+            value = row[position]
+            for function in functions:
+                value = function(value, expression, connection)
+            row[position] = value
+        out.append(tuple(row))
+    return out
 
 
 def _row_plan(build, count: int, db: str) -> tuple | None:
@@ -207,7 +215,7 @@ def _row_plan(build, count: int, db: str) -> tuple | None:
         # out on every run); a select wider than the row the caller reads keeps the ORM path.
         if compiler.col_count != len(compiler.select) or compiler.has_extra_select:
             raise _Unsupported
-        converters = compiler.get_converters([column for column, _, _ in compiler.select])
+        converters = list(compiler.get_converters([column for column, _, _ in compiler.select]).items())
     except Exception:  # noqa: BLE001 - any statement the probe cannot compile plainly keeps the ORM path
         return None
     return sql, compiler, params, start, converters
