@@ -267,6 +267,8 @@ def forget(campus_id: int | None = None) -> None:
     """Drop cached states and snapshot parts (tests; a campus' state also expires by itself when its rows
     change)."""
     _recent_versions.clear()
+    with _shared_hits_lock:
+        _shared_hits.clear()
     with _states_lock:
         if campus_id is None:
             _states.clear()
@@ -341,15 +343,32 @@ def shared_key(campus_id: int, version: tuple, as_of: date, endpoint: str) -> st
     return f"analytics:{code_digest()}:{campus_id}:{version_digest(version)}:{as_of.isoformat()}:{endpoint}"
 
 
+# The shared cache's bodies this process has read, by key (campus, version digest, day, endpoint: a key's
+# body never changes), most recently used last: a process that answers from the shared cache reads each body
+# from it once, not on every request (a whole-campus floor map of 100k GPUs is 0.8 MB). Bounded.
+_shared_hits: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+_shared_hits_lock = threading.Lock()
+SHARED_HITS_MAX = 8
+
+
 def shared_get(key: str) -> tuple[bytes, str] | None:
-    """A body and ETag from the shared cache; None when absent or the cache is unreachable (logged: the
-    request then computes)."""
+    """A body and ETag from the shared cache (kept in this process once read); None when absent or the cache
+    is unreachable (logged: the request then computes)."""
+    with _shared_hits_lock:
+        hit = _shared_hits.get(key)
+        if hit is not None:
+            _shared_hits.move_to_end(key)
+            return hit
     try:
         hit = caches[SHARED_CACHE].get(key)
     except Exception:
         log.warning("shared analytics cache: read of %s failed", key, exc_info=True)
         return None
     if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], bytes):
+        with _shared_hits_lock:
+            _shared_hits[key] = hit
+            while len(_shared_hits) > SHARED_HITS_MAX:
+                _shared_hits.popitem(last=False)
         return hit
     return None
 

@@ -223,3 +223,23 @@ def test_the_version_lists_each_table_in_its_place_whatever_the_plan(planner_cli
         found = rows.aggregate(count=Count("pk"), stamp=Max("last_updated"))
         expected.append((found["count"], str(found["stamp"])))
     assert version == tuple(expected)
+
+
+def test_a_body_read_from_the_shared_cache_is_read_from_it_once():
+    """A process keeps the bodies it read from the shared cache by key (a key's body never changes): the next
+    request of that key does not read the shared cache again; another key (another version) is read from it."""
+    cache = caches[analytics.SHARED_CACHE]
+    first, second = "twin-test:hits:v1", "twin-test:hits:v2"
+    cache.set(first, (b'{"a":1}', '"e1"'))
+    cache.set(second, (b'{"a":2}', '"e2"'))
+    assert analytics.shared_get(first) == (b'{"a":1}', '"e1"')
+    cache.delete(first)  # gone from the shared cache: the process still holds what it read
+    assert analytics.shared_get(first) == (b'{"a":1}', '"e1"')
+    assert analytics.shared_get(second) == (b'{"a":2}', '"e2"')
+    for i in range(analytics.SHARED_HITS_MAX):  # bounded: the oldest goes first
+        cache.set(f"twin-test:hits:other{i}", (b"{}", '"x"'))
+        analytics.shared_get(f"twin-test:hits:other{i}")
+    assert analytics.shared_get(first) is None
+    analytics.forget()
+    cache.delete(second)
+    assert analytics.shared_get(second) is None
