@@ -154,7 +154,6 @@ def _figures(snap: CampusSnapshot, counts: tuple, extra_it_kw: float, ratings: t
 
 
 def rack_power(rack, context: dict) -> dict:
-    snap = context.get(_CONTEXT_KEY) or catalog_snapshot(context)
     counts = getattr(rack, "active_node_counts", None)
     if counts is None:
         counts = list(
@@ -180,7 +179,7 @@ def rack_power(rack, context: dict) -> dict:
     key = (tuple(counts), rack.extra_it_kw, tuple(map(_feed_rating, feeds)))
     figures = made.get(key)
     if figures is None:
-        figures = made[key] = _figures(snap, *key)
+        figures = made[key] = _figures(catalog_snapshot(context), *key)
     gpus, gpus_by_model, it_load_kw, feed_a_kw, feed_b_kw, single_side_load_pct = figures
     return {
         "gpus": gpus,
