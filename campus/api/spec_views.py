@@ -491,6 +491,15 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         default=DEFAULT_COOLING_REDUNDANCY,
         help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
     )
+    power_architecture = serializers.ChoiceField(
+        choices=[
+            ("ac", "AC (transformer, UPS, PDU)"),
+            ("dc-800", "800 VDC (solid-state transformer, DC busway)"),
+            ("dc-400", "±400 VDC (sidecar power racks, DC busway)"),
+        ],
+        default="ac",
+        help_text="Power distribution from medium voltage to the racks; docs/generator.md, 'Power architecture'.",
+    )
     replace = serializers.BooleanField(default=False)
     background = serializers.BooleanField(
         default=False, help_text="Build the campus in a background job (202) whatever its size."

@@ -16,6 +16,7 @@ from campus.analysis.energy import it_breakdown
 from campus.analysis.facility.year import facility_year
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.impact import impact
+from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.weather import CLIMATES, reference_year
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
@@ -44,7 +45,9 @@ def designs(draw) -> dict:
     for m in models:
         fabrics &= set(cat.fabrics_for_vendor(GPU_VENDOR[m]))
     fabric = draw(st.sampled_from(sorted(fabrics)))
-    cooling = "liquid" if "gb200" in models else draw(st.sampled_from(["liquid", "air"]))
+    # rack-scale NVLink domains (NVL72, NVL144, NVL576) come only liquid-cooled
+    rack_scale = any(whole_rack_nodes(n["slug"], n["gpus_per_node"]) for m in models for n in NODES_BY_GPU[m])
+    cooling = "liquid" if rack_scale else draw(st.sampled_from(["liquid", "air"]))
     total = draw(st.integers(1000, 30_000))
     mix = [{"gpu_model": m, "gpus": max(8, total // len(models) // 8 * 8)} for m in models]
     params = {
@@ -55,6 +58,7 @@ def designs(draw) -> dict:
         "pod_max_gpus": draw(st.sampled_from([2048, 4096, 8192])),
         "hall_max_it_mw": draw(st.sampled_from([2.0, 5.0, 20.0])),
         "racks_per_row": draw(st.sampled_from([8, 16, 32])),
+        "power_architecture": draw(st.sampled_from(["ac", "dc-800", "dc-400"])),
     }
     if len(models) == 1:
         params["nic"] = draw(

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from campus import catalog_data as cat
-from campus.interchange.generator.common import Catalog, Row, r3
+from campus.interchange.generator.common import (
+    DEFAULT_POWER_ARCHITECTURE,
+    POWER_ARCHITECTURES,
+    Catalog,
+    Row,
+    r3,
+)
 from campus.interchange.generator.plan import RackPlan
 
 # One row of a hall: (row spec, [(rack spec, rack plan)]).
@@ -29,8 +35,10 @@ class Builder:
         climate: str,
         power_redundancy: str = "2N",
         cooling_redundancy: str = "N+1",
+        power_architecture: str = DEFAULT_POWER_ARCHITECTURE,
     ) -> None:
         self.catalog = catalog
+        self.architecture = POWER_ARCHITECTURES[power_architecture]
         self.power_redundancy = power_redundancy
         self.cooling_redundancy = cooling_redundancy
         self.climate = climate

@@ -15,8 +15,10 @@ from campus.interchange.generator.common import (
     COOLING,
     COOLING_REDUNDANCY,
     DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_ARCHITECTURE,
     DEFAULT_POWER_REDUNDANCY,
     FABRIC_SWITCH,
+    POWER_ARCHITECTURES,
     POWER_REDUNDANCY,
     Catalog,
     GeneratorError,
@@ -75,6 +77,7 @@ def generate(
     power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
     cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
     phases: Sequence[Mapping[str, Any]] | None = None,
+    power_architecture: str = DEFAULT_POWER_ARCHITECTURE,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -86,6 +89,8 @@ def generate(
     ``bess_hours``). ``phases`` lays the build-out in phases, ``[{"date", "gpus", "gpu_model"}]`` in
     ascending date order (instead of ``gpu_model``/``mix``; ``gpus`` may be omitted and must otherwise equal
     the total): each phase gets buildings of its own, in service from its date (``generator.phases``).
+    ``power_architecture`` is "ac" (default), "dc-800" (MV → solid-state transformer → 800 VDC busway) or
+    "dc-400" (MV → transformer → sidecar power racks → ±400 VDC busway); docs/generator.md.
     Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
@@ -148,6 +153,8 @@ def generate(
         raise GeneratorError("power_redundancy", f"must be one of {', '.join(POWER_REDUNDANCY)}")
     if cooling_redundancy not in COOLING_REDUNDANCY:
         raise GeneratorError("cooling_redundancy", f"must be one of {', '.join(COOLING_REDUNDANCY)}")
+    if power_architecture not in POWER_ARCHITECTURES:
+        raise GeneratorError("power_architecture", f"must be one of {', '.join(POWER_ARCHITECTURES)}")
     if bess_hours is None:
         bess_hours = cat.default_value("bess_hours")
     if not 0 < bess_hours <= 100:
@@ -180,6 +187,7 @@ def generate(
             climate,
             power_redundancy,
             cooling_redundancy,
+            power_architecture,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
@@ -198,9 +206,11 @@ def generate(
         for m in mix
     )
     nics = ", ".join(sorted({catalog.node_models[p.node_model]["nic_kind"] for p in pods}))
+    built_cooling = cooling_built(builder, cooling, notes)
     description = (
         f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nics} NICs, "
-        f"{cooling} cooling, {power_redundancy} power, {cooling_redundancy} cooling redundancy, "
+        f"{built_cooling}, {power_redundancy} {ARCHITECTURE_WORDS[power_architecture]} power, "
+        f"{cooling_redundancy} cooling redundancy, "
         + (
             f"PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {builder.it_kw * pue / 1000.0:.1f} MW facility."
             if pue is not None
@@ -237,6 +247,43 @@ def generate(
     if location:
         spec["campus"]["location"] = location
     return GeneratedDesign(spec, notes)
+
+
+ARCHITECTURE_WORDS = {
+    "ac": "AC",
+    "dc-800": "800 VDC (solid-state transformers, DC busways)",
+    "dc-400": "±400 VDC (sidecar power racks, DC busways)",
+}
+
+
+def cooling_built(builder: Builder, cooling: str, notes: list[str]) -> str:
+    """What cooling the racks got, in words, and a note for each server model that could not have the cooling
+    asked for (a liquid campus of servers the catalog offers only air-cooled)."""
+    by_type: dict[str, int] = {}
+    air_models: dict[str, int] = {}
+    for building in builder.buildings:
+        for hall in building["halls"]:
+            for row in hall["rows"]:
+                for rack in row["racks"]:
+                    by_type[rack["cooling_type"]] = by_type.get(rack["cooling_type"], 0) + 1
+                    if cooling == "liquid" and rack["cooling_type"] == "air":
+                        for group in rack.get("nodes", []):
+                            air_models[group["model"]] = air_models.get(group["model"], 0) + 1
+    for model, racks in sorted(air_models.items()):
+        gpu = builder.catalog.node_models[model]["gpu"]
+        notes.append(
+            f'cooling: liquid was asked but "{model}" ({gpu}) has no liquid-cooled version in the catalog, '
+            f"so its {racks:,} racks are air-cooled"
+        )
+    air = by_type.get("air", 0)
+    liquid = sum(n for kind, n in by_type.items() if kind != "air")
+    if cooling != "liquid" or not air:
+        return f"{cooling} cooling"
+    if not liquid:
+        return "air cooling (liquid asked; no liquid-cooled server of these models in the catalog)"
+    return (
+        f"liquid cooling for {liquid:,} racks and air for {air:,} (no liquid-cooled version of their servers)"
+    )
 
 
 def check_mix_node_models(mix: Sequence[Mapping[str, Any]], catalog: Catalog) -> None:

@@ -93,6 +93,13 @@ class Command(BaseCommand):
             help="Spare cooling units and plants: N, N+1 (default) or 2N.",
         )
         parser.add_argument(
+            "--power-architecture",
+            default="ac",
+            choices=("ac", "dc-800", "dc-400"),
+            help="Distribution from medium voltage to the racks: ac (default), dc-800 (solid-state "
+            "transformers, 800 VDC busways) or dc-400 (sidecar power racks, ±400 VDC).",
+        )
+        parser.add_argument(
             "--replace", action="store_true", help="Replace an existing campus of the same name."
         )
         parser.add_argument(
@@ -125,6 +132,7 @@ class Command(BaseCommand):
                 bess_hours=o["bess_hours"],
                 power_redundancy=o["power_redundancy"],
                 cooling_redundancy=o["cooling_redundancy"],
+                power_architecture=o["power_architecture"],
                 catalog=db_catalog(),
             )
         except GeneratorError as exc:
