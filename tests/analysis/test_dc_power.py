@@ -13,9 +13,11 @@ from dataclasses import replace
 
 import pytest
 
+from campus.analysis.distribution import copper_relative_to_ac, power_architecture
 from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
 from campus.interchange.generate import GeneratorError, generate, generate_spec
+from campus.interchange.importer import import_campus
 from tests.analysis.spec_snapshot import spec_snapshot
 from tests.analysis.test_redundancy_brute_force import _brute_force
 
@@ -175,3 +177,35 @@ def test_the_generate_endpoint_takes_the_architecture_and_refuses_an_unknown_one
         url, {"name": "D", "gpus": 144, "gpu_model": "gb300", "power_architecture": "dc-800"}, format="json"
     )
     assert ok.status_code == 201, ok.content
+
+
+# ---------------------------------------------------------------- comparing the architectures
+
+
+def test_800_vdc_copper_against_415_vac_by_hand():
+    # 415 VAC: 1,000 / (√3 x 415 = 718.801) = 1.391205 A per kW in 3 conductors = 4.173615; 800 VDC: 1.25 A in 2 = 2.5
+    assert copper_relative_to_ac("dc-800") == pytest.approx(2.5 / 4.173615, rel=1e-6)
+    assert copper_relative_to_ac("dc-800") == pytest.approx(0.599001, abs=1e-6)
+    assert copper_relative_to_ac("ac") == 1.0
+
+
+def test_the_architecture_is_read_from_the_chain():
+    for architecture in ("ac", "dc-800", "dc-400"):
+        snap = spec_snapshot(generate_spec("K", 64, power_architecture=architecture, **SMALL))
+        assert power_architecture(snap) == architecture
+
+
+@pytest.mark.django_db
+def test_a_planner_compares_the_same_campus_ac_and_800_vdc_through_the_diff(planner_client):
+    ids = {}
+    for architecture in ("ac", "dc-800"):
+        spec = generate_spec(f"C {architecture}", 576, gpu_model="gb300", power_architecture=architecture)
+        ids[architecture] = import_campus(spec).pk
+    body = planner_client.get(f"/api/campuses/{ids['dc-800']}/diff/?against={ids['ac']}").json()
+    figures = body["figures"]
+    ac_loss, dc_loss, change = figures["power.distribution.chain_loss_mw"]
+    assert dc_loss < ac_loss and change == pytest.approx(dc_loss - ac_loss)
+    assert figures["power.distribution.copper_relative_to_ac"][:2] == [1.0, pytest.approx(0.599001, abs=1e-6)]
+    assert all(v > 0 for v in figures["power.distribution.power_capex_usd"][:2])
+    changed = {(o["model"], o["name"]) for o in body["objects"]["added"]}
+    assert any(model == "powerdevice" and "SST" in name for model, name in changed)
