@@ -145,8 +145,6 @@ CASES: list[Case] = [
         145.0,
         "130-145",
         twin=_gb300_rack_kw,
-        expected_fail="the catalog has no GB300 (Blackwell Ultra) GPU or NVL72 tray; its published tray "
-        "overhead (Grace CPUs, ConnectX-8 NICs) is not public enough to add one without a guess",
     ),
     Case(
         "eia-energy-cost-100k",

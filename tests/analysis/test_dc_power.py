@@ -18,6 +18,8 @@ from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
 from campus.interchange.generate import GeneratorError, generate, generate_spec
 from campus.interchange.importer import import_campus
+from simulations.engine import grid_limit
+from simulations.engine.params import GridLimitParams
 from tests.analysis.spec_snapshot import spec_snapshot
 from tests.analysis.test_redundancy_brute_force import _brute_force
 
@@ -209,3 +211,16 @@ def test_a_planner_compares_the_same_campus_ac_and_800_vdc_through_the_diff(plan
     assert all(v > 0 for v in figures["power.distribution.power_capex_usd"][:2])
     changed = {(o["model"], o["name"]) for o in body["objects"]["added"]}
     assert any(model == "powerdevice" and "SST" in name for model, name in changed)
+
+
+@pytest.mark.parametrize(
+    ("architecture", "stage"), [("ac", "ups"), ("dc-800", "sst"), ("dc-400", "rectifier")]
+)
+def test_the_grid_limit_scenario_rides_through_on_each_architectures_battery_stage(architecture, stage):
+    snap = spec_snapshot(generate_spec("G", 256, power_architecture=architecture, **SMALL))
+    modules = [d for d in snap.power_devices if d.kind == stage]
+    assert modules and all(d.battery_minutes > 0 for d in modules)
+    plan = grid_limit.prepare(snap, GridLimitParams())
+    # rated kW x minutes / 60 summed over the stage's modules, by hand from the snapshot
+    assert plan.battery_kwh == pytest.approx(sum(d.rated_kw * d.battery_minutes / 60.0 for d in modules))
+    assert plan.battery_kwh > 0
