@@ -1302,6 +1302,39 @@ FAILURE_RATES: list[Row] = [
         "source": "Vendor rack/floor PDU MTBF claims 4e5-1e6 h; estimate",
         "estimate": True,
     },
+    # DC distribution stages (docs/model.md, "DC power architectures"): no field data published yet.
+    {
+        "component": "sst",
+        "per": "device",
+        "mtbf_hours": 250_000.0,
+        "interrupts_job": False,
+        "repair_hours": 8.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a solid-state transformer module taken at the double-conversion UPS module's "
+        "vendor MTBF (power electronics of the same class); no published field data for MV SSTs (2025)",
+        "estimate": True,
+    },
+    {
+        "component": "rectifier",
+        "per": "device",
+        "mtbf_hours": 250_000.0,
+        "interrupts_job": False,
+        "repair_hours": 4.0,  # hot-swappable rectifier shelves
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a sidecar power rack (OCP Mt Diablo, 2025) taken at a UPS module's vendor MTBF; "
+        "its rectifier shelves are hot-swapped",
+        "estimate": True,
+    },
+    {
+        "component": "dc_busway",
+        "per": "device",
+        "mtbf_hours": 500_000.0,
+        "interrupts_job": False,
+        "repair_hours": 4.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a DC busway taken at the PDU's vendor MTBF claims (4e5-1e6 h)",
+        "estimate": True,
+    },
     {
         "component": "cdu",
         "per": "device",

@@ -21,8 +21,10 @@ from campus.interchange.generate import GeneratorError, generate, generate_spec
 from campus.interchange.importer import import_campus
 from simulations.engine import grid_limit
 from simulations.engine.params import GridLimitParams
+from simulations.engine.runner import prepare
 from tests.analysis.spec_snapshot import spec_snapshot
 from tests.analysis.test_redundancy_brute_force import _brute_force
+from tests.engine.builders import catalog_rates
 
 
 def _servers_kw(snap, rack) -> float:
@@ -235,3 +237,18 @@ def test_the_plant_model_pue_falls_by_about_the_chain_difference_on_800_vdc():
     # by hand at the cited efficiencies: 1 / 0.93998 - 1 / 0.97812 = 0.0415 more input per kW delivered on AC;
     # the loss curves move each device off its quoted point, so a band around it
     assert 0.03 <= pue["ac"] - pue["dc-800"] <= 0.05
+
+
+@pytest.mark.parametrize(
+    ("architecture", "components"),
+    [("dc-800", {"sst", "dc_busway"}), ("dc-400", {"rectifier", "dc_busway", "transformer"})],
+)
+def test_the_failure_cascade_draws_failures_of_the_dc_stages(architecture, components):
+    snap = spec_snapshot(generate_spec("F", 256, power_architecture=architecture, **SMALL))
+    snap = replace(snap, failure_rates=catalog_rates("llama3-2024", "infrastructure-estimates"))
+    plan = prepare(snap, "failure_cascade", {"include_infrastructure": True, "duration_days": 10}).plan
+    drawn = {c.component: c.units for c in plan.classes}
+    assert components <= set(drawn)
+    kind_of = {d.id: d.kind for d in snap.power_devices}
+    assert {kind_of[u] for u in drawn.get("sst", ()) + drawn.get("rectifier", ())} <= {"sst", "rectifier"}
+    assert {kind_of[u] for u in drawn["dc_busway"]} == {"dc-busway"}
