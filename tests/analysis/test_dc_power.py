@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campus.analysis.distribution import copper_relative_to_ac, power_architecture
 from campus.analysis.facility import campus_pue
@@ -252,3 +254,34 @@ def test_the_failure_cascade_draws_failures_of_the_dc_stages(architecture, compo
     kind_of = {d.id: d.kind for d in snap.power_devices}
     assert {kind_of[u] for u in drawn.get("sst", ()) + drawn.get("rectifier", ())} <= {"sst", "rectifier"}
     assert {kind_of[u] for u in drawn["dc_busway"]} == {"dc-busway"}
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    gpus=st.sampled_from([64, 256, 512]),
+    redundancy=st.sampled_from(["N", "N+1", "2N"]),
+    gpu_model=st.sampled_from(["h100-sxm", "b300", "mi355x"]),
+)
+def test_for_the_same_racks_dc_800_draws_least_and_ac_most(gpus, redundancy, gpu_model):
+    fabric = "tomahawk6" if gpu_model == "mi355x" else "infiniband-ndr"
+    drawn = {}
+    for architecture in ("ac", "dc-400", "dc-800"):
+        spec = generate_spec(
+            "H",
+            gpus,
+            gpu_model=gpu_model,
+            fabric=fabric,
+            power_redundancy=redundancy,
+            power_architecture=architecture,
+            hall_max_it_mw=1.0,
+            building_max_it_mw=2.0,
+            racks_per_row=4,
+            pod_max_gpus=256,
+        )
+        snap = replace(spec_snapshot(spec), cooling_units=(), cooling_plants=())
+        drawn[architecture] = baseline_rollup(snap).total_input_kw
+    assert drawn["dc-800"] < drawn["dc-400"] < drawn["ac"]
+    # the ratio is the chains' efficiency ratio whatever the size or redundancy (every path in series)
+    assert drawn["dc-800"] / drawn["ac"] == pytest.approx(
+        CHAIN_EFFICIENCY["ac"] / CHAIN_EFFICIENCY["dc-800"], rel=1e-6
+    )
