@@ -285,3 +285,31 @@ def test_for_the_same_racks_dc_800_draws_least_and_ac_most(gpus, redundancy, gpu
     assert drawn["dc-800"] / drawn["ac"] == pytest.approx(
         CHAIN_EFFICIENCY["ac"] / CHAIN_EFFICIENCY["dc-800"], rel=1e-6
     )
+
+
+@pytest.mark.django_db
+def test_a_planner_rebuilds_a_branch_on_800_vdc_and_diffs_it_against_its_parent(planner_client):
+    params = {"gpus": 144, "gpu_model": "gb300"}
+    parent = planner_client.post("/api/campuses/generate/", {"name": "Site", **params}, format="json")
+    assert parent.status_code == 201, parent.content
+    parent_id = parent.json()["id"]
+    branch = planner_client.post(
+        f"/api/campuses/{parent_id}/branch/", {"name": "Site 800 VDC"}, format="json"
+    )
+    assert branch.status_code == 201, branch.content
+    branch_id = branch.json()["id"]
+    # the branch rebuilt with the other architecture: same campus row (id, parent), new power chain
+    rebuilt = planner_client.post(
+        "/api/campuses/generate/",
+        {"name": "Site 800 VDC", **params, "power_architecture": "dc-800", "replace": True},
+        format="json",
+    )
+    assert rebuilt.status_code == 201, rebuilt.content
+    assert rebuilt.json()["id"] == branch_id
+    assert planner_client.get(f"/api/campuses/{branch_id}/").json()["parent"]["id"] == parent_id
+    body = planner_client.get(f"/api/campuses/{branch_id}/diff/?against={parent_id}").json()
+    added = {o["name"] for o in body["objects"]["added"] if o["model"] == "powerdevice"}
+    removed = {o["name"] for o in body["objects"]["removed"] if o["model"] == "powerdevice"}
+    assert any("-SST-" in n for n in added) and any("-UPS-" in n for n in removed)
+    ac_loss, dc_loss, _ = body["figures"]["power.distribution.chain_loss_mw"]
+    assert dc_loss < ac_loss
