@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from campus.analysis.heat import heat_map, plant_loops
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
-from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
+from simulations.engine.fields import ParamsError
+from simulations.engine.kinds.liquid_cooling.params import CoolingEvent, LiquidCoolingParams
 
 WATER_J_PER_K_PER_L = 4186.0
 LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})
