@@ -3,7 +3,7 @@ the job placed on the campus, what a failed facility unit takes down (cached per
 of Poisson arrivals.
 
 ``simulations.engine.kinds.failure_cascade.model`` runs the replicas on this plan; the model is
-described there."""
+described in the package (``simulations.engine.kinds.failure_cascade``)."""
 
 from __future__ import annotations
 

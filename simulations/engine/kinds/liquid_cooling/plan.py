@@ -2,8 +2,8 @@
 turned into steps of conductance and coolant ramp, and the racks grouped by cooling class, GPU model and
 the events that reach them, with the heat each group carries.
 
-``simulations.engine.liquid_cooling`` runs the groups through time on this plan; the model is
-described there."""
+``simulations.engine.kinds.liquid_cooling.model`` runs the groups through time on this plan; the model is
+described in the package (``simulations.engine.kinds.liquid_cooling``)."""
 
 from __future__ import annotations
 
