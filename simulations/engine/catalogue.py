@@ -2,8 +2,8 @@
 kind, whether more of it is better, names for the causes of interruptions, labels for composite series
 keys ("gpu_temp_c.liquid/h100-sxm/e0"), and the sentences that say what a run showed.
 
-Each scenario model may define ``METRICS`` (name -> ``Metric``, its summary metrics and its series) and
-``explain(summary, params) -> list[str]``; a kind without them still gets labels made from the names (units
+Each kind's package gives ``METRICS`` (name -> ``Metric``, its summary metrics and its series) and
+``explain(summary, params) -> list[str]`` from its ``words.py``, read here through the registry; a kind without them still gets labels made from the names (units
 from their suffixes, acronyms kept) and no sentences. The dashboard and the API read everything from here
 (``/api/scenarios/kinds/`` and the run's ``explanation``), so a label is written once.
 """
@@ -16,27 +16,14 @@ from typing import Any
 from campus import catalog_data
 from simulations.engine.params import title_of, validate_params
 from simulations.engine.registry import model
-from simulations.engine.words import (
-    CAUSES,
-    NON_NEGATIVE,
-    SHARE,
-    Metric,
-    Summary,
-    cause_label,
-    duration_h,
-    num,
-    pct,
-)
+from simulations.engine.words import CAUSES, Metric, Summary, cause_label, num, pct
 
-# Read from here by the run pipeline and the API beside the functions below.
+# The run pipeline and the API read the number words and labels from here beside the functions below.
 __all__ = [
-    "NON_NEGATIVE",
-    "SHARE",
     "Metric",
     "Summary",
     "cause_label",
     "describe",
-    "duration_h",
     "explain",
     "metric",
     "metric_bounds",
