@@ -3,9 +3,10 @@ kind, whether more of it is better, names for the causes of interruptions, label
 keys ("gpu_temp_c.liquid/h100-sxm/e0"), and the sentences that say what a run showed.
 
 Each kind's package gives ``METRICS`` (name -> ``Metric``, its summary metrics and its series) and
-``explain(summary, params) -> list[str]`` from its ``words.py``, read here through the registry; a kind without them still gets labels made from the names (units
-from their suffixes, acronyms kept) and no sentences. The dashboard and the API read everything from here
-(``/api/scenarios/kinds/`` and the run's ``explanation``), so a label is written once.
+``explain(summary, params) -> list[str]`` from its ``words.py``, read here through the registry; a kind
+without them still gets labels made from the names (units from their suffixes, acronyms kept) and no
+sentences. The dashboard and the API read everything from here (``/api/scenarios/kinds/`` and the run's
+``explanation``), so a label is written once.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ PACKAGES: tuple[ScenarioModel, ...] = (
     heat_wave,
 )
 
-# A plain StrEnum (the Django choices, ``simulations.choices``, derive from it): POWER_CAPPING = "power_capping".
+# A plain StrEnum (the Django choices, ``simulations.choices``, derive from it):
+# POWER_CAPPING = "power_capping", and so on.
 ScenarioKind = StrEnum("ScenarioKind", [(m.KIND.upper(), m.KIND) for m in PACKAGES])
 
 MODELS: dict[ScenarioKind, ScenarioModel] = {ScenarioKind(m.KIND): m for m in PACKAGES}

@@ -39,8 +39,8 @@ SimPy is the clock: failures and repairs are events at random times whose order 
 repair that comes before the next failure frees capacity, one that comes after leaves the job waiting), so
 one SimPy process walks through them; the arrival times themselves are drawn up front with numpy.
 
-The package is the kind: its parameters (``params``), its model (``model``, with its per-snapshot plan in ``plan``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
+The package is the kind: its parameters (``params``), its model (``model``, with its per-snapshot plan in
+``plan``), and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
 ``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
 """
 

@@ -1,4 +1,5 @@
-"""The parameters of failure_cascade: the job, its recovery, and the failure rate sets with their overrides."""
+"""The parameters of failure_cascade: the job, its recovery, and the failure rate sets with their
+overrides."""
 
 from __future__ import annotations
 

@@ -39,9 +39,9 @@ random element, a generator's failed start, is drawn at the step where a shortfa
 generator starts are events a SimPy clock would order naturally, so this kind moves onto one when kinds
 are composed on a shared timeline.
 
-The package is the kind: its parameters (``params``), its model (``model``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
-``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
+The package is the kind: its parameters (``params``), its model (``model``), and its words (``words``: what
+its metrics mean, what a finished run showed). It satisfies ``simulations.engine.contract.ScenarioModel``;
+``simulations.engine.registry`` lists it.
 """
 
 from simulations.engine.kinds.grid_limit.model import prepare, run, stochastic

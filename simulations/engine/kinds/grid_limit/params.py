@@ -1,4 +1,5 @@
-"""The parameters of grid_limit: the interconnect capacity and its schedule, demand-response events, the policy and the on-site sources."""
+"""The parameters of grid_limit: the interconnect capacity and its schedule, demand-response events, the
+policy and the on-site sources."""
 
 from __future__ import annotations
 

@@ -30,9 +30,9 @@ heat at full GPU power), ``throughput_lost_fraction`` (1 - the job's mean pace),
 ``t_hours`` from the start of the wave. Deterministic (no random element): one replica is enough, so
 numpy over the hours, not SimPy.
 
-The package is the kind: its parameters (``params``), its model (``model``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
-``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
+The package is the kind: its parameters (``params``), its model (``model``), and its words (``words``: what
+its metrics mean, what a finished run showed). It satisfies ``simulations.engine.contract.ScenarioModel``;
+``simulations.engine.registry`` lists it.
 """
 
 from simulations.engine.kinds.heat_wave.model import DEFAULT_REPLICAS, prepare, run, stochastic

@@ -40,8 +40,8 @@ temperatures, pace and GPU states over ``t_hours``. Closed form between cooling 
 the events are known up front and the temperature between two of them is an exact exponential, so the code
 jumps from event to event.
 
-The package is the kind: its parameters (``params``), its model (``model``, with its per-snapshot plan in ``plan``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
+The package is the kind: its parameters (``params``), its model (``model``, with its per-snapshot plan in
+``plan``), and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
 ``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
 """
 

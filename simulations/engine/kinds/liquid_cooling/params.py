@@ -1,4 +1,5 @@
-"""The parameters of liquid_cooling: the cooling events (one model per kind of event) and the lumped thermal model's constants."""
+"""The parameters of liquid_cooling: the cooling events (one model per kind of event) and the lumped thermal
+model's constants."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What liquid_cooling's metrics mean (``METRICS``) and what a finished run showed, in sentences (``explain``),
-read off the run's summary (the means over the replicas) and its parameters."""
+"""What liquid_cooling's metrics mean (``METRICS``) and what a finished run showed, in sentences
+(``explain``), read off the run's summary (the means over the replicas) and its parameters."""
 
 from __future__ import annotations
 

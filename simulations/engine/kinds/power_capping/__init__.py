@@ -17,9 +17,9 @@ Closed form, not SimPy: nothing here is random or waits on anything; every quant
 schedule's known steps, so one pass over the constant segments is exact, and an event clock would add cost
 without a single event to order. The seed is accepted and unused (every replica is the same).
 
-The package is the kind: its parameters (``params``), its model (``model``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
-``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
+The package is the kind: its parameters (``params``), its model (``model``), and its words (``words``: what
+its metrics mean, what a finished run showed). It satisfies ``simulations.engine.contract.ScenarioModel``;
+``simulations.engine.registry`` lists it.
 """
 
 from simulations.engine.kinds.power_capping.model import prepare, run, stochastic

@@ -1,4 +1,5 @@
-"""The parameters of power_capping: caps by GPU model or pod, a schedule of cap steps, utilisation, PUE and price."""
+"""The parameters of power_capping: caps by GPU model or pod, a schedule of cap steps, utilisation, PUE and
+price."""
 
 from __future__ import annotations
 

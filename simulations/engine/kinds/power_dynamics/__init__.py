@@ -49,9 +49,9 @@ the mitigations and the metrics, whose state (limiter outputs, trailing windows,
 sums, extremes) is carried across chunk boundaries. Searches and sweeps run many variants side by side in
 one pass (a leading axis). The seed is accepted and unused (every replica is the same).
 
-The package is the kind: its parameters (``params``), its model (``model``),
-and its words (``words``: what its metrics mean, what a finished run showed). It satisfies
-``simulations.engine.contract.ScenarioModel``; ``simulations.engine.registry`` lists it.
+The package is the kind: its parameters (``params``), its model (``model``), and its words (``words``: what
+its metrics mean, what a finished run showed). It satisfies ``simulations.engine.contract.ScenarioModel``;
+``simulations.engine.registry`` lists it.
 """
 
 from simulations.engine.kinds.power_dynamics.model import prepare, run, stochastic

@@ -1,4 +1,5 @@
-"""The parameters of power_dynamics: the synchronous jobs, events, smoothing, storage, on-site generation and the interconnect's requirements."""
+"""The parameters of power_dynamics: the synchronous jobs, events, smoothing, storage, on-site generation and
+the interconnect's requirements."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What power_dynamics's metrics mean (``METRICS``) and what a finished run showed, in sentences (``explain``),
-read off the run's summary (the means over the replicas) and its parameters."""
+"""What power_dynamics's metrics mean (``METRICS``) and what a finished run showed, in sentences
+(``explain``), read off the run's summary (the means over the replicas) and its parameters."""
 
 from __future__ import annotations
 
