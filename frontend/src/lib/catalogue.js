@@ -1,3 +1,4 @@
+// @ts-check
 // The metric catalogue of each scenario kind, as /api/scenarios/kinds/ gives it: one label, unit, description
 // and direction (higher is better, lower is better, or neither) per metric and series, and the labels of the
 // causes of interruptions. Every page that names a metric asks here, so a label is written once (on the

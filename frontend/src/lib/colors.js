@@ -1,3 +1,4 @@
+// @ts-check
 // Colour scales of the floor map and the charts. Binned scales keep the number of distinct colours small, so
 // the map fills every rack of one colour in one batch, and the legend reads like the map.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The floor map renderer: one Canvas 2D, racks in world metres, one path + fill per colour, a uniform grid for
 // hover look-ups. Draws thousands of racks per frame; pan with drag or arrows, zoom with the wheel or +/−.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Number formatting shared by every page; tests format API values with the same rules.
 
 const nf = (digits) => new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });

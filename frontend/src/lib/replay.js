@@ -1,3 +1,4 @@
+// @ts-check
 // Replays a finished run's per-rack temperature series on the floor map: a slider over the run's time axis.
 import { api, qs } from "./api.js";
 import { clear, el } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Forms generated from a scenario kind's JSON schema (pydantic's model_json_schema), validated in the browser
 // with the same rules the API applies, so most mistakes are caught before the request; the API's 400 field
 // errors ({"params": {"caps[0].cap_w": [...]}}) land on the same fields. Every JSON type has a widget: numbers

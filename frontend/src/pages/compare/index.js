@@ -1,3 +1,4 @@
+// @ts-check
 // Two designs side by side: the summary figures with their deltas, both floor maps with the racks added, removed
 // and changed, the objects added, removed and changed (GET /api/campuses/{ours}/diff/?against={theirs}), and the
 // merge of a branch into its parent (POST /api/campuses/{branch}/merge/; a 409 lists the conflicting objects).
@@ -7,7 +8,8 @@ import * as f from "../../lib/format.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { campusScene } from "../../lib/scene.js";
 
-const page = { ...boot() };
+/** The name of the design compared with, once known. */
+const page = { ...boot(), theirsName: "" };
 
 const LABELS = {
   "inventory.gpus": ["GPUs", 0, ""],
@@ -196,6 +198,7 @@ async function drawMaps(section, diff) {
   const grid = el("div", { class: "compare-maps" });
   section.append(grid);
   const states = rackStates(diff);
+  /** @type {[string, number, string, string[]][]} side, campus id, title, the rack states it shows */
   const sides = [
     ["theirs", page.againstId, page.theirsName, ["removed", "changed", "same"]],
     ["ours", page.campusId, page.campusName, ["added", "changed", "same"]],

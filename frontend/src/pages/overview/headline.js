@@ -1,3 +1,4 @@
+// @ts-check
 // The headline section: GPUs by model, power against the grid connection, efficiency and cost, headroom, peak
 // compute, reliability, then the risk and fabric cards.
 import { el } from "../../lib/dom.js";

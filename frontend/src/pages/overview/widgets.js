@@ -1,3 +1,4 @@
+// @ts-check
 // The overview's building blocks: a headline figure, a meter of parts against a limit, a GPU mix bar.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
@@ -22,7 +23,12 @@ export function figure(testid, title, value, text, sub, hint = null) {
   );
 }
 
-/** A horizontal bar of parts against a limit (e.g. IT and facility MW against the grid connection). */
+/**
+ * A horizontal bar of parts against a limit (e.g. IT and facility MW against the grid connection).
+ * @param {{label: string, value: number | null, cls: string}[]} parts
+ * @param {number | null} limit
+ * @param {{unit?: string, testid?: string}} [options]
+ */
 export function meter(parts, limit, { unit = "MW", testid } = {}) {
   const max = Math.max(limit || 0, ...parts.map((p) => p.value || 0)) || 1;
   return el(

@@ -1,3 +1,4 @@
+// @ts-check
 // Compare runs: their summaries side by side against the first (the baseline), and the charts of up to two runs in
 // columns with one y range per metric.
 import { api, qs } from "../../lib/api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished run's results: time series with their percentile bands, distributions over the replicas, the
 // summary table, interruptions by cause, the spread of every metric, and a link to replay per-rack series.
 import { api, qs } from "../../lib/api.js";

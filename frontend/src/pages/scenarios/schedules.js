@@ -1,3 +1,4 @@
+// @ts-check
 // Scheduled runs: each schedule's timetable, thresholds and last run (flagged when it crossed one).
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Sweeps: the form section that picks one or two parameters and their values, and a finished sweep's results —
 // a chosen metric against the swept parameter with its 95 % confidence band (one line per value of a second
 // parameter), and the table of every point.
