@@ -4,7 +4,7 @@
 // parameter), and the table of every point.
 import { clear, el } from "../../lib/dom.js";
 import { destroyCharts, sweepChart } from "../../lib/charts.js";
-import { resolve } from "../../lib/schemaform.js";
+import { resolve } from "../../lib/schema.js";
 import { loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
 import { label as niceLabel } from "../../lib/format.js";
 import { prioritise } from "./shared.js";
