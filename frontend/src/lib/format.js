@@ -102,15 +102,51 @@ const WORDS = new Map(
     "RPP",
     "CRAH",
     "N+1",
+    "SXM",
+    "PCIe",
+    "HGX",
+    "DGX",
+    "NVL",
+    "AMD",
+    "DC",
+    "AC",
+    "VDC",
+    "WUE",
+    "BESS",
+    "SOC",
   ].map((w) => [w.toLowerCase(), w]),
 );
-const UNIT_SUFFIX = { c: "°C", k: "K", s: "s", minutes: "min", hours: "h", days: "d", gbps: "Gbit/s" };
+/** @type {Record<string, string>} */
+const UNIT_SUFFIX = {
+  c: "°C",
+  k: "K",
+  s: "s",
+  minutes: "min",
+  hours: "h",
+  days: "d",
+  gbps: "Gbit/s",
+  w: "W",
+  kw: "kW",
+  mw: "MW",
+  kwh: "kWh",
+  mwh: "MWh",
+  usd: "USD",
+  hz: "Hz",
+};
 
-/** A name as a person reads it when no catalogue has it: "max_gpu_temp_c" -> "Max GPU temp (°C)",
- * "nccl_watchdog" -> "NCCL watchdog". Labels the API gives (the metric catalogue) come first. */
+/** A model code or a part of a name with digits in it ("h100", "nvl72", "910b", "2n") is written in capitals;
+ * ordinals ("2nd") are not codes. */
+const CODE = /^(?!\d+(?:st|nd|rd|th)$)(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]+$/i;
+
+/**
+ * A name as a person reads it when no catalogue has it: "max_gpu_temp_c" -> "Max GPU temp (°C)",
+ * "nccl_watchdog" -> "NCCL watchdog", "fabric_ports" -> "Fabric ports", "gpu temp c" -> "GPU temp (°C)",
+ * "h100-sxm" -> "H100 SXM". Labels the API gives (the metric catalogue) come first.
+ * @param {unknown} key
+ */
 export function label(key) {
   const words = String(key)
-    .split(/[_\s]+/)
+    .split(/[_\s]+|(?<=[a-z0-9])-(?=[a-z0-9])/i)
     .filter(Boolean);
   let unit = null;
   const last = words.at(-1)?.toLowerCase();
@@ -118,7 +154,7 @@ export function label(key) {
     unit = UNIT_SUFFIX[last];
     words.pop();
   }
-  const text = words.map((w) => WORDS.get(w.toLowerCase()) ?? w).join(" ");
+  const text = words.map((w) => WORDS.get(w.toLowerCase()) ?? (CODE.test(w) ? w.toUpperCase() : w)).join(" ");
   const head = text.charAt(0).toUpperCase() + text.slice(1);
   return unit ? `${head} (${unit})` : head;
 }

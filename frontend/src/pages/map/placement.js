@@ -172,7 +172,7 @@ async function propose(page, body) {
       answer.feasible
         ? el("strong", {}, `Room found: ${f.num(options.length)} option${options.length === 1 ? "" : "s"}.`)
         : el("strong", { class: "bad" }, "No room for these racks."),
-      answer.binding_constraint ? ` Binding constraint: ${answer.binding_constraint}` : null,
+      answer.binding_constraint ? ` Binding constraint: ${f.label(answer.binding_constraint)}` : null,
       answer.binding_constraint && answer.binding?.hall
         ? [" in ", el("span", { "data-testid": "placement-binding-hall" }, placeName(page, answer.binding))]
         : null,

@@ -78,11 +78,15 @@ export function gpuMix(byModel, testid) {
     { class: "gpu-mix", "data-testid": testid },
     el(
       "div",
-      { class: "stack", role: "img", "aria-label": entries.map(([m, n]) => `${m}: ${f.num(n)} GPUs`).join(", ") },
+      {
+        class: "stack",
+        role: "img",
+        "aria-label": entries.map(([m, n]) => `${f.label(m)}: ${f.num(n)} GPUs`).join(", "),
+      },
       entries.map(([model, n]) =>
         el("span", {
           style: { width: `${(100 * n) / total}%`, background: gpuColor(model) },
-          title: `${model}: ${f.num(n)}`,
+          title: `${f.label(model)}: ${f.num(n)}`,
         }),
       ),
     ),
@@ -94,7 +98,7 @@ export function gpuMix(byModel, testid) {
           "li",
           { "data-model": model, "data-value": n },
           el("i", { class: "swatch", style: { background: gpuColor(model) } }),
-          el("span", { class: "gpu-model" }, model),
+          el("span", { class: "gpu-model" }, f.label(model)),
           el("span", { class: "gpu-count" }, f.num(n)),
         ),
       ),

@@ -5,7 +5,7 @@
 import { clear, el } from "../../lib/dom.js";
 import { destroyCharts, sweepChart } from "../../lib/charts.js";
 import { resolve } from "../../lib/schema.js";
-import { loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
+import { loadCatalogue, metricLabel, metricNumber, metricShown } from "../../lib/catalogue.js";
 import { label as niceLabel } from "../../lib/format.js";
 import { prioritise } from "./shared.js";
 
@@ -297,8 +297,8 @@ export async function renderSweep(box, run) {
   const numericX = first.values.every((v) => typeof v === "number");
   const draw = () => {
     const metric = picker.value;
-    const fraction = String(metricInfo(kind, metric).unit ?? "").startsWith("fraction");
-    const scale = (v) => (v == null ? null : fraction ? v * 100 : v);
+    const { factor } = metricShown(kind, metric);
+    const scale = (v) => (v == null ? null : v * factor);
     destroyCharts(chartBox);
     clear(chartBox);
     const groups = second ? second.values : [null];
