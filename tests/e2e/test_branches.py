@@ -13,22 +13,22 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
 USER = "branches-planner"
 # digits the compare page shows each figure with (frontend/src/pages/compare/index.js LABELS; USD whole)
-DISPLAY_DIGITS = {
+DISPLAY_DIGITS = {  # the overview's rounding, which the comparison shares (frontend/src/lib/figures.js)
     "inventory.gpus": 0,
     "inventory.racks": 0,
-    "power.it_mw": 2,
-    "power.facility_mw": 2,
-    "power.pue": 3,
+    "power.it_mw": 1,
+    "power.facility_mw": 1,
+    "power.pue": 2,
     "power.grid_capacity_mw": 1,
-    "power.grid_headroom_mw": 2,
+    "power.grid_headroom_mw": 1,
     "power.headroom_after_failover_mw": 2,
-    "power.stranded_mw": 2,
+    "power.stranded_mw": 1,
     "power.redundancy_findings_count": 0,
     "power.annual_cost_usd": 0,
-    "cooling.heat_load_mw": 2,
-    "cooling.capacity_mw": 2,
-    "cooling.plant_usable_capacity_mw": 2,
-    "cooling.spare_mw": 2,
+    "cooling.heat_load_mw": 1,
+    "cooling.capacity_mw": 1,
+    "cooling.plant_usable_capacity_mw": 1,
+    "cooling.spare_mw": 1,
 }
 AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_RUN = """
