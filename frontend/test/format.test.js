@@ -53,6 +53,9 @@ test("slugs and keys are shown as words: no fabric_ports, gpu temp c or h100-sxm
   assert.equal(label("it_kw"), "IT (kW)");
   assert.equal(label("cap_w"), "Cap (W)");
   assert.equal(label("2nd_shift"), "2nd shift");
+  // a title with spaces is written as it is: its hyphens and figures stay
+  assert.equal(label("Liquid-cooled heat capacity (J/K per kW)"), "Liquid-cooled heat capacity (J/K per kW)");
+  assert.equal(label("Ramp over 30s"), "Ramp over 30s");
 });
 
 test("a label made from a key never keeps an underscore or a hyphen between letters", () => {

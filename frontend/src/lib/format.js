@@ -145,8 +145,11 @@ const CODE = /^(?!\d+(?:st|nd|rd|th)$)(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-z0-9]+
  * @param {unknown} key
  */
 export function label(key) {
+  // A slug ("h100-sxm", "fabric_ports") has its hyphens read as spaces and its model codes in capitals; a title
+  // with spaces keeps both ("Liquid-cooled", "30s").
+  const slug = /^[a-z0-9_-]+$/i.test(String(key));
   const words = String(key)
-    .split(/[_\s]+|(?<=[a-z0-9])-(?=[a-z0-9])/i)
+    .split(slug ? /[_-]+/ : /[_\s]+/)
     .filter(Boolean);
   let unit = null;
   const last = words.at(-1)?.toLowerCase();
@@ -154,7 +157,7 @@ export function label(key) {
     unit = UNIT_SUFFIX[last];
     words.pop();
   }
-  const text = words.map((w) => WORDS.get(w.toLowerCase()) ?? (CODE.test(w) ? w.toUpperCase() : w)).join(" ");
+  const text = words.map((w) => WORDS.get(w.toLowerCase()) ?? (slug && CODE.test(w) ? w.toUpperCase() : w)).join(" ");
   const head = text.charAt(0).toUpperCase() + text.slice(1);
   return unit ? `${head} (${unit})` : head;
 }

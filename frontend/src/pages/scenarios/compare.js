@@ -7,6 +7,7 @@ import { destroyCharts, timeChart } from "../../lib/charts.js";
 import { prioritise, seriesFor } from "./shared.js";
 import { loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
 import { deltaText, runTitle } from "../../lib/units.js";
+import { inputDifferences, inputText } from "../../lib/inputs.js";
 
 export async function compareRuns(page, ids) {
   const box = $("compare-view");
@@ -45,6 +46,7 @@ export async function compareRuns(page, ids) {
           "neither better nor worse.",
       ),
       campusStateNote(data.campus_state),
+      inputsTable(data.runs),
     );
     const table = el(
       "table",
@@ -139,6 +141,41 @@ function campusStateNote(state) {
     "p",
     { class: `notice small${state.same === false ? " notice-warn" : ""}`, "data-testid": "compare-campus-state" },
     state.note,
+  );
+}
+
+// The inputs in which the runs differ (parameters, replicas, seed, campus date), so a difference in the
+// results can be read against its cause.
+function inputsTable(runs) {
+  const rows = inputDifferences(runs);
+  if (!rows.length)
+    return el("p", { class: "muted small", "data-testid": "compare-inputs" }, "The runs have the same inputs.");
+  return el(
+    "table",
+    { class: "table compact", "data-testid": "compare-inputs" },
+    el("caption", {}, "Inputs that differ"),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, "Input"),
+        runs.map((r) => el("th", { scope: "col" }, runTitle(r))),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      rows.map((row) =>
+        el(
+          "tr",
+          { "data-input": row.path },
+          el("th", { scope: "row" }, row.label),
+          row.values.map((v) => el("td", {}, inputText(v))),
+        ),
+      ),
+    ),
   );
 }
 
