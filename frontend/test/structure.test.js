@@ -8,7 +8,16 @@ import { test } from "node:test";
 
 const SRC = new URL("../src/", import.meta.url).pathname;
 const MAX_LINES = 450;
-const PURE = ["format.js", "units.js", "figures.js", "inputs.js", "colors.js", "schema.js", "floorgeometry.js"];
+const PURE = [
+  "format.js",
+  "units.js",
+  "figures.js",
+  "inputs.js",
+  "colors.js",
+  "schema.js",
+  "floorgeometry.js",
+  "schedule.js",
+];
 
 /** @param {string} dir @returns {string[]} */
 function sources(dir) {

@@ -3,6 +3,7 @@
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { scheduleWhen } from "../../lib/schedule.js";
 import { statusBadge } from "./shared.js";
 
 export async function loadSchedules(page) {
@@ -47,7 +48,7 @@ export async function loadSchedules(page) {
             "tr",
             { "data-schedule-id": s.id },
             el("td", {}, s.name),
-            el("td", {}, s.crontab || (s.interval_seconds ? `every ${f.num(s.interval_seconds)} s` : "–")),
+            el("td", {}, scheduleWhen(s)),
             el("td", { class: "num" }, f.num(s.replicas)),
             el(
               "td",
