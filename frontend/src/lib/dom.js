@@ -42,6 +42,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * Append children to a node, leaving out null, undefined and false (the DOM's own append writes them as the text
+ * "null") and flattening arrays.
+ * @template {Node & ParentNode} N
+ * @param {N} node
+ * @param {...Child} children
+ * @returns {N}
+ */
+export function add(node, ...children) {
+  append(node, children);
+  return node;
+}
+
 /** @param {Node & ParentNode} node @param {Child[]} children */
 function append(node, children) {
   for (const child of children) {

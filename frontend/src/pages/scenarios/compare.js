@@ -2,7 +2,7 @@
 // Compare runs: their summaries side by side against the first (the baseline), and the charts of up to two runs in
 // columns with one y range per metric.
 import { api, qs } from "../../lib/api.js";
-import { $, clear, el, errorBox } from "../../lib/dom.js";
+import { $, add, clear, el, errorBox } from "../../lib/dom.js";
 import { destroyCharts, timeChart } from "../../lib/charts.js";
 import { prioritise, seriesFor } from "./shared.js";
 import { loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
@@ -20,7 +20,8 @@ export async function compareRuns(page, ids) {
     const [data] = await Promise.all([api.get(`/api/runs/compare/${qs({ ids: ids.join(",") })}`), loadCatalogue()]);
     const kind = data.runs[0]?.kind;
     clear(box);
-    box.append(
+    add(
+      box,
       el(
         "div",
         { class: "card-head" },

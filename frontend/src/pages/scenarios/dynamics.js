@@ -3,7 +3,7 @@
 // amplitude spectrum with the band limit, the sizing sweeps (swing against the power floor and the battery
 // size) and the batteries and generation the run used. Everything comes from the run's summary
 // (summary.details: the replica's violations, waveform, spectrum, sizing and assets).
-import { el } from "../../lib/dom.js";
+import { add, el } from "../../lib/dom.js";
 import { SERIES_COLORS } from "../../lib/colors.js";
 import { mount } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
@@ -286,7 +286,8 @@ export function renderDynamics(box, run) {
   const section = el("section", { class: "dynamics", "data-testid": "dynamics", "aria-label": "Power dynamics" });
   const charts = el("div", { class: "charts" });
   const sizing = el("div", { class: "charts", "data-testid": "sizing" });
-  section.append(
+  add(
+    section,
     el("h3", { class: "results-title" }, "Verdict against the interconnect's requirements"),
     verdictTable(verdicts(requirements, metrics)),
     assetsList(details.assets),
