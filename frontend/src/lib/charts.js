@@ -13,12 +13,10 @@ import * as f from "./format.js";
 
 /** @type {Set<uPlot>} */
 const live = new Set();
-/** The chart drawn in each container, for the resize observer. @type {WeakMap<Element, uPlot>} */
-const plots = new WeakMap();
 
 const observer = new ResizeObserver((entries) => {
   for (const entry of entries) {
-    const plot = plots.get(entry.target);
+    const plot = entry.target.__plot;
     if (!plot) continue;
     const width = Math.floor(entry.contentRect.width);
     if (width > 0 && Math.abs(width - plot.width) > 2) plot.setSize({ width, height: plot.height });
@@ -34,7 +32,7 @@ const observer = new ResizeObserver((entries) => {
 export function mount(container, opts, data) {
   const width = Math.max(280, Math.floor(container.clientWidth || 460));
   const plot = new uPlot({ ...opts, width, height: opts.height ?? 220 }, data, container);
-  plots.set(container, plot);
+  container.__plot = plot;
   observer.observe(container);
   live.add(plot);
   return plot;
