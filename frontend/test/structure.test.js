@@ -41,6 +41,13 @@ test(`no source module is over ${MAX_LINES} lines`, () => {
   assert.deepEqual(long, []);
 });
 
+test("the pure helpers are the modules TypeScript checks strictly", () => {
+  const strict = JSON.parse(
+    readFileSync(new URL("../tsconfig.strict.json", import.meta.url), "utf8").replace(/^\s*\/\/.*$/gm, ""),
+  );
+  assert.deepEqual(strict.include.map((/** @type {string} */ f) => f.replace("src/lib/", "")).sort(), [...PURE].sort());
+});
+
 test("the pure helpers neither touch the DOM nor import a module that does", () => {
   for (const name of PURE) {
     const text = readFileSync(join(SRC, "lib", name), "utf8").replace(/\/\/.*|\/\*[\s\S]*?\*\//g, "");

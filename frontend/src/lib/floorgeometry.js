@@ -16,12 +16,14 @@ export const AGGREGATE_BELOW_PX = 2.5; // racks narrower than this on screen are
 export const CELL_PX = 6; // side of a merged cell on screen
 
 // Plant fills by type; the kind's short code is written inside when it fits.
+/** @type {Record<string, {fill: string, text: string}>} */
 const PLANT_STYLE = {
   power: { fill: "#475467", text: "#ffffff" },
   generator: { fill: "#7a5a1e", text: "#ffffff" },
   cooling: { fill: "#0e7490", text: "#ffffff" },
   plant: { fill: "#164e63", text: "#ffffff" },
 };
+/** @type {Record<string, string>} */
 const KIND_CODE = {
   pdu: "PDU",
   rpp: "RPP",
@@ -228,7 +230,7 @@ export function textOn(color) {
   const m = /^#([0-9a-f]{6})$/i.exec(color);
   if (!m) return "#111827";
   const v = parseInt(m[1], 16);
-  const lin = (c) => {
+  const lin = (/** @type {number} */ c) => {
     const x = c / 255;
     return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
   };

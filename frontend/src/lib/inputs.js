@@ -28,12 +28,14 @@ export function flatten(value, prefix = "", out = {}) {
  * @returns {{path: string, label: string, values: unknown[]}[]}
  */
 export function inputDifferences(runs) {
+  /** @type {Record<string, unknown>[]} */
   const flat = runs.map((r) => ({
     replicas: r.replicas,
     seed: r.seed,
     as_of: r.as_of ?? null,
     ...(r.params && Object.keys(r.params).length ? flatten(r.params, "params") : {}),
   }));
+  /** @type {string[]} */
   const paths = [];
   const seen = new Set();
   for (const f of flat)

@@ -29,7 +29,7 @@ export function resolve(schema, root) {
   let s = schema;
   while (s && s.$ref) {
     const path = s.$ref.replace(/^#\//, "").split("/");
-    s = path.reduce((node, key) => node?.[key], root);
+    s = path.reduce((/** @type {Schema} */ node, /** @type {string} */ key) => node?.[key], root);
   }
   return s ?? {};
 }
@@ -43,6 +43,7 @@ export function resolve(schema, root) {
 export function shape(schema, root) {
   const s = resolve(schema, root);
   // A property's own title, help and markers win over those of the model it refers to.
+  /** @type {Schema} */
   const own = {};
   for (const key of ["title", "description", "default", "x-picker", "x-key-picker"])
     if (schema?.[key] !== undefined) own[key] = schema[key];
@@ -50,7 +51,7 @@ export function shape(schema, root) {
   let base = null;
   let nullable = false;
   const constants = [];
-  for (const option of s.anyOf.map((o) => resolve(o, root))) {
+  for (const option of s.anyOf.map((/** @type {Schema} */ o) => resolve(o, root))) {
     if (option.type === "null") nullable = true;
     else if (option.const !== undefined) constants.push(option.const);
     else base ??= option;
@@ -97,20 +98,24 @@ export function isSimple(base) {
  * @returns {SchemaError[]}
  */
 export function validate(schema, value, root = schema, path = "") {
+  /** @type {SchemaError[]} */
   const errors = [];
-  const add = (p, message) => errors.push({ path: p, message });
+  const add = (/** @type {string} */ p, /** @type {string} */ message) => errors.push({ path: p, message });
   const s = resolve(schema, root);
   if (s.oneOf) {
     // A tagged union (cooling events): the member its tag names, as the API picks it.
-    const members = s.oneOf.map((o) => resolve(o, root));
+    /** @type {Schema[]} */
+    const members = s.oneOf.map((/** @type {Schema} */ o) => resolve(o, root));
     const tag = unionTag(members);
-    const member = tag && members.find((m) => m.properties[tag].const === value?.[tag]);
+    const tagged = /** @type {Record<string, unknown> | null | undefined} */ (value)?.[tag ?? ""];
+    const member = tag && members.find((m) => m.properties[tag].const === tagged);
     if (member) return validate(member, value, root, path);
     if (tag) add(join(path, tag), `must be one of ${members.map((m) => m.properties[tag].const).join(", ")}`);
     return errors;
   }
   if (s.anyOf) {
-    const options = s.anyOf.map((o) => resolve(o, root));
+    /** @type {Schema[]} */
+    const options = s.anyOf.map((/** @type {Schema} */ o) => resolve(o, root));
     if (value === null && options.some((o) => o.type === "null")) return errors;
     if (options.some((o) => o.const !== undefined && o.const === value)) return errors;
     let best = null;
@@ -164,7 +169,9 @@ export function validate(schema, value, root = schema, path = "") {
       if (s.minItems !== undefined && value.length < s.minItems) add(path, `needs at least ${s.minItems} items`);
       if (s.maxItems !== undefined && value.length > s.maxItems) add(path, `allows at most ${s.maxItems} items`);
       if (s.prefixItems)
-        s.prefixItems.forEach((item, i) => errors.push(...validate(item, value[i], root, `${path}[${i}]`)));
+        s.prefixItems.forEach((/** @type {Schema} */ item, /** @type {number} */ i) =>
+          errors.push(...validate(item, value[i], root, `${path}[${i}]`)),
+        );
       else if (s.items) value.forEach((item, i) => errors.push(...validate(s.items, item, root, `${path}[${i}]`)));
       break;
     case "object": {
