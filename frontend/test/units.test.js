@@ -40,6 +40,7 @@ test("a change of a percentage is in points; others are relative to the baseline
   assert.equal(deltaText({ baseline: 100, mean: 112, unit: "MW" }), "Δ +12 %");
   assert.equal(deltaText({ baseline: 5000, mean: 4000, unit: "kW" }), "Δ −20 %");
   assert.equal(deltaText({ baseline: null, mean: 4, unit: "MW" }), "–");
+  assert.equal(deltaText({ baseline: 285, mean: 285, unit: "MWh" }), "Δ 0");
 });
 
 test("the sign of a change follows the means, and a percentage never comes out in %", () => {

@@ -77,6 +77,7 @@ export function relabel(text, recorded) {
 export function deltaText({ baseline, mean, unit }) {
   if (baseline == null || mean == null || !Number.isFinite(baseline) || !Number.isFinite(mean)) return "–";
   const shown = displayUnit(unit);
+  if (mean === baseline) return "Δ 0";
   const diff = (mean - baseline) * shown.factor;
   const sign = mean > baseline ? "+" : mean < baseline ? "−" : "";
   if (shown.unit === "%") return `Δ ${sign}${sig(Math.abs(diff), 2)} points`;

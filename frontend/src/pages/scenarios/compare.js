@@ -153,7 +153,7 @@ function inputsTable(runs) {
     return el("p", { class: "muted small", "data-testid": "compare-inputs" }, "The runs have the same inputs.");
   return el(
     "table",
-    { class: "table compact", "data-testid": "compare-inputs" },
+    { class: "table compact compare-inputs", "data-testid": "compare-inputs" },
     el("caption", {}, "Inputs that differ"),
     el(
       "thead",
