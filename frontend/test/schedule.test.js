@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { cronWords, scheduleWhen } from "../src/lib/schedule.js";
+import { cronWords, scheduleWhen, thresholdText } from "../src/lib/schedule.js";
 
 test("common crontabs read as words, in UTC", () => {
   assert.equal(cronWords("0 2 * * *"), "every day at 02:00 UTC");
@@ -42,4 +42,9 @@ test("every daily crontab names its own hour and minute", () => {
       assert.equal(cronWords(`${m} ${h} * * *`), `every day at ${hh}:${mm} UTC`);
     }),
   );
+});
+
+test("a threshold names its metric in words, not by its key", () => {
+  assert.equal(thresholdText({ metric: "ettr", stat: "mean", op: "<", value: 0.9 }), "ETTR (mean) < 0.9");
+  assert.equal(thresholdText({ metric: "max_gpu_temp_c", op: ">", value: 85 }), "Max GPU temp (°C) > 85");
 });

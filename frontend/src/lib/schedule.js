@@ -2,7 +2,7 @@
 // A schedule's timing in words: the five fields of a crontab (minute, hour, day of month, month, day of week, in
 // the server's time zone, UTC) as a planner reads them, for the patterns schedules use; anything else is left as
 // written. No DOM here: node's tests import it as it is.
-import { num } from "./format.js";
+import { label, num } from "./format.js";
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTHS = [
@@ -79,4 +79,12 @@ export function scheduleWhen(schedule) {
   if (s % 3600 === 0) return `every ${num(s / 3600)} h`;
   if (s % 60 === 0) return `every ${num(s / 60)} min`;
   return `every ${num(s)} s`;
+}
+
+/**
+ * A schedule's threshold as words: {metric: "ettr", stat: "mean", op: "<", value: 0.9} -> "ETTR (mean) < 0.9".
+ * @param {{metric: string, stat?: string | null, op: string, value: number}} t
+ */
+export function thresholdText(t) {
+  return `${label(t.metric)}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`;
 }

@@ -3,7 +3,7 @@
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
-import { scheduleWhen } from "../../lib/schedule.js";
+import { scheduleWhen, thresholdText } from "../../lib/schedule.js";
 import { statusBadge } from "./shared.js";
 
 export async function loadSchedules(page) {
@@ -50,13 +50,7 @@ export async function loadSchedules(page) {
             el("td", {}, s.name),
             el("td", {}, scheduleWhen(s)),
             el("td", { class: "num" }, f.num(s.replicas)),
-            el(
-              "td",
-              { class: "small" },
-              (s.thresholds ?? [])
-                .map((t) => `${t.metric}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`)
-                .join("; ") || "–",
-            ),
+            el("td", { class: "small" }, (s.thresholds ?? []).map(thresholdText).join("; ") || "–"),
             el(
               "td",
               {},
