@@ -87,7 +87,7 @@ function objectsSection(diff) {
                   "tr",
                   { "data-object": `${c.model}:${c.name}`, "data-field": field },
                   el("td", {}, el("code", {}, c.model), " ", c.name),
-                  el("td", {}, field),
+                  el("td", { title: field }, f.label(field)),
                   el("td", {}, shown(theirs)),
                   el("td", {}, shown(ours)),
                 ),
@@ -277,7 +277,7 @@ function mergeSection(ours, theirs) {
                     `: ${o.reason}`,
                     o.fields
                       ? ` (${Object.entries(o.fields)
-                          .map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`)
+                          .map(([k, v]) => `${f.label(k)}: ${[].concat(v).join(" ")}`)
                           .join("; ")})`
                       : "",
                   ),
