@@ -93,7 +93,7 @@ function renderRunHead(page, run) {
         "span",
         { class: "muted" },
         [
-          run.kind,
+          page.kinds?.find((k) => k.kind === run.kind)?.label ?? f.label(run.kind),
           sweepCaption(run),
           `${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas`,
           `seed ${run.seed ?? "–"}`,

@@ -102,7 +102,7 @@ function sameKind(page, r) {
 }
 
 function kindLabel(page, kind) {
-  return page.kinds?.find((k) => k.kind === kind)?.label ?? kind ?? "";
+  return page.kinds?.find((k) => k.kind === kind)?.label ?? (kind ? f.label(kind) : "");
 }
 
 function toggleCompare(page, id, on) {
