@@ -21,8 +21,8 @@ from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import redundancy_check
 from campus.interchange.generate import GeneratorError, generate, generate_spec
 from campus.interchange.importer import import_campus
-from simulations.engine import grid_limit
-from simulations.engine.params import GridLimitParams
+from simulations.engine.kinds.grid_limit import model as grid_limit
+from simulations.engine.kinds.grid_limit.params import GridLimitParams
 from simulations.engine.runner import prepare
 from tests.analysis.spec_snapshot import spec_snapshot
 from tests.analysis.test_redundancy_brute_force import _brute_force
