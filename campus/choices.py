@@ -50,6 +50,14 @@ class FeedSide(models.TextChoices):
     N = "N", "Single (no redundancy)"
 
 
+class PowerArchitecture(models.TextChoices):
+    """Distribution from medium voltage to the racks (the generator's ``power_architecture``; docs/generator.md)."""
+
+    AC = "ac", "AC (transformer, UPS, PDU)"
+    DC_800 = "dc-800", "800 VDC (solid-state transformer, DC busway)"
+    DC_400 = "dc-400", "±400 VDC (sidecar power racks, DC busway)"
+
+
 class CoolingPlantKind(models.TextChoices):
     CHILLER = "chiller", "Chiller"
     DRY_COOLER = "dry-cooler", "Dry cooler"
