@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from campus.analysis.heat import rack_it_beyond_kw, rack_it_kw_by_id
+from campus.analysis.heat import ItBeyondRacks, it_beyond_at, rack_it_kw_by_id
 from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
 
@@ -49,12 +49,8 @@ class PowerGraph:
         # device's direct utility share in the solver).
         self.load_feeds: dict[int, list[int]] = {rid: list(fids) for rid, fids in self.rack_feeds.items()}
         self.load_feed_info = dict(self.rack_feed_info)
-        # A rack's feeds also carry the network and other IT placed on it (``heat.rack_it_beyond_kw``):
-        # the watts the cooling takes as heat are drawn through the same chain.
-        self.beyond_kw = rack_it_beyond_kw(snap)
-        self.load_kw: dict[int, float] = {
-            rid: kw + self.beyond_kw.get(rid, 0.0) for rid, kw in self.default_rack_load_kw.items()
-        }
+        # A rack's feeds carry the rack's own IT and nothing else.
+        self.load_kw: dict[int, float] = dict(self.default_rack_load_kw)
         self.mechanical: dict[int, tuple[str, int]] = {}  # load id -> ("unit" | "plant", id)
         self.mechanical_feeds: set[int] = set()
         mechanical_kw, self.unit_heat_kw = cooling_figures(snap)  # heat: for the failure analysis
@@ -73,6 +69,7 @@ class PowerGraph:
                 info.append((fid, side, up))
             self.load_feeds[lid] = [fid for fid, _, _ in info]
             self.load_feed_info[lid] = tuple(info)
+        self._it_beside_racks(snap)
         self.generators = frozenset(d.id for d in snap.power_devices if d.kind == GENERATOR_KIND)
         self.order, self.depth = self._topological_order()
         self.pos = {d: i for i, d in enumerate(self.order)}
@@ -97,6 +94,63 @@ class PowerGraph:
         for d in snap.power_devices:
             if d.utility_feed_id is not None:
                 self.by_utility.setdefault(d.utility_feed_id, []).append(d.id)
+
+    def _it_beside_racks(self, snap: CampusSnapshot) -> None:
+        """The IT outside the racks (``heat.it_beyond_at``: the network where its switches are, the
+        allowance for what is not inventoried by hall) as one labelled load per hall, carried by the devices
+        that feed the hall's racks: a pseudo feed per (device, side), split as a rack's (evenly over the live
+        sides, then over a side's devices), so on the loss of one side the other carries it. Never on a
+        rack's own feeds. A building's or the campus's part (a switch placed only there) goes to its halls
+        in proportion to their racks' IT. A place none of whose racks is fed has nothing to carry it:
+        ``it_unplaced_kw``."""
+        carriers_of: dict[int, dict[tuple[int, str], None]] = {}  # hall -> (device, side) feeding its racks
+        hall_rack_kw: dict[int, float] = {}
+        scope_halls: dict[tuple[str, int], set[int]] = {}
+        for r in snap.racks:
+            hall_rack_kw[r.hall_id] = hall_rack_kw.get(r.hall_id, 0.0) + self.load_kw.get(r.id, 0.0)
+            for place in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
+                scope_halls.setdefault(place, set()).add(r.hall_id)
+            for fid in self.rack_feeds.get(r.id, ()):
+                f = self.feeds[fid]
+                carriers_of.setdefault(r.hall_id, {})[(f.upstream_id, f.side)] = None
+        # a building's or the campus's share goes to its halls with fed racks in proportion to their racks'
+        # IT (evenly when they have none)
+        by_hall: dict[int, float] = {}
+        self.it_unplaced_kw: dict[tuple[str, int], float] = {}
+        for place, kw in sorted(self.it_beside_kw(it_beyond_at(snap)).items()):
+            halls = sorted(h for h in scope_halls.get(place, ()) if h in carriers_of)
+            if not halls:
+                if kw > 0:
+                    self.it_unplaced_kw[place] = kw
+                continue
+            total = sum(hall_rack_kw.get(h, 0.0) for h in halls)
+            for h in halls:
+                share = hall_rack_kw.get(h, 0.0) / total if total > 0 else 1.0 / len(halls)
+                by_hall[h] = by_hall.get(h, 0.0) + kw * share
+        self.it_places: dict[int, tuple[str, int]] = {}  # load id -> ("hall", id)
+        self.it_feeds: set[int] = set()
+        for hall, kw in sorted(by_hall.items()):
+            lid = -1 - len(self.mechanical) - len(self.it_places)
+            self.it_places[lid] = ("hall", hall)
+            self.load_kw[lid] = kw
+            info = []
+            for up, side in carriers_of[hall]:
+                fid = -2 - len(self.mechanical_feeds) - len(self.it_feeds)
+                self.it_feeds.add(fid)
+                self.feeds[fid] = PowerFeedSnap(fid, up, None, lid, side, 0.0)
+                self.down_feeds[up].append(fid)
+                info.append((fid, side, up))
+            self.load_feeds[lid] = [fid for fid, _, _ in info]
+            self.load_feed_info[lid] = tuple(info)
+        self.it_place_load = {place: lid for lid, place in self.it_places.items()}
+
+    @staticmethod
+    def it_beside_kw(beyond: ItBeyondRacks) -> dict[tuple[str, int], float]:
+        """The network and the allowance by place, kW (the loads ``_it_beside_racks`` puts on the chain)."""
+        out = dict(beyond.network_kw_by_place)
+        for hall, kw in beyond.other_kw_by_hall.items():
+            out[("hall", hall)] = out.get(("hall", hall), 0.0) + kw
+        return out
 
     def _topological_order(self) -> tuple[list[int], dict[int, int]]:
         """Kahn's algorithm from the sources down; depth = longest path from a source."""
