@@ -311,12 +311,10 @@ def other_it_added_split(snap: CampusSnapshot) -> tuple[float, float]:
     """Other IT brought per kW of servers *installed* (at full load), kW/kW, as ``(in their own hall,
     over every hall by its share)``; the two add up to ``other_it_per_server_kw``.
 
-    Rule 5 gives hall ``h`` the campus's other IT ``O`` in proportion to its servers: ``O × S_h / S``,
-    with ``O = k·S − N`` (``k = f / (1 − f)``, ``N`` the itemised network and rack extras). Installing
-    ``x`` kW of servers in hall ``h`` raises ``S_h`` and ``S`` by ``x`` and ``O`` by ``k·x``, so hall ``h``
-    gains ``(O / S)·x`` of its own (today's other IT per server kW) and every hall ``j``
-    ``(k − O / S)·x × S_j / S``: the itemised part no longer shared as before. Exact: the derivative of
-    rule 5 (tests/analysis/test_reference_campus_planner.py re-runs the model with the servers added)."""
+    Rule 5 gives hall ``h`` the allowance ``O × S_h / S`` with ``O = k·S`` (``k = f / (1 − f)``), that is
+    ``k·S_h``: installing ``x`` kW of servers in hall ``h`` adds ``k·x`` there and nothing elsewhere, so
+    the split is ``(k, 0)`` (worked out from the heat map, so a campus whose servers the map does not see
+    reads the same)."""
     k = other_it_per_server_kw(snap)
     if k <= 0:
         return 0.0, 0.0
