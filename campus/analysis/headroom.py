@@ -348,7 +348,8 @@ class _Probe:
         if per_server:
             for lid, (kind, hall) in g.it_places.items():
                 if kind == "hall" and hall in col:
-                    loads[self.load_row[lid], col[hall]] += per_server * hall_servers[col[hall]]
+                    share = per_server * hall_servers[col[hall]] * g.it_share[lid]
+                    loads[self.load_row[lid], col[hall]] += share
         for lid, key in g.mechanical.items():
             vec = mech.get(key)
             if vec:

@@ -6,8 +6,8 @@ UPS, PDU, ...) -> racks, joined by ``PowerFeedSnap`` edges. Loads flow upward fr
 * a rack's load splits evenly over its live sides (A/B 50/50), and within a side evenly over that
   side's live feeds; when one side is dead the other carries the whole rack;
 * the IT beside the racks (the network where its switches are, the allowance for IT the inventory does not
-  hold) is one labelled load per place, carried by the devices feeding that place's racks and split like a
-  rack's A/B (``power_graph.PowerGraph._it_beside_racks``); a rack's own feeds carry only the rack;
+  hold) is a labelled load per hall, shared out by its racks' IT over the devices feeding them and split
+  like a rack's A/B (``power_graph.PowerGraph._it_beside_racks``); a rack's own feeds carry only the rack;
 * cooling units and plants are loads too (``campus.analysis.mechanical``): each draws its fan, pump or
   compressor power from its one or two supplies, split like a rack's A/B, so a mechanical overload trips;
 * a device's input is the sum of its downstream feed loads divided by its efficiency; the input splits
@@ -102,7 +102,7 @@ def rollup(
         loads = dict(g.default_rack_load_kw)
         loads.update(rack_load_kw)
         beside = g.it_beside_kw(it_beyond_at(snap, rack_load_kw))
-        loads.update({lid: beside.get(place, 0.0) for lid, place in g.it_places.items()})
+        loads.update({lid: beside.get(place, 0.0) * g.it_share[lid] for lid, place in g.it_places.items()})
         if g.mechanical:
             kw, _ = cooling_figures(snap, rack_load_kw)
             loads.update({lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()})
@@ -210,9 +210,9 @@ def _materialise(g: PowerGraph, res: _Outcome, unfed: frozenset[int]) -> PowerRo
     mechanical: dict[tuple[str, int], float] = {}
     for lid, key in g.mechanical.items():
         mechanical[key] = sum(beside_feed[fid] for fid in g.load_feeds[lid])
-    it_beside = {
-        place: sum(beside_feed[fid] for fid in g.load_feeds[lid]) for lid, place in g.it_places.items()
-    }
+    it_beside: dict[tuple[str, int], float] = {}
+    for lid, place in g.it_places.items():
+        it_beside[place] = it_beside.get(place, 0.0) + sum(beside_feed[fid] for fid in g.load_feeds[lid])
     util_share = _merged(base.utility_share_kw, st.utility_share_kw)
     utilization: dict[int, float] = {}
     headroom: dict[int, float] = {}

@@ -97,52 +97,61 @@ class PowerGraph:
 
     def _it_beside_racks(self, snap: CampusSnapshot) -> None:
         """The IT outside the racks (``heat.it_beyond_at``: the network where its switches are, the
-        allowance for what is not inventoried by hall) as one labelled load per hall, carried by the devices
-        that feed the hall's racks: a pseudo feed per (device, side), split as a rack's (evenly over the live
-        sides, then over a side's devices), so on the loss of one side the other carries it. Never on a
-        rack's own feeds. A building's or the campus's part (a switch placed only there) goes to its halls
-        in proportion to their racks' IT. A place none of whose racks is fed has nothing to carry it:
-        ``it_unplaced_kw``."""
-        carriers_of: dict[int, dict[tuple[int, str], None]] = {}  # hall -> (device, side) feeding its racks
+        allowance for what is not inventoried by hall) as labelled loads beside the racks, never on a
+        rack's own feeds. A hall's part is shared out over its fed racks in proportion to their IT, and
+        each share is carried by the devices feeding that rack (one load per set of such devices: a row's
+        PDUs), on pseudo feeds split as a rack's, so it fails over with the rack's side and stays on the
+        devices that carry the rack. A building's or the campus's part (a switch placed only there) goes to
+        its halls with fed racks in proportion to their racks' IT. A place none of whose racks is fed has
+        nothing to carry it: ``it_unplaced_kw``."""
+        # per hall: the fed racks' IT by the set of (device, side) feeding them
+        groups: dict[int, dict[tuple[tuple[int, str], ...], float]] = {}
         hall_rack_kw: dict[int, float] = {}
         scope_halls: dict[tuple[str, int], set[int]] = {}
         for r in snap.racks:
-            hall_rack_kw[r.hall_id] = hall_rack_kw.get(r.hall_id, 0.0) + self.load_kw.get(r.id, 0.0)
             for place in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
                 scope_halls.setdefault(place, set()).add(r.hall_id)
-            for fid in self.rack_feeds.get(r.id, ()):
-                f = self.feeds[fid]
-                carriers_of.setdefault(r.hall_id, {})[(f.upstream_id, f.side)] = None
-        # a building's or the campus's share goes to its halls with fed racks in proportion to their racks'
-        # IT (evenly when they have none)
+            fids = self.rack_feeds.get(r.id)
+            if not fids:
+                continue
+            key = tuple(sorted({(self.feeds[f].upstream_id, self.feeds[f].side) for f in fids}))
+            kw = self.load_kw.get(r.id, 0.0)
+            by_key = groups.setdefault(r.hall_id, {})
+            by_key[key] = by_key.get(key, 0.0) + kw
+            hall_rack_kw[r.hall_id] = hall_rack_kw.get(r.hall_id, 0.0) + kw
         by_hall: dict[int, float] = {}
         self.it_unplaced_kw: dict[tuple[str, int], float] = {}
         for place, kw in sorted(self.it_beside_kw(it_beyond_at(snap)).items()):
-            halls = sorted(h for h in scope_halls.get(place, ()) if h in carriers_of)
+            halls = sorted(h for h in scope_halls.get(place, ()) if h in groups)
             if not halls:
                 if kw > 0:
                     self.it_unplaced_kw[place] = kw
                 continue
-            total = sum(hall_rack_kw.get(h, 0.0) for h in halls)
+            total = sum(hall_rack_kw[h] for h in halls)
             for h in halls:
-                share = hall_rack_kw.get(h, 0.0) / total if total > 0 else 1.0 / len(halls)
+                share = hall_rack_kw[h] / total if total > 0 else 1.0 / len(halls)
                 by_hall[h] = by_hall.get(h, 0.0) + kw * share
         self.it_places: dict[int, tuple[str, int]] = {}  # load id -> ("hall", id)
+        self.it_share: dict[int, float] = {}  # load id -> its share of the hall's IT beside the racks
         self.it_feeds: set[int] = set()
         for hall, kw in sorted(by_hall.items()):
-            lid = -1 - len(self.mechanical) - len(self.it_places)
-            self.it_places[lid] = ("hall", hall)
-            self.load_kw[lid] = kw
-            info = []
-            for up, side in carriers_of[hall]:
-                fid = -2 - len(self.mechanical_feeds) - len(self.it_feeds)
-                self.it_feeds.add(fid)
-                self.feeds[fid] = PowerFeedSnap(fid, up, None, lid, side, 0.0)
-                self.down_feeds[up].append(fid)
-                info.append((fid, side, up))
-            self.load_feeds[lid] = [fid for fid, _, _ in info]
-            self.load_feed_info[lid] = tuple(info)
-        self.it_place_load = {place: lid for lid, place in self.it_places.items()}
+            members = groups[hall]
+            total = sum(members.values())
+            for key, rack_kw in sorted(members.items()):
+                share = rack_kw / total if total > 0 else 1.0 / len(members)
+                lid = -1 - len(self.mechanical) - len(self.it_places)
+                self.it_places[lid] = ("hall", hall)
+                self.it_share[lid] = share
+                self.load_kw[lid] = kw * share
+                info = []
+                for up, side in key:
+                    fid = -2 - len(self.mechanical_feeds) - len(self.it_feeds)
+                    self.it_feeds.add(fid)
+                    self.feeds[fid] = PowerFeedSnap(fid, up, None, lid, side, 0.0)
+                    self.down_feeds[up].append(fid)
+                    info.append((fid, side, up))
+                self.load_feeds[lid] = [fid for fid, _, _ in info]
+                self.load_feed_info[lid] = tuple(info)
 
     @staticmethod
     def it_beside_kw(beyond: ItBeyondRacks) -> dict[tuple[str, int], float]:

@@ -423,7 +423,9 @@ def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
             by_key[key] = by_key.get(key, 0.0) + g.load_kw[r.id]
         if r.id not in down:
             out[key] = out.get(key, 0.0) + g.load_kw[r.id]
-    beside = {place: g.load_kw[lid] for lid, place in g.it_places.items()}
+    beside: dict[tuple[str, int], float] = {}
+    for lid, place in g.it_places.items():
+        beside[place] = beside.get(place, 0.0) + g.load_kw[lid]
     for place, kw in g.it_unplaced_kw.items():
         beside[place] = beside.get(place, 0.0) + kw
     for place, kw in beside.items():

@@ -245,7 +245,7 @@ class _Probe:
                     hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
             for lid, (_kind, hall) in g.it_places.items():
                 if hall_servers.get(hall, 0.0) > 0:
-                    self.load_vec[lid] = {hall: per_server * hall_servers[hall]}
+                    self.load_vec[lid] = {hall: per_server * hall_servers[hall] * g.it_share[lid]}
         mech = mechanical_sensitivity(g.snap, weights)
         for lid, key in g.mechanical.items():
             vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}

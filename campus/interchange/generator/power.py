@@ -129,10 +129,12 @@ def _hall_power(
 
     # UPS modules per side: the mechanical PDU on the first, rows assigned greedily within the limit.
     # A rack's feeds carry its own IT; the hall's network and allowance (``heat.beside_kw``) are carried
-    # beside the racks, evenly by the row PDUs of a side (``power_graph``), each side's PDU all of its
-    # row's share when the other side is lost.
-    beside_per_row = heat.beside_kw / len(rows) if rows else 0.0
-    row_kw = [sum(rack.kw for _, rack in members) + beside_per_row for _, members in rows]
+    # beside the racks by the PDUs feeding them, shared out by the racks' IT (``power_graph``): a row's
+    # PDU of each side carries its racks and their share, all of it when the other side is lost.
+    def fed_kw(kw: float) -> float:
+        return kw + heat.beside_kw * kw / heat.servers_kw if heat.servers_kw > 0 else kw
+
+    row_kw = [sum(fed_kw(rack.kw) for _, rack in members) for _, members in rows]
     ups_groups: list[list[int]] = [[]]
     ups_out = [mech_kw / eff_pdu]
     # An N design has one UPS system per hall (its modules in parallel, no spare), rated for the load.
@@ -284,8 +286,7 @@ def _hall_power_blocks(
     mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
 
     # The hall's network and allowance (``heat.beside_kw``) are carried beside the racks by the PDUs
-    # feeding them (``power_graph``); the blocks and PDUs are sized with it shared out over the racks in
-    # proportion to their IT, the way their pairs spread it over the blocks.
+    # feeding them, shared out by the racks' IT (``power_graph``): each rack's share on its pair of blocks.
     servers_kw = sum(rack.kw for _, members in rows for _, rack in members)
 
     def fed_kw(spec: Row, kw: float) -> float:
