@@ -409,20 +409,40 @@ def running_at_design(snap: CampusSnapshot) -> tuple[frozenset[int], float]:
 def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
     """The IT load that runs in each hall or building (``level`` "hall_id" or "building_id"), MW: its
     racks' own IT (racks down at design left out, ``running_at_design``) and the network and allowance
-    placed there (``heat.it_beyond_racks``; a building's or the campus's share goes to the halls, and the
-    campus's to the buildings, in proportion to their racks' IT). The building cards' and the floor map's
-    ``it_mw``; over all buildings it adds up to the campus's ``power.it_mw``."""
+    carried beside them (``beside_racks_mw_by``). The building cards' and the floor map's ``it_mw``; over
+    all buildings it adds up to the campus's ``power.it_mw``."""
     g = power_graph(snap)
     down, _ = running_at_design(snap)
-    out: dict[int, float] = {r.building_id if level == "building_id" else r.hall_id: 0.0 for r in snap.racks}
-    nominal: dict[tuple[str, int], dict[int, float]] = {}
+    out = {k: mw * 1000.0 for k, mw in beside_racks_mw_by(snap, level).items()}
     for r in snap.racks:
         key = getattr(r, level)
+        out.setdefault(key, 0.0)
+        if r.id not in down:
+            out[key] += g.load_kw[r.id]
+    return {k: kw_to_mw(v) for k, v in out.items()}
+
+
+def beside_racks_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
+    """The network and allowance in each hall or building (``level`` "hall_id" or "building_id"), MW: the
+    IT the chain carries beside the racks (``power_graph``, by hall) and what no fed rack carries
+    (``it_unplaced_kw``: a building's or the campus's share to its halls, and the campus's to the
+    buildings, in proportion to their racks' IT). They keep running when racks are down at design."""
+    g = power_graph(snap)
+    hit = g.memo.get(f"beside_racks_mw_by:{level}")
+    if hit is None:
+        hit = g.memo[f"beside_racks_mw_by:{level}"] = _beside_racks_mw_by(snap, g, level)
+    return dict(hit)  # type: ignore[call-overload]
+
+
+def _beside_racks_mw_by(snap: CampusSnapshot, g, level: str) -> dict[int, float]:
+    nominal: dict[tuple[str, int], dict[int, float]] = {}
+    out: dict[int, float] = {}
+    for r in snap.racks:
+        key = getattr(r, level)
+        out.setdefault(key, 0.0)
         for place in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
             by_key = nominal.setdefault(place, {})
             by_key[key] = by_key.get(key, 0.0) + g.load_kw[r.id]
-        if r.id not in down:
-            out[key] = out.get(key, 0.0) + g.load_kw[r.id]
     beside: dict[tuple[str, int], float] = {}
     for lid, place in g.it_places.items():
         beside[place] = beside.get(place, 0.0) + g.load_kw[lid]

@@ -137,6 +137,10 @@ def test_feeds_add_up_to_the_loads_at_every_level_and_the_heat_is_the_it(params)
             if (kind == "plant" and ident in plants) or (kind == "unit" and ident in units)
         )
         assert drawn == pytest.approx(racks + beside + mech + losses, rel=1e-9)
+    # the same loads given from outside (the scenarios' path) put the same IT beside the racks
+    given_loads = rollup(snap, rack_load_kw={r.id: snap.rack_it_kw(r) for r in snap.racks})
+    assert given_loads.it_beside_racks_kw == pytest.approx(chain.it_beside_racks_kw, rel=1e-9)
+    assert given_loads.total_input_kw == pytest.approx(chain.total_input_kw, rel=1e-9)
     # campus: the IT the chain carries is the IT counted from the inventory, and all of it is heat
     it = it_breakdown(snap)
     carried_it = sum(snap.rack_it_kw(r) for r in snap.racks) + sum(chain.it_beside_racks_kw.values())
