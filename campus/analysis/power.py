@@ -101,8 +101,10 @@ def rollup(
         # racks' loads
         loads = dict(g.default_rack_load_kw)
         loads.update(rack_load_kw)
-        beside = g.it_beside_kw(it_beyond_at(snap, rack_load_kw))
-        loads.update({lid: beside.get(place, 0.0) * g.it_share[lid] for lid, place in g.it_places.items()})
+        by_hall = g.beside_by_hall_kw(g.it_beside_kw(it_beyond_at(snap, rack_load_kw)))
+        loads.update(
+            {lid: by_hall.get(hall, 0.0) * g.it_share[lid] for lid, (_, hall) in g.it_places.items()}
+        )
         if g.mechanical:
             kw, _ = cooling_figures(snap, rack_load_kw)
             loads.update({lid: kw.get(key, 0.0) for lid, key in g.mechanical.items()})

@@ -119,18 +119,20 @@ class PowerGraph:
             by_key = groups.setdefault(r.hall_id, {})
             by_key[key] = by_key.get(key, 0.0) + kw
             hall_rack_kw[r.hall_id] = hall_rack_kw.get(r.hall_id, 0.0) + kw
-        by_hall: dict[int, float] = {}
         self.it_unplaced_kw: dict[tuple[str, int], float] = {}
-        for place, kw in sorted(self.it_beside_kw(it_beyond_at(snap)).items()):
-            halls = sorted(h for h in scope_halls.get(place, ()) if h in groups)
-            if not halls:
-                if kw > 0:
-                    self.it_unplaced_kw[place] = kw
-                continue
+        # each place's halls with fed racks and their shares of it
+        self.place_halls: dict[tuple[str, int], tuple[tuple[int, float], ...]] = {}
+        beside = self.it_beside_kw(it_beyond_at(snap))
+        for place, halls_of in scope_halls.items():
+            halls = sorted(h for h in halls_of if h in groups)
             total = sum(hall_rack_kw[h] for h in halls)
-            for h in halls:
-                share = hall_rack_kw[h] / total if total > 0 else 1.0 / len(halls)
-                by_hall[h] = by_hall.get(h, 0.0) + kw * share
+            self.place_halls[place] = tuple(
+                (h, hall_rack_kw[h] / total if total > 0 else 1.0 / len(halls)) for h in halls
+            )
+        for place, kw in sorted(beside.items()):
+            if not self.place_halls.get(place) and kw > 0:
+                self.it_unplaced_kw[place] = kw
+        by_hall = self.beside_by_hall_kw(beside)
         self.it_places: dict[int, tuple[str, int]] = {}  # load id -> ("hall", id)
         self.it_share: dict[int, float] = {}  # load id -> its share of the hall's IT beside the racks
         self.it_feeds: set[int] = set()
@@ -152,6 +154,14 @@ class PowerGraph:
                     info.append((fid, side, up))
                 self.load_feeds[lid] = [fid for fid, _, _ in info]
                 self.load_feed_info[lid] = tuple(info)
+
+    def beside_by_hall_kw(self, beside: dict[tuple[str, int], float]) -> dict[int, float]:
+        """The IT beside the racks by place (``it_beside_kw``) on the halls that carry it, kW."""
+        out: dict[int, float] = {}
+        for place, kw in sorted(beside.items()):
+            for hall, share in self.place_halls.get(place, ()):
+                out[hall] = out.get(hall, 0.0) + kw * share
+        return out
 
     @staticmethod
     def it_beside_kw(beyond: ItBeyondRacks) -> dict[tuple[str, int], float]:

@@ -8,7 +8,7 @@ import pytest
 from campus.analysis.energy import it_breakdown
 from campus.analysis.heat import heat_map
 from campus.analysis.power import rollup
-from tests.analysis.builders import SwitchSnap, UtilityFeedSnap, campus, device, feed, rack
+from tests.analysis.builders import SwitchSnap, UtilityFeedSnap, campus, device, feed, rack, replace
 
 UPS_EFF = 0.95
 
@@ -70,3 +70,17 @@ def test_rack_feeds_carry_the_racks_own_load_and_the_pdus_the_hall_network_and_a
     # 2.222222) and the switch stays at 0.747 kW: UPS input (20 + 0.747 + 2.222222) / 0.95 = 24.178129 kW
     half = rollup(snap, rack_load_kw={1: 5.0, 2: 15.0})
     assert half.device_load_kw[1] == pytest.approx(24.178129, abs=1e-6)
+
+
+def test_a_switch_placed_nowhere_is_carried_by_the_halls_and_follows_given_rack_loads():
+    # The same QM9700 with no hall and no rack is the campus's: its 0.747 kW goes to the one hall with fed
+    # racks, beside them, so the UPS draws what it drew with the switch in rack 1, 47.569941 kW; the racks
+    # given their own loads from outside (the scenarios' path) put the same IT beside them.
+    snap = one_hall(0.1)
+    nowhere = replace(snap, switches=(replace(snap.switches[0], rack_id=None),))
+    r = rollup(nowhere)
+    assert r.device_load_kw[1] == pytest.approx(47.569941, abs=1e-6)
+    assert r.it_beside_racks_kw == pytest.approx({("hall", 1): 5.191444}, abs=1e-6)
+    given = rollup(nowhere, rack_load_kw={1: 10.0, 2: 30.0})
+    assert given.device_load_kw[1] == pytest.approx(47.569941, abs=1e-6)
+    assert given.it_beside_racks_kw == pytest.approx({("hall", 1): 5.191444}, abs=1e-6)
