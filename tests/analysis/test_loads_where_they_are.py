@@ -86,7 +86,10 @@ DESIGN = st.fixed_dictionaries(
         "cooling": st.sampled_from(["liquid", "air"]),
         "topology": st.sampled_from(["rail-optimized", "middle-of-rack"]),
         "power_redundancy": st.sampled_from(["N", "N+1", "2N"]),
+        "cooling_redundancy": st.sampled_from(["N", "N+1", "2N"]),
+        "fabric": st.sampled_from(["infiniband-ndr", "spectrum-x", "tomahawk5"]),
         "hall_max_it_mw": st.sampled_from([2.0, 20.0]),
+        "pod_max_gpus": st.sampled_from([512, 8192]),
     }
 )
 
@@ -99,7 +102,7 @@ def _snapshot(params):
     return spec_snapshot(spec)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(DESIGN)
 def test_feeds_add_up_to_the_loads_at_every_level_and_the_heat_is_the_it(params):
     snap = _snapshot(params)
