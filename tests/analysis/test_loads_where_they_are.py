@@ -140,6 +140,20 @@ def test_feeds_add_up_to_the_loads_at_every_level_and_the_heat_is_the_it(params)
             if (kind == "plant" and ident in plants) or (kind == "unit" and ident in units)
         )
         assert drawn == pytest.approx(racks + beside + mech + losses, rel=1e-9)
+    # with a device feeding a rack lost, every rack it fed carries its own IT on its other side and the
+    # devices still carry what their feeds carry
+    r0 = snap.racks[0]
+    lost_dev = g.feeds[sorted(g.rack_feeds[r0.id])[0]].upstream_id
+    lost = rollup(snap, failed=frozenset({lost_dev}))
+    for r in snap.racks:
+        sides = lost.rack_side_load_kw(snap, r.id)
+        if r.id not in lost.racks_without_power:
+            assert sum(sides.values()) == pytest.approx(snap.rack_it_kw(r), rel=1e-9)
+    for d in g.devices:
+        carried = sum(
+            lost.feed_load_kw.get(fid, lost.beside_feed_load_kw.get(fid, 0.0)) for fid in g.down_feeds[d]
+        )
+        assert lost.device_output_kw[d] == pytest.approx(carried, rel=1e-9, abs=1e-9)
     # the same loads given from outside (the scenarios' path) put the same IT beside the racks
     given_loads = rollup(snap, rack_load_kw={r.id: snap.rack_it_kw(r) for r in snap.racks})
     assert given_loads.it_beside_racks_kw == pytest.approx(chain.it_beside_racks_kw, rel=1e-9)
