@@ -18,6 +18,7 @@ from dataclasses import replace
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
 from campus.analysis.energy import it_breakdown
+from campus.analysis.fabric import inventory_for_campus
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -243,8 +244,6 @@ def synthetic_campus(
     switches: list[SwitchSnap] = []
     links: list[LinkSnap] = []
     if with_fabric:
-        from campus.analysis.fabric import inventory_for_campus
-
         switches, links = inventory_for_campus(
             racks,
             pods,
