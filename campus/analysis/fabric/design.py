@@ -68,25 +68,40 @@ def leaf_down_ports(radix: int, oversubscription: float) -> int:
     return max(1, int(radix * oversubscription / (1.0 + oversubscription)))
 
 
+def top_switches_reachable(tiers: int, radix: int, down: int) -> int:
+    """Most top-tier switches a ``tiers``-tier fat tree can wire so that every switch of the tier below
+    reaches each of them (a two-tier leaf's ``radix - down`` up-ports, then ``radix/2`` per middle tier):
+    ``(k - down) * (k/2)**(t-2)``. More top switches than this and some lower switch cannot reach them all,
+    so the tree does not close."""
+    if tiers <= 1:
+        return 1
+    return (radix - down) * (radix // 2) ** (tiers - 2)
+
+
+def closes(endpoints: int, radix: int, tiers: int, oversubscription: float = 1.0, uplinks: int = 0) -> bool:
+    """Whether ``tiers`` tiers of radix-``radix`` switches hold ``endpoints`` end points and ``uplinks``
+    ports up to a campus layer: one switch holds both on its ``radix`` ports; with two or more, the top tier
+    needs ``ceil((cables from below + uplinks) / radix)`` switches, no more than ``top_switches_reachable``."""
+    if tiers <= 1:
+        return endpoints + uplinks <= radix
+    down = leaf_down_ports(radix, oversubscription)
+    cables = leaf_uplinks(endpoints, down, radix)
+    return cables + uplinks <= radix * top_switches_reachable(tiers, radix, down)
+
+
 def tiers_for(endpoints: int, radix: int, oversubscription: float = 1.0) -> int:
     """Fewest fat-tree tiers of radix-``radix`` switches that reach ``endpoints`` end points."""
-    if endpoints <= radix:
-        return 1
-    down = leaf_down_ports(radix, oversubscription)
-    tiers, reach = 2, down * radix
-    while reach < endpoints:
-        tiers += 1
-        reach *= radix // 2
-    return tiers
+    return pod_tiers(endpoints, radix, oversubscription)
 
 
 def pod_tiers(endpoints: int, radix: int, oversubscription: float = 1.0, uplinks: int = 0) -> int:
-    """Tiers of an island of ``endpoints`` end points whose top tier also carries ``uplinks`` ports up to a
-    campus layer: one switch when end points and uplinks fit its ``radix`` ports, else ``tiers_for``
-    (at least two)."""
-    if endpoints + uplinks <= radix:
-        return 1
-    return max(2, tiers_for(endpoints, radix, oversubscription))
+    """Fewest tiers of an island of ``endpoints`` end points whose top tier also carries ``uplinks`` ports up
+    to a campus layer (``closes``): the uplinks take top-tier ports, so an island at the two-tier limit
+    with uplinks needs a third tier (8,192 end points on radix 128 with 1,171 uplinks: 3 tiers)."""
+    tiers = 1
+    while not closes(endpoints, radix, tiers, oversubscription, uplinks):
+        tiers += 1
+    return tiers
 
 
 def leaf_uplinks(ports_in_use: int, down: int, radix: int) -> int:
@@ -95,10 +110,27 @@ def leaf_uplinks(ports_in_use: int, down: int, radix: int) -> int:
     return math.ceil(ports_in_use * (radix - down) / down)
 
 
-def max_endpoints(tiers: int, radix: int, oversubscription: float = 1.0) -> int:
+def max_endpoints(
+    tiers: int, radix: int, oversubscription: float = 1.0, uplink_oversubscription: float | None = None
+) -> int:
+    """Most end points ``tiers`` tiers reach: ``down * k * (k/2)**(t-2)`` (k²/2 and k³/4 non-blocking).
+    With ``uplink_oversubscription`` the top tier also sends ``ceil(E / ratio)`` uplinks to a campus layer,
+    which take its ports (radix 128, two tiers, 7:1: 7,168 rather than 8,192)."""
     if tiers <= 1:
-        return radix
-    return leaf_down_ports(radix, oversubscription) * radix * (radix // 2) ** (tiers - 2)
+        if uplink_oversubscription is None:
+            return radix
+        return max(e for e in range(radix + 1) if e + math.ceil(e / uplink_oversubscription) <= radix)
+    reach = leaf_down_ports(radix, oversubscription) * radix * (radix // 2) ** (tiers - 2)
+    if uplink_oversubscription is None:
+        return reach
+    lo, hi = 0, reach  # closes() is monotone in the end points: the largest that closes, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if closes(mid, radix, tiers, oversubscription, math.ceil(mid / uplink_oversubscription)):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 @dataclass(frozen=True)
@@ -194,11 +226,15 @@ def design_fabric(
     leaf_spine_m: float = LEAF_SPINE_M,
     spine_core_m: float = SPINE_CORE_M,
     uplinks: int = 0,
+    tiers: int | None = None,
 ) -> FabricDesign:
     """Size a fat tree for ``gpus`` GPUs of ``nics_per_gpu`` back-end ports each.
 
     ``uplinks``: ports the top tier gives to a campus layer above the island (0 for a lone island);
-    they add top-tier switches (and make a second tier when end points and uplinks overflow one switch).
+    they take top-tier ports, so they add top-tier switches and, past what the tiers can reach
+    (``closes``), a tier.
+    ``tiers``: the island's own tiers when its top is shared with other islands (``plan_campus``: a
+    non-blocking top above islands that sends all its cables up); None, the fewest that close.
 
     ``node_leaf_m`` defaults by topology (rail-optimized 30 m of optics, middle-of-rack 3 m of DAC);
     layers above the second boundary use ``spine_core_m`` (and ``spine_core_m`` again beyond).
@@ -216,13 +252,16 @@ def design_fabric(
         raise ValueError("gpus_per_rack: must be > 0")
     if uplinks < 0:
         raise ValueError("uplinks: must be >= 0")
+    if tiers is not None and tiers < 1:
+        raise ValueError("tiers: must be >= 1")
     if node_leaf_m is None:
         if topology not in NODE_LEAF_M:
             raise ValueError(f"topology: must be one of {', '.join(NODE_LEAF_M)}")
         node_leaf_m = NODE_LEAF_M[topology]
     k = switch.radix
     endpoints = gpus * nics_per_gpu
-    tiers = pod_tiers(endpoints, k, oversubscription, uplinks)
+    if tiers is None:
+        tiers = pod_tiers(endpoints, k, oversubscription, uplinks)
     down = leaf_down_ports(k, oversubscription) if tiers > 1 else k
     counts, layer_links = _switch_tier_counts(endpoints, k, tiers, down, uplinks)
     lengths = [node_leaf_m, leaf_spine_m] + [spine_core_m] * max(0, tiers - 2)
@@ -303,8 +342,114 @@ def _finish(
 
 
 @dataclass(frozen=True)
+class CampusPlan:
+    """How islands are joined (``plan_campus``).
+
+    shared: the islands share one non-blocking top tier (the campus is one fat tree, the islands groups of
+    it); else each island closes on its own and sends ``ceil(E / ratio)`` uplinks to an oversubscribed
+    campus layer of ``campus_tiers`` tiers. island_tiers: each island's own tiers; island_uplinks: the
+    cables each island's top tier sends up; tiers: the campus's, max(island_tiers) + campus_tiers.
+    """
+
+    shared: bool
+    island_tiers: tuple[int, ...]
+    island_uplinks: tuple[int, ...]
+    campus_tiers: int
+    campus_switches_per_tier: tuple[int, ...]
+    tiers: int
+    switches: int
+
+
+def campus_layer_counts(uplinks: int, radix: int, tiers: int) -> tuple[int, ...]:
+    """Switches per tier of a campus layer taking ``uplinks`` island uplinks: one tier ``ceil(U / k)``; with
+    more, non-blocking inside the layer, ``ceil(U / (k/2))`` per lower tier and ``ceil(U / k)`` on top."""
+    if tiers <= 0 or uplinks <= 0:
+        return ()
+    return (*[math.ceil(uplinks / (radix // 2))] * (tiers - 1), math.ceil(uplinks / radix))
+
+
+def _island_switches(endpoints: int, radix: int, oversubscription: float, tiers: int, uplinks: int) -> int:
+    down = leaf_down_ports(radix, oversubscription) if tiers > 1 else radix
+    return sum(_switch_tier_counts(endpoints, radix, tiers, down, uplinks)[0])
+
+
+def plan_campus(
+    island_endpoints: Sequence[int],
+    radix: int,
+    oversubscription: float = 7.0,
+    leaf_oversubscription: float = 1.0,
+    allow_shared: bool = True,
+) -> CampusPlan:
+    """Tiers and uplinks of islands of ``island_endpoints`` end points joined on radix-``radix`` switches.
+
+    Two ways: (a) each island closes with ``ceil(E / oversubscription)`` uplinks on its top tier
+    (``pod_tiers``) and a campus layer joins the islands: every switch of its first tier reaches every
+    island, so it takes ``tiers_for(islands, k)`` tiers (one tier joins up to k islands, two k²/2);
+    (b) the islands share one non-blocking top tier: the campus is one fat tree of all end points
+    (``tiers_for``), each island holding its tiers below the top and sending all its cables up; possible when
+    the top's switches reach every group below them (at most k groups of ``down * (k/2)**(t-2)`` end points).
+    The one with fewer tiers, then fewer switches, is taken (``allow_shared`` False: always (a)): (b) wins when the islands would need as many
+    tiers as the whole campus (16,384 GPUs in islands of 8,192 on radix 64: three tiers, not four), (a) when
+    its campus layer replaces a tier (islands of two tiers joined at 7:1).
+    """
+    if not island_endpoints or min(island_endpoints) <= 0:
+        raise ValueError("island_endpoints: one or more islands of at least one end point each")
+    k = radix
+    n = len(island_endpoints)
+    if n == 1:
+        t = pod_tiers(island_endpoints[0], k, leaf_oversubscription)
+        sw = _island_switches(island_endpoints[0], k, leaf_oversubscription, t, 0)
+        return CampusPlan(False, (t,), (0,), 0, (), t, sw)
+    up_a = tuple(math.ceil(e / oversubscription) for e in island_endpoints)
+    tiers_a = tuple(
+        pod_tiers(e, k, leaf_oversubscription, u) for e, u in zip(island_endpoints, up_a, strict=True)
+    )
+    campus_a = tiers_for(n, k)
+    counts_a = campus_layer_counts(sum(up_a), k, campus_a)
+    plan = CampusPlan(
+        False,
+        tiers_a,
+        up_a,
+        campus_a,
+        counts_a,
+        max(tiers_a) + campus_a,
+        sum(
+            _island_switches(e, k, leaf_oversubscription, t, u)
+            for e, t, u in zip(island_endpoints, tiers_a, up_a, strict=True)
+        )
+        + sum(counts_a),
+    )
+    total = sum(island_endpoints)
+    t_b = tiers_for(total, k, leaf_oversubscription)
+    if t_b < 2 or not allow_shared:
+        return plan
+    down = leaf_down_ports(k, leaf_oversubscription)
+    group = down * (k // 2) ** (t_b - 2)
+    up_b = tuple(leaf_uplinks(e, down, k) for e in island_endpoints)
+    top = math.ceil(sum(up_b) / k)
+    if sum(math.ceil(e / group) for e in island_endpoints) > k or top > top_switches_reachable(t_b, k, down):
+        return plan
+    own = t_b - 1
+    shared = CampusPlan(
+        True,
+        (own,) * n,
+        up_b,
+        1,
+        (top,),
+        t_b,
+        sum(
+            _island_switches(e, k, leaf_oversubscription, own, u)
+            for e, u in zip(island_endpoints, up_b, strict=True)
+        )
+        + top,
+    )
+    return shared if (shared.tiers, shared.switches) < (plan.tiers, plan.switches) else plan
+
+
+@dataclass(frozen=True)
 class InterIslandDesign:
-    """The layer joining compute islands, oversubscribed by ``oversubscription`` (Meta: 7:1)."""
+    """The layer joining compute islands, oversubscribed by ``oversubscription`` (Meta: 7:1), or the
+    islands' shared non-blocking top tier (``shared``)."""
 
     islands: int
     uplinks: int
@@ -314,6 +459,9 @@ class InterIslandDesign:
     transceivers: int
     fabric_power_kw: float
     bisection_tbps: float
+    tiers: int = 1
+    switches_per_tier: tuple[int, ...] = ()
+    shared: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -324,34 +472,46 @@ def design_inter_island(
     switch: SwitchSpec,
     oversubscription: float = 7.0,
     length_m: float = INTER_ISLAND_M,
+    plan: CampusPlan | None = None,
+    inner_m: float = SPINE_CORE_M,
 ) -> InterIslandDesign:
-    """Each island sends ``ceil(endpoints / oversubscription)`` uplinks to a super-spine layer of
-    ``ceil(uplinks / radix)`` switches. The island-side ports are on the island's top tier, sized for
-    them by ``design_fabric(..., uplinks=...)``; this layer counts only the campus switches."""
+    """The campus layer of ``plan`` (default: ``plan_campus``'s oversubscribed layer): the islands' uplinks (``ceil(E / ratio)``
+    each, or all their cables when the top is shared) land on its first tier, ``length_m`` away; a layer of
+    several tiers carries them on between its tiers (``inner_m``). The island-side ports are on each
+    island's top tier, sized for them by ``design_fabric(..., uplinks=...)``; this layer counts only the
+    campus switches and the cables into and inside it."""
     if oversubscription < 1.0:
         raise ValueError("oversubscription: must be >= 1")
     if len(island_endpoints) < 2:
-        return InterIslandDesign(len(island_endpoints), 0, 0, "", length_m, 0, 0.0, 0.0)
-    uplinks = sum(math.ceil(e / oversubscription) for e in island_endpoints)
-    switches = math.ceil(uplinks / switch.radix)
+        return InterIslandDesign(len(island_endpoints), 0, 0, "", length_m, 0, 0.0, 0.0, 0)
+    if plan is None:
+        plan = plan_campus(island_endpoints, switch.radix, oversubscription, allow_shared=False)
+    uplinks = sum(plan.island_uplinks)
+    counts = plan.campus_switches_per_tier
     medium = medium_for_length(length_m)
-    optical = medium in OPTICAL_MEDIA
-    power_w = switches * (switch.power_w_optics if optical else switch.power_w_copper)
+    inner = medium_for_length(inner_m)
+    boundaries = [(uplinks, medium)] + [(uplinks, inner)] * (len(counts) - 1)
+    transceivers = sum(2 * n for n, m in boundaries if m in OPTICAL_MEDIA)
+    optical = medium in OPTICAL_MEDIA or (len(counts) > 1 and inner in OPTICAL_MEDIA)
+    power_w = sum(counts) * (switch.power_w_optics if optical else switch.power_w_copper)
     return InterIslandDesign(
         islands=len(island_endpoints),
         uplinks=uplinks,
-        switches=switches,
+        switches=sum(counts),
         medium=medium,
         length_m=length_m,
-        transceivers=2 * uplinks if optical else 0,
+        transceivers=transceivers,
         fabric_power_kw=power_w / 1000.0,
         bisection_tbps=uplinks * switch.port_speed_gbps / 2.0 / 1000.0,
+        tiers=len(counts),
+        switches_per_tier=tuple(counts),
+        shared=plan.shared,
     )
 
 
 @dataclass(frozen=True)
 class CampusFabricDesign:
-    """One fat tree per island plus the inter-island layer; totals across both."""
+    """One fat tree per island plus the layer above them (``plan_campus``); totals across both."""
 
     islands: tuple[FabricDesign, ...]
     inter_island: InterIslandDesign
@@ -383,38 +543,36 @@ def design_campus_fabric(
     inter_island_m: float = INTER_ISLAND_M,
     **island_kw,
 ) -> CampusFabricDesign:
-    """Non-blocking islands of ``island_gpus`` GPUs each, joined above by an oversubscribed layer."""
+    """Non-blocking islands of ``island_gpus`` GPUs each, joined as ``plan_campus`` chooses: an
+    oversubscribed layer above islands that close on their own, or a shared non-blocking top."""
     if not island_gpus:
         raise ValueError("island_gpus: must not be empty")
     if inter_island_oversubscription < 1.0:
         raise ValueError("inter_island_oversubscription: must be >= 1")
     nics = island_kw.get("nics_per_gpu", 1)
-    # Each island's top tier holds its uplinks to the campus layer on switches of its own.
+    leaf_over = island_kw.get("oversubscription", 1.0)
+    endpoints = [n * nics for n in island_gpus]
+    plan = plan_campus(endpoints, switch.radix, inter_island_oversubscription, leaf_over)
     islands = tuple(
-        design_fabric(
-            n,
-            switch,
-            topology,
-            uplinks=math.ceil(n * nics / inter_island_oversubscription) if len(island_gpus) > 1 else 0,
-            **island_kw,
-        )
-        for n in island_gpus
+        design_fabric(n, switch, topology, uplinks=u, tiers=t, **island_kw)
+        for n, u, t in zip(island_gpus, plan.island_uplinks, plan.island_tiers, strict=True)
     )
-    inter = design_inter_island(
-        [d.endpoints for d in islands], switch, inter_island_oversubscription, inter_island_m
-    )
+    inter = design_inter_island(endpoints, switch, inter_island_oversubscription, inter_island_m, plan=plan)
     links: dict[str, int] = {}
     for d in islands:
         for m, n in d.links_by_medium.items():
             links[m] = links.get(m, 0) + n
     if inter.uplinks:
         links[inter.medium] = links.get(inter.medium, 0) + inter.uplinks
+        inner = medium_for_length(SPINE_CORE_M)
+        if inter.tiers > 1:
+            links[inner] = links.get(inner, 0) + inter.uplinks * (inter.tiers - 1)
     total = sum(links.values())
     copper = sum(n for m, n in links.items() if m not in OPTICAL_MEDIA)
     return CampusFabricDesign(
         islands=islands,
         inter_island=inter,
-        tiers=max(d.tiers for d in islands) + (1 if inter.switches else 0),
+        tiers=plan.tiers,
         switches=sum(d.switches for d in islands) + inter.switches,
         links_by_medium=links,
         transceivers=sum(d.transceivers for d in islands) + inter.transceivers,

@@ -29,6 +29,7 @@ class Builder:
         climate: str,
         power_redundancy: str = "2N",
         cooling_redundancy: str = "N+1",
+        planning_margin_pct: float = 0.0,
     ) -> None:
         self.catalog = catalog
         self.power_redundancy = power_redundancy
@@ -53,7 +54,11 @@ class Builder:
         self.links: list[Row] = []
         self.grid_capacity_mw = 0.0
         self.it_kw = 0.0  # servers, network and other IT, set with the halls' heat
-        self.max_util = cat.default_value("max_utilization")
+        # The planning margin: switches, rack positions, power and cooling are sized for this factor more
+        # than the design holds, so racks can be added later (docs/generator.md, "Planning margin"). Power
+        # is rated at the planning limit for the load times the factor.
+        self.margin_factor = 1.0 + planning_margin_pct / 100.0
+        self.max_util = cat.default_value("max_utilization") / self.margin_factor
         self.other_it_fraction = cat.default_value("other_it_fraction")
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []

@@ -64,7 +64,7 @@ def generate(
     price_usd_per_kwh: float = 0.078,
     mix: Sequence[Mapping[str, Any]] | None = None,
     oversubscription: float = 7.0,
-    pod_max_gpus: int = 8192,
+    pod_max_gpus: int = 8192,  # POD_MAX_GPUS_DEFAULT
     building_max_it_mw: float = 80.0,
     hall_max_it_mw: float = 20.0,
     racks_per_row: int = 32,
@@ -75,6 +75,8 @@ def generate(
     power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
     cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
     phases: Sequence[Mapping[str, Any]] | None = None,
+    island_gpus: int | None = None,
+    planning_margin_pct: float = 0.0,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -86,6 +88,9 @@ def generate(
     ``bess_hours``). ``phases`` lays the build-out in phases, ``[{"date", "gpus", "gpu_model"}]`` in
     ascending date order (instead of ``gpu_model``/``mix``; ``gpus`` may be omitted and must otherwise equal
     the total): each phase gets buildings of its own, in service from its date (``generator.phases``).
+    ``island_gpus``: the size of a compute island (the newer name of ``pod_max_gpus``: islands of at most
+    this many GPUs, each model's GPUs split evenly). ``planning_margin_pct``: leaf ports, rack positions,
+    power and cooling sized that much above the design so racks can be added (docs/generator.md).
     Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
@@ -157,6 +162,20 @@ def generate(
         raise GeneratorError("fabric", f'switch model "{switch_slug}" is not in the catalog')
     switch_row = catalog.switch_models[switch_slug]
     radix = int(switch_row["radix"])
+    if island_gpus is not None:
+        if isinstance(island_gpus, bool) or not isinstance(island_gpus, int):
+            raise GeneratorError("island_gpus", "must be a whole number of GPUs")
+        if island_gpus < 8 or island_gpus > radix**3 // 4:
+            raise GeneratorError(
+                "island_gpus", f"must be between 8 and {radix**3 // 4} for a radix-{radix} switch"
+            )
+        if pod_max_gpus not in (POD_MAX_GPUS_DEFAULT, island_gpus):
+            raise GeneratorError("island_gpus", f"differs from pod_max_gpus {pod_max_gpus}; give one of them")
+        pod_max_gpus = island_gpus
+    if isinstance(planning_margin_pct, bool) or not isinstance(planning_margin_pct, (int, float)):
+        raise GeneratorError("planning_margin_pct", "must be a number between 0 and 100")
+    if not 0 <= planning_margin_pct <= 100:
+        raise GeneratorError("planning_margin_pct", "must be between 0 and 100")
     # Keep each island within a three-tier non-blocking fat tree (k³/4 end points).
     if pod_max_gpus < 8 or pod_max_gpus > radix**3 // 4:
         raise GeneratorError(
@@ -180,6 +199,7 @@ def generate(
             climate,
             power_redundancy,
             cooling_redundancy,
+            planning_margin_pct,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
@@ -217,6 +237,10 @@ def generate(
             )
             + "."
         )
+    if len(pods) > 1:
+        notes.extend(fabric_notes(builder))
+    if planning_margin_pct:
+        description += f" Planning margin {planning_margin_pct:g} %."
     if notes:
         description += " " + "; ".join(notes) + "."
     spec: dict[str, Any] = {
@@ -257,6 +281,28 @@ def check_mix_node_models(mix: Sequence[Mapping[str, Any]], catalog: Catalog) ->
                 f"mix[{index}].node_model",
                 f'"{slug}" carries {row["gpu"]} GPUs, not {gpu_model}{known}',
             )
+
+
+POD_MAX_GPUS_DEFAULT = 8192
+
+
+def fabric_notes(b: Builder) -> list[str]:
+    """What the fabric above the islands became, when it is not the oversubscribed layer asked for."""
+    tiers = {s["tier"] for s in b.switches if "pod" not in s}
+    if any(
+        s["tier"] != "super-spine" and not s["tier"].startswith("super-spine-")
+        for s in b.switches
+        if "pod" not in s
+    ):
+        return [
+            "the islands share one non-blocking top tier: as many tiers as islands of this size alone and "
+            "fewer switches than a campus layer above them"
+        ]
+    if len(tiers) > 1:
+        return [
+            f"the campus layer takes {len(tiers)} tiers: one tier joins at most as many islands as the radix"
+        ]
+    return []
 
 
 # The parameters ``generate`` takes, for callers that receive them as a mapping (API, command).

@@ -161,7 +161,9 @@ def _hall(b: Builder, bname: str, hi: int, racks: list[RackPlan]) -> tuple[Row, 
             "nodes": [{"model": rack.node_model, "count": rack.nodes}],
         }
         members.append((rack_spec, rack))
-    width = r3(2 * HALL_MARGIN_M + b.racks_per_row * RACK_WIDTH_M)
+    # Spare positions at the end of every row for the planning margin.
+    positions = math.ceil(b.racks_per_row * b.margin_factor - 1e-9)
+    width = r3(2 * HALL_MARGIN_M + positions * RACK_WIDTH_M)
     length = r3(2 * HALL_MARGIN_M + len(rows) * ROW_PITCH_M + SERVICE_ZONE_M)
     for row_spec, members in rows:
         row_spec["racks"] = [spec for spec, _ in members]
