@@ -287,14 +287,15 @@ def _design_tiers(
     snap: CampusSnapshot, pod: PodSnap | None, endpoints: int, uplinks: int = 0, campus_endpoints: int = 0
 ) -> int | None:
     """Tiers a fat tree of the pod's switch model needs for its end points and its campus uplinks; a pod
-    that sends all its end points' bandwidth up shares a non-blocking top with the other pods, and holds
-    the tiers below the top of one fat tree of all of them (``plan_campus``)."""
+    that sends all its end points' bandwidth up may share a non-blocking top with the other pods and hold
+    only the tiers below the top of one fat tree of all of them (``plan_campus``): the fewer of the two."""
     if pod is None or endpoints <= 0 or pod.switch_model not in snap.switch_models:
         return None
     radix = snap.switch_models[pod.switch_model].radix
+    alone = pod_tiers(endpoints, radix, uplinks=uplinks)
     if uplinks >= endpoints and campus_endpoints > endpoints:
-        return max(1, tiers_for(campus_endpoints, radix) - 1)
-    return pod_tiers(endpoints, radix, uplinks=uplinks)
+        return min(alone, max(1, tiers_for(campus_endpoints, radix) - 1))
+    return alone
 
 
 def _pod_port_speed(snap: CampusSnapshot, pod: PodSnap | None) -> float:
