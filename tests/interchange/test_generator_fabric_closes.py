@@ -108,7 +108,9 @@ def test_generated_fabric_conserves_ports_at_every_tier_and_declares_its_bisecti
             # above the islands: the declared ratio (rounded up to whole uplinks), or 1 where they share a top
             declared = spec["pods"][0]["oversubscription"]
             assert pod.oversubscription <= declared + 1e-9
-            assert pod.oversubscription >= min(declared, gpus / math.ceil(gpus / declared + len(spec["pods"])))
+            assert pod.oversubscription >= min(
+                declared, gpus / math.ceil(gpus / declared + len(spec["pods"]))
+            )
     assert fabric_summary.tiers == len({s["tier"] for s in spec["switches"]})
 
 
@@ -123,7 +125,9 @@ def test_a_generated_campus_with_a_planning_margin_takes_a_few_more_racks():
     spec = generate_spec("P", 2048, island_gpus=2048, planning_margin_pct=10)
     leaves = [s["count"] for s in spec["switches"] if s["tier"] == "leaf"]
     assert leaves == [9] * 8
-    assert all(h["width_m"] == pytest.approx(2 * 3.0 + 36 * 0.6) for b in spec["buildings"] for h in b["halls"])
+    assert all(
+        h["width_m"] == pytest.approx(2 * 3.0 + 36 * 0.6) for b in spec["buildings"] for h in b["halls"]
+    )
     grown = place(spec_snapshot(spec), PlacementRequest("hgx-h100-8", 3))
     assert grown["feasible"], grown["binding"]
 
