@@ -462,6 +462,22 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     )
     oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
     pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)
+    island_gpus = serializers.IntegerField(
+        min_value=8,
+        max_value=524_288,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="GPUs per compute island (the newer name of pod_max_gpus: islands of at most this many, "
+        "each model's GPUs split evenly).",
+    )
+    planning_margin_pct = serializers.FloatField(
+        min_value=0,
+        max_value=100,
+        default=0.0,
+        help_text="Spare leaf ports, rack positions, power and cooling, % above the design, so racks can "
+        "be added later.",
+    )
     building_max_it_mw = serializers.FloatField(min_value=0.1, max_value=2000, default=80.0)
     hall_max_it_mw = serializers.FloatField(min_value=0.1, max_value=500, default=20.0)
     racks_per_row = serializers.IntegerField(min_value=1, max_value=60, default=32)

@@ -128,6 +128,32 @@ def test_generate_takes_the_redundancy_options(tmp_path):
 
 
 @pytest.mark.django_db
+def test_generate_takes_island_size_and_planning_margin(tmp_path):
+    target = tmp_path / "spec.yaml"
+    run(
+        "generate_campus",
+        "--name",
+        "Grow",
+        "--gpus",
+        "2048",
+        "--island-gpus",
+        "1024",
+        "--planning-margin-pct",
+        "10",
+        "--spec-only",
+        "-o",
+        str(target),
+    )
+    spec = yaml.safe_load(target.read_text())
+    assert len(spec["pods"]) == 2
+    assert "Planning margin 10 %" in spec["campus"]["description"]
+    with pytest.raises(CommandError, match="--island-gpus"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--island-gpus", "4")
+    with pytest.raises(CommandError, match="--planning-margin-pct"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--planning-margin-pct", "200")
+
+
+@pytest.mark.django_db
 def test_demo_campus_loads_once():
     first, _ = run("load_demo_campus")
     campus = Campus.objects.get(pk=int(first))

@@ -70,6 +70,15 @@ class Command(BaseCommand):
         parser.add_argument("--oversubscription", type=float, default=7.0, help="Above each island.")
         parser.add_argument("--pod-max-gpus", type=int, default=8192)
         parser.add_argument(
+            "--island-gpus", type=int, help="GPUs per compute island (the newer name of --pod-max-gpus)."
+        )
+        parser.add_argument(
+            "--planning-margin-pct",
+            type=float,
+            default=0.0,
+            help="Spare leaf ports, rack positions, power and cooling, %% above the design.",
+        )
+        parser.add_argument(
             "--phases",
             help='A build-out in phases, e.g. "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" (docs/generator.md).',
         )
@@ -118,6 +127,8 @@ class Command(BaseCommand):
                 phases=parse_phases(o["phases"]) if o["phases"] else None,
                 oversubscription=o["oversubscription"],
                 pod_max_gpus=o["pod_max_gpus"],
+                island_gpus=o["island_gpus"],
+                planning_margin_pct=o["planning_margin_pct"],
                 building_max_it_mw=o["building_max_it_mw"],
                 hall_max_it_mw=o["hall_max_it_mw"],
                 racks_per_row=o["racks_per_row"],
