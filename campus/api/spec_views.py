@@ -471,6 +471,11 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         help_text="GPUs per compute island (the newer name of pod_max_gpus: islands of at most this many, "
         "each model's GPUs split evenly).",
     )
+    island_spans_buildings = serializers.BooleanField(
+        default=False,
+        help_text="An island larger than building_max_it_mw continues in the next building instead of "
+        "being refused.",
+    )
     planning_margin_pct = serializers.FloatField(
         min_value=0,
         max_value=100,

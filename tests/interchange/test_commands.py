@@ -140,6 +140,7 @@ def test_generate_takes_island_size_and_planning_margin(tmp_path):
         "1024",
         "--planning-margin-pct",
         "10",
+        "--island-spans-buildings",
         "--spec-only",
         "-o",
         str(target),

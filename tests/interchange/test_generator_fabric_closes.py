@@ -18,6 +18,7 @@ from campus.analysis.placement import PlacementRequest, place
 from campus.interchange.generate import generate_spec
 from campus.interchange.generator import GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
+from tests.interchange.design_checks import design_problems
 
 
 def _tier_counts(spec: dict) -> dict[str, int]:
@@ -155,3 +156,30 @@ def test_bad_island_and_margin_parameters_name_the_field(params, field):
     with pytest.raises(GeneratorError) as err:
         generate("E", 1024, **params)
     assert err.value.field == field
+
+
+def test_an_island_larger_than_a_building_spans_buildings_when_asked():
+    # One island of 16,384 H100 (2,048 servers of 10.2 kW: 20.9 MW of servers) in buildings of at most
+    # 12 MW of IT: refused unless the island may span buildings; then its racks continue in B2 and B3,
+    # every building within 12 MW, its leaves per hall where its racks stand and its spines in B1.
+    with pytest.raises(GeneratorError) as err:
+        generate("S", 16384, island_gpus=16384, building_max_it_mw=12, hall_max_it_mw=6)
+    assert err.value.field == "building_max_it_mw"
+    assert "island_spans_buildings" in err.value.message
+    spec = generate_spec(
+        "S", 16384, island_gpus=16384, building_max_it_mw=12, hall_max_it_mw=6, island_spans_buildings=True
+    )
+    assert len(spec["pods"]) == 1
+    pods_in = {
+        b["name"]: {r["pod"] for h in b["halls"] for row in h["rows"] for r in row["racks"]}
+        for b in spec["buildings"]
+    }
+    assert len(pods_in) >= 2 and all(p == {"POD-01"} for p in pods_in.values())
+    assert all(b["design_it_mw"] <= 12.0 for b in spec["buildings"])
+    leaf_buildings = {s["building"] for s in spec["switches"] if s["tier"] == "leaf"}
+    assert leaf_buildings == set(pods_in)
+    assert {s["building"] for s in spec["switches"] if s["tier"] != "leaf"} == {"B1"}
+    snap = spec_snapshot(spec)
+    assert design_problems(snap) == []
+    (pod,) = fabric_from_inventory(snap).pods
+    assert pod.gpus == 16384 and pod.tiers == pod.design_tiers == 3

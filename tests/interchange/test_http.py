@@ -268,6 +268,7 @@ def test_generate_creates_a_campus(planner_client):
         ({"name": "X", "gpus": 1024, "island_gpus": 512, "pod_max_gpus": 256}, "island_gpus"),
         ({"name": "X", "gpus": 1024, "planning_margin_pct": -5}, "planning_margin_pct"),
         ({"name": "X", "gpus": 1024, "planning_margin_pct": 150}, "planning_margin_pct"),
+        ({"name": "X", "gpus": 1024, "island_spans_buildings": "sometimes"}, "island_spans_buildings"),
     ],
 )
 def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):

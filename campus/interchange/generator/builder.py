@@ -30,6 +30,7 @@ class Builder:
         power_redundancy: str = "2N",
         cooling_redundancy: str = "N+1",
         planning_margin_pct: float = 0.0,
+        span_buildings: bool = False,
     ) -> None:
         self.catalog = catalog
         self.power_redundancy = power_redundancy
@@ -63,7 +64,9 @@ class Builder:
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []
         self.pod_names: list[str] = []
-        self.pod_building: list[int] = []
+        self.pod_building: list[int] = []  # each pod's first building
+        self.pod_spans: list[list[int]] = []  # every building each pod stands in
+        self.span_buildings = span_buildings  # an island larger than a building continues in the next
 
     def device(
         self, name: str, kind: str, building: str, rated_kw: float, hall: str | None = None, **extra: Any

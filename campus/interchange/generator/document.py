@@ -77,6 +77,7 @@ def generate(
     phases: Sequence[Mapping[str, Any]] | None = None,
     island_gpus: int | None = None,
     planning_margin_pct: float = 0.0,
+    island_spans_buildings: bool = False,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -91,6 +92,8 @@ def generate(
     ``island_gpus``: the size of a compute island (the newer name of ``pod_max_gpus``: islands of at most
     this many GPUs, each model's GPUs split evenly). ``planning_margin_pct``: leaf ports, rack positions,
     power and cooling sized that much above the design so racks can be added (docs/generator.md).
+    ``island_spans_buildings``: an island larger than ``building_max_it_mw`` continues in the next building
+    (its leaves per hall, its spines in its first hall) instead of being refused.
     Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
@@ -172,6 +175,8 @@ def generate(
         if pod_max_gpus not in (POD_MAX_GPUS_DEFAULT, island_gpus):
             raise GeneratorError("island_gpus", f"differs from pod_max_gpus {pod_max_gpus}; give one of them")
         pod_max_gpus = island_gpus
+    if not isinstance(island_spans_buildings, bool):
+        raise GeneratorError("island_spans_buildings", "must be true or false")
     if isinstance(planning_margin_pct, bool) or not isinstance(planning_margin_pct, (int, float)):
         raise GeneratorError("planning_margin_pct", "must be a number between 0 and 100")
     if not 0 <= planning_margin_pct <= 100:
@@ -200,6 +205,7 @@ def generate(
             power_redundancy,
             cooling_redundancy,
             planning_margin_pct,
+            island_spans_buildings,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).

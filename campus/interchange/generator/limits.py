@@ -5,7 +5,8 @@ IT is what ``cooling.hall_heat`` counts: its servers, the network standing in it
 and core in the pod's first hall; the super-spine in the campus's first hall) and its share of other IT.
 So the layout is checked against the limits after the fabric is placed, and packed again with a smaller
 budget until every hall and building is within its limit. Where the unit that cannot be split does not
-fit (a pod in a building: a pod never spans buildings; one rack with the switches beside it in a hall),
+fit (a pod in a building, unless ``island_spans_buildings`` lets it continue in the next; one rack with
+the switches beside it in a hall),
 the generator refuses, naming the parameter and the smallest value the design takes.
 """
 
@@ -43,6 +44,10 @@ def _racks(b: Builder, bi: int, hi: int) -> int:
     return sum(len(members) for _, members in b.layout[bi][hi])
 
 
+def _racks_in(b: Builder, bi: int) -> int:
+    return sum(_racks(b, bi, hi) for hi in range(len(b.layout[bi])))
+
+
 def _pods_in(b: Builder, bi: int) -> int:
     return sum(1 for x in b.pod_building if x == bi)
 
@@ -67,7 +72,7 @@ def _fit(
         if b_over <= 0 and h_over <= 0:
             return b, heat
         if b_over > 0:
-            if _pods_in(b, b_worst) <= 1:
+            if (_racks_in(b, b_worst) if b.span_buildings else _pods_in(b, b_worst)) <= 1:
                 return BUILDING, b_it
             # The building's servers less what it is over: it gives up at least one pod.
             building_budget = min(building_budget, b_servers - b_over - 1e-6)
@@ -136,8 +141,8 @@ def fit_layout(
         raise GeneratorError(
             field,
             f"{limit / 1000.0:g} MW is below the IT of one compute island (up to {largest:,} GPUs with its "
-            f"network and share of other IT), which never spans buildings; the smallest that takes the "
-            f"design: {need} (or a smaller pod_max_gpus)",
+            f"network and share of other IT), which spans buildings only with island_spans_buildings; the "
+            f"smallest that takes the design: {need} (or a smaller pod_max_gpus)",
         )
     if building_max_kw < hi * STEP_KW:
         need += ", with building_max_it_mw at least as large"

@@ -68,7 +68,8 @@ def stamp_phases(b: Builder, pods: list[PodPlan], days: list[date]) -> None:
     first = days[0].isoformat()
     building_day = {
         b.buildings[bi]["name"]: days[pod.entry].isoformat()
-        for pod, bi in zip(pods, b.pod_building, strict=True)
+        for pod, spans in zip(pods, b.pod_spans, strict=True)
+        for bi in spans
     }
     rack_day: dict[str, str] = {}
     for building in b.buildings:

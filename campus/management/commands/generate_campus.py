@@ -73,6 +73,11 @@ class Command(BaseCommand):
             "--island-gpus", type=int, help="GPUs per compute island (the newer name of --pod-max-gpus)."
         )
         parser.add_argument(
+            "--island-spans-buildings",
+            action="store_true",
+            help="An island larger than a building continues in the next one.",
+        )
+        parser.add_argument(
             "--planning-margin-pct",
             type=float,
             default=0.0,
@@ -129,6 +134,7 @@ class Command(BaseCommand):
                 pod_max_gpus=o["pod_max_gpus"],
                 island_gpus=o["island_gpus"],
                 planning_margin_pct=o["planning_margin_pct"],
+                island_spans_buildings=o["island_spans_buildings"],
                 building_max_it_mw=o["building_max_it_mw"],
                 hall_max_it_mw=o["hall_max_it_mw"],
                 racks_per_row=o["racks_per_row"],
