@@ -183,3 +183,12 @@ def test_an_island_larger_than_a_building_spans_buildings_when_asked():
     assert design_problems(snap) == []
     (pod,) = fabric_from_inventory(snap).pods
     assert pod.gpus == 16384 and pod.tiers == pod.design_tiers == 3
+
+
+def test_the_notes_say_how_the_islands_are_joined():
+    # 16,384 on radix 64 in islands of 8,192: a shared non-blocking core (above)
+    assert any("share one non-blocking top tier" in n for n in generate("N", 16384).notes)
+    # 100,000 in 13 islands of ~7,693: 3-tier islands and a super-spine (4 tiers; one fat tree of 100,000
+    # would be 4 too); two tiers with 7:1 uplinks hold 32 × 56 = 1,792 end points
+    notes = generate("N", 100_000).notes
+    assert any("islands of at most 1,792 end points (island_gpus) would keep 2" in n for n in notes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.fabric import CampusPlan
 from campus.interchange.generator.common import Catalog, Row, r3
 from campus.interchange.generator.plan import RackPlan
 
@@ -66,6 +67,7 @@ class Builder:
         self.pod_names: list[str] = []
         self.pod_building: list[int] = []  # each pod's first building
         self.pod_spans: list[list[int]] = []  # every building each pod stands in
+        self.fabric_plan: CampusPlan | None = None  # how the fabric joins the pods (set by build_fabric)
         self.span_buildings = span_buildings  # an island larger than a building continues in the next
 
     def device(

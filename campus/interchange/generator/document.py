@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.fabric import max_endpoints
 from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
@@ -293,22 +294,31 @@ POD_MAX_GPUS_DEFAULT = 8192
 
 
 def fabric_notes(b: Builder) -> list[str]:
-    """What the fabric above the islands became, when it is not the oversubscribed layer asked for."""
-    tiers = {s["tier"] for s in b.switches if "pod" not in s}
-    if any(
-        s["tier"] != "super-spine" and not s["tier"].startswith("super-spine-")
-        for s in b.switches
-        if "pod" not in s
-    ):
+    """What the fabric above the islands became: a shared non-blocking top, a campus layer of more than
+    one tier, or islands a tier deeper than a smaller island would be."""
+    plan = b.fabric_plan
+    if plan is None or len(plan.island_tiers) < 2:
+        return []
+    if plan.shared:
         return [
-            "the islands share one non-blocking top tier: as many tiers as islands of this size alone and "
-            "fewer switches than a campus layer above them"
+            f"the islands share one non-blocking top tier ({plan.tiers} tiers in all): islands of this size "
+            "would need as many tiers on their own and a campus layer above them one more"
         ]
-    if len(tiers) > 1:
-        return [
-            f"the campus layer takes {len(tiers)} tiers: one tier joins at most as many islands as the radix"
-        ]
-    return []
+    notes = []
+    if plan.campus_tiers > 1:
+        notes.append(
+            f"the campus layer takes {plan.campus_tiers} tiers: one tier reaches at most "
+            f"{int(b.switch_row['radix'])} islands"
+        )
+    deepest = max(plan.island_tiers)
+    if deepest >= 3:
+        radix = int(b.switch_row["radix"])
+        fits = max_endpoints(deepest - 1, radix, uplink_oversubscription=b.oversubscription)
+        notes.append(
+            f"islands need {deepest} tiers with their uplinks at {b.oversubscription:g}:1 on radix {radix}; "
+            f"islands of at most {fits:,} end points (island_gpus) would keep {deepest - 1}"
+        )
+    return notes
 
 
 # The parameters ``generate`` takes, for callers that receive them as a mapping (API, command).

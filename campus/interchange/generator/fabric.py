@@ -54,6 +54,7 @@ def build_fabric(b: Builder) -> None:
     ]
     # Tiers and uplinks per pod and the layer above them, for the end points with the margin.
     campus = plan_campus([math.ceil(e * f) for e in pod_endpoints], k, b.oversubscription)
+    b.fabric_plan = campus
     tops: list[tuple[str, int, int]] = []  # (top group name, cables up, building)
     for pi, pod in enumerate(b.pods):
         pname = pod["name"]
