@@ -413,6 +413,9 @@ class PhaseEntrySerializer(serializers.Serializer):
     date = serializers.DateField(help_text="The day the phase enters service, YYYY-MM-DD.")
     gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
     gpu_model = serializers.SlugField(max_length=64)
+    building_max_it_mw = serializers.FloatField(
+        min_value=0.1, max_value=2000, required=False, help_text="The phase's own building IT limit, MW."
+    )
 
 
 @extend_schema_field(PhaseEntrySerializer(many=True))

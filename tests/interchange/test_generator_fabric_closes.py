@@ -192,3 +192,40 @@ def test_the_notes_say_how_the_islands_are_joined():
     # would be 4 too); two tiers with 7:1 uplinks hold 32 × 56 = 1,792 end points
     notes = generate("N", 100_000).notes
     assert any("islands of at most 1,792 end points (island_gpus) would keep 2" in n for n in notes)
+
+
+def test_each_phase_may_have_its_own_building_limit():
+    # 8,192 H100 a phase in islands of 2,048 (~2.9 MW of IT each with network and other IT): the first
+    # phase in buildings of at most 8 MW takes two of them, the second at the default 80 MW one.
+    spec = generate_spec(
+        "P",
+        phases=[
+            {"date": "2026-01-01", "gpus": 8192, "gpu_model": "h100-sxm", "building_max_it_mw": 8},
+            {"date": "2027-01-01", "gpus": 8192, "gpu_model": "h100-sxm"},
+        ],
+        island_gpus=2048,
+        hall_max_it_mw=4,
+    )
+    by_date: dict[str, list[float]] = defaultdict(list)
+    for b in spec["buildings"]:
+        by_date[b["in_service_date"]].append(b["design_it_mw"])
+    assert len(by_date["2026-01-01"]) == 2 and max(by_date["2026-01-01"]) <= 8.0
+    assert len(by_date["2027-01-01"]) == 1 and by_date["2027-01-01"][0] > 8.0
+
+
+@pytest.mark.parametrize(
+    ("building_mw", "field"),
+    [
+        (-1, "phases[0].building_max_it_mw"),
+        ("big", "phases[0].building_max_it_mw"),
+        (2, "phases[0].building_max_it_mw"),  # below one island's IT
+        (0.5, "phases[0].building_max_it_mw"),  # below the hall limit
+    ],
+)
+def test_a_bad_phase_building_limit_names_the_phase(building_mw, field):
+    phases = [
+        {"date": "2026-01-01", "gpus": 4096, "gpu_model": "h100-sxm", "building_max_it_mw": building_mw}
+    ]
+    with pytest.raises(GeneratorError) as err:
+        generate("P", phases=phases, hall_max_it_mw=1)
+    assert err.value.field == field

@@ -210,8 +210,24 @@ def generate(
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
+    phase_building_kw = None
+    if days and any("building_max_it_mw" in p for p in phases):  # type: ignore[union-attr]
+        phase_building_kw = [
+            float(p.get("building_max_it_mw", building_max_it_mw)) * 1000.0
+            for p in phases  # type: ignore[union-attr]
+        ]
+        for i, kw in enumerate(phase_building_kw):
+            if kw < hall_max_it_mw * 1000.0:
+                raise GeneratorError(
+                    f"phases[{i}].building_max_it_mw", f"must be at least hall_max_it_mw ({hall_max_it_mw:g})"
+                )
     builder, heat = fit_layout(
-        new_builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0, phased=bool(days)
+        new_builder,
+        pods,
+        building_max_it_mw * 1000.0,
+        hall_max_it_mw * 1000.0,
+        phased=bool(days),
+        phase_building_kw=phase_building_kw,
     )
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, heat)

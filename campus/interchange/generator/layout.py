@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from campus.interchange.generator.builder import Builder, HallRow
 from campus.interchange.generator.common import (
@@ -54,12 +55,17 @@ def _site_plan(buildings: list[dict]) -> None:
 
 
 def lay_out(
-    b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float, phased: bool = False
+    b: Builder,
+    pods: list[PodPlan],
+    building_max_kw: float | Sequence[float],
+    hall_max_kw: float,
+    phased: bool = False,
 ) -> None:
     """Buildings and halls filled with servers up to ``building_max_kw`` and ``hall_max_kw`` of server
     power (budgets: ``limits.fit_layout`` starts them at the IT limits less the rest of
     ``other_it_fraction`` and lowers them until the IT the design counts is within the limits).
-    ``phased``: each mix entry (a phase) starts a building of its own."""
+    ``phased``: each mix entry (a phase) starts a building of its own. ``building_max_kw`` may be one
+    budget per mix entry (phase)."""
     width = max(2, len(str(len(pods))))
     b.pod_names = [f"POD-{p.index + 1:0{width}d}" for p in pods]
     # Each building: (pod, the pod's racks in it). An island stays in one building when it fits one; with
@@ -67,20 +73,21 @@ def lay_out(
     buildings: list[list[tuple[PodPlan, list[RackPlan]]]] = []
     load = 0.0
     for pod in pods:
+        budget = building_max_kw if isinstance(building_max_kw, (int, float)) else building_max_kw[pod.entry]
         new_phase = (
             phased and bool(buildings) and bool(buildings[-1]) and buildings[-1][-1][0].entry != pod.entry
         )
-        if not buildings or (load + pod.kw > building_max_kw and buildings[-1]) or new_phase:
+        if not buildings or (load + pod.kw > budget and buildings[-1]) or new_phase:
             buildings.append([])
             load = 0.0
-        if not b.span_buildings or pod.kw <= building_max_kw:
+        if not b.span_buildings or pod.kw <= budget:
             buildings[-1].append((pod, list(pod.racks)))
             load += pod.kw
             continue
         part: list[RackPlan] = []
         buildings[-1].append((pod, part))
         for rack in pod.racks:
-            if part and load + rack.kw > building_max_kw:
+            if part and load + rack.kw > budget:
                 part = []
                 buildings.append([(pod, part)])
                 load = 0.0

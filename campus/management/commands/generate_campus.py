@@ -29,14 +29,22 @@ def parse_mix(text: str) -> list[dict]:
 
 
 def parse_phases(text: str) -> list[dict]:
-    """ "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" -> [{"date", "gpu_model", "gpus"}, ...]."""
+    """ "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096:150" -> [{"date", "gpu_model", "gpus"}, ...]; a
+    fourth piece is the phase's own building_max_it_mw."""
     phases = []
     for part in text.split(","):
-        pieces = part.strip().split(":")
-        if len(pieces) != 3 or not pieces[2].strip().isdigit():
-            raise CommandError(f'--phases: expected "YYYY-MM-DD:gpu-model:count,...", got "{part.strip()}"')
-        day, model, count = (p.strip() for p in pieces)
-        phases.append({"date": day, "gpu_model": model, "gpus": int(count)})
+        pieces = [p.strip() for p in part.strip().split(":")]
+        if len(pieces) not in (3, 4) or not pieces[2].isdigit():
+            raise CommandError(
+                f'--phases: expected "YYYY-MM-DD:gpu-model:count[:building-MW],...", got "{part.strip()}"'
+            )
+        phase: dict = {"date": pieces[0], "gpu_model": pieces[1], "gpus": int(pieces[2])}
+        if len(pieces) == 4:
+            try:
+                phase["building_max_it_mw"] = float(pieces[3])
+            except ValueError:
+                raise CommandError(f'--phases: building MW "{pieces[3]}" is not a number') from None
+        phases.append(phase)
     return phases
 
 
