@@ -17,7 +17,9 @@ from campus.analysis.fabric import fabric_from_inventory, leaf_down_ports
 from campus.analysis.placement import PlacementRequest, place
 from campus.interchange.generate import generate_spec
 from campus.interchange.generator import GeneratorError, generate
+from campus.interchange.importer import import_campus
 from campus.interchange.spec_snapshot import spec_snapshot
+from campus.models import Switch
 from tests.interchange.design_checks import design_problems
 
 
@@ -229,3 +231,27 @@ def test_a_bad_phase_building_limit_names_the_phase(building_mw, field):
     with pytest.raises(GeneratorError) as err:
         generate("P", phases=phases, hall_max_it_mw=1)
     assert err.value.field == field
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "params",
+    [
+        # 128 islands of 8: a campus layer of two tiers (super-spine, super-spine-2)
+        {"gpus": 1024, "island_gpus": 8},
+        # one island across buildings
+        {
+            "gpus": 16384,
+            "island_gpus": 16384,
+            "building_max_it_mw": 12,
+            "hall_max_it_mw": 6,
+            "island_spans_buildings": True,
+        },
+        # a shared core above two islands, with a planning margin
+        {"gpus": 16384, "planning_margin_pct": 10},
+    ],
+)
+def test_the_new_designs_import(params):
+    spec = generate_spec("Imported", **params)
+    campus = import_campus(spec)
+    assert Switch.objects.filter(campus=campus).count() == len(spec["switches"])
