@@ -1,9 +1,19 @@
-"""Back-end GPU fabric: fat-tree design maths (``design``), the inventory the campus generator lays out
-(``generate``), and a count of what an inventory holds (``inventory``).
+"""Back-end GPU fabric: fat-tree design maths (``design``), islands joined on a campus (``campus``), the
+inventory the synthetic campuses lay out (``generate``), and a count of what an inventory holds
+(``inventory``).
 
-The public names of all three stay importable from ``campus.analysis.fabric``.
+The public names of all four stay importable from ``campus.analysis.fabric``.
 """
 
+from campus.analysis.fabric.campus import (
+    CampusFabricDesign,
+    CampusPlan,
+    InterIslandDesign,
+    campus_layer_counts,
+    design_campus_fabric,
+    design_inter_island,
+    plan_campus,
+)
 from campus.analysis.fabric.design import (
     INTER_ISLAND_M,
     LEAF_SPINE_M,
@@ -13,22 +23,15 @@ from campus.analysis.fabric.design import (
     SPINE_CORE_M,
     TIER_NAMES,
     TRANSCEIVERS_PER_NIC,
-    CampusFabricDesign,
-    CampusPlan,
     FabricDesign,
     FabricLayer,
-    InterIslandDesign,
-    campus_layer_counts,
     closes,
-    design_campus_fabric,
     design_fabric,
-    design_inter_island,
     leaf_down_ports,
     leaf_uplinks,
     max_endpoints,
     media_power_w_per_end,
     medium_for_length,
-    plan_campus,
     pod_tiers,
     tier_name,
     tiers_for,

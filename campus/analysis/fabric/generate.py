@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from campus.analysis.fabric.campus import design_inter_island
 from campus.analysis.fabric.design import (
     SPINE_CORE_M,
     design_fabric,
-    design_inter_island,
     leaf_uplinks,
     medium_for_length,
     tier_name,

@@ -167,8 +167,8 @@ def build_fabric(b: Builder) -> None:
         # Cabled up: all the top's cables to a shared top, else ceil(E / ratio) (ports in use only).
         cabled = ports_up if campus.shared else math.ceil(endpoints / b.oversubscription)
         if campus.shared and tiers == 1:
-            for lname, *_rest, cables_up in leaf_groups:
-                tops.append((lname, cables_up, home_b))
+            for lname, _count, bi, _hi, cables_up in leaf_groups:
+                tops.append((lname, cables_up, bi))
         else:
             tops.append((lower[0][0], cabled, home_b))
 
