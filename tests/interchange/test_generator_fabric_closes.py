@@ -115,6 +115,22 @@ def test_generated_fabric_conserves_ports_at_every_tier_and_declares_its_bisecti
                 declared, gpus / math.ceil(gpus / declared + len(spec["pods"]))
             )
     assert fabric_summary.tiers == len({s["tier"] for s in spec["switches"]})
+    # every top tier reachable from the tier below: at most (k/2)^(t-1) switches on the top of t tiers of
+    # non-blocking leaves (an island's own top; with a shared top, the campus's)
+    by_pod: dict[str | None, list[dict]] = defaultdict(list)
+    for s in spec["switches"]:
+        by_pod[s.get("pod")].append(s)
+    shared = any(not s["tier"].startswith("super-spine") for s in by_pod[None])
+    order = ["leaf", "spine", "core"]
+    for pod, groups in by_pod.items():
+        if (pod is None) != shared:
+            continue  # an island under a shared top, or a super-spine layer (plan_campus's property)
+        names = {g["tier"] for g in groups}
+        depth = fabric_summary.tiers if pod is None else len(names)
+        top_tier = max(names, key=order.index)
+        top = sum(g["count"] for g in groups if g["tier"] == top_tier)
+        if depth >= 2:
+            assert top <= (radix // 2) ** (depth - 1), (pod, top, depth)
 
 
 def test_a_generated_campus_with_a_planning_margin_takes_a_few_more_racks():
