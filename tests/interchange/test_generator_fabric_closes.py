@@ -131,6 +131,9 @@ def test_generated_fabric_conserves_ports_at_every_tier_and_declares_its_bisecti
         top = sum(g["count"] for g in groups if g["tier"] == top_tier)
         if depth >= 2:
             assert top <= (radix // 2) ** (depth - 1), (pod, top, depth)
+    if shared and fabric_summary.tiers == 2:
+        # a shared spine tier reaches every leaf of every island: at most k leaves in all
+        assert sum(s["count"] for s in spec["switches"] if s["tier"] == "leaf") <= radix
 
 
 def test_a_generated_campus_with_a_planning_margin_takes_a_few_more_racks():
@@ -271,3 +274,12 @@ def test_the_new_designs_import(params):
     spec = generate_spec("Imported", **params)
     campus = import_campus(spec)
     assert Switch.objects.filter(campus=campus).count() == len(spec["switches"])
+
+
+def test_small_islands_with_more_rail_leaves_than_a_spine_reaches_keep_their_own_spines():
+    # 20 islands of 64 GPUs (8 servers) on radix 64, rail-optimized: each island has one leaf per rail,
+    # 8 ports in use each: 160 leaves, more than a shared spine's 64 ports reach, so no shared 2-tier
+    # tree. Each island: 8 leaves and ⌈(64 + ⌈64 / 7⌉) / 64⌉ = ⌈74 / 64⌉ = 2 spines; campus layer
+    # ⌈20 × 10 / 64⌉ = 4 super-spines: 160 + 40 + 4.
+    spec = generate_spec("R", 1280, island_gpus=64)
+    assert _tier_counts(spec) == {"leaf": 160, "spine": 40, "super-spine": 4}

@@ -62,6 +62,7 @@ def plan_campus(
     oversubscription: float = 7.0,
     leaf_oversubscription: float = 1.0,
     allow_shared: bool = True,
+    island_leaves: Sequence[int] | None = None,
 ) -> CampusPlan:
     """Tiers and uplinks of islands of ``island_endpoints`` end points joined on radix-``radix`` switches.
 
@@ -71,6 +72,8 @@ def plan_campus(
     (b) the islands share one non-blocking top tier: the campus is one fat tree of all end points
     (``tiers_for``), each island holding its tiers below the top and sending all its cables up; possible when
     the top's switches reach every group below them (at most k groups of ``down * (k/2)**(t-2)`` end points).
+    ``island_leaves``: the leaf switches each island is built with, when its layout makes more than
+    ``ceil(E / down)`` (leaves per rail and hall): a shared top of two tiers must reach every one of them.
     The one with fewer tiers, then fewer switches, is taken (``allow_shared`` False: always (a)): (b) wins when the islands would need as many
     tiers as the whole campus (16,384 GPUs in islands of 8,192 on radix 64: three tiers, not four), (a) when
     its campus layer replaces a tier (islands of two tiers joined at 7:1).
@@ -110,7 +113,10 @@ def plan_campus(
     group = down * (k // 2) ** (t_b - 2)
     up_b = tuple(leaf_uplinks(e, down, k) for e in island_endpoints)
     top = math.ceil(sum(up_b) / k)
-    if sum(math.ceil(e / group) for e in island_endpoints) > k or top > top_switches_reachable(t_b, k, down):
+    groups = sum(math.ceil(e / group) for e in island_endpoints)
+    if t_b == 2 and island_leaves is not None:
+        groups = max(groups, sum(island_leaves))
+    if groups > k or top > top_switches_reachable(t_b, k, down):
         return plan
     own = t_b - 1
     shared = CampusPlan(

@@ -53,7 +53,10 @@ def build_fabric(b: Builder) -> None:
         for pod in b.pods
     ]
     # Tiers and uplinks per pod and the layer above them, for the end points with the margin.
-    campus = plan_campus([math.ceil(e * f) for e in pod_endpoints], k, b.oversubscription)
+    leaves = [_leaf_count(b, by_pod[pod["name"]], half, f) for pod in b.pods]
+    campus = plan_campus(
+        [math.ceil(e * f) for e in pod_endpoints], k, b.oversubscription, island_leaves=leaves
+    )
     b.fabric_plan = campus
     tops: list[tuple[str, int, int]] = []  # (top group name, cables up, building)
     for pi, pod in enumerate(b.pods):
@@ -174,6 +177,25 @@ def build_fabric(b: Builder) -> None:
 
     if len(b.pods) > 1:
         _campus_layer(b, campus, tops, speed)
+
+
+def _leaf_count(b: Builder, members: list, down: int, f: float) -> int:
+    """Leaf switches a pod gets when it has a tier above its leaves (the grouping below: per rail and hall,
+    or per row segment), so a shared spine tier can be checked to reach every one of them."""
+    rails = int(b.catalog.node_models[members[0][5].node_model]["nics"])
+    if b.topology == "rail-optimized":
+        nodes: dict[tuple[int, int], int] = {}
+        for m in members:
+            nodes[(m[0], m[1])] = nodes.get((m[0], m[1]), 0) + m[5].nodes
+        return sum(rails * math.ceil(n * f / down) for n in nodes.values())
+    rows: dict[int, list] = {}
+    for m in members:
+        rows.setdefault(id(m[3]), []).append(m)
+    return sum(
+        math.ceil(sum(m[5].nodes for m in row[i : i + MOR_SEGMENT_RACKS]) * rails * f / down)
+        for row in rows.values()
+        for i in range(0, len(row), MOR_SEGMENT_RACKS)
+    )
 
 
 def _campus_layer(b: Builder, campus, tops: list[tuple[str, int, int]], speed: float) -> None:
