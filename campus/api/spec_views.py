@@ -33,6 +33,7 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
+from campus.api.generator_fields import GENERATE_GPUS_BOUND, IslandParameters, PhaseEntrySerializer
 from campus.choices import Climate, Fabric, NicKind, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
@@ -45,8 +46,6 @@ from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, GPUModel, Job
 from twin.api.serializers.base import StrictFieldsMixin
 
-# The hard bound of the API schema; the configured limit (TWIN_GENERATE_MAX_GPUS, campus.jobs) is checked below it.
-GENERATE_GPUS_BOUND = 1 << 24
 READ_CHUNK = 1024 * 1024
 
 
@@ -409,21 +408,12 @@ class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
         return value
 
 
-class PhaseEntrySerializer(serializers.Serializer):
-    date = serializers.DateField(help_text="The day the phase enters service, YYYY-MM-DD.")
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
-    gpu_model = serializers.SlugField(max_length=64)
-    building_max_it_mw = serializers.FloatField(
-        min_value=0.1, max_value=2000, required=False, help_text="The phase's own building IT limit, MW."
-    )
-
-
 @extend_schema_field(PhaseEntrySerializer(many=True))
 class PhasesField(serializers.JSONField):
     """The build-out phases, checked as a whole by the generator (``phases[i].field`` names the fault)."""
 
 
-class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
+class GenerateSerializer(_GeneratorParameters, IslandParameters, serializers.Serializer):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
     name = serializers.CharField(max_length=128)
@@ -465,27 +455,6 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
     )
     oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
     pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)
-    island_gpus = serializers.IntegerField(
-        min_value=8,
-        max_value=524_288,
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="GPUs per compute island (the newer name of pod_max_gpus: islands of at most this many, "
-        "each model's GPUs split evenly).",
-    )
-    island_spans_buildings = serializers.BooleanField(
-        default=False,
-        help_text="An island larger than building_max_it_mw continues in the next building instead of "
-        "being refused.",
-    )
-    planning_margin_pct = serializers.FloatField(
-        min_value=0,
-        max_value=100,
-        default=0.0,
-        help_text="Spare leaf ports, rack positions, power and cooling, % above the design, so racks can "
-        "be added later.",
-    )
     building_max_it_mw = serializers.FloatField(min_value=0.1, max_value=2000, default=80.0)
     hall_max_it_mw = serializers.FloatField(min_value=0.1, max_value=500, default=20.0)
     racks_per_row = serializers.IntegerField(min_value=1, max_value=60, default=32)
