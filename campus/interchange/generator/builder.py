@@ -62,6 +62,9 @@ class Builder:
         self.margin_factor = 1.0 + planning_margin_pct / 100.0
         self.max_util = cat.default_value("max_utilization") / self.margin_factor
         self.other_it_fraction = cat.default_value("other_it_fraction")
+        # the allowance the document writes: the share of IT outside the servers not inventoried
+        # (cooling.hall_heat works it out once the network is laid)
+        self.allowance_fraction = self.other_it_fraction
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []
         self.pod_names: list[str] = []
