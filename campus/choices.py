@@ -99,6 +99,8 @@ class SwitchTier(models.TextChoices):
     SPINE = "spine", "Spine (tier 2)"
     CORE = "core", "Core (tier 3)"
     SUPER_SPINE = "super-spine", "Super-spine (tier 4, inter-island)"
+    # a campus layer joining more islands than one switch has ports for takes a second tier
+    SUPER_SPINE_2 = "super-spine-2", "Super-spine, second campus tier"
 
 
 class Network(models.TextChoices):

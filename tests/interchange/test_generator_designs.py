@@ -39,7 +39,7 @@ def grid_outage(snap) -> tuple[int, int, int]:
 @st.composite
 def designs(draw) -> dict:
     """A valid parameter set: one or two GPU models, a fabric every one of their vendors offers, a NIC
-    the first model has a server for, 1k-30k GPUs."""
+    the first model has a server for, 1k-30k GPUs, a planning margin, islands across small buildings."""
     models = draw(st.lists(st.sampled_from(sorted(GPU_VENDOR)), min_size=1, max_size=2, unique=True))
     fabrics = set(FABRIC_SWITCH)
     for m in models:
@@ -59,7 +59,12 @@ def designs(draw) -> dict:
         "hall_max_it_mw": draw(st.sampled_from([2.0, 5.0, 20.0])),
         "racks_per_row": draw(st.sampled_from([8, 16, 32])),
         "power_architecture": draw(st.sampled_from(["ac", "dc-800", "dc-400"])),
+        "planning_margin_pct": draw(st.sampled_from([0.0, 10.0, 25.0])),
     }
+    if params["hall_max_it_mw"] <= 5.0 and draw(st.booleans()):
+        # buildings smaller than an island: the island continues in the next building
+        params["building_max_it_mw"] = 2 * params["hall_max_it_mw"]
+        params["island_spans_buildings"] = True
     if len(models) == 1:
         params["nic"] = draw(
             st.sampled_from([None, *sorted({n["nic_kind"] for n in NODES_BY_GPU[models[0]]})])
