@@ -1,32 +1,29 @@
 """The power block of a rack's API representation, from prefetched rows and the catalog specs.
 
 Loads come from ``CampusSnapshot.node_power_w`` (the same figure every analysis uses), on a snapshot that
-holds only the catalog: one set of catalog queries per request, however many racks are listed.
+holds only the catalog: one set of catalog queries per request, however many racks are listed; a page's
+feeds are prefetched and its servers counted in one grouped query.
 """
 
 from __future__ import annotations
 
-import threading
 from operator import itemgetter
 
-from django.db import router
 from django.db.models import Count, Prefetch
 
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.snapshot import CampusSnapshot
 from campus.choices import NodeStatus
-from campus.models import Node, PowerFeed, Rack
+from campus.models import Node, PowerFeed
 from campus.snapshot_adapter import catalog_snapshot_parts
-from twin.api import lookup
 
 _CONTEXT_KEY = "_catalog_snapshot"
 _MADE_KEY = "_rack_power_made"
 
 
 def rack_prefetches() -> list[Prefetch]:
-    """The feeds of racks read as objects (one rack, a bulk write's answer; a list page reads its feeds with
-    ``attach_feeds``); unordered, since rack_power sorts them (the model's ordering would join the campus
-    for nothing)."""
+    """The feeds of racks, one query for a page; unordered, since rack_power sorts them (the model's ordering
+    would join the campus for nothing)."""
     return [
         Prefetch(
             "feeds",
@@ -38,45 +35,6 @@ def rack_prefetches() -> list[Prefetch]:
     ]
 
 
-def _feed_rows(rack_ids):
-    return (
-        PowerFeed.objects.filter(rack_id__in=rack_ids)
-        .order_by()
-        .values_list("rack_id", "id", "side", "rating_kw", "upstream_id", "upstream__name")
-    )
-
-
-def _node_count_rows(rack_ids):
-    # Grouped by status too, the active ones kept by the caller: the racks' keys are then the statement's
-    # only parameters, and a page of 50 stays within what psycopg keeps converted per statement (50).
-    return (
-        Node.objects.filter(rack_id__in=rack_ids)
-        .order_by()
-        .values_list("rack_id", "node_model__slug", "status")
-        .annotate(n=Count("id"))
-        .order_by("rack_id", "node_model__slug", "status")
-    )
-
-
-def _kept(build, rack_ids: list) -> list[tuple]:
-    """``build(rack_ids)``'s rows with its statement kept per number of racks (``twin.api.lookup``)."""
-    db = router.db_for_read(Rack)
-    rows = lookup.rows_for_keys((build.__qualname__,), build, rack_ids, db)
-    return rows if rows is not None else list(build(rack_ids).using(db))
-
-
-def attach_feeds(racks) -> None:
-    """Each rack's feeds as rows ``(id, side, rating_kw, upstream_id, upstream_name)``, for a page of racks in
-    one query of plain values (building two model objects per feed was a third of a page's cost)."""
-    by_rack = {rack.pk: rack for rack in racks}
-    for rack in racks:
-        rack.power_feed_rows = []
-    if not by_rack:
-        return
-    for rack_id, *feed in _kept(_feed_rows, list(by_rack)):
-        by_rack[rack_id].power_feed_rows.append(tuple(feed))
-
-
 def attach_node_counts(racks) -> None:
     """Each rack's active servers as ``(node model slug, count)``, for a page of racks in one grouped query
     (rather than one object per server)."""
@@ -85,30 +43,22 @@ def attach_node_counts(racks) -> None:
         rack.active_node_counts = []
     if not by_rack:
         return
-    active = NodeStatus.ACTIVE
-    for rack_id, slug, status, count in _kept(_node_count_rows, list(by_rack)):
-        if status == active:
-            by_rack[rack_id].active_node_counts.append((slug, count))
-
-
-_catalog_cache: dict[str, tuple] = {}
-_catalog_lock = threading.Lock()
+    counts = (
+        Node.objects.filter(rack_id__in=list(by_rack), status=NodeStatus.ACTIVE)
+        .order_by()
+        .values_list("rack_id", "node_model__slug")
+        .annotate(n=Count("id"))
+        .order_by("rack_id", "node_model__slug")
+    )
+    for rack_id, slug, count in counts:
+        by_rack[rack_id].active_node_counts.append((slug, count))
 
 
 def catalog_snapshot(context: dict) -> CampusSnapshot:
-    """The catalog as a snapshot: once per request, rebuilt only when a catalog row changes."""
+    """The catalog as a snapshot (its specs give a server's power), read once per request."""
     snap = context.get(_CONTEXT_KEY)
-    if snap is not None:
-        return snap
-    from campus.api.analytics import current_catalog_version
-
-    version = current_catalog_version()
-    with _catalog_lock:
-        cached = _catalog_cache.get("catalog")
-    if cached is not None and cached[0] == version:
-        snap = cached[1]
-    else:
-        snap = CampusSnapshot(
+    if snap is None:
+        snap = context[_CONTEXT_KEY] = CampusSnapshot(
             id=0,
             name="",
             grid_capacity_kw=0,
@@ -118,9 +68,6 @@ def catalog_snapshot(context: dict) -> CampusSnapshot:
             other_it_fraction=0,
             **catalog_snapshot_parts(),
         )
-        with _catalog_lock:
-            _catalog_cache["catalog"] = (version, snap)
-    context[_CONTEXT_KEY] = snap
     return snap
 
 
@@ -163,12 +110,10 @@ def rack_power(rack, context: dict) -> dict:
             .annotate(n=Count("id"))
             .order_by("node_model__slug")
         )
-    feeds = getattr(rack, "power_feed_rows", None)
-    if feeds is None:
-        objects = getattr(rack, "power_feeds", None)
-        if objects is None:
-            objects = rack.feeds.select_related("upstream")
-        feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
+    objects = getattr(rack, "power_feeds", None)
+    if objects is None:
+        objects = rack.feeds.select_related("upstream")
+    feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
     if len(feeds) > 1:
         feeds = sorted(feeds, key=_feed_order)
     # Racks of one make, extras and feed ratings share every figure but their feeds: worked out once per

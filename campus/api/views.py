@@ -17,7 +17,7 @@ from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
 from campus.api.placement_views import PlacementActionsMixin
-from campus.api.rack_power import attach_feeds, attach_node_counts, rack_prefetches
+from campus.api.rack_power import attach_node_counts, rack_prefetches
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
@@ -98,8 +98,7 @@ class RackViewSet(CampusInventoryViewSet):
     BRIEF_RELATED = ("campus", "hall", "row", "cooling_unit", "pod")
 
     def full_prefetch(self):
-        # A list page reads its racks' feeds as plain rows (attach_page); one rack reads them here.
-        return [] if self.action == "list" else rack_prefetches()
+        return rack_prefetches()
 
     # What a read reads: the rack's columns and the related objects' names.
     READ_ONLY = (
@@ -109,20 +108,15 @@ class RackViewSet(CampusInventoryViewSet):
 
     def get_queryset(self):
         queryset = super().get_queryset()
-        if self.request is not None and self.request.method in ("GET", "HEAD") and self.action != "list":
+        if self.request is not None and self.request.method in ("GET", "HEAD"):
             # Reads show related objects briefly: their other columns are not read (writes validate
-            # against whole related objects, so they keep them). A list page reads its rows as plain
-            # values (twin.api.rows) and takes only keys from this queryset.
+            # against whole related objects, so they keep them).
             queryset = queryset.only(*self.READ_ONLY)
         return queryset
-
-    # Its power block reads the rack's columns and what attach_page adds: a list page is read as rows.
-    row_methods = ("power",)
 
     def attach_page(self, page) -> None:
         if not self.brief:
             attach_node_counts(page)
-            attach_feeds(page)
 
 
 # ---------------------------------------------------------------- power and cooling
@@ -210,7 +204,6 @@ class CatalogViewSet(TwinModelViewSet):
     racks that hold its servers (campus.integrity: units and design power of each rack)."""
 
     search_fields = ("slug", "name", "source")
-    list_by_parameters = True
 
     def write_check(self):
         return WriteCheck()
