@@ -12,6 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from campus import models
+from campus import state as states
 from campus.analysis import phases
 from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
@@ -316,8 +317,8 @@ class ChangeViewSet(QueryParametersMixin, mixins.ListModelMixin, viewsets.Generi
 
 
 def _json(state, key: tuple, data) -> HttpResponse:
-    """A cached analytics body: rendered once per campus version, with its ETag (If-None-Match → 304)."""
-    return _body(*analytics.rendered(state, key, data))
+    """A cached analytics body: rendered once per campus revision, with its ETag (If-None-Match → 304)."""
+    return _body(*states.rendered(state, key, data))
 
 
 def _body(body: bytes, etag: str) -> HttpResponse:
@@ -412,20 +413,19 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     def _state(self, params: dict | None = None):
         """The campus in service on the request's ``as_of`` day (default today).
 
-        A campus whose state this process holds for the current version needs no row of its own read (the
-        version query that proved it current counts the campus' row); otherwise it is looked up (404 if
-        absent)."""
+        A campus whose state this process holds at its current revision needs no other row read (the
+        revision's query proves the campus exists); otherwise it is looked up (404 if absent)."""
         as_of = (params or {}).get("as_of")
         pk = self._pk()
-        state = analytics.cached_state(pk, as_of) if pk is not None else None
-        return state if state is not None else analytics.campus_state(self.get_object(), as_of)
+        state = states.cached_state(pk, as_of) if pk is not None else None
+        return state if state is not None else states.campus_state(self.get_object(), as_of)
 
     def _default_body(self, request, endpoint: str) -> HttpResponse | None:
         """The request without query parameters (today, default assumptions): answered from the shared
-        analytics cache when this process does not hold the body (``analytics.default_body``)."""
+        analytics cache when this process does not hold the body (``campus.state.default_body``)."""
         if request.query_params or (pk := self._pk()) is None:
             return None
-        found = analytics.default_body(pk, endpoint, self._state)
+        found = states.default_body(pk, endpoint, self._state)
         return _body(*found) if found is not None else None
 
     @extend_schema(
@@ -447,7 +447,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
             return _json(
                 state,
                 ("summary", tuple(sorted(params.items()))),
-                lambda: analytics.campus_summary(state, **params),
+                lambda: states.campus_summary(state, **params),
             )
         except ValueError as exc:
             raise field_error(exc) from None
@@ -510,7 +510,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
             # plant or utility feed is not in that day's snapshot (not "no such element"), and a power
             # device stays in the day's chain offline, so failing it would answer "0 GPUs lost" for a
             # device that does not exist yet
-            designed = analytics.designed_state(self.get_object()).snap
+            designed = states.designed_state(self.get_object()).snap
             reasons = [
                 why
                 for kind, ident in params["elements"]
@@ -574,7 +574,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         state = self._state(params)
         try:
             hall = params.get("hall")
-            return _json(state, ("floor_map", hall), lambda: analytics.floor_map(state, hall))
+            return _json(state, ("floor_map", hall), lambda: states.floor_map(state, hall))
         except ValueError as exc:
             raise field_error(exc) from None
 
@@ -857,5 +857,5 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     def timeline(self, request, pk=None):
         params = _query(a.TimelineQuerySerializer, request)
         campus = self.get_object()
-        current = analytics.campus_state(campus, params.get("as_of"))
+        current = states.campus_state(campus, params.get("as_of"))
         return _json(current, ("timeline",), lambda: analytics.timeline(campus, current.as_of))

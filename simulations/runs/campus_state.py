@@ -2,11 +2,10 @@
 
 ``dispatch.start`` builds a run's snapshot once and records beside it (``Run.campus_state``):
 
-- ``version``: the campus's inventory version when the snapshot was read, as the analytics cache keys its
-  states and the summary's shared cache keys its bodies (``campus.versions.campus_version``: row count
-  and newest ``last_updated`` of every table the snapshot reads, the catalog included), as its digest
-  (``version_digest``). Any write to the campus's rows or the catalog changes it (a typed PUE, a rack, a
-  price...), so two runs with the same version, campus and day read the same inventory;
+- ``version``: the campus's revision when the snapshot was read (``Campus.revision``, what the analytics
+  cache keys its states and the summary's shared cache its bodies on, ``campus.state``), as text. Every
+  write to the campus's rows or the catalog raises it (a typed PUE, a rack, a price...), so two runs with the
+  same version, campus and day read the same inventory;
 - ``as_of``: the day whose in-service equipment the snapshot holds;
 - key figures of that snapshot: ``it_mw`` (servers, fabric, rack extras and other IT at full GPU TDP, the
   summary's ``power.design_it_mw`` for that day), ``gpus``, ``pue`` and ``pue_source`` (the PUE the
@@ -19,6 +18,9 @@ from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING, Any
+
+from campus.snapshot_adapter import build_snapshot
+from campus.state import revision
 
 if TYPE_CHECKING:
     from campus.analysis.snapshot import CampusSnapshot
@@ -33,17 +35,13 @@ _ROUNDS = 3
 
 
 def inventory_version(campus_id: int) -> str:
-    """The digest of the campus's analytics version (what the summary cache and conditional GETs key on)."""
-    from campus.versions import campus_version, version_digest
-
-    return version_digest(campus_version(campus_id))
+    """The campus's revision (what the analytics caches key on), as text."""
+    return str(revision(campus_id))
 
 
 def snapshot_with_version(campus_id: int, as_of) -> tuple[CampusSnapshot, str]:
     """The campus's snapshot of ``as_of`` and the inventory version it was read at: the version is read
     before and after the build, and the build repeated (a few times at most) when a write landed between."""
-    from campus.snapshot_adapter import build_snapshot
-
     version = inventory_version(campus_id)
     for _ in range(_ROUNDS):
         snap = build_snapshot(campus_id, as_of)

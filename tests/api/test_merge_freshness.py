@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from campus.api import analytics
+from campus import state as states
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.models import Building, PowerDevice
@@ -33,9 +33,9 @@ def planner_client(db):
 
 @pytest.fixture(autouse=True)
 def _fresh_analytics():
-    analytics.forget()
+    states.forget()
     yield
-    analytics.forget()
+    states.forget()
 
 
 @pytest.fixture

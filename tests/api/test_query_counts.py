@@ -69,9 +69,9 @@ def test_thousand_racks_with_power_roll_up_in_bounded_queries(
 def test_campus_floor_map_of_thousand_racks_in_bounded_queries(
     viewer_client, thousand_racks, django_assert_max_num_queries
 ):
-    from campus.api import analytics
+    from campus import state as states
 
-    analytics.forget()
+    states.forget()
     url = reverse("campus-floor-map", kwargs={"pk": thousand_racks["campus"].pk})
     with django_assert_max_num_queries(40):
         response = viewer_client.get(url)

@@ -43,7 +43,6 @@ class BoundedOffsetPagination(LimitOffsetPagination):
         return 0 if offset is None else min(offset, MAX_OFFSET)
 
 
-
 class TwinPagination(BoundedOffsetPagination):
     """?limit=&offset= paging, NetBox style; ``limit`` is capped so one request stays bounded."""
 
