@@ -45,7 +45,7 @@ from campus.analysis import power, summary
 from campus.analysis.reliability import PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot
 from campus.collector import collector_paused
-from campus.snapshot_adapter import build_snapshot
+from campus.snapshot_adapter import build_snapshot, catalog_snapshot_parts
 from twin.api.renderers import dumps
 
 MAX_CAMPUSES = 4
@@ -154,6 +154,36 @@ def _geometry(campus_id: int) -> tuple[dict, dict]:
     return halls, sizes
 
 
+# campus id -> (its revision_key, the catalog as a snapshot); a few campuses at most
+_catalogs: OrderedDict[int, tuple[str, CampusSnapshot]] = OrderedDict()
+
+
+def catalog(campus_id: int) -> CampusSnapshot:
+    """The catalog as a snapshot (no campus rows: the specs a server's power is worked out from), kept while
+    the campus's revision holds: a catalog write raises every campus's revision."""
+    key = revision_key(campus_id)
+    with _states_lock:
+        hit = _catalogs.get(campus_id)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    snap = CampusSnapshot(
+        id=0,
+        name="",
+        grid_capacity_kw=0,
+        price_usd_per_kwh=0,
+        design_pue=1,
+        ambient_temp_c=25,
+        other_it_fraction=0,
+        **catalog_snapshot_parts(),
+    )
+    with _states_lock:
+        _catalogs[campus_id] = (key, snap)
+        _catalogs.move_to_end(campus_id)
+        while len(_catalogs) > MAX_CAMPUSES:
+            _catalogs.popitem(last=False)
+    return snap
+
+
 def designed_snapshot(campus: models.Campus) -> CampusSnapshot:
     """The campus as designed (every object, whatever its dates), for the checks of a scenario saved against
     its campus (a scenario may name what enters service later; a run checks it against its own day)."""
@@ -240,7 +270,9 @@ def forget(campus_id: int | None = None) -> None:
     with _states_lock:
         if campus_id is None:
             _states.clear()
+            _catalogs.clear()
         else:
+            _catalogs.pop(campus_id, None)
             for key in [k for k in _states if k[0] == campus_id]:
                 del _states[key]
 

@@ -18,7 +18,7 @@ from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
 from campus.api.placement_views import PlacementActionsMixin
-from campus.api.rack_power import attach_node_counts, rack_prefetches
+from campus.api.rack_power import attach_power_rows
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
@@ -98,9 +98,6 @@ class RackViewSet(CampusInventoryViewSet):
     # What a read shows of each related object: its brief form {id, url, name}.
     BRIEF_RELATED = ("campus", "hall", "row", "cooling_unit", "pod")
 
-    def full_prefetch(self):
-        return rack_prefetches()
-
     # What a read reads: the rack's columns and the related objects' names.
     READ_ONLY = (
         *(field.name for field in models.Rack._meta.concrete_fields),
@@ -117,7 +114,7 @@ class RackViewSet(CampusInventoryViewSet):
 
     def attach_page(self, page) -> None:
         if not self.brief:
-            attach_node_counts(page)
+            attach_power_rows(page)
 
 
 # ---------------------------------------------------------------- power and cooling
