@@ -1,20 +1,25 @@
 """``Campus.revision`` grows with every write to the campus's inventory, whatever the path: the database's own
-triggers (campus/migrations/0018_campus_revision.py), read here from the database's catalog and exercised
+triggers (campus/migrations/*_campus_revision.py), read here from the database's catalog and exercised
 with writes that no Django signal sees (raw SQL, ``bulk_create``, queryset ``delete()``)."""
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.db import connection, transaction
 
+from campus import migrations
 from campus.branching import inventory_models
 from campus.models import Campus, GPUModel, Node, Rack
 from campus.models.base import CatalogModel
 from tests.api.test_branches import small_campus
 
-MIGRATION = importlib.import_module("campus.migrations.0018_campus_revision")
+MIGRATION = importlib.import_module(
+    "campus.migrations." + next(Path(migrations.__file__).parent.glob("*_campus_revision.py")).stem
+)
 
 
 def _triggers() -> set[str]:
@@ -31,8 +36,6 @@ def _revision(campus_id: int) -> int:
 
 
 def test_every_inventory_and_catalog_table_has_its_triggers():
-    from django.apps import apps
-
     tables = {im.model._meta.db_table for im in inventory_models()}
     tables |= {
         m._meta.db_table for m in apps.get_app_config("campus").get_models() if issubclass(m, CatalogModel)
