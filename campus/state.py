@@ -235,8 +235,9 @@ def _state(campus: models.Campus, as_of: date | None, keep: bool) -> CampusState
     with _states_lock:
         building = _building.setdefault(campus.pk, threading.Lock())
     with building:  # one build per campus at a time; the others wait and take its result
-        # Read before the rows: a write committed during the build leaves the state under the revision
-        # before it, which the next read finds out of date.
+        # Read before the rows (the campus's own row included, read again by its id): a write committed
+        # during the build leaves the state under the revision before it, which the next read finds out
+        # of date.
         current = revision_key(campus.pk)
         if current is None:
             raise models.Campus.DoesNotExist(f"No campus {campus.pk}.")
@@ -244,7 +245,7 @@ def _state(campus: models.Campus, as_of: date | None, keep: bool) -> CampusState
         if state is not None:
             return state
         halls, sizes = _geometry(campus.pk)
-        snap = build_snapshot(campus, as_of)
+        snap = build_snapshot(campus.pk, as_of)
         state = CampusState(revision=current, as_of=as_of, snap=snap, hall_geometry=halls, rack_size=sizes)
         if not keep:
             return state
