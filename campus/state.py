@@ -2,7 +2,7 @@
 campus's revision grows, and the default analytics bodies shared by every process.
 
 ``Campus.revision`` grows in the transaction of every write to the campus's inventory or to the catalog
-(database triggers, ``campus/migrations/0018_campus_revision.py``). Every cache here is keyed on it: a state
+(database triggers, ``campus.revision``). Every cache here is keyed on it: a state
 built at revision r is served while the campus's row says r, so a request reads its own write at once, and
 another process's write as soon as it is committed. Reading the revision is one query of one column of one
 row.
