@@ -1,8 +1,7 @@
 """Stranded capacity: power provisioned to racks that another constraint keeps from being used.
 
-Everything is in kW of IT as the racks' feeds carry it (a rack's own IT plus the network and other IT
-placed on it, ``heat.rack_it_beyond_kw``: the watts the chain and the cooling take), with the design
-redundancy intact. Per rack:
+Everything is in kW of IT as the racks' feeds carry it (a rack's own IT: the network and the allowance
+are carried beside the racks, ``power_graph``), with the design redundancy intact. Per rack:
 
 * ``provisioned_kw`` = its strongest side's feed rating (what the chain reserves for it);
 * ``feed`` strands the difference to the rating the rack may draw with one side lost
@@ -67,7 +66,7 @@ from campus.analysis.cooling import (
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom, grid_it_kw
 from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, plant_loops, rack_heat_split
-from campus.analysis.power import power_graph
+from campus.analysis.power import baseline_state, power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
 
@@ -445,7 +444,7 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     fed_campus = sum(fed_by_hall.values())
     # the upstream chain counts what runs: a rack dark with nothing failed (its feeds' devices offline)
     # draws nothing and can take nothing; a hall of such racks strands all of them, naming a dead device
-    live = g.baseline().live
+    live = baseline_state(g).live
     live_fed_by_hall: dict[int, float] = {}
     live_it_by_hall: dict[int, float] = {}
     dead_supply: dict[int, dict] = {}  # hall -> a dead device feeding one of its dark racks

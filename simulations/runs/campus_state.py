@@ -17,14 +17,14 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from campus.analysis.facility import campus_pue
+from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.summary import campus_it
 from campus.snapshot_adapter import build_snapshot
 from campus.state import revision
-
-if TYPE_CHECKING:
-    from campus.analysis.snapshot import CampusSnapshot
-    from simulations.models import Run
+from simulations.models import Run
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +72,6 @@ def record(campus_id: int, snap: CampusSnapshot, version: str, params: Any) -> d
         "pue_source": None,
     }
     try:
-        from campus.analysis.facility import campus_pue
-        from campus.analysis.summary import campus_it
-
         state["it_mw"] = _r(campus_it(snap).it_kw / 1000.0, 9)
         resolved = campus_pue(snap, getattr(params, "pue", None))
         state["pue"] = _r(resolved.pue)

@@ -40,13 +40,12 @@ from dataclasses import dataclass, field
 
 from campus.analysis.headroom import _generator_carries  # addition: the scenario set
 from campus.analysis.heat import (
-    other_it_added_split,
-    other_it_hall_shares,
     other_it_per_server_kw,
     server_share,
 )
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
+from campus.analysis.power import PowerGraph, baseline_state, power_graph
+from campus.analysis.power_solve import _resolve, _State
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -182,7 +181,7 @@ def _placement(g: PowerGraph) -> _Placement:
     snap = g.snap
     hall_building = {h.id: h.building_id for h in snap.halls}
     per_hall: dict[int, dict[int, tuple[float, float]]] = {}
-    live = g.baseline().live
+    live = baseline_state(g).live
     for r in snap.racks:
         # a rack takes added load only on a live path: a rack dark with nothing failed (its feeds' devices
         # offline) can take none, and the scope around it places all on the others  # addition of a later rule
@@ -235,31 +234,18 @@ class _Probe:
             w = weights.get(r.id, 0.0)
             if w > 0:
                 self.load_vec[r.id] = {r.hall_id: w}
-        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls
-        # by ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load,
-        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights. Addition of a later
-        # rule (servers installed, ``heat.other_it_added_split``): today's other IT per server kW stays in
-        # the servers' own hall, only the rest spreads.
+        # The allowance the added servers bring (``heat.other_it_per_server_kw`` per server kW) is on their
+        # hall's load beside the racks (``power_graph.PowerGraph._it_beside_racks``), not on the racks.
         per_server = other_it_per_server_kw(g.snap)
-        own_other, spread_other = other_it_added_split(g.snap)
-        shares = other_it_hall_shares(g.snap) if per_server > 0 else {}
-        if shares:
+        if per_server > 0:
             hall_servers: dict[int, float] = {}  # server kW per kW of probe load added to the hall
             for r in g.snap.racks:
                 w = weights.get(r.id, 0.0)
                 if w > 0:
                     hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
-            for r in g.snap.racks:
-                vec = self.load_vec.get(r.id)
-                if vec is None:
-                    continue
-                own = r.hall_id
-                vec[own] = vec.get(own, 0.0) + weights[r.id] * hall_servers.get(own, 0.0) * own_other
-                share = shares.get(r.hall_id, 0.0)
-                if share <= 0:
-                    continue
-                for h0, servers in hall_servers.items():
-                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * spread_other * share
+            for lid, (_kind, hall) in g.it_places.items():
+                if hall_servers.get(hall, 0.0) > 0:
+                    self.load_vec[lid] = {hall: per_server * hall_servers[hall] * g.it_share[lid]}
         mech = mechanical_sensitivity(g.snap, weights)
         for lid, key in g.mechanical.items():
             vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}
@@ -268,7 +254,7 @@ class _Probe:
         self.base_in: dict[int, Vec] = {}
         self.base_feed: dict[int, Vec] = {}
         self.base_util: dict[int, Vec] = {}
-        base = g.baseline()
+        base = baseline_state(g)
         self.solve(base, set(g.status_dead), set(), frozenset(), g.order, g.load_feeds.keys(), True)
 
     def solve(
@@ -355,7 +341,7 @@ class _Probe:
 
 def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozenset[int]]]:
     """(failure, dead devices, dead feeds, failed utilities) of every scenario after the healthy one."""
-    base = g.baseline()
+    base = baseline_state(g)
     out = []
     for d in g.order:
         # addition: a generator that carries load in the healthy chain is failed too (the scenario set of
@@ -433,7 +419,7 @@ _CACHE_LOCK = threading.Lock()
 
 def _compute(g: PowerGraph) -> Headroom:
     snap = g.snap
-    base = g.baseline()
+    base = baseline_state(g)
     place = _placement(g)
     probe = _Probe(g, place.rack_weight)
     hall_building = {h.id: h.building_id for h in snap.halls}
@@ -587,7 +573,7 @@ def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
     Both sides of a 2N chain count, so this is NOT load that can be added with redundancy intact; it is
     kept for comparison with ``failover_headroom``."""
     g = power_graph(snap)
-    base = g.baseline()
+    base = baseline_state(g)
     out: dict[int, float] = {}
     for d in snap.power_devices:
         if d.utility_feed_id is not None and d.building_id is not None:
