@@ -28,7 +28,7 @@ from django.db import connection  # noqa: E402
 
 from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
 from campus import branching  # noqa: E402
-from campus.api import analytics  # noqa: E402
+from campus import state as states  # noqa: E402
 from campus.api.branch_views import figures  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
 from campus.interchange.importer import import_campus  # noqa: E402
@@ -49,7 +49,7 @@ def run(gpus: int) -> dict:
     device = PowerDevice.objects.filter(campus=branch, kind="ups").order_by("name").first()
     device.rated_kw = device.rated_kw * 1.1
     device.save()
-    analytics.forget()
+    states.forget()
     t0 = time.perf_counter()
     objects = branching.compare(branching.read_design(branch.pk), branching.read_design(parent.pk))
     t1 = time.perf_counter()

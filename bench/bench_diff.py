@@ -40,7 +40,7 @@ from django.core.cache import caches  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from campus import branching  # noqa: E402
-from campus.api import analytics  # noqa: E402
+from campus import state as states  # noqa: E402
 from campus.models import Campus, Rack  # noqa: E402
 
 rows: list[tuple[str, float, float]] = []
@@ -55,8 +55,8 @@ def timed(label: str, work):
 
 
 def cold() -> None:
-    analytics.forget()
-    caches[analytics.SHARED_CACHE].clear()
+    states.forget()
+    caches[states.SHARED_CACHE].clear()
 
 
 def main() -> None:
@@ -93,7 +93,7 @@ def main() -> None:
     ours = theirs = None  # noqa: F841 - the designs are let go before the summaries
     timed(
         "figures as before: summaries of fresh states, not shared",
-        lambda: [analytics.campus_summary(analytics.campus_state(c)) for c in (base, branch)],
+        lambda: [states.campus_summary(states.campus_state(c)) for c in (base, branch)],
     )
 
     def get():
@@ -104,10 +104,10 @@ def main() -> None:
     cold()
     timed("GET diff/ cold (no state, nothing shared)", get)
     timed("GET diff/ again (states and summaries held)", get)
-    analytics.forget()
+    states.forget()
     timed("GET diff/ in another process (both summaries shared)", get)
     cold()
-    timed("  warm(base): the job's analysis of the base", lambda: analytics.warm(base))
+    timed("  warm(base): the job's analysis of the base", lambda: states.warm(base))
     timed("GET diff/ with the base's summary shared", get)
     print(f"load average {os.getloadavg()[0]:.1f}")
 

@@ -38,7 +38,7 @@ from django.core.cache import caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from campus.api import analytics  # noqa: E402
+from campus import state as states  # noqa: E402
 from campus.catalog_loader import ensure_catalog_and_roles  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
 from campus.models import Job  # noqa: E402
@@ -119,19 +119,19 @@ def first_reads(client: APIClient, campus_id: int | None, cold: bool) -> dict[st
         return times
     rounds = [("", False)] + ([("cold ", True)] if cold else [])
     for prefix, drop in rounds:
-        analytics.forget()
+        states.forget()
         if drop:
-            version = analytics.campus_version(campus_id)
-            for endpoint in analytics.SHARED_ENDPOINTS:
-                key = analytics.shared_key(campus_id, version, analytics.today(), endpoint)
-                caches[analytics.SHARED_CACHE].delete(key)
-            analytics.forget()
-        for endpoint in analytics.SHARED_ENDPOINTS:
+            version = states.revision_key(campus_id)
+            for endpoint in states.SHARED_ENDPOINTS:
+                key = states.shared_key(campus_id, version, states.today(), endpoint)
+                caches[states.SHARED_CACHE].delete(key)
+            states.forget()
+        for endpoint in states.SHARED_ENDPOINTS:
             started = time.perf_counter()
             response = client.get(f"/api/campuses/{campus_id}/{endpoint}/")
             times[prefix + endpoint] = time.perf_counter() - started
             assert response.status_code == 200, response.content[:500]
-    analytics.forget()
+    states.forget()
     return times
 
 

@@ -28,7 +28,7 @@ from django.db import connection  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
-from campus.api import analytics  # noqa: E402
+from campus import state as states  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
 from campus.interchange.importer import import_campus  # noqa: E402
 from campus.models import DataHall  # noqa: E402
@@ -58,7 +58,7 @@ def run(gpus: int) -> list[dict]:
     ensure_catalog_and_roles()
     campus = import_campus(generate_spec(f"Bench placement {gpus}", gpus))
     c = client()
-    analytics.forget()
+    states.forget()
     hall = DataHall.objects.filter(building__campus=campus).order_by("pk").last()
     queries = [
         ("cold: 1 rack x 1 node", {"node_model": NODE, "racks": 1, "nodes_per_rack": 1}),

@@ -1,7 +1,9 @@
 from celery.signals import worker_ready
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
+from django.db.models.signals import post_migrate
 
+from campus import revision
 from twin.database import use_c_timestamp_loader
 
 
@@ -26,4 +28,9 @@ class CampusConfig(AppConfig):
         # A starting worker (often the one replacing a dead one) fails the jobs its predecessor left running.
         worker_ready.connect(
             jobs.reap_on_worker_ready, weak=False, dispatch_uid="campus.reap_jobs_on_worker_ready"
+        )
+
+        # A table SQLite rebuilt to alter a column has lost its triggers: the campus revision's are made again.
+        post_migrate.connect(
+            revision.ensure_after_migrate, sender=self, dispatch_uid="campus.revision_triggers"
         )

@@ -46,7 +46,7 @@ from twin.api.history import record_baselines
 # Columns that change on every save and say nothing about the design.
 BOOKKEEPING = frozenset({"created", "last_updated"})
 # Campus columns that are the campus's identity, not its design.
-CAMPUS_IDENTITY = frozenset({"id", "name", "parent", "branched_at", *BOOKKEEPING})
+CAMPUS_IDENTITY = frozenset({"id", "name", "parent", "branched_at", "revision", *BOOKKEEPING})
 # Models of the campus app that belong to a campus but are not part of its design (a job records how a
 # campus was made; a branch is not made by it).
 NOT_INVENTORY: frozenset[type] = frozenset({BranchBase, Job})

@@ -13,7 +13,7 @@ Lifecycle (docs/operations.md, "Campus jobs")::
   before the commit (a bad spec, a generator error, a time limit, a crash) rolls the writes back and records
   the cause on the job.
 - Once committed, the worker computes the campus' default summary and whole-campus floor map into the shared
-  analytics cache (``campus.api.analytics.warm``, stage "analysing"), so the campus' first reads do not
+  analytics cache (``campus.state.warm``, stage "analysing"), so the campus' first reads do not
   compute them, and only then marks the job succeeded. A failure there is logged and the job still succeeds;
   a job with its campus set is never failed (the reaper finishes one whose worker died while analysing).
 - Progress and the heartbeat are written by a thread with its own database connection, so readers see them
@@ -43,6 +43,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
+from campus import state
 from campus.models import Job
 
 log = logging.getLogger(__name__)
@@ -461,12 +462,10 @@ WRITTEN = 0.9  # the job's progress once its campus is written; the analysis tak
 def _analyse(job_id: int, campus, progress: JobProgress) -> None:
     """Fill the shared analytics cache with the new campus' default summary and floor map. Never fails the
     job: the campus is committed, and a read that finds nothing cached computes it."""
-    from campus.api import analytics
-
     stages = {"summary": (0.92, "analysing: summary"), "floor-map": (0.97, "analysing: floor map")}
     progress.set(0.91, "analysing")
     try:
-        analytics.warm(campus, report=lambda endpoint: progress.set(*stages[endpoint]))
+        state.warm(campus, report=lambda endpoint: progress.set(*stages[endpoint]))
     except Exception:
         log.exception("job %s: the analysis of campus %s was not stored", job_id, campus.pk)
 

@@ -577,28 +577,6 @@ def uploaded_weather(campus: Campus) -> WeatherYear | None:
     return WeatherYear(climate=campus.climate, source=row.source, pressure_pa=row.pressure_pa, **row.arrays())
 
 
-CATALOG_MODELS = ("GPUModel", "NodeModel", "SwitchModel", "LinkMedium", "FailureRate")
-
-# Each part of a snapshot and the tables (model names) it is read from: a part built before is reused while
-# the versions of those tables hold (``build_snapshot``'s ``versions`` and ``parts``). The rack part reads the
-# active nodes and the halls' buildings too; pods, switches and links name catalog rows by slug.
-PART_SOURCES: dict[str, tuple[str, ...]] = {
-    "catalog": CATALOG_MODELS,
-    "buildings": ("Building",),
-    "halls": ("DataHall",),
-    "racks": ("Rack", "Node", "NodeModel", "DataHall"),
-    "utility_feeds": ("UtilityFeed",),
-    "power_devices": ("PowerDevice",),
-    "power_feeds": ("PowerFeed",),
-    "energy_storage": ("EnergyStorage",),
-    "cooling_plants": ("CoolingPlant",),
-    "cooling_units": ("CoolingUnit",),
-    "pods": ("Pod", "SwitchModel"),
-    "switches": ("Switch", "SwitchModel"),
-    "links": ("Link", "LinkMedium"),
-    "weather": ("CampusWeather", "Campus"),
-}
-
 _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (
     ("utility_feeds", UTILITY_FEED_TABLE),
     ("power_devices", POWER_DEVICE_TABLE),
@@ -612,71 +590,19 @@ _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (
 )
 
 
-def designed_snapshot(campus: Campus) -> CampusSnapshot:
-    """The campus as designed (``build_snapshot(campus)``: every object, whatever its dates) from the
-    analytics' state cache: kept per campus version and rebuilt from the tables changed since
-    (``designed_state`` in ``campus.api.analytics``), for the checks of a scenario saved against its campus
-    (a scenario may name what enters service later; a run checks it against its own day)."""
-    from campus.api import analytics
-
-    return analytics.designed_state(campus).snap
-
-
-def in_service_snapshot(campus: Campus, as_of: date | None = None) -> CampusSnapshot:
-    """What of the campus is in service on ``as_of`` (default today), as the analytics read it and a run
-    launched for that day reads it (``build_snapshot(campus, as_of)``), from the analytics' state cache."""
-    from campus.api import analytics
-
-    return analytics.campus_state(campus, as_of).snap
-
-
-def build_snapshot(
-    campus: Campus | int,
-    as_of: date | None = None,
-    versions: Mapping[str, Any] | None = None,
-    parts: dict[str, tuple[tuple, Any]] | None = None,
-) -> CampusSnapshot:
+def build_snapshot(campus: Campus | int, as_of: date | None = None) -> CampusSnapshot:
     """The campus as designed (every object, whatever its dates), or with ``as_of`` what is in service on
-    that day (``campus.analysis.phases``), one query per table.
-
-    With ``versions`` (model name -> a value that changes whenever a row of that table the campus reads
-    changes, as ``campus.api.analytics.campus_version`` gives) and ``parts`` (a dict kept by the caller
-    between builds), each part whose source tables' versions equal those of the part's last build is reused
-    instead of read again: after one rack changes, only the racks are read. The result equals a build from
-    scratch whenever the versions are right (a property test checks it after random writes).
-    """
+    that day (``campus.analysis.phases``), one query per table. ``campus.state`` keeps it per campus
+    revision."""
     campus = campus if isinstance(campus, Campus) else Campus.objects.get(pk=campus)
     cid = campus.pk
-    reuse = versions is not None and parts is not None
-
-    def part(name: str, compute: Callable[[], Any]) -> Any:
-        if not reuse:
-            return compute()
-        key = tuple(versions[m] for m in PART_SOURCES[name])
-        slot = name
-        if name == "racks":
-            key += (as_of,)  # the servers in service depend on the day
-            # The campus as designed (what simulation runs read) keeps its own racks, so checking a scenario
-            # does not evict the racks of the day the dashboard shows, nor the other way round.
-            slot = "racks" if as_of is not None else "racks (designed)"
-        hit = parts.get(slot)
-        if hit is not None and hit[0] == key:
-            return hit[1]
-        value = compute()
-        parts[slot] = (key, value)
-        return value
-
     ctx: dict[str, Any] = {}
-    ctx.update(part("catalog", catalog_snapshot_parts))
-    ctx["buildings"] = part("buildings", lambda: _read(BUILDING_TABLE, ctx, cid))
-    ctx["halls"] = part("halls", lambda: _read(HALL_TABLE, ctx, cid))
-
-    def racks() -> tuple:
-        return _read(RACK_TABLE, {"nodes_by_rack": _active_nodes_by_rack(cid, as_of)}, cid)
-
-    ctx["racks"] = part("racks", racks)
+    ctx.update(catalog_snapshot_parts())
+    ctx["buildings"] = _read(BUILDING_TABLE, ctx, cid)
+    ctx["halls"] = _read(HALL_TABLE, ctx, cid)
+    ctx["racks"] = _read(RACK_TABLE, {"nodes_by_rack": _active_nodes_by_rack(cid, as_of)}, cid)
     for name, table in _CAMPUS_PARTS:
-        ctx[name] = part(name, lambda table=table: _read(table, ctx, cid))
-    ctx["weather"] = part("weather", lambda: uploaded_weather(campus))
+        ctx[name] = _read(table, ctx, cid)
+    ctx["weather"] = uploaded_weather(campus)
     snap = operating(_row_to_snap(CAMPUS_TABLE, _instance_row(campus, CAMPUS_TABLE), ctx))
     return snap if as_of is None else snapshot_as_of(snap, as_of)

@@ -139,7 +139,7 @@ class Run(models.Model):
     # dataclasses, written and read only by our own workers).
     snapshot = models.BinaryField(null=True, blank=True, editable=False)
     # The campus state the run computed on, recorded when its snapshot is built (``runs.campus_state``): the
-    # campus's inventory version (the analytics' ``campus_version`` digest), the day, and key figures (IT MW,
+    # campus's revision (``Campus.revision``), the day, and key figures (IT MW,
     # the PUE used). None: not started yet, or a run from before runs recorded it.
     campus_state = models.JSONField(null=True, blank=True)
 

@@ -23,11 +23,11 @@ _DB_FIXTURES = {
 @pytest.fixture
 def fresh_analytics():
     """The process's analytics states and versions forgotten before and after the test."""
-    from campus.api import analytics
+    from campus import state as states
 
-    analytics.forget()
+    states.forget()
     yield
-    analytics.forget()
+    states.forget()
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from campus import branching, jobs
-from campus.api import analytics
+from campus import state as states
 from campus.api.serializers_ import branches as b
 from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
 from campus.models import Campus, Job, Node
@@ -64,7 +64,7 @@ def campus_gpus(campus_id: int) -> int:
 
 @functools.cache
 def _diff_code() -> str:
-    """A digest of the code that makes a diff's body (with ``analytics.code_digest``, that of its figures)."""
+    """A digest of the code that makes a diff's body (with ``states.code_digest``, that of its figures)."""
     digest = hashlib.sha256()
     for module in (branching, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
@@ -72,14 +72,13 @@ def _diff_code() -> str:
 
 
 def diff_key(ours_id: int, theirs_id: int) -> str:
-    """The shared analytics cache's key of a diff body: both campuses at their current versions, today (the
-    figures are today's), and the code. The versions are read before the body is made, so a write meanwhile
-    leaves the body under the versions it was read at, where nothing asks for it again."""
-    ours_v = analytics.version_digest(analytics.current_version(ours_id))
-    theirs_v = analytics.version_digest(analytics.current_version(theirs_id))
+    """The shared analytics cache's key of a diff body: both campuses at their current revisions, today (the
+    figures are today's), and the code. The revisions are read before the body is made, so a write meanwhile
+    leaves the body under the revisions it was read at, where nothing asks for it again."""
+    ours_r, theirs_r = states.revision_key(ours_id), states.revision_key(theirs_id)
     return (
-        f"diff:{analytics.code_digest()}:{_diff_code()}:{ours_id}:{ours_v}:{theirs_id}:{theirs_v}:"
-        f"{analytics.today().isoformat()}"
+        f"diff:{states.code_digest()}:{_diff_code()}:{ours_id}:{ours_r}:{theirs_id}:{theirs_r}:"
+        f"{states.today().isoformat()}"
     )
 
 
@@ -87,9 +86,9 @@ def default_summary(campus: Campus) -> dict:
     """The campus's summary with the default assumptions, as GET summary/ answers it: this process's state
     if it holds the body, else the shared analytics cache (filled by the jobs that write a campus and by
     every summary read), else computed and stored there for the summary page that follows."""
-    found = analytics.default_body(campus.pk, "summary", lambda: analytics.campus_state(campus))
+    found = states.default_body(campus.pk, "summary", lambda: states.campus_state(campus))
     if found is None:  # deleted meanwhile
-        return analytics.campus_summary(analytics.campus_state(campus), **analytics.default_summary_params())
+        return states.campus_summary(states.campus_state(campus), **states.default_summary_params())
     return json.loads(found[0])
 
 
@@ -206,7 +205,7 @@ class BranchActionsMixin:
         if theirs is None:
             raise ValidationError({"against": [f"No campus {against}."]})
         key = diff_key(ours.pk, theirs.pk)
-        found = analytics.shared_get(key)
+        found = states.shared_get(key)
         if found is None:
             objects = branching.compare(branching.read_design(ours.pk), branching.read_design(theirs.pk))
             body = {
@@ -217,7 +216,7 @@ class BranchActionsMixin:
             }
             text = renderers.dumps(body)
             found = (text, f'"{hashlib.md5(text, usedforsecurity=False).hexdigest()}"')
-            analytics.shared_set(key, found)
+            states.shared_set(key, found)
         response = HttpResponse(found[0], content_type="application/json")
         response["ETag"] = found[1]
         return response

@@ -18,7 +18,8 @@ from rest_framework.response import Response
 from campus.analysis import calculators
 from campus.analysis.compute import PARTITIONS, PRECISIONS
 from campus.models import Campus, GPUModel
-from campus.snapshot_adapter import gpu_spec
+from campus.snapshot_adapter import catalog_snapshot_parts, gpu_spec
+from campus.state import in_service_snapshot
 from twin.api.exceptions import error_paths, field_error
 from twin.api.serializers.base import BoundedPrimaryKeyRelatedField, DayField, StrictFieldsMixin
 
@@ -291,8 +292,6 @@ class TrainingTimeView(CalculatorView):
     output_serializer = TrainingTimeOutput
 
     def compute(self, data):
-        from campus.snapshot_adapter import catalog_snapshot_parts, in_service_snapshot
-
         kwargs = {k: data[k] for k in ("flops", "precision", "mfu", "partition")}
         kwargs["ettr"] = data.get("ettr")
         if data.get("campus") is not None:

@@ -8,8 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from campus import state as states
 from campus.analysis.placement import PlacementRequest, RowGeo, place
-from campus.api import analytics
 from campus.api.serializers_ import placement as p
 from campus.models import DataHall, Row
 from campus.placement_branch import PlacementInvalid, apply_as_branch
@@ -131,7 +131,7 @@ class PlacementActionsMixin:
         hall_id = data.get("hall")
         if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
             raise ValidationError({"hall": [f"No hall {hall_id} in this campus."]})
-        state = analytics.campus_state(campus)
+        state = states.campus_state(campus)
         if hall_id is not None and all(h.id != hall_id for h in state.snap.halls):
             raise ValidationError(
                 {

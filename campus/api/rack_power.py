@@ -1,126 +1,59 @@
-"""The power block of a rack's API representation, from prefetched rows and the catalog specs.
+"""The power block of a rack's API representation, from its servers, its feeds and the catalog's specs.
 
-Loads come from ``CampusSnapshot.node_power_w`` (the same figure every analysis uses), on a snapshot that
-holds only the catalog: one set of catalog queries per request, however many racks are listed.
+Loads come from ``CampusSnapshot.node_power_w`` (the same figure every analysis uses), on the catalog kept
+by the campus state while the rack's campus's revision holds (``campus.state.catalog``: a catalog write
+raises every campus's revision). A page of racks reads its servers (counted by model) and its feeds (as
+plain values) in one query each, however many racks it lists.
 """
 
 from __future__ import annotations
 
-import threading
 from operator import itemgetter
 
-from django.db import router
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 
+from campus import state
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.snapshot import CampusSnapshot
 from campus.choices import NodeStatus
-from campus.models import Node, PowerFeed, Rack
-from campus.snapshot_adapter import catalog_snapshot_parts
-from twin.api import lookup
+from campus.models import Node, PowerFeed
 
 _CONTEXT_KEY = "_catalog_snapshot"
 _MADE_KEY = "_rack_power_made"
+_FEED_COLUMNS = ("id", "side", "rating_kw", "upstream_id", "upstream__name")
 
 
-def rack_prefetches() -> list[Prefetch]:
-    """The feeds of racks read as objects (one rack, a bulk write's answer; a list page reads its feeds with
-    ``attach_feeds``); unordered, since rack_power sorts them (the model's ordering would join the campus
-    for nothing)."""
-    return [
-        Prefetch(
-            "feeds",
-            queryset=PowerFeed.objects.select_related("upstream")
-            .only("id", "rack_id", "side", "rating_kw", "upstream__id", "upstream__name")
-            .order_by(),
-            to_attr="power_feeds",
-        ),
-    ]
-
-
-def _feed_rows(rack_ids):
-    return (
-        PowerFeed.objects.filter(rack_id__in=rack_ids)
-        .order_by()
-        .values_list("rack_id", "id", "side", "rating_kw", "upstream_id", "upstream__name")
-    )
-
-
-def _node_count_rows(rack_ids):
-    # Grouped by status too, the active ones kept by the caller: the racks' keys are then the statement's
-    # only parameters, and a page of 50 stays within what psycopg keeps converted per statement (50).
-    return (
-        Node.objects.filter(rack_id__in=rack_ids)
-        .order_by()
-        .values_list("rack_id", "node_model__slug", "status")
-        .annotate(n=Count("id"))
-        .order_by("rack_id", "node_model__slug", "status")
-    )
-
-
-def _kept(build, rack_ids: list) -> list[tuple]:
-    """``build(rack_ids)``'s rows with its statement kept per number of racks (``twin.api.lookup``)."""
-    db = router.db_for_read(Rack)
-    rows = lookup.rows_for_keys((build.__qualname__,), build, rack_ids, db)
-    return rows if rows is not None else list(build(rack_ids).using(db))
-
-
-def attach_feeds(racks) -> None:
-    """Each rack's feeds as rows ``(id, side, rating_kw, upstream_id, upstream_name)``, for a page of racks in
-    one query of plain values (building two model objects per feed was a third of a page's cost)."""
-    by_rack = {rack.pk: rack for rack in racks}
-    for rack in racks:
-        rack.power_feed_rows = []
-    if not by_rack:
-        return
-    for rack_id, *feed in _kept(_feed_rows, list(by_rack)):
-        by_rack[rack_id].power_feed_rows.append(tuple(feed))
-
-
-def attach_node_counts(racks) -> None:
-    """Each rack's active servers as ``(node model slug, count)``, for a page of racks in one grouped query
-    (rather than one object per server)."""
+def attach_power_rows(racks) -> None:
+    """Each rack's active servers as ``(node model slug, count)`` and its feeds as ``(id, side, rating_kw,
+    upstream id, upstream name)``, for a page of racks in one query each (rather than objects per server
+    and per feed)."""
     by_rack = {rack.pk: rack for rack in racks}
     for rack in racks:
         rack.active_node_counts = []
+        rack.power_feed_rows = []
     if not by_rack:
         return
-    active = NodeStatus.ACTIVE
-    for rack_id, slug, status, count in _kept(_node_count_rows, list(by_rack)):
-        if status == active:
-            by_rack[rack_id].active_node_counts.append((slug, count))
+    counts = (
+        Node.objects.filter(rack_id__in=list(by_rack), status=NodeStatus.ACTIVE)
+        .order_by()
+        .values_list("rack_id", "node_model__slug")
+        .annotate(n=Count("id"))
+        .order_by("rack_id", "node_model__slug")
+    )
+    for rack_id, slug, count in counts:
+        by_rack[rack_id].active_node_counts.append((slug, count))
+    feeds = (
+        PowerFeed.objects.filter(rack_id__in=list(by_rack)).order_by().values_list("rack_id", *_FEED_COLUMNS)
+    )
+    for rack_id, *feed in feeds:
+        by_rack[rack_id].power_feed_rows.append(tuple(feed))
 
 
-_catalog_cache: dict[str, tuple] = {}
-_catalog_lock = threading.Lock()
-
-
-def catalog_snapshot(context: dict) -> CampusSnapshot:
-    """The catalog as a snapshot: once per request, rebuilt only when a catalog row changes."""
+def catalog_snapshot(context: dict, campus_id: int) -> CampusSnapshot:
+    """The catalog as a snapshot (its specs give a server's power), asked for once per request."""
     snap = context.get(_CONTEXT_KEY)
-    if snap is not None:
-        return snap
-    from campus.api.analytics import current_catalog_version
-
-    version = current_catalog_version()
-    with _catalog_lock:
-        cached = _catalog_cache.get("catalog")
-    if cached is not None and cached[0] == version:
-        snap = cached[1]
-    else:
-        snap = CampusSnapshot(
-            id=0,
-            name="",
-            grid_capacity_kw=0,
-            price_usd_per_kwh=0,
-            design_pue=1,
-            ambient_temp_c=25,
-            other_it_fraction=0,
-            **catalog_snapshot_parts(),
-        )
-        with _catalog_lock:
-            _catalog_cache["catalog"] = (version, snap)
-    context[_CONTEXT_KEY] = snap
+    if snap is None:
+        snap = context[_CONTEXT_KEY] = state.catalog(campus_id)
     return snap
 
 
@@ -165,10 +98,7 @@ def rack_power(rack, context: dict) -> dict:
         )
     feeds = getattr(rack, "power_feed_rows", None)
     if feeds is None:
-        objects = getattr(rack, "power_feeds", None)
-        if objects is None:
-            objects = rack.feeds.select_related("upstream")
-        feeds = [(f.id, f.side, f.rating_kw, f.upstream_id, f.upstream.name) for f in objects]
+        feeds = list(rack.feeds.order_by().values_list(*_FEED_COLUMNS))
     if len(feeds) > 1:
         feeds = sorted(feeds, key=_feed_order)
     # Racks of one make, extras and feed ratings share every figure but their feeds: worked out once per
@@ -179,7 +109,7 @@ def rack_power(rack, context: dict) -> dict:
     key = (tuple(counts), rack.extra_it_kw, tuple(map(_feed_rating, feeds)))
     figures = made.get(key)
     if figures is None:
-        figures = made[key] = _figures(catalog_snapshot(context), *key)
+        figures = made[key] = _figures(catalog_snapshot(context, rack.campus_id), *key)
     gpus, gpus_by_model, it_load_kw, feed_a_kw, feed_b_kw, single_side_load_pct = figures
     return {
         "gpus": gpus,

@@ -12,12 +12,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from campus import models
+from campus import state as states
 from campus.analysis import phases
 from campus.api import analytics, filtersets
 from campus.api import serializers_ as s
 from campus.api.branch_views import BranchActionsMixin
 from campus.api.placement_views import PlacementActionsMixin
-from campus.api.rack_power import attach_feeds, attach_node_counts, rack_prefetches
+from campus.api.rack_power import attach_power_rows
 from campus.api.serializers_ import analytics as a
 from campus.integrity import WriteCheck
 from twin.api import history
@@ -97,10 +98,6 @@ class RackViewSet(CampusInventoryViewSet):
     # What a read shows of each related object: its brief form {id, url, name}.
     BRIEF_RELATED = ("campus", "hall", "row", "cooling_unit", "pod")
 
-    def full_prefetch(self):
-        # A list page reads its racks' feeds as plain rows (attach_page); one rack reads them here.
-        return [] if self.action == "list" else rack_prefetches()
-
     # What a read reads: the rack's columns and the related objects' names.
     READ_ONLY = (
         *(field.name for field in models.Rack._meta.concrete_fields),
@@ -109,20 +106,15 @@ class RackViewSet(CampusInventoryViewSet):
 
     def get_queryset(self):
         queryset = super().get_queryset()
-        if self.request is not None and self.request.method in ("GET", "HEAD") and self.action != "list":
+        if self.request is not None and self.request.method in ("GET", "HEAD"):
             # Reads show related objects briefly: their other columns are not read (writes validate
-            # against whole related objects, so they keep them). A list page reads its rows as plain
-            # values (twin.api.rows) and takes only keys from this queryset.
+            # against whole related objects, so they keep them).
             queryset = queryset.only(*self.READ_ONLY)
         return queryset
 
-    # Its power block reads the rack's columns and what attach_page adds: a list page is read as rows.
-    row_methods = ("power",)
-
     def attach_page(self, page) -> None:
         if not self.brief:
-            attach_node_counts(page)
-            attach_feeds(page)
+            attach_power_rows(page)
 
 
 # ---------------------------------------------------------------- power and cooling
@@ -210,7 +202,6 @@ class CatalogViewSet(TwinModelViewSet):
     racks that hold its servers (campus.integrity: units and design power of each rack)."""
 
     search_fields = ("slug", "name", "source")
-    list_by_parameters = True
 
     def write_check(self):
         return WriteCheck()
@@ -323,8 +314,8 @@ class ChangeViewSet(QueryParametersMixin, mixins.ListModelMixin, viewsets.Generi
 
 
 def _json(state, key: tuple, data) -> HttpResponse:
-    """A cached analytics body: rendered once per campus version, with its ETag (If-None-Match → 304)."""
-    return _body(*analytics.rendered(state, key, data))
+    """A cached analytics body: rendered once per campus revision, with its ETag (If-None-Match → 304)."""
+    return _body(*states.rendered(state, key, data))
 
 
 def _body(body: bytes, etag: str) -> HttpResponse:
@@ -419,20 +410,19 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     def _state(self, params: dict | None = None):
         """The campus in service on the request's ``as_of`` day (default today).
 
-        A campus whose state this process holds for the current version needs no row of its own read (the
-        version query that proved it current counts the campus' row); otherwise it is looked up (404 if
-        absent)."""
+        A campus whose state this process holds at its current revision needs no other row read (the
+        revision's query proves the campus exists); otherwise it is looked up (404 if absent)."""
         as_of = (params or {}).get("as_of")
         pk = self._pk()
-        state = analytics.cached_state(pk, as_of) if pk is not None else None
-        return state if state is not None else analytics.campus_state(self.get_object(), as_of)
+        state = states.cached_state(pk, as_of) if pk is not None else None
+        return state if state is not None else states.campus_state(self.get_object(), as_of)
 
     def _default_body(self, request, endpoint: str) -> HttpResponse | None:
         """The request without query parameters (today, default assumptions): answered from the shared
-        analytics cache when this process does not hold the body (``analytics.default_body``)."""
+        analytics cache when this process does not hold the body (``campus.state.default_body``)."""
         if request.query_params or (pk := self._pk()) is None:
             return None
-        found = analytics.default_body(pk, endpoint, self._state)
+        found = states.default_body(pk, endpoint, self._state)
         return _body(*found) if found is not None else None
 
     @extend_schema(
@@ -454,7 +444,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
             return _json(
                 state,
                 ("summary", tuple(sorted(params.items()))),
-                lambda: analytics.campus_summary(state, **params),
+                lambda: states.campus_summary(state, **params),
             )
         except ValueError as exc:
             raise field_error(exc) from None
@@ -517,7 +507,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
             # plant or utility feed is not in that day's snapshot (not "no such element"), and a power
             # device stays in the day's chain offline, so failing it would answer "0 GPUs lost" for a
             # device that does not exist yet
-            designed = analytics.designed_state(self.get_object()).snap
+            designed = states.designed_state(self.get_object()).snap
             reasons = [
                 why
                 for kind, ident in params["elements"]
@@ -581,7 +571,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
         state = self._state(params)
         try:
             hall = params.get("hall")
-            return _json(state, ("floor_map", hall), lambda: analytics.floor_map(state, hall))
+            return _json(state, ("floor_map", hall), lambda: states.floor_map(state, hall))
         except ValueError as exc:
             raise field_error(exc) from None
 
@@ -864,5 +854,5 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, CampusInventoryVi
     def timeline(self, request, pk=None):
         params = _query(a.TimelineQuerySerializer, request)
         campus = self.get_object()
-        current = analytics.campus_state(campus, params.get("as_of"))
+        current = states.campus_state(campus, params.get("as_of"))
         return _json(current, ("timeline",), lambda: analytics.timeline(campus, current.as_of))

@@ -11,11 +11,9 @@ def _no_rules(obj: models.Model) -> dict[str, str]:
 
 
 def SET_NULL_STAMPED(collector, field, sub_objs, using):  # noqa: N802 (named like Django's SET_NULL)
-    """``on_delete``: SET_NULL that also stamps the rows it changes (``last_updated``).
-
-    Django's SET_NULL updates the referencing rows without their ``auto_now`` stamp, so a pod deleted left its
-    racks' table version as it was and the analytics' incremental snapshot kept the racks' pod (and a scenario
-    on the pod passed the campus check)."""
+    """``on_delete``: SET_NULL that also stamps the rows it changes (``last_updated``, which a detail's
+    Last-Modified and the history read): Django's SET_NULL updates the referencing rows without their
+    ``auto_now`` stamp."""
     collector.add_field_update(field, None, sub_objs)
     collector.add_field_update(field.model._meta.get_field("last_updated"), timezone.now(), sub_objs)
 
@@ -23,12 +21,10 @@ def SET_NULL_STAMPED(collector, field, sub_objs, using):  # noqa: N802 (named li
 class StampedQuerySet(models.QuerySet):
     """A queryset whose writes that bypass ``save()`` stamp ``last_updated`` as ``save()`` does.
 
-    ``QuerySet.update()`` and ``bulk_update()`` leave ``auto_now`` fields as they were. A campus's version
-    (``campus.versions``: row count and newest ``last_updated`` per table) then stays the same although rows
-    changed, and every process that had read the campus kept its analytics (summary, timeline, headroom,
-    placement) of the old rows: a branch merged into its parent, written with ``bulk_update``, left the
-    parent's summary showing the design before the merge. Every write through a model's manager, its
-    related managers or ``bulk_update_with_history`` goes through here."""
+    ``QuerySet.update()`` and ``bulk_update()`` leave ``auto_now`` fields as they were, so a row changed by a
+    merge or a bulk write would keep the stamp of its last ``save()`` (a detail's Last-Modified). Every write
+    through a model's manager, its related managers or ``bulk_update_with_history`` goes through here. (The
+    campus's revision, which the caches key on, grows by database triggers whatever the write.)"""
 
     def update(self, **kwargs):
         kwargs.setdefault("last_updated", timezone.now())

@@ -77,7 +77,13 @@ class Campus(TimestampedModel):
     branched_at = models.DateTimeField(
         null=True, blank=True, help_text="When the branch was taken or last merged into its parent."
     )
-    history = HistoricalRecords()
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Grows in the transaction of every write to the campus's inventory or to the catalog (database "
+        "triggers, docs/architecture.md); every cache of the campus's figures is keyed on it.",
+    )
+    history = HistoricalRecords(excluded_fields=["revision"])
 
     class Meta:
         ordering = ("name",)

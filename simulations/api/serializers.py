@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from campus.snapshot_adapter import designed_snapshot
+from campus.state import designed_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import (

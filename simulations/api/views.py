@@ -18,7 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus.snapshot_adapter import in_service_snapshot
+from campus.state import in_service_snapshot
 from simulations import runs
 from simulations.choices import ScenarioKind
 from simulations.models import Run, Scenario, Schedule

@@ -2,11 +2,10 @@
 
 ``dispatch.start`` builds a run's snapshot once and records beside it (``Run.campus_state``):
 
-- ``version``: the campus's inventory version when the snapshot was read, as the analytics cache keys its
-  states and the summary's shared cache keys its bodies (``campus.versions.campus_version``: row count
-  and newest ``last_updated`` of every table the snapshot reads, the catalog included), as its digest
-  (``version_digest``). Any write to the campus's rows or the catalog changes it (a typed PUE, a rack, a
-  price...), so two runs with the same version, campus and day read the same inventory;
+- ``version``: the campus's revision when the snapshot was read (``Campus.revision``, what the analytics
+  cache keys its states and the summary's shared cache its bodies on, ``campus.state``), as text. Every
+  write to the campus's rows or the catalog raises it (a typed PUE, a rack, a price...), so two runs with the
+  same version, campus and day read the same inventory;
 - ``as_of``: the day whose in-service equipment the snapshot holds;
 - key figures of that snapshot: ``it_mw`` (servers, fabric, rack extras and other IT at full GPU TDP, the
   summary's ``power.design_it_mw`` for that day), ``gpus``, ``pue`` and ``pue_source`` (the PUE the
@@ -24,7 +23,7 @@ from campus.analysis.facility import campus_pue
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.summary import campus_it
 from campus.snapshot_adapter import build_snapshot
-from campus.versions import campus_version, version_digest
+from campus.state import revision
 from simulations.models import Run
 
 log = logging.getLogger(__name__)
@@ -36,8 +35,8 @@ _ROUNDS = 3
 
 
 def inventory_version(campus_id: int) -> str:
-    """The digest of the campus's analytics version (what the summary cache and conditional GETs key on)."""
-    return version_digest(campus_version(campus_id))
+    """The campus's revision (what the analytics caches key on), as text."""
+    return str(revision(campus_id))
 
 
 def snapshot_with_version(campus_id: int, as_of) -> tuple[CampusSnapshot, str]:

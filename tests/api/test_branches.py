@@ -18,7 +18,7 @@ from django.db.models.signals import post_save
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campus.api import analytics
+from campus import state as states
 from campus.api.branch_views import _figure, campus_gpus, diff_key
 from campus.interchange.exporter import export_campus
 from campus.interchange.importer import import_campus
@@ -105,9 +105,9 @@ def planner_client(db):
 
 @pytest.fixture(autouse=True)
 def _fresh_analytics():
-    analytics.forget()
+    states.forget()
     yield
-    analytics.forget()
+    states.forget()
 
 
 def branch(client, campus_id: int, name: str = "Small – try") -> int:
@@ -327,22 +327,22 @@ def test_diff_figures_are_the_summaries_figures_and_shared_with_the_summary_page
     # The figures are those of a summary computed afresh with no assumption given, for each side.
     fresh = []
     for campus_id in (campus.pk, branch_id):
-        analytics.forget()
-        fresh.append(analytics.campus_summary(analytics.campus_state(Campus.objects.get(pk=campus_id))))
+        states.forget()
+        fresh.append(states.campus_summary(states.campus_state(Campus.objects.get(pk=campus_id))))
     for path, (theirs, ours, _delta) in body["figures"].items():
         assert [theirs, ours] == [_figure(fresh[0], path), _figure(fresh[1], path)], path
     assert body["figures"]["power.it_mw"][0] > 0
     # The diff stored both default summaries in the shared cache: another process (one that holds no state)
     # answers either summary page from there, the very bytes.
-    analytics.forget()
+    states.forget()
     for campus_id in (campus.pk, branch_id):
-        version = analytics.campus_version(campus_id)
-        key = analytics.shared_key(campus_id, version, analytics.today(), "summary")
-        stored = analytics.shared_get(key)
+        version = states.revision_key(campus_id)
+        key = states.shared_key(campus_id, version, states.today(), "summary")
+        stored = states.shared_get(key)
         assert stored is not None
         response = planner_client.get(f"/api/campuses/{campus_id}/summary/")
         assert response.content == stored[0]
-        assert analytics.cached_state(campus_id) is None  # answered without a state
+        assert states.cached_state(campus_id) is None  # answered without a state
 
 
 @pytest.mark.django_db
@@ -352,8 +352,8 @@ def test_a_diff_is_shared_while_both_campuses_are_unchanged_and_made_anew_after_
     url = f"/api/campuses/{branch_id}/diff/"
     first = planner_client.get(url, {"against": campus.pk})
     assert first.json()["objects"]["changed"] == []
-    analytics.forget()  # another process: it reads the stored body, the very bytes
-    assert analytics.shared_get(diff_key(branch_id, campus.pk)) == (first.content, first["ETag"])
+    states.forget()  # another process: it reads the stored body, the very bytes
+    assert states.shared_get(diff_key(branch_id, campus.pk)) == (first.content, first["ETag"])
     again = planner_client.get(url, {"against": campus.pk})
     assert (again.content, again["ETag"]) == (first.content, first["ETag"])
     rack = Rack.objects.filter(campus_id=branch_id).order_by("name").first()

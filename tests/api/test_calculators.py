@@ -270,11 +270,11 @@ class TestTrainingTimeOnACampusDay:
     def campus(self):
         from datetime import date
 
-        from campus.api import analytics
+        from campus import state as states
         from campus.models import Node, Rack
         from tests.simulations.campus_builder import build_small_campus
 
-        analytics.forget()
+        states.forget()
         campus = build_small_campus()
         racks = list(Rack.objects.filter(campus=campus).order_by("name"))
         Rack.objects.filter(pk=racks[2].pk).update(retire_date=date(2025, 1, 1))
@@ -282,7 +282,7 @@ class TestTrainingTimeOnACampusDay:
         first = Node.objects.filter(rack=racks[0]).order_by("name").first()
         Node.objects.filter(pk=first.pk).update(retire_date=date(2025, 1, 1))
         yield campus
-        analytics.forget()
+        states.forget()
 
     @pytest.mark.parametrize(("as_of", "gpus"), [(None, 56), ("2024-06-01", 96), ("2099-06-01", 88)])
     def test_counts_the_gpus_in_service_on_the_day(self, viewer_client, campus, as_of, gpus):

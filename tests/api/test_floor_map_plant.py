@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from campus.api import analytics
+from campus import state as states
 from campus.interchange.demo import load_demo_campus
 from campus.models import CoolingPlant, CoolingUnit, PowerDevice, PowerFeed
 
@@ -19,10 +19,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def demo():
-    analytics.forget()
+    states.forget()
     campus, _ = load_demo_campus()
     yield campus
-    analytics.forget()
+    states.forget()
 
 
 def _get(client, url):

@@ -12,7 +12,7 @@ import pytest
 from campus.api.urls import REGISTRY
 from campus.models import Campus, Rack
 from tests.factories import CampusFactory
-from twin.api.filters import KeptModelChoiceFilter
+from twin.api.filters import BoundedModelChoiceFilter
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def _choice_filters():
         if filterset_class is None:
             continue
         for name, filter_ in filterset_class.base_filters.items():
-            if isinstance(filter_, KeptModelChoiceFilter):
+            if isinstance(filter_, BoundedModelChoiceFilter):
                 yield prefix, name, filter_.queryset.model if filter_.queryset is not None else None
 
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from campus.api import analytics
+from campus import state as states
 from campus.catalog_data import NIC_KINDS
 from campus.interchange.importer import import_campus
 from campus.models import Building, CoolingUnit, DataHall, Node, NodeModel, Pod, PowerDevice, PowerFeed, Rack
@@ -110,7 +110,7 @@ class InventoryMachine(RuleBasedStateMachine):
     def teardown(self):
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
-        analytics.forget()
+        states.forget()
 
     # ------------------------------------------------------------ helpers
 

@@ -1,9 +1,8 @@
 """A merge's writes reach every process's analytics, and its history says what each field was before.
 
-The analytics cache keeps a campus's snapshot parts per table while the table's version (row count, newest
-``last_updated``, ``campus.versions``) is unchanged. A merge writes the parent's changed rows in bulk; they
-must carry a new ``last_updated`` as a save does, or a process that had read the parent keeps showing the
-design before the merge. Each test reads the parent once before the merge (the cache is warm), then after.
+The analytics cache keeps a campus's state while the campus's revision is unchanged. A merge writes the
+parent's changed rows in bulk; they must raise the parent's revision (and carry a new ``last_updated`` as a
+save does), or a process that had read the parent keeps showing the design before the merge. Each test reads the parent once before the merge (the cache is warm), then after.
 
 Truth, by hand: the phased campus is 1,024 H100 in B1 from 2026-01-01 and 1,024 in B2 from 2027-06-01
 (docs/generator.md, "Phases"), so on 2028-01-02 it has 2,048 GPUs in service; with B1 retired on
@@ -16,7 +15,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from campus.api import analytics
+from campus import state as states
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.models import Building, PowerDevice
@@ -33,9 +32,9 @@ def planner_client(db):
 
 @pytest.fixture(autouse=True)
 def _fresh_analytics():
-    analytics.forget()
+    states.forget()
     yield
-    analytics.forget()
+    states.forget()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campus import models as m
-from campus.api import analytics
+from campus import state as states
 from tests.api.test_analytics import NODES_PER_RACK, RACKS, build_campus
 
 GPUS_PER_RACK = NODES_PER_RACK * 8
@@ -236,7 +236,7 @@ class TestAsOf:
             {"kind": "cooling", "id": unit.pk, "name": "CDU-9"}
         ]
         m.Building.objects.filter(pk=building.pk).update(retire_date=date(2029, 1, 1))
-        analytics.forget()  # an update() leaves the cached states as they were
+        states.forget()  # an update() leaves the cached states as they were
         device = site["devices"]["A"][0]
         failed = f"power:{device.pk},plant:{plant.pk}"
         response = viewer_client.get(path, {"failed": failed, "as_of": "2029-06-01"})
@@ -414,7 +414,7 @@ class TestTimeline:
         m.Campus.objects.filter(pk=alone["campus"].pk).update(name="phase-1 only")
         m.Rack.objects.filter(pk__in=[r.pk for r in alone["racks"][2:]]).delete()
         reference_1 = get(viewer_client, url("summary", alone["campus"]))["power"]
-        analytics.forget()
+        states.forget()
         full = build_campus()
         m.Campus.objects.filter(pk=full["campus"].pk).update(name="both phases")
         reference_2 = get(viewer_client, url("summary", full["campus"]))["power"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from campus.api import analytics
+from campus import state as states
 from campus.interchange.exporter import export_campus
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
@@ -133,7 +133,7 @@ def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planne
     gpu = GPUModel.objects.get(pk=model.gpu_model_id)
     nic_extra = {"connectx7": 0.0, "bluefield3": 50.0}.get(model.nic_kind, 0.0)
     node_w = model.gpus_per_node * gpu.tdp_w + model.overhead_w + model.nics * nic_extra
-    analytics.forget()
+    states.forget()
     after = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]
     after_it = after["it_mw"]
     servers_mw = racks * npr * node_w / 1e6
@@ -172,7 +172,7 @@ def test_a_campus_declared_n_gets_racks_on_one_feed_and_no_new_single_point(plan
         body = planner_client.get(f"/api/campuses/{campus_id}/redundancy/").json()
         return {f["device_name"] for f in body["findings"]}
 
-    analytics.forget()
+    states.forget()
     assert single_points(branch.pk) == single_points(parent.pk) != set()
     power = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]
     assert power["devices_over_planning_limit"] == [] and power["headroom_after_failover_mw"] >= 0

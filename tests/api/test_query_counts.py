@@ -1,6 +1,8 @@
 """Large lists run in a bounded number of queries, whatever their length."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campus.choices import NodeStatus
@@ -69,9 +71,9 @@ def test_thousand_racks_with_power_roll_up_in_bounded_queries(
 def test_campus_floor_map_of_thousand_racks_in_bounded_queries(
     viewer_client, thousand_racks, django_assert_max_num_queries
 ):
-    from campus.api import analytics
+    from campus import state as states
 
-    analytics.forget()
+    states.forget()
     url = reverse("campus-floor-map", kwargs={"pk": thousand_racks["campus"].pk})
     with django_assert_max_num_queries(40):
         response = viewer_client.get(url)
@@ -85,3 +87,18 @@ def test_node_list_is_bounded(viewer_client, thousand_racks, django_assert_max_n
         response = viewer_client.get(reverse("node-list"), {"limit": 1000})
     assert response.status_code == 200
     assert len(response.data["results"]) == 1000
+
+
+@pytest.mark.django_db
+def test_a_page_of_racks_costs_the_same_queries_whatever_its_size(viewer_client, thousand_racks):
+    counts = {}
+    for limit in (1, 50, 500):
+        viewer_client.get(reverse("rack-list"), {"limit": 1})  # the token and the role read once
+        with CaptureQueriesContext(connection) as queries:
+            response = viewer_client.get(
+                reverse("rack-list"), {"limit": limit, "campus": thousand_racks["campus"].pk}
+            )
+        assert response.status_code == 200 and len(response.data["results"]) == limit
+        counts[limit] = len(queries)
+    assert len(set(counts.values())) == 1, counts
+    assert counts[50] <= 6, [q["sql"][:80] for q in queries.captured_queries]

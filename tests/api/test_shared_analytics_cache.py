@@ -2,7 +2,7 @@
 once and kept in Django's ``analytics`` cache (Redis when REDIS_URL is set, the file cache under the var
 directory otherwise: whichever this run is configured with), filled by the job that wrote the campus.
 
-A process that "forgot its state" (``analytics.forget()``) stands for another web worker: it holds nothing
+A process that "forgot its state" (``states.forget()``) stands for another web worker: it holds nothing
 of the campus, so what it answers without building a state came from the shared cache.
 """
 
@@ -13,12 +13,10 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.core.cache import caches
-from django.db import connection
-from django.db.models import Count, Max
 from django.utils import timezone
 
 from campus import jobs
-from campus.api import analytics
+from campus import state as states
 from campus.models import Campus, Job, Rack
 from campus.tasks import run_job
 
@@ -28,9 +26,9 @@ URLS = {"summary": "/api/campuses/{}/summary/", "floor-map": "/api/campuses/{}/f
 
 @pytest.fixture(autouse=True)
 def fresh_state():
-    analytics.forget()
+    states.forget()
     yield
-    analytics.forget()
+    states.forget()
 
 
 def generated_by_a_job(client, name: str, gpus: int = 512) -> Campus:
@@ -46,16 +44,16 @@ def generated_by_a_job(client, name: str, gpus: int = 512) -> Campus:
 
 def computed(campus: Campus, endpoint: str) -> tuple[bytes, str]:
     """The body and ETag computed afresh in this process, which holds nothing of the campus."""
-    analytics.forget()
-    state = analytics.campus_state(campus)
-    key, data = analytics.shared_endpoint(endpoint)
-    value = analytics.rendered(state, key, lambda: data(state))
-    analytics.forget()
+    states.forget()
+    state = states.campus_state(campus)
+    key, data = states.shared_endpoint(endpoint)
+    value = states.rendered(state, key, lambda: data(state))
+    states.forget()
     return value
 
 
 def current_key(campus: Campus, endpoint: str) -> str:
-    return analytics.shared_key(campus.pk, analytics.campus_version(campus.pk), analytics.today(), endpoint)
+    return states.shared_key(campus.pk, states.revision_key(campus.pk), states.today(), endpoint)
 
 
 def test_the_configured_cache_is_a_shared_one():
@@ -71,13 +69,13 @@ def test_the_configured_cache_is_a_shared_one():
 @pytest.mark.parametrize("endpoint", ["summary", "floor-map"])
 def test_a_jobs_campus_answers_its_first_read_from_the_shared_cache(planner_client, endpoint):
     campus = generated_by_a_job(planner_client, f"Warmed {endpoint}")
-    analytics.forget()  # another process: it did not run the job
+    states.forget()  # another process: it did not run the job
 
     stored = caches["analytics"].get(current_key(campus, endpoint))
     assert stored is not None  # the job put it there
     response = planner_client.get(URLS[endpoint].format(campus.pk))
     assert response.status_code == 200
-    assert analytics.cached_state(campus.pk) is None  # answered without building the campus' state
+    assert states.cached_state(campus.pk) is None  # answered without building the campus' state
     assert (response.content, response["ETag"]) == stored
 
     # The same bytes and ETag as a computation from scratch; the ETag still gives a 304.
@@ -91,9 +89,9 @@ def test_a_read_that_computes_fills_the_cache_for_the_other_processes(planner_cl
     campus = generated_by_a_job(planner_client, "Filled")
     key = current_key(campus, "summary")
     caches["analytics"].delete(key)
-    analytics.forget()
+    states.forget()
     first = planner_client.get(URLS["summary"].format(campus.pk))
-    assert analytics.cached_state(campus.pk) is not None  # computed here
+    assert states.cached_state(campus.pk) is not None  # computed here
     assert caches["analytics"].get(key) == (first.content, first["ETag"])
 
 
@@ -105,21 +103,21 @@ def test_the_shared_cache_is_what_answers_the_default_request_and_nothing_else(p
     planted = (b'{"planted": true}', '"planted"')
     for endpoint in URLS:
         caches["analytics"].set(current_key(campus, endpoint), planted)
-    analytics.forget()
+    states.forget()
     for url in URLS.values():
         response = planner_client.get(url.format(campus.pk))
         assert (response.content, response["ETag"]) == planted
 
     # Any query parameter (a day, even today; an assumption; a hall) computes.
     hall = Rack.objects.filter(campus=campus).values_list("hall_id", flat=True).first()
-    today = analytics.today().isoformat()
+    today = states.today().isoformat()
     for url, body in [
         (f"{URLS['summary']}?as_of={today}", real["summary"][0]),
         (f"{URLS['floor-map']}?as_of={today}", real["floor-map"][0]),
         (f"{URLS['summary']}?pue=1.3", None),
         (f"{URLS['floor-map']}?hall={hall}", None),
     ]:
-        analytics.forget()
+        states.forget()
         response = planner_client.get(url.format(campus.pk))
         assert response.status_code == 200, response.content
         assert response.content != planted[0]
@@ -138,7 +136,7 @@ def test_a_write_changes_the_version_and_the_old_body_is_never_served(planner_cl
     response = planner_client.patch(f"/api/campuses/{campus.pk}/", {"name": "Edited again"}, format="json")
     assert response.status_code == 200, response.content
     campus.refresh_from_db()
-    analytics.forget()  # this process wrote; another one learns of the write from the version alone
+    states.forget()  # this process wrote; another one learns of the write from the version alone
     for endpoint, url in URLS.items():
         assert current_key(campus, endpoint) != old_keys[endpoint]
         response = planner_client.get(url.format(campus.pk))
@@ -163,7 +161,7 @@ def test_an_unreachable_cache_costs_the_warm_but_not_the_job_nor_the_read(planne
         },
     }
     campus = generated_by_a_job(planner_client, "No cache")
-    analytics.forget()
+    states.forget()
     response = planner_client.get(URLS["summary"].format(campus.pk))
     assert response.status_code == 200
     assert (response.content, response["ETag"]) == computed(campus, "summary")
@@ -188,58 +186,21 @@ def test_the_reaper_finishes_a_job_whose_worker_died_while_analysing(planner_cli
     assert Job.objects.get(pk=committed.pk).status == "running"
 
 
-_SCOPES = {
-    "id": "id",
-    "campus_id": "campus_id",
-    "building": "building__campus_id",
-    "hall": "hall__building__campus_id",
-    "rack": "rack__campus_id",
-}
-
-
-@pytest.mark.django_db
-def test_the_version_lists_each_table_in_its_place_whatever_the_plan(planner_client):
-    """The cache keys and the snapshot's parts rest on the version's rows being in ``_VERSION_SOURCES`` order.
-    PostgreSQL runs the version query of a large campus as a parallel append, whose rows come in any order;
-    here a parallel plan is forced on a small one."""
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite has no parallel plans")
-    campus = generated_by_a_job(planner_client, "Parallel")
-    with connection.cursor() as cursor:
-        for setting in (
-            "parallel_setup_cost = 0",
-            "parallel_tuple_cost = 0",
-            "min_parallel_table_scan_size = 0",
-            "min_parallel_index_scan_size = 0",
-            "max_parallel_workers_per_gather = 4",
-        ):
-            cursor.execute(f"SET LOCAL {setting}")
-        cursor.execute("EXPLAIN " + analytics._version_sql(), {"c": campus.pk})
-        assert "Parallel Append" in "\n".join(row[0] for row in cursor.fetchall())
-        version = analytics.campus_version(campus.pk)
-    expected = []
-    for model, how in analytics._VERSION_SOURCES:
-        rows = model.objects.all() if how is None else model.objects.filter(**{_SCOPES[how]: campus.pk})
-        found = rows.aggregate(count=Count("pk"), stamp=Max("last_updated"))
-        expected.append((found["count"], str(found["stamp"])))
-    assert version == tuple(expected)
-
-
 def test_a_body_read_from_the_shared_cache_is_read_from_it_once():
     """A process keeps the bodies it read from the shared cache by key (a key's body never changes): the next
     request of that key does not read the shared cache again; another key (another version) is read from it."""
-    cache = caches[analytics.SHARED_CACHE]
+    cache = caches[states.SHARED_CACHE]
     first, second = "twin-test:hits:v1", "twin-test:hits:v2"
     cache.set(first, (b'{"a":1}', '"e1"'))
     cache.set(second, (b'{"a":2}', '"e2"'))
-    assert analytics.shared_get(first) == (b'{"a":1}', '"e1"')
+    assert states.shared_get(first) == (b'{"a":1}', '"e1"')
     cache.delete(first)  # gone from the shared cache: the process still holds what it read
-    assert analytics.shared_get(first) == (b'{"a":1}', '"e1"')
-    assert analytics.shared_get(second) == (b'{"a":2}', '"e2"')
-    for i in range(analytics.SHARED_HITS_MAX):  # bounded: the oldest goes first
+    assert states.shared_get(first) == (b'{"a":1}', '"e1"')
+    assert states.shared_get(second) == (b'{"a":2}', '"e2"')
+    for i in range(states.SHARED_HITS_MAX):  # bounded: the oldest goes first
         cache.set(f"twin-test:hits:other{i}", (b"{}", '"x"'))
-        analytics.shared_get(f"twin-test:hits:other{i}")
-    assert analytics.shared_get(first) is None
-    analytics.forget()
+        states.shared_get(f"twin-test:hits:other{i}")
+    assert states.shared_get(first) is None
+    states.forget()
     cache.delete(second)
-    assert analytics.shared_get(second) is None
+    assert states.shared_get(second) is None

@@ -1,13 +1,12 @@
-"""Every write that bypasses ``save()`` stamps ``last_updated``, so a campus's version moves with its rows.
+"""Every write that bypasses ``save()`` stamps ``last_updated`` and raises the campus's revision.
 
-A campus's version (``campus.versions``: row count and newest ``last_updated`` per table) is what the
-analytics cache, the shared bodies and the ETags key on. ``QuerySet.update()`` and ``bulk_update()`` leave
-``auto_now`` fields alone in Django, so a write through them left the version as it was and every process
-that had read the campus kept the rows before it (a branch merged into its parent did so).
+The campus's revision (``Campus.revision``, raised by database triggers) is what the analytics cache and the
+shared bodies key on; ``last_updated`` is what a detail's Last-Modified says. ``QuerySet.update()`` and
+``bulk_update()`` leave ``auto_now`` fields alone in Django.
 
 Three checks: every timestamped model's managers (its own, its default, the related ones) are stamping
 querysets; on a real campus, ``update()`` and ``bulk_update()`` of one row of every inventory table move the
-row's stamp and the campus's version; and no source file reaches around them (the unstamped base manager, an
+row's stamp and the campus's revision; and no source file reaches around them (the unstamped base manager, an
 unbound ``QuerySet`` method, raw SQL ``UPDATE`` without ``last_updated``).
 """
 
@@ -24,7 +23,7 @@ from django.utils import timezone
 from campus.branching import inventory_models
 from campus.models import Campus
 from campus.models.base import StampedQuerySet, TimestampedModel
-from campus.versions import campus_version
+from campus.state import revision
 from tests.api.test_branches import small_campus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +49,7 @@ def test_every_timestamped_models_managers_stamp_last_updated():
 
 
 @pytest.mark.django_db
-def test_update_and_bulk_update_of_every_inventory_table_move_the_row_stamp_and_the_campus_version():
+def test_update_and_bulk_update_of_every_inventory_table_move_the_row_stamp_and_the_campus_revision():
     campus = small_campus()  # every inventory table has rows (tests/api/test_branches.py checks so)
     past = timezone.now() - timedelta(days=1)
     tables = [im.model for im in inventory_models()]
@@ -66,21 +65,21 @@ def test_update_and_bulk_update_of_every_inventory_table_move_the_row_stamp_and_
         assert obj is not None, f"the fixture campus has no {model.__name__}"
         # Older stamps first (through the stamping update itself, naming last_updated keeps it as given).
         model.objects.filter(pk=obj.pk).update(last_updated=past)
-        before = campus_version(campus.pk)
-        # A queryset update that names no stamp, the values unchanged: still a new stamp and version.
+        before = revision(campus.pk)
+        # A queryset update that names no stamp, the values unchanged: still a new stamp and revision.
         model.objects.filter(pk=obj.pk).update(created=obj.created)
         obj.refresh_from_db()
         assert obj.last_updated > past, f"{model.__name__}: update() left last_updated"
-        assert campus_version(campus.pk) != before, f"{model.__name__}: update() left the campus version"
+        assert revision(campus.pk) > before, f"{model.__name__}: update() left the campus revision"
 
         model.objects.filter(pk=obj.pk).update(last_updated=past)
         obj.refresh_from_db()
-        before = campus_version(campus.pk)
+        before = revision(campus.pk)
         model.objects.bulk_update([obj], ["created"])
         assert obj.last_updated > past
         obj.refresh_from_db()
         assert obj.last_updated > past, f"{model.__name__}: bulk_update() left last_updated"
-        assert campus_version(campus.pk) != before, f"{model.__name__}: bulk_update() left the campus version"
+        assert revision(campus.pk) > before, f"{model.__name__}: bulk_update() left the campus revision"
 
 
 def _source_files() -> list[Path]:

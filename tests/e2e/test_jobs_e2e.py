@@ -8,7 +8,7 @@ import time
 import pytest
 from django.db import connection
 
-from campus.api import analytics
+from campus import state as states
 from campus.models import Campus, Job, Rack
 from tests.api.test_shared_analytics_cache import computed
 from tests.interchange.conftest import inventory_counts
@@ -62,11 +62,11 @@ def test_a_generation_job_runs_on_a_worker_with_a_rising_progress(job_env, worke
     # The worker stored the new campus' default summary and floor map in the shared cache before it reported
     # success: this process, which computed neither, answers both from there, byte for byte what a computation
     # from scratch gives.
-    analytics.forget()
+    states.forget()
     for endpoint, url in (("summary", "summary/"), ("floor-map", "floor-map/")):
         response = planner_api.get(f"/api/campuses/{campus.pk}/{url}")
         assert response.status_code == 200
-        assert analytics.cached_state(campus.pk) is None  # no state built here
+        assert states.cached_state(campus.pk) is None  # no state built here
         assert (response.content, response["ETag"]) == computed(campus, endpoint)
 
 

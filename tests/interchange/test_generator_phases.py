@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from campus import state as states
 from campus.analysis.phases import change_dates
-from campus.api import analytics
 from campus.interchange.generate import GeneratorError, generate, generate_spec
 from campus.interchange.importer import validate_spec
 from campus.interchange.spec_snapshot import spec_snapshot
@@ -109,7 +109,7 @@ def test_bad_phases_name_the_field(phases, field):
 
 @pytest.mark.django_db
 def test_generated_phases_import_and_the_timeline_follows_them(planner_client, viewer_client):
-    analytics.forget()
+    states.forget()
     phases = [
         {"date": "2026-01-01", "gpus": 512, "gpu_model": "h100-sxm"},
         {"date": "2026-07-01", "gpus": 144, "gpu_model": "gb200"},
@@ -126,7 +126,7 @@ def test_generated_phases_import_and_the_timeline_follows_them(planner_client, v
         ("2026-07-01", 512 + 144),
     ]
     assert points[0]["it_mw"] == 0 and 0 < points[1]["it_mw"] < points[2]["it_mw"]
-    analytics.forget()
+    states.forget()
 
 
 @pytest.mark.django_db

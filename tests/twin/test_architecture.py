@@ -131,6 +131,17 @@ def test_no_app_imports_another_apps_api_package():
     assert violations(project_files(*PROJECT), forbidden) == []
 
 
+def test_below_its_api_the_campus_app_never_imports_it():
+    """The campus state, the snapshot adapter, the jobs and the rest of the campus app sit below its API: the
+    API reads the campus through them (``campus.state``), never the other way round."""
+    api = REPO / "campus" / "api"
+
+    def forbidden(path, name):
+        return api not in path.parents and within(name, "campus.api")
+
+    assert violations(project_files("campus"), forbidden) == []
+
+
 def test_the_project_wide_api_plumbing_imports_no_app():
     def forbidden(path, name):
         return name.split(".")[0] in APPS

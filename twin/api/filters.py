@@ -14,10 +14,11 @@ from django_filters import utils
 from django_filters.fields import IsoDateTimeField, ModelChoiceField
 from django_filters.filters import FilterMethod
 from django_filters.rest_framework import DjangoFilterBackend
+from django_filters.utils import get_model_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter, SearchFilter
 
-from twin.api import lookup
+from twin.api.serializers.base import integer_column_range
 
 
 class UtcIsoDateTimeField(IsoDateTimeField):
@@ -46,10 +47,6 @@ def bound_integer_filters(model, filters: dict) -> None:
     """Give every number filter on an integer column (``?id=``, ``?id__in=``, ``?campus=`` through a relation)
     the range the column holds on every supported database, so a value beyond it is a 400 naming the parameter
     instead of a database error (SQLite cannot bind an integer beyond 64 bits)."""
-    from django_filters.utils import get_model_field
-
-    from twin.api.serializers.base import integer_column_range
-
     for filter_ in filters.values():
         if not isinstance(filter_, django_filters.NumberFilter) or model is None:
             continue
@@ -60,15 +57,9 @@ def bound_integer_filters(model, filters: dict) -> None:
             filter_.extra.setdefault("max_value", bounds[1])
 
 
-class KeptModelChoiceField(ModelChoiceField):
-    """A model-choice filter's form field that checks its object exists with the statement kept for the
-    queryset's shape (``twin.api.lookup``: compiled once per process) instead of compiling
-    ``queryset.get(pk=...)`` on every request; any value or queryset that path does not take goes the form
-    field's own way.
-
-    A filter needs the object's key only, so the object is given with its key alone and its other columns
-    deferred (Django reads one when it is first used): building a whole campus object to filter racks by
-    its id was most of the filter's cost."""
+class BoundedModelChoiceField(ModelChoiceField):
+    """A model-choice filter's form field for which an id beyond what the key column holds names no object
+    (the database, which may not bind it, is never asked)."""
 
     def to_python(self, value):
         if value in self.empty_values or (self.null_label is not None and value == self.null_value):
@@ -80,25 +71,16 @@ class KeptModelChoiceField(ModelChoiceField):
             pk = model._meta.pk.to_python(value)
         except DjangoValidationError:
             return super().to_python(value)
-        from twin.api.serializers.base import integer_column_range
-
         bounds = integer_column_range(model._meta.pk)
-        exists = (
-            False  # beyond what the key column holds: no such object (the database is never asked)
-            if bounds is not None and isinstance(pk, int) and not bounds[0] <= pk <= bounds[1]
-            else lookup.pk_exists(self.queryset, pk)
-        )
-        if exists is None:
-            return super().to_python(value)
-        if not exists:
+        if bounds is not None and isinstance(pk, int) and not bounds[0] <= pk <= bounds[1]:
             raise forms.ValidationError(
                 self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
             )
-        return model.from_db(self.queryset.db, [model._meta.pk.attname], [pk])
+        return super().to_python(value)
 
 
-class KeptModelChoiceFilter(django_filters.ModelChoiceFilter):
-    field_class = KeptModelChoiceField
+class BoundedModelChoiceFilter(django_filters.ModelChoiceFilter):
+    field_class = BoundedModelChoiceField
 
 
 # (filter set class, names of its filters) -> the form class of those filters; bounded.
@@ -160,7 +142,7 @@ class TwinFilterSet(django_filters.FilterSet):
         **{
             field_class: {
                 **django_filters.FilterSet.FILTER_DEFAULTS[field_class],
-                "filter_class": KeptModelChoiceFilter,
+                "filter_class": BoundedModelChoiceFilter,
             }
             for field_class in (models.ForeignKey, models.OneToOneField)
         },
@@ -209,8 +191,6 @@ class TwinFilterSet(django_filters.FilterSet):
 def _referenced_model(model, filter_):
     """The model a filter's ids name: the target of the foreign key its path ends on (``?campus=``,
     ``?building__in=``, ``?campus=`` through ``building__campus``), else None."""
-    from django_filters.utils import get_model_field
-
     if model is None or filter_.lookup_expr not in ("exact", "in") or not filter_.field_name:
         return None
     field = get_model_field(model, filter_.field_name)
@@ -229,8 +209,6 @@ def unknown_references(filterset, *, choice_filters: bool = True) -> dict[str, l
     a value that is not an id at all is left to the filter's own message. One query per such parameter.
     Without ``choice_filters``, the model-choice filters are left out: their form field reads the object
     anyway and fails on one that does not exist."""
-    from twin.api.serializers.base import integer_column_range
-
     out: dict[str, list[str]] = {}
     model = filterset._meta.model
     for name, filter_ in filterset.filters.items():
@@ -293,14 +271,6 @@ class TwinFilterBackend(DjangoFilterBackend):
         if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
             return super().filter_queryset(request, queryset, view)
         return self._valid_filterset(filterset_class, request, queryset, view).qs
-
-    def check(self, request, queryset, view) -> None:
-        """What ``filter_queryset`` checks of the request (a 400 naming a parameter), without filtering."""
-        filterset_class = self.get_filterset_class(view, queryset)
-        if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
-            self.filter_queryset(request, queryset, view)
-        else:
-            self._valid_filterset(filterset_class, request, queryset, view)
 
     def _valid_filterset(self, filterset_class, request, queryset, view):
         filterset = filterset_class(**self.get_filterset_kwargs(request, queryset, view), named_only=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils.http import http_date
@@ -17,7 +16,7 @@ from rest_framework.request import clone_request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from twin.api import history, lookup
+from twin.api import history
 from twin.api.exceptions import Conflict, PayloadTooLarge, dependents_problem
 from twin.api.pagination import ChangePagination
 from twin.api.serializers import ChangeSerializer
@@ -350,24 +349,6 @@ class ConditionalGetMixin:
         if self._plain_retrieve():
             return queryset
         return super().filter_queryset(queryset)
-
-    def get_object(self):
-        """A plain retrieve reads its object with the statement kept for its queryset's shape
-        (``twin.api.lookup``); anything else, and any shape that path does not take, as REST framework does."""
-        if self._plain_retrieve() and self.lookup_field == "pk":
-            queryset = self.get_queryset()
-            value = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
-            try:
-                pk = queryset.model._meta.pk.to_python(value)
-            except DjangoValidationError:
-                pk = None
-            found = lookup.get_by_pk(queryset, pk) if pk is not None else []
-            if found is not None:
-                if not found:
-                    raise Http404(f"No {queryset.model._meta.object_name} matches the given query.")
-                self.check_object_permissions(self.request, found[0])
-                return found[0]
-        return super().get_object()
 
     def retrieve(self, request, *args, **kwargs):
         instance = self.get_object()

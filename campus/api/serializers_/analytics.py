@@ -3,8 +3,8 @@
 from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
-from campus.analysis.reliability import PER_MODEL
 from campus.analysis.weather import CLIMATES
+from campus.state import SUMMARY_DEFAULTS
 from twin.api.serializers.base import DayField, StrictQueryMixin
 
 
@@ -34,7 +34,7 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
     gpu_power_fraction = serializers.FloatField(
         required=False,
-        default=1.0,
+        default=SUMMARY_DEFAULTS["gpu_power_fraction"],
         min_value=0.05,
         max_value=1.0,
         help_text="Average GPU draw as a fraction of TDP, for energy. Only the GPUs draw less: the servers' "
@@ -42,14 +42,18 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
     dataset = serializers.CharField(
         required=False,
-        default=PER_MODEL,
+        default=SUMMARY_DEFAULTS["dataset"],
         max_length=64,
         help_text="Failure-rate data set for the reliability figures: `per-model` (each GPU model with the "
         "set of its own generation and vendor) or one job set applied to every GPU. The component and facility "
         "sets (`optics-component`, `infrastructure-estimates`) describe no job's failures and are refused.",
     )
-    checkpoint_minutes = serializers.FloatField(required=False, default=5.0, min_value=0.01, max_value=1440)
-    restart_minutes = serializers.FloatField(required=False, default=10.0, min_value=0, max_value=1440)
+    checkpoint_minutes = serializers.FloatField(
+        required=False, default=SUMMARY_DEFAULTS["checkpoint_minutes"], min_value=0.01, max_value=1440
+    )
+    restart_minutes = serializers.FloatField(
+        required=False, default=SUMMARY_DEFAULTS["restart_minutes"], min_value=0, max_value=1440
+    )
     air_limit_kw = serializers.FloatField(
         required=False,
         min_value=1,

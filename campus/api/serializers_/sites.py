@@ -108,5 +108,4 @@ class RackSerializer(TwinModelSerializer):
 
     @extend_schema_field(RackPowerSerializer)
     def get_power(self, rack):
-        # A page's serializer is its own root: its context is read directly (once per rack of a page).
-        return rack_power(rack, self._context if self.parent is None else self.context)
+        return rack_power(rack, self.context)

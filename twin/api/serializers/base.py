@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -20,8 +20,6 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
 from rest_framework import serializers
-from rest_framework.fields import Field, SkipField
-from rest_framework.relations import RelatedField
 
 # Model -> router basename, filled by each app's api/urls.py as it registers its viewsets.
 BASENAMES: dict[type[models.Model], str] = {}
@@ -394,69 +392,6 @@ class StrictQueryMixin:
         return super().to_internal_value(data)
 
 
-# (serializer class, brief) -> the fields a reading serializer builds, unbound (copied for each use).
-_READ_FIELDS: dict[tuple[type, bool], dict] = {}
-
-# (serializer class, brief) -> a reading serializer's plan (TwinModelSerializer._read_plan), its shared fields
-# bound, the others to be copied for each serializer.
-_READ_PLANS: dict[tuple[type, bool], list[tuple]] = {}
-# A field read by REST framework's own get_attribute (a dotted source, a method): bound for each serializer.
-_OWN_READ = object()
-# What a shared field is bound to: never read (a pure field's to_representation reads no context).
-_DETACHED_PARENT = serializers.Serializer()
-
-
-def _pure_read(field) -> bool:
-    cls = type(field)
-    return (cls.to_representation, cls.get_attribute) in _PURE_READ_METHODS
-
-
-# Field classes whose to_representation reads the value and the field's own arguments only, never the
-# context, the parent or the request: one bound instance serves every reading serializer. A subclass counts
-# when it keeps its class's to_representation and get_attribute (FiniteFloatField only checks input).
-_PURE_READ_METHODS = frozenset(
-    (cls.to_representation, cls.get_attribute)
-    for cls in {
-        serializers.BigIntegerField,  # reads COERCE_BIGINT_TO_STRING, a setting, beside the value
-        serializers.BooleanField,
-        serializers.CharField,
-        serializers.ChoiceField,
-        serializers.DateField,
-        serializers.DateTimeField,
-        serializers.DecimalField,
-        serializers.DurationField,
-        serializers.EmailField,
-        serializers.FloatField,
-        serializers.IntegerField,
-        serializers.JSONField,
-        serializers.ReadOnlyField,
-        serializers.SlugField,
-        serializers.TimeField,
-        serializers.URLField,
-        serializers.UUIDField,
-    }
-)
-
-# Fields that hold other bound fields: a copy of one must rebuild them (REST framework's deepcopy does).
-_COMPOSITE_FIELDS = (
-    serializers.BaseSerializer,
-    serializers.ListField,
-    serializers.DictField,
-    serializers.HStoreField,
-    serializers.ManyRelatedField,
-)
-
-
-def _read_copy(field):
-    """A copy of an unbound prototype field for one reading serializer. REST framework's deepcopy builds
-    the field again from its arguments (its validators included); a field that holds no other field only
-    needs its own attributes, which binding sets, so a shallow copy does (what it shares, its arguments,
-    validators and messages, reading never changes)."""
-    if isinstance(field, _COMPOSITE_FIELDS):
-        return copy.deepcopy(field)
-    return copy.copy(field)
-
-
 class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
     """NetBox-style: ``url``, brief nested relations written by id, ``Meta.brief_fields`` for ``?brief=1``,
     and the model's own validation (field validators, clean(), constraints) run before saving."""
@@ -510,110 +445,10 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
                 field_kwargs.pop("validators")
         return field_class, field_kwargs
 
-    def _read_plan(self) -> list[tuple]:
-        """``(name, attribute or None, to_representation, field)`` per readable field, in order. The
-        attribute is set where REST framework's ``get_attribute`` would only ``getattr`` one model field
-        (``None`` for ``source="*"``, the object itself); a field with any other source is read by REST
-        framework itself (``attribute`` is the field).
-
-        A reading serializer takes the plan of its (class, brief) kept from the first one: the fields whose
-        output depends on the value alone (``_PURE_READ_METHODS``) are shared from it, and only the others
-        (URLs and related objects, which read the request) are copied and bound to this serializer."""
-        plan = getattr(self, "_twin_read_plan", None)
-        if plan is not None:
-            return plan
-        reading = not hasattr(self, "initial_data")
-        key = (type(self), self.brief)
-        template = _READ_PLANS.get(key) if reading else None
-        if template is None:
-            template = self._read_template(reading)
-            if reading:
-                _READ_PLANS[key] = template
-        if reading:
-            prototypes = _READ_FIELDS[key]
-            plan = []
-            for name, attribute, to_representation, field in template:
-                if field is None:
-                    field = _read_copy(prototypes[name])
-                    field.bind(name, self)
-                    to_representation = field.to_representation
-                    if attribute is _OWN_READ:
-                        attribute = field
-                plan.append((name, attribute, to_representation, field))
-        else:
-            plan = template
-        self._twin_read_plan = plan
-        return plan
-
-    def _read_template(self, reading: bool) -> list[tuple]:
-        columns = {field.name for field in self.Meta.model._meta.concrete_fields}
-        template = []
-        for field in self._readable_fields:
-            getter = type(field).get_attribute
-            plain = getter is Field.get_attribute or (
-                getter is RelatedField.get_attribute and not field.use_pk_only_optimization()
-            )
-            attrs = field.source_attrs
-            if plain and not attrs:
-                attribute = None
-            elif plain and len(attrs) == 1 and attrs[0] in columns:
-                attribute = attrs[0]
-            else:
-                attribute = _OWN_READ if reading else field
-            if not reading:
-                template.append((field.field_name, attribute, field.to_representation, field))
-            elif _pure_read(field) and attribute is not _OWN_READ:
-                shared = _read_copy(_READ_FIELDS[(type(self), self.brief)][field.field_name])
-                shared.bind(field.field_name, _DETACHED_PARENT)
-                template.append((field.field_name, attribute, shared.to_representation, shared))
-            else:
-                template.append((field.field_name, attribute, None, None))
-        return template
-
-    def to_representation(self, instance):
-        """REST framework's ``to_representation`` with the per-field overhead taken out of the common case
-        (a model field read with ``getattr``): the same fields, order, values and ``None`` handling; any
-        field whose value cannot be read that way, and any object that is a mapping, goes through REST
-        framework's own path."""
-        if isinstance(instance, Mapping):
-            return super().to_representation(instance)
-        ret = {}
-        for name, attribute, to_representation, field in self._read_plan():
-            if attribute is None:
-                value = instance
-            elif attribute.__class__ is str:
-                try:
-                    value = getattr(instance, attribute)
-                except (AttributeError, KeyError, ObjectDoesNotExist):
-                    try:
-                        value = field.get_attribute(instance)
-                    except SkipField:
-                        continue
-            else:
-                try:
-                    value = field.get_attribute(instance)
-                except SkipField:
-                    continue
-                if isinstance(value, serializers.PKOnlyObject) and value.pk is None:
-                    ret[name] = None
-                    continue
-            ret[name] = None if value is None else to_representation(value)
-        return ret
-
     def get_fields(self):
-        # Building the fields from the model is most of a small object's read; a serializer that only reads
-        # (no data given) gets copies of the fields built the first time, which depend on Meta and brief alone.
-        reading = not hasattr(self, "initial_data")
-        key = (type(self), self.brief)
-        if reading:
-            prototype = _READ_FIELDS.get(key)
-            if prototype is not None:
-                return {name: _read_copy(field) for name, field in prototype.items()}
         fields = super().get_fields()
         if self.brief:
             fields = {name: field for name, field in fields.items() if name in self.Meta.brief_fields}
-        if reading:
-            _READ_FIELDS[key] = copy.deepcopy(fields)
         return fields
 
     def validate(self, attrs):
