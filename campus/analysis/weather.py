@@ -173,6 +173,32 @@ def _wet_bulb_from_ratio(t_c: np.ndarray, w: np.ndarray, p_pa: np.ndarray | floa
     return np.minimum(0.5 * (lo + hi), t)
 
 
+def humidity_ratio_from_wet_bulb(
+    dry_bulb_c: np.ndarray | float,
+    wet_bulb_c: np.ndarray | float,
+    pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA,
+) -> np.ndarray:
+    """Humidity ratio, kg/kg, of air at a dry bulb and thermodynamic wet bulb (ASHRAE Fundamentals 2017
+    ch. 1 eq. 33, wet bulb at or above 0 °C; eq. 35 below)."""
+    t = np.asarray(dry_bulb_c, dtype=float)
+    tw = np.minimum(np.asarray(wet_bulb_c, dtype=float), t)
+    frozen = tw < 0.0
+    ws = humidity_ratio(
+        np.where(frozen, saturation_vapour_pressure_pa(tw, over_ice=True), saturation_vapour_pressure_pa(tw)),
+        pressure_pa,
+    )
+    w_water = ((2501.0 - 2.326 * tw) * ws - 1.006 * (t - tw)) / (2501.0 + 1.86 * t - 4.186 * tw)
+    w_ice = ((2830.0 - 0.24 * tw) * ws - 1.006 * (t - tw)) / (2830.0 + 1.86 * t - 2.1 * tw)
+    return np.maximum(np.where(frozen, w_ice, w_water), 0.0)
+
+
+def wet_bulb_at_ratio_c(
+    dry_bulb_c: np.ndarray | float, ratio: np.ndarray | float, pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA
+) -> np.ndarray:
+    """Thermodynamic wet bulb, °C, of air at a dry bulb and humidity ratio (kg/kg)."""
+    return _wet_bulb_from_ratio(np.asarray(dry_bulb_c, dtype=float), np.asarray(ratio, dtype=float), pressure_pa)
+
+
 def wet_bulb_c(
     dry_bulb_c: np.ndarray | float,
     dew_point_c: np.ndarray | float,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from campus.analysis.design_weather import DesignConditions, design_conditions_of
 from campus.analysis.facility.year import FacilityYear, PlantYear, facility_year
 from campus.analysis.power_graph import power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -24,10 +25,12 @@ __all__ = [
     "OVERRIDE",
     "PLANT_MODEL",
     "CampusPue",
+    "DesignFacility",
     "FacilityYear",
     "PlantYear",
     "campus_facility_year",
     "campus_pue",
+    "design_facility",
     "facility_year",
     "with_typed_pue",
 ]
@@ -41,6 +44,54 @@ def campus_facility_year(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) 
     if key not in memo:
         w = weather_of(snap)
         memo[key] = facility_year(snap, w.dry_bulb_c, w.wet_bulb_c, gpu_power_fraction)
+    return memo[key]  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class DesignFacility:
+    """The campus at its design conditions (``design_weather``): one hour per condition."""
+
+    conditions: DesignConditions
+    labels: tuple[str, ...]
+    hours: FacilityYear
+
+    @property
+    def peak_facility_mw(self) -> float:
+        return self.hours.peak_facility_mw
+
+    @property
+    def hours_short(self) -> int:
+        return self.hours.hours_short
+
+    def as_dict(self) -> dict:
+        h = self.hours
+        return {
+            "conditions": self.conditions.as_dict(),
+            "peak_facility_mw": self.peak_facility_mw,
+            "hours_short": self.hours_short,
+            "hours": [
+                {
+                    "label": label,
+                    "dry_bulb_c": float(h.dry_bulb_c[i]),
+                    "wet_bulb_c": float(h.wet_bulb_c[i]),
+                    "facility_mw": float(h.facility_mw[i]),
+                    "pue": float(h.pue[i]) if h.it_mw[i] > 0 else None,
+                    "cooling_margin_mw": float(h.cooling_margin_mw[i]),
+                }
+                for i, label in enumerate(self.labels)
+            ],
+        }
+
+
+def design_facility(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) -> DesignFacility:
+    """``facility_year`` over the campus's design hours (computed once per snapshot and GPU draw)."""
+    memo = power_graph(snap).memo
+    key = f"design_facility:{gpu_power_fraction!r}"
+    if key not in memo:
+        conditions = design_conditions_of(snap)
+        db, wb = conditions.arrays()
+        labels = tuple(label for label, _, _ in conditions.hours())
+        memo[key] = DesignFacility(conditions, labels, facility_year(snap, db, wb, gpu_power_fraction))
     return memo[key]  # type: ignore[return-value]
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from campus import catalog_data as cat
-from campus.interchange.generator.common import Catalog, Row, r3
+from campus.interchange.generator.common import (
+    COLD_PLATE_MAX_RETURN_C,
+    FACILITY_WATER_C,
+    Catalog,
+    Row,
+    r3,
+)
 from campus.interchange.generator.plan import RackPlan
 
 # One row of a hall: (row spec, [(rack spec, rack plan)]).
@@ -29,8 +35,12 @@ class Builder:
         climate: str,
         power_redundancy: str = "2N",
         cooling_redundancy: str = "N+1",
+        heat_rejection: str = "auto",
+        facility_water: str | None = None,
     ) -> None:
         self.catalog = catalog
+        self.heat_rejection = heat_rejection
+        self.facility_water = facility_water  # "W32" | "W40" | "W45" | None (the catalog's loop)
         self.power_redundancy = power_redundancy
         self.cooling_redundancy = cooling_redundancy
         self.climate = climate
@@ -41,6 +51,7 @@ class Builder:
         self.switch_row = switch_row
         self.oversubscription = oversubscription
         self.racks_per_row = racks_per_row
+        self.cooling_notes: list[str] = []  # what the plant choice was and why, for the design's notes
         self.utility_feeds: list[Row] = []
         self.buildings: list[Row] = []
         self.devices: list[Row] = []
@@ -115,6 +126,16 @@ class Builder:
             }
         )
         self.links.append(link)
+
+    def liquid_loop_c(self) -> tuple[float, float]:
+        """(supply, return) of the CDUs' secondary loop, °C: the catalog's, or the facility water class's
+        supply + the CDU approach with the catalog's rise (at most ``COLD_PLATE_MAX_RETURN_C``)."""
+        supply = cat.default_value("supply_temp_c")
+        ret = cat.default_value("return_temp_c")
+        if self.facility_water is None:
+            return supply, ret
+        new_supply = FACILITY_WATER_C[self.facility_water] + cat.default_value("cdu_approach_k")
+        return new_supply, min(new_supply + (ret - supply), COLD_PLATE_MAX_RETURN_C)
 
     def document(self) -> dict[str, Any]:
         doc = {

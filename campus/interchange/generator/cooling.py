@@ -22,17 +22,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from campus import catalog_data as cat
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.facility.year import water_temps_c
 from campus.analysis.heat import rack_it_beyond_kw
+from campus.analysis.design_weather import DESIGN_CONDITIONS
+from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COLD_PLATE,
+    GeneratorError,
     CRAH_KW,
     DRY_COOLER_COP,
+    HEAT_REJECTION,
     PLANT_KW,
     PLANT_MIN_KW,
     SERVICE_ZONE_M,
@@ -218,8 +224,8 @@ def hall_units(
                 "hall": hall["name"],
                 "plant": None,
                 "capacity_kw": float(capacity),
-                "supply_temp_c": cat.default_value("supply_temp_c") if liquid else 24.0,
-                "return_temp_c": cat.default_value("return_temp_c") if liquid else 40.0,
+                "supply_temp_c": b.liquid_loop_c()[0] if liquid else 24.0,
+                "return_temp_c": b.liquid_loop_c()[1] if liquid else 40.0,
                 "flow_lpm": r3(capacity * cat.default_value("coolant_flow_lpm_per_kw")) if liquid else 0.0,
                 "group": group,
                 "x_m": r3(step * (u + 1)),
@@ -254,34 +260,114 @@ def plant_heat_kw(unit: UnitPlan) -> float:
 # Below this share of its rating in the climate's hottest hour a dry cooler set would need more than twice
 # the units; chillers with a water-side economiser (free cooling whenever the towers can) are the design.
 DRY_COOLER_MIN_FRACTION = 0.5
+# Below this share a chosen plant kind would need more than four times the units: the generator refuses.
+MIN_PLANT_FRACTION = 0.25
 
 
-def hottest_hour_fraction(climate: str, plant_kind: str, unit_kind: str) -> float:
-    """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst hour of the
-    climate's reference year (at most 1: a plant is never counted above its rating)."""
-    year = reference_year(climate)
+def plant_water_c(b: Builder, unit_kind: str) -> tuple[float, float]:
+    """(supply, return) of the facility water a plant serving ``unit_kind`` delivers, °C."""
     if unit_kind == "cdu":
-        supply_c, return_c = water_temps_c(
-            "cdu", cat.default_value("supply_temp_c"), cat.default_value("return_temp_c")
-        )
-    else:  # a generated CRAH: 24 °C supply air
-        supply_c, return_c = water_temps_c("crah", 24.0, 40.0)
-    worst = plant_hottest_hour_fraction(plant_kind, supply_c, return_c, year.dry_bulb_c, year.wet_bulb_c)
+        return water_temps_c("cdu", *b.liquid_loop_c())
+    return water_temps_c("crah", 24.0, 40.0)  # a generated CRAH: 24 °C supply air
+
+
+def sizing_hours(climate: str) -> tuple[np.ndarray, np.ndarray]:
+    """The hours a plant is sized for: every hour of the climate's reference year and its design hours
+    (``design_weather.DESIGN_CONDITIONS``: 0.4 %/1 % dry bulb, 0.4 % wet bulb, 20-year extreme)."""
+    year = reference_year(climate)
+    db, wb = DESIGN_CONDITIONS[climate].arrays()
+    return np.concatenate([year.dry_bulb_c, db]), np.concatenate([year.wet_bulb_c, wb])
+
+
+def hottest_hour_fraction(b: Builder, plant_kind: str, unit_kind: str) -> float:
+    """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst of the
+    climate's sizing hours (at most 1: a plant is never counted above its rating)."""
+    db, wb = sizing_hours(b.climate)
+    worst = plant_hottest_hour_fraction(plant_kind, *plant_water_c(b, unit_kind), db, wb)
     return min(1.0, worst)
+
+
+def plant_cop(kind: str) -> float:
+    """The rated COP a generated plant of ``kind`` carries (its ``cop`` field)."""
+    if kind == "chiller":
+        return cat.default_value("chiller_cop")
+    if kind == "air-chiller":
+        return cat.default_value("air_chiller_cop")
+    return DRY_COOLER_COP  # dry and adiabatic coolers: fans only
+
+
+def design_cop(b: Builder, kind: str, unit_kind: str) -> float:
+    """The COP a plant draws its electrical rating at: an air-cooled chiller's at the hottest sizing hour
+    (its COP falls with the entering air), the rated one otherwise."""
+    cop = plant_cop(kind)
+    if kind != "air-chiller":
+        return cop
+    db, _ = sizing_hours(b.climate)
+    return float(air_chiller_cop(cop, plant_water_c(b, unit_kind)[0], float(db.max())))
+
+
+_TAGS = {"chiller": "CHL", "air-chiller": "ACH", "dry-cooler": "DRY", "adiabatic-cooler": "ADB"}
+_KIND_WORDS = {
+    "chiller": "water-cooled chillers on open towers",
+    "air-chiller": "air-cooled chillers (closed loop)",
+    "dry-cooler": "dry coolers (closed loop)",
+    "adiabatic-cooler": "dry coolers with adiabatic assist",
+}
+
+
+def plant_kinds(b: Builder) -> tuple[tuple[str, float], tuple[str, float]]:
+    """((kind, hottest-hour fraction) of the liquid loop's plants, the same of the air loop's), by the
+    builder's ``heat_rejection``; records the choice in ``b.cooling_notes`` once."""
+    chosen = HEAT_REJECTION[b.heat_rejection]
+    if chosen is None:
+        dry = hottest_hour_fraction(b, "dry-cooler", "cdu")
+        liquid = "dry-cooler" if dry >= DRY_COOLER_MIN_FRACTION else "chiller"
+        chosen = (liquid, "chiller")
+        why = (
+            f"dry coolers keep {dry:.0%} of their rating in {b.climate}'s hottest design hour"
+            if liquid == "dry-cooler"
+            else f"dry coolers would keep only {dry:.0%} of their rating in {b.climate}'s hottest design hour"
+        )
+        note = (
+            f"heat rejection chosen for the climate: liquid loop on {_KIND_WORDS[liquid]} ({why}), "
+            f"air loop on {_KIND_WORDS['chiller']}"
+        )
+    else:
+        note = (
+            f"heat rejection {b.heat_rejection}: liquid loop on {_KIND_WORDS[chosen[0]]}, "
+            f"air loop on {_KIND_WORDS[chosen[1]]}"
+        )
+    out = []
+    for kind, unit_kind in zip(chosen, ("cdu", "crah"), strict=True):
+        fraction = hottest_hour_fraction(b, kind, unit_kind)
+        if fraction < MIN_PLANT_FRACTION:
+            raise GeneratorError(
+                "heat_rejection",
+                f"{_KIND_WORDS[kind]} keep {fraction:.0%} of their rating in {b.climate}'s hottest design "
+                f"hour ({sizing_hours(b.climate)[0].max():.1f} °C): choose another heat rejection or a warmer "
+                "facility_water class",
+            )
+        out.append((kind, max(fraction, MIN_PLANT_FRACTION)))
+    if b.facility_water is not None:
+        note += f"; facility water {b.facility_water} ({plant_water_c(b, 'cdu')[0]:.0f} °C supply)"
+    if note not in b.cooling_notes:
+        b.cooling_notes.append(note)
+    return out[0], out[1]
 
 
 @dataclass
 class PlantPlan:
     name: str
-    kind: str  # "dry-cooler" | "chiller"
+    kind: str  # a cooling plant kind (facility.year.PLANT_KINDS)
     capacity_kw: float
     cop: float
     heat_kw: float = 0.0
+    design_cop: float | None = None  # the COP at the hottest sizing hour, when below ``cop``
 
     @property
     def electrical_kw(self) -> float:
-        """Compressors or fans at full capacity."""
-        return self.capacity_kw / self.cop
+        """Compressors or fans at full capacity, at the hottest sizing hour's COP."""
+        return self.capacity_kw / (self.design_cop or self.cop)
 
 
 def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
@@ -305,13 +391,10 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
     out without a plant over its capacity.
     """
     plants: list[PlantPlan] = []
-    chiller_cop = cat.default_value("chiller_cop")
-    dry_fraction = hottest_hour_fraction(b.climate, "dry-cooler", "cdu")
-    cdu_plant = ("cdu", "dry-cooler", "DRY", DRY_COOLER_COP, dry_fraction)
-    if dry_fraction < DRY_COOLER_MIN_FRACTION:
-        cdu_chillers = hottest_hour_fraction(b.climate, "chiller", "cdu")
-        cdu_plant = ("cdu", "chiller", "CHL-DLC", chiller_cop, cdu_chillers)
-    crah_plant = ("crah", "chiller", "CHL", chiller_cop, hottest_hour_fraction(b.climate, "chiller", "crah"))
+    (cdu_kind, cdu_fraction), (crah_kind, crah_fraction) = plant_kinds(b)
+    cdu_tag = _TAGS[cdu_kind] + ("-DLC" if cdu_kind == crah_kind else "")
+    cdu_plant = ("cdu", cdu_kind, cdu_tag, plant_cop(cdu_kind), cdu_fraction)
+    crah_plant = ("crah", crah_kind, _TAGS[crah_kind], plant_cop(crah_kind), crah_fraction)
     for unit_kind, plant_kind, tag, cop, hot_fraction in (cdu_plant, crah_plant):
         served = [u for u in units if u.kind == unit_kind]
         heats = [plant_heat_kw(u) for u in served]
@@ -330,7 +413,8 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
                 break
             n += 1
         names = [f"{bname}-{tag}-{p + 1:02d}" for p in range(n)]
-        mine = [PlantPlan(names[p], plant_kind, size, cop, loads[p]) for p in range(n)]
+        rated = design_cop(b, plant_kind, unit_kind)
+        mine = [PlantPlan(names[p], plant_kind, size, cop, loads[p], rated) for p in range(n)]
         for u, p in zip(served, where, strict=True):
             u.row["plant"] = names[p]
         plants.extend(mine)

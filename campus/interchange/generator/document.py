@@ -17,6 +17,8 @@ from campus.interchange.generator.common import (
     DEFAULT_COOLING_REDUNDANCY,
     DEFAULT_POWER_REDUNDANCY,
     FABRIC_SWITCH,
+    FACILITY_WATER_C,
+    HEAT_REJECTION,
     POWER_REDUNDANCY,
     Catalog,
     GeneratorError,
@@ -75,6 +77,8 @@ def generate(
     power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
     cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
     phases: Sequence[Mapping[str, Any]] | None = None,
+    heat_rejection: str = "auto",
+    facility_water: str | None = None,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -86,6 +90,9 @@ def generate(
     ``bess_hours``). ``phases`` lays the build-out in phases, ``[{"date", "gpus", "gpu_model"}]`` in
     ascending date order (instead of ``gpu_model``/``mix``; ``gpus`` may be omitted and must otherwise equal
     the total): each phase gets buildings of its own, in service from its date (``generator.phases``).
+    ``heat_rejection`` picks the plants (``generator.cooling.HEAT_REJECTION``; ``auto`` chooses by the
+    climate and says so in the notes) and ``facility_water`` the liquid loop's ASHRAE class (W32, W40,
+    W45: the facility water supply, °C); every plant is sized for the climate's design conditions.
     Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
@@ -134,6 +141,10 @@ def generate(
         raise GeneratorError("pue", "must be between 1.0 and 3.0")
     if climate not in CLIMATES:
         raise GeneratorError("climate", f"must be one of {', '.join(CLIMATES)}")
+    if heat_rejection not in HEAT_REJECTION:
+        raise GeneratorError("heat_rejection", f"must be one of {', '.join(HEAT_REJECTION)}")
+    if facility_water is not None and facility_water not in FACILITY_WATER_C:
+        raise GeneratorError("facility_water", f"must be one of {', '.join(FACILITY_WATER_C)} or null")
     if not 0 <= price_usd_per_kwh <= 10:
         raise GeneratorError("price_usd_per_kwh", "must be between 0 and 10")
     if not 1.0 <= oversubscription <= 64:
@@ -180,6 +191,8 @@ def generate(
             climate,
             power_redundancy,
             cooling_redundancy,
+            heat_rejection,
+            facility_water,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
@@ -188,6 +201,7 @@ def generate(
     )
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, heat)
+    notes.extend(builder.cooling_notes)
     if bess_mw_per_building > 0:
         add_storage(builder, bess_mw_per_building, bess_hours)
     if days:
