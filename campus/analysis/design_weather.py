@@ -61,8 +61,10 @@ class DesignConditions:
             if not (np.isfinite(wet) and np.isfinite(dry)) or wet > dry:
                 raise ValueError(f"{name}: a wet bulb at or below its dry bulb")
         if not self.cooling_db_1_c <= self.cooling_db_04_c <= self.extreme_db_20y_c:
-            raise ValueError("extreme_db_20y_c: the 1 % dry bulb <= the 0.4 % <= the 20-year extreme expected")
-        if not (-60.0 <= self.cooling_db_1_c and self.extreme_db_20y_c <= 60.0):
+            raise ValueError(
+                "extreme_db_20y_c: the 1 % dry bulb <= the 0.4 % <= the 20-year extreme expected"
+            )
+        if not (self.cooling_db_1_c >= -60.0 and self.extreme_db_20y_c <= 60.0):
             raise ValueError("extreme_db_20y_c: a dry bulb between -60 and 60 °C expected")
 
     def hours(self) -> list[tuple[str, float, float]]:
@@ -131,7 +133,11 @@ def design_from_year(year: WeatherYear) -> DesignConditions:
         near = np.abs(values - level) <= 0.5
         return float(other[near].mean()) if near.any() else float(other[np.argmin(np.abs(values - level))])
 
-    db04, db1, wb04 = (float(np.quantile(db, 0.996)), float(np.quantile(db, 0.99)), float(np.quantile(wb, 0.996)))
+    db04, db1, wb04 = (
+        float(np.quantile(db, 0.996)),
+        float(np.quantile(db, 0.99)),
+        float(np.quantile(wb, 0.996)),
+    )
     return DesignConditions(
         source=f"computed from the hourly year ({year.source})",
         cooling_db_04_c=db04,

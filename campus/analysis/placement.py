@@ -59,6 +59,7 @@ from campus.analysis.cooling import (
     usable_capacity_kw,
 )
 from campus.analysis.fabric import medium_for_length
+from campus.analysis.facility import plant_weather_margin_kw
 from campus.analysis.headroom import (
     GRID_BINDING_NAME,
     HEALTHY,
@@ -868,6 +869,12 @@ def _cooling(
     for pid, kw in plant_added.items():
         p = plants[pid]
         margin(p.capacity_kw - plant_heat.get(pid, 0.0) - kw, kw, "cooling plant", p.name, "capacity")
+    # what the weather leaves of each plant's rating in its worst typical or design hour
+    weather = plant_weather_margin_kw(snap) if plant_added else {}
+    for pid, kw in plant_added.items():
+        if pid in weather:
+            what = "heat rejection in its worst typical or design hour"
+            margin(weather[pid] - kw, kw, "cooling plant", plants[pid].name, what)
     # the declared redundancy over the plants of a loop: only they can take each other's heat
     # (heat.plant_loops; cooling.plant_usable_capacity_kw)
     loop_of = plant_loops(snap)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from campus.analysis.facility import heat_rejection_risks
 from campus.analysis.failures import design_state, fail
 from campus.analysis.power import power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -154,6 +155,7 @@ def redundancy_declaration_checks(
     failing_pools: Mapping[str, Sequence[Mapping[str, object]]] | None = None,
     checked_at_gpu_power_fraction: float = 1.0,
     down_at_design: Mapping[str, Mapping[str, object]] | None = None,
+    heat_rejection_short: Sequence[Mapping[str, object]] | None = None,
 ) -> list[dict[str, object]]:
     """Declared against achieved redundancy, per domain (``power``, ``cooling``).
 
@@ -245,8 +247,19 @@ def redundancy_declaration_checks(
                 f"{_count(len(down_racks), 'rack', 'racks')} ({down.get('gpus', 0):,} GPUs) already {what} "
                 f"at design, nothing failed; " + message
             )
+        short_plants = [dict(r) for r in (heat_rejection_short or ())] if domain == "cooling" else []
+        if short_plants:
+            achieved, severity = "N", "error"
+            named = ", ".join(f'"{r["plant"]}"' for r in short_plants[:5]) + (
+                f" and {len(short_plants) - 5} more" if len(short_plants) > 5 else ""
+            )
+            message = (
+                f"{_count(len(short_plants), 'plant', 'plants')} cannot reject the heat in some hours of the "
+                f"site's weather ({named}), nothing failed; " + message
+            )
         out.append(
             {
+                "heat_rejection_short": short_plants,
                 "field": field,
                 "domain": domain,
                 "declared": level,
@@ -275,5 +288,9 @@ def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
     declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
     pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
     return redundancy_declaration_checks(
-        declared, single_points_by_domain(findings), pools, down_at_design=down_at_design(snap)
+        declared,
+        single_points_by_domain(findings),
+        pools,
+        down_at_design=down_at_design(snap),
+        heat_rejection_short=heat_rejection_risks(snap),
     )

@@ -193,10 +193,14 @@ def humidity_ratio_from_wet_bulb(
 
 
 def wet_bulb_at_ratio_c(
-    dry_bulb_c: np.ndarray | float, ratio: np.ndarray | float, pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA
+    dry_bulb_c: np.ndarray | float,
+    ratio: np.ndarray | float,
+    pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA,
 ) -> np.ndarray:
     """Thermodynamic wet bulb, °C, of air at a dry bulb and humidity ratio (kg/kg)."""
-    return _wet_bulb_from_ratio(np.asarray(dry_bulb_c, dtype=float), np.asarray(ratio, dtype=float), pressure_pa)
+    return _wet_bulb_from_ratio(
+        np.asarray(dry_bulb_c, dtype=float), np.asarray(ratio, dtype=float), pressure_pa
+    )
 
 
 def wet_bulb_c(

@@ -470,7 +470,11 @@ def redundancy_declared(state: CampusState) -> list[dict]:
         declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
         pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(state.snap)]}
         return redundancy_mod.redundancy_declaration_checks(
-            declared, points, pools, down_at_design=redundancy_mod.down_at_design(state.snap)
+            declared,
+            points,
+            pools,
+            down_at_design=redundancy_mod.down_at_design(state.snap),
+            heat_rejection_short=facility.heat_rejection_risks(state.snap),
         )
 
     return state.memo(("redundancy_declared",), compute)

@@ -38,7 +38,12 @@ from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chunks, encode_chunks, parse_spec
 from campus.interchange.generate import GeneratorError, generate
-from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
+from campus.interchange.generator.common import (
+    DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_REDUNDANCY,
+    FACILITY_WATER_C,
+    HEAT_REJECTION,
+)
 from campus.interchange.generator.document import check_mix_node_models
 from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
@@ -490,6 +495,22 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         choices=Redundancy.choices,
         default=DEFAULT_COOLING_REDUNDANCY,
         help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
+    )
+    heat_rejection = serializers.ChoiceField(
+        choices=list(HEAT_REJECTION),
+        default="auto",
+        help_text="The plants: auto (by the climate's design hours, said in the notes), evaporative "
+        "(water-cooled chillers on towers), air-cooled (air-cooled chillers, no water), dry (dry coolers "
+        "and air-cooled chillers), adiabatic (dry coolers with adiabatic assist and air-cooled chillers), "
+        "hybrid (adiabatic dry coolers and water-cooled chillers); docs/generator.md.",
+    )
+    facility_water = serializers.ChoiceField(
+        choices=list(FACILITY_WATER_C),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="ASHRAE liquid cooling class of the facility water (W32, W40, W45: supply at most 32, 40, "
+        "45 °C); null: the catalog's loop.",
     )
     replace = serializers.BooleanField(default=False)
     background = serializers.BooleanField(

@@ -32,6 +32,8 @@ __all__ = [
     "campus_pue",
     "design_facility",
     "facility_year",
+    "heat_rejection_risks",
+    "plant_weather_margin_kw",
     "with_typed_pue",
 ]
 
@@ -93,6 +95,59 @@ def design_facility(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) -> De
         labels = tuple(label for label, _, _ in conditions.hours())
         memo[key] = DesignFacility(conditions, labels, facility_year(snap, db, wb, gpu_power_fraction))
     return memo[key]  # type: ignore[return-value]
+
+
+def plant_weather_margin_kw(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) -> dict[int, float]:
+    """Per plant, the heat it could still take in its worst hour of the campus's typical year and design
+    hours, kW (< 0: heat it cannot reject then): what a plant's weather leaves of its rating."""
+    typical = campus_facility_year(snap, gpu_power_fraction)
+    design = design_facility(snap, gpu_power_fraction).hours
+    out: dict[int, float] = {}
+    for p_year, p_design in zip(typical.plants, design.plants, strict=True):
+        worst = min(
+            float(p_year.margin_kw.min()) if p_year.margin_kw.size else 0.0,
+            float(p_design.margin_kw.min()) if p_design.margin_kw.size else 0.0,
+        )
+        out[p_year.id] = worst
+    return out
+
+
+def heat_rejection_risks(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) -> list[dict]:
+    """The plants that cannot reject their heat in some hours of the typical year or at design conditions,
+    as risks: ``{kind, severity, plant, plant_kind, hours_short, design_hours_short, worst_margin_mw,
+    message}``, worst first."""
+    typical = campus_facility_year(snap, gpu_power_fraction)
+    design = design_facility(snap, gpu_power_fraction)
+    out: list[dict] = []
+    for p_year, p_design in zip(typical.plants, design.hours.plants, strict=True):
+        short = int((p_year.margin_kw < 0).sum())
+        labels = [design.labels[i] for i in np.flatnonzero(p_design.margin_kw < 0)]
+        if not short and not labels:
+            continue
+        worst = min(float(p_year.margin_kw.min()), float(p_design.margin_kw.min()))
+        where = []
+        if short:
+            where.append(f"{short:,} h of the typical year")
+        if labels:
+            where.append("at design conditions (" + ", ".join(labels) + ")")
+        out.append(
+            {
+                "kind": "heat_rejection_short",
+                "severity": "error",
+                "plant": p_year.name,
+                "plant_id": p_year.id,
+                "plant_kind": p_year.kind,
+                "hours_short": short,
+                "design_hours_short": len(labels),
+                "worst_margin_mw": worst / 1000.0,
+                "message": (
+                    f'{p_year.kind} "{p_year.name}" cannot reject its heat in '
+                    + " and ".join(where)
+                    + f"; up to {-worst / 1000.0:,.2f} MW short"
+                ),
+            }
+        )
+    return sorted(out, key=lambda r: r["worst_margin_mw"])
 
 
 @dataclass(frozen=True)

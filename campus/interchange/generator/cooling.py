@@ -25,23 +25,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus import catalog_data as cat
+from campus.analysis.design_weather import DESIGN_CONDITIONS
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.facility.year import water_temps_c
 from campus.analysis.heat import rack_it_beyond_kw
-from campus.analysis.design_weather import DESIGN_CONDITIONS
-from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COLD_PLATE,
-    GeneratorError,
     CRAH_KW,
     DRY_COOLER_COP,
     HEAT_REJECTION,
     PLANT_KW,
     PLANT_MIN_KW,
     SERVICE_ZONE_M,
+    GeneratorError,
     Row,
     ceil_to,
     liquid_heat_fraction,
