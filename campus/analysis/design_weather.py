@@ -10,7 +10,7 @@ the 0.4 % dry-bulb condition (the same humidity ratio at the hotter dry bulb), a
 states.
 
 Each shipped climate carries its station's conditions with their source (``DESIGN_CONDITIONS``); a campus
-can supply its own (``CampusSnapshot.site_climate``); an uploaded hourly year without them gets the same
+can supply its own with its year (``WeatherYear.design``: ``/api/campuses/{id}/site-climate/``); an uploaded hourly year without them gets the same
 statistics computed from its own hours (``design_from_year``). Nothing here is random. numpy only.
 """
 
@@ -153,13 +153,12 @@ def design_from_year(year: WeatherYear) -> DesignConditions:
 
 
 def design_conditions_of(snap) -> DesignConditions:
-    """The design conditions a campus is sized for: its supplied site climate's, else its uploaded hourly
-    year's own statistics, else its climate's station table."""
-    site = getattr(snap, "site_climate", None)
-    if site is not None and site.design is not None:
-        return site.design
+    """The design conditions a campus is sized for: those supplied with its own year (normals or EPW),
+    else its own year's statistics, else its climate's station table."""
     uploaded = getattr(snap, "weather", None)
     if uploaded is not None:
+        if isinstance(uploaded.design, DesignConditions):
+            return uploaded.design
         return design_from_year(uploaded)
     climate = getattr(snap, "climate", None) or "ashburn-us"
     return DESIGN_CONDITIONS[climate]

@@ -59,7 +59,7 @@ from campus.analysis.cooling import (
     usable_capacity_kw,
 )
 from campus.analysis.fabric import medium_for_length
-from campus.analysis.facility import plant_weather_margin_kw
+from campus.analysis.facility import heat_rejection_risks, plant_weather_margin_kw
 from campus.analysis.headroom import (
     GRID_BINDING_NAME,
     HEALTHY,
@@ -1163,6 +1163,17 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
                 pool.hall_id,
                 pool.building_id,
             )
+    # plants the site's weather leaves short in their worst typical or design hour (facility.heat_rejection_risks)
+    for risk in heat_rejection_risks(snap):
+        add(
+            "cooling",
+            "cooling plant",
+            risk["plant"],
+            -risk["worst_margin_mw"] * 1000.0,
+            risk["message"],
+            None,
+            plant_building.get(risk["plant_id"]),
+        )
     head = failover_headroom(snap)
     for row in (*head.devices.values(), *head.utilities.values()):
         if row.headroom_kw < -TOL:

@@ -27,7 +27,7 @@ Hour ``i`` of a year is hour ``i % 24 + 1`` (the hour ending at that clock hour,
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,6 +68,8 @@ class WeatherYear:
     wet_bulb_c: np.ndarray
     relative_humidity: np.ndarray  # fraction 0-1
     pressure_pa: float = STANDARD_PRESSURE_PA  # the station's mean air pressure, Pa
+    # the site's design conditions when they were supplied with it (design_weather.DesignConditions)
+    design: object | None = None
 
     def __post_init__(self) -> None:
         for name in ("dry_bulb_c", "wet_bulb_c", "relative_humidity"):
@@ -88,6 +90,7 @@ class WeatherYear:
             self.dry_bulb_c.tobytes(),
             self.wet_bulb_c.tobytes(),
             self.relative_humidity.tobytes(),
+            repr(self.design),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -349,6 +352,12 @@ def reference_year(climate: str) -> WeatherYear:
     station = STATION_BY_CLIMATE.get(climate)
     if station is None:
         raise ValueError(f"unknown climate {climate!r}; one of {', '.join(CLIMATES)}")
+    return year_from_normals(station)
+
+
+def year_from_normals(station: StationNormals, design: object | None = None) -> WeatherYear:
+    """A year of hours from one station's monthly normals (the model of this module's docstring), with the
+    site's design conditions when given."""
     tmax = _to_c(station.tmax, station.unit)
     tmin = _to_c(station.tmin, station.unit)
     dry_bulb = _hourly_dry_bulb(tmax, tmin)
@@ -357,13 +366,14 @@ def reference_year(climate: str) -> WeatherYear:
     else:  # the dew point at the month's mean temperature and humidity, refined in _hourly_dew_point
         first_guess = dew_point_c((tmax + tmin) / 2.0, np.asarray(station.relative_humidity_pct) / 100.0)
     dew = _hourly_dew_point(first_guess, dry_bulb, station)
-    return year_from_dew_point(
-        climate,
+    year = year_from_dew_point(
+        station.climate,
         f"reference year from monthly normals {station.period}: {station.station}; {station.source}",
         dry_bulb,
         dew,
         pressure_at_elevation_pa(station.elevation_m),
     )
+    return replace(year, design=design) if design is not None else year
 
 
 def weather_of(snap: CampusSnapshot) -> WeatherYear:

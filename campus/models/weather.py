@@ -19,6 +19,12 @@ class CampusWeather(TimestampedModel):
     elevation_m = models.FloatField(null=True, blank=True)
     pressure_pa = models.FloatField(help_text="Mean station pressure over the year, Pa.")
     leap_day_dropped = models.BooleanField(default=False)
+    # the site's design conditions (campus.analysis.design_weather.DesignConditions fields), when supplied
+    design_conditions = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="ASHRAE-style design conditions supplied with the year (docs/model.md, Design weather).",
+    )
     # the hours as a compressed numpy archive: dry_bulb_c, wet_bulb_c, relative_humidity (8,760 each)
     hours = models.BinaryField()
 
