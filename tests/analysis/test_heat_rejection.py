@@ -25,7 +25,9 @@ from campus.interchange.spec_snapshot import spec_snapshot
 
 
 @cache
-def campus(climate: str, heat_rejection: str, facility_water: str | None = None, gpus: int = 1024) -> CampusSnapshot:
+def campus(
+    climate: str, heat_rejection: str, facility_water: str | None = None, gpus: int = 1024
+) -> CampusSnapshot:
     return spec_snapshot(
         generate_spec(
             "heat rejection",
