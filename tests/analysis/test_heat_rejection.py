@@ -238,3 +238,13 @@ def test_dry_coolers_in_phoenix_bind_placement() -> None:
     assert result["binding_constraint"] == "cooling"
     assert result["binding"]["level"] == "cooling plant"
     assert any("cannot reject its heat" in s["detail"] for s in result["short_at_design"])
+
+
+def test_description_says_which_plants_were_chosen_and_why() -> None:
+    auto = generate_spec("auto", gpus=512, climate="ulanqab-cn")["campus"]["description"]
+    # Ulanqab's 35.4 °C 20-year extreme leaves a dry cooler on the default loop a quarter of its rating
+    assert "Heat rejection chosen for the climate: liquid loop on water-cooled chillers" in auto
+    assert "25%" in auto
+    chosen = generate_spec("chosen", gpus=512, heat_rejection="adiabatic", facility_water="W40")["campus"]
+    assert "Heat rejection adiabatic: liquid loop on dry coolers with adiabatic assist" in chosen["description"]
+    assert "facility water W40 (40 °C supply)" in chosen["description"]

@@ -201,7 +201,6 @@ def generate(
     )
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, heat)
-    notes.extend(builder.cooling_notes)
     if bess_mw_per_building > 0:
         add_storage(builder, bess_mw_per_building, bess_hours)
     if days:
@@ -233,6 +232,8 @@ def generate(
         )
     if notes:
         description += " " + "; ".join(notes) + "."
+    # the plants chosen and why (``generator.cooling.plant_kinds``)
+    description += "".join(f" {note[0].upper()}{note[1:]}." for note in builder.cooling_notes)
     spec: dict[str, Any] = {
         "spec_version": 1,
         "campus": {
