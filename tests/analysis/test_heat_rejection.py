@@ -246,5 +246,7 @@ def test_description_says_which_plants_were_chosen_and_why() -> None:
     assert "Heat rejection chosen for the climate: liquid loop on water-cooled chillers" in auto
     assert "25%" in auto
     chosen = generate_spec("chosen", gpus=512, heat_rejection="adiabatic", facility_water="W40")["campus"]
-    assert "Heat rejection adiabatic: liquid loop on dry coolers with adiabatic assist" in chosen["description"]
+    assert (
+        "Heat rejection adiabatic: liquid loop on dry coolers with adiabatic assist" in chosen["description"]
+    )
     assert "facility water W40 (40 °C supply)" in chosen["description"]
