@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campus.analysis.climate_normals import StationNormals
-from campus.analysis.design_weather import DesignConditions, design_from_year
+from campus.analysis.design_weather import DesignConditions
 from campus.analysis.weather import pressure_at_elevation_pa, year_from_normals
 from campus.api.weather_views import weather_answer
 from campus.models import Campus, CampusWeather
@@ -159,9 +159,7 @@ class SiteClimateView(APIView):
                     "hours": CampusWeather.pack(year.dry_bulb_c, year.wet_bulb_c, year.relative_humidity),
                 },
             )
-        body = weather_answer(campus, year, row)
-        body["design_conditions"] = (design or design_from_year(year)).as_dict()
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response(weather_answer(campus, year, row), status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [

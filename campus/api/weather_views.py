@@ -15,6 +15,7 @@ from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campus.analysis.design_weather import DESIGN_CONDITIONS, DesignConditions, design_from_year
 from campus.analysis.weather import WeatherYear, reference_year, wet_bulb_c
 from campus.choices import Climate
 from campus.epw import EPWError, parse_epw
@@ -47,6 +48,13 @@ def _round(values, digits: int = 3) -> list[float]:
     return [round(float(v), digits) for v in values]
 
 
+def design_of(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> DesignConditions:
+    """The design conditions the campus is sized on (``design_weather.design_conditions_of``'s rule)."""
+    if row is None:
+        return DESIGN_CONDITIONS[campus.climate]
+    return year.design if isinstance(year.design, DesignConditions) else design_from_year(year)
+
+
 def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> dict:
     means = year.monthly_means()
     return {
@@ -71,6 +79,7 @@ def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None)
             "max_wet_bulb_c": round(float(year.wet_bulb_c.max()), 3),
             "mean_relative_humidity": round(float(year.relative_humidity.mean()), 4),
         },
+        "design_conditions": design_of(campus, year, row).as_dict(),
     }
 
 
@@ -108,6 +117,11 @@ _WEATHER = inline_serializer(
                 "max_wet_bulb_c": serializers.FloatField(),
                 "mean_relative_humidity": serializers.FloatField(),
             },
+        ),
+        "design_conditions": serializers.DictField(
+            help_text="The design conditions the campus is sized on (docs/model.md, Design weather): "
+            "0.4 %/1 % dry bulb with mean coincident wet bulb, 0.4 % wet bulb, 20-year extreme, °C, and "
+            "their source."
         ),
     },
 )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from campus.analysis import weather as w
 from campus.analysis.climate_normals import STATION_BY_CLIMATE
@@ -124,3 +126,47 @@ def test_generator_api_takes_heat_rejection_and_names_a_bad_one(planner_client, 
         format="json",
     )
     assert refused.status_code == 400 and "heat_rejection" in refused.json()
+
+
+def test_weather_shows_the_design_conditions_in_use(viewer_client, campus):
+    got = viewer_client.get(f"/api/campuses/{campus.pk}/weather/").json()
+    # the default climate's station table (Washington Dulles, WMO 724030)
+    assert got["design_conditions"]["cooling_db_04_c"] == 34.8
+    assert "724030" in got["design_conditions"]["source"]
+
+
+_number = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-1000, 1000),
+    st.text(max_size=3),
+    st.none(),
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    field=st.sampled_from(
+        [
+            "tmax",
+            "tmin",
+            "dew_point",
+            "elevation_m",
+            "unit",
+            "design",
+            "latitude_deg",
+            "relative_humidity_pct",
+        ]
+    ),
+    value=st.one_of(_number, st.lists(_number, max_size=14), st.dictionaries(st.text(max_size=20), _number)),
+)
+def test_nothing_a_client_sends_gives_a_500(planner_client, campus, field, value):
+    data = body()
+    data[field] = value
+    response = planner_client.post(url(campus), data, format="json")
+    assert response.status_code in (201, 400), response.content
+    if response.status_code == 400:
+        assert response.json()
