@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from campus.analysis.climate_normals import StationNormals
 from campus.analysis.design_weather import DesignConditions
 from campus.analysis.weather import pressure_at_elevation_pa, year_from_normals
-from campus.api.weather_views import weather_answer
+from campus.api.weather_views import WEATHER_ANSWER, weather_answer
 from campus.models import Campus, CampusWeather
 
 _TEMP_F = {"min_value": -130.0, "max_value": 140.0}  # wide enough for °F; checked per unit below
@@ -120,7 +120,8 @@ class SiteClimateView(APIView):
         ),
         request=SiteClimateSerializer,
         responses={
-            201: OpenApiResponse(description="The weather year now in use and its design conditions.")
+            201: WEATHER_ANSWER,
+            400: OpenApiResponse(description="The field at fault and why."),
         },
         tags=["weather"],
     )

@@ -91,7 +91,7 @@ _MONTHLY = inline_serializer(
         "relative_humidity": serializers.ListField(child=serializers.FloatField()),
     },
 )
-_WEATHER = inline_serializer(
+WEATHER_ANSWER = inline_serializer(
     "CampusWeatherYear",
     {
         "campus": serializers.IntegerField(),
@@ -148,7 +148,7 @@ class CampusWeatherView(APIView):
             "from, the climate, and the monthly means of dry bulb (°C), wet bulb (°C) and relative humidity "
             "(fraction 0-1), January first."
         ),
-        responses={200: _WEATHER},
+        responses={200: WEATHER_ANSWER},
         tags=["weather"],
     )
     def get(self, request, pk: int):
@@ -168,7 +168,7 @@ class CampusWeatherView(APIView):
         ),
         request={"text/plain": OpenApiTypes.STR, "application/octet-stream": OpenApiTypes.BINARY},
         responses={
-            201: _WEATHER,
+            201: WEATHER_ANSWER,
             400: _EPW_ERROR,
             413: OpenApiResponse(description="The body is larger than the limit."),
         },
