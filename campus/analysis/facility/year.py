@@ -37,8 +37,6 @@ from campus.analysis.snapshot import CampusSnapshot, CoolingPlantSnap, CoolingUn
 from campus.catalog_data import default_value
 
 PLANT_KINDS = ("chiller", "dry-cooler", "cooling-tower", "air-chiller", "adiabatic-cooler")
-# Kinds that evaporate no water in any hour (closed loops); an adiabatic cooler only in its wet hours.
-WATERLESS_KINDS = ("dry-cooler", "air-chiller")
 
 
 @dataclass(frozen=True)

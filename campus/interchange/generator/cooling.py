@@ -11,10 +11,11 @@ Per hall an N+1 group of CDUs and one of CRAHs for the air heat; racks go to uni
 CDUs are sized for their racks' whole heat, a margin over the 75-85 % the cold plates carry (so the
 group stays N+1 however much of a rack's heat reaches the liquid loop). Per building an N+1 set of plants for
 the CDUs' heat and one of chillers for the CRAHs', each unit on one plant, balanced so no plant exceeds its
-capacity and each serves heat. The CDUs' plants are dry coolers where the climate lets them: sized so the set
-stays N+1 in the hottest hour of the campus's reference year (a dry cooler's capacity falls as the dry-bulb
-nears the returning water, ``facility.components.dry_cooler_capacity_kw``); where that would leave a dry
-cooler less than ``DRY_COOLER_MIN_FRACTION`` of its rating, chillers with a water-side economiser instead.
+capacity and each serves heat. The plant kinds follow the builder's ``heat_rejection`` (``HEAT_REJECTION``;
+``auto``: the CDUs' plants are dry coolers where the climate lets them, chillers with a water-side economiser
+where a dry cooler would keep less than ``DRY_COOLER_MIN_FRACTION`` of its rating). Every set is sized so it
+stays N+1 in the worst of the campus's reference year and its design hours (``sizing_hours``: a plant's
+capacity falls with the weather, ``facility.year.hottest_hour_fraction``).
 """
 
 from __future__ import annotations
@@ -382,8 +383,8 @@ def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
 
 
 def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[PlantPlan]:
-    """Dry coolers for the CDUs and chillers for the CRAHs of one building (N, N+1 or 2N sets, by the
-    builder's ``cooling_redundancy``); sets each unit's plant.
+    """The plants of the CDUs and of the CRAHs of one building (kinds by ``plant_kinds``; N, N+1 or 2N
+    sets, by the builder's ``cooling_redundancy``); sets each unit's plant.
 
     A plant takes its units' heat and their fans' and pumps' power (``plant_heat_kw``). Plant size:
     ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least ``PLANT_MIN_KW``). Count: ``ceil(heat / size)`` (N), one more
