@@ -173,3 +173,25 @@ def test_nothing_a_client_sends_gives_a_500(planner_client, campus, field, value
     assert response.status_code in (201, 400), response.content
     if response.status_code == 400:
         assert response.json()
+
+
+def test_facility_year_reports_the_design_hours_beside_the_typical_year(viewer_client, campus):
+    year = viewer_client.get(reverse("campus-facility-year", args=[campus.pk])).json()
+    design = year["design"]
+    assert [h["label"] for h in design["hours"]] == [
+        "0.4% dry bulb / MCWB",
+        "1% dry bulb / MCWB",
+        "0.4% wet bulb / MCDB",
+        "20-year extreme dry bulb",
+    ]
+    # Ashburn's 20-year extreme (39.2 °C) is hotter than any hour of its typical year (32.0 °C)
+    assert design["hours"][3]["dry_bulb_c"] == 39.2 > max(year["dry_bulb_c"])
+    assert design["peak_facility_mw"] > year["annual"]["peak_facility_mw"]
+    assert design["hours_short"] == 0
+    # a shipped climate's year asks the plant alone: no design hours of this site
+    assert (
+        "design"
+        not in viewer_client.get(
+            reverse("campus-facility-year", args=[campus.pk]), {"climate": "dublin-ie"}
+        ).json()
+    )
