@@ -13,7 +13,7 @@ help:
 	@echo "make run    set up, migrate, load the demo campus, serve http://127.0.0.1:8000 with a Celery worker and beat"
 	@echo "make test   set up and run the whole test suite (PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set)"
 	@echo "make setup  install Python and npm dependencies and build the dashboard bundle (quick when nothing changed)"
-	@echo "make lint   ruff, ESLint and Prettier;  make bench  benchmarks (print tables);  make clean  remove local state"
+	@echo "make lint   ruff, ESLint, Prettier and TypeScript;  make bench  benchmarks (print tables);  make clean  remove local state"
 	@echo "make fidelity  the published cases against the twin (docs/fidelity.md); fails on any case"
 
 # ---------------------------------------------------------------- setup (idempotent, stamp files)

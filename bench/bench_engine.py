@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import simpy  # noqa: E402
 
 from campus.analysis.synthetic import synthetic_campus  # noqa: E402
-from simulations.engine import failure_cascade  # noqa: E402
+from simulations.engine.kinds.failure_cascade import model as failure_cascade  # noqa: E402
 from simulations.engine.runner import aggregate, prepare, replica_seed  # noqa: E402
 
 _PREPARED = None

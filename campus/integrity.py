@@ -47,6 +47,22 @@ from campus.interchange.rules import (
     utility_capacity_problem,
     whole_rack_nodes,
 )
+from campus.models import (
+    Building,
+    Campus,
+    CoolingUnit,
+    DataHall,
+    EnergyStorage,
+    GPUModel,
+    Node,
+    NodeModel,
+    PowerDevice,
+    PowerFeed,
+    Rack,
+    Row,
+    Switch,
+    UtilityFeed,
+)
 
 # Racks are at most 5 m wide or deep (Rack.width_m/depth_m validators): a rack can only overlap racks whose
 # corner lies within 5 m of its own.
@@ -55,8 +71,6 @@ _MAX_RACK_SIZE_M = 5.0
 
 def campus_of(obj: models.Model) -> int | None:
     """The campus an inventory object belongs to (catalog rows belong to none)."""
-    from campus.models import Building, Campus, DataHall, Node, Row
-
     if isinstance(obj, Campus):
         return obj.pk
     if hasattr(obj, "campus_id"):
@@ -94,8 +108,6 @@ def _reference_errors(obj: models.Model) -> dict[str, str]:
 
 def _feed_cycle_error(feed) -> str | None:
     """A device → device feed that would close a loop in its campus's power graph."""
-    from campus.models import PowerDevice, PowerFeed
-
     if not (feed.downstream_device_id and feed.upstream_id and feed.campus_id):
         return None
     children: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
@@ -119,8 +131,6 @@ def _footprint(rack) -> Footprint:
 
 
 def _rack_errors(rack, neighbours: bool = True) -> dict[str, str]:
-    from campus.models import Rack
-
     errors: dict[str, str] = {}
     if rack.row_id and rack.hall_id and rack.row.hall_id != rack.hall_id:
         errors["row"] = "The row belongs to another hall."
@@ -163,8 +173,6 @@ def _rack_errors(rack, neighbours: bool = True) -> dict[str, str]:
 def _hall_errors(hall) -> dict[str, str]:
     """A hall written (moved, resized, put in another building) must lie inside its building and still
     hold its racks, and whatever sits in it must stay in its campus and building."""
-    from campus.models import Rack
-
     errors: dict[str, str] = {}
     if None in (hall.x_m, hall.y_m, hall.width_m, hall.length_m):
         return errors
@@ -196,8 +204,6 @@ def _hall_errors(hall) -> dict[str, str]:
 def _moved_hall_errors(hall) -> dict[str, str]:
     """A hall put into another building: what it holds must stay in the building's campus, and objects that
     name both a building and this hall must name the new building."""
-    from campus.models import CoolingUnit, PowerDevice, Rack, Switch
-
     campus_id = hall.building.campus_id
     holders = [
         (Rack, "rack"),
@@ -218,8 +224,6 @@ def _moved_hall_errors(hall) -> dict[str, str]:
 
 def _building_errors(building) -> dict[str, str]:
     """A building written (resized) must still hold its halls."""
-    from campus.models import DataHall
-
     errors: dict[str, str] = {}
     if not building.pk or None in (building.width_m, building.length_m):
         return errors
@@ -239,8 +243,6 @@ def _building_errors(building) -> dict[str, str]:
 def _node_domain_error(node) -> str | None:
     """A tray added to (or moved into, or given other service dates in) a rack one at a time splits a
     rack-scale domain on some day."""
-    from campus.models import Node
-
     if not (node.rack_id and node.node_model_id):
         return None
     model = node.node_model
@@ -262,8 +264,6 @@ def _node_domain_error(node) -> str | None:
 def _rack_contents(rack_ids) -> dict[int, list[tuple]]:
     """The servers of each rack grouped by model and service dates: ``rack -> [(model id, in service,
     retire, count)]`` (one query)."""
-    from campus.models import Node
-
     out: dict[int, list[tuple]] = defaultdict(list)
     rows = (
         Node.objects.filter(rack_id__in=list(rack_ids))
@@ -286,8 +286,6 @@ class _Size:
 
 
 def _sizes(model_ids) -> dict[int, _Size]:
-    from campus.models import NodeModel
-
     out = {}
     for m in NodeModel.objects.filter(pk__in=list(model_ids)).select_related("gpu_model"):
         watts = server_power_w(m.gpus_per_node, m.gpu_model.tdp_w, m.overhead_w, m.nics, m.nic_kind)
@@ -299,8 +297,6 @@ def rack_limit_problems(rack_ids) -> dict[int, dict[str, str]]:
     """What each rack's servers break, ``rack -> {rule: message}``: ``rack_units`` (more units than the
     rack has on some day), ``design_kw`` (more power at full TDP, with the rack's extra IT, than its
     design) and ``domain`` (part of a rack-scale NVLink domain on some day). Three queries."""
-    from campus.models import Rack
-
     contents = _rack_contents(rack_ids)
     if not contents:
         return {}
@@ -348,19 +344,6 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
     In a bulk request (``obj._in_bulk``) the rules that read the object's neighbours (loops, overlaps,
     whole racks) are left to ``WriteCheck`` on the final state: the request's objects arrive together,
     and one query per object over the whole campus would make a 5,000-object request quadratic."""
-    from campus.models import (
-        Building,
-        Campus,
-        CoolingUnit,
-        DataHall,
-        EnergyStorage,
-        Node,
-        PowerDevice,
-        PowerFeed,
-        Rack,
-        UtilityFeed,
-    )
-
     in_bulk = getattr(obj, "_in_bulk", False)
     errors = _reference_errors(obj)
     if hasattr(obj, "retire_date") and (
@@ -436,8 +419,6 @@ class WriteCheck:
 
     def note(self, obj: models.Model) -> None:
         """Record an object as it stands now (call before and after changing it)."""
-        from campus.models import GPUModel, Node, NodeModel, PowerDevice, PowerFeed, Rack
-
         key = (obj._meta.label_lower, obj.pk)
         if isinstance(obj, PowerFeed):
             self.campuses.add(obj.campus_id)
@@ -462,8 +443,6 @@ class WriteCheck:
         return [*self._cycles(), *self._overlaps(), *self._contents()]
 
     def _cycles(self) -> Iterable[Problem]:
-        from campus.models import PowerDevice, PowerFeed
-
         for campus_id in sorted(self.campuses):
             children: dict[int, list[tuple[int, int]]] = defaultdict(list)
             edges = PowerFeed.objects.filter(campus_id=campus_id, downstream_device__isnull=False)
@@ -478,8 +457,6 @@ class WriteCheck:
                 yield Problem(written[-1] if written else ("", 0), "downstream_device", message)
 
     def _overlaps(self) -> Iterable[Problem]:
-        from campus.models import Rack
-
         for hall_id, written in self.halls.items():
             racks = {
                 r.pk: r
@@ -501,8 +478,6 @@ class WriteCheck:
         whole rack-scale domains. A problem is reported on the rack when the request wrote it (its
         ``rack_units`` or ``design_kw``), else on the last server written into it (its ``rack``), else on
         the catalog row whose change made the servers bigger."""
-        from campus.models import Node, NodeModel
-
         model_keys = dict(self.node_models)
         if self.gpu_models:
             for pk, gpu_id in NodeModel.objects.filter(gpu_model_id__in=list(self.gpu_models)).values_list(

@@ -10,6 +10,7 @@ export TWIN_SCREENSHOTS=${TWIN_SCREENSHOTS:-$RESULTS/screenshots}
 mkdir -p "$TWIN_SCREENSHOTS"
 .venv/bin/ruff check .
 (cd frontend && npm run --silent lint)
+(cd frontend && npm run --silent test)
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
 .venv/bin/python manage.py spectacular --validate --fail-on-warn --file "$RESULTS/openapi.yaml"
 .venv/bin/python -m campus.fidelity

@@ -1,4 +1,6 @@
+from celery.signals import worker_ready
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class SimulationsConfig(AppConfig):
@@ -8,9 +10,8 @@ class SimulationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Every signal of the app is connected here, once, so no module has to be imported for its side effects.
-        from celery.signals import worker_ready
-        from django.db.models.signals import post_delete, post_save
-
+        # cycle: the app's models (and what imports them) load only once the app registry is ready, which
+        # is after this module is imported (Django's AppConfig.ready).
         from . import schedules
         from .models import Schedule
         from .runs import reaper

@@ -1,7 +1,8 @@
 """One choice set per kind or status, as the API and the database spell them.
 
-Each derives from the engine's plain enums (``simulations.engine.contract``, ``simulations.engine.aggregate``)
-and the kind labels from the scenario model registry, so a kind or a status is spelled in one place.
+Each derives from the engine: the kinds and their labels from the registry of kinds' packages
+(``simulations.engine.registry``), the statuses and operators from its plain enums (``simulations.engine.contract``,
+``simulations.engine.aggregate``), so a kind or a status is spelled in one place.
 """
 
 from django.db import models

@@ -12,11 +12,14 @@ import math
 from typing import Any
 
 import numpy as np
+from celery.schedules import crontab
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+
+from simulations.engine.params import ParamsError, validate_params
 
 from .choices import THRESHOLD_STATS, RunStatus, ScenarioKind, ThresholdOp
 
@@ -43,8 +46,6 @@ def unpack_floats(data: bytes | memoryview | None) -> np.ndarray:
 
 def params_errors(kind: str, params: Any) -> dict[str, list[str]]:
     """{"<dotted path>": [message]} for each bad parameter of ``kind`` (empty when valid)."""
-    from simulations.engine.params import ParamsError, validate_params
-
     try:
         validate_params(kind, params)
     except ParamsError as exc:
@@ -282,8 +283,6 @@ def threshold_errors(rules: Any) -> dict[str, list[str]]:
 
 def crontab_errors(expr: str) -> list[str]:
     """Problems with a five-field crontab expression ("minute hour day-of-month month day-of-week")."""
-    from celery.schedules import crontab
-
     fields = expr.split()
     if len(fields) != 5:
         return ["must have five fields: minute hour day-of-month month day-of-week"]

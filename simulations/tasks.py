@@ -14,6 +14,8 @@ import logging
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
+from campus.jobs import reap_stale_jobs
+
 from .runs import dispatch, execute, launch, reaper
 
 log = logging.getLogger(__name__)
@@ -72,8 +74,6 @@ def run_schedule(schedule_id: int) -> int | None:
 def reap_stale_runs() -> dict:
     """Re-send chunks of dead workers and lost messages; fail runs that keep losing their workers. Beat's one
     reaper also sweeps the campus jobs (``campus.jobs.reap_stale_jobs``)."""
-    from campus.jobs import reap_stale_jobs
-
     report = reaper.reap_stale_runs()
     jobs_report = reap_stale_jobs()
     if any(jobs_report.values()):

@@ -66,7 +66,7 @@ from campus.analysis.heat import (
     server_share,
 )
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _liveness_changes, failure_seeds, power_graph
+from campus.analysis.power import PowerGraph, _liveness_changes, baseline_state, failure_seeds, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -246,7 +246,7 @@ def _placement(g: PowerGraph) -> _Placement:
     snap = g.snap
     hall_building = {h.id: h.building_id for h in snap.halls}
     per_hall: dict[int, dict[int, tuple[float, float]]] = {}
-    live = g.baseline().live
+    live = baseline_state(g).live
     for r in snap.racks:
         # a rack takes added load only on a live path: a rack dark with nothing failed (its feeds' devices
         # offline) can take none, and the scope around it places all on the others
@@ -315,7 +315,7 @@ class _Probe:
     def __init__(self, g: PowerGraph, weights: dict[int, float]) -> None:
         self.g = g
         snap = g.snap
-        base = self.base = g.baseline()
+        base = self.base = baseline_state(g)
         per_server = other_it_per_server_kw(snap)
         own_other, spread_other = other_it_added_split(snap)
         shares = other_it_hall_shares(snap) if spread_other > 0 else {}
@@ -511,7 +511,7 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
     of a bus): the redundancy check fails them too (``redundancy.redundancy_elements``). A standby
     generator beside a live normal supply is left out: its loss alone changes nothing, as the redundancy
     check finds."""
-    base = g.baseline()
+    base = baseline_state(g)
     out = []
     for d in g.order:
         if not base.live.get(d, False):
@@ -790,7 +790,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
     """The chain's headroom (devices and utility feeds); ``context`` receives the probe and the scopes'
     columns for the bounds ``failover_headroom`` adds (``_feed_bound``)."""
     snap = g.snap
-    base = g.baseline()
+    base = baseline_state(g)
     place = _placement(g)
     probe = _Probe(g, place.rack_weight)
     n_halls = probe.n_halls
@@ -1103,7 +1103,7 @@ def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
     so each feed's worst scenario is the one giving it its largest share (the first in scenario order).
     Racks with no added load (weight 0) are not offered, as a device the scope does not load."""
     probe: _Probe = context["probe"]
-    base = g.baseline()
+    base = baseline_state(g)
     worst: dict[int, tuple[float, Failure]] = {}  # feed -> (largest share, first scenario giving it)
 
     def offer(rid: int, shares: dict[int, float], failure: Failure) -> None:
@@ -1215,7 +1215,7 @@ def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
     Both sides of a 2N chain count, so this is NOT load that can be added with redundancy intact; it is
     kept for comparison with ``failover_headroom``."""
     g = power_graph(snap)
-    base = g.baseline()
+    base = baseline_state(g)
     out: dict[int, float] = {}
     for d in snap.power_devices:
         if d.utility_feed_id is not None and d.building_id is not None:

@@ -75,7 +75,7 @@ from campus.analysis.heat import (
     other_it_per_server_kw,
     plant_loops,
 )
-from campus.analysis.power import PowerGraph, _resolve, power_graph
+from campus.analysis.power import PowerGraph, _resolve, baseline_state, power_graph
 from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
 
@@ -191,7 +191,7 @@ class _Sweep:
 
     def __init__(self, g: PowerGraph) -> None:
         self.g = g
-        base = self.base = g.baseline()
+        base = self.base = baseline_state(g)
         self.scenarios = _scenarios(g)
         self.sid: dict[tuple[str, object], int] = {}
         self.util_devices: dict[int, list[int]] = {}
@@ -605,7 +605,7 @@ def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[t
         elif single and len(info) == 1:
             pair = (next(iter(a | b)), None)
             seen[pair] = seen.get(pair, 0) + 1
-    live = g.baseline().live
+    live = baseline_state(g).live
     out = []
     for (a, b), _n in sorted(seen.items(), key=lambda kv: -kv[1]):
         if b is not None and (a == b or a in g.ancestors([b]) or b in g.ancestors([a])):

@@ -5,11 +5,11 @@ Built once per snapshot and cached (snapshots are immutable). The solver lives i
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 
 from campus.analysis.heat import rack_it_beyond_kw, rack_it_kw_by_id
 from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
+from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
 
 # Device statuses that carry no power. "planned" devices are part of the design and are analysed as built.
@@ -124,12 +124,6 @@ class PowerGraph:
             raise ValueError(f"power chain has a cycle through: {names}")
         return order, depth
 
-    def baseline(self):
-        """The healthy solve, once per graph (``power.baseline_state``; the solver lives there)."""
-        from campus.analysis.power import baseline_state
-
-        return baseline_state(self)
-
     def ancestors(self, seeds: Iterable[int]) -> set[int]:
         seen: set[int] = set()
         stack = list(seeds)
@@ -145,20 +139,11 @@ class PowerGraph:
         return seen
 
 
-_GRAPH_CACHE: dict[int, tuple[CampusSnapshot, PowerGraph]] = {}
-_GRAPH_CACHE_SIZE = 8
-_GRAPH_LOCK = threading.Lock()
-
-
 def power_graph(snap: CampusSnapshot) -> PowerGraph:
-    """The (cached) power graph of a snapshot. Snapshots are immutable, so the graph never goes stale."""
-    hit = _GRAPH_CACHE.get(id(snap))
-    if hit is not None and hit[0] is snap:
-        return hit[1]
-    graph = PowerGraph(snap)
-    with _GRAPH_LOCK:  # API workers may share the cache across threads
-        while len(_GRAPH_CACHE) >= _GRAPH_CACHE_SIZE:
-            _GRAPH_CACHE.pop(next(iter(_GRAPH_CACHE)), None)
-        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
-        _GRAPH_CACHE[id(snap)] = (snap, graph)
-    return graph
+    """The power graph of a snapshot, built once and kept with it (``memo.snapshot_memo``): snapshots are
+    immutable, so the graph never goes stale. The healthy solve is ``power.baseline_state(graph)``."""
+    memo = snapshot_memo(snap)
+    graph = memo.get("power_graph")
+    if graph is None:
+        graph = memo["power_graph"] = PowerGraph(snap)
+    return graph  # type: ignore[return-value]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.facility import heat_rejection_risks
 from campus.analysis.failures import design_state, fail
 from campus.analysis.power import power_graph
@@ -281,8 +282,6 @@ def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
     against its topology: every element failed alone (``campus.analysis.redundancy.redundancy_check``,
     the core of impact mode), the single points sorted by domain, then ``redundancy_declaration_checks``.
     ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
-    from campus.analysis.cooling import pools_failing_redundancy
-
     if findings is None:
         findings = redundancy_check(snap)
     declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}

@@ -351,6 +351,20 @@ class CampusSnapshot:
     # the day this snapshot is of (campus.analysis.phases.snapshot_as_of); None: the campus as designed
     as_of: date | None = None
 
+    def __post_init__(self) -> None:
+        # Figures worked out from this snapshot, kept with it (``campus.analysis.memo``). Not a field: never
+        # compared, never carried over by ``dataclasses.replace`` (a new snapshot starts empty), never pickled.
+        object.__setattr__(self, "_memo", {})
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_memo", {})
+
     def node_power_w(self, node_slug: str) -> float:
         """Electrical power of one server at full GPU TDP, W."""
         spec = self.node_models[node_slug]

@@ -67,7 +67,7 @@ from campus.analysis.cooling import (
 from campus.analysis.feeds import rack_side_ratings_kw, redundant_rating_kw
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom, grid_it_kw
 from campus.analysis.heat import AIR_UNIT_KINDS, heat_map, plant_loops, rack_heat_split
-from campus.analysis.power import power_graph
+from campus.analysis.power import baseline_state, power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
 
@@ -445,7 +445,7 @@ def stranded_capacity(snap: CampusSnapshot) -> StrandedCapacity:
     fed_campus = sum(fed_by_hall.values())
     # the upstream chain counts what runs: a rack dark with nothing failed (its feeds' devices offline)
     # draws nothing and can take nothing; a hall of such racks strands all of them, naming a dead device
-    live = g.baseline().live
+    live = baseline_state(g).live
     live_fed_by_hall: dict[int, float] = {}
     live_it_by_hall: dict[int, float] = {}
     dead_supply: dict[int, dict] = {}  # hall -> a dead device feeding one of its dark racks

@@ -16,6 +16,7 @@ import math
 
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
+from campus.analysis.fabric import inventory_for_campus
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -241,8 +242,6 @@ def synthetic_campus(
     switches: list[SwitchSnap] = []
     links: list[LinkSnap] = []
     if with_fabric:
-        from campus.analysis.fabric import inventory_for_campus
-
         switches, links = inventory_for_campus(
             racks,
             pods,

@@ -28,14 +28,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from campus.analysis.climate_normals import STATION_BY_CLIMATE, STATIONS, StationNormals
-
-if TYPE_CHECKING:  # pragma: no cover
-    from campus.analysis.snapshot import CampusSnapshot
 
 HOURS_PER_YEAR = 8760
 DAYS_PER_YEAR = 365
@@ -376,7 +373,15 @@ def year_from_normals(station: StationNormals, design: object | None = None) -> 
     return replace(year, design=design) if design is not None else year
 
 
-def weather_of(snap: CampusSnapshot) -> WeatherYear:
+class Sited(Protocol):
+    """What ``weather_of`` reads of a campus (a ``CampusSnapshot``; the snapshot module imports this one,
+    so the type is named by what it offers, not imported)."""
+
+    climate: str
+    weather: WeatherYear | None
+
+
+def weather_of(snap: Sited) -> WeatherYear:
     """The year a campus uses: its uploaded hourly year if any, else its climate's reference year."""
     uploaded = getattr(snap, "weather", None)
     if uploaded is not None:

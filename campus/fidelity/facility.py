@@ -8,7 +8,7 @@ from campus.analysis.energy import facility_energy, it_breakdown
 from campus.analysis.fabric import design_fabric, max_endpoints
 from campus.fidelity.campuses import generated_rack_kw, synthetic_100k_h100
 from campus.fidelity.scorecard import Case, relative
-from simulations.engine.params import LiquidCoolingParams
+from simulations.engine.kinds.liquid_cooling.params import LiquidCoolingParams
 from simulations.engine.rc import crossing
 
 SEMI_100K = "SemiAnalysis, '100,000 H100 Clusters' (2024-06)"

@@ -1,6 +1,13 @@
+from collections.abc import Callable
+from typing import ClassVar
+
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+
+
+def _no_rules(obj: models.Model) -> dict[str, str]:
+    return {}
 
 
 def SET_NULL_STAMPED(collector, field, sub_objs, using):  # noqa: N802 (named like Django's SET_NULL)
@@ -48,15 +55,17 @@ class TimestampedModel(models.Model):
 
     objects = StampedQuerySet.as_manager()
 
+    # The inventory rules ``clean()`` applies: ``campus.integrity.instance_errors``, set once by
+    # ``CampusConfig.ready()``. The rules read every model, so the models cannot import them.
+    instance_rules: ClassVar[Callable[[models.Model], dict[str, str]]] = staticmethod(_no_rules)
+
     class Meta:
         abstract = True
 
     def clean(self) -> None:
         """The inventory rules the spec importer applies (campus.interchange.rules), so the admin and the
         API refuse what an import would."""
-        from campus.integrity import instance_errors
-
-        if errors := instance_errors(self):
+        if errors := TimestampedModel.instance_rules(self):
             raise ValidationError(errors)
 
 

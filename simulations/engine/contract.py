@@ -1,9 +1,9 @@
-"""The engine's contract: the kinds of scenario, the statuses of a run, and what a scenario model provides.
+"""The engine's contract: the statuses of a run, and what a scenario model provides.
 
-A scenario model is a module (or any object) with the attributes of ``ScenarioModel``; ``registry`` lists one
-per ``ScenarioKind`` and is the only place the runner, the parameter schemas and the database choices
-(``simulations.choices``) learn which kinds exist. These enums are plain ``StrEnum``s: the Django choices
-derive from them, never the other way round.
+A scenario model is a package of ``simulations.engine.kinds`` (or any object) with the attributes of
+``ScenarioModel``; ``registry`` lists them, makes the ``ScenarioKind`` enum from them and is the only place
+the runner, the parameter schemas and the database choices (``simulations.choices``) learn which kinds
+exist. These enums are plain ``StrEnum``s: the Django choices derive from them, never the other way round.
 """
 
 from __future__ import annotations
@@ -15,15 +15,6 @@ from pydantic import BaseModel
 
 from campus.analysis.snapshot import CampusSnapshot
 from simulations.engine.results import Progress, ReplicaResult
-
-
-class ScenarioKind(StrEnum):
-    POWER_CAPPING = "power_capping"
-    GRID_LIMIT = "grid_limit"
-    LIQUID_COOLING = "liquid_cooling"
-    FAILURE_CASCADE = "failure_cascade"
-    POWER_DYNAMICS = "power_dynamics"
-    HEAT_WAVE = "heat_wave"
 
 
 class RunStatus(StrEnum):
@@ -51,7 +42,7 @@ class ScenarioModel(Protocol):
     closed form or vectorised numpy is the better fit.
     """
 
-    KIND: ScenarioKind
+    KIND: str  # the kind's name, snake_case: the registry's ScenarioKind member and the database value
     LABEL: str  # as a person reads it (forms, the admin)
     Params: type[BaseModel]
 

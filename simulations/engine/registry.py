@@ -1,12 +1,16 @@
-"""The one list of scenario models, by kind: it feeds the runner, the parameter schemas and the kind choices.
+"""The one list of scenario kinds: it feeds the runner, the parameter schemas and the kind choices.
 
-A new kind is a module satisfying ``contract.ScenarioModel``, a member of ``contract.ScenarioKind`` and a line
-here.
+Each kind is a package of ``simulations.engine.kinds`` satisfying ``contract.ScenarioModel`` (its parameters,
+model, words and metrics side by side); a new kind is a new package and a line in ``PACKAGES``. The kinds'
+enum is made from this list, so nothing else names them.
 """
 
 from __future__ import annotations
 
-from simulations.engine import (
+from enum import StrEnum
+
+from simulations.engine.contract import ScenarioModel
+from simulations.engine.kinds import (
     failure_cascade,
     grid_limit,
     heat_wave,
@@ -14,11 +18,22 @@ from simulations.engine import (
     power_capping,
     power_dynamics,
 )
-from simulations.engine.contract import ScenarioKind, ScenarioModel
 
-MODELS: dict[ScenarioKind, ScenarioModel] = {
-    m.KIND: m for m in (power_capping, grid_limit, liquid_cooling, failure_cascade, power_dynamics, heat_wave)
-}
+# In the order the forms and the API list them.
+PACKAGES: tuple[ScenarioModel, ...] = (
+    power_capping,
+    grid_limit,
+    liquid_cooling,
+    failure_cascade,
+    power_dynamics,
+    heat_wave,
+)
+
+# A plain StrEnum (the Django choices, ``simulations.choices``, derive from it):
+# POWER_CAPPING = "power_capping", and so on.
+ScenarioKind = StrEnum("ScenarioKind", [(m.KIND.upper(), m.KIND) for m in PACKAGES])
+
+MODELS: dict[ScenarioKind, ScenarioModel] = {ScenarioKind(m.KIND): m for m in PACKAGES}
 
 
 def model(kind: str) -> ScenarioModel:

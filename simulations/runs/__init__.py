@@ -21,14 +21,13 @@ from .config import (
     default_replicas,
     in_service_errors,
     kinds,
-    sweep_campus_errors,
 )
 from .dispatch import start
 from .execute import execute_chunk
 from .launch import cancel_run, fail_run, launch_run, run_schedule
 from .reaper import reap_stale_runs
 from .results import compare_runs, explanation, series_labels, series_metrics, timeseries
-from .sweeps import SweepError
+from .sweeps import SweepError, sweep_campus_errors
 
 __all__ = [
     "DEFAULT_REPLICAS",

@@ -18,11 +18,14 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from campus.analysis.snapshot import CampusSnapshot
-    from simulations.models import Run
+from campus.analysis.facility import campus_pue
+from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.summary import campus_it
+from campus.snapshot_adapter import build_snapshot
+from campus.versions import campus_version, version_digest
+from simulations.models import Run
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +37,12 @@ _ROUNDS = 3
 
 def inventory_version(campus_id: int) -> str:
     """The digest of the campus's analytics version (what the summary cache and conditional GETs key on)."""
-    from campus.versions import campus_version, version_digest
-
     return version_digest(campus_version(campus_id))
 
 
 def snapshot_with_version(campus_id: int, as_of) -> tuple[CampusSnapshot, str]:
     """The campus's snapshot of ``as_of`` and the inventory version it was read at: the version is read
     before and after the build, and the build repeated (a few times at most) when a write landed between."""
-    from campus.snapshot_adapter import build_snapshot
-
     version = inventory_version(campus_id)
     for _ in range(_ROUNDS):
         snap = build_snapshot(campus_id, as_of)
@@ -74,9 +73,6 @@ def record(campus_id: int, snap: CampusSnapshot, version: str, params: Any) -> d
         "pue_source": None,
     }
     try:
-        from campus.analysis.facility import campus_pue
-        from campus.analysis.summary import campus_it
-
         state["it_mw"] = _r(campus_it(snap).it_kw / 1000.0, 9)
         resolved = campus_pue(snap, getattr(params, "pue", None))
         state["pue"] = _r(resolved.pue)

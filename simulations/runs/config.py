@@ -3,32 +3,35 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 
-if TYPE_CHECKING:
-    from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.snapshot import CampusSnapshot
+from simulations.engine import catalogue
+from simulations.engine.params import ParamsError, default_params, params_json_schema, validate_params
+from simulations.engine.registry import MODELS, model
+from simulations.engine.runner import prepare
 
 
-def _env_int(name: str, default: int) -> int:
+def env_int(name: str, default: int) -> int:
     return int(getattr(settings, name, os.environ.get(name, default)))
 
 
 # Chunks per run to aim for: enough to keep many workers busy, few enough that the per-task cost (a message,
 # the snapshot load) stays small next to the replicas.
-TARGET_CHUNKS = _env_int("TWIN_RUN_TARGET_CHUNKS", 32)
-MAX_CHUNK_REPLICAS = _env_int("TWIN_RUN_MAX_CHUNK_REPLICAS", 25)
+TARGET_CHUNKS = env_int("TWIN_RUN_TARGET_CHUNKS", 32)
+MAX_CHUNK_REPLICAS = env_int("TWIN_RUN_MAX_CHUNK_REPLICAS", 25)
 # Chunks per run at least, when a kind's cheap replicas are grouped by more (its MIN_CHUNK_REPLICAS).
-MIN_CHUNKS = _env_int("TWIN_RUN_MIN_CHUNKS", 8)
+MIN_CHUNKS = env_int("TWIN_RUN_MIN_CHUNKS", 8)
 # A busy chunk touches its heartbeat this often, s.
-HEARTBEAT_S = float(_env_int("TWIN_RUN_HEARTBEAT_SECONDS", 5))
+HEARTBEAT_S = float(env_int("TWIN_RUN_HEARTBEAT_SECONDS", 5))
 # A running chunk whose heartbeat is older than this lost its worker, s.
-STALE_S = _env_int("TWIN_RUN_STALE_SECONDS", 120)
+STALE_S = env_int("TWIN_RUN_STALE_SECONDS", 120)
 # A chunk sent this long ago and never picked up while the broker queue is empty lost its message, s.
-QUEUED_STALE_S = _env_int("TWIN_RUN_QUEUED_STALE_SECONDS", 900)
+QUEUED_STALE_S = env_int("TWIN_RUN_QUEUED_STALE_SECONDS", 900)
 # Sends of one chunk before the run is failed (a replica that kills its worker must not loop for ever).
-MAX_ATTEMPTS = _env_int("TWIN_RUN_MAX_ATTEMPTS", 3)
+MAX_ATTEMPTS = env_int("TWIN_RUN_MAX_ATTEMPTS", 3)
 # Intra-replica progress is written at most this often, s.
 PROGRESS_EVERY_S = 2.0
 # A chunk stores its finished replicas (one transaction, one insert) at its end and, if it runs longer, at
@@ -52,23 +55,17 @@ DEFAULT_REPLICAS = 10
 
 
 def validated_params(kind: str, params: dict | None):
-    from simulations.engine.params import validate_params
-
     return validate_params(kind, params or {})
 
 
 def stochastic(kind: str, params: Any) -> bool:
     """Whether replicas of ``kind`` with these (validated) parameters can differ (the kind's own answer)."""
-    from simulations.engine.registry import model
-
     return bool(model(kind).stochastic(params))
 
 
 def default_replicas(kind: str, params: Any = None) -> int:
     """Replicas of a run when the request names none: 1 when every replica would be the same, else the kind's
     own figure (``DEFAULT_REPLICAS`` on its module) or DEFAULT_REPLICAS."""
-    from simulations.engine.registry import model
-
     if params is None or isinstance(params, dict):
         params = validated_params(kind, params)
     if not stochastic(kind, params):
@@ -82,8 +79,6 @@ def in_service_errors(kind: str, snap: CampusSnapshot, as_of: Any) -> list[str]:
     GPU in service (a phased campus before its first phase, or after its last retirement) has nothing to
     run: the run would otherwise "succeed" with zeros or fail on a parameter the user never set. A kind whose
     module says ``NEEDS_GPUS = False`` is not checked. Empty when there is something to run."""
-    from simulations.engine.registry import model
-
     if not getattr(model(kind), "NEEDS_GPUS", True):
         return []
     gpus = sum(n for rack in snap.racks for n in snap.rack_gpus(rack).values())
@@ -101,9 +96,6 @@ def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -
     it does not have...): the kind's own ``prepare`` on ``snap`` (the campus as designed for a scenario being
     saved; for a run, what is in service on its day, as the run reads it: ``build_snapshot(campus_id,
     as_of)``), its ParamsError on the path of the parameter. Empty when the scenario can run."""
-    from simulations.engine.params import ParamsError
-    from simulations.engine.runner import prepare
-
     try:
         prepare(snap, kind, validated_params(kind, params))
     except ParamsError as exc:
@@ -114,56 +106,20 @@ def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -
     return {}
 
 
-def sweep_campus_errors(kind: str, params: dict, spec: dict, snap: CampusSnapshot) -> dict[str, list[str]]:
-    """{"sweep.parameters[i].values[j]": [message]} for each swept value the campus cannot run (a GPU model,
-    pod or cooling unit it does not have): the kind's ``prepare`` on one snapshot of the campus, once per
-    value (the scenario's parameters with that value set), not once per point of the grid. Only parameters
-    that name the campus's things (``x-picker`` / ``x-key-picker`` in the schema) are tried: ``prepare``
-    costs up to a second on a 100k-GPU campus, and any other value the campus cannot run fails its point's
-    chunk with the engine's message. ``snap``: the campus of the run's day, as for ``campus_params_errors``."""
-    from simulations.engine.params import ParamsError, params_json_schema
-    from simulations.engine.runner import prepare
-
-    from .sweeps import names_campus_things, parse_path, set_path
-
-    schema = params_json_schema(kind)
-    todo = [
-        (i, p) for i, p in enumerate(spec["parameters"]) if names_campus_things(schema, parse_path(p["name"]))
-    ]
-    if not todo:
-        return {}
-    base = validated_params(kind, params).model_dump(mode="json")
-    out: dict[str, list[str]] = {}
-    for i, parameter in todo:
-        path = parse_path(parameter["name"])
-        for j, value in enumerate(parameter["values"]):
-            try:
-                prepare(snap, kind, validated_params(kind, set_path(base, path, value)))
-            except ParamsError as exc:
-                out[f"sweep.parameters[{i}].values[{j}]"] = [
-                    f"{e['field'] or 'params'}: {e['message']}" for e in exc.errors
-                ]
-    return out
-
-
 def kinds() -> list[dict[str, Any]]:
     """Every scenario kind with its JSON schema and defaults (the dashboard builds its forms from them), and
     the catalogue of its metrics and series (label, unit, description, whether higher is better) and cause
     labels."""
-    from simulations.engine import catalogue
-    from simulations.engine.params import default_params, params_json_schema, validate_params
-    from simulations.engine.registry import MODELS
-
     out = []
-    for kind, model in MODELS.items():
+    for kind, kind_model in MODELS.items():
         defaults = validate_params(kind, {})
         out.append(
             {
                 "kind": kind.value,
-                "label": model.LABEL,
+                "label": kind_model.LABEL,
                 "schema": params_json_schema(kind),
                 "defaults": default_params(kind),
-                "stochastic": bool(model.stochastic(defaults)),
+                "stochastic": bool(kind_model.stochastic(defaults)),
                 "default_replicas": default_replicas(kind, defaults),
                 **catalogue.describe(kind),
             }

@@ -15,6 +15,7 @@ from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from simulations.choices import RunStatus
+from simulations.engine import runner
 from simulations.models import ReplicaResult, Run, RunChunk
 
 from . import plans, reaper, sweeps
@@ -83,8 +84,6 @@ def sweep_now_and_then(force: bool = False) -> None:
 
 def execute_chunk(run_id: int, indices: list[int], number: int | None = None) -> str:
     """Run the replicas ``indices`` of the run that are not stored yet. Safe to run twice, or concurrently."""
-    from simulations.engine import runner
-
     sweep_now_and_then()
     with transaction.atomic():
         run = Run.objects.select_for_update().filter(pk=run_id).first()

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
+from simulations.engine.registry import model
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
 from . import sweeps as sweep_spec
@@ -36,8 +37,6 @@ def chunk_size_for(replicas: int, kind: str | None = None) -> int:
     still has at least MIN_CHUNKS chunks to spread over the workers."""
     floor = 1
     if kind is not None:
-        from simulations.engine.registry import model
-
         floor = max(1, int(getattr(model(kind), "MIN_CHUNK_REPLICAS", 1)))
     size = max(math.ceil(replicas / TARGET_CHUNKS), min(floor, replicas // MIN_CHUNKS))
     return max(1, min(size, max(MAX_CHUNK_REPLICAS, floor)))

@@ -9,6 +9,9 @@ import pickle
 import zlib
 from typing import Any
 
+from campus.snapshot_adapter import build_snapshot
+from simulations.engine import runner
+from simulations.engine.runner import PLANS
 from simulations.models import Run
 
 from . import sweeps
@@ -48,23 +51,17 @@ def _keep_snapshot(run_id: int, snap: Any) -> None:
 
 def prepare(kind: str, snap: Any, params: Any):
     """The engine's per-snapshot precomputation (job placement, failure classes...), shared by the replicas."""
-    from simulations.engine import runner
-
     return runner.prepare(snap, kind, params)
 
 
 def remember(run_id: int, prepared, snap: Any = None) -> None:
     """Keep what ``dispatch.start`` just built: this process will likely run some of the chunks itself."""
-    from simulations.engine.runner import PLANS
-
     PLANS.put(_key(run_id), prepared)
     if snap is not None:
         _keep_snapshot(run_id, snap)
 
 
 def forget(run_id: int) -> None:
-    from simulations.engine.runner import PLANS
-
     for key in list(PLANS):
         if isinstance(key, tuple) and key[:2] == ("run", run_id):
             PLANS.discard(key)
@@ -76,15 +73,12 @@ def campus_snapshot(run: Run, blob: bytes | memoryview | None) -> Any:
     finished)."""
     if blob:
         return unpack_snapshot(blob)
-    from campus.snapshot_adapter import build_snapshot
-
     return build_snapshot(run.campus_id, run.as_of)
 
 
 def plan_for(run: Run, point: int = 0):
     """The prepared plan of the run (of one point of a sweep), built at most once per process while it stays
     in the cache."""
-    from simulations.engine.runner import PLANS
 
     def build():
         snap = _SNAPS.get(run.pk)

@@ -11,12 +11,14 @@ import logging
 import os
 from datetime import timedelta
 
-from django.db import transaction
+import redis
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from simulations.choices import RunStatus
 from simulations.models import ReplicaResult, Run, RunChunk
+from twin.celery import app
 
 from .config import MAX_ATTEMPTS, QUEUED_STALE_S, STALE_S
 from .dispatch import send_chunks, send_start
@@ -27,13 +29,9 @@ log = logging.getLogger(__name__)
 
 def broker_backlog() -> int | None:
     """Messages waiting in the broker's default queue, or None when it cannot tell."""
-    from twin.celery import app
-
     url = app.conf.broker_url or ""
     try:
         if url.startswith(("redis://", "rediss://")):
-            import redis
-
             client = redis.Redis.from_url(url, socket_timeout=2)
             try:
                 return int(client.llen(app.conf.task_default_queue or "celery"))
@@ -51,8 +49,6 @@ def reap_on_worker_ready(sender=None, **_kwargs) -> None:
     """celery's worker_ready: a worker that starts (often the one replacing a dead one) picks up what was left
     behind at once, here in the main process rather than as a task queued behind the very chunks it may have
     to re-send."""
-    from django.db import connection
-
     try:
         report = reap_stale_runs()
         if any(report.values()):

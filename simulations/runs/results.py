@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
 from django.utils import timezone
 
+from campus.analysis.summary import campus_summary
 from simulations.choices import RunStatus
 from simulations.engine import catalogue
 from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, downsample, evaluate_thresholds
+from simulations.engine.params import title_of
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
@@ -203,14 +206,8 @@ def _succeed(run: Run, summary: dict[str, Any], reasons: list[dict[str, Any]]) -
 
 def campus_values(run: Run) -> dict[str, float]:
     """Numeric figures of the campus summary (power headroom and the like), flattened to dotted names."""
-    try:
-        from campus.analysis.summary import campus_summary
-    except ImportError:
-        return {}
     data = campus_summary(plans.campus_snapshot(run, run.snapshot))
     if hasattr(data, "__dataclass_fields__"):
-        from dataclasses import asdict
-
         data = asdict(data)
     flat: dict[str, float] = {}
 
@@ -245,8 +242,6 @@ def explanation(run: Run) -> list[str]:
 
 def sweep_explanation(kind: str, sweep: dict) -> list[str]:
     """What a sweep covered, in a sentence per parameter and one for the grid."""
-    from simulations.engine.params import title_of
-
     out = []
     for p in sweep["parameters"]:
         values = p["values"]

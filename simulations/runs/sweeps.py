@@ -27,13 +27,17 @@ from typing import Any
 
 import numpy as np
 
-from .config import _env_int
+from campus.analysis.snapshot import CampusSnapshot
+from simulations.engine.params import ParamsError, params_json_schema, validate_params
+from simulations.engine.runner import prepare
+
+from .config import env_int, validated_params
 
 # At most this many parameters per sweep (a grid of two: one line per value of the second on the chart).
 MAX_PARAMETERS = 2
 # Points of the grid (the product of the parameters' value counts), and points x replicas per point.
-MAX_POINTS = _env_int("TWIN_SWEEP_MAX_POINTS", 200)
-MAX_REPLICAS = _env_int("TWIN_SWEEP_MAX_REPLICAS", 5000)
+MAX_POINTS = env_int("TWIN_SWEEP_MAX_POINTS", 200)
+MAX_REPLICAS = env_int("TWIN_SWEEP_MAX_REPLICAS", 5000)
 
 _PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])*)*$")
 _PART = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
@@ -191,8 +195,6 @@ def _same(a: Any, b: Any) -> bool:
 def normalise(kind: str, base_params: dict | None, sweep: Any, replicas: int) -> dict[str, Any]:
     """The checked sweep: {"parameters": [{"name", "values"}], "points": [{name: value}],
     "replicas_per_point": replicas}. Raises SweepError naming each problem by its place in the request."""
-    from simulations.engine.params import ParamsError, params_json_schema, validate_params
-
     errors: dict[str, list[str]] = {}
     if not isinstance(sweep, dict):
         raise SweepError({"sweep": ['an object: {"parameters": [{"name": ..., "values": [...]}]}']})
@@ -308,8 +310,6 @@ def normalise(kind: str, base_params: dict | None, sweep: Any, replicas: int) ->
 
 def point_params(kind: str, base_params: dict, sweep: dict, point: int) -> dict:
     """The full parameters of one point: the run's frozen parameters with the point's values set (JSON)."""
-    from simulations.engine.params import validate_params
-
     data = validate_params(kind, base_params or {}).model_dump(mode="json")
     for name, value in sweep["points"][point].items():
         data = set_path(data, parse_path(name), value)
@@ -329,4 +329,31 @@ def chunks(sweep: dict, size: int) -> list[list[int]]:
     for p in range(len(sweep["points"])):
         lo, hi = p * per, (p + 1) * per
         out.extend(list(range(a, min(a + size, hi))) for a in range(lo, hi, size))
+    return out
+
+
+def sweep_campus_errors(kind: str, params: dict, spec: dict, snap: CampusSnapshot) -> dict[str, list[str]]:
+    """{"sweep.parameters[i].values[j]": [message]} for each swept value the campus cannot run (a GPU model,
+    pod or cooling unit it does not have): the kind's ``prepare`` on one snapshot of the campus, once per
+    value (the scenario's parameters with that value set), not once per point of the grid. Only parameters
+    that name the campus's things (``x-picker`` / ``x-key-picker`` in the schema) are tried: ``prepare``
+    costs up to a second on a 100k-GPU campus, and any other value the campus cannot run fails its point's
+    chunk with the engine's message. ``snap``: the campus of the run's day, as for ``campus_params_errors``."""
+    schema = params_json_schema(kind)
+    todo = [
+        (i, p) for i, p in enumerate(spec["parameters"]) if names_campus_things(schema, parse_path(p["name"]))
+    ]
+    if not todo:
+        return {}
+    base = validated_params(kind, params).model_dump(mode="json")
+    out: dict[str, list[str]] = {}
+    for i, parameter in todo:
+        path = parse_path(parameter["name"])
+        for j, value in enumerate(parameter["values"]):
+            try:
+                prepare(snap, kind, validated_params(kind, set_path(base, path, value)))
+            except ParamsError as exc:
+                out[f"sweep.parameters[{i}].values[{j}]"] = [
+                    f"{e['field'] or 'params'}: {e['message']}" for e in exc.errors
+                ]
     return out

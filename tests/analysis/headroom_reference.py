@@ -46,7 +46,7 @@ from campus.analysis.heat import (
     server_share,
 )
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _resolve, _State, power_graph
+from campus.analysis.power import PowerGraph, _resolve, _State, baseline_state, power_graph
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -182,7 +182,7 @@ def _placement(g: PowerGraph) -> _Placement:
     snap = g.snap
     hall_building = {h.id: h.building_id for h in snap.halls}
     per_hall: dict[int, dict[int, tuple[float, float]]] = {}
-    live = g.baseline().live
+    live = baseline_state(g).live
     for r in snap.racks:
         # a rack takes added load only on a live path: a rack dark with nothing failed (its feeds' devices
         # offline) can take none, and the scope around it places all on the others  # addition of a later rule
@@ -268,7 +268,7 @@ class _Probe:
         self.base_in: dict[int, Vec] = {}
         self.base_feed: dict[int, Vec] = {}
         self.base_util: dict[int, Vec] = {}
-        base = g.baseline()
+        base = baseline_state(g)
         self.solve(base, set(g.status_dead), set(), frozenset(), g.order, g.load_feeds.keys(), True)
 
     def solve(
@@ -355,7 +355,7 @@ class _Probe:
 
 def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozenset[int]]]:
     """(failure, dead devices, dead feeds, failed utilities) of every scenario after the healthy one."""
-    base = g.baseline()
+    base = baseline_state(g)
     out = []
     for d in g.order:
         # addition: a generator that carries load in the healthy chain is failed too (the scenario set of
@@ -433,7 +433,7 @@ _CACHE_LOCK = threading.Lock()
 
 def _compute(g: PowerGraph) -> Headroom:
     snap = g.snap
-    base = g.baseline()
+    base = baseline_state(g)
     place = _placement(g)
     probe = _Probe(g, place.rack_weight)
     hall_building = {h.id: h.building_id for h in snap.halls}
@@ -587,7 +587,7 @@ def both_sides_headroom_kw(snap: CampusSnapshot) -> dict[int, float]:
     Both sides of a 2N chain count, so this is NOT load that can be added with redundancy intact; it is
     kept for comparison with ``failover_headroom``."""
     g = power_graph(snap)
-    base = g.baseline()
+    base = baseline_state(g)
     out: dict[int, float] = {}
     for d in snap.power_devices:
         if d.utility_feed_id is not None and d.building_id is not None:

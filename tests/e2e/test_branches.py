@@ -13,22 +13,33 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
 USER = "branches-planner"
 # digits the compare page shows each figure with (frontend/src/pages/compare/index.js LABELS; USD whole)
-DISPLAY_DIGITS = {
+DISPLAY_DIGITS = {  # the overview's rounding, which the comparison shares (frontend/src/lib/figures.js)
     "inventory.gpus": 0,
     "inventory.racks": 0,
-    "power.it_mw": 2,
-    "power.facility_mw": 2,
-    "power.pue": 3,
+    "power.it_mw": 1,
+    "power.facility_mw": 1,
+    "power.pue": 2,
     "power.grid_capacity_mw": 1,
-    "power.grid_headroom_mw": 2,
+    "power.grid_headroom_mw": 1,
     "power.headroom_after_failover_mw": 2,
-    "power.stranded_mw": 2,
+    "power.stranded_mw": 1,
     "power.redundancy_findings_count": 0,
     "power.annual_cost_usd": 0,
-    "cooling.heat_load_mw": 2,
-    "cooling.capacity_mw": 2,
-    "cooling.plant_usable_capacity_mw": 2,
-    "cooling.spare_mw": 2,
+    "cooling.heat_load_mw": 1,
+    "cooling.capacity_mw": 1,
+    "cooling.plant_usable_capacity_mw": 1,
+    "cooling.spare_mw": 1,
+}
+# The figures the overview's headline shows, by their path in the summary and the comparison (testid on the overview)
+OVERVIEW_FIGURES = {
+    "power.it_mw": "fig-it-mw",
+    "power.facility_mw": "fig-facility-mw",
+    "power.grid_capacity_mw": "fig-grid-mw",
+    "power.pue": "fig-pue",
+    "power.grid_headroom_mw": "fig-power-headroom",
+    "power.headroom_after_failover_mw": "fig-failover-headroom",
+    "cooling.heat_load_mw": "fig-heat-mw",
+    "cooling.spare_mw": "fig-cooling-headroom",
 }
 AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_RUN = """
@@ -108,8 +119,18 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         screenshot(page, "branches-compare", full_page=True)
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(AXE_RUN) == []
+        # the parent's figures as the comparison writes them (its own column) ...
+        compared = {
+            path: page.locator(f'tr[data-figure="{path}"] td').first.inner_text() for path in OVERVIEW_FIGURES
+        }
         page.goto(f"/campuses/{campus}/")
         page.wait_for_selector("[data-testid=branch-list][data-ready=true]")
+        # ... are the parent's overview figures to the character: one rounding and one unit on both pages
+        page.wait_for_selector("[data-testid=fig-it-mw-text]")
+        overview = {
+            path: page.inner_text(f"[data-testid={testid}-text]") for path, testid in OVERVIEW_FIGURES.items()
+        }
+        assert overview == compared
         assert "(branch)" in page.inner_text(f"[data-testid=branch-{branch['id']}]")
         screenshot(page, "branches-overview", full_page=True)
         page.add_script_tag(path=str(AXE))

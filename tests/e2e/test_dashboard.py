@@ -570,8 +570,9 @@ def test_a_scheduled_run_shows_with_its_flag(admin_page, demo, celery_worker):
             break
         page.wait_for_timeout(1000)
     assert row.locator(".flag", has_text="flagged").count() == 1
-    assert "0 2 * * *" in row.inner_text()
-    assert "ettr (mean) < 2" in row.inner_text() or "ettr < 2" in row.inner_text()
+    assert "every day at 02:00 UTC (0 2 * * *)" in row.inner_text()
+    # the threshold's metric in words (ETTR), not its key
+    assert "ETTR (mean) < 2" in row.inner_text() or "ETTR < 2" in row.inner_text()
     row.locator("a").first.click()
     page.wait_for_selector("[data-testid=run-detail][data-status=succeeded]")
     assert "ettr" in page.inner_text("[data-testid=run-flags]")

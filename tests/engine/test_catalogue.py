@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from simulations.engine import catalogue, registry
 from simulations.engine.aggregate import aggregate
-from simulations.engine.contract import ScenarioKind
 from simulations.engine.params import params_json_schema, title_of
+from simulations.engine.registry import ScenarioKind
 from simulations.engine.runner import run_replica
 from tests.engine.builders import campus
 

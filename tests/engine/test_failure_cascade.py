@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from simulations.engine import failure_cascade
 from simulations.engine.job import (
     expected_ettr,
     expected_lost_hours_per_interruption,
     young_daly_interval_hours,
 )
+from simulations.engine.kinds.failure_cascade import model as failure_cascade
 from simulations.engine.params import ParamsError, validate_params
 from simulations.engine.runner import aggregate, prepare, replica_seed
 from tests.engine.builders import campus, catalog_rates, single_rate

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.impact import impact, racks_lost
-from simulations.engine import failure_cascade
 from simulations.engine.job import JobTimeline
+from simulations.engine.kinds.failure_cascade import model as failure_cascade
 from simulations.engine.runner import prepare, replica_seed
 from tests.engine.builders import campus, catalog_rates, single_rate
 from tests.engine.test_failure_cascade import _pdu_only_snapshot

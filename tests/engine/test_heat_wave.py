@@ -11,7 +11,8 @@ import pytest
 from campus.analysis.facility.year import facility_year
 from campus.analysis.synthetic import synthetic_campus
 from campus.analysis.weather import reference_year, weather_of, with_heat_wave, year_from_dew_point
-from simulations.engine import heat_wave as hw
+from simulations.engine.kinds import heat_wave
+from simulations.engine.kinds.heat_wave import model as hw
 from simulations.engine.params import ParamsError, validate_params
 from simulations.engine.registry import MODELS
 
@@ -42,7 +43,7 @@ def result(snap, **params):
 
 
 def test_registered_deterministic_and_its_metrics():
-    assert MODELS["heat_wave"] is hw and hw.DEFAULT_REPLICAS == 1
+    assert MODELS["heat_wave"] is heat_wave and heat_wave.DEFAULT_REPLICAS == 1
     assert hw.stochastic(validate_params("heat_wave", {})) is False
     assert validate_params("heat_wave", {}).start_day == 196
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from campus.analysis.snapshot import CoolingUnitSnap
 from simulations.engine.job import cap_throughput_fraction
-from simulations.engine.liquid_cooling import rc_temperature
+from simulations.engine.rc import rc_temperature
 from simulations.engine.runner import prepare, run_replica
 from tests.engine.builders import campus
 

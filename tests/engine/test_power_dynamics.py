@@ -11,7 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulations.engine import power_dynamics as pd
+from simulations.engine.kinds.power_dynamics import model as pd
+from simulations.engine.kinds.power_dynamics import plan as pd_plan
+from simulations.engine.kinds.power_dynamics import stream
 from simulations.engine.params import ParamsError
 from simulations.engine.runner import prepare
 from tests.engine.builders import campus
@@ -156,7 +158,7 @@ def test_the_stream_does_not_depend_on_the_chunk_size(monkeypatch):
         "generation": {"rating_mw": 0.2, "ramp_mw_per_s": 0.01, "grid_import_mw": 0.2},
     }
     whole = _run(params)
-    monkeypatch.setattr(pd, "CHUNK_SECONDS", 7.3)
+    monkeypatch.setattr(pd_plan, "CHUNK_SECONDS", 7.3)
     pieces = _run(params)
     for name, value in whole.metrics.items():
         assert pieces.metrics[name] == pytest.approx(value, rel=1e-7, abs=1e-12), name
@@ -166,7 +168,7 @@ def test_rate_limit_and_sliding_extremes_match_brute_force():
     rng = np.random.default_rng(1)
     x = rng.normal(size=(3, 500)).cumsum(axis=-1)
     up, down = 0.3, 0.2
-    y, _, _ = pd.rate_limit(x, None, up, down)
+    y, _, _ = stream.rate_limit(x, None, up, down)
     brute = np.empty_like(x)
     for v in range(3):
         last_down = last = x[v, 0]
@@ -177,7 +179,7 @@ def test_rate_limit_and_sliding_extremes_match_brute_force():
     assert np.allclose(y, brute)
     d = np.diff(y, axis=-1)
     assert d.max() <= up + 1e-9 and d.min() >= -down - 1e-9
-    hi, lo = pd.sliding_extremes(x, 17)
+    hi, lo = stream.sliding_extremes(x, 17)
     for i in range(0, 500 - 16, 37):
         assert hi[0, i] == x[0, i : i + 17].max() and lo[0, i] == x[0, i : i + 17].min()
 

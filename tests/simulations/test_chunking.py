@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from simulations.engine import failure_cascade
+from simulations.engine.kinds.failure_cascade import model as failure_cascade
 from simulations.runs import config
 from simulations.runs.launch import chunk_size_for
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import asdict, dataclass, field
 
 from campus.analysis.fabric.design import (
@@ -12,6 +11,7 @@ from campus.analysis.fabric.design import (
     media_power_w_per_end,
     pod_tiers,
 )
+from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, PodSnap, SwitchSnap
 
 
@@ -66,11 +66,6 @@ def _tier_rank(tier: str) -> int:
     return 0
 
 
-_CACHE: dict[tuple[int, str], tuple[CampusSnapshot, FabricSummary]] = {}
-_CACHE_SIZE = 32
-_CACHE_LOCK = threading.Lock()
-
-
 def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> FabricSummary:
     """Count the switch groups and link bundles of one network (default: the back-end GPU fabric).
 
@@ -80,17 +75,12 @@ def fabric_from_inventory(snap: CampusSnapshot, network: str = "backend") -> Fab
     Computed once per snapshot and network (snapshots are immutable; the heat placement, the energy and
     the summary each ask for it): callers must not modify the result.
     """
-    key = (id(snap), network)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is snap:
-        return hit[1]
-    result = _fabric_from_inventory(snap, network)
-    with _CACHE_LOCK:
-        while len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)), None)
-        # Holding the snapshot keeps id() from being reused by another object while the entry lives.
-        _CACHE[key] = (snap, result)
-    return result
+    memo = snapshot_memo(snap)
+    key = f"fabric_from_inventory.{network}"
+    result = memo.get(key)
+    if result is None:
+        result = memo[key] = _fabric_from_inventory(snap, network)
+    return result  # type: ignore[return-value]
 
 
 def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:

@@ -1,3 +1,4 @@
+// @ts-check
 // Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out.
 
 export class ApiError extends Error {
@@ -43,11 +44,23 @@ function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   if (match) return decodeURIComponent(match[1]);
   const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  return input ? input.value : "";
+  if (!(input instanceof HTMLInputElement)) return "";
+  return input.value;
 }
 
+/** @typedef {{signal?: AbortSignal}} RequestOptions */
+
+/**
+ * @param {"GET" | "HEAD" | "POST" | "PATCH" | "DELETE"} method
+ * @param {string} url
+ * @param {unknown} [body]
+ * @param {RequestOptions} [options]
+ * @returns {Promise<any>} the response's JSON (null for a 204)
+ */
 async function request(method, url, body, { signal } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
+  /** @type {RequestInit} */
   const init = { method, headers, credentials: "same-origin", signal };
   if (method !== "GET" && method !== "HEAD") {
     headers["X-CSRFToken"] = csrfToken();
@@ -77,12 +90,21 @@ async function request(method, url, body, { signal } = {}) {
 }
 
 export const api = {
+  /** @param {string} url @param {RequestOptions} [opts] */
   get: (url, opts) => request("GET", url, undefined, opts),
+  /** @param {string} url @param {unknown} [body] @param {RequestOptions} [opts] */
   post: (url, body, opts) => request("POST", url, body ?? {}, opts),
+  /** @param {string} url @param {unknown} body @param {RequestOptions} [opts] */
   patch: (url, body, opts) => request("PATCH", url, body, opts),
+  /** @param {string} url @param {RequestOptions} [opts] */
   del: (url, opts) => request("DELETE", url, undefined, opts),
 
-  /** Every row of a paginated list (limit/offset, or a plain array). */
+  /**
+   * Every row of a paginated list (limit/offset, or a plain array).
+   * @param {string} url
+   * @param {{limit?: number} & RequestOptions} [opts]
+   * @returns {Promise<any[]>}
+   */
   async all(url, { limit = 1000, signal } = {}) {
     const sep = url.includes("?") ? "&" : "?";
     let next = `${url}${sep}limit=${limit}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // The as-of control: the day the dashboard's figures are for (?as_of= on every analytics call). A slider steps
 // through the campus's timeline (each day something enters or leaves service, and today) and a date picker
 // takes any day. The choice lives in the page's URL (?as_of=), so a reload or a shared link keeps it.
@@ -56,7 +57,7 @@ function sparkline(points, chosen) {
   const marker = document.createElementNS("http://www.w3.org/2000/svg", "line");
   const mx = x(Math.min(Math.max(at, t0), t0 + span));
   for (const [k, v] of Object.entries({ x1: mx, x2: mx, y1: 2, y2: h - 2, class: "asof-marker" })) {
-    marker.setAttribute(k, v);
+    marker.setAttribute(k, String(v));
   }
   svg.append(marker);
   const title = document.createElementNS("http://www.w3.org/2000/svg", "title");

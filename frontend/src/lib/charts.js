@@ -1,3 +1,4 @@
+// @ts-check
 // uPlot charts: a time series with its 5th–95th percentile band across replicas, and a histogram of a metric
 // over replicas. Charts follow their container's width.
 import uPlot from "uplot";
@@ -5,6 +6,12 @@ import { el } from "./dom.js";
 import { SERIES_COLORS } from "./colors.js";
 import * as f from "./format.js";
 
+/**
+ * uPlot's options less the size, which follows the container.
+ * @typedef {Omit<uPlot.Options, "width" | "height"> & {height?: number}} ChartOptions
+ */
+
+/** @type {Set<uPlot>} */
 const live = new Set();
 
 const observer = new ResizeObserver((entries) => {
@@ -16,6 +23,12 @@ const observer = new ResizeObserver((entries) => {
   }
 });
 
+/**
+ * A uPlot chart in `container`, as wide as it is (and following its width).
+ * @param {HTMLElement} container
+ * @param {ChartOptions} opts
+ * @param {uPlot.AlignedData} data
+ */
 export function mount(container, opts, data) {
   const width = Math.max(280, Math.floor(container.clientWidth || 460));
   const plot = new uPlot({ ...opts, width, height: opts.height ?? 220 }, data, container);
@@ -55,6 +68,7 @@ export function timeChart(container, { title, unit = "", series, yRange = null, 
   container.append(box);
   const t = series[0]?.t ?? [];
   const data = [t];
+  /** @type {uPlot.Series[]} */
   const uSeries = [{ label: "time (h)", value: (u, v) => (v == null ? "–" : f.hours(v)) }];
   const bands = [];
   series.forEach((s, k) => {
@@ -76,6 +90,7 @@ export function timeChart(container, { title, unit = "", series, yRange = null, 
       bands.push({ series: [base + 1, base + 2], fill: rgba(color, 0.14) });
     }
   });
+  /** @type {ChartOptions} */
   const opts = {
     series: uSeries,
     bands,
@@ -106,6 +121,7 @@ export function histogram(container, { title, values, unit = "", testid = "histo
   const counts = new Array(bins).fill(0);
   for (const v of clean) counts[Math.min(bins - 1, Math.floor((v - lo) / width))] += 1;
   const centers = counts.map((_, i) => lo + (i + 0.5) * width);
+  /** @type {ChartOptions} */
   const opts = {
     height: 180,
     series: [
@@ -145,6 +161,7 @@ export function sweepChart(container, { title, xLabel, x, categories = null, lin
   container.append(box);
   const xs = categories ? categories.map((_, i) => i) : x;
   const data = [xs];
+  /** @type {uPlot.Series[]} */
   const uSeries = [
     {
       label: xLabel,
@@ -183,6 +200,7 @@ export function sweepChart(container, { title, xLabel, x, categories = null, lin
     bands.push({ series: [base + 1, base + 2], fill: rgba(color, 0.16) });
   });
   const pad = categories ? 0.5 : 0;
+  /** @type {ChartOptions} */
   const opts = {
     height: 260,
     series: uSeries,

@@ -1,3 +1,4 @@
+// @ts-check
 // Colour scales of the floor map and the charts. Binned scales keep the number of distinct colours small, so
 // the map fills every rack of one colour in one batch, and the legend reads like the map.
 
@@ -6,20 +7,40 @@ export const NO_DATA = "#c3cad5";
 const SEQUENTIAL = ["#2f6fde", "#1aa5c7", "#17a77a", "#7cbd2f", "#e3b50f", "#f08a1c", "#e0452b", "#9b1c1c"];
 const TRAFFIC = ["#1f9d55", "#6fbf3a", "#e3b50f", "#f08a1c", "#e0452b", "#8b1111"];
 
+/**
+ * A scale's colours and its legend: one entry per bin or category.
+ * @typedef {{kind: "binned" | "categorical", bins: {color: string, label: string}[],
+ *   color: (value: any) => string}} Scale
+ */
+
+/**
+ * A rack's figures as the floor-map API gives them (the fields the scales read).
+ * @typedef {Record<string, any>} RackFigures
+ */
+
+/**
+ * @param {number[]} edges upper bounds of every bin but the last
+ * @param {string[]} colors one more than edges
+ * @param {string} unit
+ * @param {number} [digits]
+ * @returns {Scale}
+ */
 function binned(edges, colors, unit, digits = 0) {
   // edges: upper bounds of every bin but the last; colors.length === edges.length + 1
   const bins = colors.map((color, i) => {
     const lo = i === 0 ? null : edges[i - 1];
     const hi = i < edges.length ? edges[i] : null;
-    const fmt = (v) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
-    const text =
-      lo === null ? `< ${fmt(hi)} ${unit}` : hi === null ? `≥ ${fmt(lo)} ${unit}` : `${fmt(lo)}–${fmt(hi)} ${unit}`;
+    const fmt = (/** @type {number} */ v) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
+    let text = "every value";
+    if (lo === null && hi !== null) text = `< ${fmt(hi)} ${unit}`;
+    else if (lo !== null && hi === null) text = `≥ ${fmt(lo)} ${unit}`;
+    else if (lo !== null && hi !== null) text = `${fmt(lo)}–${fmt(hi)} ${unit}`;
     return { color, label: text };
   });
   return {
     kind: "binned",
     bins,
-    color(value) {
+    color(/** @type {number | null | undefined} */ value) {
       if (value === null || value === undefined || Number.isNaN(value)) return NO_DATA;
       let i = 0;
       while (i < edges.length && value >= edges[i]) i += 1;
@@ -28,17 +49,26 @@ function binned(edges, colors, unit, digits = 0) {
   };
 }
 
+/**
+ * @param {[string, string, string][]} entries value, colour, legend text
+ * @returns {Scale}
+ */
 function categorical(entries) {
   const map = new Map(entries.map(([value, color, text]) => [value, { color, label: text }]));
   return {
     kind: "categorical",
     bins: [...map.values()],
-    color(value) {
+    color(/** @type {string} */ value) {
       return map.get(value)?.color ?? NO_DATA;
     },
   };
 }
 
+/**
+ * What the floor map can colour racks by: title, unit, the value read from a rack, its scale and its tooltip line.
+ * @type {Record<string, {title: string, unit: string, value: (r: RackFigures) => any, scale: Scale,
+ *   describe: (r: RackFigures) => string}>}
+ */
 export const METRICS = {
   load_kw: {
     title: "Load",
@@ -107,9 +137,12 @@ export const IMPACT = {
 };
 
 const GPU_PALETTE = ["#2f6fde", "#17a77a", "#e0452b", "#e3b50f", "#7c5cff", "#c2409a", "#19a29b", "#f08a1c"];
+/** @type {Map<string, string>} */
 const gpuAssigned = new Map();
+/** One colour per GPU model, the same on every page (a family shares its colour). @param {string} model */
 export function gpuColor(model) {
-  if (!gpuAssigned.has(model)) {
+  let assigned = gpuAssigned.get(model);
+  if (!assigned) {
     const key = String(model).toLowerCase();
     let color;
     if (key.includes("gb200") || key.includes("b200")) color = "#17a77a";
@@ -120,18 +153,20 @@ export function gpuColor(model) {
       for (const c of key) h = (h * 31 + c.charCodeAt(0)) >>> 0;
       color = GPU_PALETTE[h % GPU_PALETTE.length];
     }
-    gpuAssigned.set(model, color);
+    gpuAssigned.set(model, (assigned = color));
   }
-  return gpuAssigned.get(model);
+  return assigned;
 }
 
 export const SERIES_COLORS = ["#2f6fde", "#e0452b", "#17a77a", "#e3b50f", "#7c5cff", "#c2409a", "#19a29b", "#f08a1c"];
 
+/** @param {number | null | undefined} a @param {number | null | undefined} b */
 function maxOrNull(a, b) {
   if (a == null && b == null) return null;
   return Math.max(a ?? -Infinity, b ?? -Infinity);
 }
 
+/** @param {number | null | undefined} v */
 function fmt1(v) {
   return v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: 1 });
 }

@@ -1,8 +1,31 @@
+// @ts-check
 // Small DOM helpers: build elements without innerHTML (no escaping mistakes), read the page's boot block.
 
-/** The page's element with this id. */
-export const $ = (id) => document.getElementById(id);
+/**
+ * The page's element with this id (null when the page has none); with a class, checked to be one of it, so that
+ * `$("impact-mode", HTMLSelectElement).value` is typed and a template that changed the element fails loudly.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {{new (): T, prototype: T}} [type]
+ * @returns {T}
+ */
+export function $(id, type) {
+  const node = document.getElementById(id);
+  if (node && type && !(node instanceof type)) throw new TypeError(`#${id} is a ${node.tagName}, not a ${type.name}`);
+  return /** @type {T} */ (node);
+}
 
+/** @typedef {Node | string | number | null | undefined | false | Child[]} Child */
+
+/**
+ * An element with attributes ("class", "text", "dataset", "style" objects, "on<event>" listeners, true for a bare
+ * attribute; null, undefined and false leave one out) and children.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
@@ -19,6 +42,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * Append children to a node, leaving out null, undefined and false (the DOM's own append writes them as the text
+ * "null") and flattening arrays.
+ * @template {Node & ParentNode} N
+ * @param {N} node
+ * @param {...Child} children
+ * @returns {N}
+ */
+export function add(node, ...children) {
+  append(node, children);
+  return node;
+}
+
+/** @param {Node & ParentNode} node @param {Child[]} children */
 function append(node, children) {
   for (const child of children) {
     if (child === undefined || child === null || child === false) continue;
@@ -27,34 +64,66 @@ function append(node, children) {
   }
 }
 
-/** Replace a node's children; null, undefined and false children are left out, arrays are flattened. */
+/**
+ * Replace a node's children; null, undefined and false children are left out, arrays are flattened.
+ * @template {Node & ParentNode} N
+ * @param {N} node
+ * @param {...Child} children
+ * @returns {N}
+ */
 export function fill(node, ...children) {
   clear(node);
   append(node, children);
   return node;
 }
 
+/** @template {Node} N @param {N} node @returns {N} */
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
 }
 
+/**
+ * What a page's template writes into its boot block (frontend/views.py `_context` and the page's own keys).
+ * @typedef {object} Boot
+ * @property {number | null} campusId
+ * @property {string} campusName
+ * @property {string | null} role
+ * @property {boolean} canWrite
+ * @property {string} page
+ * @property {number | null} [hallId] the map's hall (null: the campus or a building)
+ * @property {number | null} [buildingId]
+ * @property {number | null} [rackId]
+ * @property {number | null} [runId] a run to open (scenarios) or replay (map)
+ * @property {any[]} [navigation] the map's buildings and their halls
+ * @property {boolean} [placement] whether the placement endpoint exists
+ * @property {number | null} [againstId] the design compared with (compare)
+ * @property {{id: number, name: string}[]} [campuses]
+ */
+
+/** The page's boot block (JSON the template writes into <script id="boot">). @returns {Boot} */
 export function boot() {
   const script = document.getElementById("boot");
-  return script ? JSON.parse(script.textContent) : {};
+  if (!script) throw new Error("The page has no boot block.");
+  return JSON.parse(script.textContent);
 }
 
+/**
+ * An alert with an error's message (an Error, or {message} made up by a page).
+ * @param {{message: string} | string | null | undefined} error
+ * @param {string} [testid]
+ */
 export function errorBox(error, testid = "error") {
   return el(
     "div",
     { class: "notice notice-error", role: "alert", "data-testid": testid },
-    error?.message ?? String(error),
+    typeof error === "object" && error ? error.message : String(error ?? ""),
   );
 }
 
 /** The campus picker in the top bar goes to the same page of the chosen campus. */
 export function wireCampusPicker() {
-  const picker = document.getElementById("campus-picker");
+  const picker = $("campus-picker", HTMLSelectElement);
   if (!picker) return;
   picker.addEventListener("change", () => {
     const page = picker.dataset.page;

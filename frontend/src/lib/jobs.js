@@ -1,3 +1,4 @@
+// @ts-check
 // Background jobs of the API (GET /api/jobs/{id}/): a 202 {job, url} is followed until it ends.
 import { api } from "./api.js";
 
@@ -15,8 +16,13 @@ export class JobFailed extends Error {
   }
 }
 
-/** Poll the job at `url` every `interval` ms, telling `onProgress(job)` each time, until it succeeds (the job
- * is returned) or fails (JobFailed is thrown). */
+/**
+ * Poll the job at `url` every `interval` ms, telling `onProgress(job)` each time, until it succeeds (the job
+ * is returned) or fails (JobFailed is thrown).
+ * @param {string} url
+ * @param {((job: any) => void) | null} [onProgress]
+ * @param {{interval?: number, signal?: AbortSignal}} [options]
+ */
 export async function followJob(url, onProgress, { interval = 1000, signal } = {}) {
   const path = new URL(url, window.location.href).pathname;
   for (;;) {

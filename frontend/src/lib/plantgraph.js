@@ -1,3 +1,4 @@
+// @ts-check
 // The plant's links on the floor map: which device feeds which (power), which unit cools which rack and which plant
 // serves which unit (cooling). Builds the graph once per scene and answers "the paths of this rack" and "what this
 // device serves" as line segments and the elements on them.

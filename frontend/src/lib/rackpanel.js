@@ -1,3 +1,4 @@
+// @ts-check
 // The rack panel: servers and GPUs, the A and B power paths up to the utility, cooling unit, pod and links.
 import { api, qs } from "./api.js";
 import { clear, el } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Replays a finished run's per-rack temperature series on the floor map: a slider over the run's time axis.
 import { api, qs } from "./api.js";
 import { clear, el } from "./dom.js";
@@ -89,7 +90,7 @@ export class Replay {
       this.ui.onValues(null);
       return;
     }
-    const quantity = this.series.quantity.replace(/_/g, " ");
+    const quantity = f.label(this.series.quantity);
     const span = f.hours(this.series.t.at(-1) ?? 0);
     this.ui.note.textContent =
       `${f.num(this.series.racks.size)} racks (${quantity}) over ${span}; ` +

@@ -1,3 +1,4 @@
+// @ts-check
 // Turns the floor-map API's answer (one hall, or the whole campus: buildings → halls → racks) into what the
 // renderer draws: racks with world positions in metres and outlines of halls and buildings.
 

@@ -1,50 +1,16 @@
+// @ts-check
 // Two designs side by side: the summary figures with their deltas, both floor maps with the racks added, removed
 // and changed, the objects added, removed and changed (GET /api/campuses/{ours}/diff/?against={theirs}), and the
 // merge of a branch into its parent (POST /api/campuses/{branch}/merge/; a 409 lists the conflicting objects).
 import { api, ApiError } from "../../lib/api.js";
 import { $, boot, el, errorBox, fill, wireCampusPicker } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { figureDelta, figureInfo, figureText, figureUnchanged } from "../../lib/figures.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { campusScene } from "../../lib/scene.js";
 
-const page = { ...boot() };
-
-const LABELS = {
-  "inventory.gpus": ["GPUs", 0, ""],
-  "inventory.racks": ["Racks", 0, ""],
-  "power.it_mw": ["IT load", 2, "MW"],
-  "power.facility_mw": ["Facility power", 2, "MW"],
-  "power.pue": ["PUE", 3, ""],
-  "power.grid_capacity_mw": ["Grid capacity", 1, "MW"],
-  "power.grid_headroom_mw": ["Grid headroom", 2, "MW"],
-  "power.headroom_after_failover_mw": ["Headroom after failover", 2, "MW"],
-  "power.stranded_mw": ["Stranded power", 2, "MW"],
-  "power.redundancy_findings_count": ["Redundancy findings", 0, ""],
-  "power.annual_cost_usd": ["Energy cost per year", 0, "USD"],
-  "cooling.heat_load_mw": ["Heat load", 2, "MW"],
-  "cooling.capacity_mw": ["Cooling units, usable capacity", 2, "MW"],
-  "cooling.plant_usable_capacity_mw": ["Cooling plants, usable capacity", 2, "MW"],
-  "cooling.spare_mw": ["Cooling spare (units and plants)", 2, "MW"],
-};
-
-function value(path, v) {
-  const [, digits, unit] = LABELS[path] ?? [path, 2, ""];
-  if (v === null || v === undefined) return "–";
-  if (unit === "USD") return f.usd(v);
-  return unit ? `${f.num(v, digits)} ${unit}` : f.num(v, digits);
-}
-
-/** The API gives exact deltas (ours − theirs as floats, so 2.8e-14 MW after a rack's kW changed); one that
- * rounds to zero at the figure's displayed precision is no change on this page. */
-function unchanged(path, d) {
-  return d === 0 || value(path, Math.abs(d)) === value(path, 0);
-}
-
-function delta(path, d) {
-  if (d === null || d === undefined) return "–";
-  if (unchanged(path, d)) return "0";
-  return `${d > 0 ? "+" : "−"}${value(path, Math.abs(d))}`;
-}
+/** The name of the design compared with, once known. */
+const page = { ...boot(), theirsName: "" };
 
 function figuresTable(diff) {
   return el(
@@ -69,11 +35,11 @@ function figuresTable(diff) {
       Object.entries(diff.figures).map(([path, [theirs, ours, d]]) =>
         el(
           "tr",
-          { "data-figure": path, class: d !== null && d !== undefined && !unchanged(path, d) ? "changed" : null },
-          el("th", { scope: "row" }, LABELS[path]?.[0] ?? path),
-          el("td", { class: "num" }, value(path, theirs)),
-          el("td", { class: "num" }, value(path, ours)),
-          el("td", { class: "num", "data-testid": `delta-${path}` }, delta(path, d)),
+          { "data-figure": path, class: d !== null && d !== undefined && !figureUnchanged(path, d) ? "changed" : null },
+          el("th", { scope: "row" }, figureInfo(path).label),
+          el("td", { class: "num" }, figureText(path, theirs)),
+          el("td", { class: "num" }, figureText(path, ours)),
+          el("td", { class: "num", "data-testid": `delta-${path}` }, figureDelta(path, d)),
         ),
       ),
     ),
@@ -121,7 +87,7 @@ function objectsSection(diff) {
                   "tr",
                   { "data-object": `${c.model}:${c.name}`, "data-field": field },
                   el("td", {}, el("code", {}, c.model), " ", c.name),
-                  el("td", {}, field),
+                  el("td", { title: field }, f.label(field)),
                   el("td", {}, shown(theirs)),
                   el("td", {}, shown(ours)),
                 ),
@@ -196,6 +162,7 @@ async function drawMaps(section, diff) {
   const grid = el("div", { class: "compare-maps" });
   section.append(grid);
   const states = rackStates(diff);
+  /** @type {[string, number, string, string[]][]} side, campus id, title, the rack states it shows */
   const sides = [
     ["theirs", page.againstId, page.theirsName, ["removed", "changed", "same"]],
     ["ours", page.campusId, page.campusName, ["added", "changed", "same"]],
@@ -310,7 +277,7 @@ function mergeSection(ours, theirs) {
                     `: ${o.reason}`,
                     o.fields
                       ? ` (${Object.entries(o.fields)
-                          .map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`)
+                          .map(([k, v]) => `${f.label(k)}: ${[].concat(v).join(" ")}`)
                           .join("; ")})`
                       : "",
                   ),

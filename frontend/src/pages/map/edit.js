@@ -1,3 +1,4 @@
+// @ts-check
 // Edit mode on the floor map: drag a rack to move it, change a power device's or cooling unit's rating, and read
 // any selected object's history. Every change is a PATCH; the API validates it (a rack inside its hall and on
 // free tiles, ratings within their bounds) and a refusal is shown on the field and next to the rack, which

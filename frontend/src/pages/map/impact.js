@@ -1,3 +1,4 @@
+// @ts-check
 // Impact mode: pick a device (or feed, cooling unit, plant) to fail, or several at once; the racks the failure
 // darkens, leaves on one feed or without cooling are coloured, counted and listed with the cascade that follows.
 import { api, qs } from "../../lib/api.js";
@@ -42,9 +43,9 @@ export async function loadDevices(page) {
     findings: undefined, // the redundancy check's, once loaded (null: unavailable)
   };
   renderDeviceSelect(page);
-  $("impact-device").dataset.ready = "true";
+  $("impact-device", HTMLSelectElement).dataset.ready = "true";
   // The worst failures may have come first: the picker holds them only now.
-  if (page.worstFindings !== undefined) $("impact-device").dataset.worstReady = "true";
+  if (page.worstFindings !== undefined) $("impact-device", HTMLSelectElement).dataset.worstReady = "true";
   const failed = [devices, units, plants, feeds].find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
 }
@@ -61,7 +62,7 @@ export async function loadWorstFailures(page) {
   if (!page.deviceLists) return;
   page.deviceLists.findings = page.worstFindings;
   renderDeviceSelect(page);
-  $("impact-device").dataset.worstReady = "true";
+  $("impact-device", HTMLSelectElement).dataset.worstReady = "true";
 }
 
 const idOf = (ref) => (typeof ref === "object" && ref ? ref.id : ref);
@@ -80,7 +81,7 @@ function buildingOf(page, row, hallBuilding) {
  */
 export function renderDeviceSelect(page) {
   if (!page.deviceLists) return;
-  const select = $("impact-device");
+  const select = $("impact-device", HTMLSelectElement);
   const current = select.value;
   const { devices, units, plants, feeds } = page.deviceLists;
   const findings = page.deviceLists.findings ?? page.worstFindings;
@@ -142,7 +143,7 @@ export function renderDeviceSelect(page) {
       select.append(g);
     }
   }
-  filterDevices($("impact-search").value);
+  filterDevices($("impact-search", HTMLInputElement).value);
   select.value = current;
   if (select.value !== current) select.value = "";
 }
@@ -150,11 +151,12 @@ export function renderDeviceSelect(page) {
 /** Hide the options (and groups) whose name does not contain the search text; say how many match. */
 function filterDevices(text) {
   const q = text.trim().toLowerCase();
-  const select = $("impact-device");
+  const select = $("impact-device", HTMLSelectElement);
   let shown = 0;
   for (const g of select.querySelectorAll("optgroup")) {
     let any = false;
     for (const o of g.querySelectorAll("option[data-search]")) {
+      if (!(o instanceof HTMLOptionElement)) continue;
       const hit = !q || o.dataset.search.includes(q);
       o.hidden = !hit;
       if (hit) {
@@ -182,7 +184,7 @@ function pickedName(page, value) {
 function renderPicked(page) {
   const list = $("impact-picked");
   const picked = page.impactPicked ?? [];
-  list.hidden = picked.length < 2 && !$("impact-several").checked;
+  list.hidden = picked.length < 2 && !$("impact-several", HTMLInputElement).checked;
   fill(
     list,
     ...picked.map((value) =>
@@ -211,7 +213,7 @@ function renderPicked(page) {
 
 /** Pick an element: it replaces the failure, or joins it when "several at once" is ticked. */
 export function pickElement(page, value) {
-  const several = $("impact-several").checked;
+  const several = $("impact-several", HTMLInputElement).checked;
   const picked = page.impactPicked ?? [];
   if (!value) page.impactPicked = several ? picked : [];
   else if (several) page.impactPicked = picked.includes(value) ? picked : [...picked, value];
@@ -237,7 +239,7 @@ export async function runImpact(page) {
     const data = await api.get(`/api/campuses/${page.campusId}/impact/${query}`);
     const kindOf = classifyImpact(page, data);
     page.impact = { kindOf, data, counts: impactCounts(data, kindOf) };
-    $("impact-clear").disabled = false;
+    $("impact-clear", HTMLButtonElement).disabled = false;
     renderImpact(page, data, kindOf);
     // The failed element's links: its sources and what it serves, drawn over the impact colours.
     if (picked.length === 1 && !picked[0].startsWith("utility:"))
@@ -406,26 +408,30 @@ export function clearImpact(page) {
   page.impact = null;
   page.impactPicked = [];
   renderPicked(page);
-  $("impact-device").value = "";
-  $("impact-clear").disabled = true;
+  $("impact-device", HTMLSelectElement).value = "";
+  $("impact-clear", HTMLButtonElement).disabled = true;
   clear($("impact-result"));
   recolor(page);
 }
 
 export function wireImpact(page) {
-  $("impact-device").addEventListener("change", (e) => pickElement(page, e.target.value));
-  const search = $("impact-search");
+  $("impact-device", HTMLSelectElement).addEventListener("change", (e) =>
+    pickElement(page, /** @type {HTMLSelectElement} */ (e.currentTarget).value),
+  );
+  const search = $("impact-search", HTMLInputElement);
   search.addEventListener("input", () => filterDevices(search.value));
   search.addEventListener("keydown", (e) => {
     if (e.key !== "Enter") return;
     e.preventDefault();
     // Enter fails the first element that matches.
-    const first = $("impact-device").querySelector("optgroup:not([hidden]) option[data-search]:not([hidden])");
+    const select = $("impact-device", HTMLSelectElement);
+    /** @type {HTMLOptionElement | null} */
+    const first = select.querySelector("optgroup:not([hidden]) option[data-search]:not([hidden])");
     if (first) {
-      $("impact-device").value = first.value;
+      select.value = first.value;
       pickElement(page, first.value);
     }
   });
-  $("impact-several").addEventListener("change", () => renderPicked(page));
-  $("impact-clear").addEventListener("click", () => clearImpact(page));
+  $("impact-several", HTMLInputElement).addEventListener("change", () => renderPicked(page));
+  $("impact-clear", HTMLButtonElement).addEventListener("click", () => clearImpact(page));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Floor map page: campus → building → hall navigation, racks coloured by a metric, hover tooltip, rack panel,
 // impact mode (what if this device fails?) and the replay of a run's per-rack series. One feature per module; they
 // share the page's state object below and reach each other through it.
@@ -31,6 +32,9 @@ const page = {
   graph: null, // the plant's links (PlantGraph) of the scene shown
   selection: null, // the rack or device whose paths are drawn ("rack:12", "power:7"…)
   showPlant: true,
+  /** What the edit panel shows when a rack or a device is picked (set by edit.js). */
+  /** @type {((thing: {type: string, id: number, name: string}) => void) | null} */
+  onSelect: null,
   map: null,
   go: (target) => go(page, target),
 };
@@ -70,7 +74,8 @@ buildPicker(page);
 const loaded = load(page);
 loadDevices(page).catch((error) => {
   // Whatever lists did load stay usable; say what failed.
-  if (!page.deviceLists) clear($("impact-device")).append(el("option", { value: "" }, "Devices unavailable"));
+  if (!page.deviceLists)
+    clear($("impact-device", HTMLSelectElement)).append(el("option", { value: "" }, "Devices unavailable"));
   $("impact-result").append(errorBox(error, "impact-error"));
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.

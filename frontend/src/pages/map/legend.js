@@ -1,3 +1,4 @@
+// @ts-check
 // Colours and legend: racks coloured by the chosen metric (or by what a failure does to them in impact mode), with
 // a legend counting the racks of each colour.
 import { $, clear, el } from "../../lib/dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Navigation and loading: campus → building → hall (picker, breadcrumbs, browser history), the metric shown, and
 // loading a level's racks into the map.
 import { api, qs } from "../../lib/api.js";
@@ -10,7 +11,7 @@ import { recolor } from "./legend.js";
 import { closePanel, fillRackSearch, openRack } from "./racks.js";
 
 export function buildPicker(page) {
-  const picker = $("hall-picker");
+  const picker = $("hall-picker", HTMLSelectElement);
   clear(picker);
   picker.append(el("option", { value: "" }, "Whole campus"));
   for (const b of [...(page.navigation ?? [])].sort(f.byName)) {
@@ -57,7 +58,7 @@ export function go(page, { hallId = null, buildingId = null }) {
     as_of: page.asOf,
   });
   history.pushState({ hallId, buildingId: page.buildingId }, "", `${window.location.pathname}${search}`);
-  $("hall-picker").value = hallId ? `h:${hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
+  $("hall-picker", HTMLSelectElement).value = hallId ? `h:${hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
   return load(page);
 }
 
@@ -153,7 +154,7 @@ function mapStats(scene, gpus) {
 }
 
 function nextFrame() {
-  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  return /** @type {Promise<void>} */ (new Promise((resolve) => requestAnimationFrame(() => resolve())));
 }
 
 /** Back and forward restore the level shown; the metric picker recolours and keeps the metric in the URL. */
@@ -161,13 +162,18 @@ export function wireNavigation(page) {
   window.addEventListener("popstate", (e) => {
     page.hallId = e.state?.hallId ?? null;
     page.buildingId = e.state?.buildingId ?? null;
-    $("hall-picker").value = page.hallId ? `h:${page.hallId}` : page.buildingId ? `b:${page.buildingId}` : "";
+    $("hall-picker", HTMLSelectElement).value = page.hallId
+      ? `h:${page.hallId}`
+      : page.buildingId
+        ? `b:${page.buildingId}`
+        : "";
     load(page);
   });
 
-  $("metric-picker").value = page.metric;
-  $("metric-picker").addEventListener("change", (e) => {
-    page.metric = e.target.value;
+  const metricPicker = $("metric-picker", HTMLSelectElement);
+  metricPicker.value = page.metric;
+  metricPicker.addEventListener("change", () => {
+    page.metric = metricPicker.value;
     const url = new URL(window.location.href);
     if (page.metric === "load_kw") url.searchParams.delete("metric");
     else url.searchParams.set("metric", page.metric);

@@ -1,3 +1,4 @@
+// @ts-check
 // Place racks: ask POST /api/campuses/{id}/placement/ where new racks of a server model could go, draw the proposal
 // as dashed racks on the map, and apply it as a new design branch ("apply_as_branch") to open that branch's map.
 // The form is offered only where the API serves the endpoint (the page's boot block says so); an answer of 404
@@ -100,16 +101,20 @@ export async function wirePlacement(page) {
 
 /** The request body from the form; optional fields left empty are left out. */
 function request() {
-  const body = { node_model: $("placement-node_model").value, racks: Number($("placement-racks").value) };
-  const perRack = $("placement-nodes_per_rack").value.trim();
+  const body = {
+    node_model: $("placement-node_model", HTMLSelectElement).value,
+    racks: Number($("placement-racks", HTMLInputElement).value),
+  };
+  const perRack = $("placement-nodes_per_rack", HTMLInputElement).value.trim();
   if (perRack) body.nodes_per_rack = Number(perRack);
-  const hall = $("placement-hall").value;
+  const hall = $("placement-hall", HTMLSelectElement).value;
   if (hall) body.hall = Number(hall);
   return body;
 }
 
 function showErrors(errors) {
   for (const node of document.querySelectorAll("#placement-form .field-error")) {
+    if (!(node instanceof HTMLElement)) continue;
     node.hidden = true;
     clear(node);
   }
@@ -167,7 +172,7 @@ async function propose(page, body) {
       answer.feasible
         ? el("strong", {}, `Room found: ${f.num(options.length)} option${options.length === 1 ? "" : "s"}.`)
         : el("strong", { class: "bad" }, "No room for these racks."),
-      answer.binding_constraint ? ` Binding constraint: ${answer.binding_constraint}` : null,
+      answer.binding_constraint ? ` Binding constraint: ${f.label(answer.binding_constraint)}` : null,
       answer.binding_constraint && answer.binding?.hall
         ? [" in ", el("span", { "data-testid": "placement-binding-hall" }, placeName(page, answer.binding))]
         : null,

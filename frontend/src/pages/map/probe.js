@@ -1,3 +1,4 @@
+// @ts-check
 // window.floorMap: what the browser tests and tools read from the map (rack positions and colours, the view,
 // the impact counts, frame times) and the few moves they make.
 import { IMPACT, NO_DATA } from "../../lib/colors.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Racks: the hover tooltip, the rack panel, finding a rack by name, zooming to racks, and a click on a hall's
 // floor that opens the hall.
 import { $, clear, el, fill } from "../../lib/dom.js";
@@ -144,25 +145,27 @@ export function wireRackControls(page) {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") closePanel(page);
   });
-  $("show-plant").addEventListener("change", (e) => {
-    page.showPlant = e.target.checked;
+  const showPlant = $("show-plant", HTMLInputElement);
+  showPlant.addEventListener("change", () => {
+    page.showPlant = showPlant.checked;
     page.map.setPlant(page.showPlant && page.scene ? page.scene.plant : []);
   });
 
-  $("rack-search").addEventListener("keydown", (e) => {
+  const search = $("rack-search", HTMLInputElement);
+  search.addEventListener("keydown", (e) => {
     if (e.key !== "Enter") return;
     e.preventDefault();
-    const q = e.target.value.trim().toLowerCase();
+    const q = search.value.trim().toLowerCase();
     if (!q || !page.scene) return;
     const racks = page.scene.racks;
     let i = racks.findIndex((r) => r.name.toLowerCase() === q);
     if (i < 0) i = racks.findIndex((r) => r.name.toLowerCase().includes(q));
     if (i < 0) {
-      e.target.setCustomValidity("No rack by that name here");
-      e.target.reportValidity();
+      search.setCustomValidity("No rack by that name here");
+      search.reportValidity();
       return;
     }
-    e.target.setCustomValidity("");
+    search.setCustomValidity("");
     page.map.centerOn(i);
     openRack(page, i);
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Replay a run on the map: its per-rack temperatures at the slider's time colour the racks.
 import { $ } from "../../lib/dom.js";
 import { Replay } from "../../lib/replay.js";
@@ -18,7 +19,7 @@ export function createReplay(page) {
       if (values && first) zoomToRacks(page, [...values.keys()]);
       if (values && page.metric !== "temperature" && !page.impact) {
         page.metric = "temperature";
-        $("metric-picker").value = "temperature";
+        $("metric-picker", HTMLSelectElement).value = "temperature";
       }
       if (!page.impact) recolor(page);
     },

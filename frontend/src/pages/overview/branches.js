@@ -1,3 +1,4 @@
+// @ts-check
 // Design branches on the overview: the campus's parent and branches, a form to branch it, links to compare.
 import { api } from "../../lib/api.js";
 import { el, errorBox, fill } from "../../lib/dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // One card per building: racks, GPUs, IT load, facility power, headroom, battery storage and GPU mix, linked to
 // its floor map.
 import { el } from "../../lib/dom.js";

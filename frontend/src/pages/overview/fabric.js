@@ -1,3 +1,4 @@
+// @ts-check
 // The network fabric card: tiers, switches, links, transceivers and the fabric's power.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";

@@ -1,7 +1,9 @@
+// @ts-check
 // The headline section: GPUs by model, power against the grid connection, efficiency and cost, headroom, peak
 // compute, reliability, then the risk and fabric cards.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { figureInfo, figureText } from "../../lib/figures.js";
 import { fabricCard } from "./fabric.js";
 import { riskCard } from "./risks.js";
 import { bindingText, figure, gpuMix, meter } from "./widgets.js";
@@ -62,7 +64,7 @@ export function headline(summary) {
             "fig-it-mw",
             "IT load",
             power.it_mw,
-            f.mw(power.it_mw),
+            figureText("power.it_mw", power.it_mw),
             null,
             "IT load of the campus: servers, network fabric and other IT (the floor map's campus IT load)",
           ),
@@ -70,10 +72,17 @@ export function headline(summary) {
             "fig-facility-mw",
             "Facility",
             power.facility_mw,
-            f.mw(power.facility_mw),
-            gridUse != null ? `peak ${f.mw(peakFacility)}, ${f.pct(gridUse)} of the grid connection` : null,
+            figureText("power.facility_mw", power.facility_mw),
+            gridUse != null
+              ? `peak ${figureText("power.peak_facility_mw", peakFacility)}, ${f.pct(gridUse)} of the grid connection`
+              : null,
           ),
-          figure("fig-grid-mw", "Grid connection", power.grid_capacity_mw, f.mw(power.grid_capacity_mw)),
+          figure(
+            "fig-grid-mw",
+            figureInfo("power.grid_capacity_mw").label,
+            power.grid_capacity_mw,
+            figureText("power.grid_capacity_mw", power.grid_capacity_mw),
+          ),
         ),
         meter(
           [
@@ -109,7 +118,7 @@ export function headline(summary) {
           "fig-pue",
           "PUE",
           power.pue,
-          f.num(power.pue, 2),
+          figureText("power.pue", power.pue),
           power.pue_source === "override" ? "typed design PUE" : null,
           "Annual energy-weighted PUE: facility energy over IT energy, hour by hour in the campus's weather " +
             "(a typed design PUE replaces it)",
@@ -141,15 +150,18 @@ export function headline(summary) {
         { class: "figure-row" },
         figure(
           "fig-power-headroom",
-          "Grid connection − facility",
+          figureInfo("power.grid_headroom_mw").label,
           power.grid_headroom_mw,
-          f.mw(power.grid_headroom_mw),
+          figureText("power.grid_headroom_mw", power.grid_headroom_mw),
+          null,
+          "The grid connection less the facility's peak hour (not its annual mean): what the connection has left " +
+            "in the worst hour of the year",
         ),
         figure(
           "fig-failover-headroom",
-          "IT addable after the worst single failure",
+          figureInfo("power.headroom_after_failover_mw").label,
           power.headroom_after_failover_mw,
-          f.mw(power.headroom_after_failover_mw, 2),
+          figureText("power.headroom_after_failover_mw", power.headroom_after_failover_mw),
           bindingText(power.headroom_binding),
           "IT load that can be added with the design redundancy intact: IT addable after the worst single failure " +
             "(2N: either side alone carries everything; N+1: any one unit lost), spread over the racks as today's " +
@@ -159,7 +171,7 @@ export function headline(summary) {
           "fig-cooling-headroom",
           "Cooling spare",
           coolingHeadroom,
-          f.mw(coolingHeadroom),
+          figureText("cooling.spare_mw", coolingHeadroom),
           `${f.mw(cooling.unit_spare_mw)} at the units, ${f.mw(cooling.plant_spare_mw)} at the plants` +
             (cooling.capacity_redundancy ? ` (${cooling.capacity_redundancy})` : ""),
           "Heat that can be added with the declared cooling redundancy intact (N+1: the largest unit or chiller " +
@@ -168,9 +180,9 @@ export function headline(summary) {
         ),
         figure(
           "fig-heat-mw",
-          "Heat to reject",
+          figureInfo("cooling.heat_load_mw").label,
           cooling.heat_load_mw,
-          f.mw(cooling.heat_load_mw),
+          figureText("cooling.heat_load_mw", cooling.heat_load_mw),
           power.it_mw ? `${f.pct(cooling.heat_load_mw / power.it_mw, 1)} of the IT load` : null,
         ),
       ),

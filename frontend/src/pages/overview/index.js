@@ -1,3 +1,4 @@
+// @ts-check
 // Campus overview: headline figures from /api/campuses/{id}/summary/ and one card per building.
 import { api } from "../../lib/api.js";
 import { asOfControl, asOfFromUrl, withAsOf } from "../../lib/asof.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The risk card: counts of what can go wrong (single points of failure, overloads, dark racks, cooling pools short
 // of their declared redundancy) and the stranded power.
 import { el } from "../../lib/dom.js";
@@ -6,6 +7,7 @@ import * as f from "../../lib/format.js";
 /** What a planner should look at: single points of failure, overloads, stranded power. */
 export function riskCard(power, cooling) {
   const count = (v) => (Array.isArray(v) ? v.length : Number(v ?? 0));
+  /** @type {[string, string, number][]} testid, what is counted, how many */
   const items = [
     [
       "risk-redundancy",

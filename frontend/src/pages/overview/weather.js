@@ -1,3 +1,4 @@
+// @ts-check
 // The campus's climate and weather year (/api/campuses/{id}/weather/), the climate picker, and the facility
 // across the year (/api/campuses/{id}/facility-year/): PUE, facility power and water as month × hour heat
 // maps, and the hottest day.

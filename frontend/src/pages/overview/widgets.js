@@ -1,3 +1,4 @@
+// @ts-check
 // The overview's building blocks: a headline figure, a meter of parts against a limit, a GPU mix bar.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
@@ -22,7 +23,12 @@ export function figure(testid, title, value, text, sub, hint = null) {
   );
 }
 
-/** A horizontal bar of parts against a limit (e.g. IT and facility MW against the grid connection). */
+/**
+ * A horizontal bar of parts against a limit (e.g. IT and facility MW against the grid connection).
+ * @param {{label: string, value: number | null, cls: string}[]} parts
+ * @param {number | null} limit
+ * @param {{unit?: string, testid?: string}} [options]
+ */
 export function meter(parts, limit, { unit = "MW", testid } = {}) {
   const max = Math.max(limit || 0, ...parts.map((p) => p.value || 0)) || 1;
   return el(
@@ -72,11 +78,15 @@ export function gpuMix(byModel, testid) {
     { class: "gpu-mix", "data-testid": testid },
     el(
       "div",
-      { class: "stack", role: "img", "aria-label": entries.map(([m, n]) => `${m}: ${f.num(n)} GPUs`).join(", ") },
+      {
+        class: "stack",
+        role: "img",
+        "aria-label": entries.map(([m, n]) => `${f.label(m)}: ${f.num(n)} GPUs`).join(", "),
+      },
       entries.map(([model, n]) =>
         el("span", {
           style: { width: `${(100 * n) / total}%`, background: gpuColor(model) },
-          title: `${model}: ${f.num(n)}`,
+          title: `${f.label(model)}: ${f.num(n)}`,
         }),
       ),
     ),
@@ -88,7 +98,7 @@ export function gpuMix(byModel, testid) {
           "li",
           { "data-model": model, "data-value": n },
           el("i", { class: "swatch", style: { background: gpuColor(model) } }),
-          el("span", { class: "gpu-model" }, model),
+          el("span", { class: "gpu-model" }, f.label(model)),
           el("span", { class: "gpu-count" }, f.num(n)),
         ),
       ),

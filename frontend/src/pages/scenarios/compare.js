@@ -1,11 +1,13 @@
+// @ts-check
 // Compare runs: their summaries side by side against the first (the baseline), and the charts of up to two runs in
 // columns with one y range per metric.
 import { api, qs } from "../../lib/api.js";
-import { $, clear, el, errorBox } from "../../lib/dom.js";
+import { $, add, clear, el, errorBox } from "../../lib/dom.js";
 import { destroyCharts, timeChart } from "../../lib/charts.js";
-import * as f from "../../lib/format.js";
 import { prioritise, seriesFor } from "./shared.js";
 import { loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
+import { deltaText, runTitle } from "../../lib/units.js";
+import { inputDifferences, inputText } from "../../lib/inputs.js";
 
 export async function compareRuns(page, ids) {
   const box = $("compare-view");
@@ -18,11 +20,12 @@ export async function compareRuns(page, ids) {
     const [data] = await Promise.all([api.get(`/api/runs/compare/${qs({ ids: ids.join(",") })}`), loadCatalogue()]);
     const kind = data.runs[0]?.kind;
     clear(box);
-    box.append(
+    add(
+      box,
       el(
         "div",
         { class: "card-head" },
-        el("h2", {}, `Compare runs ${data.runs.map((r) => `#${r.id}`).join(" vs ")}`),
+        el("h2", {}, `Compare ${data.runs.map((r) => runTitle(r)).join(" with ")}`),
         el(
           "button",
           {
@@ -37,11 +40,14 @@ export async function compareRuns(page, ids) {
       el(
         "p",
         { class: "muted small" },
-        `Baseline #${data.baseline}; Δ is the difference of the means. “better” or “worse” where the 95 % ` +
+        `Baseline: run ${data.baseline}. Δ is the change of the mean: in % of the baseline's, in points for a ` +
+          "percentage, and in the metric's unit where the baseline is zero or the mean crossed zero. " +
+          "“better” or “worse” where the 95 % " +
           "intervals do not overlap and the metric has a direction; “apart” where they do not overlap but more is " +
           "neither better nor worse.",
       ),
       campusStateNote(data.campus_state),
+      inputsTable(data.runs),
     );
     const table = el(
       "table",
@@ -53,7 +59,7 @@ export async function compareRuns(page, ids) {
           "tr",
           {},
           el("th", {}, "Metric"),
-          data.runs.map((r) => el("th", { class: "num" }, `#${r.id} ${r.scenario_name}`)),
+          data.runs.map((r) => el("th", { class: "num" }, runTitle(r))),
         ),
       ),
       el(
@@ -76,7 +82,7 @@ export async function compareRuns(page, ids) {
                   ? el(
                       "div",
                       { class: `small ${verdict?.cls ?? "muted"}`, "data-testid": "delta" },
-                      deltaText(d, kind, name),
+                      deltaText({ baseline: s.mean - d.mean_delta, mean: s.mean, unit: metricInfo(kind, name).unit }),
                       verdict ? ` ${verdict.text}` : "",
                     )
                   : null,
@@ -97,11 +103,7 @@ export async function compareRuns(page, ids) {
       pair.map((r) => Promise.all(shared.map((m) => api.get(`/api/runs/${r.id}/timeseries/${qs({ metric: m })}`)))),
     );
     const columns = pair.map((r) => {
-      const col = el(
-        "div",
-        { "data-testid": "compare-column", "data-run-id": r.id },
-        el("h3", {}, `#${r.id} ${r.scenario_name}`),
-      );
+      const col = el("div", { "data-testid": "compare-column", "data-run-id": r.id }, el("h3", {}, runTitle(r)));
       grid.append(col);
       return col;
     });
@@ -118,7 +120,9 @@ export async function compareRuns(page, ids) {
         const scaled = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
         timeChart(columns[i], {
           title,
-          series: [{ label: `#${r.id}`, t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) }],
+          series: [
+            { label: runTitle(r), t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) },
+          ],
           yRange: [(lo - pad) * scale, (hi + pad) * scale],
           testid: "compare-chart",
         });
@@ -141,11 +145,39 @@ function campusStateNote(state) {
   );
 }
 
-// The difference from the baseline: in % of it when the baseline is not zero, else in the metric's unit.
-function deltaText(d, kind, name) {
-  const sign = (d.mean_delta_pct ?? d.mean_delta) > 0 ? "+" : "";
-  const delta = d.mean_delta_pct != null ? `${f.sig(d.mean_delta_pct, 2)} %` : metricNumber(kind, name, d.mean_delta);
-  return `Δ ${sign}${delta}`;
+// The inputs in which the runs differ (parameters, replicas, seed, campus date), so a difference in the
+// results can be read against its cause.
+function inputsTable(runs) {
+  const rows = inputDifferences(runs);
+  if (!rows.length)
+    return el("p", { class: "muted small", "data-testid": "compare-inputs" }, "The runs have the same inputs.");
+  return el(
+    "table",
+    { class: "table compact compare-inputs", "data-testid": "compare-inputs" },
+    el("caption", {}, "Inputs that differ"),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, "Input"),
+        runs.map((r) => el("th", { scope: "col" }, runTitle(r))),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      rows.map((row) =>
+        el(
+          "tr",
+          { "data-input": row.path },
+          el("th", { scope: "row" }, row.label),
+          row.values.map((v) => el("td", {}, inputText(v))),
+        ),
+      ),
+    ),
+  );
 }
 
 // Better or worse only where the intervals are apart and the catalogue gives the metric a direction; no arrow

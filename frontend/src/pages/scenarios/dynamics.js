@@ -1,8 +1,9 @@
+// @ts-check
 // A power_dynamics run: the verdict per requirement in words, the grid-connection waveform (drag to zoom), its
 // amplitude spectrum with the band limit, the sizing sweeps (swing against the power floor and the battery
 // size) and the batteries and generation the run used. Everything comes from the run's summary
 // (summary.details: the replica's violations, waveform, spectrum, sizing and assets).
-import { el } from "../../lib/dom.js";
+import { add, el } from "../../lib/dom.js";
 import { SERIES_COLORS } from "../../lib/colors.js";
 import { mount } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
@@ -113,6 +114,7 @@ function waveformChart(container, wave, resolutionMs) {
     testid: "waveform",
     label: `Grid draw and load from ${f.num(t[0], 0)} s to ${f.num(t[t.length - 1], 0)} s`,
   });
+  /** @type {import("../../lib/charts.js").ChartOptions} */
   const opts = {
     series: [
       { label: "time (s)", value: valueOf(1) },
@@ -180,6 +182,7 @@ function spectrumChart(container, spectrum, requirements) {
     ctx.fillRect(x0, u.bbox.top, Math.max(0, x1 - x0), u.bbox.height);
     ctx.restore();
   };
+  /** @type {import("../../lib/charts.js").ChartOptions} */
   const opts = {
     series: [
       { label: "frequency (Hz)", value: valueOf(3) },
@@ -221,6 +224,7 @@ function sizingChart(container, { sweep, key, title, xLabel, limit, found, testi
     testid,
     label: `${title}: ${x.length} sizes from ${format(x[0])} to ${format(x[x.length - 1])}`,
   });
+  /** @type {import("../../lib/charts.js").ChartOptions} */
   const opts = {
     series: [
       { label: xLabel, value: (u, v) => (v == null ? "–" : format(v)) },
@@ -282,7 +286,8 @@ export function renderDynamics(box, run) {
   const section = el("section", { class: "dynamics", "data-testid": "dynamics", "aria-label": "Power dynamics" });
   const charts = el("div", { class: "charts" });
   const sizing = el("div", { class: "charts", "data-testid": "sizing" });
-  section.append(
+  add(
+    section,
     el("h3", { class: "results-title" }, "Verdict against the interconnect's requirements"),
     verdictTable(verdicts(requirements, metrics)),
     assetsList(details.assets),

@@ -1,3 +1,4 @@
+// @ts-check
 // Scenarios and runs: new scenario from a kind's template (schema-driven form), launch, live progress, results
 // (time series, distributions over replicas, replay link), compare runs, scheduled runs. One feature per module;
 // they share the page's state object below and reach each other through it.
@@ -21,7 +22,7 @@ const page = {
 };
 
 wireCampusPicker();
-$("compare-button").addEventListener("click", () => compareRuns(page, [...page.compare]));
+$("compare-button", HTMLButtonElement).addEventListener("click", () => compareRuns(page, [...page.compare]));
 loadKinds(page);
 loadRuns(page).then(() => {
   if (page.runId) page.openRun(page.runId);

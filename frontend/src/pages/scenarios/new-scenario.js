@@ -1,3 +1,4 @@
+// @ts-check
 // New scenario: pick a kind, fill its schema-driven form (checked here first, then by the API, whose errors are
 // shown on the fields they name), save it and launch a run.
 import { ApiError, api, qs } from "../../lib/api.js";
@@ -123,7 +124,7 @@ async function chooseKind(page, kind) {
 function renderForm(page, kind, pickers) {
   const selectedKind = page.kinds.find((k) => k.kind === kind);
   page.selectedKind = selectedKind;
-  for (const b of $("kind-list").querySelectorAll(".kind-card"))
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ ($("kind-list").querySelectorAll(".kind-card")))
     b.setAttribute("aria-pressed", String(b.dataset.kind === kind));
   const formEl = $("scenario-form");
   clear(formEl);
@@ -259,14 +260,14 @@ function setError(id, message) {
 
 function clientChecks(page) {
   let ok = true;
-  const name = $("scenario-name").value.trim();
+  const name = $("scenario-name", HTMLInputElement).value.trim();
   setError("name-error", name ? null : "A name is required.");
   ok &&= Boolean(name);
-  const replicas = Number($("run-replicas").value);
+  const replicas = Number($("run-replicas", HTMLInputElement).value);
   const replicasOk = Number.isInteger(replicas) && replicas >= 1 && replicas <= 1000;
   setError("replicas-error", replicasOk ? null : "Replicas must be a whole number from 1 to 1000.");
   ok &&= replicasOk;
-  const seedText = $("run-seed").value.trim();
+  const seedText = $("run-seed", HTMLInputElement).value.trim();
   const seedOk = seedText === "" || (Number.isInteger(Number(seedText)) && Number(seedText) >= 0);
   setError("seed-error", seedOk ? null : "The seed is a whole number ≥ 0, or empty.");
   ok &&= seedOk;
@@ -286,7 +287,7 @@ async function launchScenario(page) {
     page.form.focusFirstError();
     return;
   }
-  const button = $("scenario-form").querySelector("[data-testid=launch]");
+  const button = /** @type {HTMLButtonElement} */ ($("scenario-form").querySelector("[data-testid=launch]"));
   button.disabled = true;
   button.textContent = "Launching…";
   try {
@@ -295,7 +296,7 @@ async function launchScenario(page) {
       scenario = await api.post("/api/scenarios/", {
         campus: page.campusId,
         kind: page.selectedKind.kind,
-        name: $("scenario-name").value.trim(),
+        name: $("scenario-name", HTMLInputElement).value.trim(),
         params: page.form.value(),
       });
     } catch (error) {
@@ -305,11 +306,11 @@ async function launchScenario(page) {
       }
       throw error;
     }
-    const seedText = $("run-seed").value.trim();
+    const seedText = $("run-seed", HTMLInputElement).value.trim();
     const sweep = page.sweep.value();
-    const asOf = $("run-as-of").value;
+    const asOf = $("run-as-of", HTMLInputElement).value;
     const run = await api.post(`/api/scenarios/${scenario.id}/run/`, {
-      replicas: Number($("run-replicas").value),
+      replicas: Number($("run-replicas", HTMLInputElement).value),
       ...(seedText ? { seed: Number(seedText) } : {}),
       ...(asOf ? { as_of: asOf } : {}),
       ...(sweep ? { sweep } : {}),
@@ -346,7 +347,7 @@ function showApiErrors(page, error) {
   other.push(...page.form.showErrors(params));
   other.push(...page.sweep.showErrors(sweepErrors));
   if (Object.keys(sweepErrors).length) other.push("The sweep needs fixing (marked above).");
-  const nameBad = $("scenario-name").getAttribute("aria-invalid") === "true";
+  const nameBad = $("scenario-name", HTMLInputElement).getAttribute("aria-invalid") === "true";
   const where = other.length ? other.join(" ") : "The fields concerned are marked above.";
   box.append(
     el(
@@ -356,6 +357,6 @@ function showApiErrors(page, error) {
       where,
     ),
   );
-  if (nameBad) $("scenario-name").focus();
+  if (nameBad) $("scenario-name", HTMLInputElement).focus();
   else page.form.focusFirstError();
 }

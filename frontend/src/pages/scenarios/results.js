@@ -1,3 +1,4 @@
+// @ts-check
 // A finished run's results: time series with their percentile bands, distributions over the replicas, the
 // summary table, interruptions by cause, the spread of every metric, and a link to replay per-rack series.
 import { api, qs } from "../../lib/api.js";
@@ -6,7 +7,16 @@ import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
-import { causeLabel, loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
+import {
+  causeLabel,
+  loadCatalogue,
+  metricInfo,
+  metricLabel,
+  metricNumber,
+  metricShown,
+  seriesTitle,
+} from "../../lib/catalogue.js";
+import { runTitle } from "../../lib/units.js";
 import { prioritise, seriesFor } from "./shared.js";
 import { renderSweep } from "./sweep.js";
 
@@ -199,7 +209,9 @@ export async function renderResults(page, run) {
       const scaled = (xs) => (xs ? xs.map((x) => (x == null ? x : x * scale)) : xs);
       timeChart(chartsBox, {
         title,
-        series: [{ label: `#${run.id}`, t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) }],
+        series: [
+          { label: runTitle(run), t: d.t_hours, values: scaled(d.values), p5: scaled(d.p5), p95: scaled(d.p95) },
+        ],
       });
     }
   } catch (error) {
@@ -215,10 +227,10 @@ export async function renderResults(page, run) {
         Object.keys(reps[0].metrics ?? {}).filter((n) => new Set(reps.map((r) => r.metrics?.[n])).size > 1),
       ).slice(0, 6);
       for (const name of names) {
-        const fraction = String(metricInfo(kind, name).unit ?? "").startsWith("fraction");
+        const { factor } = metricShown(kind, name);
         histogram(dist, {
           title: metricLabel(kind, name),
-          values: reps.map((r) => (fraction && r.metrics?.[name] != null ? r.metrics[name] * 100 : r.metrics?.[name])),
+          values: reps.map((r) => (r.metrics?.[name] != null ? r.metrics[name] * factor : r.metrics?.[name])),
         });
       }
       if (!names.length) dist.append(el("p", { class: "muted" }, "Every replica gave the same figures."));

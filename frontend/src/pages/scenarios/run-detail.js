@@ -1,3 +1,4 @@
+// @ts-check
 // One run: its head (status, live progress while it runs, cancel, failure and flags), polled until it finishes,
 // then its results.
 import { api } from "../../lib/api.js";
@@ -17,7 +18,7 @@ export async function openRun(page, id) {
   const url = new URL(window.location.href);
   url.searchParams.set("run", id);
   history.replaceState(null, "", url);
-  for (const row of document.querySelectorAll("[data-testid=run-row]"))
+  for (const row of /** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll("[data-testid=run-row]")))
     row.classList.toggle("selected", Number(row.dataset.runId) === id);
   const box = $("run-detail");
   box.hidden = false;
@@ -92,7 +93,7 @@ function renderRunHead(page, run) {
         "span",
         { class: "muted" },
         [
-          run.kind,
+          page.kinds?.find((k) => k.kind === run.kind)?.label ?? f.label(run.kind),
           sweepCaption(run),
           `${f.num(run.replicas_done ?? 0)} of ${f.num(run.replicas)} replicas`,
           `seed ${run.seed ?? "–"}`,

@@ -1,3 +1,4 @@
+// @ts-check
 // The run list: the campus's latest runs with their status, and the ticks that pick runs to compare.
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
@@ -101,13 +102,16 @@ function sameKind(page, r) {
 }
 
 function kindLabel(page, kind) {
-  return page.kinds?.find((k) => k.kind === kind)?.label ?? kind ?? "";
+  return page.kinds?.find((k) => k.kind === kind)?.label ?? (kind ? f.label(kind) : "");
 }
 
 function toggleCompare(page, id, on) {
   if (on) page.compare.add(id);
   else page.compare.delete(id);
-  for (const input of document.querySelectorAll("[data-testid=run-row] input[type=checkbox]")) {
+  const boxes = /** @type {NodeListOf<HTMLInputElement>} */ (
+    document.querySelectorAll("[data-testid=run-row] input[type=checkbox]")
+  );
+  for (const input of boxes) {
     const r = page.runs.find((x) => x.id === Number(input.closest("tr").dataset.runId));
     if (!r) continue;
     const ok = r.status === "succeeded" && sameKind(page, r);
@@ -116,6 +120,6 @@ function toggleCompare(page, id, on) {
     else if (r.status === "succeeded") input.title = "Only runs of the same kind can be compared";
   }
   const n = page.compare.size;
-  $("compare-button").disabled = n < 2;
-  $("compare-button").textContent = n >= 2 ? `Compare ${n} runs` : "Compare selected";
+  $("compare-button", HTMLButtonElement).disabled = n < 2;
+  $("compare-button", HTMLButtonElement).textContent = n >= 2 ? `Compare ${n} runs` : "Compare selected";
 }

@@ -1,7 +1,9 @@
+// @ts-check
 // Scheduled runs: each schedule's timetable, thresholds and last run (flagged when it crossed one).
 import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { scheduleWhen, thresholdText } from "../../lib/schedule.js";
 import { statusBadge } from "./shared.js";
 
 export async function loadSchedules(page) {
@@ -46,15 +48,9 @@ export async function loadSchedules(page) {
             "tr",
             { "data-schedule-id": s.id },
             el("td", {}, s.name),
-            el("td", {}, s.crontab || (s.interval_seconds ? `every ${f.num(s.interval_seconds)} s` : "–")),
+            el("td", {}, scheduleWhen(s)),
             el("td", { class: "num" }, f.num(s.replicas)),
-            el(
-              "td",
-              { class: "small" },
-              (s.thresholds ?? [])
-                .map((t) => `${t.metric}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`)
-                .join("; ") || "–",
-            ),
+            el("td", { class: "small" }, (s.thresholds ?? []).map(thresholdText).join("; ") || "–"),
             el(
               "td",
               {},

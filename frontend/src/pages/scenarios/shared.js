@@ -1,3 +1,4 @@
+// @ts-check
 // What several features of the scenarios page show the same way.
 import { api } from "../../lib/api.js";
 import { el } from "../../lib/dom.js";

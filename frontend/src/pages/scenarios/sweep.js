@@ -1,10 +1,11 @@
+// @ts-check
 // Sweeps: the form section that picks one or two parameters and their values, and a finished sweep's results —
 // a chosen metric against the swept parameter with its 95 % confidence band (one line per value of a second
 // parameter), and the table of every point.
 import { clear, el } from "../../lib/dom.js";
 import { destroyCharts, sweepChart } from "../../lib/charts.js";
-import { resolve } from "../../lib/schemaform.js";
-import { loadCatalogue, metricInfo, metricLabel, metricNumber } from "../../lib/catalogue.js";
+import { resolve } from "../../lib/schema.js";
+import { loadCatalogue, metricLabel, metricNumber, metricShown } from "../../lib/catalogue.js";
 import { label as niceLabel } from "../../lib/format.js";
 import { prioritise } from "./shared.js";
 
@@ -296,8 +297,8 @@ export async function renderSweep(box, run) {
   const numericX = first.values.every((v) => typeof v === "number");
   const draw = () => {
     const metric = picker.value;
-    const fraction = String(metricInfo(kind, metric).unit ?? "").startsWith("fraction");
-    const scale = (v) => (v == null ? null : fraction ? v * 100 : v);
+    const { factor } = metricShown(kind, metric);
+    const scale = (v) => (v == null ? null : v * factor);
     destroyCharts(chartBox);
     clear(chartBox);
     const groups = second ? second.values : [null];

@@ -1,43 +1,7 @@
-"""A limit on the grid interconnect over time, and how the campus sheds load to stay under it.
+"""The grid_limit model: ``prepare`` (once per snapshot), ``stochastic`` and ``run`` (one replica).
 
-Capacity: a base value (the campus interconnect), an optional schedule of new values, and demand-response
-events that cut it by a fraction for a while (cuts of overlapping events multiply). The campus wants its
-full facility demand (every GPU at TDP x utilisation, with the network and other IT of the summary's IT
-load, ``loads``), x the PUE of the campus's hour of peak facility power (``facility.campus_pue``'s
-``peak_pue``: the plant model's in the hour of its weather year with the highest facility power, or the
-typed PUE). The scenario's hours are not calendar hours, so every step is judged at that worst hour, as
-the grid connection is sized: a limit between the annual mean and the peak is a shortfall. The shortfall
-is what does not fit.
-
-Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
-- "cap": one uniform GPU power cap (each part no lower than its minimum) sized so the draw fits; if even
-  the minimum caps do not fit, pods are paused as under "pause".
-- "pause": pods are paused, lowest priority first, until the draw fits; a paused GPU idles.
-- "ride_through": the UPS batteries carry the shortfall while they last, then "cap" takes over; they
-  recharge from the grid headroom afterwards.
-- "generators": on-site (prime-rated) generators follow the shortfall at once, cheapest fuel first, each no
-  faster than its ramp; standby generators are called when a shortfall remains; they deliver nothing during
-  their start delay and ramp linearly to full output; the batteries bridge the gap and "cap" covers what
-  none can. A start fails with the catalog's fail-to-start probability (the one random element).
-Batteries: the UPS batteries and, under "ride_through" and "generators", the campus's energy storage
-systems (BESS), discharged after the generators and before the UPSs; the BESS recharges from the grid
-headroom at up to its power rating, storing ``round_trip_efficiency`` of what it draws. Fuel is costed at
-each generator's ``fuel_usd_per_mwh`` (``fuel_cost_usd``, part of ``cost_usd``).
-Throughput: each pod is a synchronous job at the pace of its slowest (most capped) GPU group; a paused
-pod does no work.
-
-Takes a ``CampusSnapshot`` and ``GridLimitParams`` (capacity, its schedule, demand-response events, the
-policy, batteries and generators, pod priorities). Returns shortfall, overload and lost-work figures,
-battery, generator and grid energy, cost, generator starts and failed starts, and per-step series
-(``demand_kw``, ``grid_kw``, ``battery_kwh``, ``generator_kw``, ``shortfall_kw``, ``cap_fraction``,
-``throughput_fraction``, ``paused_pods``) over ``t_hours``.
-
-Time-stepped numpy, not SimPy, for now: the grid events and the capacity schedule are known before the
-replica starts, and the policies (the cap that fits, which pods to pause, battery and generator dispatch)
-are a search over the whole campus at each step, which caches per (target, policy) and vectorises; the one
-random element, a generator's failed start, is drawn at the step where a shortfall starts. Grid events and
-generator starts are events a SimPy clock would order naturally, so this kind moves onto one when kinds
-are composed on a shared timeline.
+What it takes, returns and why it does or does not use SimPy: the package's docstring
+(``simulations.engine.kinds.grid_limit``).
 """
 
 from __future__ import annotations
@@ -56,19 +20,10 @@ from campus.analysis.onsite import (
 )
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
-from simulations.engine import words
-from simulations.engine.contract import ScenarioKind
+from simulations.engine.fields import ParamsError
+from simulations.engine.kinds.grid_limit.params import GridLimitParams
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
-from simulations.engine.params import GridLimitParams, ParamsError
 from simulations.engine.results import Progress, ReplicaResult
-
-# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
-KIND = ScenarioKind.GRID_LIMIT
-LABEL = "Grid limit / demand response"
-Params = GridLimitParams
-# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
-METRICS = words.GRID_LIMIT_METRICS
-explain = words.explain_grid_limit
 
 # Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
 # sized for a recharge over hours, not minutes).

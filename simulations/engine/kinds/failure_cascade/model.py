@@ -1,43 +1,7 @@
-"""Random failures of every component class, propagated through the power and cooling graphs, against one
-synchronous training job that checkpoints, fails, waits for capacity and restarts.
+"""The failure_cascade model: ``prepare`` (once per snapshot), ``stochastic`` and ``run`` (one replica).
 
-Model
-- Rates: job-interrupting events by cause from the job data set of each GPU model in the job
-  (``rate_set="per-model"``, the default: H100 "llama3-2024", A100 "meta-rsc1-2024", flagged estimates for
-  the other generations; ``campus.analysis.reliability.model_rate_sets``), each applied to that model's GPUs
-  and nodes only; or ONE named set for every GPU. Plus, optionally, the facility set
-  ("infrastructure-estimates": utility feeds, transformers, UPSs, PDUs, CDUs, chillers...). Overlapping
-  job sets are never summed over the same GPUs; a component present in a job set keeps the job set's rate.
-- Arrivals: every class is a Poisson process of rate count x 1/MTBF. Their superposition is sampled up
-  front with numpy (exponential inter-arrival times at the total rate, the class drawn in proportion to its
-  rate, the failing unit drawn uniformly within the class), and one SimPy process walks through the events
-  that happen (failures and the repairs that matter), never one process per component. It steps on the
-  events that can change the capacity or end a wait; the stretches of job failures between them, where
-  each failure finds the capacity to restart and only the job's books change, are booked in one
-  vectorised step (``JobTimeline.fail_run``), bit-identical to ``run_per_event``, which steps on every
-  failure and repair.
-- Job-level classes (per GPU, node, link, switch of the job) interrupt the job. Facility classes are
-  propagated: what a failed device, utility feed, CDU or chiller takes down (A/B failover, overload trips,
-  cooling that follows power, N+1 cooling groups and plants) is computed once per unit with
-  ``campus.analysis.impact.racks_lost`` (the racks of ``impact``: the power roll-up cascade plus the
-  cooling rules), cached, and looked
-  up in the hot loop. The job is interrupted when a dark rack holds job
-  nodes; dark racks stay out of the pool until the unit is repaired.
-- Capacity: the job needs its nodes; the eligible nodes it leaves free (hot spares included) replace
-  failed ones. Under "hot_spares" a node failure takes the node out for its repair time; under
-  "checkpoint_restart" and "in_memory" the failed part is assumed replaced within the restart (the
-  classic Young/Daly setting). When too few healthy nodes remain the job waits for the next repair.
-- Recovery: see :mod:`simulations.engine.job`.
-
-Takes a ``CampusSnapshot`` (inventory, failure rate sets, the power and cooling graphs) and
-``FailureCascadeParams`` (duration, rate sets, the job and its recovery strategy, repair times). Returns
-ETTR, useful and lost GPU-hours and work, interruptions (per cause under ``by_cause``), downtime and waiting
-for capacity, facility outages, and the series of cumulative interruptions, useful hours and ETTR over
-``t_hours``.
-
-SimPy is the clock: failures and repairs are events at random times whose order decides everything (a
-repair that comes before the next failure frees capacity, one that comes after leaves the job waiting), so
-one SimPy process walks through them; the arrival times themselves are drawn up front with numpy.
+What it takes, returns and why it does or does not use SimPy: the package's docstring
+(``simulations.engine.kinds.failure_cascade``).
 """
 
 from __future__ import annotations
@@ -49,9 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 import simpy
 
-from simulations.engine import words
-from simulations.engine.contract import ScenarioKind
-from simulations.engine.failure_cascade_plan import (
+from simulations.engine.job import (
+    JobTimeline,
+    expected_ettr,
+)
+from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
+from simulations.engine.kinds.failure_cascade.plan import (
     COOLING_PLANT,
     COOLING_UNIT,
     DEAD_RACK_STATUSES,
@@ -67,14 +34,9 @@ from simulations.engine.failure_cascade_plan import (
     prepare,
     sample_failures,
 )
-from simulations.engine.job import (
-    JobTimeline,
-    expected_ettr,
-)
-from simulations.engine.params import FailureCascadeParams
 from simulations.engine.results import Progress, ReplicaResult
 
-# the kind's public names, those of its plan (simulations.engine.failure_cascade_plan) included
+# the kind's public names, those of its plan (simulations.engine.kinds.failure_cascade.plan) included
 __all__ = [
     "COOLING_PLANT",
     "COOLING_UNIT",
@@ -86,11 +48,8 @@ __all__ = [
     "FailureClass",
     "JOB",
     "JOB_UNITS",
-    "KIND",
-    "LABEL",
     "LEAF_DOWNLINKS",
     "POWER_DEVICE",
-    "Params",
     "UTILITY_FEED",
     "draw",
     "prepare",
@@ -99,14 +58,6 @@ __all__ = [
     "run_per_event",
     "sample_failures",
 ]
-
-# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
-KIND = ScenarioKind.FAILURE_CASCADE
-LABEL = "Failures and recovery"
-Params = FailureCascadeParams
-# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
-METRICS = words.FAILURE_CASCADE_METRICS
-explain = words.explain_failure_cascade
 
 
 # A replica-year of a 100k-GPU campus takes milliseconds: a run's chunks hold at least this many replicas

@@ -2,8 +2,8 @@
 the job placed on the campus, what a failed facility unit takes down (cached per unit), and the sampling
 of Poisson arrivals.
 
-``simulations.engine.failure_cascade`` runs the replicas on this plan; the model is
-described there."""
+``simulations.engine.kinds.failure_cascade.model`` runs the replicas on this plan; the model is
+described in the package (``simulations.engine.kinds.failure_cascade``)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from campus.analysis.power import power_graph, rollup
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
+from simulations.engine.fields import ParamsError
 from simulations.engine.job import (
     in_memory_copy_hours,
     job_tflops,
     young_daly_interval_hours,
 )
-from simulations.engine.params import FailureCascadeParams, ParamsError
+from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 
 # Target of a failure class.
 JOB, POWER_DEVICE, UTILITY_FEED, COOLING_UNIT, COOLING_PLANT = range(5)

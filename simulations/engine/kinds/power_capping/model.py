@@ -1,21 +1,7 @@
-"""Static or scheduled GPU power caps: campus power, energy, cost, throughput and perf/W over time.
+"""The power_capping model: ``prepare`` (once per snapshot), ``stochastic`` and ``run`` (one replica).
 
-A capped GPU under load draws its cap (never more than TDP) times the utilisation; its throughput follows
-its model's cap curve (``GpuSpec.cap_curve``). IT power is the summary's (``loads``): the network and the
-other IT stay at their full-load figure under any cap. Energy, cost and the ``facility_kw`` series use the
-annual energy-weighted PUE; ``peak_facility_mw`` the PUE of the hour of peak facility power (the same figure
-when the PUE is typed). Caps change only at schedule steps, so power is piecewise
-constant and energy is an exact sum over the segments; the series carry both ends of each segment so that
-the trapezoid integral of the power series equals the reported energy.
-
-Takes a ``CampusSnapshot`` and ``PowerCappingParams`` (caps by GPU model or pod, an optional schedule of cap
-steps, utilisation, PUE, energy price). Returns, per replica, energy (IT and facility), cost, mean and peak
-facility power, throughput, useful work and perf/W with their change against the uncapped campus, and the
-series ``it_kw``, ``facility_kw`` and ``throughput_pflops`` over ``t_hours``.
-
-Closed form, not SimPy: nothing here is random or waits on anything; every quantity changes only at the
-schedule's known steps, so one pass over the constant segments is exact, and an event clock would add cost
-without a single event to order. The seed is accepted and unused (every replica is the same).
+What it takes, returns and why it does or does not use SimPy: the package's docstring
+(``simulations.engine.kinds.power_capping``).
 """
 
 from __future__ import annotations
@@ -25,19 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from campus.analysis.snapshot import CampusSnapshot
-from simulations.engine import words
-from simulations.engine.contract import ScenarioKind
+from simulations.engine.fields import ParamsError
+from simulations.engine.kinds.power_capping.params import CapRule, PowerCappingParams
 from simulations.engine.loads import CampusLoad, campus_load, effective_cap, speed_at_cap
-from simulations.engine.params import CapRule, ParamsError, PowerCappingParams
 from simulations.engine.results import Progress, ReplicaResult
-
-# The scenario model contract (simulations.engine.contract.ScenarioModel), read by the registry.
-KIND = ScenarioKind.POWER_CAPPING
-LABEL = "Power capping"
-Params = PowerCappingParams
-# What its metrics mean and what a finished run showed, in words (simulations.engine.catalogue).
-METRICS = words.POWER_CAPPING_METRICS
-explain = words.explain_power_capping
 
 
 @dataclass

@@ -2,8 +2,8 @@
 turned into steps of conductance and coolant ramp, and the racks grouped by cooling class, GPU model and
 the events that reach them, with the heat each group carries.
 
-``simulations.engine.liquid_cooling`` runs the groups through time on this plan; the model is
-described there."""
+``simulations.engine.kinds.liquid_cooling.model`` runs the groups through time on this plan; the model is
+described in the package (``simulations.engine.kinds.liquid_cooling``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from campus.analysis.heat import heat_map, plant_loops
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
-from simulations.engine.params import CoolingEvent, LiquidCoolingParams, ParamsError
+from simulations.engine.fields import ParamsError
+from simulations.engine.kinds.liquid_cooling.params import CoolingEvent, LiquidCoolingParams
 
 WATER_J_PER_K_PER_L = 4186.0
 LIQUID_TYPES = frozenset({"direct-to-chip", "immersion"})

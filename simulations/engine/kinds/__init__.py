@@ -1,0 +1,1 @@
+"""One package per scenario kind (see ``simulations.engine.registry``)."""

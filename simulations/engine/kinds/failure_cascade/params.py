@@ -1,0 +1,91 @@
+"""The parameters of failure_cascade: the job, its recovery, and the failure rate sets with their
+overrides."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from campus.catalog_data import default_value
+from simulations.engine.fields import (
+    ADVANCED,
+    HOURS_A_YEAR,
+    MAX_CHECKPOINT_MINUTES,
+    MAX_FAILURE_DAYS,
+    MINUTES_A_WEEK,
+    SECONDS_A_DAY,
+    ParamsBase,
+    Precision,
+    key_picker,
+    picker,
+)
+
+
+class FailureCascadeParams(ParamsBase):
+    duration_days: float = Field(30.0, gt=0, le=MAX_FAILURE_DAYS, title="Duration (d)")
+    """Simulated time, days (at most ten years, 3,650 days)."""
+    job_gpus: int | None = Field(None, gt=0, title="Job size (GPUs)")
+    """GPUs in the training job; empty: every GPU of the campus less the hot spares."""
+    gpu_models: list[str] | None = Field(None, title="GPU models", json_schema_extra=picker("gpu_model"))
+    """Restrict the job to these GPU models; empty: every model."""
+    recovery: Literal["checkpoint_restart", "in_memory", "hot_spares"] = Field(
+        "checkpoint_restart", title="Recovery"
+    )
+    """How the job recovers: restart from the last checkpoint, copy the state from the peers' memory, or
+    swap in a hot spare node."""
+    checkpoint_interval_minutes: float | Literal["optimal"] = Field(
+        "optimal", title="Checkpoint interval (min)"
+    )
+    """Time between checkpoints, minutes, or "optimal" (Young/Daly: the square root of 2 x write time x MTBF)."""
+    # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
+    checkpoint_write_minutes: float = Field(
+        default_value("checkpoint_write_minutes"), ge=0, le=MINUTES_A_WEEK
+    )
+    """Time the job spends writing one checkpoint, minutes."""
+    restart_minutes: float = Field(default_value("restart_minutes"), ge=0, le=MINUTES_A_WEEK)
+    """Time from the GPUs being back to the job training again, minutes."""
+    # OPT-175B kept 12 spares for 124 nodes.
+    hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
+    """Spare nodes held outside the job; empty: 10 % of the job's nodes with hot-spare recovery, 0 otherwise."""
+    state_gb_per_gpu: float = Field(80.0, ge=0, le=10_000, title="State to copy (GB per GPU)")
+    """In-memory recovery: training state copied from the peers' HBM to the replacement GPU."""
+    fabric_gbps: float | None = Field(None, gt=0, le=100_000, title="Recovery bandwidth (Gbit/s per GPU)")
+    """Back-end bandwidth that carries the copied state; empty: the node's NIC speed."""
+    step_seconds: float = Field(
+        10.0, gt=0, le=SECONDS_A_DAY, title="Training step (s)", json_schema_extra=ADVANCED
+    )
+    """Duration of one training step; in-memory recovery loses at most one step."""
+    rate_set: str = Field("per-model", title="GPU failure rate set", json_schema_extra=ADVANCED)
+    """"per-model": each GPU model's own generation set; otherwise the name of one set for every GPU."""
+    include_infrastructure: bool = Field(True, title="Include facility failures")
+    """Count utility, UPS, PDU, CDU, chiller and generator failures that take racks down."""
+    infrastructure_set: str = Field(
+        "infrastructure-estimates", title="Facility failure rate set", json_schema_extra=ADVANCED
+    )
+    """Name of the rate set for the facility equipment."""
+    rate_overrides: dict[str, Annotated[float, Field(ge=1.0, le=1e12)]] = Field(
+        default_factory=dict, title="MTBF overrides (h)", json_schema_extra=key_picker("failure_component")
+    )
+    """Mean time between failures per component, hours (1 h to 1e12 h), replacing the rate set's value."""
+    repair_hours_overrides: dict[str, Annotated[float, Field(ge=0, le=10 * HOURS_A_YEAR)]] = Field(
+        default_factory=dict,
+        title="Repair time overrides (h)",
+        json_schema_extra=key_picker("failure_component"),
+    )
+    """Repair time per component, hours, replacing the rate set's value."""
+    precision: Precision = "bf16"
+    """Number format the job trains in; sets the GPUs' peak throughput."""
+    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
+    """Share of the peak throughput the job achieves."""
+    series_points: int = Field(200, ge=2, le=20000, title="Chart points", json_schema_extra=ADVANCED)
+    """Samples of each time series."""
+
+    @field_validator("checkpoint_interval_minutes")
+    @classmethod
+    def _interval(cls, value: float | str) -> float | str:
+        if value != "optimal" and not 0 < value <= MAX_CHECKPOINT_MINUTES:
+            raise ValueError(
+                f"must be > 0 and at most {MAX_CHECKPOINT_MINUTES:,.0f} min (ten years), or 'optimal'"
+            )
+        return value

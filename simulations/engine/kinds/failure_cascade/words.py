@@ -1,0 +1,145 @@
+"""What failure_cascade's metrics mean (``METRICS``) and what a finished run showed, in sentences
+(``explain``), read off the run's summary (the means over the replicas) and its parameters."""
+
+from __future__ import annotations
+
+from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
+from simulations.engine.words import (
+    NON_NEGATIVE,
+    SHARE,
+    Metric,
+    Summary,
+    cause_label,
+    duration_h,
+    num,
+    pct,
+    times,
+)
+
+M = Metric
+
+
+METRICS: dict[str, Metric] = {
+    "ettr": M(
+        "Goodput (ETTR)",
+        "fraction",
+        "Effective training time ratio: useful time over the run.",
+        True,
+        bounds=SHARE,
+    ),
+    "ettr_expected_job_classes": M(
+        "Expected ETTR",
+        "fraction",
+        "The closed-form ETTR for the job's failure rate (Young/Daly).",
+        True,
+        bounds=SHARE,
+    ),
+    "interruptions": M("Interruptions", "", "Times the job stopped.", False, bounds=NON_NEGATIVE),
+    "interruptions_per_day": M(
+        "Interruptions per day", "", "Interruptions over the run's days.", False, bounds=NON_NEGATIVE
+    ),
+    "lost_gpu_hours": M(
+        "Lost GPU-hours",
+        "GPU-h",
+        "Job GPUs times the hours of lost work and downtime.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "mean_lost_hours_per_interruption": M(
+        "Lost time per interruption",
+        "h",
+        "Lost work and downtime per interruption.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "lost_work_hours": M(
+        "Lost work",
+        "h",
+        "Training since the last checkpoint, lost at interruptions.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "downtime_hours": M(
+        "Downtime",
+        "h",
+        "Time the job was down: restarts and recovery, and the waiting for capacity within it.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "waiting_for_capacity_hours": M(
+        "Waiting for capacity",
+        "h",
+        "Time the job waited for enough healthy GPUs (part of the downtime, not on top of it).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "checkpoint_overhead_hours": M(
+        "Checkpoint writing", "h", "Time spent writing checkpoints.", False, bounds=NON_NEGATIVE
+    ),
+    "useful_gpu_hours": M(
+        "Useful GPU-hours", "GPU-h", "Job GPUs times the useful hours.", True, bounds=NON_NEGATIVE
+    ),
+    "useful_eflop": M(
+        "Useful work", "EFLOP", "Floating-point operations done for the job.", True, bounds=NON_NEGATIVE
+    ),
+    "job_gpus": M("Job GPUs", "", "GPUs in the training job.", None, bounds=NON_NEGATIVE),
+    "job_nodes": M("Job nodes", "", "Nodes in the training job.", None, bounds=NON_NEGATIVE),
+    "spare_nodes": M("Spare nodes", "", "Hot spare nodes held outside the job.", None, bounds=NON_NEGATIVE),
+    "job_mtbf_hours_expected": M(
+        "Job MTBF", "h", "Expected hours between interruptions of the job.", True, bounds=NON_NEGATIVE
+    ),
+    "checkpoint_interval_minutes": M(
+        "Checkpoint interval", "min", "Time between checkpoints.", None, bounds=NON_NEGATIVE
+    ),
+    "facility_outages": M(
+        "Facility outages", "", "Facility failures that took job racks down.", False, bounds=NON_NEGATIVE
+    ),
+    # series
+    "useful_hours": M("Useful hours", "h", "Useful training time so far.", True),
+}
+
+
+def explain(s: Summary, p: FailureCascadeParams) -> list[str]:
+    out = []
+    ettr = s.mean("ettr")
+    days = p.duration_days
+    if ettr is not None:
+        out.append(
+            f"Goodput: the job did useful training for {pct(ettr)} of the {num(days)} days "
+            "(effective training time ratio)."
+        )
+    n = s.mean("interruptions")
+    causes = s.cause_means()
+    if n is not None:
+        if n <= 0:
+            out.append("No failure interrupted the job.")
+        else:
+            sentence = f"It was interrupted {times(n)} per replica on average ({num(n / days)} per day)"
+            if causes:
+                top = ", ".join(f"{cause_label(c)} ({num(v)})" for c, v in causes[:3])
+                sentence += f"; the most frequent causes: {top}"
+            out.append(sentence + ".")
+    # The time not spent training, in parts that do not overlap: the run's hours are useful training plus
+    # lost work plus checkpoint writing plus downtime, and the downtime holds the waiting for capacity, so
+    # restarts and recovery are the downtime less the waiting.
+    down = s.mean("downtime_hours") or 0.0
+    waiting = min(s.mean("waiting_for_capacity_hours") or 0.0, down)
+    lost = {
+        "lost work since the last checkpoint": s.mean("lost_work_hours") or 0.0,
+        "restarts and recovery": max(down - waiting, 0.0),
+        "waiting for healthy capacity": waiting,
+        "writing checkpoints": s.mean("checkpoint_overhead_hours") or 0.0,
+    }
+    ranked = sorted(((v, k) for k, v in lost.items() if v > 0), reverse=True)
+    if ranked:
+        total = sum(v for v, _ in ranked)
+        v, k = ranked[0]
+        out.append(
+            f"Most of the {duration_h(total)} not spent training went to {k} ({duration_h(v)}, {pct(v / total)})"
+            + (
+                f", then {ranked[1][1]} ({duration_h(ranked[1][0])}, {pct(ranked[1][0] / total)})."
+                if len(ranked) > 1
+                else "."
+            )
+        )
+    return out

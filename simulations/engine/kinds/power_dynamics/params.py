@@ -1,0 +1,190 @@
+"""The parameters of power_dynamics: the synchronous jobs, events, smoothing, storage, on-site generation and
+the interconnect's requirements."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from simulations.engine.fields import (
+    ADVANCED,
+    MAX_MW,
+    MAX_MWH,
+    MAX_PUE,
+    MIN_BAND_HZ,
+    SECONDS_A_DAY,
+    SECONDS_A_WEEK,
+    FieldError,
+    ParamsBase,
+    picker,
+)
+
+
+class DynamicsJob(ParamsBase):
+    """A synchronous training job: every GPU of it computes, then communicates, in lock-step."""
+
+    pods: list[int] | None = Field(None, title="Pods", json_schema_extra=picker("pod"))
+    """Pods the job runs on; none ticked: every GPU of the campus."""
+    iteration_seconds: float = Field(2.0, gt=0, le=3600, title="Iteration (s)")
+    """One training step, seconds: the period of the power swing."""
+    comm_fraction: float = Field(0.3, ge=0, lt=1, title="Communication share of an iteration (0–1)")
+    """Share of each iteration the GPUs spend waiting on the network."""
+    comm_power_fraction: float = Field(0.3, ge=0, le=1, title="Power while communicating (fraction of TDP)")
+    """GPU power during the communication phase, as a fraction of TDP."""
+    phase_offset_seconds: float = Field(0.0, ge=-SECONDS_A_WEEK, le=SECONDS_A_WEEK, title="Phase offset (s)")
+    """Shift of this job's iterations against the others, seconds (two equal jobs half a period apart cancel)."""
+    start_seconds: float | None = Field(0.0, ge=0, le=SECONDS_A_WEEK, title="Starts at (s)")
+    """When the job starts training (a step, no ramp), seconds; empty: only a job start event starts it."""
+    checkpoint_every_seconds: float | None = Field(
+        None, gt=0, le=SECONDS_A_WEEK, title="Checkpoint every (s)"
+    )
+    """A checkpoint every so many seconds of training; the GPUs idle while it is written. Empty: none."""
+    checkpoint_seconds: float = Field(30.0, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
+    """How long writing one checkpoint takes, seconds."""
+
+
+class DynamicsEvent(ParamsBase):
+    """Something that happens at ``at_seconds``: a job crash, a job start (with a ramp), an extra checkpoint
+    of a job, or a voltage dip on the grid."""
+
+    kind: Literal["job_crash", "job_start", "checkpoint", "grid_dip"] = Field(
+        "job_crash", title="What happens"
+    )
+    """Job crash, job start (with a ramp), an extra checkpoint of a job, or a grid voltage dip."""
+    at_seconds: float = Field(600.0, ge=0, le=SECONDS_A_WEEK, title="At (s)")
+    """Seconds from the start of the run when the event happens (before the run ends)."""
+    job: int = Field(0, ge=0, title="Job (number in the list, from 0)")
+    """Job crash, job start, checkpoint: the job it concerns, by its place in the job list (0 = the first)."""
+    restart_after_seconds: float | None = Field(None, ge=0, le=SECONDS_A_WEEK, title="Restart after (s)")
+    """Job crash: the job starts again this long after the crash, seconds; empty: it stays down."""
+    ramp_seconds: float = Field(0.0, ge=0, le=SECONDS_A_WEEK, title="Ramp (s)")
+    """Job start, and the restart after a crash: the job's power ramps linearly from idle over this time."""
+    duration_seconds: float | None = Field(None, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
+    """Checkpoint: how long it lasts, seconds; empty: the job's checkpoint duration."""
+    trip_fraction: float = Field(0.5, ge=0, le=1, title="Load tripped (fraction, grid dip)")
+    """Grid dip: the share of the campus load that trips off the grid (the rest rides through)."""
+    return_seconds: float = Field(60.0, ge=0, le=SECONDS_A_WEEK, title="Off for (s, grid dip)")
+    """Grid dip: how long the tripped load stays off, seconds."""
+    return_ramp_seconds: float = Field(30.0, ge=0, le=SECONDS_A_WEEK, title="Return ramp (s, grid dip)")
+    """Grid dip: the ramp over which the tripped load comes back, seconds."""
+
+
+class SmoothingParams(ParamsBase):
+    """GPU power smoothing as the driver controls define it (NVIDIA GB300 power smoothing): a power floor
+    held while the job runs, and limits on how fast the GPU power may rise and fall."""
+
+    floor_fraction: float = Field(0.0, ge=0, le=1, title="Power floor (fraction of TDP)")
+    """Power each GPU holds at least while its job runs, as a fraction of TDP (0: no floor)."""
+    ramp_up_w_per_s: float | None = Field(None, gt=0, le=1e9, title="Ramp-up limit (W/s per GPU)")
+    """How fast a GPU's power may rise, W per second; empty: no limit."""
+    ramp_down_w_per_s: float | None = Field(None, gt=0, le=1e9, title="Ramp-down limit (W/s per GPU)")
+    """How fast a GPU's power may fall, W per second; empty: no limit."""
+
+
+class BessParams(ParamsBase):
+    """A battery at the grid connection that holds the grid draw to the load's trailing mean."""
+
+    power_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Battery power (MW)")
+    """Rated charge and discharge power, MW; 0: no battery."""
+    energy_mwh: float = Field(0.0, ge=0, le=MAX_MWH, title="Battery energy (MWh)")
+    """Usable stored energy, MWh."""
+    response_ms: float = Field(20.0, ge=0, le=60_000, title="Response time (ms)")
+    """Delay before the battery answers a change of the load, milliseconds."""
+    round_trip_efficiency: float = Field(0.85, gt=0, le=1, title="Round-trip efficiency (0–1)")
+    """Energy out over energy in across one charge and discharge."""
+    window_seconds: float = Field(60.0, gt=0, le=SECONDS_A_DAY, title="Averaging window (s)")
+    """The grid draw the battery aims for: the load's mean over this trailing window, seconds."""
+
+
+class GenerationParams(ParamsBase):
+    """On-site generation following the load: it carries what the load draws above ``grid_import_mw``, up
+    to its rating, at a limited ramp rate."""
+
+    rating_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Rating (MW)")
+    """On-site generation capacity, MW; 0: none."""
+    ramp_mw_per_s: float = Field(0.5, gt=0, title="Ramp rate (MW/s)")
+    """How fast the generation can follow the load, MW per second."""
+    grid_import_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Grid import (MW)")
+    """Load the grid carries before the on-site generation takes the rest, MW."""
+
+
+class RequirementsParams(ParamsBase):
+    """The interconnect's rules for the load (empty: no such rule)."""
+
+    max_ramp_mw_per_s: float | None = Field(None, gt=0, title="Largest ramp (MW/s)")
+    """The fastest change of the grid draw allowed, MW per second; empty: no rule."""
+    max_ramp_mw_per_min: float | None = Field(None, gt=0, title="Largest ramp (MW/min)")
+    """The largest change of the grid draw allowed within a minute, MW; empty: no rule."""
+    max_swing_mw: float | None = Field(None, gt=0, title="Largest swing (MW)")
+    """The largest peak-to-trough swing of the grid draw allowed, MW; empty: no rule."""
+    band_hz: tuple[float, float] = Field((0.1, 3.0), title="Oscillation band (Hz)")
+    """Lowest and highest frequency of the band whose oscillation is limited, Hz."""
+    max_band_mw: float | None = Field(None, gt=0, title="Largest oscillation in the band (MW)")
+    """The largest oscillation amplitude allowed within the band, MW; empty: no rule."""
+
+    @model_validator(mode="after")
+    def _band(self) -> RequirementsParams:
+        lo, hi = self.band_hz
+        if not 0 < lo < hi:
+            raise FieldError("band_hz", "must be [lo, hi] with 0 < lo < hi")
+        if lo < MIN_BAND_HZ:
+            # The spectrum is taken on segments of 8 periods of the band's lowest frequency.
+            raise FieldError(
+                "band_hz", f"must start at {MIN_BAND_HZ:g} Hz or above (a period of 1,000 s at most)"
+            )
+        return self
+
+
+class PowerDynamicsParams(ParamsBase):
+    resolution_ms: float = Field(100.0, ge=1, le=60_000, title="Time step (ms)", json_schema_extra=ADVANCED)
+    """Resolution of the simulated power, milliseconds."""
+    duration_seconds: float = Field(3600.0, gt=0, le=7 * 86_400, title="Duration (s)")
+    """Simulated time, seconds."""
+    jobs: list[DynamicsJob] = Field(
+        default_factory=lambda: [DynamicsJob()], min_length=1, title="Training jobs"
+    )
+    """The synchronous jobs whose iterations make the power swing (at least one)."""
+    events: list[DynamicsEvent] = Field(
+        default_factory=lambda: [
+            DynamicsEvent(kind="job_crash", at_seconds=1800.0, restart_after_seconds=600.0, ramp_seconds=60.0)
+        ],
+        title="Events",
+    )
+    """Job crashes and starts, extra checkpoints and grid voltage dips, each at its own time."""
+    # A GPU in no job (or a job that is down) idles at this fraction of TDP (H100: ~70-100 W of 700 W).
+    idle_gpu_fraction: float = Field(0.12, ge=0, le=1, title="Idle GPU power (fraction of TDP)")
+    """Power of a GPU in no job, or in a job that is down, as a fraction of TDP (H100: about 70-100 W of 700 W)."""
+    pue: float | None = Field(None, ge=1, le=MAX_PUE, title="PUE")
+    """Facility power / IT power; empty: the campus PUE (typed, or the plant model's in its weather)."""
+    smoothing: SmoothingParams = Field(default_factory=SmoothingParams, title="GPU power smoothing")
+    """A power floor and ramp limits set in the GPUs' driver."""
+    rack_storage_j_per_gpu: float = Field(0.0, ge=0, le=1e9, title="Rack energy storage (J per GPU)")
+    """Energy stored in the power supplies or rack per GPU, joules; 0: none."""
+    # None (or left out): the campus's own energy storage and prime-rated generators (power_dynamics
+    # .campus_assets); given (power_mw / rating_mw 0 for none), they replace the campus's.
+    bess: BessParams | None = Field(None, title="Battery at the grid connection")
+    """A battery that holds the grid draw near the load's trailing mean; empty: the campus's own energy
+    storage. Given (power 0 for none), it replaces the campus's."""
+    generation: GenerationParams | None = Field(None, title="On-site generation")
+    """Generation that follows the load above a grid import level; empty: the campus's own prime-rated
+    generators. Given (rating 0 for none), it replaces the campus's."""
+    requirements: RequirementsParams = Field(
+        default_factory=lambda: RequirementsParams(
+            max_ramp_mw_per_s=20.0, max_ramp_mw_per_min=100.0, max_swing_mw=75.0, max_band_mw=10.0
+        ),
+        title="Interconnect requirements",
+    )
+    """The grid operator's limits on ramps, swings and oscillation the run is checked against."""
+    series_points: int = Field(2000, ge=10, le=2000, title="Chart points", json_schema_extra=ADVANCED)
+    """Points of the chart series (min/max envelopes keep the swings visible)."""
+    search: bool = Field(True, title="Search the smallest compliant battery and floor")
+    """Search the smallest battery and power floor that comply, and sweep both for the sizing chart."""
+    sizing_points: int = Field(9, ge=2, le=33, title="Sizing chart points", json_schema_extra=ADVANCED)
+    """Points of each sweep of the sizing chart."""
+    waveform_start_seconds: float | None = Field(
+        None, ge=0, le=SECONDS_A_WEEK, title="Waveform window start (s)"
+    )
+    """Start of the full-resolution window kept for the zoomable waveform; empty: 10 s before the first event."""
+    waveform_seconds: float = Field(60.0, gt=0, le=600, title="Waveform window length (s)")
+    """Length of the full-resolution window kept for the zoomable waveform, seconds."""
