@@ -22,7 +22,6 @@ from django.db import models
 from django.db.models import Count, Q
 
 from campus import catalog_data
-from campus.analysis.design_weather import DesignConditions
 from campus.analysis.phases import DATED_COLLECTIONS, interval, operating, snapshot_as_of
 from campus.analysis.snapshot import (
     BuildingSnap,
@@ -575,10 +574,7 @@ def uploaded_weather(campus: Campus) -> WeatherYear | None:
     row = CampusWeather.objects.filter(campus_id=campus.pk).first()
     if row is None:
         return None
-    design = DesignConditions(**row.design_conditions) if row.design_conditions else None
-    return WeatherYear(
-        climate=campus.climate, source=row.source, pressure_pa=row.pressure_pa, design=design, **row.arrays()
-    )
+    return WeatherYear(climate=campus.climate, **row.year_fields())
 
 
 CATALOG_MODELS = ("GPUModel", "NodeModel", "SwitchModel", "LinkMedium", "FailureRate")

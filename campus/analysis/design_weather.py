@@ -152,13 +152,18 @@ def design_from_year(year: WeatherYear) -> DesignConditions:
     )
 
 
+def as_conditions(design: object | None) -> DesignConditions | None:
+    """Design conditions kept with a year: as given, from their stored dict, or None."""
+    if isinstance(design, dict) and design:
+        return DesignConditions(**design)
+    return design if isinstance(design, DesignConditions) else None
+
+
 def design_conditions_of(snap) -> DesignConditions:
     """The design conditions a campus is sized for: those supplied with its own year (normals or EPW),
     else its own year's statistics, else its climate's station table."""
     uploaded = getattr(snap, "weather", None)
     if uploaded is not None:
-        if isinstance(uploaded.design, DesignConditions):
-            return uploaded.design
-        return design_from_year(uploaded)
+        return as_conditions(uploaded.design) or design_from_year(uploaded)
     climate = getattr(snap, "climate", None) or "ashburn-us"
     return DESIGN_CONDITIONS[climate]

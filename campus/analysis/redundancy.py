@@ -284,12 +284,20 @@ def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
     ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
     if findings is None:
         findings = redundancy_check(snap)
-    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
     pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
+    return snapshot_declaration_checks(snap, single_points_by_domain(findings), pools)
+
+
+def snapshot_declaration_checks(
+    snap: CampusSnapshot, single_points: Mapping[str, Sequence[str]], failing_pools: Mapping
+) -> list[dict[str, object]]:
+    """``redundancy_declaration_checks`` of the snapshot's declared levels, with what is down at design
+    and the plants its weather leaves short of heat rejection (``facility.heat_rejection_risks``)."""
+    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
     return redundancy_declaration_checks(
         declared,
-        single_points_by_domain(findings),
-        pools,
+        single_points,
+        failing_pools,
         down_at_design=down_at_design(snap),
         heat_rejection_short=heat_rejection_risks(snap),
     )

@@ -467,15 +467,8 @@ def redundancy_declared(state: CampusState) -> list[dict]:
         points: dict[str, list[str]] = {"power": [], "cooling": []}
         for f in redundancy(state, True):
             points[redundancy_mod.DOMAIN_OF_KIND[f["device_kind"]]].append(f["device_name"])
-        declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
         pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(state.snap)]}
-        return redundancy_mod.redundancy_declaration_checks(
-            declared,
-            points,
-            pools,
-            down_at_design=redundancy_mod.down_at_design(state.snap),
-            heat_rejection_short=facility.heat_rejection_risks(state.snap),
-        )
+        return redundancy_mod.snapshot_declaration_checks(state.snap, points, pools)
 
     return state.memo(("redundancy_declared",), compute)
 

@@ -33,17 +33,13 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
-from campus.choices import Climate, Fabric, NicKind, Redundancy, Topology
+from campus.api.serializers_.site_plant import SitePlantFields
+from campus.choices import Fabric, NicKind, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chunks, encode_chunks, parse_spec
 from campus.interchange.generate import GeneratorError, generate
-from campus.interchange.generator.common import (
-    DEFAULT_COOLING_REDUNDANCY,
-    DEFAULT_POWER_REDUNDANCY,
-    FACILITY_WATER_C,
-    HEAT_REJECTION,
-)
+from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
 from campus.interchange.generator.document import check_mix_node_models
 from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
@@ -425,7 +421,7 @@ class PhasesField(serializers.JSONField):
     """The build-out phases, checked as a whole by the generator (``phases[i].field`` names the fault)."""
 
 
-class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
+class GenerateSerializer(_GeneratorParameters, SitePlantFields):
     """Parameters of the reference-design generator (docs/generator.md)."""
 
     name = serializers.CharField(max_length=128)
@@ -456,9 +452,6 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         help_text="A typed PUE (an override). Omitted or null: the PUE is computed from the plant and the weather.",
     )
     price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
-    climate = serializers.ChoiceField(
-        choices=Climate.choices, default=Climate.ASHBURN_US, help_text="Reference weather year of the site."
-    )
     mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
     phases = PhasesField(
         required=False,
@@ -495,22 +488,6 @@ class GenerateSerializer(_GeneratorParameters, serializers.Serializer):
         choices=Redundancy.choices,
         default=DEFAULT_COOLING_REDUNDANCY,
         help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
-    )
-    heat_rejection = serializers.ChoiceField(
-        choices=list(HEAT_REJECTION),
-        default="auto",
-        help_text="The plants: auto (by the climate's design hours, said in the notes), evaporative "
-        "(water-cooled chillers on towers), air-cooled (air-cooled chillers, no water), dry (dry coolers "
-        "and air-cooled chillers), adiabatic (dry coolers with adiabatic assist and air-cooled chillers), "
-        "hybrid (adiabatic dry coolers and water-cooled chillers); docs/generator.md.",
-    )
-    facility_water = serializers.ChoiceField(
-        choices=list(FACILITY_WATER_C),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="ASHRAE liquid cooling class of the facility water (W32, W40, W45: supply at most 32, 40, "
-        "45 °C); null: the catalog's loop.",
     )
     replace = serializers.BooleanField(default=False)
     background = serializers.BooleanField(

@@ -15,7 +15,12 @@ from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campus.analysis.design_weather import DESIGN_CONDITIONS, DesignConditions, design_from_year
+from campus.analysis.design_weather import (
+    DESIGN_CONDITIONS,
+    DesignConditions,
+    as_conditions,
+    design_from_year,
+)
 from campus.analysis.weather import WeatherYear, reference_year, wet_bulb_c
 from campus.choices import Climate
 from campus.epw import EPWError, parse_epw
@@ -52,7 +57,7 @@ def design_of(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> D
     """The design conditions the campus is sized on (``design_weather.design_conditions_of``'s rule)."""
     if row is None:
         return DESIGN_CONDITIONS[campus.climate]
-    return year.design if isinstance(year.design, DesignConditions) else design_from_year(year)
+    return as_conditions(year.design) or design_from_year(year)
 
 
 def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> dict:

@@ -45,6 +45,16 @@ class CampusWeather(TimestampedModel):
         )
         return buf.getvalue()
 
+    def year_fields(self) -> dict:
+        """The ``WeatherYear`` fields the row keeps (the campus gives the climate); the design conditions as
+        their dict (``design_weather.design_conditions_of`` reads it)."""
+        return {
+            "source": self.source,
+            "pressure_pa": self.pressure_pa,
+            "design": self.design_conditions,
+            **self.arrays(),
+        }
+
     def arrays(self) -> dict[str, np.ndarray]:
         with np.load(io.BytesIO(bytes(self.hours)), allow_pickle=False) as data:
             return {k: data[k] for k in ("dry_bulb_c", "wet_bulb_c", "relative_humidity")}

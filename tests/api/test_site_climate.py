@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from campus.analysis import weather as w
 from campus.analysis.climate_normals import STATION_BY_CLIMATE
+from campus.analysis.design_weather import design_conditions_of
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.snapshot_adapter import build_snapshot
@@ -71,7 +72,7 @@ def test_normals_and_design_conditions_become_the_campus_weather(planner_client,
     )
     assert got["design_conditions"]["extreme_db_20y_c"] == 49.5
     snap = build_snapshot(campus.pk)
-    assert snap.weather is not None and snap.weather.design.cooling_db_04_c == 45.0
+    assert snap.weather is not None and design_conditions_of(snap).cooling_db_04_c == 45.0
     after = viewer_client.get(reverse("campus-summary", args=[campus.pk])).json()
     assert after["cooling"]["design_conditions"]["conditions"]["source"] == DESIGN["source"]
     # hotter than Ashburn at design: a higher design peak than before, and above the typical year's

@@ -33,6 +33,7 @@ __all__ = [
     "design_facility",
     "facility_year",
     "heat_rejection_risks",
+    "heat_rejection_shortfalls",
     "plant_weather_margin_kw",
     "with_typed_pue",
 ]
@@ -118,6 +119,7 @@ def heat_rejection_risks(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) 
     message}``, worst first."""
     typical = campus_facility_year(snap, gpu_power_fraction)
     design = design_facility(snap, gpu_power_fraction)
+    buildings = {p.id: p.building_id for p in snap.cooling_plants}
     out: list[dict] = []
     for p_year, p_design in zip(typical.plants, design.hours.plants, strict=True):
         short = int((p_year.margin_kw < 0).sum())
@@ -136,6 +138,7 @@ def heat_rejection_risks(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) 
                 "severity": "error",
                 "plant": p_year.name,
                 "plant_id": p_year.id,
+                "building_id": buildings.get(p_year.id),
                 "plant_kind": p_year.kind,
                 "hours_short": short,
                 "design_hours_short": len(labels),
@@ -148,6 +151,25 @@ def heat_rejection_risks(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) 
             }
         )
     return sorted(out, key=lambda r: r["worst_margin_mw"])
+
+
+def heat_rejection_shortfalls(snap: CampusSnapshot) -> list[dict]:
+    """``heat_rejection_risks`` as placement's already-short elements (``placement.short_at_design``)."""
+    names = {b.id: b.name for b in snap.buildings}
+    return [
+        {
+            "constraint": "cooling",
+            "level": "cooling plant",
+            "element": r["plant"],
+            "shortfall_kw": -r["worst_margin_mw"] * 1000.0,
+            "detail": r["message"],
+            "hall": "",
+            "hall_id": None,
+            "building": names.get(r["building_id"]),
+            "building_id": r["building_id"],
+        }
+        for r in heat_rejection_risks(snap)
+    ]
 
 
 @dataclass(frozen=True)
