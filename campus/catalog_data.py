@@ -1213,7 +1213,10 @@ COOLING_DEFAULTS: dict[str, Row] = {
 POWER_DEFAULTS: dict[str, Row] = {
     "price_usd_per_kwh": _d(0.078, "USD/kWh", f"{_SEMI}: US EIA average industrial rate", False),
     "other_it_fraction": _d(
-        0.10, "fraction of IT power", f"{_SEMI}: storage, CPU nodes, switches, optics ~10%", False
+        0.10,
+        "fraction of IT power",
+        f"{_SEMI}: storage, CPU nodes, switches, optics ~10%; the allowance for IT not inventoried",
+        False,
     ),
     "efficiency_substation": _d(0.995, "output/input", "Utility substation step-down losses; estimate", True),
     "efficiency_transformer": _d(

@@ -1,15 +1,22 @@
 """Where the IT power goes, facility power (IT x PUE), annual energy and its cost.
 
-``other_it_fraction`` is the share of IT power outside the GPU servers (SemiAnalysis, 100k H100 clusters,
-2024-06, power budget: storage servers, switches, CPU nodes and optics add roughly 10% of IT power). The
-back-end fabric and the racks' ``extra_it_kw`` that the inventory itemises are part of that share, so
-``other_it_kw`` is only the remainder: IT = servers / (1 - fraction) unless the itemised part alone is
-larger, in which case IT = servers + itemised and nothing is added.
+IT = servers + what the inventory itemises (the network's switches and transceivers, the racks'
+``extra_it_kw``: storage, CPU nodes) + an allowance for what it does not. Inventoried equipment always adds
+its own draw: 48 more leaf switches raise IT by 48 switches' catalog power.
+
+``other_it_fraction`` is that allowance, the share of IT outside the servers that is *not* inventoried:
+allowance = servers x fraction / (1 - fraction), worked out with the GPUs at full power and held. With
+nothing else inventoried IT = servers / (1 - fraction), so the default 0.10 reproduces the published
+budget (SemiAnalysis, 100k H100 clusters, 2024-06: storage servers, switches, CPU nodes and optics add
+roughly 10% of IT power); a campus that inventories part of it lowers the fraction (the generator writes
+the share it does not inventory).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+
+import numpy as np
 
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.snapshot import CampusSnapshot
@@ -23,7 +30,7 @@ class ItBreakdown:
     server_overhead_kw: float  # CPUs, NICs (incl. DPU extra), fans, PSU losses
     network_kw: float  # switches and transceivers counted from the inventory
     rack_extra_kw: float  # racks' itemised extra IT (storage, CPU nodes)
-    other_it_kw: float  # the rest of other_it_fraction
+    other_it_kw: float  # the allowance for IT not in the inventory (other_it_fraction)
     it_kw: float
 
     def as_dict(self) -> dict:
@@ -35,10 +42,16 @@ def _check_fraction(name: str, value: float, upper: float = 1.0) -> None:
         raise ValueError(f"{name}: must be between 0 and {upper:g}")
 
 
-def it_total_kw(servers_kw: float, itemised_kw: float, other_it_fraction: float) -> float:
-    """IT power from the servers and the itemised rest (network, racks' extras): the rule above."""
+def allowance_kw(servers_kw: float, other_it_fraction: float) -> float:
+    """The allowance for IT outside the servers that the inventory does not hold, kW: servers x f / (1 - f)."""
     _check_fraction("other_it_fraction", other_it_fraction, 0.99)
-    return max(servers_kw / (1.0 - other_it_fraction), servers_kw + itemised_kw)
+    return servers_kw * other_it_fraction / (1.0 - other_it_fraction)
+
+
+def it_total_kw(servers_kw: float, itemised_kw: float, other_it_fraction: float) -> float:
+    """IT power from the servers, the itemised rest (network, racks' extras) and the allowance: the rule
+    above."""
+    return servers_kw + itemised_kw + allowance_kw(servers_kw, other_it_fraction)
 
 
 def it_breakdown(
@@ -48,7 +61,7 @@ def it_breakdown(
 ) -> ItBreakdown:
     """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its TDP (1.0 = full TDP).
 
-    Only the GPUs draw less: the servers' other parts, the network, the racks' extras and the other IT
+    Only the GPUs draw less: the servers' other parts, the network, the racks' extras and the allowance
     (storage, CPU nodes, management, worked out at full GPU power by the rule above and held) do not idle
     with the GPUs, as the scenarios hold them. ``network_kw`` overrides the fabric power (default:
     ``fabric_from_inventory`` over all networks).
@@ -70,11 +83,8 @@ def it_breakdown(
     servers_kw = (gpu_w + overhead_w) / 1000.0
     full_servers_kw = (gpu_full_w + overhead_w) / 1000.0
     itemised_kw = network_kw + extra_kw
-    # the other IT at full GPU power (it_total_kw never gives less than servers + itemised: a difference
-    # below 0 is rounding alone), held whatever the GPUs draw
-    other_kw = max(
-        0.0, it_total_kw(full_servers_kw, itemised_kw, snap.other_it_fraction) - full_servers_kw - itemised_kw
-    )
+    # the allowance at full GPU power, held whatever the GPUs draw
+    other_kw = allowance_kw(full_servers_kw, snap.other_it_fraction)
     return ItBreakdown(
         gpu_kw=gpu_w / 1000.0,
         server_overhead_kw=overhead_w / 1000.0,
@@ -124,3 +134,66 @@ def year_energy(it_kw: float, year, price_usd_per_kwh: float) -> EnergyFigures:
     pue = year.energy_weighted_pue if year.annual_it_energy_mwh > 0 else 1.0
     facility_kw = energy_mwh * 1000.0 / HOURS_PER_YEAR
     return EnergyFigures(it_kw, pue, facility_kw, energy_mwh, energy_mwh * 1000.0 * price_usd_per_kwh)
+
+
+@dataclass(frozen=True)
+class GridSupply:
+    """Who serves the facility's energy over a year: the grid up to its connection, the generators above it.
+
+    A connection below the facility's peak is a shortfall: in every hour the facility needs more than
+    ``capacity_kw`` the generators serve the rest (or, without generators, it is not served), and that
+    energy costs the generators' fuel per MWh generated, their conversion losses included (the catalog's
+    ``generator_fuel_usd_per_mwh_*``: fuel price x fuel per kWh at the set's heat rate), never the grid
+    tariff. The facility's own power does not change: the same chain carries the same load."""
+
+    capacity_kw: float  # 0: no grid limit modelled
+    peak_facility_kw: float
+    shortfall_kw: float  # the peak above the connection (0 when it fits)
+    hours_short: int  # hours of the year above the connection (in the series given)
+    grid_energy_mwh: float
+    generator_energy_mwh: float  # energy above the connection, per year
+    grid_cost_usd: float
+    generator_fuel_usd_per_mwh: float
+    generator_cost_usd: float
+
+    @property
+    def annual_cost_usd(self) -> float:
+        return self.grid_cost_usd + self.generator_cost_usd
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "annual_cost_usd": self.annual_cost_usd}
+
+
+def grid_supply(
+    facility_kw_by_hour,
+    capacity_kw: float,
+    price_usd_per_kwh: float,
+    generator_fuel_usd_per_mwh: float,
+) -> GridSupply:
+    """Split the hours' facility power (kW, one value per hour, scaled to 8,760 h) between the grid (up to
+    ``capacity_kw``; 0 = no limit) and the generators (the rest), each at its own price."""
+    if capacity_kw < 0:
+        raise ValueError("capacity_kw: must be >= 0")
+    if price_usd_per_kwh < 0:
+        raise ValueError("price_usd_per_kwh: must be >= 0")
+    if generator_fuel_usd_per_mwh < 0:
+        raise ValueError("generator_fuel_usd_per_mwh: must be >= 0")
+    hours = np.asarray(facility_kw_by_hour, dtype=float).ravel()
+    if hours.size == 0:
+        return GridSupply(capacity_kw, 0.0, 0.0, 0, 0.0, 0.0, 0.0, generator_fuel_usd_per_mwh, 0.0)
+    scale = HOURS_PER_YEAR / hours.size
+    above = np.maximum(hours - capacity_kw, 0.0) if capacity_kw > 0 else np.zeros_like(hours)
+    generator_mwh = float(above.sum()) * scale / 1000.0
+    grid_mwh = float(hours.sum()) * scale / 1000.0 - generator_mwh
+    peak = float(hours.max())
+    return GridSupply(
+        capacity_kw=capacity_kw,
+        peak_facility_kw=peak,
+        shortfall_kw=max(peak - capacity_kw, 0.0) if capacity_kw > 0 else 0.0,
+        hours_short=int((above > 0).sum()),
+        grid_energy_mwh=grid_mwh,
+        generator_energy_mwh=generator_mwh,
+        grid_cost_usd=grid_mwh * 1000.0 * price_usd_per_kwh,
+        generator_fuel_usd_per_mwh=generator_fuel_usd_per_mwh,
+        generator_cost_usd=generator_mwh * generator_fuel_usd_per_mwh,
+    )

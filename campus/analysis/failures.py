@@ -35,8 +35,9 @@ from typing import TypeVar
 
 from campus.analysis.cooling import unit_electrical_fraction
 from campus.analysis.heat import AIR_UNIT_KINDS, plant_loops, rack_heat_split
-from campus.analysis.power import _Outcome, _run, power_graph
+from campus.analysis.power import power_graph
 from campus.analysis.power_graph import PowerGraph
+from campus.analysis.power_solve import _Outcome, _run
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 
 # What an element is, in the words of impact mode's ``kind``.

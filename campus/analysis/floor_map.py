@@ -14,7 +14,13 @@ from campus.analysis.headroom import ScopeHeadroom, failover_headroom
 from campus.analysis.plant_layout import plant_layout, rack_feed_devices
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.snapshot import CampusSnapshot, HallSnap
-from campus.analysis.summary import campus_it, rack_it_mw_by, rack_metrics, running_at_design
+from campus.analysis.summary import (
+    beside_racks_mw_by,
+    campus_it,
+    rack_it_mw_by,
+    rack_metrics,
+    running_at_design,
+)
 from campus.analysis.units import kw_to_mw
 
 DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a standard 600 x 1200 mm AI rack
@@ -58,6 +64,7 @@ def hall_dict(
     it_mw: Mapping[int, float] | None = None,
 ) -> dict:
     it_mw = it_mw if it_mw is not None else rack_it_mw_by(snap, "hall_id")
+    beside = beside_racks_mw_by(snap, "hall_id")
     geometry = hall_geometry.get(hall.id, {"x_m": 0.0, "y_m": 0.0})
     return {
         "id": hall.id,
@@ -68,6 +75,9 @@ def hall_dict(
         "width_m": hall.width_m,
         "length_m": hall.length_m,
         "it_mw": it_mw.get(hall.id, 0.0),
+        # of it_mw: the network and the allowance for IT not inventoried, carried beside the racks (the
+        # racks' fed_kw is their own IT)
+        "beside_racks_mw": beside.get(hall.id, 0.0),
         **headroom_fields(failover_headroom(snap).halls.get(hall.id)),
     }
 

@@ -59,14 +59,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.facility import campus_pue
-from campus.analysis.heat import (
-    other_it_added_split,
-    other_it_hall_shares,
-    other_it_per_server_kw,
-    server_share,
-)
+from campus.analysis.heat import other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _liveness_changes, baseline_state, failure_seeds, power_graph
+from campus.analysis.power import PowerGraph, baseline_state, power_graph
+from campus.analysis.power_solve import _liveness_changes, failure_seeds
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -317,8 +313,6 @@ class _Probe:
         snap = g.snap
         base = self.base = baseline_state(g)
         per_server = other_it_per_server_kw(snap)
-        own_other, spread_other = other_it_added_split(snap)
-        shares = other_it_hall_shares(snap) if spread_other > 0 else {}
         mech = mechanical_sensitivity(snap, weights, per_server)
         halls = {h.id for h in snap.halls} | {r.hall_id for r in snap.racks}
         for vec in mech.values():
@@ -332,10 +326,8 @@ class _Probe:
         loads = self.loads = np.zeros((len(self.load_row), n_halls + 1))
         for lid, i in self.load_row.items():
             loads[i, n_halls] = g.load_kw.get(lid, 0.0)
-        # The other IT the added servers bring (``heat.other_it_added_split``): today's other IT per server
-        # kW in the hall they are installed in, the rest over the halls by ``heat.other_it_hall_shares``;
-        # within a hall over its racks in proportion to their IT load, as ``heat.rack_it_beyond_kw``
-        # places it, that is by the halls' probe weights.
+        # The allowance the added servers bring (``heat.other_it_per_server_kw`` per server kW, rule 5 of
+        # ``heat``: k·S_h in each hall) is on their hall's load beside the racks, not on the racks' feeds.
         hall_servers = np.zeros(n_halls)
         weighted = []
         server_shares: dict[tuple, float] = {}  # by rack make-up
@@ -352,10 +344,12 @@ class _Probe:
             rows = np.array([self.load_row[r.id] for r, _ in weighted], dtype=np.intp)
             w = np.array([w for _, w in weighted])
             cols = np.array([col[r.hall_id] for r, _ in weighted], dtype=np.intp)
-            loads[rows, cols] += w * (1.0 + own_other * hall_servers[cols])  # a rack's row once: no repeats
-            other = w * np.array([shares.get(r.hall_id, 0.0) for r, _ in weighted])
-            if other.any():
-                loads[rows, :n_halls] += np.outer(other, spread_other * hall_servers)
+            loads[rows, cols] += w  # a rack's row once: no repeats
+        if per_server:
+            for lid, (kind, hall) in g.it_places.items():
+                if kind == "hall" and hall in col:
+                    share = per_server * hall_servers[col[hall]] * g.it_share[lid]
+                    loads[self.load_row[lid], col[hall]] += share
         for lid, key in g.mechanical.items():
             vec = mech.get(key)
             if vec:
@@ -1174,15 +1168,17 @@ def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
 
 def grid_it_kw(snap: CampusSnapshot) -> tuple[float, float, float] | None:
     """(the rack-feed kW the grid allows, the rack-feed kW today, the peak hour's PUE), or None when no grid
-    limit is modelled. The grid carries the peak hour: the racks' feeds (their IT with the network and other
-    IT placed on them) may carry ``grid_capacity_kw / peak PUE`` (``facility.campus_pue``), the figure
+    limit is modelled. The grid carries the peak hour: the racks' feeds and the network and allowance beside
+    them may carry ``grid_capacity_kw / peak PUE`` (``facility.campus_pue``), the figure
     stranded capacity caps the campus by."""
     if snap.grid_capacity_kw <= 0:
         return None
     g = power_graph(snap)
     pue = campus_pue(snap).peak_pue
     pue = pue if pue > 0 else 1.0
-    fed = sum(g.load_kw.get(r.id, 0.0) for r in snap.racks)
+    # the racks' own IT and the network and allowance beside them: what the chain carries of IT
+    fed = sum(g.load_kw.get(r.id, 0.0) for r in snap.racks) + sum(g.load_kw[lid] for lid in g.it_places)
+    fed += sum(g.it_unplaced_kw.values())
     return snap.grid_capacity_kw / pue, fed, pue
 
 

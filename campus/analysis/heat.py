@@ -13,15 +13,16 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
 4. Network: each switch group's power at its hall (or its rack's hall), node-side transceivers at the
    rack's hall; a switch placed only by its pod's building goes to that building's air units, one placed
    nowhere to every air unit of the campus; split by capacity.
-5. Other IT (the rest of ``other_it_fraction``: storage, CPU nodes, management) has no place in the
-   inventory. It is spread over the halls in proportion to their server heat at full load (the fraction
+5. Other IT (the allowance ``other_it_fraction`` for storage, CPU nodes and management the inventory
+   does not hold) is spread over the halls in proportion to their server heat at full load (the fraction
    is defined against the servers; the design's shares, so a capped hall keeps its storage), each hall's
    share to its air units by capacity, or to its building's air units when the hall has none. It is
-   worked out with the GPUs at full power (other IT = k·S − N at S the servers' full-load heat) and held
-   when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the GPUs.
+   worked out with the GPUs at full power (other IT = k·S at S the servers' full-load heat, k = f / (1 − f))
+   and held when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the
+   GPUs.
 
-``it_beyond_racks`` is the one placement of rules 4 and 5; ``rack_it_beyond_kw`` puts the same watts on
-the racks' power feeds.
+``it_beyond_racks`` is the one placement of rules 4 and 5; the power chain carries the same watts at the
+same places (``it_beyond_at``; ``power_graph``), beside the racks, never on a rack's own feeds.
 
 Heat that finds no unit is reported as unassigned, by reason; assigned + unassigned = IT power.
 """
@@ -31,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from campus.analysis.energy import it_total_kw
+from campus.analysis.energy import allowance_kw
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, RackSnap
@@ -140,11 +141,7 @@ def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> 
     for net in sorted(networks):
         for place, kw in fabric_from_inventory(snap, net).power_kw_by_place.items():
             network[place] = network.get(place, 0.0) + kw
-    network_kw = sum(network.values())
-    other_kw = it_total_kw(server_kw, network_kw + extra_kw, snap.other_it_fraction) - (
-        server_kw + network_kw + extra_kw
-    )
-    other_kw = max(other_kw, 0.0)
+    other_kw = allowance_kw(server_kw, snap.other_it_fraction)
     by_hall: dict[int, float] = {}
     shares = other_it_hall_shares(snap)
     if other_kw > 0:
@@ -170,20 +167,15 @@ def rack_it_kw_by_id(snap: CampusSnapshot) -> Mapping[int, float]:
     return out  # type: ignore[return-value]
 
 
-def rack_it_beyond_kw(
-    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None
-) -> dict[int, float]:
-    """The network and other IT each rack's power feeds carry, kW, at ``rack_load_kw`` (racks it names;
-    the others at their IT load): ``it_beyond_racks`` placed on racks. A hall's share goes to its racks in
-    proportion to their IT load at full TDP (where it is installed, so the placement stays linear in the
-    racks' loads), a building's to its racks, the campus' to every rack (evenly over the racks of a scope
-    with no IT load). The power chain sees the same watts the cooling units take."""
+def it_beyond_at(snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None = None) -> ItBeyondRacks:
+    """``it_beyond_racks`` with the racks at ``rack_load_kw`` (racks it names; the others at their IT
+    load): the network and the allowance the power chain carries beside the racks
+    (``power_graph.PowerGraph``: a labelled load per place, never on a rack's own feeds)."""
     nominal_kw = rack_it_kw_by_id(snap)
     load = dict(nominal_kw)
     if rack_load_kw is not None:
         load.update({rid: kw for rid, kw in rack_load_kw.items() if rid in load})
     server_kw = extra_kw = 0.0
-    by_scope: dict[tuple[str, int], list[int]] = {}
     servers_by_make: dict[tuple, float] = {}  # racks of one make have one servers' load
     for r in snap.racks:
         nominal_servers = servers_by_make.get(r.nodes)
@@ -193,19 +185,7 @@ def rack_it_beyond_kw(
         servers = load[r.id] * nominal_servers / nominal if nominal > 0 else load[r.id]
         server_kw += servers
         extra_kw += load[r.id] - servers
-        for scope in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
-            by_scope.setdefault(scope, []).append(r.id)
-    beyond = it_beyond_racks(snap, server_kw, extra_kw)
-    out: dict[int, float] = {}
-    places = list(beyond.network_kw_by_place.items())
-    places += [(("hall", h), kw) for h, kw in beyond.other_kw_by_hall.items()]
-    for place, kw in places:
-        racks = by_scope.get(place if place[0] != "campus" else ("campus", 0), [])
-        total = sum(nominal_kw[rid] for rid in racks)
-        for rid in racks:
-            share = nominal_kw[rid] / total if total > 0 else 1.0 / len(racks)
-            out[rid] = out.get(rid, 0.0) + kw * share
-    return out
+    return it_beyond_racks(snap, server_kw, extra_kw)
 
 
 def heat_map(
@@ -321,8 +301,8 @@ def _heat_map(
 
 
 def other_it_per_server_kw(snap: CampusSnapshot) -> float:
-    """Other IT added per kW of servers added, kW/kW: ``f / (1 − f)`` while the campus' other IT is set by
-    ``other_it_fraction`` (rule 5), 0 when the itemised part already exceeds it."""
+    """Other IT added per kW of servers added, kW/kW: ``f / (1 − f)`` (rule 5's allowance), 0 on a campus
+    without an allowance or without servers."""
     f = snap.other_it_fraction
     return f / (1.0 - f) if f > 0 and heat_map(snap).other_it_kw > 0 else 0.0
 
@@ -331,12 +311,10 @@ def other_it_added_split(snap: CampusSnapshot) -> tuple[float, float]:
     """Other IT brought per kW of servers *installed* (at full load), kW/kW, as ``(in their own hall,
     over every hall by its share)``; the two add up to ``other_it_per_server_kw``.
 
-    Rule 5 gives hall ``h`` the campus's other IT ``O`` in proportion to its servers: ``O × S_h / S``,
-    with ``O = k·S − N`` (``k = f / (1 − f)``, ``N`` the itemised network and rack extras). Installing
-    ``x`` kW of servers in hall ``h`` raises ``S_h`` and ``S`` by ``x`` and ``O`` by ``k·x``, so hall ``h``
-    gains ``(O / S)·x`` of its own (today's other IT per server kW) and every hall ``j``
-    ``(k − O / S)·x × S_j / S``: the itemised part no longer shared as before. Exact: the derivative of
-    rule 5 (tests/analysis/test_reference_campus_planner.py re-runs the model with the servers added)."""
+    Rule 5 gives hall ``h`` the allowance ``O × S_h / S`` with ``O = k·S`` (``k = f / (1 − f)``), that is
+    ``k·S_h``: installing ``x`` kW of servers in hall ``h`` adds ``k·x`` there and nothing elsewhere, so
+    the split is ``(k, 0)`` (worked out from the heat map, so a campus whose servers the map does not see
+    reads the same)."""
     k = other_it_per_server_kw(snap)
     if k <= 0:
         return 0.0, 0.0

@@ -99,3 +99,15 @@ def storage_pool(snap: CampusSnapshot) -> StoragePool:
         response_ms=sum(s.response_ms * s.power_kw for s in live) / power,
         systems=len(live),
     )
+
+
+def shortfall_fuel_usd_per_mwh(snap: CampusSnapshot) -> float:
+    """What a MWh the grid cannot deliver costs: the live standby generators' fuel per MWh generated (they
+    start when the grid falls short), weighted by their rating (each its own, else the catalog's diesel
+    figure, ``fuel_usd_per_mwh``); the catalog's diesel figure on a campus without a live standby set (the
+    energy is then not served at all, and the summary says so)."""
+    live = standby_generators(snap)
+    rated = sum(max(d.rated_kw, 0.0) for d in live)
+    if not live or rated <= 0:
+        return default_value("generator_fuel_usd_per_mwh_diesel")
+    return sum(fuel_usd_per_mwh(d) * max(d.rated_kw, 0.0) for d in live) / rated

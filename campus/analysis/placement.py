@@ -75,7 +75,8 @@ from campus.analysis.heat import (
     other_it_per_server_kw,
     plant_loops,
 )
-from campus.analysis.power import PowerGraph, _resolve, baseline_state, power_graph
+from campus.analysis.power import PowerGraph, baseline_state, power_graph
+from campus.analysis.power_solve import _resolve
 from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot, NodeSpec
 
@@ -668,13 +669,9 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     pairs = _feed_pairs(g, hall_racks, single=snap.power_redundancy == "N")
     if not pairs:
         return [], _Fail("power", hall.name, "hall", hall.name, "no A/B feed pair feeds racks of this hall")
-    beyond = [
-        g.beyond_kw.get(r.id, 0.0) / g.default_rack_load_kw[r.id]
-        for r in hall_racks
-        if g.default_rack_load_kw[r.id] > 0
-    ]
-    beyond_ratio = max(beyond, default=inp.per_server)
-    fed_kw = inp.rack_kw * (1.0 + beyond_ratio)
+    # The new racks' feeds carry their own IT; the allowance their servers bring (``inp.per_server``, kW per
+    # server kW) is beside the racks on the hall's load, counted here on the devices that feed them.
+    fed_kw = inp.rack_kw * (1.0 + inp.per_server)
     mech = _mechanical_loads(g, cool)
 
     def loads_of(a: int, b: int | None) -> list[_Load]:
@@ -725,7 +722,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 margin=check.headroom_kw,
             )
         max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
-        rating = math.ceil(fed_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
+        rating = math.ceil(inp.rack_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
         lines = frozenset(
             round(r.y_m, 6)
             for r in hall_racks

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from campus.analysis.heat import rack_it_beyond_kw, rack_it_kw_by_id
+from campus.analysis.heat import ItBeyondRacks, it_beyond_at, rack_it_kw_by_id
 from campus.analysis.mechanical import SUPPLY_SIDES, cooling_figures, mechanical_loads
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, PowerDeviceSnap, PowerFeedSnap
@@ -49,12 +49,8 @@ class PowerGraph:
         # device's direct utility share in the solver).
         self.load_feeds: dict[int, list[int]] = {rid: list(fids) for rid, fids in self.rack_feeds.items()}
         self.load_feed_info = dict(self.rack_feed_info)
-        # A rack's feeds also carry the network and other IT placed on it (``heat.rack_it_beyond_kw``):
-        # the watts the cooling takes as heat are drawn through the same chain.
-        self.beyond_kw = rack_it_beyond_kw(snap)
-        self.load_kw: dict[int, float] = {
-            rid: kw + self.beyond_kw.get(rid, 0.0) for rid, kw in self.default_rack_load_kw.items()
-        }
+        # A rack's feeds carry the rack's own IT and nothing else.
+        self.load_kw: dict[int, float] = dict(self.default_rack_load_kw)
         self.mechanical: dict[int, tuple[str, int]] = {}  # load id -> ("unit" | "plant", id)
         self.mechanical_feeds: set[int] = set()
         mechanical_kw, self.unit_heat_kw = cooling_figures(snap)  # heat: for the failure analysis
@@ -73,6 +69,7 @@ class PowerGraph:
                 info.append((fid, side, up))
             self.load_feeds[lid] = [fid for fid, _, _ in info]
             self.load_feed_info[lid] = tuple(info)
+        self._it_beside_racks(snap)
         self.generators = frozenset(d.id for d in snap.power_devices if d.kind == GENERATOR_KIND)
         self.order, self.depth = self._topological_order()
         self.pos = {d: i for i, d in enumerate(self.order)}
@@ -97,6 +94,82 @@ class PowerGraph:
         for d in snap.power_devices:
             if d.utility_feed_id is not None:
                 self.by_utility.setdefault(d.utility_feed_id, []).append(d.id)
+
+    def _it_beside_racks(self, snap: CampusSnapshot) -> None:
+        """The IT outside the racks (``heat.it_beyond_at``: the network where its switches are, the
+        allowance for what is not inventoried by hall) as labelled loads beside the racks, never on a
+        rack's own feeds. A hall's part is shared out over its fed racks in proportion to their IT, and
+        each share is carried by the devices feeding that rack (one load per set of such devices: a row's
+        PDUs), on pseudo feeds split as a rack's, so it fails over with the rack's side and stays on the
+        devices that carry the rack. A building's or the campus's part (a switch placed only there) goes to
+        its halls with fed racks in proportion to their racks' IT. A place none of whose racks is fed has
+        nothing to carry it: ``it_unplaced_kw``."""
+        # per hall: the fed racks' IT by the set of (device, side) feeding them
+        groups: dict[int, dict[tuple[tuple[int, str], ...], float]] = {}
+        hall_rack_kw: dict[int, float] = {}
+        scope_halls: dict[tuple[str, int], set[int]] = {}
+        for r in snap.racks:
+            for place in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
+                scope_halls.setdefault(place, set()).add(r.hall_id)
+            fids = self.rack_feeds.get(r.id)
+            if not fids:
+                continue
+            key = tuple(sorted({(self.feeds[f].upstream_id, self.feeds[f].side) for f in fids}))
+            kw = self.load_kw.get(r.id, 0.0)
+            by_key = groups.setdefault(r.hall_id, {})
+            by_key[key] = by_key.get(key, 0.0) + kw
+            hall_rack_kw[r.hall_id] = hall_rack_kw.get(r.hall_id, 0.0) + kw
+        self.it_unplaced_kw: dict[tuple[str, int], float] = {}
+        # each place's halls with fed racks and their shares of it
+        self.place_halls: dict[tuple[str, int], tuple[tuple[int, float], ...]] = {}
+        beside = self.it_beside_kw(it_beyond_at(snap))
+        for place, halls_of in scope_halls.items():
+            halls = sorted(h for h in halls_of if h in groups)
+            total = sum(hall_rack_kw[h] for h in halls)
+            self.place_halls[place] = tuple(
+                (h, hall_rack_kw[h] / total if total > 0 else 1.0 / len(halls)) for h in halls
+            )
+        for place, kw in sorted(beside.items()):
+            if not self.place_halls.get(place) and kw > 0:
+                self.it_unplaced_kw[place] = kw
+        by_hall = self.beside_by_hall_kw(beside)
+        self.it_places: dict[int, tuple[str, int]] = {}  # load id -> ("hall", id)
+        self.it_share: dict[int, float] = {}  # load id -> its share of the hall's IT beside the racks
+        self.it_feeds: set[int] = set()
+        for hall, kw in sorted(by_hall.items()):
+            members = groups[hall]
+            total = sum(members.values())
+            for key, rack_kw in sorted(members.items()):
+                share = rack_kw / total if total > 0 else 1.0 / len(members)
+                lid = -1 - len(self.mechanical) - len(self.it_places)
+                self.it_places[lid] = ("hall", hall)
+                self.it_share[lid] = share
+                self.load_kw[lid] = kw * share
+                info = []
+                for up, side in key:
+                    fid = -2 - len(self.mechanical_feeds) - len(self.it_feeds)
+                    self.it_feeds.add(fid)
+                    self.feeds[fid] = PowerFeedSnap(fid, up, None, lid, side, 0.0)
+                    self.down_feeds[up].append(fid)
+                    info.append((fid, side, up))
+                self.load_feeds[lid] = [fid for fid, _, _ in info]
+                self.load_feed_info[lid] = tuple(info)
+
+    def beside_by_hall_kw(self, beside: dict[tuple[str, int], float]) -> dict[int, float]:
+        """The IT beside the racks by place (``it_beside_kw``) on the halls that carry it, kW."""
+        out: dict[int, float] = {}
+        for place, kw in sorted(beside.items()):
+            for hall, share in self.place_halls.get(place, ()):
+                out[hall] = out.get(hall, 0.0) + kw * share
+        return out
+
+    @staticmethod
+    def it_beside_kw(beyond: ItBeyondRacks) -> dict[tuple[str, int], float]:
+        """The network and the allowance by place, kW (the loads ``_it_beside_racks`` puts on the chain)."""
+        out = dict(beyond.network_kw_by_place)
+        for hall, kw in beyond.other_kw_by_hall.items():
+            out[("hall", hall)] = out.get(("hall", hall), 0.0) + kw
+        return out
 
     def _topological_order(self) -> tuple[list[int], dict[int, int]]:
         """Kahn's algorithm from the sources down; depth = longest path from a source."""

@@ -1,8 +1,7 @@
 """Stranded capacity: power provisioned to racks that another constraint keeps from being used.
 
-Everything is in kW of IT as the racks' feeds carry it (a rack's own IT plus the network and other IT
-placed on it, ``heat.rack_it_beyond_kw``: the watts the chain and the cooling take), with the design
-redundancy intact. Per rack:
+Everything is in kW of IT as the racks' feeds carry it (a rack's own IT: the network and the allowance
+are carried beside the racks, ``power_graph``), with the design redundancy intact. Per rack:
 
 * ``provisioned_kw`` = its strongest side's feed rating (what the chain reserves for it);
 * ``feed`` strands the difference to the rating the rack may draw with one side lost

@@ -10,7 +10,7 @@ from typing import Any
 
 from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
-from campus.analysis.energy import facility_energy, it_breakdown, year_energy
+from campus.analysis.energy import facility_energy, grid_supply, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility import (
     PLANT_MODEL,
@@ -21,6 +21,7 @@ from campus.analysis.facility import (
 )
 from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
+from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
 from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.redundancy import (
@@ -100,9 +101,16 @@ def campus_summary(
     if resolved.source == PLANT_MODEL:
         energy = year_energy(it.it_kw, year, snap.price_usd_per_kwh)
         peak_facility_kw = year.peak_facility_mw * 1000.0
+        hours_kw = year.facility_mw * 1000.0
     else:
         energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
         peak_facility_kw = energy.facility_kw
+        hours_kw = [energy.facility_kw]
+    # The grid up to its connection, the generators above it at their fuel (``energy.grid_supply``): a
+    # connection below the peak never makes the campus cheaper.
+    supply = grid_supply(
+        hours_kw, snap.grid_capacity_kw, snap.price_usd_per_kwh, shortfall_fuel_usd_per_mwh(snap)
+    )
     # At the site's design conditions (design_weather): the plant sized for them, the grid checked on them
     design = design_facility(snap, gpu_power_fraction)
     design_peak_kw = (
@@ -111,11 +119,12 @@ def campus_summary(
         else peak_facility_kw
     )
     risks = heat_rejection_risks(snap, gpu_power_fraction)
-    if snap.grid_capacity_kw and design_peak_kw > snap.grid_capacity_kw:
+    # a grid below the typical peak is grid_risks' shortfall; below the design peak alone, a warning
+    if snap.grid_capacity_kw and peak_facility_kw <= snap.grid_capacity_kw < design_peak_kw:
         risks.append(
             {
                 "kind": "grid_short_at_design",
-                "severity": "error" if peak_facility_kw > snap.grid_capacity_kw else "warning",
+                "severity": "warning",
                 "message": (
                     f"the grid connection ({snap.grid_capacity_kw / 1000.0:,.1f} MW) is below the facility "
                     f"peak at design conditions ({design_peak_kw / 1000.0:,.1f} MW)"
@@ -237,9 +246,11 @@ def campus_summary(
             "design_peak_facility_mw": kw_to_mw(design_peak_kw),
             "design_grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - design_peak_kw),
             "annual_energy_twh": energy.annual_energy_mwh * running / 1e6,
-            "annual_cost_usd": energy.annual_cost_usd * running,
+            "annual_cost_usd": supply.annual_cost_usd * running,
             "design_annual_energy_twh": energy.annual_energy_mwh / 1e6,
-            "design_annual_cost_usd": energy.annual_cost_usd,
+            "design_annual_cost_usd": supply.annual_cost_usd,
+            # the energy the grid connection cannot deliver, served by the standby generators at their fuel
+            "grid_supply": supply.as_dict(),
             "price_usd_per_kwh": snap.price_usd_per_kwh,
             "gpu_power_fraction": gpu_power_fraction,
             "chain_input_mw": kw_to_mw(chain.total_input_kw),
@@ -357,25 +368,71 @@ def campus_summary(
             "pace_gpu_model": pace,
         },
         "reliability": rel,
-        # what the design cannot do: plants short of heat rejection, a grid below the design peak
-        "risks": risks,
         "buildings": building_cards(snap, chain, pue),
+        # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
+        "risks": grid_risks(snap, supply, chain) + risks,
     }
     return _clean(summary)
+
+
+def grid_risks(snap: CampusSnapshot, supply, chain: PowerRollup) -> list[dict]:
+    """The summary's grid risks: a connection below the facility's peak (``energy.grid_supply``), with the
+    energy the generators serve and what it costs over the grid tariff, or that nothing serves it; a
+    utility feed tripping at design load (``power.rollup``: the chain then runs on its generators)."""
+    risks: list[dict] = []
+    if supply.shortfall_kw > 0:
+        generators = standby_generators(snap)
+        extra_usd = supply.generator_energy_mwh * (
+            supply.generator_fuel_usd_per_mwh - 1000.0 * snap.price_usd_per_kwh
+        )
+        risks.append(
+            {
+                "kind": "grid_shortfall",
+                "severity": "error" if not generators else "warning",
+                "shortfall_mw": kw_to_mw(supply.shortfall_kw),
+                "hours": supply.hours_short,
+                "generator_energy_mwh": supply.generator_energy_mwh,
+                "generator_fuel_usd_per_mwh": supply.generator_fuel_usd_per_mwh,
+                "generator_cost_usd": supply.generator_cost_usd,
+                "message": (
+                    f"the grid connection of {kw_to_mw(snap.grid_capacity_kw):.3f} MW is "
+                    f"{kw_to_mw(supply.shortfall_kw):.3f} MW below the peak facility power; "
+                    + (
+                        f"{len(generators)} standby generators serve {supply.generator_energy_mwh:,.1f} MWh/yr "
+                        f"at ${supply.generator_fuel_usd_per_mwh:,.0f}/MWh of fuel "
+                        f"(${extra_usd:,.0f}/yr over the grid tariff)"
+                        if generators
+                        else f"no live generator serves the {supply.generator_energy_mwh:,.1f} MWh/yr above it"
+                    )
+                ),
+            }
+        )
+    for kind, ident, reason in chain.tripped:
+        if kind == "utility":
+            risks.append(
+                {
+                    "kind": "utility_trips_at_design_load",
+                    "severity": "error",
+                    "utility_feed_id": ident,
+                    "message": f"utility feed {ident} trips at design load: {reason}",
+                }
+            )
+    return risks
 
 
 def running_at_design(snap: CampusSnapshot) -> tuple[frozenset[int], float]:
     """(the racks down at design, the share of the racks' fed IT that runs): racks down with nothing failed
     (without power, or powered and without cooling, ``redundancy.down_at_design``) draw no IT power and
-    compute nothing. The share is of the racks' fed IT (their own plus the network and other IT placed on
-    them, which adds up to the IT load); 1.0 when none is down. The summary's, the building cards' and the
+    compute nothing. The share is of the IT load (the racks' own and the network and allowance beside
+    them, which keep running); 1.0 when none is down. The summary's, the building cards' and the
     floor map's running figures all read it."""
     g = power_graph(snap)
     hit = g.memo.get("running_at_design")
     if hit is None:
         down = down_at_design(snap)
         racks = frozenset(down["power"]["racks"]) | frozenset(down["cooling"]["racks"])
-        fed_total = sum(g.load_kw[r.id] for r in snap.racks)
+        beside = sum(g.load_kw[lid] for lid in g.it_places) + sum(g.it_unplaced_kw.values())
+        fed_total = sum(g.load_kw[r.id] for r in snap.racks) + beside
         fed_down = sum(g.load_kw[r.id] for r in snap.racks if r.id in racks)
         running = (fed_total - fed_down) / fed_total if racks and fed_total > 0 else (0.0 if racks else 1.0)
         hit = g.memo["running_at_design"] = (racks, running)
@@ -383,18 +440,52 @@ def running_at_design(snap: CampusSnapshot) -> tuple[frozenset[int], float]:
 
 
 def rack_it_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
-    """The IT load that runs in each hall or building (``level`` "hall_id" or "building_id"), MW: what its
-    racks' feeds carry, that is the racks' own IT plus the network and other IT placed on them
-    (``heat.rack_it_beyond_kw``, the same watts the cooling takes as heat), racks down at design left out
-    (``running_at_design``). The building cards' and the floor map's ``it_mw``; over all buildings it adds
-    up to the campus's ``power.it_mw``."""
+    """The IT load that runs in each hall or building (``level`` "hall_id" or "building_id"), MW: its
+    racks' own IT (racks down at design left out, ``running_at_design``) and the network and allowance
+    carried beside them (``beside_racks_mw_by``). The building cards' and the floor map's ``it_mw``; over
+    all buildings it adds up to the campus's ``power.it_mw``."""
     g = power_graph(snap)
     down, _ = running_at_design(snap)
-    out: dict[int, float] = {r.building_id if level == "building_id" else r.hall_id: 0.0 for r in snap.racks}
+    out = {k: mw * 1000.0 for k, mw in beside_racks_mw_by(snap, level).items()}
     for r in snap.racks:
+        key = getattr(r, level)
+        out.setdefault(key, 0.0)
         if r.id not in down:
-            key = getattr(r, level)
-            out[key] = out.get(key, 0.0) + g.load_kw[r.id]
+            out[key] += g.load_kw[r.id]
+    return {k: kw_to_mw(v) for k, v in out.items()}
+
+
+def beside_racks_mw_by(snap: CampusSnapshot, level: str) -> dict[int, float]:
+    """The network and allowance in each hall or building (``level`` "hall_id" or "building_id"), MW: the
+    IT the chain carries beside the racks (``power_graph``, by hall) and what no fed rack carries
+    (``it_unplaced_kw``: a building's or the campus's share to its halls, and the campus's to the
+    buildings, in proportion to their racks' IT). They keep running when racks are down at design."""
+    g = power_graph(snap)
+    hit = g.memo.get(f"beside_racks_mw_by:{level}")
+    if hit is None:
+        hit = g.memo[f"beside_racks_mw_by:{level}"] = _beside_racks_mw_by(snap, g, level)
+    return dict(hit)  # type: ignore[call-overload]
+
+
+def _beside_racks_mw_by(snap: CampusSnapshot, g, level: str) -> dict[int, float]:
+    nominal: dict[tuple[str, int], dict[int, float]] = {}
+    out: dict[int, float] = {}
+    for r in snap.racks:
+        key = getattr(r, level)
+        out.setdefault(key, 0.0)
+        for place in (("hall", r.hall_id), ("building", r.building_id), ("campus", 0)):
+            by_key = nominal.setdefault(place, {})
+            by_key[key] = by_key.get(key, 0.0) + g.load_kw[r.id]
+    beside: dict[tuple[str, int], float] = {}
+    for lid, place in g.it_places.items():
+        beside[place] = beside.get(place, 0.0) + g.load_kw[lid]
+    for place, kw in g.it_unplaced_kw.items():
+        beside[place] = beside.get(place, 0.0) + kw
+    for place, kw in beside.items():
+        by_key = nominal.get(place, {})
+        total = sum(by_key.values())
+        for key, own in by_key.items():
+            out[key] = out.get(key, 0.0) + kw * (own / total if total > 0 else 1.0 / len(by_key))
     return {k: kw_to_mw(v) for k, v in out.items()}
 
 
@@ -482,8 +573,8 @@ def rack_metrics(
                 "x_m": r.x_m,
                 "y_m": r.y_m,
                 "load_kw": load,
-                # what the rack's feeds carry: its own IT plus the network and other IT placed on it; 0 for
-                # a rack down at design (it draws nothing: the hall's it_mw leaves it out)
+                # what the rack's feeds carry: its own IT (the network and allowance are beside the racks);
+                # 0 for a rack down at design (it draws nothing: the hall's it_mw leaves it out)
                 "fed_kw": 0.0 if r.id in down else g.load_kw[r.id],
                 "design_kw": r.design_kw,
                 "load_pct_of_design": 100.0 * load / r.design_kw if r.design_kw > 0 else None,

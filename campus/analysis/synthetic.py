@@ -13,9 +13,11 @@ The catalog (``campus.catalog_data``) supplies the specs, so the figures carry t
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
+from campus.analysis.energy import it_breakdown
 from campus.analysis.fabric import inventory_for_campus
 from campus.analysis.snapshot import (
     BuildingSnap,
@@ -249,7 +251,7 @@ def synthetic_campus(
             node,
             inter_island_oversubscription=inter_island_oversubscription,
         )
-    return CampusSnapshot(
+    snap = CampusSnapshot(
         id=1,
         name=f"Synthetic {gpus:,}-GPU campus",
         grid_capacity_kw=sum(u.capacity_kw for u in utility),
@@ -270,3 +272,16 @@ def synthetic_campus(
         links=tuple(links),
         **specs,
     )
+    return with_allowance(snap)
+
+
+def with_allowance(snap: CampusSnapshot) -> CampusSnapshot:
+    """The snapshot with ``other_it_fraction`` the published share of IT outside the servers (the catalog's
+    ~10 %) less the network it inventories: what is left is storage, CPU nodes and management, the
+    allowance (``energy.allowance_kw``). The generator writes its documents' fraction by the same rule."""
+    f = cat.default_value("other_it_fraction")
+    servers_kw = sum(snap.node_power_w(slug) * n for r in snap.racks for slug, n in r.nodes) / 1000.0
+    network_kw = it_breakdown(snap).network_kw
+    other_kw = max(servers_kw / (1.0 - f) - servers_kw - network_kw, 0.0)
+    fraction = other_kw / (servers_kw + other_kw) if servers_kw > 0 else f
+    return replace(snap, other_it_fraction=fraction)

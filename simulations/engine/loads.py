@@ -3,8 +3,8 @@
 The campus is reduced to groups of identical servers (one per pod and server model). A group's power is
 linear in its GPUs' cap; its throughput follows the GPU model's cap curve. IT power is the summary's
 (``campus.analysis.summary.campus_it``, one source of truth): servers, the racks' itemised extras, the
-network counted from the inventory and the rest of ``other_it_fraction`` (``energy.it_total_kw``: IT =
-max(servers / (1 - fraction), servers + itemised)). Uncapped at full utilisation the scenarios' IT is the
+network counted from the inventory and the allowance ``other_it_fraction`` for what is not inventoried
+(``energy.it_total_kw``: IT = servers + itemised + servers x fraction / (1 - fraction)). Uncapped at full utilisation the scenarios' IT is the
 summary's ``power.it_mw``.
 
 Caps and utilisation scale the servers' GPU power only. The network and the other IT (storage, CPU nodes,
@@ -54,7 +54,7 @@ class CampusLoad:
     groups: tuple[ServerGroup, ...]
     extra_it_kw: float  # in-rack extras
     network_kw: float  # switches and transceivers (the inventory's), held at full load
-    other_it_kw: float  # the rest of other_it_fraction at full load, held
+    other_it_kw: float  # the allowance (other_it_fraction) at full load, held
     pue: float  # annual, energy-weighted: energy and means
     peak_pue: float | None = None  # the hour of peak facility power: peaks and the grid (None: ``pue``)
 

@@ -40,13 +40,12 @@ from dataclasses import dataclass, field
 
 from campus.analysis.headroom import _generator_carries  # addition: the scenario set
 from campus.analysis.heat import (
-    other_it_added_split,
-    other_it_hall_shares,
     other_it_per_server_kw,
     server_share,
 )
 from campus.analysis.mechanical import mechanical_sensitivity
-from campus.analysis.power import PowerGraph, _resolve, _State, baseline_state, power_graph
+from campus.analysis.power import PowerGraph, baseline_state, power_graph
+from campus.analysis.power_solve import _resolve, _State
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -235,31 +234,18 @@ class _Probe:
             w = weights.get(r.id, 0.0)
             if w > 0:
                 self.load_vec[r.id] = {r.hall_id: w}
-        # The other IT the added servers bring (``heat.other_it_per_server_kw``) spreads over the halls
-        # by ``heat.other_it_hall_shares`` and within a hall over its racks in proportion to their IT load,
-        # as ``heat.rack_it_beyond_kw`` places it, that is by the halls' probe weights. Addition of a later
-        # rule (servers installed, ``heat.other_it_added_split``): today's other IT per server kW stays in
-        # the servers' own hall, only the rest spreads.
+        # The allowance the added servers bring (``heat.other_it_per_server_kw`` per server kW) is on their
+        # hall's load beside the racks (``power_graph.PowerGraph._it_beside_racks``), not on the racks.
         per_server = other_it_per_server_kw(g.snap)
-        own_other, spread_other = other_it_added_split(g.snap)
-        shares = other_it_hall_shares(g.snap) if per_server > 0 else {}
-        if shares:
+        if per_server > 0:
             hall_servers: dict[int, float] = {}  # server kW per kW of probe load added to the hall
             for r in g.snap.racks:
                 w = weights.get(r.id, 0.0)
                 if w > 0:
                     hall_servers[r.hall_id] = hall_servers.get(r.hall_id, 0.0) + w * server_share(g.snap, r)
-            for r in g.snap.racks:
-                vec = self.load_vec.get(r.id)
-                if vec is None:
-                    continue
-                own = r.hall_id
-                vec[own] = vec.get(own, 0.0) + weights[r.id] * hall_servers.get(own, 0.0) * own_other
-                share = shares.get(r.hall_id, 0.0)
-                if share <= 0:
-                    continue
-                for h0, servers in hall_servers.items():
-                    vec[h0] = vec.get(h0, 0.0) + weights[r.id] * servers * spread_other * share
+            for lid, (_kind, hall) in g.it_places.items():
+                if hall_servers.get(hall, 0.0) > 0:
+                    self.load_vec[lid] = {hall: per_server * hall_servers[hall] * g.it_share[lid]}
         mech = mechanical_sensitivity(g.snap, weights)
         for lid, key in g.mechanical.items():
             vec = {h: kw for h, kw in mech.get(key, {}).items() if kw > 0}

@@ -22,12 +22,15 @@ def test_it_breakdown_adds_other_it_as_the_rest_of_the_fraction():
     assert it.other_it_kw == pytest.approx(20.0 / 0.9 - 20.0)
 
 
-def test_itemised_network_power_counts_inside_the_other_it_share():
+def test_itemised_network_power_adds_to_the_allowance():
+    # servers 20 kW; the allowance for what is not inventoried 20 x 0.1 / 0.9 = 2.2222 kW whatever the
+    # network; the inventoried network adds its own draw (it used to shrink the allowance: 1 kW of switches
+    # left IT at 22.222 kW)
     snap = campus(racks=(rack(1, 10), rack(2, 10)), other_it_fraction=0.1)
-    assert it_breakdown(snap, network_kw=1.0).it_kw == pytest.approx(20.0 / 0.9)
+    assert it_breakdown(snap, network_kw=1.0).it_kw == pytest.approx(20.0 / 0.9 + 1.0)
     big = it_breakdown(snap, network_kw=5.0)
-    assert big.it_kw == pytest.approx(25.0)
-    assert big.other_it_kw == pytest.approx(0.0)
+    assert big.it_kw == pytest.approx(20.0 / 0.9 + 5.0)
+    assert big.other_it_kw == pytest.approx(20.0 / 0.9 - 20.0)
 
 
 def test_gpu_power_fraction_scales_only_gpu_power():

@@ -2,9 +2,9 @@
 
 The campus: ``test_placement.two_halls()`` with ``other_it_fraction`` 0.1. Each hall has two 10 kW toy racks
 (servers only, no network, no extras), so the campus has 40 kW of servers and 40 × 0.1 / 0.9 = 4.444 kW of
-other IT, placed by the halls' servers (2.222 kW each) and within a hall over its racks (1.111 kW each).
-Servers installed in a hall bring 1/9 kW of other IT per kW into that hall (the campus's other IT per server
-kW today, all of it here since nothing is itemised), so a kW added to a hall puts 1.111 kW on its feeds.
+allowance, placed by the halls' servers (2.222 kW each) beside the racks, on the PDUs feeding them (the
+racks' own feeds carry their 10 kW). Servers installed in a hall bring 1/9 kW of allowance per kW into that
+hall, so a kW added to a hall puts 1.111 kW on its PDUs (1 kW on the racks' feeds).
 
 H2's PDUs are re-rated to 20 kW (limit 16): with a side lost one PDU carries the hall's 22.222 kW, 6.222
 over. H1's PDUs (limit 32) carry 22.222 with a side lost: 9.778 kW left.
@@ -25,8 +25,8 @@ from tests.analysis.builders import replace
 from tests.analysis.test_placement import two_halls
 
 PER_KW = 1.0 + 1.0 / 9.0
-FED_HALL = 20.0 * PER_KW  # what a hall's feeds carry today: 22.222 kW
-RACKS_HALL = 2 * 20.0 * PER_KW  # its two racks at their design_kw of 20: 44.444 kW
+FED_HALL = 20.0  # what a hall's rack feeds carry today: its racks' own IT (the allowance is beside them)
+RACKS_HALL = 2 * 20.0  # its two racks at their design_kw of 20: 40 kW
 
 
 def _over():
@@ -35,7 +35,7 @@ def _over():
 
 def test_the_hall_that_overloads_an_element_sheds_and_the_other_keeps_its_own_figure():
     h = failover_headroom(_over())
-    assert h.devices[21].headroom_kw == pytest.approx(16.0 - FED_HALL)
+    assert h.devices[21].headroom_kw == pytest.approx(16.0 - 20.0 * PER_KW)  # racks and allowance
     assert h.halls[2].headroom_kw == pytest.approx(-5.6)
     assert (h.halls[2].binding_kind, h.halls[2].binding_id) == ("pdu", 21)
     assert h.halls[1].headroom_kw == pytest.approx(8.8)
@@ -65,15 +65,16 @@ def test_a_scope_that_cannot_bring_an_element_back_by_shedding_all_it_has_gets_z
 
 
 def test_a_rack_feed_over_its_limit_binds_its_own_hall_only():
-    # R20 (H2) fed by two 10 kW feeds (limit 8): with a side lost one carries 10 + 1.111 kW, 3.111 over.
-    # Per kW added to H2 it takes half of it and half of its other IT: 0.5556; H1 does not load it.
+    # R20 (H2) fed by two 10 kW feeds (limit 8): with a side lost one carries the rack's own 10 kW, 2 over
+    # (the hall's allowance is on its PDUs, beside the racks). Per kW added to H2 it takes half: 0.5;
+    # H1 does not load it.
     snap = two_halls(other_it_fraction=0.1)
     feeds = tuple(replace(f, rating_kw=10.0) if f.rack_id == 20 else f for f in snap.power_feeds)
     h = failover_headroom(replace(snap, power_feeds=feeds))
-    assert h.halls[2].headroom_kw == pytest.approx(-5.6)
+    assert h.halls[2].headroom_kw == pytest.approx(-4.0)
     assert h.halls[2].binding_kind == "feed"
     assert h.halls[1].headroom_kw == pytest.approx(8.8)  # its own PDUs
-    assert h.campus.headroom_kw == pytest.approx(-11.2)  # R20 takes a quarter of the campus's: 0.2778
+    assert h.campus.headroom_kw == pytest.approx(-8.0)  # R20 takes a quarter of the campus's: 0.25
 
 
 def test_an_exhausted_grid_gives_a_scope_too_small_to_relieve_it_zero():
@@ -96,17 +97,17 @@ def test_an_exhausted_grid_gives_a_scope_too_small_to_relieve_it_zero():
 def test_an_element_over_its_limit_strands_in_the_hall_loading_it_and_not_in_the_other():
     s = stranded_capacity(_over())
     h2, h1 = s.halls[2], s.halls[1]
-    # H2 at today's load (it read 22.222 - 5.6 x 1.111 = 16.0 kW, below what its racks draw today)
+    # H2 at today's load (it read 20 - 5.6 = 14.4 kW of rack IT, below what its racks draw today)
     assert h2.usable_kw == pytest.approx(FED_HALL)
     assert h2.stranded_by_constraint_kw["upstream"] == pytest.approx(RACKS_HALL - FED_HALL)
     assert h2.binding_device["id"] == 21
-    # H1 by its own PDUs: 22.222 + 8.8 x 1.111 = 32.0
-    assert h1.usable_kw == pytest.approx(32.0)
-    assert h1.stranded_by_constraint_kw["upstream"] == pytest.approx(RACKS_HALL - 32.0)
+    # H1 by its own PDUs: 20 + 8.8 = 28.8 kW on its racks' feeds (their allowance on the PDUs beside them)
+    assert h1.usable_kw == pytest.approx(28.8)
+    assert h1.stranded_by_constraint_kw["upstream"] == pytest.approx(RACKS_HALL - 28.8)
     # the building and campus are their halls added up: H2's PDU does not hold H1 back
     for row in (s.buildings[1], s.campus):
-        assert row.usable_kw == pytest.approx(FED_HALL + 32.0)
-        assert row.stranded_by_constraint_kw["upstream"] == pytest.approx(2 * RACKS_HALL - FED_HALL - 32.0)
+        assert row.usable_kw == pytest.approx(FED_HALL + 28.8)
+        assert row.stranded_by_constraint_kw["upstream"] == pytest.approx(2 * RACKS_HALL - FED_HALL - 28.8)
 
 
 def test_a_shared_device_over_its_limit_is_not_counted_once_per_hall_at_their_parent():

@@ -1,5 +1,5 @@
 """GPUs below TDP (``gpu_power_fraction``): only the GPUs draw less; the other IT (storage, CPU nodes,
-management: the rest of ``other_it_fraction``) is worked out at full GPU power and held, as the scenarios
+management: the allowance ``other_it_fraction``) is worked out at full GPU power and held, as the scenarios
 hold it (docs/model.md §2)."""
 
 from __future__ import annotations
@@ -23,13 +23,12 @@ def _two_racks():
 def test_other_it_is_held_at_its_full_load_figure_when_the_gpus_draw_half():
     it = it_breakdown(_two_racks(), gpu_power_fraction=0.5, network_kw=1.0)
     # by hand: at full GPU power the servers draw S = 20 kW, itemised network N = 1 kW, k = 0.1/0.9:
-    # IT = max(20/0.9, 21) = 22.222 kW, other IT = k·S − N = 2.2222 − 1 = 1.2222 kW. At half GPU power
-    # the GPUs draw 8 kW, the rest of the servers 4 kW, the network 1 kW and the other IT 1.2222 kW:
-    # IT = 14.2222 kW (scaling the other IT with the GPUs gave max(12/0.9, 13) = 13.333 kW, 0.333 other).
+    # the allowance is k·S = 2.2222 kW (the network adds to it). At half GPU power the GPUs draw 8 kW, the
+    # rest of the servers 4 kW, the network 1 kW and the allowance 2.2222 kW: IT = 15.2222 kW.
     assert it.gpu_kw == pytest.approx(8.0)
     assert it.server_overhead_kw == pytest.approx(4.0)
-    assert it.other_it_kw == pytest.approx(20.0 / 9.0 - 1.0)
-    assert it.it_kw == pytest.approx(8.0 + 4.0 + 1.0 + 20.0 / 9.0 - 1.0)
+    assert it.other_it_kw == pytest.approx(20.0 / 9.0)
+    assert it.it_kw == pytest.approx(8.0 + 4.0 + 1.0 + 20.0 / 9.0)
 
 
 def test_the_heat_map_takes_the_same_held_other_it():
@@ -47,8 +46,9 @@ def test_summary_of_an_8192_gpu_campus_at_half_gpu_power():
     full = campus_summary(snap, include_redundancy=False)["power"]
     half = campus_summary(snap, gpu_power_fraction=0.5, include_redundancy=False)["power"]
     # by hand: 8,192 H100 x 700 W = 5.7344 MW of GPUs at TDP, 2.8672 MW at half; the rest of the servers
-    # 1,024 HGX x 4,600 W = 4.7104 MW. other_it_fraction 0.1: IT at full load = (5.7344 + 4.7104) / 0.9 =
-    # 11.6053 MW (the fabric is inside that 10 %), so network + other IT = 11.6053 − 10.4448 = 1.1605 MW,
+    # 1,024 HGX x 4,600 W = 4.7104 MW. The synthetic campus's allowance is the catalog's 10 % less the
+    # fabric it inventories (``synthetic.with_allowance``): IT at full load = (5.7344 + 4.7104) / 0.9 =
+    # 11.6053 MW, so network + allowance = 11.6053 − 10.4448 = 1.1605 MW,
     # held at half GPU power: IT = 2.8672 + 4.7104 + 1.1605 = 8.7381 MW (was 7.5776 / 0.9 = 8.4196 MW).
     assert half["gpu_mw"] == pytest.approx(2.8672)
     assert half["server_overhead_mw"] == pytest.approx(4.7104)

@@ -250,24 +250,23 @@ def test_one_rule_for_a_racks_feed_ratings():
     assert redundant_rating_kw(rack_side_ratings_kw([("A", 50.0), ("B", 60.0), ("N", 10.0)])) == 50.0
 
 
-def test_the_network_and_other_it_a_rack_carries_is_not_stranded():
-    # With other IT (a quarter of the campus IT), each rack's feeds carry more than its own 10 kW: the power
-    # chain's own roll-up says how much. A rack at its design IT (30 kW) brings the same share, so the feed
-    # capacity "design" leaves is the plannable 40 kW less what the feeds carry at 30 kW of the rack's IT,
-    # not 40 - 30.
+def test_a_racks_feeds_carry_its_own_it_and_the_allowance_strands_nothing_on_them():
+    # With an allowance (a quarter of the campus IT) the racks' feeds still carry only their own 10 kW: the
+    # allowance is beside them, on the devices feeding the hall. A rack at its design IT (30 kW) therefore
+    # leaves the plannable 40 kW less 30 kW to "design" (the old chain put a share of the allowance on every
+    # rack's feeds and stranded less).
     from campus.analysis.power import baseline_rollup, power_graph
 
     snap = replace(site(design_kw=30.0), other_it_fraction=0.25)
     chain = baseline_rollup(snap)
     g = power_graph(snap)
+    assert sum(chain.it_beside_racks_kw.values()) > 0  # the allowance is on the chain
     for r in snap.racks:
         carried_kw = sum(chain.feed_load_kw[f] for f in g.rack_feeds[r.id])  # the chain's figure
-        assert carried_kw > 10.0 + 1e-6  # the share is real
+        assert carried_kw == pytest.approx(10.0)
         row = stranded_capacity(snap).racks[r.id]
-        assert row.usable_kw == pytest.approx(30.0 * carried_kw / 10.0)
-        assert row.stranded_by_constraint_kw.get("design", 0.0) == pytest.approx(
-            40.0 - 30.0 * carried_kw / 10.0
-        )
+        assert row.usable_kw == pytest.approx(30.0)
+        assert row.stranded_by_constraint_kw.get("design", 0.0) == pytest.approx(40.0 - 30.0)
 
 
 # ---------------------------------------------------------------- agreement between scopes

@@ -281,9 +281,8 @@ class TestFloorMapAndPowerChain:
             rack_feed = next(
                 x for x in sides[side]["feeds"] if x["upstream_id"] == pdu.pk and x["side"] == side
             )
-            # the rack's IT plus its share of other IT (identical racks, no switches: IT / (1 - 0.1), the
-            # campus' default other_it_fraction), half on each side
-            assert rack_feed["load_kw"] == pytest.approx(NODES_PER_RACK * NODE_KW / 0.9 / 2)
+            # the rack's own IT, half on each side (the allowance is carried beside the racks, on the PDU)
+            assert rack_feed["load_kw"] == pytest.approx(NODES_PER_RACK * NODE_KW / 2)
 
     def test_power_chain_without_rack_is_400_naming_rack(self, viewer_client):
         site = build_campus()

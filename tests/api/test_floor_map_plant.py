@@ -46,7 +46,7 @@ def _overlap(a, b, tol=1e-6):
 
 def test_floor_map_it_figures_are_the_summary_fields(planner_client, demo):
     # One figure, one field: the campus IT load is the overview's power.it_mw, a building's IT its card's it_mw;
-    # a hall's IT is what its racks' feeds carry (their own IT plus the network and other IT placed on them),
+    # a hall's IT is what its racks' feeds carry (their own IT) and the network and allowance beside them,
     # and the buildings add up to the campus.
     summary = _get(planner_client, f"/api/campuses/{demo.id}/summary/")
     floor = _get(planner_client, f"/api/campuses/{demo.id}/floor-map/")
@@ -57,7 +57,7 @@ def test_floor_map_it_figures_are_the_summary_fields(planner_client, demo):
     for b in floor["buildings"]:
         for h in b["halls"]:
             mine = sum(r["fed_kw"] for r in racks if r["hall_id"] == h["id"]) / 1000.0
-            assert h["it_mw"] == pytest.approx(mine, rel=1e-12)
+            assert h["it_mw"] == pytest.approx(mine + h["beside_racks_mw"], rel=1e-12)
             hall = _get(planner_client, f"/api/campuses/{demo.id}/floor-map/?hall={h['id']}")
             assert hall["hall"]["it_mw"] == h["it_mw"]
         assert sum(h["it_mw"] for h in b["halls"]) == pytest.approx(cards[b["id"]], rel=1e-12)

@@ -75,21 +75,24 @@ def test_a_grid_below_the_peak_facility_load_binds_every_view_and_placement(plan
     assert power["grid_headroom_mw"] < 0
     headroom = power["headroom_after_failover_mw"]
     assert headroom < 0 and power["headroom_binding"]["kind"] == "grid"
-    # by hand from the other views: the racks' feeds may carry grid / peak PUE (peak PUE = the summary's
-    # peak facility over its IT, which is what the racks' feeds carry); the headroom is rack IT, so the
-    # feed kW left are divided by the feeds' kW per kW of rack IT (the floor map's fed_kw over load_kw)
+    # by hand from the other views: the racks' feeds and the network and allowance beside them may carry
+    # grid / peak PUE (peak PUE = the summary's peak facility over its IT, which is what they carry); the
+    # headroom is rack IT, so the kW left are divided by the kW carried per kW of rack IT (the floor map's
+    # fed_kw and its halls' beside_racks_mw over its racks' load_kw)
     floor = get(planner_client, generated, "floor-map")
     rows = [dict(zip(floor["rack_columns"], r, strict=True)) for r in floor["racks"]]
-    fed_kw, own_kw = sum(r["fed_kw"] for r in rows), sum(r["load_kw"] for r in rows)
+    racks_fed_kw, own_kw = sum(r["fed_kw"] for r in rows), sum(r["load_kw"] for r in rows)
+    beside_kw = 1000 * sum(h["beside_racks_mw"] for b in floor["buildings"] for h in b["halls"])
+    fed_kw = racks_fed_kw + beside_kw
     assert fed_kw == pytest.approx(power["it_mw"] * 1000, rel=1e-9)
     peak_pue = power["peak_facility_mw"] / power["it_mw"]
     expected_kw = (grid_mw * 1000 / peak_pue - fed_kw) / (fed_kw / own_kw)
     assert headroom * 1000 == pytest.approx(expected_kw, rel=1e-9)
     # stranded capacity caps the campus by the same grid: nothing usable beyond today's load (power in use
-    # is not stranded; the headroom above is the overload)
+    # is not stranded; the headroom above is the overload), in kW on the racks' feeds (their own IT)
     stranded = get(planner_client, generated, "stranded")["campus"]
-    assert stranded["usable_kw"] == pytest.approx(fed_kw, rel=1e-9)
-    assert stranded["limits_kw"]["grid"] == pytest.approx(fed_kw, rel=1e-9)
+    assert stranded["usable_kw"] == pytest.approx(racks_fed_kw, rel=1e-9)
+    assert stranded["limits_kw"]["grid"] == pytest.approx(racks_fed_kw, rel=1e-9)
     assert floor["campus"]["headroom_mw"] == pytest.approx(headroom)
     for b in floor["buildings"]:
         assert b["headroom_mw"] <= headroom + 1e-12

@@ -101,7 +101,8 @@ def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planne
     parent_export = export_campus(generated)
     parent_snap = build_snapshot(generated)
     assert design_problems(parent_snap) == []
-    before_it = planner_client.get(f"/api/campuses/{generated.pk}/summary/").json()["power"]["it_mw"]
+    before = planner_client.get(f"/api/campuses/{generated.pk}/summary/").json()["power"]
+    before_it, before_network_mw = before["it_mw"], before["network_mw"]
     racks, npr = 1, 1
     res = planner_client.post(
         url(generated.pk),
@@ -133,11 +134,15 @@ def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planne
     nic_extra = {"connectx7": 0.0, "bluefield3": 50.0}.get(model.nic_kind, 0.0)
     node_w = model.gpus_per_node * gpu.tdp_w + model.overhead_w + model.nics * nic_extra
     analytics.forget()
-    after_it = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]["it_mw"]
+    after = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["power"]
+    after_it = after["it_mw"]
     servers_mw = racks * npr * node_w / 1e6
     f = branch.other_it_fraction
-    # the summary's IT counts the other IT the servers bring: servers / (1 − fraction) (docs/model.md)
-    assert after_it - before_it == pytest.approx(servers_mw / (1 - f), rel=1e-6)
+    # the summary's IT counts the allowance the servers bring, servers / (1 − fraction), and the
+    # transceivers of the new cables add their own draw (inventoried network, docs/model.md §2)
+    network_mw = after["network_mw"] - before_network_mw
+    assert network_mw > 0
+    assert after_it - before_it == pytest.approx(servers_mw / (1 - f) + network_mw, rel=1e-6)
     # the branch passes every check the generated design passes
     assert design_problems(build_snapshot(branch)) == []
     # the parent is unchanged

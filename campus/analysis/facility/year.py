@@ -16,7 +16,7 @@ facility(h) = IT + conversion losses(h) + cooling(h), each term from the invento
   come from its units' supply and return temperatures.
 * Conversion losses: every live device of the power chain has a no-load + proportional + square-law
   loss curve that passes through its inventory efficiency at the reference load; its load in an hour is
-  its design-point load (``power.baseline_rollup``) scaled by the chain's delivered load (IT + mechanical)
+  its design-point load (``power.design_load_rollup``: no utility tripped on its capacity) scaled by the chain's delivered load (IT + mechanical)
   in that hour against the design point.
 
 docs/model.md ("Facility physics") has each equation with its unit and source.
@@ -32,7 +32,7 @@ from campus.analysis.cooling import cooling_balance, unit_electrical_fraction
 from campus.analysis.facility import components as fc
 from campus.analysis.facility import rejection as rj
 from campus.analysis.heat import AIR_UNIT_KINDS
-from campus.analysis.power import baseline_rollup
+from campus.analysis.power import design_load_rollup
 from campus.analysis.snapshot import CampusSnapshot, CoolingPlantSnap, CoolingUnitSnap
 from campus.catalog_data import default_value
 
@@ -277,7 +277,7 @@ class ChainLosses:
 
 def chain_losses(snap: CampusSnapshot) -> ChainLosses:
     """The chain's loss polynomial: each live device's loss curve at its design-point output."""
-    chain = baseline_rollup(snap)
+    chain = design_load_rollup(snap)  # the design's losses whatever the grid connection allows
     ref = default_value("loss_reference_load")
     a0 = a1 = a2 = 0.0
     for d in snap.power_devices:

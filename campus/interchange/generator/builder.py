@@ -66,6 +66,9 @@ class Builder:
         self.it_kw = 0.0  # servers, network and other IT, set with the halls' heat
         self.max_util = cat.default_value("max_utilization")
         self.other_it_fraction = cat.default_value("other_it_fraction")
+        # the allowance the document writes: the share of IT outside the servers not inventoried
+        # (cooling.hall_heat works it out once the network is laid)
+        self.allowance_fraction = self.other_it_fraction
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []
         self.pod_names: list[str] = []

@@ -31,7 +31,6 @@ from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.facility.year import water_temps_c
-from campus.analysis.heat import rack_it_beyond_kw
 from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
@@ -71,13 +70,16 @@ class HallHeat:
     cdu_racks: list[tuple[Row, float, float]] = field(default_factory=list)
     crah_racks: list[tuple[Row, float, float]] = field(default_factory=list)
     spread_kw: float = 0.0  # air heat shared by the hall's CRAHs by capacity
-    # network and other IT each rack's feeds carry on top of its own IT (``heat.rack_it_beyond_kw``), by
-    # rack name
-    rack_beyond_kw: dict[str, float] = field(default_factory=dict)
 
     @property
     def it_kw(self) -> float:
         return self.servers_kw + self.network_kw + self.other_it_kw
+
+    @property
+    def beside_kw(self) -> float:
+        """The network and the storage/CPU allowance the chain carries beside the racks (``power_graph``:
+        on the devices feeding the hall's racks, never on a rack's own feeds)."""
+        return self.network_kw + self.other_it_kw
 
 
 def hall_heat(b: Builder) -> list[list[HallHeat]]:
@@ -95,8 +97,6 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
         (bld.name, h.name): h.id for bld in snap.buildings for h in snap.halls if h.building_id == bld.id
     }
     by_place = fabric_from_inventory(snap).power_kw_by_place
-    beyond = rack_it_beyond_kw(snap)
-    rack_beyond = {(r.hall_id, r.name): beyond.get(r.id, 0.0) for r in snap.racks}
     out: list[list[HallHeat]] = []
     servers_total = network_total = 0.0
     for bi, halls in enumerate(b.layout):
@@ -108,7 +108,6 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
             for _, members in rows:
                 for spec, rack in members:
                     heat.servers_kw += rack.kw
-                    heat.rack_beyond_kw[spec["name"]] = rack_beyond.get((hid, spec["name"]), 0.0)
                     if spec["cooling_type"] == COLD_PLATE:
                         liquid = rack.kw * liquid_heat_fraction(b.catalog.node_models[rack.node_model])
                         heat.cdu_racks.append((spec, rack.kw, liquid))
@@ -119,8 +118,12 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
             servers_total += heat.servers_kw
             network_total += heat.network_kw
             out[-1].append(heat)
-    # Everything the fabric does not itemise of other_it_fraction (energy.it_breakdown's rule).
+    # Storage, CPU nodes and management: the published share of IT outside the servers
+    # (``other_it_fraction``, ~10 %) less the network the fabric itemises. The campus carries it as its
+    # allowance (``energy.allowance_kw``: servers x f / (1 - f)), so the document's fraction is the share
+    # left once the network is inventoried.
     other_total = max(servers_total / (1.0 - b.other_it_fraction) - servers_total - network_total, 0.0)
+    b.allowance_fraction = other_total / (servers_total + other_total) if servers_total > 0 else 0.0
     for halls in out:
         for heat in halls:
             heat.other_it_kw = other_total * heat.servers_kw / servers_total if servers_total else 0.0

@@ -241,7 +241,7 @@ def generate(
             "grid_capacity_mw": builder.grid_capacity_mw,
             "price_usd_per_kwh": float(price_usd_per_kwh),
             "design_pue": float(pue) if pue is not None else None,
-            "other_it_fraction": builder.other_it_fraction,
+            "other_it_fraction": builder.allowance_fraction,
             "climate": climate,
             "power_redundancy": power_redundancy,
             "cooling_redundancy": cooling_redundancy,

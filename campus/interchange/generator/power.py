@@ -128,11 +128,13 @@ def _hall_power(
     mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
 
     # UPS modules per side: the mechanical PDU on the first, rows assigned greedily within the limit.
-    # A rack's feeds carry its own IT and the network and other IT placed on it (``heat.rack_it_beyond_kw``).
-    def fed_kw(spec: Row, kw: float) -> float:
-        return kw + heat.rack_beyond_kw.get(spec["name"], 0.0)
+    # A rack's feeds carry its own IT; the hall's network and allowance (``heat.beside_kw``) are carried
+    # beside the racks by the PDUs feeding them, shared out by the racks' IT (``power_graph``): a row's
+    # PDU of each side carries its racks and their share, all of it when the other side is lost.
+    def fed_kw(kw: float) -> float:
+        return kw + heat.beside_kw * kw / heat.servers_kw if heat.servers_kw > 0 else kw
 
-    row_kw = [sum(fed_kw(spec, rack.kw) for spec, rack in members) for _, members in rows]
+    row_kw = [sum(fed_kw(rack.kw) for _, rack in members) for _, members in rows]
     ups_groups: list[list[int]] = [[]]
     ups_out = [mech_kw / eff_pdu]
     # An N design has one UPS system per hall (its modules in parallel, no spare), rated for the load.
@@ -193,7 +195,7 @@ def _hall_power(
                 spec["feed_a"] = f"{prefix}-{row_spec['name']}-PDU-A"
                 if "B" in sides:
                     spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
-                spec["feed_rating_kw"] = ceil_to(fed_kw(spec, rack.kw) / b.max_util, 5.0)
+                spec["feed_rating_kw"] = ceil_to(rack.kw / b.max_util, 5.0)
     return tx_in, units
 
 
@@ -283,14 +285,20 @@ def _hall_power_blocks(
     mech_kw = sum(cooling.unit_electrical_kw(u) for u in units)
     mpdu_kw = ceil_to(mech_kw / eff_pdu / b.max_util, 10.0)
 
+    # The hall's network and allowance (``heat.beside_kw``) are carried beside the racks by the PDUs
+    # feeding them, shared out by the racks' IT (``power_graph``): each rack's share on its pair of blocks.
+    servers_kw = sum(rack.kw for _, members in rows for _, rack in members)
+
     def fed_kw(spec: Row, kw: float) -> float:
-        return kw + heat.rack_beyond_kw.get(spec["name"], 0.0)
+        return kw + heat.beside_kw * kw / servers_kw if servers_kw > 0 else kw
 
     racks = [
-        (r, spec, fed_kw(spec, rack.kw)) for r, (_, members) in enumerate(rows) for spec, rack in members
+        (r, spec, fed_kw(spec, rack.kw), rack.kw)
+        for r, (_, members) in enumerate(rows)
+        for spec, rack in members
     ]
     # What each load draws at the UPS output: the mechanical PDUs first, then every rack.
-    loads = ([mech_kw / eff_pdu] if units else []) + [kw / eff_pdu for _, _, kw in racks]
+    loads = ([mech_kw / eff_pdu] if units else []) + [kw / eff_pdu for _, _, kw, _ in racks]
     k = block_count(sum(loads) / eff_ups, b.max_util)
     blocks = k + 1
     pairs = pair_loads(loads, blocks)
@@ -327,7 +335,7 @@ def _hall_power_blocks(
         offset = 1
     # Per row, one PDU on each block its racks use, rated for its worst single block failure.
     for r, (row_spec, _) in enumerate(rows):
-        mine = [(i, spec) for i, (row, spec, _) in enumerate(racks) if row == r]
+        mine = [(i, spec) for i, (row, spec, _, _) in enumerate(racks) if row == r]
         row_loads = [loads[offset + i] for i, _ in mine]
         row_pairs = [pairs[offset + i] for i, _ in mine]
         row_worst = block_worst_kw(row_loads, row_pairs, blocks)
@@ -339,6 +347,6 @@ def _hall_power_blocks(
             b.feed(ups_names[n], pdu_of[n], pdu_kw)
         for (i, spec), (p, q) in zip(mine, row_pairs, strict=True):
             spec["feed_a"], spec["feed_b"] = pdu_of[p], pdu_of[q]
-            spec["feed_rating_kw"] = ceil_to(racks[i][2] / b.max_util, 5.0)
+            spec["feed_rating_kw"] = ceil_to(racks[i][3] / b.max_util, 5.0)
     # One substation carries the whole hall when the other is lost.
     return sum(loads) / eff_ups / eff_swgr / eff_tx, units

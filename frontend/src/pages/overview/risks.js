@@ -15,6 +15,11 @@ export function riskCard(power, cooling) {
       count(power.redundancy_findings_count ?? power.redundancy_findings),
     ],
     ["risk-tripped", "Devices that trip at design load", count(power.tripped_at_design_load)],
+    [
+      "risk-grid-shortfall",
+      "Grid connection below the peak facility power (the generators serve the rest at their fuel)",
+      (power.grid_supply?.shortfall_kw ?? 0) > 0 ? 1 : 0,
+    ],
     ["risk-over-limit", "Power devices over their planning limit", count(power.devices_over_planning_limit)],
     ["risk-dark", "Racks without power", count(power.racks_without_power)],
     [
@@ -48,6 +53,16 @@ export function riskCard(power, cooling) {
       ),
     ),
     worst.length ? findingList(byEffect, worst) : null,
+    (power.grid_supply?.shortfall_kw ?? 0) > 0
+      ? el(
+          "p",
+          { class: "small note-bad", "data-testid": "risk-grid-shortfall-text" },
+          `The grid connection is ${f.mw(power.grid_supply.shortfall_kw / 1000)} below the peak facility power: ` +
+            `${f.num(power.grid_supply.generator_energy_mwh)} MWh a year from the generators at ` +
+            `${f.usd(power.grid_supply.generator_fuel_usd_per_mwh)}/MWh of fuel ` +
+            `(${f.usd(power.grid_supply.generator_cost_usd)} a year).`,
+        )
+      : null,
     el(
       "p",
       { class: "muted small" },

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.facility import campus_pue
-from campus.analysis.heat import rack_it_beyond_kw
+from campus.analysis.heat import it_beyond_at
 from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
@@ -229,16 +229,27 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     # grid connection's ratio), unless the scenario gives its own
     pue = campus_pue(snap, p.pue).peak_pue
     factor = pue
-    # the network and other IT of the summary's IT load, constant, on the buildings their racks' feeds
-    # carry them in (``heat.rack_it_beyond_kw``); on the first building when no running rack carries any
+    # the network and other IT of the summary's IT load, constant, in the buildings where they are
+    # (``heat.it_beyond_at``: a hall's in its building, a building's there, the campus's over the buildings
+    # by their running racks' IT); on the first building when no running rack places any
     it = baseline_it(snap)
     beyond_kw = it.network_kw + it.other_it_kw
     if beyond_kw > 0:
-        placed = rack_it_beyond_kw(snap)
-        by_b: dict[int, float] = {}
+        beyond = it_beyond_at(snap)
+        hall_building = {h.id: h.building_id for h in snap.halls}
+        rack_kw: dict[int, float] = {}
         for r in snap.racks:
-            if r.status not in DEAD_RACK_STATUSES and placed.get(r.id, 0.0) > 0:
-                by_b[r.building_id] = by_b.get(r.building_id, 0.0) + placed[r.id]
+            if r.status not in DEAD_RACK_STATUSES:
+                rack_kw[r.building_id] = rack_kw.get(r.building_id, 0.0) + snap.rack_it_kw(r)
+        places = list(beyond.network_kw_by_place.items())
+        places += [(("hall", h), kw) for h, kw in beyond.other_kw_by_hall.items()]
+        by_b: dict[int, float] = {}
+        for (kind, pid), kw in places:
+            bid = hall_building.get(pid) if kind == "hall" else pid if kind == "building" else None
+            targets = {bid: 1.0} if bid in rack_kw else rack_kw
+            total = sum(targets.values())
+            for b, w in targets.items():
+                by_b[b] = by_b.get(b, 0.0) + kw * w / total if total > 0 else by_b.get(b, 0.0)
         total = sum(by_b.values())
         if total <= 0:
             by_b, total = {buildings[0]: 1.0}, 1.0
