@@ -127,6 +127,7 @@ GPU_MODELS: list[Row] = [
         "tdp_w": 1000.0,
         "memory_gb": 180.0,  # 1,440 GB per 8-GPU HGX B200
         "memory_bandwidth_tbps": 8.0,
+        "peak_fp4_tflops": 9000.0,  # 72 PF dense FP4 per HGX B200 / 8
         "peak_fp8_tflops": 4500.0,
         "peak_bf16_tflops": 2250.0,
         "peak_fp16_tflops": 2250.0,
@@ -147,6 +148,7 @@ GPU_MODELS: list[Row] = [
         "tdp_w": 1200.0,
         "memory_gb": 186.0,  # 13.4 TB HBM3e per 72 GPUs
         "memory_bandwidth_tbps": 8.0,
+        "peak_fp4_tflops": 10000.0,  # 1,440 PF sparse FP4 per NVL72 / 72 / 2
         "peak_fp8_tflops": 5000.0,  # 720 PF sparse per NVL72 / 72 / 2
         "peak_bf16_tflops": 2500.0,
         "peak_fp16_tflops": 2500.0,
@@ -281,7 +283,149 @@ GPU_MODELS: list[Row] = [
         "source": "Cambricon MLU370-X8 product page (2022); thermal limits assumed; " + CAP_CURVE_SOURCE,
         "estimate": True,
     },
+    # ------------------------------------------------ 2025-2028 (docs/catalog.md, "2025-2028 systems")
+    # A "GPU" is one package, what a scheduler assigns and what carries the HBM. NVIDIA counts Rubin GPUs by
+    # reticle die from Vera Rubin on (NVL144 = 72 packages of 2 dies; NVL576 = 144 packages of 4 dies).
+    {
+        "slug": "gb300",
+        "name": "NVIDIA GB300 (Blackwell Ultra GPU in NVL72)",
+        "vendor": "NVIDIA",
+        "tdp_w": 1400.0,
+        "memory_gb": 288.0,  # HBM3e, 20.7 TB per 72 GPUs
+        "memory_bandwidth_tbps": 8.0,
+        "peak_fp4_tflops": 15000.0,  # 1,080 PF dense FP4 per NVL72 / 72
+        "peak_fp8_tflops": 5000.0,  # 720 PF sparse FP8 per NVL72 / 72 / 2
+        "peak_bf16_tflops": 2500.0,
+        "peak_fp16_tflops": 2500.0,
+        "peak_tf32_tflops": 1250.0,
+        "fp8_support": True,
+        "scaleup_gbps": 1800.0,  # NVLink 5; scale-up domain 72 GPUs
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA GB300 NVL72 product page and datasheet (2025): 72 Blackwell Ultra GPUs, 1,080 PF "
+        "dense FP4, 720 PF FP8 and 360 PF BF16 with sparsity (halved), 20 TB HBM3e; up to 1,400 W per GPU "
+        "(NVIDIA Technical Blog, 'Inside NVIDIA Blackwell Ultra', 2025-08); thermal limits assumed; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "b300",
+        "name": "NVIDIA B300 (HGX B300)",
+        "vendor": "NVIDIA",
+        "tdp_w": 1100.0,
+        "memory_gb": 288.0,  # 2.3 TB per 8-GPU HGX B300
+        "memory_bandwidth_tbps": 8.0,
+        "peak_fp4_tflops": 13500.0,  # 108 PF dense FP4 per HGX B300 / 8
+        "peak_fp8_tflops": 4500.0,  # 72 PF sparse FP8 per HGX B300 / 8 / 2
+        "peak_bf16_tflops": 2250.0,
+        "peak_fp16_tflops": 2250.0,
+        "peak_tf32_tflops": 1125.0,
+        "fp8_support": True,
+        "scaleup_gbps": 1800.0,  # NVLink 5; scale-up domain 8 GPUs
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA HGX B300 datasheet (2025): 8 GPUs, 108 PF dense FP4, 72 PF FP8 and 36 PF BF16 with "
+        "sparsity (halved), 2.3 TB HBM3e; ~1,100 W per GPU as reported by server vendors (estimate); "
+        "thermal limits assumed; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "vr200",
+        "name": "NVIDIA Rubin (VR200, package of 2 dies in Vera Rubin NVL144)",
+        "vendor": "NVIDIA",
+        "tdp_w": 1800.0,
+        "memory_gb": 288.0,  # HBM4
+        "memory_bandwidth_tbps": 13.0,
+        "peak_fp4_tflops": 50000.0,  # 3.6 EF FP4 inference per NVL144 rack / 72 packages
+        "peak_fp8_tflops": 16700.0,  # 1.2 EF FP8 training per rack / 72
+        "peak_bf16_tflops": 8350.0,  # not published: half the FP8 rate (estimate)
+        "peak_fp16_tflops": 8350.0,
+        "peak_tf32_tflops": None,
+        "fp8_support": True,
+        "scaleup_gbps": 3600.0,  # NVLink 6; scale-up domain 72 packages (144 dies)
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA GTC 2025 keynote and Vera Rubin NVL144 announcement (2025-03): 3.6 EF FP4 "
+        "inference, 1.2 EF FP8 training per rack of 72 Rubin packages, HBM4 288 GB at ~13 TB/s, NVLink 6 "
+        "3.6 TB/s; ~1.8 kW per package as reported (SemiAnalysis, 2025); BF16 not published (half FP8, "
+        "estimate); thermal limits and cap curve assumed from Blackwell; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "rubin-ultra",
+        "name": "NVIDIA Rubin Ultra (package of 4 dies in Rubin Ultra NVL576, Kyber rack)",
+        "vendor": "NVIDIA",
+        "tdp_w": 3600.0,
+        "memory_gb": 1024.0,  # HBM4e, 365 TB per 144 packages (~2.5 TB fast memory incl. LPDDR)
+        "memory_bandwidth_tbps": 32.0,
+        "peak_fp4_tflops": 100000.0,  # 15 EF FP4 inference per NVL576 / 144 packages
+        "peak_fp8_tflops": 34700.0,  # 5 EF FP8 training per NVL576 / 144
+        "peak_bf16_tflops": 17350.0,  # not published: half the FP8 rate (estimate)
+        "peak_fp16_tflops": 17350.0,
+        "peak_tf32_tflops": None,
+        "fp8_support": True,
+        "scaleup_gbps": 7200.0,  # NVLink 7 (as announced); scale-up domain 144 packages (576 dies)
+        **_H100_THERMAL,
+        "cap_curve": _BLACKWELL_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "NVIDIA GTC 2025 keynote (2025-03): Rubin Ultra NVL576 (2027), 15 EF FP4 inference and "
+        "5 EF FP8 training per rack of 144 packages, HBM4e 1 TB per package, ~600 kW Kyber rack; ~3.6 kW "
+        "per package as reported (SemiAnalysis, 2025); BF16 not published (half FP8); roadmap figures, all "
+        "estimates; " + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "mi355x",
+        "name": "AMD Instinct MI355X",
+        "vendor": "AMD",
+        "tdp_w": 1400.0,
+        "memory_gb": 288.0,
+        "memory_bandwidth_tbps": 8.0,
+        "peak_fp4_tflops": 10066.3,  # MXFP4 dense
+        "peak_fp8_tflops": 5033.2,
+        "peak_bf16_tflops": 2516.6,
+        "peak_fp16_tflops": 2516.6,
+        "peak_tf32_tflops": None,  # CDNA 4 has no TF32 matrix rate
+        "fp8_support": True,
+        "scaleup_gbps": 1075.0,  # 7 Infinity Fabric links x 153.6 GB/s; scale-up domain 8 GPUs
+        **_H100_THERMAL,
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "AMD Instinct MI355X datasheet (2025-06): 1,400 W (liquid-cooled), 288 GB HBM3E at 8 TB/s, "
+        "2.5 PF FP16/BF16, 5.0 PF FP8 and 10.1 PF MXFP4 dense; thermal limits and minimum cap assumed; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
+    {
+        "slug": "ascend-910c",
+        "name": "Huawei Ascend 910C",
+        "vendor": "Huawei",
+        "tdp_w": 850.0,
+        "memory_gb": 128.0,  # HBM2E, two 910B-class dies of 64 GB
+        "memory_bandwidth_tbps": 3.2,
+        "peak_fp4_tflops": None,
+        "peak_fp8_tflops": None,
+        "peak_bf16_tflops": 781.0,  # 300 PF BF16 dense per CloudMatrix 384 / 384
+        "peak_fp16_tflops": 781.0,
+        "peak_tf32_tflops": None,
+        "fp8_support": False,
+        "scaleup_gbps": 392.0,  # Unified Bus; scale-up domain 384 NPUs (CloudMatrix 384)
+        **_H100_THERMAL,  # no published thresholds
+        "cap_curve": _GENERIC_CURVE,
+        "min_cap_fraction": 0.5,
+        "source": "SemiAnalysis, 'Huawei AI CloudMatrix 384' (2025-04): 300 PF BF16 dense per 384 Ascend 910C, "
+        "128 GB HBM per package at 3.2 TB/s; CloudMatrix 384 paper (Huawei, arXiv 2506.12708, 2025): "
+        "Unified Bus scale-up; 850 W per package estimated (two 910B-class dies); thermal limits assumed; "
+        + CAP_CURVE_SOURCE,
+        "estimate": True,
+    },
 ]
+
+for _row in GPU_MODELS:
+    _row.setdefault("peak_fp4_tflops", None)  # no FP4 tensor rate before Blackwell / CDNA 4
 
 # ---------------------------------------------------------------- NICs
 
@@ -315,18 +459,35 @@ NIC_KINDS: dict[str, Row] = {
         "the 8 Ascend 910B NPUs, for the parameter-plane network",
         "estimate": False,
     },
+    # ConnectX-8 SuperNIC: 800 Gb/s per GPU (GB300, B300, Vera Rubin trays); its power is counted in the
+    # tray or server overhead the catalog takes from the system's published power, as ConnectX-7's is.
+    "connectx8": {
+        "extra_w_per_nic": 0.0,
+        "transceivers_per_nic": 1.0,
+        "source": "NVIDIA ConnectX-8 SuperNIC product brief (2025): 800 Gb/s InfiniBand XDR or Ethernet, PCIe "
+        "Gen6; power inside the system's overhead (estimate)",
+        "estimate": True,
+    },
 }
 
 # Back-end fabrics a GPU vendor's servers are built and supported with (one fabric per campus in the
 # generator, so every model of a mix must take it). RoCE runs on the Ethernet fabrics.
 VENDOR_FABRICS: dict[str, tuple[tuple[str, ...], str]] = {
     "NVIDIA": (
-        ("infiniband-ndr", "spectrum-x", "tomahawk5", "roce-200ge"),
-        "NVIDIA DGX/HGX reference architectures (2023-2024): InfiniBand NDR or Spectrum-X Ethernet; ConnectX-7 "
-        "also runs RoCE on any Ethernet fabric",
+        (
+            "infiniband-ndr",
+            "spectrum-x",
+            "tomahawk5",
+            "roce-200ge",
+            "infiniband-xdr",
+            "spectrum-x800",
+            "tomahawk6",
+        ),
+        "NVIDIA DGX/HGX reference architectures (2023-2025): InfiniBand NDR/XDR or Spectrum-X Ethernet; "
+        "ConnectX-7/8 also run RoCE on any Ethernet fabric",
     ),
     "AMD": (
-        ("infiniband-ndr", "tomahawk5", "roce-200ge"),
+        ("infiniband-ndr", "tomahawk5", "roce-200ge", "tomahawk6"),
         "MI300X platforms ship with InfiniBand (Azure ND MI300X v5: 8 x 400G NDR, 2024) or RoCE Ethernet "
         "(OCI BM.GPU.MI300X.8: RoCE v2, 2024); Spectrum-X is NVIDIA's end-to-end platform with its SuperNICs",
     ),
@@ -517,6 +678,98 @@ NODE_MODELS: list[Row] = [
         "source": "Cambricon MLU370-X8 product page (2022); host overhead and NICs estimated",
         "estimate": True,
     },
+    # ------------------------------------------------ 2025-2028 (docs/catalog.md, "2025-2028 systems")
+    {
+        "slug": "gb300-nvl72-tray",
+        "name": "GB300 NVL72 compute tray (2 Grace + 4 Blackwell Ultra)",
+        "gpu": "gb300",
+        "gpus_per_node": 4,
+        # 18 trays x (4 x 1,400 W + 2,200 W) = 140.4 kW per rack, inside the published ~135-150 kW.
+        "overhead_w": 2200.0,
+        "nics": 4,
+        "nic_kind": "connectx8",
+        "nic_speed_gbps": 800.0,
+        "rack_units": 1,
+        "source": "NVIDIA GB300 NVL72 (2025): 18 compute trays of 4 GPUs and 4 ConnectX-8, 1U; rack ~135-150 kW "
+        "(SemiAnalysis, 'GB300 NVL72', 2025); tray overhead estimated so the rack lands in that range",
+        "estimate": True,
+    },
+    {
+        "slug": "hgx-b300-8",
+        "name": "HGX B300 8-GPU server",
+        "gpu": "b300",
+        "gpus_per_node": 8,
+        "overhead_w": 5500.0,  # DGX B300 ~14.3 kW max minus 8 x 1,100 W
+        "nics": 8,
+        "nic_kind": "connectx8",
+        "nic_speed_gbps": 800.0,
+        "rack_units": 10,
+        "source": "NVIDIA DGX B300 datasheet (2025): ~14 kW, 8 ConnectX-8 800G; overhead estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "vr200-nvl144-tray",
+        "name": "Vera Rubin NVL144 compute tray (2 Vera + 4 Rubin)",
+        "gpu": "vr200",
+        "gpus_per_node": 4,
+        # 18 trays x (4 x 1,800 W + 4,000 W) = 201.6 kW per rack, inside the reported ~190-230 kW.
+        "overhead_w": 4000.0,
+        "nics": 4,
+        "nic_kind": "connectx8",  # ConnectX-9 1.6T announced; counted as one 800G port per GPU here
+        "nic_speed_gbps": 800.0,
+        "rack_units": 1,
+        "source": "NVIDIA Vera Rubin NVL144 (GTC 2025, 2026 availability): 18 compute trays of 4 Rubin "
+        "packages in an Oberon rack, fully liquid-cooled; rack ~190-230 kW (SemiAnalysis, 2025); tray "
+        "overhead (Vera CPUs, NICs, NVLink switch share, power-shelf losses) estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "rubin-ultra-nvl576-blade",
+        "name": "Rubin Ultra NVL576 compute blade (Kyber rack)",
+        "gpu": "rubin-ultra",
+        "gpus_per_node": 2,
+        # 72 blades x (2 x 3,600 W + 1,150 W) = 601 kW per Kyber rack (~600 kW, NVIDIA roadmap).
+        "overhead_w": 1150.0,
+        "nics": 2,
+        "nic_kind": "connectx8",
+        "nic_speed_gbps": 800.0,
+        "rack_units": 1,
+        "source": "NVIDIA GTC 2025 roadmap: Rubin Ultra NVL576 (2027) in the Kyber rack, 4 canisters of 18 "
+        "vertical compute blades, 144 packages, ~600 kW per rack, 800 VDC power; blade split and overhead "
+        "estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "mi355x-8",
+        "name": "AMD Instinct MI355X 8-GPU OAM platform (direct liquid cooling)",
+        "gpu": "mi355x",
+        "gpus_per_node": 8,
+        "overhead_w": _H100_OVERHEAD_W,  # same class of dual-socket host as HGX H100
+        "nics": 8,
+        "nic_kind": "connectx7",  # 400G NICs (Pollara 400 or ConnectX-7)
+        "nic_speed_gbps": 400.0,
+        "rack_units": 8,
+        "source": "AMD Instinct MI355X platform (2025-06): 8 OAM at 1,400 W, liquid-cooled only; host overhead "
+        "assumed equal to HGX H100 (SemiAnalysis 2024-06)",
+        "estimate": True,
+    },
+    {
+        "slug": "cloudmatrix-384-server",
+        "name": "Huawei CloudMatrix 384 compute server (8x Ascend 910C)",
+        "gpu": "ascend-910c",
+        "gpus_per_node": 8,
+        # 48 servers x (8 x 850 W + 4,850 W) = 559 kW, the supernode's all-in power with the Unified Bus
+        # switches and its 6,912 optical modules carried in the servers' overhead.
+        "overhead_w": 4850.0,
+        "nics": 8,
+        "nic_kind": "roce-200ge",  # scale-out RoCE ports on the NPUs; the UB scale-up plane is inside
+        "nic_speed_gbps": 200.0,
+        "rack_units": 8,
+        "source": "SemiAnalysis, 'Huawei AI CloudMatrix 384' (2025-04): 384 Ascend 910C in 12 compute racks "
+        "(4 servers of 8) and 4 network racks, ~559 kW all-in; CloudMatrix 384 paper (arXiv 2506.12708): "
+        "8 NPUs and 4 Kunpeng CPUs per server; per-server split estimated",
+        "estimate": True,
+    },
 ]
 
 # Share of a server's heat that its cold plates carry into the liquid loop when it sits in a
@@ -539,6 +792,22 @@ LIQUID_HEAT_FRACTIONS: dict[str, tuple[float, str]] = {
         0.85,
         "estimate: GB200 NVL72 compute and NVLink switch trays are cold-plated; ~85% of the rack's heat goes "
         "to liquid and 10-15% to air (NVIDIA GB200 NVL72 reference designs, 2024)",
+    ),
+    "gb300-nvl72-tray": (
+        0.85,
+        "estimate: as GB200 NVL72, compute and switch trays cold-plated (NVIDIA GB300 NVL72, 2025)",
+    ),
+    "hgx-b300-8": (0.75, _COLD_PLATE_8GPU),
+    "vr200-nvl144-tray": (
+        1.0,
+        "NVIDIA Vera Rubin NVL144 (2025): 100 % liquid-cooled, no fans in the compute trays",
+    ),
+    "rubin-ultra-nvl576-blade": (1.0, "NVIDIA Kyber rack (2025 roadmap): 100 % liquid-cooled blades"),
+    "mi355x-8": (0.75, _COLD_PLATE_8GPU),
+    "cloudmatrix-384-server": (
+        0.8,
+        "estimate: Huawei Atlas 900 A3 SuperPoD / CloudMatrix 384 servers ship with cold plates on the NPUs "
+        "and CPUs (Huawei, 2025); share as an 8-GPU cold-plate server",
     ),
 }
 for _row in NODE_MODELS:
@@ -604,6 +873,49 @@ SWITCH_MODELS: list[Row] = [
         "rack_units": 2,
         "source": "Broadcom Tomahawk 4 (BCM56990, 2019): 25.6 Tb/s = 128 x 200GE, the class of leaf and spine "
         "built for 200GE RoCE clusters; box power estimated",
+        "estimate": True,
+    },
+    # 800G generation: power_w_optics adds ~15 W per 800G port (half a 1.6T twin-port OSFP).
+    {
+        "slug": "quantum-x800-q3400",
+        "name": "NVIDIA Quantum-X800 Q3400 (144x800G XDR)",
+        "vendor": "NVIDIA",
+        "fabric": "infiniband-xdr",
+        "radix": 144,
+        "port_speed_gbps": 800.0,
+        "power_w_copper": 2700.0,
+        "power_w_optics": 4860.0,  # + 144 x 15 W
+        "rack_units": 4,
+        "source": "NVIDIA Quantum-X800 Q3400-RA datasheet (2024): 115.2 Tb/s, 144 ports of 800 Gb/s XDR in 72 "
+        "twin-port OSFP cages, 4U; power estimated",
+        "estimate": True,
+    },
+    {
+        "slug": "spectrum-x800-sn5600",
+        "name": "NVIDIA Spectrum-X800 SN5600 (64x800G)",
+        "vendor": "NVIDIA",
+        "fabric": "spectrum-x800",
+        "radix": 64,
+        "port_speed_gbps": 800.0,
+        "power_w_copper": 1000.0,
+        "power_w_optics": 1960.0,  # + 64 x 15 W
+        "rack_units": 2,
+        "source": "NVIDIA Spectrum-X800 Ethernet platform (GTC 2024): SN5600, 51.2 Tb/s as 64 x 800GbE with "
+        "ConnectX-8 SuperNICs; power estimated as the 400G SN5600 row",
+        "estimate": True,
+    },
+    {
+        "slug": "tomahawk6-128x800",
+        "name": "Broadcom Tomahawk 6 102.4T switch (128x800G)",
+        "vendor": "Broadcom",
+        "fabric": "tomahawk6",
+        "radix": 128,
+        "port_speed_gbps": 800.0,
+        "power_w_copper": 1600.0,
+        "power_w_optics": 3520.0,  # + 128 x 15 W
+        "rack_units": 2,
+        "source": "Broadcom Tomahawk 6 (BCM78910, 2025-06): 102.4 Tb/s, 128 x 800GbE (or 64 x 1.6T, 512 x "
+        "200G); box power estimated",
         "estimate": True,
     },
 ]
@@ -852,6 +1164,36 @@ GPU_FAILURE_RATE_SETS: dict[str, Row] = {
         "estimate": True,
         "basis": ESTIMATED_RATE_SETS["nvidia-blackwell-estimate"],
     },
+    "gb300": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["nvidia-blackwell-estimate"],
+    },
+    "b300": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["nvidia-blackwell-estimate"],
+    },
+    "vr200": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": "NVIDIA Rubin: no published interruption log; the Blackwell estimate (parity with H100) carried forward",
+    },
+    "rubin-ultra": {
+        "dataset": "nvidia-blackwell-estimate",
+        "estimate": True,
+        "basis": "NVIDIA Rubin Ultra: no published interruption log; the Blackwell estimate (parity with H100) carried forward",
+    },
+    "mi355x": {
+        "dataset": "amd-instinct-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["amd-instinct-estimate"],
+    },
+    "ascend-910c": {
+        "dataset": "huawei-ascend-estimate",
+        "estimate": True,
+        "basis": ESTIMATED_RATE_SETS["huawei-ascend-estimate"],
+    },
     "cambricon-mlu370": {
         "dataset": "cambricon-estimate",
         "estimate": True,
@@ -958,6 +1300,39 @@ FAILURE_RATES: list[Row] = [
         "repair_hours": 4.0,
         "dataset": INFRASTRUCTURE_RATE_SET,
         "source": "Vendor rack/floor PDU MTBF claims 4e5-1e6 h; estimate",
+        "estimate": True,
+    },
+    # DC distribution stages (docs/model.md, "DC power architectures"): no field data published yet.
+    {
+        "component": "sst",
+        "per": "device",
+        "mtbf_hours": 250_000.0,
+        "interrupts_job": False,
+        "repair_hours": 8.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a solid-state transformer module taken at the double-conversion UPS module's "
+        "vendor MTBF (power electronics of the same class); no published field data for MV SSTs (2025)",
+        "estimate": True,
+    },
+    {
+        "component": "rectifier",
+        "per": "device",
+        "mtbf_hours": 250_000.0,
+        "interrupts_job": False,
+        "repair_hours": 4.0,  # hot-swappable rectifier shelves
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a sidecar power rack (OCP Mt Diablo, 2025) taken at a UPS module's vendor MTBF; "
+        "its rectifier shelves are hot-swapped",
+        "estimate": True,
+    },
+    {
+        "component": "dc_busway",
+        "per": "device",
+        "mtbf_hours": 500_000.0,
+        "interrupts_job": False,
+        "repair_hours": 4.0,
+        "dataset": INFRASTRUCTURE_RATE_SET,
+        "source": "Estimate: a DC busway taken at the PDU's vendor MTBF claims (4e5-1e6 h)",
         "estimate": True,
     },
     {
@@ -1230,6 +1605,34 @@ POWER_DEFAULTS: dict[str, Row] = {
     "efficiency_pdu": _d(0.995, "output/input", "PDU with no transformer, cable losses only; estimate", True),
     "efficiency_busway": _d(0.998, "output/input", "Busway conductor losses; estimate", True),
     "efficiency_rpp": _d(0.998, "output/input", "Remote power panel; estimate", True),
+    # DC distribution (docs/model.md, "DC power architectures"). The rack's own conversion (AC PSUs or the
+    # 800 VDC → 50 V DC/DC shelves) stays inside the servers' catalog power in every architecture.
+    "efficiency_sst": _d(
+        0.985,
+        "output/input",
+        "NVIDIA Technical Blog, 'NVIDIA 800 VDC Architecture Will Power the Next Generation of AI Factories' "
+        "(2025-05) and white paper '800 VDC Architecture for Next-Generation AI Factories' (2025-10): a "
+        "solid-state transformer takes 13.8-35 kV AC straight to 800 VDC, replacing the LV transformer, the "
+        "UPS's double conversion and the AC PDU; 98.5 % is an estimate at the top of SST makers' stated "
+        "97.5-98.5 %",
+        True,
+    ),
+    "efficiency_rectifier": _d(
+        0.975,
+        "output/input",
+        "OCP Mt Diablo (Diablo 400) disaggregated power rack (Meta, Microsoft, Google; OCP 2025): sidecar "
+        "power racks convert 480 VAC to ±400 VDC with battery backup units; 97.5 % as the OCP Open Rack V3 "
+        "power-shelf peak-efficiency class; estimate",
+        True,
+    ),
+    "efficiency_dc_busway": _d(
+        0.999,
+        "output/input",
+        "Estimate: I²R loss of a DC busway at 800 V (2 conductors at 1.25 A per kW) is about half an AC "
+        "busway's at 415 V (3 conductors at 1.39 A per kW) on the same copper, 0.1 % beside the AC busway's "
+        "0.2 %",
+        True,
+    ),
     "loss_reference_load": _d(
         0.5,
         "fraction of rating",
@@ -1388,8 +1791,8 @@ def default_value(name: str) -> float:
 
 
 def device_efficiency(kind: str) -> float:
-    """Default output/input efficiency of a power device kind ("ups", "pdu", ...)."""
-    return default_value(f"efficiency_{kind}")
+    """Default output/input efficiency of a power device kind ("ups", "pdu", "dc-busway", ...)."""
+    return default_value(f"efficiency_{kind.replace('-', '_')}")
 
 
 def peak_tflops(gpu_row: Row) -> dict[str, float]:

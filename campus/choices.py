@@ -37,12 +37,25 @@ class PowerDeviceKind(models.TextChoices):
     PDU = "pdu", "PDU"
     BUSWAY = "busway", "Busway"
     RPP = "rpp", "Remote power panel"
+    # DC distribution (docs/model.md, "DC power architectures"): MV AC straight to 800 VDC, AC to DC in a
+    # power rack (the OCP Mt Diablo sidecar, ±400 VDC), and the DC busway that carries it to the racks.
+    SST = "sst", "Solid-state transformer (MV AC to DC)"
+    RECTIFIER = "rectifier", "Rectifier / sidecar power rack (AC to DC)"
+    DC_BUSWAY = "dc-busway", "DC busway"
 
 
 class FeedSide(models.TextChoices):
     A = "A", "Side A"
     B = "B", "Side B"
     N = "N", "Single (no redundancy)"
+
+
+class PowerArchitecture(models.TextChoices):
+    """Distribution from medium voltage to the racks (the generator's ``power_architecture``; docs/generator.md)."""
+
+    AC = "ac", "AC (transformer, UPS, PDU)"
+    DC_800 = "dc-800", "800 VDC (solid-state transformer, DC busway)"
+    DC_400 = "dc-400", "±400 VDC (sidecar power racks, DC busway)"
 
 
 class CoolingPlantKind(models.TextChoices):
@@ -65,6 +78,7 @@ class NicKind(models.TextChoices):
     BLUEFIELD3 = "bluefield3", "BlueField-3 DPU"
     DUAL_PORT = "dual-port", "Dual-port 2x400G"
     ROCE_200GE = "roce-200ge", "Integrated 200GE RoCE"
+    CONNECTX8 = "connectx8", "ConnectX-8 SuperNIC (800G)"
 
 
 class Fabric(models.TextChoices):
@@ -72,6 +86,9 @@ class Fabric(models.TextChoices):
     SPECTRUM_X = "spectrum-x", "Spectrum-X Ethernet"
     TOMAHAWK5 = "tomahawk5", "Tomahawk 5 Ethernet"
     ROCE_200GE = "roce-200ge", "RoCE 200GE Ethernet"
+    INFINIBAND_XDR = "infiniband-xdr", "InfiniBand XDR (Quantum-X800)"
+    SPECTRUM_X800 = "spectrum-x800", "Spectrum-X800 Ethernet (800G)"
+    TOMAHAWK6 = "tomahawk6", "Tomahawk 6 Ethernet (800G)"
 
 
 class Topology(models.TextChoices):
@@ -84,6 +101,8 @@ class SwitchTier(models.TextChoices):
     SPINE = "spine", "Spine (tier 2)"
     CORE = "core", "Core (tier 3)"
     SUPER_SPINE = "super-spine", "Super-spine (tier 4, inter-island)"
+    # a campus layer joining more islands than one switch has ports for takes a second tier
+    SUPER_SPINE_2 = "super-spine-2", "Super-spine, second campus tier"
 
 
 class Network(models.TextChoices):

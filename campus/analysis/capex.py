@@ -25,6 +25,10 @@ UNIT_COST_USD_PER_KW: dict[str, float] = {
     "generator": 350.0,  # diesel standby set with fuel tank and enclosure
     "ups": 300.0,  # static double-conversion UPS with 5 min of batteries
     "pdu": 50.0,  # row power distribution / busway
+    # DC distribution (docs/model.md, "DC power architectures"); estimates
+    "sst": 350.0,  # solid-state transformer with storage on its 800 VDC bus: replaces transformer and UPS
+    "rectifier": 250.0,  # sidecar power rack: rectifier shelves and battery backup units
+    "dc-busway": 30.0,  # DC busway: ~40 % less copper than the AC busway per kW (power.distribution)
     # cooling, per kW of heat
     "cdu": 100.0,
     "crah": 150.0,

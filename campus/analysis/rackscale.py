@@ -12,6 +12,9 @@ import re
 
 NVL72_TRAYS_PER_RACK = 18  # GB200 NVL72: 18 compute trays of 4 GPUs
 _NVL_GPUS = re.compile(r"nvl(\d+)", re.IGNORECASE)
+# From Vera Rubin on NVIDIA names the NVLink domain by reticle dies, not packages: NVL144 is 72 Rubin packages
+# of 2 dies in 18 trays of 4, NVL576 is 144 Rubin Ultra packages of 4 dies in 72 blades of 2 (Kyber rack).
+DIES_PER_PACKAGE = {"vr200-nvl144-tray": 2, "rubin-ultra-nvl576-blade": 4}
 
 
 def whole_rack_nodes(node_model_slug: str, gpus_per_node: int) -> int | None:
@@ -20,7 +23,7 @@ def whole_rack_nodes(node_model_slug: str, gpus_per_node: int) -> int | None:
     match = _NVL_GPUS.search(node_model_slug)
     if match is None or gpus_per_node <= 0:
         return None
-    gpus = int(match.group(1))
+    gpus = int(match.group(1)) // DIES_PER_PACKAGE.get(node_model_slug, 1)
     if gpus == 72 and gpus_per_node == 4:
         return NVL72_TRAYS_PER_RACK
     return max(1, gpus // gpus_per_node)

@@ -10,6 +10,7 @@ from typing import Any
 
 from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
+from campus.analysis.distribution import distribution
 from campus.analysis.energy import facility_energy, grid_supply, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility import (
@@ -254,6 +255,8 @@ def campus_summary(
             "price_usd_per_kwh": snap.price_usd_per_kwh,
             "gpu_power_fraction": gpu_power_fraction,
             "chain_input_mw": kw_to_mw(chain.total_input_kw),
+            # AC, 800 VDC or ±400 VDC, with the chain's losses, copper and capex (campus.analysis.distribution)
+            "distribution": distribution(snap, chain).as_dict(),
             "utility_load_mw": {str(k): kw_to_mw(v) for k, v in chain.utility_load_kw.items()},
             "devices_over_planning_limit": [
                 {"id": d, "name": g.devices[d].name, "headroom_kw": chain.device_headroom_kw[d]}

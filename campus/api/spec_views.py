@@ -20,7 +20,6 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_field,
     inline_serializer,
 )
 from rest_framework import serializers, status
@@ -33,21 +32,14 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
-from campus.api.serializers_.site_plant import SitePlantFields
-from campus.choices import Fabric, NicKind, Redundancy, Topology
+from campus.api.serializers_.generate import GenerateSerializer
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
 from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chunks, encode_chunks, parse_spec
 from campus.interchange.generate import GeneratorError, generate
-from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
-from campus.interchange.generator.document import check_mix_node_models
-from campus.interchange.generator.phases import check_phases
 from campus.interchange.importer import SpecError, import_campus, spec_counts
-from campus.models import Campus, GPUModel, Job
-from twin.api.serializers.base import StrictFieldsMixin
+from campus.models import Campus, Job
 
-# The hard bound of the API schema; the configured limit (TWIN_GENERATE_MAX_GPUS, campus.jobs) is checked below it.
-GENERATE_GPUS_BOUND = 1 << 24
 READ_CHUNK = 1024 * 1024
 
 
@@ -385,149 +377,6 @@ class CampusExportView(APIView):
         response = StreamingHttpResponse(_export_stream(campus, extension), content_type=content_type)
         response["Content-Disposition"] = f'inline; filename="campus-{campus.pk}.{extension}"'
         return response
-
-
-class _GeneratorParameters(StrictFieldsMixin):
-    """A parameter the generator does not take is refused by name rather than silently ignored."""
-
-    def unknown_field_message(self) -> str:
-        return "unknown parameter; the generator takes: " + ", ".join(self.fields)
-
-
-class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
-    gpu_model = serializers.SlugField(max_length=64)
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
-    node_model = serializers.SlugField(
-        max_length=64,
-        required=False,
-        help_text="The server model of this entry (GET /api/node-models/); it must carry gpu_model. "
-        "Default: picked by nic, else the GPU model's first server.",
-    )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
-
-
-class PhaseEntrySerializer(serializers.Serializer):
-    date = serializers.DateField(help_text="The day the phase enters service, YYYY-MM-DD.")
-    gpus = serializers.IntegerField(min_value=1, max_value=GENERATE_GPUS_BOUND)
-    gpu_model = serializers.SlugField(max_length=64)
-
-
-@extend_schema_field(PhaseEntrySerializer(many=True))
-class PhasesField(serializers.JSONField):
-    """The build-out phases, checked as a whole by the generator (``phases[i].field`` names the fault)."""
-
-
-class GenerateSerializer(_GeneratorParameters, SitePlantFields):
-    """Parameters of the reference-design generator (docs/generator.md)."""
-
-    name = serializers.CharField(max_length=128)
-    gpus = serializers.IntegerField(
-        min_value=1,
-        max_value=GENERATE_GPUS_BOUND,
-        required=False,
-        help_text="At most TWIN_GENERATE_MAX_GPUS (1,048,576 by default); above TWIN_JOB_THRESHOLD_GPUS "
-        "(50,000) the campus is built by a background job (202).",
-    )
-    gpu_model = serializers.SlugField(max_length=64, default="h100-sxm")
-    fabric = serializers.ChoiceField(choices=Fabric.choices, default=Fabric.INFINIBAND_NDR)
-    topology = serializers.ChoiceField(choices=Topology.choices, default=Topology.RAIL_OPTIMIZED)
-    nic = serializers.ChoiceField(
-        choices=NicKind.choices,
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Picks the server model by NIC kind (default: the GPU model's first server).",
-    )
-    cooling = serializers.ChoiceField(choices=[("liquid", "Liquid"), ("air", "Air")], default="liquid")
-    pue = serializers.FloatField(
-        min_value=1.0,
-        max_value=3.0,
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="A typed PUE (an override). Omitted or null: the PUE is computed from the plant and the weather.",
-    )
-    price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
-    mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
-    phases = PhasesField(
-        required=False,
-        help_text="A build-out in phases, [{date, gpus, gpu_model}] in ascending date order (instead of "
-        "gpu_model or mix): each phase gets buildings of its own, in service from its date.",
-    )
-    oversubscription = serializers.FloatField(min_value=1, max_value=64, default=7.0)
-    pod_max_gpus = serializers.IntegerField(min_value=8, max_value=524_288, default=8192)
-    building_max_it_mw = serializers.FloatField(min_value=0.1, max_value=2000, default=80.0)
-    hall_max_it_mw = serializers.FloatField(min_value=0.1, max_value=500, default=20.0)
-    racks_per_row = serializers.IntegerField(min_value=1, max_value=60, default=32)
-    location = serializers.CharField(max_length=256, required=False, default="", allow_blank=True)
-    bess_mw_per_building = serializers.FloatField(
-        min_value=0,
-        max_value=10_000,
-        default=0.0,
-        help_text="Battery energy storage per building, MW (half on each substation bus); 0: none.",
-    )
-    bess_hours = serializers.FloatField(
-        min_value=0.01,
-        max_value=100,
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Hours of storage at full power (energy_mwh = power_mw x bess_hours); default 2 h.",
-    )
-    power_redundancy = serializers.ChoiceField(
-        choices=Redundancy.choices,
-        default=DEFAULT_POWER_REDUNDANCY,
-        help_text="Critical power topology: N (one path), N+1 (distributed redundant blocks, k + 1 make k) "
-        "or 2N (two complete paths); docs/generator.md.",
-    )
-    cooling_redundancy = serializers.ChoiceField(
-        choices=Redundancy.choices,
-        default=DEFAULT_COOLING_REDUNDANCY,
-        help_text="Cooling units and plants: N (as needed), N+1 (one spare per group) or 2N (twice as many).",
-    )
-    replace = serializers.BooleanField(default=False)
-    background = serializers.BooleanField(
-        default=False, help_text="Build the campus in a background job (202) whatever its size."
-    )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
-
-    def validate(self, attrs: dict) -> dict:
-        mix = attrs.get("mix")
-        limit = jobs.generate_max_gpus()
-        if "phases" in attrs:
-            known = set(GPUModel.objects.values_list("slug", flat=True))
-            try:
-                check_phases(attrs["phases"], dict.fromkeys(known))
-            except GeneratorError as exc:
-                raise serializers.ValidationError({exc.field: [exc.message]}) from None
-            if sum(p["gpus"] for p in attrs["phases"]) > limit:
-                raise serializers.ValidationError(
-                    {"phases": f"at most {limit} GPUs in all (TWIN_GENERATE_MAX_GPUS)"}
-                )
-        elif not mix and attrs.get("gpus") is None:
-            raise serializers.ValidationError({"gpus": "give gpus, a mix or phases"})
-        if mix and any("node_model" in m for m in mix):
-            try:
-                check_mix_node_models(mix, db_catalog())
-            except GeneratorError as exc:
-                raise serializers.ValidationError({exc.field: [exc.message]}) from None
-        if mix and sum(m["gpus"] for m in mix) > limit:
-            raise serializers.ValidationError(
-                {"mix": f"at most {limit} GPUs in all (TWIN_GENERATE_MAX_GPUS)"}
-            )
-        if not mix and attrs.get("gpus") is not None and attrs["gpus"] > limit:
-            raise serializers.ValidationError({"gpus": f"at most {limit} GPUs (TWIN_GENERATE_MAX_GPUS)"})
-        if not attrs["replace"] and Campus.objects.filter(name=attrs["name"].strip()).exists():
-            raise serializers.ValidationError({"name": f'a campus named "{attrs["name"]}" already exists'})
-        return attrs
 
 
 class CampusGenerateView(APIView):

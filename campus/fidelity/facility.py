@@ -5,7 +5,7 @@ from __future__ import annotations
 from campus import catalog_data as cat
 from campus.analysis.catalog import catalog_specs
 from campus.analysis.energy import facility_energy, it_breakdown
-from campus.analysis.fabric import design_fabric, max_endpoints
+from campus.analysis.fabric import design_campus_fabric, design_fabric, max_endpoints
 from campus.fidelity.campuses import generated_rack_kw, synthetic_100k_h100
 from campus.fidelity.scorecard import Case, relative
 from simulations.engine.kinds.liquid_cooling.params import LiquidCoolingParams
@@ -53,6 +53,12 @@ def _gb300_rack_kw() -> float | None:
 
 
 # ---------------------------------------------------------------- fabric
+
+
+def _llama3_cluster_tiers() -> float:
+    """Tiers of 8 islands of 3,072 GPUs (one 400G port each) on radix-128 Ethernet switches, 1:7 above them."""
+    switch = catalog_specs()["switch_models"]["tomahawk5-128x400"]
+    return float(design_campus_fabric([3072] * 8, switch, inter_island_oversubscription=7.0).tiers)
 
 
 def _switch_w(topology: str, leaf_spine_m: float) -> float:
@@ -145,8 +151,6 @@ CASES: list[Case] = [
         145.0,
         "130-145",
         twin=_gb300_rack_kw,
-        expected_fail="the catalog has no GB300 (Blackwell Ultra) GPU or NVL72 tray; its published tray "
-        "overhead (Grace CPUs, ConnectX-8 NICs) is not public enough to add one without a guess",
     ),
     Case(
         "eia-energy-cost-100k",
@@ -235,6 +239,19 @@ CASES: list[Case] = [
         524288,
         "exact",
         twin=lambda: max_endpoints(3, 128),
+    ),
+    Case(
+        "llama3-24k-cluster-tiers",
+        "fabric",
+        "tiers of a 24,576-GPU RoCE cluster: 8 pods of 3,072 GPUs, full bisection inside, 1:7 above",
+        "tiers",
+        "Llama 3 Herd of Models, arXiv 2407.21783, §3.3.1: a three-layer Clos (ToR, cluster switch, "
+        "aggregation), pods of 3,072 GPUs without oversubscription, 1:7 at the aggregation layer",
+        "3",
+        3,
+        3,
+        "exact",
+        twin=_llama3_cluster_tiers,
     ),
     Case(
         "quantum-2-switch-power-dac",

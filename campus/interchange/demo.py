@@ -2,7 +2,8 @@
 
 Built by the reference-design generator with a mix, so it exercises every kind of inventory: a 2N power
 chain with generators, CDUs and CRAHs on chillers with a water-side economiser (Ashburn's hottest hours are
-too warm for dry coolers on a 25 °C loop), three compute islands and a super-spine between them.
+too warm for dry coolers on a 25 °C loop), four compute islands sharing a non-blocking core (islands of
+2,048 H100 with 7:1 uplinks would need three tiers of their own on radix 64; docs/model.md §4).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ _SLUG = {"type": "string", "minLength": 1, "maxLength": 64}
 # Service dates (ISO 8601 calendar dates; the validation checks the day exists and retire > in service).
 _DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
 PHASES = {"in_service_date": _DATE, "retire_date": _DATE}
-# A rack's A/B feed ratings: a rack draws at most 500 kW (Rack.design_kw), a feed may be sized above it.
+# A rack's A/B feed ratings: a rack draws at most 1,000 kW (Rack.design_kw), a feed may be sized above it.
 _RACK_FEED_KW = _num(0.1, 2_000)
 
 NODE_GROUP = _obj(
@@ -90,7 +90,7 @@ RACK = _obj(
         "depth_m": _num(0.1, 5),
         "rack_units": _int(1, 60),
         "cooling_type": _enum(CoolingType),
-        "design_kw": _num(0, 500),
+        "design_kw": _num(0, 1_000),
         "extra_it_kw": _num(0, 500),
         "status": _enum(Status),
         "feed_a": _name(),

@@ -9,7 +9,7 @@ from .base import CatalogModel, TimestampedModel
 
 # Physical bounds of catalog figures (docs/catalog.md, "Physical bounds"): a catalog row beyond them is a
 # typing error, not hardware. With them a server is at most 72 x 5 kW + 20 kW + 32 NICs ≈ 382 kW, inside the
-# largest rack design (Rack.design_kw ≤ 500 kW), and one server is never taller than a 52U rack.
+# largest rack design (Rack.design_kw ≤ 1,000 kW), and one server is never taller than a 52U rack.
 MAX_GPU_TDP_W = 5_000  # boards shipping in 2025 draw ≤ 1.4 kW (B300, MI355X); announced ones ~3.6 kW
 MAX_SERVER_OVERHEAD_W = 20_000  # a large 8-GPU chassis's supplies: DGX H100, 6 x 3.3 kW = 19.8 kW
 MAX_SERVER_RACK_UNITS = 52  # the tallest common EIA-310 rack (42U, 45U, 48U, 52U)
@@ -50,6 +50,9 @@ class GPUModel(CatalogModel):
     )
     memory_gb = models.FloatField(validators=[MinValueValidator(0)])
     memory_bandwidth_tbps = models.FloatField(default=0, validators=[MinValueValidator(0)])
+    peak_fp4_tflops = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0)], help_text="Dense FP4 peak, TFLOPS."
+    )
     peak_fp8_tflops = models.FloatField(null=True, blank=True, validators=[MinValueValidator(0)])
     peak_bf16_tflops = models.FloatField(validators=[MinValueValidator(0)])
     peak_fp16_tflops = models.FloatField(validators=[MinValueValidator(0)])

@@ -7,6 +7,9 @@ from campus.choices import Climate, CoolingType, Redundancy, Status
 
 from .base import SET_NULL_STAMPED, InventoryModel, TimestampedModel
 
+# The densest rack design: the Kyber rack of Rubin Ultra NVL576 draws ~600 kW (NVIDIA GTC 2025 roadmap).
+MAX_RACK_DESIGN_KW = 1000
+
 
 class Campus(TimestampedModel):
     name = models.CharField(max_length=128, unique=True)
@@ -194,7 +197,7 @@ class Rack(InventoryModel):
     )
     cooling_type = models.CharField(max_length=16, choices=CoolingType.choices, default=CoolingType.AIR)
     design_kw = models.FloatField(
-        validators=[MinValueValidator(0), MaxValueValidator(500)],
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_RACK_DESIGN_KW)],
         help_text="Design IT power, kW: at least its servers at full TDP plus extra_it_kw on every day.",
     )
     extra_it_kw = models.FloatField(

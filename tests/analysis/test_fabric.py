@@ -221,16 +221,31 @@ def test_other_networks_are_counted_separately():
 
 
 def test_campus_design_adds_the_inter_island_tier_and_its_switches():
-    c = design_campus_fabric([2048, 2048], QM9700, inter_island_oversubscription=8.0)
+    # Islands of 1,792 at 8:1 on radix 64: 1,792 / 8 = 224 uplinks each; leaves 1,792 / 32 = 56; the spines
+    # take 1,792 leaf cables + 224 uplinks = 2,016 ports: ⌈2,016 / 64⌉ = 32 spines, no more than the 32 a
+    # leaf's 32 up-ports reach. Campus: 448 uplinks / 64 = 7 super-spines. 3 tiers.
+    c = design_campus_fabric([1792, 1792], QM9700, inter_island_oversubscription=8.0)
     assert c.tiers == 3
-    assert c.inter_island.uplinks == 512
-    # Each island: 64 leaves; its 2,048 leaf uplinks and 2,048 / 8 = 256 campus uplinks on spines of
-    # their own: (2,048 + 256) / 64 = 36 spines (not the 32 of a lone island). Campus: 512 / 64 = 8.
-    assert [i.switches_per_tier for i in c.islands] == [(64, 36), (64, 36)]
-    assert c.switches == 2 * (64 + 36) + 8
-    assert c.links_by_medium == {"sr": 8192, "fr": 512}
+    assert c.inter_island.uplinks == 448 and not c.inter_island.shared
+    assert [i.switches_per_tier for i in c.islands] == [(56, 32), (56, 32)]
+    assert c.switches == 2 * (56 + 32) + 7
+    assert c.links_by_medium == {"sr": 4 * 1792, "fr": 448}
     single = design_campus_fabric([2048], QM9700)
     assert single.tiers == 2 and single.inter_island.switches == 0
+
+
+def test_islands_at_the_two_tier_limit_share_a_non_blocking_core():
+    # Islands of 2,048 = k²/2 with 256 uplinks at 8:1 would need ⌈(2,048 + 256) / 64⌉ = 36 spines, but a
+    # leaf's 32 up-ports reach only 32: each island needs a third tier, and a super-spine above makes 4.
+    # One 3-tier fat tree of 4,096 end points is 3 tiers and fewer switches: per island 2,048 / 32 = 64
+    # leaves and 64 spines (32 down, 32 up: 2,048 cables up), shared cores 4,096 / 64 = 64.
+    c = design_campus_fabric([2048, 2048], QM9700, inter_island_oversubscription=8.0)
+    assert c.tiers == 3 and c.inter_island.shared
+    assert [i.switches_per_tier for i in c.islands] == [(64, 64), (64, 64)]
+    assert c.inter_island.switches_per_tier == (64,)
+    assert c.switches == 2 * (64 + 64) + 64
+    # the 4-tier way: islands of 64 + 64 + ⌈(2,048 + 256) / 64⌉ = 36, super-spines 512 / 64 = 8: 344 > 320
+    assert c.switches < 2 * (64 + 64 + 36) + 8
 
 
 def test_inventory_pod_reports_the_tiers_its_size_needs():

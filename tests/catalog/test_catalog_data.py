@@ -73,7 +73,7 @@ def test_node_models_point_at_catalog_gpus_and_nic_kinds() -> None:
     for node in cat.NODE_MODELS:
         cat.gpu(node["gpu"])
         cat.nic_kind(node["nic_kind"])
-        assert node["nic_kind"] in {"connectx7", "bluefield3", "dual-port", "roce-200ge"}
+        assert node["nic_kind"] in {"connectx7", "bluefield3", "dual-port", "roce-200ge", "connectx8"}
 
 
 def test_every_gpu_can_be_placed_in_some_node_model() -> None:

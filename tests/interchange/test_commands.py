@@ -128,6 +128,46 @@ def test_generate_takes_the_redundancy_options(tmp_path):
 
 
 @pytest.mark.django_db
+def test_generate_takes_island_size_and_planning_margin(tmp_path):
+    target = tmp_path / "spec.yaml"
+    run(
+        "generate_campus",
+        "--name",
+        "Grow",
+        "--gpus",
+        "2048",
+        "--island-gpus",
+        "1024",
+        "--planning-margin-pct",
+        "10",
+        "--island-spans-buildings",
+        "--spec-only",
+        "-o",
+        str(target),
+    )
+    spec = yaml.safe_load(target.read_text())
+    assert len(spec["pods"]) == 2
+    assert "Planning margin 10 %" in spec["campus"]["description"]
+    run(
+        "generate_campus",
+        "--name",
+        "Phased",
+        "--phases",
+        "2026-01-01:h100-sxm:1024:40,2027-01-01:h100-sxm:1024",
+        "--spec-only",
+        "-o",
+        str(target),
+    )
+    assert len(yaml.safe_load(target.read_text())["buildings"]) == 2
+    with pytest.raises(CommandError, match="--phases"):
+        run("generate_campus", "--name", "Bad", "--phases", "2026-01-01:h100-sxm:1024:lots")
+    with pytest.raises(CommandError, match="--island-gpus"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--island-gpus", "4")
+    with pytest.raises(CommandError, match="--planning-margin-pct"):
+        run("generate_campus", "--name", "Bad", "--gpus", "1024", "--planning-margin-pct", "200")
+
+
+@pytest.mark.django_db
 def test_demo_campus_loads_once():
     first, _ = run("load_demo_campus")
     campus = Campus.objects.get(pk=int(first))

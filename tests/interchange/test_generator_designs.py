@@ -16,6 +16,7 @@ from campus.analysis.energy import it_breakdown
 from campus.analysis.facility.year import facility_year
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.impact import impact
+from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.weather import CLIMATES, reference_year
 from campus.interchange.generate import FABRIC_SWITCH, GeneratorError, generate
 from campus.interchange.spec_snapshot import spec_snapshot
@@ -38,13 +39,15 @@ def grid_outage(snap) -> tuple[int, int, int]:
 @st.composite
 def designs(draw) -> dict:
     """A valid parameter set: one or two GPU models, a fabric every one of their vendors offers, a NIC
-    the first model has a server for, 1k-30k GPUs."""
+    the first model has a server for, 1k-30k GPUs, a planning margin, islands across small buildings."""
     models = draw(st.lists(st.sampled_from(sorted(GPU_VENDOR)), min_size=1, max_size=2, unique=True))
     fabrics = set(FABRIC_SWITCH)
     for m in models:
         fabrics &= set(cat.fabrics_for_vendor(GPU_VENDOR[m]))
     fabric = draw(st.sampled_from(sorted(fabrics)))
-    cooling = "liquid" if "gb200" in models else draw(st.sampled_from(["liquid", "air"]))
+    # rack-scale NVLink domains (NVL72, NVL144, NVL576) come only liquid-cooled
+    rack_scale = any(whole_rack_nodes(n["slug"], n["gpus_per_node"]) for m in models for n in NODES_BY_GPU[m])
+    cooling = "liquid" if rack_scale else draw(st.sampled_from(["liquid", "air"]))
     total = draw(st.integers(1000, 30_000))
     mix = [{"gpu_model": m, "gpus": max(8, total // len(models) // 8 * 8)} for m in models]
     params = {
@@ -55,7 +58,13 @@ def designs(draw) -> dict:
         "pod_max_gpus": draw(st.sampled_from([2048, 4096, 8192])),
         "hall_max_it_mw": draw(st.sampled_from([2.0, 5.0, 20.0])),
         "racks_per_row": draw(st.sampled_from([8, 16, 32])),
+        "power_architecture": draw(st.sampled_from(["ac", "dc-800", "dc-400"])),
+        "planning_margin_pct": draw(st.sampled_from([0.0, 10.0, 25.0])),
     }
+    if params["hall_max_it_mw"] <= 5.0 and draw(st.booleans()):
+        # buildings smaller than an island: the island continues in the next building
+        params["building_max_it_mw"] = 2 * params["hall_max_it_mw"]
+        params["island_spans_buildings"] = True
     if len(models) == 1:
         params["nic"] = draw(
             st.sampled_from([None, *sorted({n["nic_kind"] for n in NODES_BY_GPU[models[0]]})])

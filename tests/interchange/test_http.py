@@ -261,6 +261,14 @@ def test_generate_creates_a_campus(planner_client):
         # IT limits a compute island (8,192 H100: 10.4 MW of servers) or one rack cannot be held within
         ({"name": "X", "gpus": 16384, "building_max_it_mw": 8, "hall_max_it_mw": 4}, "building_max_it_mw"),
         ({"name": "X", "gpus": 1024, "hall_max_it_mw": 0.03}, "hall_max_it_mw"),
+        # island size and planning margin
+        ({"name": "X", "gpus": 1024, "island_gpus": 4}, "island_gpus"),
+        ({"name": "X", "gpus": 1024, "island_gpus": 70_000}, "island_gpus"),
+        ({"name": "X", "gpus": 1024, "island_gpus": "many"}, "island_gpus"),
+        ({"name": "X", "gpus": 1024, "island_gpus": 512, "pod_max_gpus": 256}, "island_gpus"),
+        ({"name": "X", "gpus": 1024, "planning_margin_pct": -5}, "planning_margin_pct"),
+        ({"name": "X", "gpus": 1024, "planning_margin_pct": 150}, "planning_margin_pct"),
+        ({"name": "X", "gpus": 1024, "island_spans_buildings": "sometimes"}, "island_spans_buildings"),
     ],
 )
 def test_generate_bad_field_gives_400_naming_it(planner_client, payload, field):

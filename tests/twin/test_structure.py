@@ -43,7 +43,6 @@ OVERSIZED: dict[str, int] = {
     "campus.analysis.headroom": 1237,
     "campus.analysis.placement": 1326,
     "campus.api.analytics": 633,
-    "campus.api.spec_views": 611,
     "campus.api.views": 868,
     "campus.branching": 783,
     "campus.interchange.importer": 655,

@@ -1,9 +1,19 @@
-"""Back-end GPU fabric: fat-tree design maths (``design``), the inventory the campus generator lays out
-(``generate``), and a count of what an inventory holds (``inventory``).
+"""Back-end GPU fabric: fat-tree design maths (``design``), islands joined on a campus (``campus``), the
+inventory the synthetic campuses lay out (``generate``), and a count of what an inventory holds
+(``inventory``).
 
-The public names of all three stay importable from ``campus.analysis.fabric``.
+The public names of all four stay importable from ``campus.analysis.fabric``.
 """
 
+from campus.analysis.fabric.campus import (
+    CampusFabricDesign,
+    CampusPlan,
+    InterIslandDesign,
+    campus_layer_counts,
+    design_campus_fabric,
+    design_inter_island,
+    plan_campus,
+)
 from campus.analysis.fabric.design import (
     INTER_ISLAND_M,
     LEAF_SPINE_M,
@@ -13,13 +23,10 @@ from campus.analysis.fabric.design import (
     SPINE_CORE_M,
     TIER_NAMES,
     TRANSCEIVERS_PER_NIC,
-    CampusFabricDesign,
     FabricDesign,
     FabricLayer,
-    InterIslandDesign,
-    design_campus_fabric,
+    closes,
     design_fabric,
-    design_inter_island,
     leaf_down_ports,
     leaf_uplinks,
     max_endpoints,
@@ -28,6 +35,7 @@ from campus.analysis.fabric.design import (
     pod_tiers,
     tier_name,
     tiers_for,
+    top_switches_reachable,
 )
 from campus.analysis.fabric.generate import inventory_for_campus
 from campus.analysis.fabric.inventory import FabricSummary, PodFabric, fabric_from_inventory
@@ -42,11 +50,14 @@ __all__ = [
     "TIER_NAMES",
     "TRANSCEIVERS_PER_NIC",
     "CampusFabricDesign",
+    "CampusPlan",
     "FabricDesign",
     "FabricLayer",
     "FabricSummary",
     "InterIslandDesign",
     "PodFabric",
+    "campus_layer_counts",
+    "closes",
     "design_campus_fabric",
     "design_fabric",
     "design_inter_island",
@@ -57,7 +68,9 @@ __all__ = [
     "max_endpoints",
     "media_power_w_per_end",
     "medium_for_length",
+    "plan_campus",
     "pod_tiers",
     "tier_name",
     "tiers_for",
+    "top_switches_reachable",
 ]

@@ -21,7 +21,7 @@ power_w_per_end at both ends.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from campus.analysis.snapshot import MediumSpec, SwitchSpec
@@ -68,25 +68,40 @@ def leaf_down_ports(radix: int, oversubscription: float) -> int:
     return max(1, int(radix * oversubscription / (1.0 + oversubscription)))
 
 
+def top_switches_reachable(tiers: int, radix: int, down: int) -> int:
+    """Most top-tier switches a ``tiers``-tier fat tree can wire so that every switch of the tier below
+    reaches each of them (a two-tier leaf's ``radix - down`` up-ports, then ``radix/2`` per middle tier):
+    ``(k - down) * (k/2)**(t-2)``. More top switches than this and some lower switch cannot reach them all,
+    so the tree does not close."""
+    if tiers <= 1:
+        return 1
+    return (radix - down) * (radix // 2) ** (tiers - 2)
+
+
+def closes(endpoints: int, radix: int, tiers: int, oversubscription: float = 1.0, uplinks: int = 0) -> bool:
+    """Whether ``tiers`` tiers of radix-``radix`` switches hold ``endpoints`` end points and ``uplinks``
+    ports up to a campus layer: one switch holds both on its ``radix`` ports; with two or more, the top tier
+    needs ``ceil((cables from below + uplinks) / radix)`` switches, no more than ``top_switches_reachable``."""
+    if tiers <= 1:
+        return endpoints + uplinks <= radix
+    down = leaf_down_ports(radix, oversubscription)
+    cables = leaf_uplinks(endpoints, down, radix)
+    return cables + uplinks <= radix * top_switches_reachable(tiers, radix, down)
+
+
 def tiers_for(endpoints: int, radix: int, oversubscription: float = 1.0) -> int:
     """Fewest fat-tree tiers of radix-``radix`` switches that reach ``endpoints`` end points."""
-    if endpoints <= radix:
-        return 1
-    down = leaf_down_ports(radix, oversubscription)
-    tiers, reach = 2, down * radix
-    while reach < endpoints:
-        tiers += 1
-        reach *= radix // 2
-    return tiers
+    return pod_tiers(endpoints, radix, oversubscription)
 
 
 def pod_tiers(endpoints: int, radix: int, oversubscription: float = 1.0, uplinks: int = 0) -> int:
-    """Tiers of an island of ``endpoints`` end points whose top tier also carries ``uplinks`` ports up to a
-    campus layer: one switch when end points and uplinks fit its ``radix`` ports, else ``tiers_for``
-    (at least two)."""
-    if endpoints + uplinks <= radix:
-        return 1
-    return max(2, tiers_for(endpoints, radix, oversubscription))
+    """Fewest tiers of an island of ``endpoints`` end points whose top tier also carries ``uplinks`` ports up
+    to a campus layer (``closes``): the uplinks take top-tier ports, so an island at the two-tier limit
+    with uplinks needs a third tier (8,192 end points on radix 128 with 1,171 uplinks: 3 tiers)."""
+    tiers = 1
+    while not closes(endpoints, radix, tiers, oversubscription, uplinks):
+        tiers += 1
+    return tiers
 
 
 def leaf_uplinks(ports_in_use: int, down: int, radix: int) -> int:
@@ -95,10 +110,27 @@ def leaf_uplinks(ports_in_use: int, down: int, radix: int) -> int:
     return math.ceil(ports_in_use * (radix - down) / down)
 
 
-def max_endpoints(tiers: int, radix: int, oversubscription: float = 1.0) -> int:
+def max_endpoints(
+    tiers: int, radix: int, oversubscription: float = 1.0, uplink_oversubscription: float | None = None
+) -> int:
+    """Most end points ``tiers`` tiers reach: ``down * k * (k/2)**(t-2)`` (k²/2 and k³/4 non-blocking).
+    With ``uplink_oversubscription`` the top tier also sends ``ceil(E / ratio)`` uplinks to a campus layer,
+    which take its ports (radix 128, two tiers, 7:1: 7,168 rather than 8,192)."""
     if tiers <= 1:
-        return radix
-    return leaf_down_ports(radix, oversubscription) * radix * (radix // 2) ** (tiers - 2)
+        if uplink_oversubscription is None:
+            return radix
+        return max(e for e in range(radix + 1) if e + math.ceil(e / uplink_oversubscription) <= radix)
+    reach = leaf_down_ports(radix, oversubscription) * radix * (radix // 2) ** (tiers - 2)
+    if uplink_oversubscription is None:
+        return reach
+    lo, hi = 0, reach  # closes() is monotone in the end points: the largest that closes, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if closes(mid, radix, tiers, oversubscription, math.ceil(mid / uplink_oversubscription)):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 @dataclass(frozen=True)
@@ -194,11 +226,15 @@ def design_fabric(
     leaf_spine_m: float = LEAF_SPINE_M,
     spine_core_m: float = SPINE_CORE_M,
     uplinks: int = 0,
+    tiers: int | None = None,
 ) -> FabricDesign:
     """Size a fat tree for ``gpus`` GPUs of ``nics_per_gpu`` back-end ports each.
 
     ``uplinks``: ports the top tier gives to a campus layer above the island (0 for a lone island);
-    they add top-tier switches (and make a second tier when end points and uplinks overflow one switch).
+    they take top-tier ports, so they add top-tier switches and, past what the tiers can reach
+    (``closes``), a tier.
+    ``tiers``: the island's own tiers when its top is shared with other islands (``plan_campus``: a
+    non-blocking top above islands that sends all its cables up); None, the fewest that close.
 
     ``node_leaf_m`` defaults by topology (rail-optimized 30 m of optics, middle-of-rack 3 m of DAC);
     layers above the second boundary use ``spine_core_m`` (and ``spine_core_m`` again beyond).
@@ -216,13 +252,16 @@ def design_fabric(
         raise ValueError("gpus_per_rack: must be > 0")
     if uplinks < 0:
         raise ValueError("uplinks: must be >= 0")
+    if tiers is not None and tiers < 1:
+        raise ValueError("tiers: must be >= 1")
     if node_leaf_m is None:
         if topology not in NODE_LEAF_M:
             raise ValueError(f"topology: must be one of {', '.join(NODE_LEAF_M)}")
         node_leaf_m = NODE_LEAF_M[topology]
     k = switch.radix
     endpoints = gpus * nics_per_gpu
-    tiers = pod_tiers(endpoints, k, oversubscription, uplinks)
+    if tiers is None:
+        tiers = pod_tiers(endpoints, k, oversubscription, uplinks)
     down = leaf_down_ports(k, oversubscription) if tiers > 1 else k
     counts, layer_links = _switch_tier_counts(endpoints, k, tiers, down, uplinks)
     lengths = [node_leaf_m, leaf_spine_m] + [spine_core_m] * max(0, tiers - 2)
@@ -299,125 +338,4 @@ def _finish(
         bisection_tbps=endpoints * switch.port_speed_gbps / 2.0 / oversubscription / 1000.0,
         max_endpoints=max_endpoints(tiers, k, oversubscription),
         leaf_down_ports=down,
-    )
-
-
-@dataclass(frozen=True)
-class InterIslandDesign:
-    """The layer joining compute islands, oversubscribed by ``oversubscription`` (Meta: 7:1)."""
-
-    islands: int
-    uplinks: int
-    switches: int
-    medium: str
-    length_m: float
-    transceivers: int
-    fabric_power_kw: float
-    bisection_tbps: float
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-def design_inter_island(
-    island_endpoints: Sequence[int],
-    switch: SwitchSpec,
-    oversubscription: float = 7.0,
-    length_m: float = INTER_ISLAND_M,
-) -> InterIslandDesign:
-    """Each island sends ``ceil(endpoints / oversubscription)`` uplinks to a super-spine layer of
-    ``ceil(uplinks / radix)`` switches. The island-side ports are on the island's top tier, sized for
-    them by ``design_fabric(..., uplinks=...)``; this layer counts only the campus switches."""
-    if oversubscription < 1.0:
-        raise ValueError("oversubscription: must be >= 1")
-    if len(island_endpoints) < 2:
-        return InterIslandDesign(len(island_endpoints), 0, 0, "", length_m, 0, 0.0, 0.0)
-    uplinks = sum(math.ceil(e / oversubscription) for e in island_endpoints)
-    switches = math.ceil(uplinks / switch.radix)
-    medium = medium_for_length(length_m)
-    optical = medium in OPTICAL_MEDIA
-    power_w = switches * (switch.power_w_optics if optical else switch.power_w_copper)
-    return InterIslandDesign(
-        islands=len(island_endpoints),
-        uplinks=uplinks,
-        switches=switches,
-        medium=medium,
-        length_m=length_m,
-        transceivers=2 * uplinks if optical else 0,
-        fabric_power_kw=power_w / 1000.0,
-        bisection_tbps=uplinks * switch.port_speed_gbps / 2.0 / 1000.0,
-    )
-
-
-@dataclass(frozen=True)
-class CampusFabricDesign:
-    """One fat tree per island plus the inter-island layer; totals across both."""
-
-    islands: tuple[FabricDesign, ...]
-    inter_island: InterIslandDesign
-    tiers: int
-    switches: int
-    links_by_medium: dict[str, int]
-    transceivers: float
-    copper_share: float
-    fabric_power_kw: float
-
-    def as_dict(self) -> dict:
-        return {
-            "islands": [d.as_dict() for d in self.islands],
-            "inter_island": self.inter_island.as_dict(),
-            "tiers": self.tiers,
-            "switches": self.switches,
-            "links_by_medium": self.links_by_medium,
-            "transceivers": self.transceivers,
-            "copper_share": self.copper_share,
-            "fabric_power_kw": self.fabric_power_kw,
-        }
-
-
-def design_campus_fabric(
-    island_gpus: Sequence[int],
-    switch: SwitchSpec,
-    topology: str = "rail-optimized",
-    inter_island_oversubscription: float = 7.0,
-    inter_island_m: float = INTER_ISLAND_M,
-    **island_kw,
-) -> CampusFabricDesign:
-    """Non-blocking islands of ``island_gpus`` GPUs each, joined above by an oversubscribed layer."""
-    if not island_gpus:
-        raise ValueError("island_gpus: must not be empty")
-    if inter_island_oversubscription < 1.0:
-        raise ValueError("inter_island_oversubscription: must be >= 1")
-    nics = island_kw.get("nics_per_gpu", 1)
-    # Each island's top tier holds its uplinks to the campus layer on switches of its own.
-    islands = tuple(
-        design_fabric(
-            n,
-            switch,
-            topology,
-            uplinks=math.ceil(n * nics / inter_island_oversubscription) if len(island_gpus) > 1 else 0,
-            **island_kw,
-        )
-        for n in island_gpus
-    )
-    inter = design_inter_island(
-        [d.endpoints for d in islands], switch, inter_island_oversubscription, inter_island_m
-    )
-    links: dict[str, int] = {}
-    for d in islands:
-        for m, n in d.links_by_medium.items():
-            links[m] = links.get(m, 0) + n
-    if inter.uplinks:
-        links[inter.medium] = links.get(inter.medium, 0) + inter.uplinks
-    total = sum(links.values())
-    copper = sum(n for m, n in links.items() if m not in OPTICAL_MEDIA)
-    return CampusFabricDesign(
-        islands=islands,
-        inter_island=inter,
-        tiers=max(d.tiers for d in islands) + (1 if inter.switches else 0),
-        switches=sum(d.switches for d in islands) + inter.switches,
-        links_by_medium=links,
-        transceivers=sum(d.transceivers for d in islands) + inter.transceivers,
-        copper_share=copper / total if total else 0.0,
-        fabric_power_kw=sum(d.fabric_power_kw for d in islands) + inter.fabric_power_kw,
     )

@@ -8,7 +8,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from campus.analysis.fabric.design import design_fabric, design_inter_island, leaf_uplinks, tier_name
+from campus.analysis.fabric.campus import design_inter_island
+from campus.analysis.fabric.design import (
+    SPINE_CORE_M,
+    design_fabric,
+    leaf_uplinks,
+    medium_for_length,
+    tier_name,
+)
 from campus.analysis.snapshot import LinkSnap, NodeSpec, PodSnap, RackSnap, SwitchSnap, SwitchSpec
 
 
@@ -22,7 +29,8 @@ def inventory_for_campus(
     """Switch groups and link bundles for racks of identical ``node`` servers, one fat tree per pod.
 
     Leaves are grouped per rack row (16 racks by y position), spines per hall when the island has three
-    or more tiers, higher tiers per pod; one campus-level super-spine group joins the pods. Counts follow
+    or more tiers, higher tiers per pod; a campus-level super-spine group per tier of the layer joins
+    the pods (``design_inter_island``: the oversubscribed layer, a second tier past k pods). Counts follow
     ``design_fabric`` per pod, rounded up per group.
     """
     switches: list[SwitchSnap] = []
@@ -129,12 +137,23 @@ def inventory_for_campus(
         pod_top[pod.id] = (lower[0][0], endpoints)
     if len(pod_top) >= 2:
         inter = design_inter_island([e for _, e in pod_top.values()], switch, inter_island_oversubscription)
-        sid += 1
-        switches.append(
-            SwitchSnap(
-                sid, "Campus super-spine", None, "super-spine", switch.slug, inter.switches, None, None
+        groups = []
+        for j, count in enumerate(inter.switches_per_tier):
+            sid += 1
+            suffix = "" if j == 0 else f"-{j + 1}"
+            switches.append(
+                SwitchSnap(
+                    sid,
+                    f"Campus super-spine{suffix}",
+                    None,
+                    f"super-spine{suffix}",
+                    switch.slug,
+                    count,
+                    None,
+                    None,
+                )
             )
-        )
+            groups.append(sid)
         for gid, e in pod_top.values():
             lid += 1
             links.append(
@@ -148,7 +167,24 @@ def inventory_for_campus(
                     switch.port_speed_gbps,
                     None,
                     gid,
-                    sid,
+                    groups[0],
+                )
+            )
+        # a campus layer of more tiers than one (more islands than the radix) carries the uplinks on up
+        for lower, upper in zip(groups, groups[1:], strict=False):
+            lid += 1
+            links.append(
+                LinkSnap(
+                    lid,
+                    None,
+                    "backend",
+                    medium_for_length(SPINE_CORE_M),
+                    inter.uplinks,
+                    SPINE_CORE_M,
+                    switch.port_speed_gbps,
+                    None,
+                    lower,
+                    upper,
                 )
             )
     return switches, links

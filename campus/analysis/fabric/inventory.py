@@ -10,6 +10,7 @@ from campus.analysis.fabric.design import (
     TRANSCEIVERS_PER_NIC,
     media_power_w_per_end,
     pod_tiers,
+    tiers_for,
 )
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, PodSnap, SwitchSnap
@@ -61,6 +62,8 @@ class FabricSummary:
 def _tier_rank(tier: str) -> int:
     if tier in TIER_NAMES:
         return TIER_NAMES.index(tier)
+    if tier.startswith("super-spine-") and tier[12:].isdigit():  # a campus layer of several tiers
+        return len(TIER_NAMES) + int(tier[12:])
     if tier.startswith("tier-") and tier[5:].isdigit():
         return int(tier[5:]) - 1
     return 0
@@ -240,7 +243,9 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
                 fabric_power_kw=(b["sw_w"] + b["tx_w"]) / 1000.0,
                 oversubscription=over,
                 bisection_tbps=bisection_gbps / 1000.0,
-                design_tiers=_design_tiers(snap, pod, endpoints, campus_uplinks.get(pod_id, 0)),
+                design_tiers=_design_tiers(
+                    snap, pod, endpoints, campus_uplinks.get(pod_id, 0), sum(endpoints_by_pod.values())
+                ),
             )
         )
     links_by_medium: dict[str, int] = {}
@@ -250,7 +255,7 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
     n_links = sum(links_by_medium.values())
     copper = sum(n for m, n in links_by_medium.items() if not is_optical(m))
     pod_tiers = max((p.tiers for p in out if p.pod_id is not None), default=0)
-    campus_tiers = sum(1 for p in out if p.pod_id is None and p.switches > 0)
+    campus_tiers = sum(p.tiers for p in out if p.pod_id is None and p.switches > 0)
     sw_kw = sum(p.switch_power_kw for p in out)
     tx_kw = sum(p.transceiver_power_kw for p in out)
     return FabricSummary(
@@ -268,11 +273,19 @@ def _fabric_from_inventory(snap: CampusSnapshot, network: str) -> FabricSummary:
     )
 
 
-def _design_tiers(snap: CampusSnapshot, pod: PodSnap | None, endpoints: int, uplinks: int = 0) -> int | None:
-    """Tiers a fat tree of the pod's switch model needs for its end points and its campus uplinks."""
+def _design_tiers(
+    snap: CampusSnapshot, pod: PodSnap | None, endpoints: int, uplinks: int = 0, campus_endpoints: int = 0
+) -> int | None:
+    """Tiers a fat tree of the pod's switch model needs for its end points and its campus uplinks; a pod
+    that sends all its end points' bandwidth up may share a non-blocking top with the other pods and hold
+    only the tiers below the top of one fat tree of all of them (``plan_campus``): the fewer of the two."""
     if pod is None or endpoints <= 0 or pod.switch_model not in snap.switch_models:
         return None
-    return pod_tiers(endpoints, snap.switch_models[pod.switch_model].radix, uplinks=uplinks)
+    radix = snap.switch_models[pod.switch_model].radix
+    alone = pod_tiers(endpoints, radix, uplinks=uplinks)
+    if uplinks >= endpoints and campus_endpoints > endpoints:
+        return min(alone, max(1, tiers_for(campus_endpoints, radix) - 1))
+    return alone
 
 
 def _pod_port_speed(snap: CampusSnapshot, pod: PodSnap | None) -> float:

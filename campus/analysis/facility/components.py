@@ -37,6 +37,10 @@ UPS_DOUBLE_CONVERSION = LossShares(0.45, 0.45, 0.10)
 UPS_ECO = LossShares(0.6, 0.2, 0.2)
 # Conductors (PDU without transformer, busway, RPP, switchgear buses): I²R only.
 CONDUCTOR = LossShares(0.0, 0.0, 1.0)
+# Power-electronic converters (a solid-state transformer, a sidecar rack's rectifier shelves): switching and
+# control losses fixed or proportional, a small conduction part; taken as the double-conversion UPS's shape
+# (estimate; docs/model.md, "DC power architectures").
+POWER_ELECTRONICS = UPS_DOUBLE_CONVERSION
 
 SHARES_BY_KIND = {
     "substation": TRANSFORMER,
@@ -45,6 +49,9 @@ SHARES_BY_KIND = {
     "pdu": CONDUCTOR,
     "busway": CONDUCTOR,
     "rpp": CONDUCTOR,
+    "sst": POWER_ELECTRONICS,
+    "rectifier": POWER_ELECTRONICS,
+    "dc-busway": CONDUCTOR,
 }
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.fabric import CampusPlan
 from campus.interchange.generator.common import (
     COLD_PLATE_MAX_RETURN_C,
+    DEFAULT_POWER_ARCHITECTURE,
     FACILITY_WATER_C,
+    POWER_ARCHITECTURES,
     Catalog,
     Row,
     r3,
@@ -35,10 +38,14 @@ class Builder:
         climate: str,
         power_redundancy: str = "2N",
         cooling_redundancy: str = "N+1",
+        power_architecture: str = DEFAULT_POWER_ARCHITECTURE,
+        planning_margin_pct: float = 0.0,
+        span_buildings: bool = False,
         heat_rejection: str = "auto",
         facility_water: str | None = None,
     ) -> None:
         self.catalog = catalog
+        self.architecture = POWER_ARCHITECTURES[power_architecture]
         self.heat_rejection = heat_rejection
         self.facility_water = facility_water  # "W32" | "W40" | "W45" | None (the catalog's loop)
         self.power_redundancy = power_redundancy
@@ -64,7 +71,11 @@ class Builder:
         self.links: list[Row] = []
         self.grid_capacity_mw = 0.0
         self.it_kw = 0.0  # servers, network and other IT, set with the halls' heat
-        self.max_util = cat.default_value("max_utilization")
+        # The planning margin: switches, rack positions, power and cooling are sized for this factor more
+        # than the design holds, so racks can be added later (docs/generator.md, "Planning margin"). Power
+        # is rated at the planning limit for the load times the factor.
+        self.margin_factor = 1.0 + planning_margin_pct / 100.0
+        self.max_util = cat.default_value("max_utilization") / self.margin_factor
         self.other_it_fraction = cat.default_value("other_it_fraction")
         # the allowance the document writes: the share of IT outside the servers not inventoried
         # (cooling.hall_heat works it out once the network is laid)
@@ -72,7 +83,10 @@ class Builder:
         # per building, per hall: its rows
         self.layout: list[list[list[HallRow]]] = []
         self.pod_names: list[str] = []
-        self.pod_building: list[int] = []
+        self.pod_building: list[int] = []  # each pod's first building
+        self.pod_spans: list[list[int]] = []  # every building each pod stands in
+        self.fabric_plan: CampusPlan | None = None  # how the fabric joins the pods (set by build_fabric)
+        self.span_buildings = span_buildings  # an island larger than a building continues in the next
 
     def device(
         self, name: str, kind: str, building: str, rated_kw: float, hall: str | None = None, **extra: Any

@@ -44,6 +44,9 @@ FABRIC_SWITCH = {
     "spectrum-x": "spectrum-x-sn5600",
     "tomahawk5": "tomahawk5-128x400",
     "roce-200ge": "ethernet-128x200ge",
+    "infiniband-xdr": "quantum-x800-q3400",
+    "spectrum-x800": "spectrum-x800-sn5600",
+    "tomahawk6": "tomahawk6-128x800",
 }
 COOLING = ("liquid", "air")
 # Redundancy of the critical power chain and of the cooling (docs/generator.md, "Redundancy"): N (no
@@ -67,6 +70,31 @@ HEAT_REJECTION: dict[str, tuple[str, str] | None] = {
 # ASHRAE TC 9.9 liquid cooling classes: the facility water supply at most this warm, °C.
 FACILITY_WATER_C = {"W32": 32.0, "W40": 40.0, "W45": 45.0}
 COLD_PLATE_MAX_RETURN_C = 65.0  # estimate: cold-plate loops return at most ~60-65 °C
+
+
+@dataclass(frozen=True)
+class PowerArchitecture:
+    """The stages of a hall's critical chain below the substation (docs/generator.md, "Power architecture"):
+    an MV/LV transformer or not, the module stage that holds the ride-through battery (a UPS, a solid-state
+    transformer with storage on its 800 VDC bus, or the sidecar power racks' rectifiers with their battery
+    backup units) and what each row's racks hang from (an AC PDU or a DC busway)."""
+
+    name: str
+    transformer: bool
+    module_kind: str
+    row_kind: str
+
+
+# AC: MV → transformer → LV switchgear → double-conversion UPS → row PDU → rack PSUs.
+# dc-800 (NVIDIA 800 VDC, 2025): MV switchgear → solid-state transformer (MV AC → 800 VDC) → DC busway → rack.
+# dc-400 (OCP Mt Diablo, 2025): MV → transformer → LV switchgear → sidecar power racks (AC → ±400 VDC) →
+# DC busway → rack.
+POWER_ARCHITECTURES = {
+    "ac": PowerArchitecture("ac", True, "ups", "pdu"),
+    "dc-800": PowerArchitecture("dc-800", False, "sst", "dc-busway"),
+    "dc-400": PowerArchitecture("dc-400", True, "rectifier", "dc-busway"),
+}
+DEFAULT_POWER_ARCHITECTURE = "ac"
 
 
 class GeneratorError(ValueError):

@@ -207,7 +207,8 @@ def hall_units(
     )
     for kind, capacity, racks, spread in groups:
         loads = [kw for _, kw, _ in racks]
-        n = unit_count(loads, spread, capacity, b.cooling_redundancy)
+        # sized for the planning margin: each unit counted at its capacity over the margin factor
+        n = unit_count(loads, spread, capacity / b.margin_factor, b.cooling_redundancy)
         if n == 0:
             continue
         group = f"{prefix}-{kind.upper()}"
@@ -409,7 +410,7 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
         # a unit is piped to one plant: each plant takes the largest unit's heat in the hottest hour
         size = max(size, ceil_to(max(heats) / hot_fraction, 500.0))
         hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
-        n = redundant_count(math.ceil(heat / hot_size - 1e-9), b.cooling_redundancy)
+        n = redundant_count(math.ceil(heat * b.margin_factor / hot_size - 1e-9), b.cooling_redundancy)
         busy = sum(1 for h in heats if h > 0)
         while True:
             where, loads = _lpt(heats, n)

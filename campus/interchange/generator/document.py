@@ -9,16 +9,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.fabric import max_endpoints
 from campus.analysis.weather import CLIMATES, DEFAULT_CLIMATE
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
     COOLING,
     COOLING_REDUNDANCY,
     DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_ARCHITECTURE,
     DEFAULT_POWER_REDUNDANCY,
     FABRIC_SWITCH,
     FACILITY_WATER_C,
     HEAT_REJECTION,
+    POWER_ARCHITECTURES,
     POWER_REDUNDANCY,
     Catalog,
     GeneratorError,
@@ -66,7 +69,7 @@ def generate(
     price_usd_per_kwh: float = 0.078,
     mix: Sequence[Mapping[str, Any]] | None = None,
     oversubscription: float = 7.0,
-    pod_max_gpus: int = 8192,
+    pod_max_gpus: int = 8192,  # POD_MAX_GPUS_DEFAULT
     building_max_it_mw: float = 80.0,
     hall_max_it_mw: float = 20.0,
     racks_per_row: int = 32,
@@ -77,6 +80,10 @@ def generate(
     power_redundancy: str = DEFAULT_POWER_REDUNDANCY,
     cooling_redundancy: str = DEFAULT_COOLING_REDUNDANCY,
     phases: Sequence[Mapping[str, Any]] | None = None,
+    power_architecture: str = DEFAULT_POWER_ARCHITECTURE,
+    island_gpus: int | None = None,
+    planning_margin_pct: float = 0.0,
+    island_spans_buildings: bool = False,
     heat_rejection: str = "auto",
     facility_water: str | None = None,
     catalog: Catalog | None = None,
@@ -90,6 +97,13 @@ def generate(
     ``bess_hours``). ``phases`` lays the build-out in phases, ``[{"date", "gpus", "gpu_model"}]`` in
     ascending date order (instead of ``gpu_model``/``mix``; ``gpus`` may be omitted and must otherwise equal
     the total): each phase gets buildings of its own, in service from its date (``generator.phases``).
+    ``power_architecture`` is "ac" (default), "dc-800" (MV → solid-state transformer → 800 VDC busway) or
+    "dc-400" (MV → transformer → sidecar power racks → ±400 VDC busway); docs/generator.md.
+    ``island_gpus``: the size of a compute island (the newer name of ``pod_max_gpus``: islands of at most
+    this many GPUs, each model's GPUs split evenly). ``planning_margin_pct``: leaf ports, rack positions,
+    power and cooling sized that much above the design so racks can be added (docs/generator.md).
+    ``island_spans_buildings``: an island larger than ``building_max_it_mw`` continues in the next building
+    (its leaves per hall, its spines in its first hall) instead of being refused.
     ``heat_rejection`` picks the plants (``generator.cooling.HEAT_REJECTION``; ``auto`` chooses by the
     climate and says so in the notes) and ``facility_water`` the liquid loop's ASHRAE class (W32, W40,
     W45: the facility water supply, °C); every plant is sized for the climate's design conditions.
@@ -159,6 +173,8 @@ def generate(
         raise GeneratorError("power_redundancy", f"must be one of {', '.join(POWER_REDUNDANCY)}")
     if cooling_redundancy not in COOLING_REDUNDANCY:
         raise GeneratorError("cooling_redundancy", f"must be one of {', '.join(COOLING_REDUNDANCY)}")
+    if power_architecture not in POWER_ARCHITECTURES:
+        raise GeneratorError("power_architecture", f"must be one of {', '.join(POWER_ARCHITECTURES)}")
     if bess_hours is None:
         bess_hours = cat.default_value("bess_hours")
     if not 0 < bess_hours <= 100:
@@ -168,6 +184,22 @@ def generate(
         raise GeneratorError("fabric", f'switch model "{switch_slug}" is not in the catalog')
     switch_row = catalog.switch_models[switch_slug]
     radix = int(switch_row["radix"])
+    if island_gpus is not None:
+        if isinstance(island_gpus, bool) or not isinstance(island_gpus, int):
+            raise GeneratorError("island_gpus", "must be a whole number of GPUs")
+        if island_gpus < 8 or island_gpus > radix**3 // 4:
+            raise GeneratorError(
+                "island_gpus", f"must be between 8 and {radix**3 // 4} for a radix-{radix} switch"
+            )
+        if pod_max_gpus not in (POD_MAX_GPUS_DEFAULT, island_gpus):
+            raise GeneratorError("island_gpus", f"differs from pod_max_gpus {pod_max_gpus}; give one of them")
+        pod_max_gpus = island_gpus
+    if not isinstance(island_spans_buildings, bool):
+        raise GeneratorError("island_spans_buildings", "must be true or false")
+    if isinstance(planning_margin_pct, bool) or not isinstance(planning_margin_pct, (int, float)):
+        raise GeneratorError("planning_margin_pct", "must be a number between 0 and 100")
+    if not 0 <= planning_margin_pct <= 100:
+        raise GeneratorError("planning_margin_pct", "must be between 0 and 100")
     # Keep each island within a three-tier non-blocking fat tree (k³/4 end points).
     if pod_max_gpus < 8 or pod_max_gpus > radix**3 // 4:
         raise GeneratorError(
@@ -191,13 +223,32 @@ def generate(
             climate,
             power_redundancy,
             cooling_redundancy,
+            power_architecture,
+            planning_margin_pct,
+            island_spans_buildings,
             heat_rejection,
             facility_water,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
+    phase_building_kw = None
+    if days and any("building_max_it_mw" in p for p in phases):  # type: ignore[union-attr]
+        phase_building_kw = [
+            float(p.get("building_max_it_mw", building_max_it_mw)) * 1000.0
+            for p in phases  # type: ignore[union-attr]
+        ]
+        for i, kw in enumerate(phase_building_kw):
+            if kw < hall_max_it_mw * 1000.0:
+                raise GeneratorError(
+                    f"phases[{i}].building_max_it_mw", f"must be at least hall_max_it_mw ({hall_max_it_mw:g})"
+                )
     builder, heat = fit_layout(
-        new_builder, pods, building_max_it_mw * 1000.0, hall_max_it_mw * 1000.0, phased=bool(days)
+        new_builder,
+        pods,
+        building_max_it_mw * 1000.0,
+        hall_max_it_mw * 1000.0,
+        phased=bool(days),
+        phase_building_kw=phase_building_kw,
     )
     # The cooling and the power it needs follow the heat, network and other IT included.
     power_and_cooling(builder, heat)
@@ -211,9 +262,11 @@ def generate(
         for m in mix
     )
     nics = ", ".join(sorted({catalog.node_models[p.node_model]["nic_kind"] for p in pods}))
+    built_cooling = cooling_built(builder, cooling, notes)
     description = (
         f"Reference design: {total_gpus:,} GPUs ({models}), {fabric} {topology}, {nics} NICs, "
-        f"{cooling} cooling, {power_redundancy} power, {cooling_redundancy} cooling redundancy, "
+        f"{built_cooling}, {power_redundancy} {ARCHITECTURE_WORDS[power_architecture]} power, "
+        f"{cooling_redundancy} cooling redundancy, "
         + (
             f"PUE {pue:g}; {builder.it_kw / 1000.0:.1f} MW IT, {builder.it_kw * pue / 1000.0:.1f} MW facility."
             if pue is not None
@@ -230,6 +283,10 @@ def generate(
             )
             + "."
         )
+    if len(pods) > 1:
+        notes.extend(fabric_notes(builder))
+    if planning_margin_pct:
+        description += f" Planning margin {planning_margin_pct:g} %."
     if notes:
         description += " " + "; ".join(notes) + "."
     # the plants chosen and why (``generator.cooling.plant_kinds``)
@@ -254,6 +311,43 @@ def generate(
     return GeneratedDesign(spec, notes)
 
 
+ARCHITECTURE_WORDS = {
+    "ac": "AC",
+    "dc-800": "800 VDC (solid-state transformers, DC busways)",
+    "dc-400": "±400 VDC (sidecar power racks, DC busways)",
+}
+
+
+def cooling_built(builder: Builder, cooling: str, notes: list[str]) -> str:
+    """What cooling the racks got, in words, and a note for each server model that could not have the cooling
+    asked for (a liquid campus of servers the catalog offers only air-cooled)."""
+    by_type: dict[str, int] = {}
+    air_models: dict[str, int] = {}
+    for building in builder.buildings:
+        for hall in building["halls"]:
+            for row in hall["rows"]:
+                for rack in row["racks"]:
+                    by_type[rack["cooling_type"]] = by_type.get(rack["cooling_type"], 0) + 1
+                    if cooling == "liquid" and rack["cooling_type"] == "air":
+                        for group in rack.get("nodes", []):
+                            air_models[group["model"]] = air_models.get(group["model"], 0) + 1
+    for model, racks in sorted(air_models.items()):
+        gpu = builder.catalog.node_models[model]["gpu"]
+        notes.append(
+            f'cooling: liquid was asked but "{model}" ({gpu}) has no liquid-cooled version in the catalog, '
+            f"so its {racks:,} racks are air-cooled"
+        )
+    air = by_type.get("air", 0)
+    liquid = sum(n for kind, n in by_type.items() if kind != "air")
+    if cooling != "liquid" or not air:
+        return f"{cooling} cooling"
+    if not liquid:
+        return "air cooling (liquid asked; no liquid-cooled server of these models in the catalog)"
+    return (
+        f"liquid cooling for {liquid:,} racks and air for {air:,} (no liquid-cooled version of their servers)"
+    )
+
+
 def check_mix_node_models(mix: Sequence[Mapping[str, Any]], catalog: Catalog) -> None:
     """A mix entry's ``node_model`` is a catalog server carrying the entry's ``gpu_model``; else a
     ``GeneratorError`` naming ``mix[i].node_model`` with the servers that do."""
@@ -272,6 +366,37 @@ def check_mix_node_models(mix: Sequence[Mapping[str, Any]], catalog: Catalog) ->
                 f"mix[{index}].node_model",
                 f'"{slug}" carries {row["gpu"]} GPUs, not {gpu_model}{known}',
             )
+
+
+POD_MAX_GPUS_DEFAULT = 8192
+
+
+def fabric_notes(b: Builder) -> list[str]:
+    """What the fabric above the islands became: a shared non-blocking top, a campus layer of more than
+    one tier, or islands a tier deeper than a smaller island would be."""
+    plan = b.fabric_plan
+    if plan is None or len(plan.island_tiers) < 2:
+        return []
+    if plan.shared:
+        return [
+            f"the islands share one non-blocking top tier ({plan.tiers} tiers in all): islands of this size "
+            "would need as many tiers on their own and a campus layer above them one more"
+        ]
+    notes = []
+    if plan.campus_tiers > 1:
+        notes.append(
+            f"the campus layer takes {plan.campus_tiers} tiers: one tier reaches at most "
+            f"{int(b.switch_row['radix'])} islands"
+        )
+    deepest = max(plan.island_tiers)
+    if deepest >= 3:
+        radix = int(b.switch_row["radix"])
+        fits = max_endpoints(deepest - 1, radix, uplink_oversubscription=b.oversubscription)
+        notes.append(
+            f"islands need {deepest} tiers with their uplinks at {b.oversubscription:g}:1 on radix {radix}; "
+            f"islands of at most {fits:,} end points (island_gpus) would keep {deepest - 1}"
+        )
+    return notes
 
 
 # The parameters ``generate`` takes, for callers that receive them as a mapping (API, command).

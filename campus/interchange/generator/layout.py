@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from campus.interchange.generator.builder import Builder, HallRow
 from campus.interchange.generator.common import (
@@ -54,41 +55,66 @@ def _site_plan(buildings: list[dict]) -> None:
 
 
 def lay_out(
-    b: Builder, pods: list[PodPlan], building_max_kw: float, hall_max_kw: float, phased: bool = False
+    b: Builder,
+    pods: list[PodPlan],
+    building_max_kw: float | Sequence[float],
+    hall_max_kw: float,
+    phased: bool = False,
 ) -> None:
     """Buildings and halls filled with servers up to ``building_max_kw`` and ``hall_max_kw`` of server
     power (budgets: ``limits.fit_layout`` starts them at the IT limits less the rest of
     ``other_it_fraction`` and lowers them until the IT the design counts is within the limits).
-    ``phased``: each mix entry (a phase) starts a building of its own."""
+    ``phased``: each mix entry (a phase) starts a building of its own. ``building_max_kw`` may be one
+    budget per mix entry (phase)."""
     width = max(2, len(str(len(pods))))
     b.pod_names = [f"POD-{p.index + 1:0{width}d}" for p in pods]
-    buildings: list[list[PodPlan]] = []
+    # Each building: (pod, the pod's racks in it). An island stays in one building when it fits one; with
+    # ``b.span_buildings`` an island larger than the building budget continues in the next building.
+    buildings: list[list[tuple[PodPlan, list[RackPlan]]]] = []
     load = 0.0
     for pod in pods:
+        budget = building_max_kw if isinstance(building_max_kw, (int, float)) else building_max_kw[pod.entry]
         new_phase = (
-            phased and bool(buildings) and bool(buildings[-1]) and buildings[-1][-1].entry != pod.entry
+            phased and bool(buildings) and bool(buildings[-1]) and buildings[-1][-1][0].entry != pod.entry
         )
-        if not buildings or (load + pod.kw > building_max_kw and buildings[-1]) or new_phase:
+        if not buildings or (load + pod.kw > budget and buildings[-1]) or new_phase:
             buildings.append([])
             load = 0.0
-        buildings[-1].append(pod)
-        load += pod.kw
+        if not b.span_buildings or pod.kw <= budget:
+            buildings[-1].append((pod, list(pod.racks)))
+            load += pod.kw
+            continue
+        part: list[RackPlan] = []
+        buildings[-1].append((pod, part))
+        for rack in pod.racks:
+            if part and load + rack.kw > budget:
+                part = []
+                buildings.append([(pod, part)])
+                load = 0.0
+            part.append(rack)
+            load += rack.kw
+    b.pod_building = [-1] * len(pods)
+    b.pod_spans = [[] for _ in pods]
     for bi, members in enumerate(buildings):
         bname = f"B{bi + 1}"
         halls: list[list[RackPlan]] = [[]]
         hall_kw = 0.0
-        for pod in members:
+        for pod, racks in members:
+            part_kw = sum(r.kw for r in racks)
             # Keep a pod inside one hall when it fits in a hall at all.
-            if halls[-1] and hall_kw + pod.kw > hall_max_kw and pod.kw <= hall_max_kw:
+            if halls[-1] and hall_kw + part_kw > hall_max_kw and part_kw <= hall_max_kw:
                 halls.append([])
                 hall_kw = 0.0
-            for rack in pod.racks:
+            for rack in racks:
                 if halls[-1] and hall_kw + rack.kw > hall_max_kw:
                     halls.append([])
                     hall_kw = 0.0
                 halls[-1].append(rack)
                 hall_kw += rack.kw
-            b.pod_building.append(bi)
+            position = pod.index
+            if b.pod_building[position] < 0:
+                b.pod_building[position] = bi
+            b.pod_spans[position].append(bi)
         hall_specs = []
         hall_layouts = []
         hx = BUILDING_MARGIN_M
@@ -161,7 +187,9 @@ def _hall(b: Builder, bname: str, hi: int, racks: list[RackPlan]) -> tuple[Row, 
             "nodes": [{"model": rack.node_model, "count": rack.nodes}],
         }
         members.append((rack_spec, rack))
-    width = r3(2 * HALL_MARGIN_M + b.racks_per_row * RACK_WIDTH_M)
+    # Spare positions at the end of every row for the planning margin.
+    positions = math.ceil(b.racks_per_row * b.margin_factor - 1e-9)
+    width = r3(2 * HALL_MARGIN_M + positions * RACK_WIDTH_M)
     length = r3(2 * HALL_MARGIN_M + len(rows) * ROW_PITCH_M + SERVICE_ZONE_M)
     for row_spec, members in rows:
         row_spec["racks"] = [spec for spec, _ in members]

@@ -5,7 +5,8 @@ IT is what ``cooling.hall_heat`` counts: its servers, the network standing in it
 and core in the pod's first hall; the super-spine in the campus's first hall) and its share of other IT.
 So the layout is checked against the limits after the fabric is placed, and packed again with a smaller
 budget until every hall and building is within its limit. Where the unit that cannot be split does not
-fit (a pod in a building: a pod never spans buildings; one rack with the switches beside it in a hall),
+fit (a pod in a building, unless ``island_spans_buildings`` lets it continue in the next; one rack with
+the switches beside it in a hall),
 the generator refuses, naming the parameter and the smallest value the design takes.
 """
 
@@ -29,7 +30,7 @@ MAX_FITS = 60
 def _placed(
     new_builder: Callable[[], Builder],
     pods: Sequence[PodPlan],
-    building_budget_kw: float,
+    building_budget_kw: float | Sequence[float],
     hall_budget_kw: float,
     phased: bool,
 ) -> tuple[Builder, list[list[HallHeat]]]:
@@ -43,39 +44,62 @@ def _racks(b: Builder, bi: int, hi: int) -> int:
     return sum(len(members) for _, members in b.layout[bi][hi])
 
 
+def _racks_in(b: Builder, bi: int) -> int:
+    return sum(_racks(b, bi, hi) for hi in range(len(b.layout[bi])))
+
+
 def _pods_in(b: Builder, bi: int) -> int:
     return sum(1 for x in b.pod_building if x == bi)
+
+
+def _per_entry(building_max_kw: float | Sequence[float], pods: Sequence[PodPlan]) -> list[float]:
+    """The building limit of each mix entry (phase): one for all, or the phases' own."""
+    if isinstance(building_max_kw, (int, float)):
+        return [float(building_max_kw)] * (max(p.entry for p in pods) + 1)
+    return [float(x) for x in building_max_kw]
 
 
 def _fit(
     new_builder: Callable[[], Builder],
     pods: Sequence[PodPlan],
-    building_max_kw: float,
+    building_max_kw: float | Sequence[float],
     hall_max_kw: float,
     phased: bool,
-) -> tuple[Builder, list[list[HallHeat]]] | tuple[str, float]:
-    """A layout within both limits, or (the limit that cannot be held, the IT of the unit over it)."""
+) -> tuple[Builder, list[list[HallHeat]]] | tuple[str, float, int]:
+    """A layout within both limits, or (the limit that cannot be held, the IT of the unit over it, the
+    mix entry or phase of the building over its limit)."""
     share = 1.0 - new_builder().other_it_fraction
-    building_budget, hall_budget = building_max_kw * share, hall_max_kw * share
+    limits = _per_entry(building_max_kw, pods)
+    budgets, hall_budget = [x * share for x in limits], hall_max_kw * share
     for _ in range(MAX_FITS):
-        b, heat = _placed(new_builder, pods, building_budget, hall_budget, phased)
+        b, heat = _placed(new_builder, pods, budgets, hall_budget, phased)
+        entry_of = {bi: pod.entry for pod, spans in zip(pods, b.pod_spans, strict=True) for bi in spans}
         halls = [(h.it_kw, h.servers_kw, bi, hi) for bi, hs in enumerate(heat) for hi, h in enumerate(hs)]
-        blds = [(sum(h.it_kw for h in hs), sum(h.servers_kw for h in hs), bi) for bi, hs in enumerate(heat)]
-        b_it, b_servers, b_worst = max(blds)
+        blds = [
+            (
+                sum(h.it_kw for h in hs) - limits[entry_of[bi]],
+                sum(h.it_kw for h in hs),
+                sum(h.servers_kw for h in hs),
+                bi,
+            )
+            for bi, hs in enumerate(heat)
+        ]
+        b_over, b_it, b_servers, b_worst = max(blds)
         h_it, h_servers, h_bi, h_hi = max(halls)
-        b_over, h_over = b_it - building_max_kw, h_it - hall_max_kw
+        h_over = h_it - hall_max_kw
         if b_over <= 0 and h_over <= 0:
             return b, heat
         if b_over > 0:
-            if _pods_in(b, b_worst) <= 1:
-                return BUILDING, b_it
+            entry = entry_of[b_worst]
+            if (_racks_in(b, b_worst) if b.span_buildings else _pods_in(b, b_worst)) <= 1:
+                return BUILDING, b_it, entry
             # The building's servers less what it is over: it gives up at least one pod.
-            building_budget = min(building_budget, b_servers - b_over - 1e-6)
+            budgets[entry] = min(budgets[entry], b_servers - b_over - 1e-6)
         if h_over > 0:
             if _racks(b, h_bi, h_hi) <= 1:
-                return HALL, h_it
+                return HALL, h_it, 0
             hall_budget = min(hall_budget, h_servers - h_over - 1e-6)
-    return HALL, hall_max_kw
+    return HALL, hall_max_kw, 0
 
 
 BUILDING, HALL = "building_max_it_mw", "hall_max_it_mw"
@@ -89,13 +113,22 @@ def fit_layout(
     building_max_kw: float,
     hall_max_kw: float,
     phased: bool = False,
+    phase_building_kw: Sequence[float] | None = None,
 ) -> tuple[Builder, list[list[HallHeat]]]:
     """The laid-out builder (fabric placed) and its halls' heat, every hall's IT at most ``hall_max_kw`` and
-    every building's at most ``building_max_kw``; ``GeneratorError`` naming the limit and the smallest
-    value (to 0.01 MW) that takes the design otherwise."""
-    out = _fit(new_builder, pods, building_max_kw, hall_max_kw, phased)
+    every building's at most ``building_max_kw`` (``phase_building_kw``: each phase's own limit);
+    ``GeneratorError`` naming the limit and the smallest value (to 0.01 MW) that takes the design
+    otherwise (a phase's own limit: named as ``phases[i].building_max_it_mw``, without the search)."""
+    out = _fit(new_builder, pods, phase_building_kw or building_max_kw, hall_max_kw, phased)
     if isinstance(out[0], Builder):
         return out  # type: ignore[return-value]
+    if phase_building_kw is not None and out[0] == BUILDING:
+        entry = out[2]  # type: ignore[misc]
+        raise GeneratorError(
+            f"phases[{entry}].building_max_it_mw",
+            f"{phase_building_kw[entry] / 1000.0:g} MW is below the IT of one compute island of the phase "
+            "with its network and share of other IT (or set island_spans_buildings)",
+        )
     # The hall is the fault to name first when no building limit mends it; then the building, with the
     # hall limit as given.
     alone = _fit(new_builder, pods, math.inf, hall_max_kw, phased)
@@ -136,8 +169,8 @@ def fit_layout(
         raise GeneratorError(
             field,
             f"{limit / 1000.0:g} MW is below the IT of one compute island (up to {largest:,} GPUs with its "
-            f"network and share of other IT), which never spans buildings; the smallest that takes the "
-            f"design: {need} (or a smaller pod_max_gpus)",
+            f"network and share of other IT), which spans buildings only with island_spans_buildings; the "
+            f"smallest that takes the design: {need} (or a smaller pod_max_gpus)",
         )
     if building_max_kw < hi * STEP_KW:
         need += ", with building_max_it_mw at least as large"

@@ -1,6 +1,7 @@
 """A build-out in phases: each phase's GPUs in buildings of their own, in service from the phase's date.
 
-``phases`` is a list of ``{"date": "YYYY-MM-DD", "gpus": n, "gpu_model": slug}`` in ascending date order.
+``phases`` is a list of ``{"date": "YYYY-MM-DD", "gpus": n, "gpu_model": slug}`` in ascending date order,
+each optionally with its own ``building_max_it_mw`` (the phase's buildings' IT limit).
 Each phase is planned like a ``mix`` entry (whole servers; whole NVL72 racks, rounded up); the layout
 starts a new building at each phase, so a building, everything in it (halls, rows, racks, servers, its
 power chain, plants, cooling units, pods, switches) and the links and feeds between them enter service on
@@ -20,6 +21,7 @@ from campus.interchange.generator.common import GeneratorError
 from campus.interchange.generator.plan import PodPlan
 
 PHASE_KEYS = ("date", "gpus", "gpu_model")
+OPTIONAL_PHASE_KEYS = ("building_max_it_mw",)  # the phase's own building IT limit, MW
 MAX_PHASES = 32
 
 
@@ -35,10 +37,15 @@ def check_phases(phases: Any, gpu_models: Mapping[str, Any]) -> list[date]:
         if not isinstance(phase, Mapping):
             raise GeneratorError(where, "a phase is an object with date, gpus and gpu_model")
         for key in phase:
-            if key not in PHASE_KEYS:
+            if key not in PHASE_KEYS + OPTIONAL_PHASE_KEYS:
                 raise GeneratorError(
-                    f"{where}.{key}", "unknown parameter; a phase takes: date, gpus, gpu_model"
+                    f"{where}.{key}",
+                    "unknown parameter; a phase takes: date, gpus, gpu_model (and building_max_it_mw)",
                 )
+        if "building_max_it_mw" in phase:
+            mw = phase["building_max_it_mw"]
+            if isinstance(mw, bool) or not isinstance(mw, (int, float)) or not 0.1 <= mw <= 2000:
+                raise GeneratorError(f"{where}.building_max_it_mw", "must be a number between 0.1 and 2000")
         for key in PHASE_KEYS:
             if key not in phase:
                 raise GeneratorError(f"{where}.{key}", "this field is required")
@@ -68,7 +75,8 @@ def stamp_phases(b: Builder, pods: list[PodPlan], days: list[date]) -> None:
     first = days[0].isoformat()
     building_day = {
         b.buildings[bi]["name"]: days[pod.entry].isoformat()
-        for pod, bi in zip(pods, b.pod_building, strict=True)
+        for pod, spans in zip(pods, b.pod_spans, strict=True)
+        for bi in spans
     }
     rack_day: dict[str, str] = {}
     for building in b.buildings:

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campus import catalog_data as cat
+from campus.analysis.rackscale import whole_rack_nodes
 from campus.interchange.generator.common import (
     AIR,
     LIQUID_RACK_LIMIT_KW,
-    NVL72_TRAYS_PER_RACK,
     USABLE_RACK_UNITS,
     Catalog,
     GeneratorError,
@@ -65,8 +65,15 @@ def pick_node_model(catalog: Catalog, gpu_model: str, nic: str | None) -> str:
     )
 
 
-def is_nvl72(node_model: str) -> bool:
-    return "nvl72" in node_model
+def rack_scale_nodes(catalog: Catalog, node_model: str) -> int | None:
+    """Nodes of a rack-scale NVLink domain (GB200/GB300 NVL72: 18 trays; VR200 NVL144: 18; Rubin Ultra
+    NVL576: 72 blades), None for a server installed one at a time (``campus.analysis.rackscale``)."""
+    return whole_rack_nodes(node_model, int(catalog.node_models[node_model]["gpus_per_node"]))
+
+
+def domain_label(node_model: str) -> str:
+    """ "NVL72", "NVL144", ... as the node model's slug names its NVLink domain."""
+    return next((part.upper() for part in node_model.split("-") if part.lower().startswith("nvl")), "NVLink")
 
 
 def nodes_per_rack(catalog: Catalog, node_model: str, cooling: str) -> int:
@@ -74,10 +81,14 @@ def nodes_per_rack(catalog: Catalog, node_model: str, cooling: str) -> int:
     a liquid campus a server without a cold-plate version stands in an air-cooled rack."""
     node = catalog.node_models[node_model]
     node_kw = catalog.node_kw(node_model)
-    if is_nvl72(node_model):
+    whole = rack_scale_nodes(catalog, node_model)
+    if whole is not None:
         if cooling != "liquid":
-            raise GeneratorError("cooling", "a GB200 NVL72 rack (~132 kW) needs liquid cooling")
-        return NVL72_TRAYS_PER_RACK
+            raise GeneratorError(
+                "cooling",
+                f'a "{node_model}" rack ({whole * node_kw:.0f} kW, one NVLink domain) needs liquid cooling',
+            )
+        return whole
     air = rack_cooling_type(node, cooling) == AIR
     limit_kw = cat.default_value("air_cooling_limit_kw_per_rack") if air else LIQUID_RACK_LIMIT_KW
     by_space = max(1, USABLE_RACK_UNITS // max(1, node["rack_units"]))
@@ -108,14 +119,14 @@ def plan_pods(
         if gpus <= 0:
             raise GeneratorError("gpus", "must be > 0")
         per_rack = nodes_per_rack(catalog, node_model, cooling)
-        if is_nvl72(node_model):
-            # An NVL72 rack is one NVLink domain: it is built whole or not at all.
+        if rack_scale_nodes(catalog, node_model) is not None:
+            # A rack-scale NVLink domain (NVL72, NVL144, NVL576) is built whole or not at all.
             rack_gpus = per_rack * per_node
             whole = math.ceil(gpus / rack_gpus) * rack_gpus
             if whole != gpus and notes is not None:
                 notes.append(
-                    f"{gpu_model}: {gpus:,} GPUs rounded up to {whole:,} ({whole // rack_gpus} whole NVL72 "
-                    f"racks of {rack_gpus})"
+                    f"{gpu_model}: {gpus:,} GPUs rounded up to {whole:,} ({whole // rack_gpus} whole "
+                    f"{domain_label(node_model)} racks of {rack_gpus})"
                 )
             gpus = whole
             # Pods of whole racks: at least one rack each.

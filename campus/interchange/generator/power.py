@@ -33,6 +33,10 @@ from campus.interchange.generator.common import (
 )
 
 SIDES = "AB"
+# Device names by stage kind: an AC hall's "UPS-A01" is a dc-800 hall's "SST-A01" and a dc-400 hall's "PR-A01"
+# (its sidecar power racks); an AC row's "PDU-A" is a DC row's "BUS-A".
+_MODULE_NAME = {"ups": "UPS", "sst": "SST", "rectifier": "PR"}
+_ROW_NAME = {"pdu": "PDU", "dc-busway": "BUS"}
 
 
 def _eff(kind: str) -> float:
@@ -119,8 +123,10 @@ def _hall_power(
     hname = hall["name"]
     prefix = f"{bname}-{hname}"
     sides = campus_sides(b)
-    eff_pdu, eff_ups = _eff("pdu"), _eff("ups")
-    eff_swgr, eff_tx = _eff("switchgear"), _eff("transformer")
+    arch = b.architecture
+    eff_pdu, eff_ups, eff_row = _eff("pdu"), _eff(arch.module_kind), _eff(arch.row_kind)
+    eff_swgr = _eff("switchgear")
+    eff_tx = _eff("transformer") if arch.transformer else 1.0
     mpdus = {s: f"{prefix}-MPDU-{s}" for s in sides}
     units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus.get("B")))
     # Fans and pumps at full unit capacity; either mechanical PDU carries all of them.
@@ -140,7 +146,7 @@ def _hall_power(
     # An N design has one UPS system per hall (its modules in parallel, no spare), rated for the load.
     single = b.power_redundancy == "N"
     for r, kw in enumerate(row_kw):
-        load = kw / eff_pdu
+        load = kw / eff_row
         if not single and ups_groups[-1] and (ups_out[-1] + load) / eff_ups > UPS_MODULE_KW * b.max_util:
             ups_groups.append([])
             ups_out.append(0.0)
@@ -160,18 +166,21 @@ def _hall_power(
     n_gens = math.ceil(swgr_in / GENERATOR_KW) + 1  # N+1
     ups_names: dict[str, list[str]] = {}
     for s in sides:
-        tx = b.device(f"{prefix}-TX-{s}", "transformer", bname, tx_kw, hname)
-        b.feed(subs[s], tx, tx_kw, s)
+        # dc-800: the MV switchgear hangs off the substation and the SSTs below it do the step-down.
+        above = subs[s]
+        if arch.transformer:
+            above = b.device(f"{prefix}-TX-{s}", "transformer", bname, tx_kw, hname)
+            b.feed(subs[s], above, tx_kw, s)
         swgr = b.device(f"{prefix}-SWGR-{s}", "switchgear", bname, swgr_kw, hname)
-        b.feed(tx, swgr, swgr_kw, s)
+        b.feed(above, swgr, swgr_kw, s)
         for g in range(n_gens):
             gen = _generator(b, f"{prefix}-GEN-{s}{g + 1:02d}", bname, hname)
             b.feed(gen, swgr, GENERATOR_KW, s)
         ups_names[s] = []
         for u, rated in enumerate(ups_rated):
             ups = b.device(
-                f"{prefix}-UPS-{s}{u + 1:02d}",
-                "ups",
+                f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{s}{u + 1:02d}",
+                arch.module_kind,
                 bname,
                 rated,
                 hname,
@@ -187,14 +196,15 @@ def _hall_power(
     for u, members_idx in enumerate(ups_groups):
         for r in members_idx:
             row_spec, members = rows[r]
-            pdu_kw = ceil_to(row_kw[r] / eff_pdu / b.max_util, 50.0)
+            pdu_kw = ceil_to(row_kw[r] / eff_row / b.max_util, 50.0)
+            row_name = f"{prefix}-{row_spec['name']}-{_ROW_NAME[arch.row_kind]}"
             for s in sides:
-                pdu = b.device(f"{prefix}-{row_spec['name']}-PDU-{s}", "pdu", bname, pdu_kw, hname)
+                pdu = b.device(f"{row_name}-{s}", arch.row_kind, bname, pdu_kw, hname)
                 b.feed(ups_names[s][u], pdu, pdu_kw, s)
             for spec, rack in members:
-                spec["feed_a"] = f"{prefix}-{row_spec['name']}-PDU-A"
+                spec["feed_a"] = f"{row_name}-A"
                 if "B" in sides:
-                    spec["feed_b"] = f"{prefix}-{row_spec['name']}-PDU-B"
+                    spec["feed_b"] = f"{row_name}-B"
                 spec["feed_rating_kw"] = ceil_to(rack.kw / b.max_util, 5.0)
     return tx_in, units
 
@@ -278,8 +288,10 @@ def _hall_power_blocks(
     cooling units)."""
     hname = hall["name"]
     prefix = f"{bname}-{hname}"
-    eff_pdu, eff_ups = _eff("pdu"), _eff("ups")
-    eff_swgr, eff_tx = _eff("switchgear"), _eff("transformer")
+    arch = b.architecture
+    eff_pdu, eff_ups, eff_row = _eff("pdu"), _eff(arch.module_kind), _eff(arch.row_kind)
+    eff_swgr = _eff("switchgear")
+    eff_tx = _eff("transformer") if arch.transformer else 1.0
     mpdus = {s: f"{prefix}-MPDU-{s}" for s in SIDES}
     units = cooling.hall_units(b, prefix, bname, hall, heat, (mpdus["A"], mpdus["B"]))
     mech_kw = sum(cooling.unit_electrical_kw(u) for u in units)
@@ -298,7 +310,7 @@ def _hall_power_blocks(
         for spec, rack in members
     ]
     # What each load draws at the UPS output: the mechanical PDUs first, then every rack.
-    loads = ([mech_kw / eff_pdu] if units else []) + [kw / eff_pdu for _, _, kw, _ in racks]
+    loads = ([mech_kw / eff_pdu] if units else []) + [kw / eff_row for _, _, kw, _ in racks]
     k = block_count(sum(loads) / eff_ups, b.max_util)
     blocks = k + 1
     pairs = pair_loads(loads, blocks)
@@ -309,17 +321,21 @@ def _hall_power_blocks(
         swgr_in = worst[n] / eff_ups / eff_swgr
         swgr_kw = ceil_to(swgr_in / b.max_util, 500.0)
         tx_kw = ceil_to(swgr_in / eff_tx / b.max_util, 500.0)
-        tx = b.device(f"{prefix}-TX-{n + 1}", "transformer", bname, tx_kw, hname)
-        for s in SIDES:
-            b.feed(subs[s], tx, tx_kw, s)
         swgr = b.device(f"{prefix}-SWGR-{n + 1}", "switchgear", bname, swgr_kw, hname)
-        b.feed(tx, swgr, swgr_kw)
+        if arch.transformer:
+            tx = b.device(f"{prefix}-TX-{n + 1}", "transformer", bname, tx_kw, hname)
+            for s in SIDES:
+                b.feed(subs[s], tx, tx_kw, s)
+            b.feed(tx, swgr, swgr_kw)
+        else:  # dc-800: the block's MV switchgear on both substations
+            for s in SIDES:
+                b.feed(subs[s], swgr, swgr_kw, s)
         for g in range(math.ceil(swgr_in / GENERATOR_KW) + 1):  # N+1 per block, as per side in 2N
             gen = _generator(b, f"{prefix}-GEN-{n + 1}-{g + 1:02d}", bname, hname)
             b.feed(gen, swgr, GENERATOR_KW)
         ups = b.device(
-            f"{prefix}-UPS-{n + 1}",
-            "ups",
+            f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{n + 1}",
+            arch.module_kind,
             bname,
             ups_kw,
             hname,
@@ -343,7 +359,13 @@ def _hall_power_blocks(
         pdu_of = {}
         for n in used:
             pdu_kw = ceil_to(row_worst[n] / b.max_util, 50.0)
-            pdu_of[n] = b.device(f"{prefix}-{row_spec['name']}-PDU-{n + 1}", "pdu", bname, pdu_kw, hname)
+            pdu_of[n] = b.device(
+                f"{prefix}-{row_spec['name']}-{_ROW_NAME[arch.row_kind]}-{n + 1}",
+                arch.row_kind,
+                bname,
+                pdu_kw,
+                hname,
+            )
             b.feed(ups_names[n], pdu_of[n], pdu_kw)
         for (i, spec), (p, q) in zip(mine, row_pairs, strict=True):
             spec["feed_a"], spec["feed_b"] = pdu_of[p], pdu_of[q]

@@ -31,14 +31,22 @@ def parse_mix(text: str) -> list[dict]:
 
 
 def parse_phases(text: str) -> list[dict]:
-    """ "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" -> [{"date", "gpu_model", "gpus"}, ...]."""
+    """ "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096:150" -> [{"date", "gpu_model", "gpus"}, ...]; a
+    fourth piece is the phase's own building_max_it_mw."""
     phases = []
     for part in text.split(","):
-        pieces = part.strip().split(":")
-        if len(pieces) != 3 or not pieces[2].strip().isdigit():
-            raise CommandError(f'--phases: expected "YYYY-MM-DD:gpu-model:count,...", got "{part.strip()}"')
-        day, model, count = (p.strip() for p in pieces)
-        phases.append({"date": day, "gpu_model": model, "gpus": int(count)})
+        pieces = [p.strip() for p in part.strip().split(":")]
+        if len(pieces) not in (3, 4) or not pieces[2].isdigit():
+            raise CommandError(
+                f'--phases: expected "YYYY-MM-DD:gpu-model:count[:building-MW],...", got "{part.strip()}"'
+            )
+        phase: dict = {"date": pieces[0], "gpu_model": pieces[1], "gpus": int(pieces[2])}
+        if len(pieces) == 4:
+            try:
+                phase["building_max_it_mw"] = float(pieces[3])
+            except ValueError:
+                raise CommandError(f'--phases: building MW "{pieces[3]}" is not a number') from None
+        phases.append(phase)
     return phases
 
 
@@ -72,6 +80,20 @@ class Command(BaseCommand):
         parser.add_argument("--oversubscription", type=float, default=7.0, help="Above each island.")
         parser.add_argument("--pod-max-gpus", type=int, default=8192)
         parser.add_argument(
+            "--island-gpus", type=int, help="GPUs per compute island (the newer name of --pod-max-gpus)."
+        )
+        parser.add_argument(
+            "--island-spans-buildings",
+            action="store_true",
+            help="An island larger than a building continues in the next one.",
+        )
+        parser.add_argument(
+            "--planning-margin-pct",
+            type=float,
+            default=0.0,
+            help="Spare leaf ports, rack positions, power and cooling, %% above the design.",
+        )
+        parser.add_argument(
             "--phases",
             help='A build-out in phases, e.g. "2026-01-01:h100-sxm:8192,2027-01-01:b200:4096" (docs/generator.md).',
         )
@@ -93,6 +115,13 @@ class Command(BaseCommand):
             default=DEFAULT_COOLING_REDUNDANCY,
             choices=COOLING_REDUNDANCY,
             help="Spare cooling units and plants: N, N+1 (default) or 2N.",
+        )
+        parser.add_argument(
+            "--power-architecture",
+            default="ac",
+            choices=("ac", "dc-800", "dc-400"),
+            help="Distribution from medium voltage to the racks: ac (default), dc-800 (solid-state "
+            "transformers, 800 VDC busways) or dc-400 (sidecar power racks, ±400 VDC).",
         )
         parser.add_argument(
             "--heat-rejection",
@@ -132,6 +161,9 @@ class Command(BaseCommand):
                 phases=parse_phases(o["phases"]) if o["phases"] else None,
                 oversubscription=o["oversubscription"],
                 pod_max_gpus=o["pod_max_gpus"],
+                island_gpus=o["island_gpus"],
+                planning_margin_pct=o["planning_margin_pct"],
+                island_spans_buildings=o["island_spans_buildings"],
                 building_max_it_mw=o["building_max_it_mw"],
                 hall_max_it_mw=o["hall_max_it_mw"],
                 racks_per_row=o["racks_per_row"],
@@ -139,6 +171,7 @@ class Command(BaseCommand):
                 bess_hours=o["bess_hours"],
                 power_redundancy=o["power_redundancy"],
                 cooling_redundancy=o["cooling_redundancy"],
+                power_architecture=o["power_architecture"],
                 heat_rejection=o["heat_rejection"],
                 facility_water=o["facility_water"],
                 catalog=db_catalog(),

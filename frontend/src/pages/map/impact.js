@@ -12,6 +12,9 @@ import { showPaths, zoomToRacks } from "./racks.js";
 const KINDS = [
   ["power", "ups", "UPS"],
   ["power", "pdu", "PDU"],
+  ["power", "sst", "Solid-state transformers (800 VDC)"],
+  ["power", "rectifier", "Sidecar power racks (±400 VDC)"],
+  ["power", "dc-busway", "DC busways"],
   ["cooling", "cdu", "CDU"],
   ["plant", null, "Cooling plants"],
   ["power", "rpp", "Remote power panels"],

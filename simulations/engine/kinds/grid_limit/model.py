@@ -28,6 +28,8 @@ from simulations.engine.results import Progress, ReplicaResult
 # Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
 # sized for a recharge over hours, not minutes).
 RECHARGE_FRACTION = 0.10
+# Power devices holding the chain's ride-through battery (docs/generator.md, "Power architecture").
+RIDE_THROUGH_KINDS = ("ups", "sst", "rectifier")
 _TOL = 1e-9
 
 
@@ -102,7 +104,13 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         pods,
         key=lambda pod: (p.pod_priorities.get(pod, unnamed) if pod is not None else unnamed, -(pod or 0)),
     )
-    ups = [d for d in snap.power_devices if d.kind == "ups" and d.status not in ("failed", "offline")]
+    # the ride-through stage: UPS modules on AC, solid-state transformers with DC-bus storage (800 VDC) and
+    # sidecar power racks with battery backup units (±400 VDC)
+    ups = [
+        d
+        for d in snap.power_devices
+        if d.kind in RIDE_THROUGH_KINDS and d.status not in ("failed", "offline")
+    ]
     gens = standby_generators(snap)
     battery_kw = sum(d.rated_kw for d in ups) if ups else math.inf
     battery_kwh = (
