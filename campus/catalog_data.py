@@ -1511,6 +1511,78 @@ COOLING_DEFAULTS: dict[str, Row] = {
         "ASHRAE 90.1 Appendix G, G3.1.3.11: baseline axial-fan open cooling tower 38.2 gpm/hp",
         False,
     ),
+    # ---- closed-loop heat rejection (campus.analysis.facility.rejection, docs/model.md "Heat rejection")
+    "air_chiller_cop": _d(
+        2.96,
+        "W/W",
+        "ASHRAE 90.1-2019 Table 6.8.1-3: air-cooled chillers, minimum full-load efficiency 10.1 EER "
+        "(Btu/Wh, path A, >= 150 tons) = 2.96 W/W at the AHRI 550/590 rating point (6.67 °C leaving "
+        "chilled water, 35 °C entering air); compressors and condenser fans",
+        False,
+    ),
+    "air_chiller_rating_air_c": _d(
+        35.0, "°C", "AHRI 550/590 air-cooled rating condition: 95 °F entering condenser air", False
+    ),
+    "air_chiller_rating_water_c": _d(
+        6.67, "°C", "AHRI 550/590 rating condition: 44 °F leaving chilled water", False
+    ),
+    "air_chiller_condensing_approach_k": _d(
+        15.0,
+        "K",
+        "Estimate: refrigerant condensing temperature above the entering air of an air-cooled condenser, "
+        "~14-17 K (ASHRAE Handbook HVAC Systems and Equipment, ch. 39: 125 °F condensing at 95 °F air)",
+        True,
+    ),
+    "air_chiller_evaporator_approach_k": _d(
+        3.0,
+        "K",
+        "Estimate: leaving chilled water above the evaporating refrigerant, 2-4 K (flooded and DX "
+        "evaporators, ASHRAE Handbook HVAC Systems and Equipment, ch. 43)",
+        True,
+    ),
+    "air_chiller_min_condensing_c": _d(
+        25.0,
+        "°C",
+        "Estimate: head-pressure control keeps the condensing temperature above ~25 °C in cold air "
+        "(expansion valves need a pressure difference); below it the COP no longer rises",
+        True,
+    ),
+    "air_chiller_capacity_derate_per_k": _d(
+        0.01,
+        "fraction per K",
+        "Estimate: air-cooled chiller capacity falls ~1 % per K of entering air above the 35 °C rating "
+        "(vendor high-ambient capacity tables, e.g. Trane Sintesis, Carrier AquaForce 30XA)",
+        True,
+    ),
+    "air_chiller_fan_share": _d(
+        0.1,
+        "fraction of rated input",
+        "Estimate: condenser fans draw ~8-12 % of an air-cooled chiller's rated input (vendor data, e.g. "
+        "Carrier AquaForce 30XA); they run the free-cooling coil when the compressors are off",
+        True,
+    ),
+    "adiabatic_effectiveness": _d(
+        0.8,
+        "fraction",
+        "Estimate: saturation effectiveness of the wetted pads or spray of an adiabatic dry cooler, "
+        "0.7-0.9 (ASHRAE Handbook HVAC Systems and Equipment, ch. 41, direct evaporative coolers)",
+        True,
+    ),
+    "adiabatic_switch_c": _d(
+        20.0,
+        "°C",
+        "Estimate: dry bulb below which an adiabatic dry cooler never wets its pads (scale and freezing; "
+        "vendors set the switch-over 20-28 °C); above it water is sprayed only when the dry coil at full "
+        "fan speed cannot reject the heat",
+        True,
+    ),
+    "dry_cooler_air_rise_k": _d(
+        10.0,
+        "K",
+        "Estimate: air temperature rise across a dry cooler coil at rated duty, 8-12 K (vendor dry cooler "
+        "catalogues); sets the air flow whose precooling an adiabatic cooler pays for in water",
+        True,
+    ),
 }
 
 POWER_DEFAULTS: dict[str, Row] = {

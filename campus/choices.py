@@ -62,6 +62,8 @@ class CoolingPlantKind(models.TextChoices):
     CHILLER = "chiller", "Chiller"
     DRY_COOLER = "dry-cooler", "Dry cooler"
     COOLING_TOWER = "cooling-tower", "Cooling tower"
+    AIR_CHILLER = "air-chiller", "Air-cooled chiller"
+    ADIABATIC_COOLER = "adiabatic-cooler", "Dry cooler with adiabatic assist"
 
 
 class CoolingUnitKind(models.TextChoices):
@@ -141,3 +143,5 @@ class Climate(models.TextChoices):
     DUBLIN_IE = "dublin-ie", "Dublin, Ireland"
     SINGAPORE_SG = "singapore-sg", "Singapore"
     ULANQAB_CN = "ulanqab-cn", "Ulanqab, China"
+    ABILENE_US = "abilene-us", "Abilene (Texas), US"
+    COLUMBUS_US = "columbus-us", "Columbus (Ohio), US"

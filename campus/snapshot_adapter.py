@@ -574,7 +574,7 @@ def uploaded_weather(campus: Campus) -> WeatherYear | None:
     row = CampusWeather.objects.filter(campus_id=campus.pk).first()
     if row is None:
         return None
-    return WeatherYear(climate=campus.climate, source=row.source, pressure_pa=row.pressure_pa, **row.arrays())
+    return WeatherYear(climate=campus.climate, **row.year_fields())
 
 
 _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (

@@ -34,6 +34,9 @@ UNIT_COST_USD_PER_KW: dict[str, float] = {
     "crah": 150.0,
     "chiller": 300.0,  # with its tower or condenser and pumps
     "dry-cooler": 150.0,
+    "cooling-tower": 100.0,  # open tower with its plate heat exchanger and pumps
+    "air-chiller": 350.0,  # packaged air-cooled chiller with its free-cooling coil (more coil, no tower)
+    "adiabatic-cooler": 200.0,  # a dry cooler with pads, spray and water treatment
 }
 # A kind without its own figure (e.g. a "breaker" device or an "in-row" unit) at this cost per kW.
 OTHER_USD_PER_KW = 100.0

@@ -128,4 +128,39 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
 )
 
+STATIONS = STATIONS + (
+    StationNormals(
+        climate="abilene-us",
+        label="Abilene, Texas, United States",
+        station="Abilene Regional Airport (GHCN-D USW00013962, WBAN 13962)",
+        source=(
+            "NOAA NCEI, 1991-2020 U.S. Climate Normals (temperature); dew point: NOAA NCEI "
+            "Comparative Climatic Data (station means). https://www.ncei.noaa.gov/products/land-based-station/us-climate-normals"
+        ),
+        period="1991-2020",
+        latitude_deg=32.41,
+        elevation_m=534.0,
+        unit="F",
+        tmax=(57.6, 61.6, 70.0, 78.2, 85.7, 92.2, 95.6, 95.2, 88.0, 78.4, 66.5, 58.0),
+        tmin=(33.5, 37.3, 44.8, 52.5, 62.1, 69.8, 72.9, 72.3, 65.3, 54.6, 42.9, 35.2),
+        dew_point=(27.0, 30.0, 36.0, 44.0, 55.0, 61.0, 60.0, 60.0, 58.0, 48.0, 37.0, 29.0),
+    ),
+    StationNormals(
+        climate="columbus-us",
+        label="Columbus, Ohio, United States",
+        station="John Glenn Columbus International Airport (GHCN-D USW00014821, WBAN 14821)",
+        source=(
+            "NOAA NCEI, 1991-2020 U.S. Climate Normals (temperature); dew point: NOAA NCEI "
+            "Comparative Climatic Data (station means). https://www.ncei.noaa.gov/products/land-based-station/us-climate-normals"
+        ),
+        period="1991-2020",
+        latitude_deg=39.99,
+        elevation_m=247.0,
+        unit="F",
+        tmax=(37.0, 41.1, 51.3, 64.3, 73.7, 81.7, 85.2, 83.7, 77.3, 65.4, 52.6, 41.3),
+        tmin=(22.6, 24.8, 32.6, 42.6, 52.9, 61.6, 65.6, 63.9, 56.9, 45.4, 35.5, 27.4),
+        dew_point=(18.9, 21.0, 28.3, 36.9, 48.6, 58.1, 62.2, 61.2, 54.5, 42.7, 32.6, 23.8),
+    ),
+)
+
 STATION_BY_CLIMATE: dict[str, StationNormals] = {s.climate: s for s in STATIONS}

@@ -59,6 +59,7 @@ from campus.analysis.cooling import (
     usable_capacity_kw,
 )
 from campus.analysis.fabric import medium_for_length
+from campus.analysis.facility import heat_rejection_shortfalls, plant_weather_margin_kw
 from campus.analysis.headroom import (
     GRID_BINDING_NAME,
     HEALTHY,
@@ -860,7 +861,8 @@ def _cooling(
         p = units[uid].plant_id
         if p is not None:
             plant_added[p] = plant_added.get(p, 0.0) + kw + unit_electrical[uid]
-    plant_heat = {p.id: p.heat_kw for p in bal.plants}
+    weather = plant_weather_margin_kw(snap)  # what its worst typical or design hour leaves each plant
+    plant_heat = {p.id: max(p.heat_kw, p.capacity_kw - weather.get(p.id, math.inf)) for p in bal.plants}
     plants = {p.id: p for p in snap.cooling_plants}
     for pid, kw in plant_added.items():
         p = plants[pid]
@@ -1087,14 +1089,11 @@ _POOL_LEVEL = {"group": "cooling group", "hall air units": "hall air units", "pl
 
 
 def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]:
-    """The elements already short at design load with nothing placed, the most short first: cooling units
-    and plants above their capacity, pools of units and plant loops above their usable capacity with the
-    declared cooling redundancy (``cooling.redundancy_pool_checks``, the summary's
-    ``groups_failing_redundancy``), power devices and utility feeds above their planning limit in the worst
-    scenario of the failover headroom (``headroom.failover_headroom``, the scenarios placement checks), and
-    the grid connection above its capacity at the peak hour. Each ``{constraint, level, element,
-    shortfall_kw, detail}``; ``shortfall_kw`` is heat for cooling, kW at the element's input for power, kW
-    at the grid for the grid. Any new rack that loads one of them cannot fit."""
+    """Elements already short at design with nothing placed, most short first: cooling units and plants over
+    their capacity or short in a typical or design hour of the weather, pools and plant loops over their usable
+    capacity with the declared redundancy (``cooling.redundancy_pool_checks``), power devices and utility feeds
+    over their planning limit in the failover headroom's worst scenario, the grid over its capacity at the peak
+    hour. Each ``{constraint, level, element, shortfall_kw (heat; kW at the input), detail}`` binds a new rack."""
     declared = snap.cooling_redundancy or "N+1"
     out: list[dict] = []
     halls = {h.id: h for h in snap.halls}
@@ -1174,6 +1173,7 @@ def short_at_design(snap: CampusSnapshot, balance: CoolingBalance) -> list[dict]
             f"the {GRID_BINDING_NAME} carries {head.grid.facility_kw:.1f} kW at the peak hour on "
             f"{head.grid.capacity_kw:.1f} kW",
         )
+    out += heat_rejection_shortfalls(snap)
     out.sort(key=lambda x: (-x["shortfall_kw"], x["constraint"], x["element"]))
     return out
 

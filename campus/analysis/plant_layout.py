@@ -46,7 +46,13 @@ COOLING_FOOTPRINT_M = {
     "rear-door": (0.6, 1.2),
     "immersion": (2.4, 1.2),
 }
-PLANT_FOOTPRINT_M = {"chiller": (12.0, 3.0), "dry-cooler": (12.0, 2.4), "cooling-tower": (8.0, 8.0)}
+PLANT_FOOTPRINT_M = {
+    "chiller": (12.0, 3.0),
+    "dry-cooler": (12.0, 2.4),
+    "cooling-tower": (8.0, 8.0),
+    "air-chiller": (12.0, 2.4),  # a packaged air-cooled chiller block
+    "adiabatic-cooler": (12.0, 2.4),  # a dry cooler with its pads
+}
 DEFAULT_FOOTPRINT_M = (2.0, 2.0)
 
 ROW_END_KINDS = ("pdu", "rpp", "busway")

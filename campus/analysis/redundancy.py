@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from campus.analysis.cooling import pools_failing_redundancy
+from campus.analysis.facility import heat_rejection_risks
 from campus.analysis.failures import design_state, fail
 from campus.analysis.power import power_graph
 from campus.analysis.snapshot import CampusSnapshot
@@ -155,6 +156,7 @@ def redundancy_declaration_checks(
     failing_pools: Mapping[str, Sequence[Mapping[str, object]]] | None = None,
     checked_at_gpu_power_fraction: float = 1.0,
     down_at_design: Mapping[str, Mapping[str, object]] | None = None,
+    heat_rejection_short: Sequence[Mapping[str, object]] | None = None,
 ) -> list[dict[str, object]]:
     """Declared against achieved redundancy, per domain (``power``, ``cooling``).
 
@@ -246,8 +248,19 @@ def redundancy_declaration_checks(
                 f"{_count(len(down_racks), 'rack', 'racks')} ({down.get('gpus', 0):,} GPUs) already {what} "
                 f"at design, nothing failed; " + message
             )
+        short_plants = [dict(r) for r in (heat_rejection_short or ())] if domain == "cooling" else []
+        if short_plants:
+            achieved, severity = "N", "error"
+            named = ", ".join(f'"{r["plant"]}"' for r in short_plants[:5]) + (
+                f" and {len(short_plants) - 5} more" if len(short_plants) > 5 else ""
+            )
+            message = (
+                f"{_count(len(short_plants), 'plant', 'plants')} cannot reject the heat in some hours of the "
+                f"site's weather ({named}), nothing failed; " + message
+            )
         out.append(
             {
+                "heat_rejection_short": short_plants,
                 "field": field,
                 "domain": domain,
                 "declared": level,
@@ -271,8 +284,20 @@ def design_redundancy(snap, findings=None) -> list[dict[str, object]]:
     ``findings``: an earlier ``redundancy_check`` of the same snapshot, to reuse."""
     if findings is None:
         findings = redundancy_check(snap)
-    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
     pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(snap)]}
+    return snapshot_declaration_checks(snap, single_points_by_domain(findings), pools)
+
+
+def snapshot_declaration_checks(
+    snap: CampusSnapshot, single_points: Mapping[str, Sequence[str]], failing_pools: Mapping
+) -> list[dict[str, object]]:
+    """``redundancy_declaration_checks`` of the snapshot's declared levels, with what is down at design
+    and the plants its weather leaves short of heat rejection (``facility.heat_rejection_risks``)."""
+    declared = {"power": snap.power_redundancy, "cooling": snap.cooling_redundancy}
     return redundancy_declaration_checks(
-        declared, single_points_by_domain(findings), pools, down_at_design=down_at_design(snap)
+        declared,
+        single_points,
+        failing_pools,
+        down_at_design=down_at_design(snap),
+        heat_rejection_short=heat_rejection_risks(snap),
     )

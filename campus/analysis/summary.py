@@ -13,7 +13,13 @@ from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools
 from campus.analysis.distribution import distribution
 from campus.analysis.energy import facility_energy, grid_supply, it_breakdown, year_energy
 from campus.analysis.fabric import fabric_from_inventory
-from campus.analysis.facility import PLANT_MODEL, campus_facility_year, campus_pue
+from campus.analysis.facility import (
+    PLANT_MODEL,
+    campus_facility_year,
+    campus_pue,
+    design_facility,
+    heat_rejection_risks,
+)
 from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
@@ -106,6 +112,26 @@ def campus_summary(
     supply = grid_supply(
         hours_kw, snap.grid_capacity_kw, snap.price_usd_per_kwh, shortfall_fuel_usd_per_mwh(snap)
     )
+    # At the site's design conditions (design_weather): the plant sized for them, the grid checked on them
+    design = design_facility(snap, gpu_power_fraction)
+    design_peak_kw = (
+        max(peak_facility_kw, design.peak_facility_mw * 1000.0)
+        if resolved.source == PLANT_MODEL
+        else peak_facility_kw
+    )
+    risks = heat_rejection_risks(snap, gpu_power_fraction)
+    # a grid below the typical peak is grid_risks' shortfall; below the design peak alone, a warning
+    if snap.grid_capacity_kw and peak_facility_kw <= snap.grid_capacity_kw < design_peak_kw:
+        risks.append(
+            {
+                "kind": "grid_short_at_design",
+                "severity": "warning",
+                "message": (
+                    f"the grid connection ({snap.grid_capacity_kw / 1000.0:,.1f} MW) is below the facility "
+                    f"peak at design conditions ({design_peak_kw / 1000.0:,.1f} MW)"
+                ),
+            }
+        )
     # What the plant draws in this weather, whatever PUE was typed: an override below it understates the
     # facility power, energy and cost, and the summary says so.
     plant_pue = year.energy_weighted_pue if year.annual_it_energy_mwh > 0 else 1.0
@@ -123,6 +149,7 @@ def campus_summary(
             {"cooling": [p.as_dict() for p in failing_pools]},
             gpu_power_fraction,
             down_at_design=down,
+            heat_rejection_short=heat_rejection_risks(snap, gpu_power_fraction),
         )[1]["achieved"]
         if include_redundancy
         else None
@@ -216,6 +243,9 @@ def campus_summary(
             "peak_facility_mw": kw_to_mw(peak_facility_kw),
             "grid_capacity_mw": kw_to_mw(snap.grid_capacity_kw),
             "grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - peak_facility_kw),
+            # the same at the site's design conditions (0.4 %/1 % dry bulb, 0.4 % wet bulb, 20-year extreme)
+            "design_peak_facility_mw": kw_to_mw(design_peak_kw),
+            "design_grid_headroom_mw": kw_to_mw(snap.grid_capacity_kw - design_peak_kw),
             "annual_energy_twh": energy.annual_energy_mwh * running / 1e6,
             "annual_cost_usd": supply.annual_cost_usd * running,
             "design_annual_energy_twh": energy.annual_energy_mwh / 1e6,
@@ -298,6 +328,8 @@ def campus_summary(
             "wue_l_per_kwh": year.wue_l_per_kwh,
             "water_m3": float(year.water_l.sum()) / 1000.0,
             "hours_short": year.hours_short,
+            "design_hours_short": design.hours_short,
+            "design_conditions": design.as_dict(),
             "climate": snap.climate,
             "weather_source": weather_of(snap).source,
         },
@@ -340,7 +372,8 @@ def campus_summary(
         },
         "reliability": rel,
         "buildings": building_cards(snap, chain, pue),
-        "risks": grid_risks(snap, supply, chain),
+        # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
+        "risks": grid_risks(snap, supply, chain) + risks,
     }
     return _clean(summary)
 

@@ -27,7 +27,7 @@ Hour ``i`` of a year is hour ``i % 24 + 1`` (the hour ending at that clock hour,
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -65,6 +65,8 @@ class WeatherYear:
     wet_bulb_c: np.ndarray
     relative_humidity: np.ndarray  # fraction 0-1
     pressure_pa: float = STANDARD_PRESSURE_PA  # the station's mean air pressure, Pa
+    # the site's design conditions when they were supplied with it (design_weather.DesignConditions)
+    design: object | None = None
 
     def __post_init__(self) -> None:
         for name in ("dry_bulb_c", "wet_bulb_c", "relative_humidity"):
@@ -85,6 +87,7 @@ class WeatherYear:
             self.dry_bulb_c.tobytes(),
             self.wet_bulb_c.tobytes(),
             self.relative_humidity.tobytes(),
+            repr(self.design),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -168,6 +171,36 @@ def _wet_bulb_from_ratio(t_c: np.ndarray, w: np.ndarray, p_pa: np.ndarray | floa
         hi = np.where(too_wet, mid, hi)
         lo = np.where(too_wet, lo, mid)
     return np.minimum(0.5 * (lo + hi), t)
+
+
+def humidity_ratio_from_wet_bulb(
+    dry_bulb_c: np.ndarray | float,
+    wet_bulb_c: np.ndarray | float,
+    pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA,
+) -> np.ndarray:
+    """Humidity ratio, kg/kg, of air at a dry bulb and thermodynamic wet bulb (ASHRAE Fundamentals 2017
+    ch. 1 eq. 33, wet bulb at or above 0 °C; eq. 35 below)."""
+    t = np.asarray(dry_bulb_c, dtype=float)
+    tw = np.minimum(np.asarray(wet_bulb_c, dtype=float), t)
+    frozen = tw < 0.0
+    ws = humidity_ratio(
+        np.where(frozen, saturation_vapour_pressure_pa(tw, over_ice=True), saturation_vapour_pressure_pa(tw)),
+        pressure_pa,
+    )
+    w_water = ((2501.0 - 2.326 * tw) * ws - 1.006 * (t - tw)) / (2501.0 + 1.86 * t - 4.186 * tw)
+    w_ice = ((2830.0 - 0.24 * tw) * ws - 1.006 * (t - tw)) / (2830.0 + 1.86 * t - 2.1 * tw)
+    return np.maximum(np.where(frozen, w_ice, w_water), 0.0)
+
+
+def wet_bulb_at_ratio_c(
+    dry_bulb_c: np.ndarray | float,
+    ratio: np.ndarray | float,
+    pressure_pa: np.ndarray | float = STANDARD_PRESSURE_PA,
+) -> np.ndarray:
+    """Thermodynamic wet bulb, °C, of air at a dry bulb and humidity ratio (kg/kg)."""
+    return _wet_bulb_from_ratio(
+        np.asarray(dry_bulb_c, dtype=float), np.asarray(ratio, dtype=float), pressure_pa
+    )
 
 
 def wet_bulb_c(
@@ -316,6 +349,12 @@ def reference_year(climate: str) -> WeatherYear:
     station = STATION_BY_CLIMATE.get(climate)
     if station is None:
         raise ValueError(f"unknown climate {climate!r}; one of {', '.join(CLIMATES)}")
+    return year_from_normals(station)
+
+
+def year_from_normals(station: StationNormals, design: object | None = None) -> WeatherYear:
+    """A year of hours from one station's monthly normals (the model of this module's docstring), with the
+    site's design conditions when given."""
     tmax = _to_c(station.tmax, station.unit)
     tmin = _to_c(station.tmin, station.unit)
     dry_bulb = _hourly_dry_bulb(tmax, tmin)
@@ -324,13 +363,14 @@ def reference_year(climate: str) -> WeatherYear:
     else:  # the dew point at the month's mean temperature and humidity, refined in _hourly_dew_point
         first_guess = dew_point_c((tmax + tmin) / 2.0, np.asarray(station.relative_humidity_pct) / 100.0)
     dew = _hourly_dew_point(first_guess, dry_bulb, station)
-    return year_from_dew_point(
-        climate,
+    year = year_from_dew_point(
+        station.climate,
         f"reference year from monthly normals {station.period}: {station.station}; {station.source}",
         dry_bulb,
         dew,
         pressure_at_elevation_pa(station.elevation_m),
     )
+    return replace(year, design=design) if design is not None else year
 
 
 class Sited(Protocol):

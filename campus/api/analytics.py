@@ -48,11 +48,8 @@ def redundancy_declared(state: CampusState) -> list[dict]:
         points: dict[str, list[str]] = {"power": [], "cooling": []}
         for f in redundancy(state, True):
             points[redundancy_mod.DOMAIN_OF_KIND[f["device_kind"]]].append(f["device_name"])
-        declared = {"power": state.snap.power_redundancy, "cooling": state.snap.cooling_redundancy}
         pools = {"cooling": [p.as_dict() for p in pools_failing_redundancy(state.snap)]}
-        return redundancy_mod.redundancy_declaration_checks(
-            declared, points, pools, down_at_design=redundancy_mod.down_at_design(state.snap)
-        )
+        return redundancy_mod.snapshot_declaration_checks(state.snap, points, pools)
 
     return state.memo(("redundancy_declared",), compute)
 
@@ -114,6 +111,8 @@ def facility_year(state: CampusState, gpu_power_fraction: float = 1.0, climate: 
             values = getattr(year, name).round(decimals)
             body[name] = [v if v == v else None for v in values.tolist()]  # NaN (no IT) -> null
         body["annual"] = summary._clean(year.annual())
+        if climate is None:  # the design hours belong to the campus's own site
+            body["design"] = summary._clean(facility.design_facility(snap, gpu_power_fraction).as_dict())
         return body
 
     return state.memo(("facility_year", gpu_power_fraction, climate), compute)

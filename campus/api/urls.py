@@ -1,4 +1,4 @@
-from campus.api import calculators, job_views, spec_views, views, weather_views
+from campus.api import calculators, job_views, site_climate_views, spec_views, views, weather_views
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -40,5 +40,6 @@ urlpatterns = [
     *calculators.urlpatterns,
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
+    *site_climate_views.urlpatterns,
     *router.urls,
 ]

@@ -15,6 +15,12 @@ from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campus.analysis.design_weather import (
+    DESIGN_CONDITIONS,
+    DesignConditions,
+    as_conditions,
+    design_from_year,
+)
 from campus.analysis.weather import WeatherYear, reference_year, wet_bulb_c
 from campus.choices import Climate
 from campus.epw import EPWError, parse_epw
@@ -47,6 +53,13 @@ def _round(values, digits: int = 3) -> list[float]:
     return [round(float(v), digits) for v in values]
 
 
+def design_of(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> DesignConditions:
+    """The design conditions the campus is sized on (``design_weather.design_conditions_of``'s rule)."""
+    if row is None:
+        return DESIGN_CONDITIONS[campus.climate]
+    return as_conditions(year.design) or design_from_year(year)
+
+
 def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None) -> dict:
     means = year.monthly_means()
     return {
@@ -71,6 +84,7 @@ def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None)
             "max_wet_bulb_c": round(float(year.wet_bulb_c.max()), 3),
             "mean_relative_humidity": round(float(year.relative_humidity.mean()), 4),
         },
+        "design_conditions": design_of(campus, year, row).as_dict(),
     }
 
 
@@ -82,7 +96,7 @@ _MONTHLY = inline_serializer(
         "relative_humidity": serializers.ListField(child=serializers.FloatField()),
     },
 )
-_WEATHER = inline_serializer(
+WEATHER_ANSWER = inline_serializer(
     "CampusWeatherYear",
     {
         "campus": serializers.IntegerField(),
@@ -109,6 +123,11 @@ _WEATHER = inline_serializer(
                 "mean_relative_humidity": serializers.FloatField(),
             },
         ),
+        "design_conditions": serializers.DictField(
+            help_text="The design conditions the campus is sized on (docs/model.md, Design weather): "
+            "0.4 %/1 % dry bulb with mean coincident wet bulb, 0.4 % wet bulb, 20-year extreme, °C, and "
+            "their source."
+        ),
     },
 )
 _EPW_ERROR = inline_serializer(
@@ -134,7 +153,7 @@ class CampusWeatherView(APIView):
             "from, the climate, and the monthly means of dry bulb (°C), wet bulb (°C) and relative humidity "
             "(fraction 0-1), January first."
         ),
-        responses={200: _WEATHER},
+        responses={200: WEATHER_ANSWER},
         tags=["weather"],
     )
     def get(self, request, pk: int):
@@ -154,7 +173,7 @@ class CampusWeatherView(APIView):
         ),
         request={"text/plain": OpenApiTypes.STR, "application/octet-stream": OpenApiTypes.BINARY},
         responses={
-            201: _WEATHER,
+            201: WEATHER_ANSWER,
             400: _EPW_ERROR,
             413: OpenApiResponse(description="The body is larger than the limit."),
         },

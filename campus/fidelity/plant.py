@@ -22,6 +22,39 @@ LBNL_2016 = (
 TGG_WUE = "The Green Grid WP #35, Water Usage Effectiveness (2011): dry (closed-loop) heat rejection uses no site water"
 
 
+MICROSOFT_2024 = (
+    "Microsoft, Sustainable by design: next-generation datacenters consume zero water for cooling (2024-12): "
+    "closed-loop chip-level cooling, no water evaporated for cooling"
+)
+ASHRAE_W32 = (
+    "ASHRAE TC 9.9, Liquid Cooling Guidelines for Datacom Equipment Centers (2nd ed., 2014) and the 2021 "
+    "W-class update: facility water up to 32 °C (W32) is produced without chillers, by dry coolers or "
+    "towers, in most climates"
+)
+
+
+@cache
+def _closed_loop(climate: str, heat_rejection: str, facility_water: str | None = None) -> CampusSnapshot:
+    return spec_snapshot(
+        generate_spec(
+            f"fidelity {heat_rejection}",
+            gpus=8192,
+            climate=climate,
+            heat_rejection=heat_rejection,
+            facility_water=facility_water,
+        )
+    )
+
+
+def _liquid_loop_free_share(climate: str) -> float:
+    """Share of the year the liquid loop's plants reject all their heat without compressors: a generated
+    W32 campus on dry coolers, in the climate's reference year."""
+    snap = _closed_loop(climate, "dry", "W32")
+    cdu_plants = {u.plant_id for u in snap.cooling_units if u.kind == "cdu"}
+    plants = [p for p in _year(snap, climate).plants if p.id in cdu_plants]
+    return min(float((p.free_cooling >= 1.0).mean()) for p in plants)
+
+
 @cache
 def _generated(cooling: str) -> CampusSnapshot:
     return spec_snapshot(generate_spec(f"fidelity {cooling}", gpus=8192, cooling=cooling))
@@ -94,5 +127,31 @@ CASES: list[Case] = [
         0.0,
         "exact",
         twin=lambda: _year(_all_dry(), "ashburn-us").wue_l_per_kwh,
+    ),
+    Case(
+        "plant-wue-air-cooled-chillers-desert",
+        "energy",
+        "WUE of a generated campus on air-cooled chillers with free-cooling coils (heat_rejection "
+        "air-cooled), Phoenix",
+        "L/kWh",
+        MICROSOFT_2024,
+        "0",
+        0.0,
+        0.0,
+        "exact",
+        twin=lambda: _year(_closed_loop("phoenix-us", "air-cooled"), "phoenix-us").wue_l_per_kwh,
+    ),
+    Case(
+        "plant-free-cooling-w32",
+        "energy",
+        "share of the hours of Ashburn's reference year in which a W32 liquid loop on dry coolers needs no "
+        "compressor (heat_rejection dry, facility_water W32)",
+        "fraction",
+        ASHRAE_W32,
+        "all year (1.0)",
+        0.99,
+        1.0,
+        "≥ 0.99",
+        twin=lambda: _liquid_loop_free_share("ashburn-us"),
     ),
 ]

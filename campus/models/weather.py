@@ -19,6 +19,12 @@ class CampusWeather(TimestampedModel):
     elevation_m = models.FloatField(null=True, blank=True)
     pressure_pa = models.FloatField(help_text="Mean station pressure over the year, Pa.")
     leap_day_dropped = models.BooleanField(default=False)
+    # the site's design conditions (campus.analysis.design_weather.DesignConditions fields), when supplied
+    design_conditions = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="ASHRAE-style design conditions supplied with the year (docs/model.md, Design weather).",
+    )
     # the hours as a compressed numpy archive: dry_bulb_c, wet_bulb_c, relative_humidity (8,760 each)
     hours = models.BinaryField()
 
@@ -38,6 +44,16 @@ class CampusWeather(TimestampedModel):
             relative_humidity=np.asarray(relative_humidity, dtype=np.float64),
         )
         return buf.getvalue()
+
+    def year_fields(self) -> dict:
+        """The ``WeatherYear`` fields the row keeps (the campus gives the climate); the design conditions as
+        their dict (``design_weather.design_conditions_of`` reads it)."""
+        return {
+            "source": self.source,
+            "pressure_pa": self.pressure_pa,
+            "design": self.design_conditions,
+            **self.arrays(),
+        }
 
     def arrays(self) -> dict[str, np.ndarray]:
         with np.load(io.BytesIO(bytes(self.hours)), allow_pickle=False) as data:

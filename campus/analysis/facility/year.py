@@ -9,7 +9,9 @@ facility(h) = IT + conversion losses(h) + cooling(h), each term from the invento
   plant's ``cop``) on open cooling towers with an integrated water-side economiser; ``dry-cooler`` = dry
   coolers whose capacity falls as the dry-bulb approaches the returning water (fans rated at
   capacity / ``cop``); ``cooling-tower`` = open towers serving the loop through a plate heat exchanger
-  (fans rated at capacity / ``cop``). Each has its loop pumps; chillers their chilled- and
+  (fans rated at capacity / ``cop``); ``air-chiller`` = air-cooled chillers with a free-cooling coil (closed
+  loop, no water) and ``adiabatic-cooler`` = dry coolers whose air is precooled by wetted pads in their hot
+  hours (``facility.rejection``). Each has its loop pumps; chillers their chilled- and
   condenser-water pumps and tower fans (ASHRAE 90.1 Appendix G figures). A plant's water temperatures
   come from its units' supply and return temperatures.
 * Conversion losses: every live device of the power chain has a no-load + proportional + square-law
@@ -28,12 +30,13 @@ import numpy as np
 
 from campus.analysis.cooling import cooling_balance, unit_electrical_fraction
 from campus.analysis.facility import components as fc
+from campus.analysis.facility import rejection as rj
 from campus.analysis.heat import AIR_UNIT_KINDS
 from campus.analysis.power import design_load_rollup
 from campus.analysis.snapshot import CampusSnapshot, CoolingPlantSnap, CoolingUnitSnap
 from campus.catalog_data import default_value
 
-PLANT_KINDS = ("chiller", "dry-cooler", "cooling-tower")
+PLANT_KINDS = ("chiller", "dry-cooler", "cooling-tower", "air-chiller", "adiabatic-cooler")
 
 
 @dataclass(frozen=True)
@@ -232,6 +235,12 @@ def _plant_year(
         power = fans + loop_pump
         free = np.where(margin >= 0, 1.0, np.clip(q_max / np.maximum(q, 1e-12), 0.0, 1.0))
         water = fc.make_up_water_l(np.minimum(q, q_max)) if p.kind == "cooling-tower" else np.zeros_like(q)
+    elif p.kind == "air-chiller":
+        power, margin, water, free = rj.air_chiller_year(heat_kw, cap, p.cop, supply_c, return_c, dry_bulb_c)
+    elif p.kind == "adiabatic-cooler":
+        power, margin, water, free = rj.adiabatic_year(
+            heat_kw, cap, cap / p.cop if p.cop > 0 else 0.0, supply_c, return_c, dry_bulb_c, wet_bulb_c
+        )
     else:
         raise ValueError(f"cooling plant {p.name}: unknown kind {p.kind!r} (one of {', '.join(PLANT_KINDS)})")
     return PlantYear(
@@ -383,6 +392,8 @@ def hottest_hour_fraction(kind: str, supply_c: float, return_c: float, dry_bulb_
         carried = fc.dry_cooler_capacity_kw(1.0, supply_c, return_c, db)
     elif kind == "cooling-tower":
         carried = fc.tower_capacity_kw(1.0, supply_c, return_c, wb)
+    elif kind in ("air-chiller", "adiabatic-cooler"):
+        carried = rj.carried_per_kw(kind, supply_c, return_c, db, wb)
     else:
         raise ValueError(f"kind: must be one of {', '.join(PLANT_KINDS)}")
     return float(np.min(carried)) if np.size(carried) else 1.0

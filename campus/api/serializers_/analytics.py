@@ -419,6 +419,12 @@ class FacilityYearSerializer(serializers.Serializer):
         help_text="pue (energy-weighted), max_pue, peak_facility_mw, peak_hour, annual_energy_mwh, "
         "wue_l_per_kwh, water_m3, hours_short and per plant its power, free-cooling hours and hours short."
     )
+    design = serializers.DictField(
+        required=False,
+        help_text="The campus's own weather only: the plant at the site's design conditions (docs/model.md, "
+        "Design weather): the conditions with their source, peak_facility_mw, hours_short and per design "
+        "hour its dry and wet bulb, facility power, PUE and cooling margin.",
+    )
 
 
 class TimelineQuerySerializer(StrictQueryMixin, AsOfQuery):

@@ -11,7 +11,12 @@ from campus import jobs
 from campus.choices import Climate, Fabric, NicKind, PowerArchitecture, Redundancy, Topology
 from campus.interchange.catalog import db_catalog
 from campus.interchange.generate import GeneratorError
-from campus.interchange.generator.common import DEFAULT_COOLING_REDUNDANCY, DEFAULT_POWER_REDUNDANCY
+from campus.interchange.generator.common import (
+    DEFAULT_COOLING_REDUNDANCY,
+    DEFAULT_POWER_REDUNDANCY,
+    FACILITY_WATER_C,
+    HEAT_REJECTION,
+)
 from campus.interchange.generator.document import check_mix_node_models
 from campus.interchange.generator.phases import check_phases
 from campus.models import Campus, GPUModel
@@ -117,6 +122,22 @@ class GenerateSerializer(_GeneratorParameters, IslandParameters, serializers.Ser
     price_usd_per_kwh = serializers.FloatField(min_value=0, max_value=10, default=0.078)
     climate = serializers.ChoiceField(
         choices=Climate.choices, default=Climate.ASHBURN_US, help_text="Reference weather year of the site."
+    )
+    heat_rejection = serializers.ChoiceField(
+        choices=list(HEAT_REJECTION),
+        default="auto",
+        help_text="The plants: auto (by the climate's design hours, said in the description), evaporative "
+        "(water-cooled chillers on towers), air-cooled (air-cooled chillers, no water), dry (dry coolers "
+        "and air-cooled chillers), adiabatic (dry coolers with adiabatic assist and air-cooled chillers), "
+        "hybrid (adiabatic dry coolers and water-cooled chillers); docs/generator.md.",
+    )
+    facility_water = serializers.ChoiceField(
+        choices=list(FACILITY_WATER_C),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="ASHRAE liquid cooling class of the facility water (W32, W40, W45: supply at most 32, 40, "
+        "45 °C); null: the catalog's loop.",
     )
     mix = MixEntrySerializer(many=True, required=False, allow_empty=False, max_length=32)
     phases = PhasesField(

@@ -7,7 +7,9 @@ from typing import Any
 from campus import catalog_data as cat
 from campus.analysis.fabric import CampusPlan
 from campus.interchange.generator.common import (
+    COLD_PLATE_MAX_RETURN_C,
     DEFAULT_POWER_ARCHITECTURE,
+    FACILITY_WATER_C,
     POWER_ARCHITECTURES,
     Catalog,
     Row,
@@ -39,9 +41,13 @@ class Builder:
         power_architecture: str = DEFAULT_POWER_ARCHITECTURE,
         planning_margin_pct: float = 0.0,
         span_buildings: bool = False,
+        heat_rejection: str = "auto",
+        facility_water: str | None = None,
     ) -> None:
         self.catalog = catalog
         self.architecture = POWER_ARCHITECTURES[power_architecture]
+        self.heat_rejection = heat_rejection
+        self.facility_water = facility_water  # "W32" | "W40" | "W45" | None (the catalog's loop)
         self.power_redundancy = power_redundancy
         self.cooling_redundancy = cooling_redundancy
         self.climate = climate
@@ -52,6 +58,7 @@ class Builder:
         self.switch_row = switch_row
         self.oversubscription = oversubscription
         self.racks_per_row = racks_per_row
+        self.cooling_notes: list[str] = []  # what the plant choice was and why, for the design's notes
         self.utility_feeds: list[Row] = []
         self.buildings: list[Row] = []
         self.devices: list[Row] = []
@@ -136,6 +143,16 @@ class Builder:
             }
         )
         self.links.append(link)
+
+    def liquid_loop_c(self) -> tuple[float, float]:
+        """(supply, return) of the CDUs' secondary loop, °C: the catalog's, or the facility water class's
+        supply + the CDU approach with the catalog's rise (at most ``COLD_PLATE_MAX_RETURN_C``)."""
+        supply = cat.default_value("supply_temp_c")
+        ret = cat.default_value("return_temp_c")
+        if self.facility_water is None:
+            return supply, ret
+        new_supply = FACILITY_WATER_C[self.facility_water] + cat.default_value("cdu_approach_k")
+        return new_supply, min(new_supply + (ret - supply), COLD_PLATE_MAX_RETURN_C)
 
     def document(self) -> dict[str, Any]:
         doc = {

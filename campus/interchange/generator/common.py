@@ -56,6 +56,20 @@ POWER_REDUNDANCY = ("N", "N+1", "2N")
 COOLING_REDUNDANCY = ("N", "N+1", "2N")
 DEFAULT_POWER_REDUNDANCY = "2N"
 DEFAULT_COOLING_REDUNDANCY = "N+1"
+# Heat rejection (docs/generator.md, "Heat rejection"): the plant kinds of the liquid loop (CDUs) and of the
+# air loop (CRAHs). ``auto``: dry coolers on the liquid loop where the climate's design hours let them,
+# else water-cooled chillers on towers; water-cooled chillers on the air loop.
+HEAT_REJECTION: dict[str, tuple[str, str] | None] = {
+    "auto": None,
+    "evaporative": ("chiller", "chiller"),
+    "air-cooled": ("air-chiller", "air-chiller"),
+    "dry": ("dry-cooler", "air-chiller"),
+    "adiabatic": ("adiabatic-cooler", "air-chiller"),
+    "hybrid": ("adiabatic-cooler", "chiller"),
+}
+# ASHRAE TC 9.9 liquid cooling classes: the facility water supply at most this warm, °C.
+FACILITY_WATER_C = {"W32": 32.0, "W40": 40.0, "W45": 45.0}
+COLD_PLATE_MAX_RETURN_C = 65.0  # estimate: cold-plate loops return at most ~60-65 °C
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ Per hall an N+1 group of CDUs and one of CRAHs for the air heat; racks go to uni
 CDUs are sized for their racks' whole heat, a margin over the 75-85 % the cold plates carry (so the
 group stays N+1 however much of a rack's heat reaches the liquid loop). Per building an N+1 set of plants for
 the CDUs' heat and one of chillers for the CRAHs', each unit on one plant, balanced so no plant exceeds its
-capacity and each serves heat. The CDUs' plants are dry coolers where the climate lets them: sized so the set
-stays N+1 in the hottest hour of the campus's reference year (a dry cooler's capacity falls as the dry-bulb
-nears the returning water, ``facility.components.dry_cooler_capacity_kw``); where that would leave a dry
-cooler less than ``DRY_COOLER_MIN_FRACTION`` of its rating, chillers with a water-side economiser instead.
+capacity and each serves heat. The plant kinds follow the builder's ``heat_rejection`` (``HEAT_REJECTION``;
+``auto``: the CDUs' plants are dry coolers where the climate lets them, chillers with a water-side economiser
+where a dry cooler would keep less than ``DRY_COOLER_MIN_FRACTION`` of its rating). Every set is sized so it
+stays N+1 in the worst of the campus's reference year and its design hours (``sizing_hours``: a plant's
+capacity falls with the weather, ``facility.year.hottest_hour_fraction``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from campus import catalog_data as cat
+from campus.analysis.design_weather import DESIGN_CONDITIONS
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.facility.year import water_temps_c
 from campus.analysis.weather import reference_year
@@ -32,9 +37,11 @@ from campus.interchange.generator.common import (
     COLD_PLATE,
     CRAH_KW,
     DRY_COOLER_COP,
+    HEAT_REJECTION,
     PLANT_KW,
     PLANT_MIN_KW,
     SERVICE_ZONE_M,
+    GeneratorError,
     Row,
     ceil_to,
     liquid_heat_fraction,
@@ -222,8 +229,8 @@ def hall_units(
                 "hall": hall["name"],
                 "plant": None,
                 "capacity_kw": float(capacity),
-                "supply_temp_c": cat.default_value("supply_temp_c") if liquid else 24.0,
-                "return_temp_c": cat.default_value("return_temp_c") if liquid else 40.0,
+                "supply_temp_c": b.liquid_loop_c()[0] if liquid else 24.0,
+                "return_temp_c": b.liquid_loop_c()[1] if liquid else 40.0,
                 "flow_lpm": r3(capacity * cat.default_value("coolant_flow_lpm_per_kw")) if liquid else 0.0,
                 "group": group,
                 "x_m": r3(step * (u + 1)),
@@ -258,34 +265,114 @@ def plant_heat_kw(unit: UnitPlan) -> float:
 # Below this share of its rating in the climate's hottest hour a dry cooler set would need more than twice
 # the units; chillers with a water-side economiser (free cooling whenever the towers can) are the design.
 DRY_COOLER_MIN_FRACTION = 0.5
+# Below this share a chosen plant kind would need more than four times the units: the generator refuses.
+MIN_PLANT_FRACTION = 0.25
 
 
-def hottest_hour_fraction(climate: str, plant_kind: str, unit_kind: str) -> float:
-    """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst hour of the
-    climate's reference year (at most 1: a plant is never counted above its rating)."""
-    year = reference_year(climate)
+def plant_water_c(b: Builder, unit_kind: str) -> tuple[float, float]:
+    """(supply, return) of the facility water a plant serving ``unit_kind`` delivers, °C."""
     if unit_kind == "cdu":
-        supply_c, return_c = water_temps_c(
-            "cdu", cat.default_value("supply_temp_c"), cat.default_value("return_temp_c")
-        )
-    else:  # a generated CRAH: 24 °C supply air
-        supply_c, return_c = water_temps_c("crah", 24.0, 40.0)
-    worst = plant_hottest_hour_fraction(plant_kind, supply_c, return_c, year.dry_bulb_c, year.wet_bulb_c)
+        return water_temps_c("cdu", *b.liquid_loop_c())
+    return water_temps_c("crah", 24.0, 40.0)  # a generated CRAH: 24 °C supply air
+
+
+def sizing_hours(climate: str) -> tuple[np.ndarray, np.ndarray]:
+    """The hours a plant is sized for: every hour of the climate's reference year and its design hours
+    (``design_weather.DESIGN_CONDITIONS``: 0.4 %/1 % dry bulb, 0.4 % wet bulb, 20-year extreme)."""
+    year = reference_year(climate)
+    db, wb = DESIGN_CONDITIONS[climate].arrays()
+    return np.concatenate([year.dry_bulb_c, db]), np.concatenate([year.wet_bulb_c, wb])
+
+
+def hottest_hour_fraction(b: Builder, plant_kind: str, unit_kind: str) -> float:
+    """Share of its rating a plant of ``plant_kind`` serving ``unit_kind`` carries in the worst of the
+    climate's sizing hours (at most 1: a plant is never counted above its rating)."""
+    db, wb = sizing_hours(b.climate)
+    worst = plant_hottest_hour_fraction(plant_kind, *plant_water_c(b, unit_kind), db, wb)
     return min(1.0, worst)
+
+
+def plant_cop(kind: str) -> float:
+    """The rated COP a generated plant of ``kind`` carries (its ``cop`` field)."""
+    if kind == "chiller":
+        return cat.default_value("chiller_cop")
+    if kind == "air-chiller":
+        return cat.default_value("air_chiller_cop")
+    return DRY_COOLER_COP  # dry and adiabatic coolers: fans only
+
+
+def design_cop(b: Builder, kind: str, unit_kind: str) -> float:
+    """The COP a plant draws its electrical rating at: an air-cooled chiller's at the hottest sizing hour
+    (its COP falls with the entering air), the rated one otherwise."""
+    cop = plant_cop(kind)
+    if kind != "air-chiller":
+        return cop
+    db, _ = sizing_hours(b.climate)
+    return float(air_chiller_cop(cop, plant_water_c(b, unit_kind)[0], float(db.max())))
+
+
+_TAGS = {"chiller": "CHL", "air-chiller": "ACH", "dry-cooler": "DRY", "adiabatic-cooler": "ADB"}
+_KIND_WORDS = {
+    "chiller": "water-cooled chillers on open towers",
+    "air-chiller": "air-cooled chillers (closed loop)",
+    "dry-cooler": "dry coolers (closed loop)",
+    "adiabatic-cooler": "dry coolers with adiabatic assist",
+}
+
+
+def plant_kinds(b: Builder) -> tuple[tuple[str, float], tuple[str, float]]:
+    """((kind, hottest-hour fraction) of the liquid loop's plants, the same of the air loop's), by the
+    builder's ``heat_rejection``; records the choice in ``b.cooling_notes`` once."""
+    chosen = HEAT_REJECTION[b.heat_rejection]
+    if chosen is None:
+        dry = hottest_hour_fraction(b, "dry-cooler", "cdu")
+        liquid = "dry-cooler" if dry >= DRY_COOLER_MIN_FRACTION else "chiller"
+        chosen = (liquid, "chiller")
+        why = (
+            f"dry coolers keep {dry:.0%} of their rating in {b.climate}'s hottest design hour"
+            if liquid == "dry-cooler"
+            else f"dry coolers would keep only {dry:.0%} of their rating in {b.climate}'s hottest design hour"
+        )
+        note = (
+            f"heat rejection chosen for the climate: liquid loop on {_KIND_WORDS[liquid]} ({why}), "
+            f"air loop on {_KIND_WORDS['chiller']}"
+        )
+    else:
+        note = (
+            f"heat rejection {b.heat_rejection}: liquid loop on {_KIND_WORDS[chosen[0]]}, "
+            f"air loop on {_KIND_WORDS[chosen[1]]}"
+        )
+    out = []
+    for kind, unit_kind in zip(chosen, ("cdu", "crah"), strict=True):
+        fraction = hottest_hour_fraction(b, kind, unit_kind)
+        if fraction < MIN_PLANT_FRACTION:
+            raise GeneratorError(
+                "heat_rejection",
+                f"{_KIND_WORDS[kind]} keep {fraction:.0%} of their rating in {b.climate}'s hottest design "
+                f"hour ({sizing_hours(b.climate)[0].max():.1f} °C): choose another heat rejection or a warmer "
+                "facility_water class",
+            )
+        out.append((kind, max(fraction, MIN_PLANT_FRACTION)))
+    if b.facility_water is not None:
+        note += f"; facility water {b.facility_water} ({plant_water_c(b, 'cdu')[0]:.0f} °C supply)"
+    if note not in b.cooling_notes:
+        b.cooling_notes.append(note)
+    return out[0], out[1]
 
 
 @dataclass
 class PlantPlan:
     name: str
-    kind: str  # "dry-cooler" | "chiller"
+    kind: str  # a cooling plant kind (facility.year.PLANT_KINDS)
     capacity_kw: float
     cop: float
     heat_kw: float = 0.0
+    design_cop: float | None = None  # the COP at the hottest sizing hour, when below ``cop``
 
     @property
     def electrical_kw(self) -> float:
-        """Compressors or fans at full capacity."""
-        return self.capacity_kw / self.cop
+        """Compressors or fans at full capacity, at the hottest sizing hour's COP."""
+        return self.capacity_kw / (self.design_cop or self.cop)
 
 
 def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
@@ -300,8 +387,8 @@ def _lpt(heats: list[float], n: int) -> tuple[list[int], list[float]]:
 
 
 def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[PlantPlan]:
-    """Dry coolers for the CDUs and chillers for the CRAHs of one building (N, N+1 or 2N sets, by the
-    builder's ``cooling_redundancy``); sets each unit's plant.
+    """The plants of the CDUs and of the CRAHs of one building (kinds by ``plant_kinds``; N, N+1 or 2N
+    sets, by the builder's ``cooling_redundancy``); sets each unit's plant.
 
     A plant takes its units' heat and their fans' and pumps' power (``plant_heat_kw``). Plant size:
     ``PLANT_KW`` blocks, smaller for a building with less heat (to 500 kW, at least ``PLANT_MIN_KW``). Count: ``ceil(heat / size)`` (N), one more
@@ -309,13 +396,10 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
     out without a plant over its capacity.
     """
     plants: list[PlantPlan] = []
-    chiller_cop = cat.default_value("chiller_cop")
-    dry_fraction = hottest_hour_fraction(b.climate, "dry-cooler", "cdu")
-    cdu_plant = ("cdu", "dry-cooler", "DRY", DRY_COOLER_COP, dry_fraction)
-    if dry_fraction < DRY_COOLER_MIN_FRACTION:
-        cdu_chillers = hottest_hour_fraction(b.climate, "chiller", "cdu")
-        cdu_plant = ("cdu", "chiller", "CHL-DLC", chiller_cop, cdu_chillers)
-    crah_plant = ("crah", "chiller", "CHL", chiller_cop, hottest_hour_fraction(b.climate, "chiller", "crah"))
+    (cdu_kind, cdu_fraction), (crah_kind, crah_fraction) = plant_kinds(b)
+    cdu_tag = _TAGS[cdu_kind] + ("-DLC" if cdu_kind == crah_kind else "")
+    cdu_plant = ("cdu", cdu_kind, cdu_tag, plant_cop(cdu_kind), cdu_fraction)
+    crah_plant = ("crah", crah_kind, _TAGS[crah_kind], plant_cop(crah_kind), crah_fraction)
     for unit_kind, plant_kind, tag, cop, hot_fraction in (cdu_plant, crah_plant):
         served = [u for u in units if u.kind == unit_kind]
         heats = [plant_heat_kw(u) for u in served]
@@ -334,7 +418,8 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
                 break
             n += 1
         names = [f"{bname}-{tag}-{p + 1:02d}" for p in range(n)]
-        mine = [PlantPlan(names[p], plant_kind, size, cop, loads[p]) for p in range(n)]
+        rated = design_cop(b, plant_kind, unit_kind)
+        mine = [PlantPlan(names[p], plant_kind, size, cop, loads[p], rated) for p in range(n)]
         for u, p in zip(served, where, strict=True):
             u.row["plant"] = names[p]
         plants.extend(mine)

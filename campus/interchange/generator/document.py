@@ -19,6 +19,8 @@ from campus.interchange.generator.common import (
     DEFAULT_POWER_ARCHITECTURE,
     DEFAULT_POWER_REDUNDANCY,
     FABRIC_SWITCH,
+    FACILITY_WATER_C,
+    HEAT_REJECTION,
     POWER_ARCHITECTURES,
     POWER_REDUNDANCY,
     Catalog,
@@ -82,6 +84,8 @@ def generate(
     island_gpus: int | None = None,
     planning_margin_pct: float = 0.0,
     island_spans_buildings: bool = False,
+    heat_rejection: str = "auto",
+    facility_water: str | None = None,
     catalog: Catalog | None = None,
 ) -> GeneratedDesign:
     """A complete campus spec for ``gpus`` GPUs of ``gpu_model`` (or a ``mix`` of models).
@@ -100,6 +104,9 @@ def generate(
     power and cooling sized that much above the design so racks can be added (docs/generator.md).
     ``island_spans_buildings``: an island larger than ``building_max_it_mw`` continues in the next building
     (its leaves per hall, its spines in its first hall) instead of being refused.
+    ``heat_rejection`` picks the plants (``generator.cooling.HEAT_REJECTION``; ``auto`` chooses by the
+    climate and says so in the notes) and ``facility_water`` the liquid loop's ASHRAE class (W32, W40,
+    W45: the facility water supply, °C); every plant is sized for the climate's design conditions.
     Raises ``GeneratorError`` naming the parameter at fault.
     """
     catalog = catalog or Catalog.defaults()
@@ -148,6 +155,10 @@ def generate(
         raise GeneratorError("pue", "must be between 1.0 and 3.0")
     if climate not in CLIMATES:
         raise GeneratorError("climate", f"must be one of {', '.join(CLIMATES)}")
+    if heat_rejection not in HEAT_REJECTION:
+        raise GeneratorError("heat_rejection", f"must be one of {', '.join(HEAT_REJECTION)}")
+    if facility_water is not None and facility_water not in FACILITY_WATER_C:
+        raise GeneratorError("facility_water", f"must be one of {', '.join(FACILITY_WATER_C)} or null")
     if not 0 <= price_usd_per_kwh <= 10:
         raise GeneratorError("price_usd_per_kwh", "must be between 0 and 10")
     if not 1.0 <= oversubscription <= 64:
@@ -215,6 +226,8 @@ def generate(
             power_architecture,
             planning_margin_pct,
             island_spans_buildings,
+            heat_rejection,
+            facility_water,
         )
 
     # Laid out with the fabric placed, every hall and building within its IT limit (or refused).
@@ -276,6 +289,8 @@ def generate(
         description += f" Planning margin {planning_margin_pct:g} %."
     if notes:
         description += " " + "; ".join(notes) + "."
+    # the plants chosen and why (``generator.cooling.plant_kinds``)
+    description += "".join(f" {note[0].upper()}{note[1:]}." for note in builder.cooling_notes)
     spec: dict[str, Any] = {
         "spec_version": 1,
         "campus": {

@@ -12,6 +12,8 @@ from campus.interchange.generator.common import (
     COOLING_REDUNDANCY,
     DEFAULT_COOLING_REDUNDANCY,
     DEFAULT_POWER_REDUNDANCY,
+    FACILITY_WATER_C,
+    HEAT_REJECTION,
     POWER_REDUNDANCY,
 )
 from campus.interchange.importer import SpecError, import_campus
@@ -122,6 +124,18 @@ class Command(BaseCommand):
             "transformers, 800 VDC busways) or dc-400 (sidecar power racks, ±400 VDC).",
         )
         parser.add_argument(
+            "--heat-rejection",
+            default="auto",
+            choices=tuple(HEAT_REJECTION),
+            help="The plants: auto (by the climate's design hours), evaporative, air-cooled, dry, adiabatic "
+            "or hybrid (docs/generator.md).",
+        )
+        parser.add_argument(
+            "--facility-water",
+            choices=tuple(FACILITY_WATER_C),
+            help="ASHRAE class of the liquid loop's facility water: W32, W40 or W45 (default: the catalog's).",
+        )
+        parser.add_argument(
             "--replace", action="store_true", help="Replace an existing campus of the same name."
         )
         parser.add_argument(
@@ -158,6 +172,8 @@ class Command(BaseCommand):
                 power_redundancy=o["power_redundancy"],
                 cooling_redundancy=o["cooling_redundancy"],
                 power_architecture=o["power_architecture"],
+                heat_rejection=o["heat_rejection"],
+                facility_water=o["facility_water"],
                 catalog=db_catalog(),
             )
         except GeneratorError as exc:
