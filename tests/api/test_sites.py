@@ -82,7 +82,7 @@ class TestRacks(APIViewTests):
     factory = f.RackFactory
     update_data = {"design_kw": 120.0, "cooling_type": "immersion"}
     bulk_update_data = {"status": "planned"}
-    bad_data = {"design_kw": 900}
+    bad_data = {"design_kw": 1500}
     filter_params = {
         "campus": "campus_id",
         "hall": "hall_id",

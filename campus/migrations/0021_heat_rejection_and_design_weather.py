@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campus', '0019_switch_tier_super_spine_2'),
+        ('campus', '0020_campus_revision'),
     ]
 
     operations = [
