@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
-from campus.analysis.headroom import _compute, _scenarios  # noqa: E402
+from campus.analysis.headroom.chain import _compute  # noqa: E402
+from campus.analysis.headroom.scenarios import _scenarios  # noqa: E402
 from campus.analysis.impact import impact  # noqa: E402
 from campus.analysis.power import power_graph, rollup  # noqa: E402
 from campus.analysis.redundancy import redundancy_check  # noqa: E402

@@ -21,7 +21,7 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
 * **power**: a feed pair (A, B) already feeding racks of the hall, from distinct upstream paths (neither
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
-  (``headroom._scenarios``: healthy, each live device lost, a generator only where it carries load in the
+  (``headroom.scenarios._scenarios``: healthy, each live device lost, a generator only where it carries load in the
   healthy chain, each utility feed lost, each whole side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost. The
   headroom left is rack IT, as the failover headroom counts it: each element's margin after placing over
   its added kW per kW of the racks' IT in that scenario (``power_check``), so the element named is the one
@@ -60,14 +60,10 @@ from campus.analysis.cooling import (
 )
 from campus.analysis.fabric import medium_for_length
 from campus.analysis.facility import heat_rejection_shortfalls, plant_weather_margin_kw
-from campus.analysis.headroom import (
-    GRID_BINDING_NAME,
-    HEALTHY,
-    Failure,
-    _scenarios,
-    failover_headroom,
-    grid_it_kw,
-)
+from campus.analysis.headroom import Failure, failover_headroom, grid_it_kw
+from campus.analysis.headroom.bounds import GRID_BINDING_NAME
+from campus.analysis.headroom.results import HEALTHY
+from campus.analysis.headroom.scenarios import _scenarios
 from campus.analysis.heat import (
     AIR_UNIT_KINDS,
     ALL_TO_LIQUID,
@@ -687,7 +683,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         if inp.grid is not None:
             # the campus grid connection at the peak hour (headroom.grid_it_kw): the rack-feed kW it allows
             # less today's and the new racks'; in rack IT over the new racks' feed kW per kW of IT (as
-            # headroom._grid_bound), at the grid times the peak hour's PUE
+            # headroom.bounds._grid_bound), at the grid times the peak hour's PUE
             allowed, fed_now, pue = inp.grid
             feeds_left = allowed - fed_now - inp.racks * fed_kw
             grid_it = feeds_left * inp.rack_kw / fed_kw if fed_kw > 0 else math.inf

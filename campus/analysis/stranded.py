@@ -247,7 +247,7 @@ def _upstream(
     the network and other IT share the scope's racks carry today.
 
     Never less than today's ``fed_kw``: power in use is not stranded (as a rack over its design). A device
-    already over its limit leaves a negative headroom (the IT to shed, ``headroom._ratios``); here it
+    already over its limit leaves a negative headroom (the IT to shed, ``headroom.rows._ratios``); here it
     strands everything above today's load in every scope loading it. Taking the negative figure would
     count one shared device's overload once in each member and again at their parent.
 

@@ -38,7 +38,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from campus.analysis.headroom import _generator_carries  # addition: the scenario set
+from campus.analysis.headroom.scenarios import _generator_carries  # addition: the scenario set
 from campus.analysis.heat import (
     other_it_per_server_kw,
     server_share,
@@ -345,7 +345,7 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
     out = []
     for d in g.order:
         # addition: a generator that carries load in the healthy chain is failed too (the scenario set of
-        # ``headroom._scenarios``, ``_generator_carries``); the reference checks the solve, not the set
+        # ``headroom.scenarios._scenarios``, ``_generator_carries``); the reference checks the solve, not the set
         if not base.live.get(d, False) or (d in g.generators and not _generator_carries(g, base.live, d)):
             continue
         out.append((Failure("power", d, g.devices[d].name), set(g.status_dead) | {d}, set(), frozenset()))

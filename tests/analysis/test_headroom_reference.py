@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.headroom import _compute
+from campus.analysis.headroom.chain import _compute
 from campus.analysis.power import power_graph
 from campus.interchange.generate import generate
 from campus.interchange.generator.common import COOLING_REDUNDANCY, POWER_REDUNDANCY
