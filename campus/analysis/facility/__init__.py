@@ -154,7 +154,7 @@ def heat_rejection_risks(snap: CampusSnapshot, gpu_power_fraction: float = 1.0) 
 
 
 def heat_rejection_shortfalls(snap: CampusSnapshot) -> list[dict]:
-    """``heat_rejection_risks`` as placement's already-short elements (``placement.short_at_design``)."""
+    """``heat_rejection_risks`` as placement's already-short elements (``placement.cooling_fit.short_at_design``)."""
     names = {b.id: b.name for b in snap.buildings}
     return [
         {

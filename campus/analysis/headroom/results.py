@@ -152,6 +152,3 @@ class Headroom:
             "devices": [d.as_dict() for d in self.devices.values()],
             "scenarios": self.scenarios,
         }
-
-
-# ---------------------------------------------------------------- placement of added load

@@ -62,9 +62,6 @@ def _placement(g: PowerGraph) -> _Placement:
     return _Placement(rack_weight, hall_mode, building_share, building_mode, campus_share, campus_mode)
 
 
-# ---------------------------------------------------------------- probe propagation
-
-
 def _split_factors(groups: dict[str, list[int]]) -> dict[int, float]:
     """Each member's share: evenly over the sides, then over a side's members (``power._split``)."""
     out: dict[int, float] = {}
@@ -82,7 +79,7 @@ def _side_groups(members: list[tuple[str, int]]) -> dict[str, list[int]]:
     return groups
 
 
-# ---------------------------------------------------------------- the analysis
+# ---------------------------------------------------------------- the failures taken
 
 
 def _generator_carries(g: PowerGraph, base_live: Mapping[int, bool], d: int) -> bool:
