@@ -10,7 +10,9 @@ import weakref
 from dataclasses import replace
 
 from campus.analysis.fabric import fabric_from_inventory
+from campus.analysis.headroom import failover_headroom
 from campus.analysis.memo import snapshot_memo
+from campus.analysis.placement.power_fit import _sweep
 from campus.analysis.power import baseline_state, power_graph
 from tests.engine.builders import campus
 
@@ -59,3 +61,24 @@ def test_a_snapshot_and_its_figures_are_freed_together():
     del snap
     gc.collect()
     assert gone() is None and graph() is None
+
+
+def test_failover_headroom_and_the_placement_sweep_are_worked_out_once_per_snapshot():
+    snap = campus()
+    head, sweep = failover_headroom(snap), _sweep(power_graph(snap))
+    assert failover_headroom(snap) is head and _sweep(power_graph(snap)) is sweep
+    other = replace(snap, name="another")
+    assert failover_headroom(other) is not head and _sweep(power_graph(other)) is not sweep
+    assert failover_headroom(other).as_dict() == head.as_dict()
+
+
+def test_failover_headroom_and_the_placement_sweep_are_freed_with_their_snapshot():
+    # Both were kept in bounded module-wide caches under a lock, which held the last few graphs (and so
+    # their snapshots) alive.
+    snap = campus()
+    head = weakref.ref(failover_headroom(snap))
+    sweep = weakref.ref(_sweep(power_graph(snap)))
+    gone = weakref.ref(snap)
+    del snap
+    gc.collect()
+    assert gone() is None and head() is None and sweep() is None

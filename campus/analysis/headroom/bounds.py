@@ -15,15 +15,8 @@ from campus.analysis.headroom.results import (
     Headroom,
     ScopeHeadroom,
 )
-from campus.analysis.headroom.rows import (
-    _by_scope,
-    _ratios,
-    _scope_value,
-    _ScopeMins,
-)
-from campus.analysis.headroom.scenarios import (
-    _split_factors,
-)
+from campus.analysis.headroom.rows import _by_scope, _ratios, _scope_value, _ScopeMins
+from campus.analysis.headroom.scenarios import _split_factors
 from campus.analysis.power import PowerGraph, baseline_state, power_graph
 from campus.analysis.power_solve import _liveness_changes, failure_seeds
 from campus.analysis.snapshot import CampusSnapshot

@@ -23,10 +23,7 @@ from campus.analysis.headroom.rows import (
     _scenario_rows,
     _ScopeMins,
 )
-from campus.analysis.headroom.scenarios import (
-    _placement,
-    _scenarios,
-)
+from campus.analysis.headroom.scenarios import _placement, _scenarios
 from campus.analysis.power import PowerGraph, baseline_state
 
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from campus.analysis.headroom.scenarios import (
-    _side_groups,
-    _split_factors,
-)
+from campus.analysis.headroom.scenarios import _side_groups, _split_factors
 from campus.analysis.heat import other_it_per_server_kw, server_share
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, baseline_state

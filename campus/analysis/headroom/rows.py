@@ -7,14 +7,8 @@ import heapq
 import numpy as np
 
 from campus.analysis.headroom.probe import Coefs, _add_into, _Probe
-from campus.analysis.headroom.results import (
-    MIN_SENSITIVITY,
-    TIE_RELATIVE,
-    Failure,
-)
-from campus.analysis.headroom.scenarios import (
-    _split_factors,
-)
+from campus.analysis.headroom.results import MIN_SENSITIVITY, TIE_RELATIVE, Failure
+from campus.analysis.headroom.scenarios import _split_factors
 from campus.analysis.power_solve import _liveness_changes, failure_seeds
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from campus.analysis.headroom.results import (
-    SIDES_2N,
-    Failure,
-)
+from campus.analysis.headroom.results import SIDES_2N, Failure
 from campus.analysis.power import PowerGraph, baseline_state
 
 

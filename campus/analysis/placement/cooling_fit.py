@@ -15,24 +15,9 @@ from campus.analysis.cooling import (
 from campus.analysis.facility import heat_rejection_shortfalls, plant_weather_margin_kw
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.headroom.bounds import GRID_BINDING_NAME
-from campus.analysis.heat import (
-    AIR_UNIT_KINDS,
-    ALL_TO_LIQUID,
-    COLD_PLATE,
-    plant_loops,
-)
-from campus.analysis.placement.power_fit import (
-    _it_headroom,
-    _Load,
-)
-from campus.analysis.placement.request import (
-    REDUNDANCY_OUT,
-    TOL,
-    _building_name,
-    _Fail,
-    _HallInput,
-    _out,
-)
+from campus.analysis.heat import AIR_UNIT_KINDS, ALL_TO_LIQUID, COLD_PLATE, plant_loops
+from campus.analysis.placement.power_fit import _it_headroom, _Load
+from campus.analysis.placement.request import REDUNDANCY_OUT, TOL, _building_name, _Fail, _HallInput, _out
 from campus.analysis.power import PowerGraph
 from campus.analysis.snapshot import CampusSnapshot
 

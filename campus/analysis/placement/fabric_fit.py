@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import math
 
-from campus.analysis.placement.request import (
-    _Fail,
-    _HallInput,
-)
+from campus.analysis.placement.request import _Fail, _HallInput
 from campus.analysis.snapshot import CampusSnapshot
 
 

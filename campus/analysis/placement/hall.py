@@ -5,25 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from campus.analysis.cooling import (
-    AIR_COOLING_LIMIT_KW,
-)
+from campus.analysis.cooling import AIR_COOLING_LIMIT_KW
 from campus.analysis.fabric import medium_for_length
 from campus.analysis.headroom.bounds import GRID_BINDING_NAME
 from campus.analysis.headroom.results import HEALTHY
-from campus.analysis.heat import (
-    AIR_UNIT_KINDS,
-    COLD_PLATE,
-)
+from campus.analysis.heat import AIR_UNIT_KINDS, COLD_PLATE
 from campus.analysis.placement.cooling_fit import _cooling, _mechanical_loads
 from campus.analysis.placement.fabric_fit import _fabric, _link_length
 from campus.analysis.placement.positions import UNIT_FOOTPRINT_M, free_positions
-from campus.analysis.placement.power_fit import (
-    PowerCheck,
-    _Load,
-    power_check,
-    side_bound,
-)
+from campus.analysis.placement.power_fit import PowerCheck, _Load, power_check, side_bound
 from campus.analysis.placement.request import (
     DEFAULT_RACK_SIZE_M,
     FEED_RATING_STEP_KW,

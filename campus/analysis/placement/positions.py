@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from campus.analysis.placement.request import (
-    AISLE_CLEARANCE_M,
-    PERIMETER_CLEARANCE_M,
-    TOL,
-)
+from campus.analysis.placement.request import AISLE_CLEARANCE_M, PERIMETER_CLEARANCE_M, TOL
 
 # ---------------------------------------------------------------- floor space
 

@@ -133,6 +133,7 @@ class _HallInput:
 
 
 def _memo(g: PowerGraph, key: str, compute):
+    """``compute()`` worked out once per graph: the graph lives with its snapshot (``power_graph``)."""
     if key not in g.memo:
         g.memo[key] = compute()
     return g.memo[key]
