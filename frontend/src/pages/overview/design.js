@@ -25,7 +25,7 @@ export function designCard(summary, plants, description) {
   );
   return el(
     "div",
-    { class: "card card-wide", "data-testid": "design-card" },
+    { class: "card card-wide design-card", "data-testid": "design-card" },
     el("h2", {}, "Design"),
     el(
       "div",
@@ -36,7 +36,10 @@ export function designCard(summary, plants, description) {
         dist.architecture,
         architectureWords(dist.architecture),
         [
-          dist.chain_loss_mw != null ? `chain losses ${f.mw(dist.chain_loss_mw, 2)}` : null,
+          dist.chain_loss_mw != null
+            ? `chain losses ${f.mw(dist.chain_loss_mw, 2)}` +
+              (power.it_mw ? ` (${f.pct(dist.chain_loss_mw / power.it_mw, 1)} of IT)` : "")
+            : null,
           dist.copper_relative_to_ac != null ? copperWords(dist.copper_relative_to_ac) : null,
           dist.power_capex_usd != null ? `power chain capex ${f.usd(dist.power_capex_usd)}` : null,
         ]
@@ -51,7 +54,9 @@ export function designCard(summary, plants, description) {
         rejection.map((r) => r.kind).join(","),
         rejection.length ? rejection.map((r) => r.words).join("; ") : "no cooling plant",
         [
-          rejection.map((r) => `${f.num(r.count)} × ${f.mw(r.capacity_mw / r.count, 1)}`).join(", "),
+          rejection
+            .map((r) => `${f.num(r.count)} plant${r.count === 1 ? "" : "s"} × ${f.mw(r.capacity_mw / r.count, 1)}`)
+            .join(", "),
           water ? `facility water ${water}` : null,
           `WUE ${f.num(cooling.wue_l_per_kwh, 2)} L/kWh`,
         ]
