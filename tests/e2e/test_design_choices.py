@@ -92,9 +92,8 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
     assert arch.get_attribute("data-value") == "dc-800"
     assert page.inner_text("[data-testid=fig-power-architecture-text]").startswith("800 VDC")
     sub = arch.inner_text()
-    assert f"chain losses {mw(dist['chain_loss_mw'], 2)} ({dist['chain_loss_mw'] / power['it_mw']:.1%}".replace(
-        "%", " %"
-    ) in sub
+    loss_share = 100 * dist["chain_loss_mw"] / power["it_mw"]
+    assert f"chain losses {mw(dist['chain_loss_mw'], 2)} ({loss_share:.1f} % of IT)" in sub
     # copper as the API gives it against 415 VAC, written out here: 1 − relative, whole percent
     assert f"{round((1 - dist['copper_relative_to_ac']) * 100)} % less copper than 415 VAC" in sub
     assert f"${dist['power_capex_usd'] / 1e6:,.1f} M" in sub
@@ -113,7 +112,9 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
     assert power["design_peak_facility_mw"] >= power["peak_facility_mw"]
     head = card.locator("[data-testid=fig-design-grid-headroom]")
     assert float(head.get_attribute("data-value")) == pytest.approx(power["design_grid_headroom_mw"])
-    assert page.inner_text("[data-testid=fig-design-grid-headroom-text]") == mw(power["design_grid_headroom_mw"])
+    assert page.inner_text("[data-testid=fig-design-grid-headroom-text]") == mw(
+        power["design_grid_headroom_mw"]
+    )
     assert page.get_attribute("[data-testid=summary-risks]", "data-value") == str(len(s["risks"]))
     card.scroll_into_view_if_needed()
     screenshot(page, "overview-design-card")
