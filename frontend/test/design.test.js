@@ -3,7 +3,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { architectureWords, copperWords, heatRejection, kindWords, riskWords, waterClass } from "../src/lib/design.js";
+import {
+  architectureWords,
+  copperWords,
+  designConditionsWords,
+  heatRejection,
+  kindWords,
+  riskWords,
+  waterClass,
+} from "../src/lib/design.js";
 
 test("power architectures read as the distribution they are, an unknown code as it is", () => {
   assert.equal(architectureWords("dc-800"), "800 VDC (solid-state transformers, DC busways)");
@@ -109,4 +117,23 @@ test("a plant short of heat rejection names the plant in words and where it fall
     "Grid connection below the peak at design conditions",
   );
   assert.equal(riskWords({ kind: "new_kind" }).title, "new kind");
+});
+
+test("design conditions read as the ASHRAE table's columns, an estimate flagged", () => {
+  const dc = {
+    cooling_db_04_c: 34.8,
+    cooling_mcwb_04_c: 23.7,
+    cooling_db_1_c: 33.3,
+    cooling_mcwb_1_c: 23.1,
+    evaporation_wb_04_c: 25.4,
+    extreme_db_20y_c: 39.2,
+    estimate: true,
+  };
+  assert.equal(
+    designConditionsWords(dc),
+    "0.4 % 34.8 °C dry bulb / 23.7 °C wet bulb · 1 % 33.3 / 23.1 °C · 0.4 % wet bulb 25.4 °C · " +
+      "20-year extreme 39.2 °C (estimate)",
+  );
+  assert.equal(designConditionsWords({ extreme_db_20y_c: 45 }), "20-year extreme 45.0 °C");
+  assert.equal(designConditionsWords(null), "–");
 });

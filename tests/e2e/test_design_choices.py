@@ -117,6 +117,15 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
         power["design_grid_headroom_mw"]
     )
     assert page.get_attribute("[data-testid=summary-risks]", "data-value") == str(len(s["risks"]))
+    # the weather card: the site's design conditions, as the weather API gives them
+    dc = page.request.get(f"/api/campuses/{campus_id}/weather/").json()["design_conditions"]
+    conditions = page.locator("[data-testid=weather-design-conditions]")
+    assert float(conditions.get_attribute("data-value")) == pytest.approx(dc["cooling_db_04_c"])
+    assert (
+        f"0.4 % {dc['cooling_db_04_c']:.1f} °C dry bulb / {dc['cooling_mcwb_04_c']:.1f} °C wet bulb"
+        in conditions.inner_text()
+    )
+    assert f"20-year extreme {dc['extreme_db_20y_c']:.1f} °C" in conditions.inner_text()
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AXE_RUN) == []
     card.scroll_into_view_if_needed()

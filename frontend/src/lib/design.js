@@ -131,3 +131,23 @@ export function riskWords(risk) {
   }
   return { title, severity: risk.severity ?? "warning", elements, figures, message: risk.message ?? "" };
 }
+
+/**
+ * A site's climatic design conditions (the weather API's ``design_conditions``, ASHRAE Handbook — Fundamentals
+ * ch. 14) in one line: "0.4 % 34.8 °C dry bulb / 23.7 °C wet bulb · 1 % 33.3 / 23.1 °C · 0.4 % wet bulb 25.4 °C ·
+ * 20-year extreme 39.2 °C", with "(estimate)" when the API flags the values as one.
+ * @param {Record<string, any> | null | undefined} dc
+ */
+export function designConditionsWords(dc) {
+  if (!dc) return "–";
+  /** @param {number | null | undefined} v */
+  const c = (v) => f.num(v, 1);
+  const parts = [];
+  if (dc.cooling_db_04_c != null) {
+    parts.push(`0.4 % ${c(dc.cooling_db_04_c)} °C dry bulb / ${c(dc.cooling_mcwb_04_c)} °C wet bulb`);
+  }
+  if (dc.cooling_db_1_c != null) parts.push(`1 % ${c(dc.cooling_db_1_c)} / ${c(dc.cooling_mcwb_1_c)} °C`);
+  if (dc.evaporation_wb_04_c != null) parts.push(`0.4 % wet bulb ${c(dc.evaporation_wb_04_c)} °C`);
+  if (dc.extreme_db_20y_c != null) parts.push(`20-year extreme ${c(dc.extreme_db_20y_c)} °C`);
+  return (parts.join(" · ") || "–") + (dc.estimate ? " (estimate)" : "");
+}
