@@ -143,6 +143,17 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
     kinds.scroll_into_view_if_needed()
     screenshot(page, "map-plant-kinds")
 
+    # one hall: its IT load and, of it, the network and allowance carried beside its racks
+    campus_map = page.request.get(f"/api/campuses/{campus_id}/floor-map/").json()
+    hall_id = campus_map["buildings"][0]["halls"][0]["id"]
+    hall = page.request.get(f"/api/campuses/{campus_id}/floor-map/?hall={hall_id}").json()["hall"]
+    assert hall["beside_racks_mw"] > 0  # the fabric and other IT sit on the GPU halls' PDUs
+    page.goto(f"/campuses/{campus_id}/map/?hall={hall_id}")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    beside = page.locator("[data-testid=map-beside-mw]")
+    assert float(beside.get_attribute("data-value")) == pytest.approx(hall["beside_racks_mw"])
+    assert beside.inner_text() == f"{hall['beside_racks_mw']:,.2f} MW of it beside the racks"
+
 
 def test_a_grid_below_the_peak_shows_the_shortfall_risk_in_words(page):
     campus_id = generate(page, "Short-grid campus")

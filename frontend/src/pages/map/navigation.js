@@ -135,6 +135,21 @@ function mapStats(scene, gpus) {
         `IT load ${f.mw(scene.itMw)}`,
       ),
     );
+    if (scene.besideMw) {
+      stats.append(
+        " (",
+        el(
+          "span",
+          {
+            "data-testid": "map-beside-mw",
+            "data-value": scene.besideMw,
+            title: "Of the hall's IT load: the network and the other-IT allowance carried on its PDUs beside its racks",
+          },
+          `${f.mw(scene.besideMw, 2)} of it beside the racks`,
+        ),
+        ")",
+      );
+    }
   }
   if (scene.headroomMw != null) {
     const mw = scene.headroomMw;
