@@ -181,3 +181,43 @@ def test_a_grid_below_the_peak_shows_the_shortfall_risk_in_words(page):
     assert page.evaluate(AXE_RUN) == []  # the risk's words and border keep the WCAG AA contrast
     page.locator("[data-testid=risk-card]").scroll_into_view_if_needed()
     screenshot(page, "overview-grid-shortfall-risk")
+
+
+def test_a_planner_generates_a_dc_800_campus_from_the_schema_driven_form(page):
+    """The overview's *Generate a campus* form is built from the API schema: the new generator options are
+    controls with their choices (never JSON), and what it submits is the generator API's campus."""
+    start = generate(page, "Campus the form is opened from")
+    page.goto(f"/campuses/{start}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    page.click("[data-testid=generate-card] summary")
+    page.wait_for_selector("[data-testid=generate-form] #param-power-architecture")
+    options = page.eval_on_selector_all("#param-power-architecture option", "els => els.map(e => e.value)")
+    assert {"ac", "dc-800", "dc-400"} <= set(options)
+    options = page.eval_on_selector_all("#param-heat-rejection option", "els => els.map(e => e.value)")
+    assert {"air-cooled", "adiabatic", "evaporative", "hybrid"} <= set(options)
+    for control in ("facility-water", "island-gpus", "island-spans-buildings", "planning-margin-pct"):
+        assert page.locator(f"#param-{control}").count() == 1, control
+    assert page.locator("[data-testid=generate-form] textarea").count() == 0  # no JSON box
+    page.fill("#param-name", "Form-made 800 VDC campus")
+    page.fill("#param-gpus", "1024")
+    page.fill("#param-hall-max-it-mw", "0.8")
+    page.select_option("#param-power-architecture", "dc-800")
+    page.select_option("#param-heat-rejection", "air-cooled")
+    page.select_option("#param-facility-water", "W40")
+    page.locator("[data-testid=generate-card]").scroll_into_view_if_needed()
+    screenshot(page, "overview-generate-form")
+    before = page.url
+    page.click("[data-testid=generate-submit]")
+    page.wait_for_function(
+        "(before) => location.href !== before || document.querySelector('[data-testid=generate-api-errors]')",
+        arg=before,
+        timeout=60_000,
+    )
+    assert page.locator("[data-testid=generate-api-errors]").count() == 0, page.inner_text(
+        "[data-testid=generate-api-errors]"
+    )
+    page.wait_for_selector("#overview[data-ready=true]")
+    campus_id = int(page.url.rstrip("/").split("/")[-1])
+    assert summary(page, campus_id)["power"]["distribution"]["architecture"] == "dc-800"
+    assert page.inner_text("[data-testid=fig-power-architecture-text]").startswith("800 VDC")
+    assert page.inner_text("[data-testid=fig-heat-rejection-text]") == "Air-cooled chillers (closed loop)"
