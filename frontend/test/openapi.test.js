@@ -55,6 +55,12 @@ test("an allOf reference keeps the property's own default and help, without the 
     "island_gpus",
   ]);
   assert.equal(s.components.schemas.PowerArchitectureEnum.description, undefined); // the choices' list only
+  // … which labels the choices instead
+  assert.deepEqual(s.components.schemas.PowerArchitectureEnum["x-enum-labels"], {
+    ac: "AC",
+    "dc-800": "800 VDC",
+    "dc-400": "±400 VDC",
+  });
   assert.deepEqual(s.properties.power_architecture, {
     $ref: "#/components/schemas/PowerArchitectureEnum",
     default: "ac",

@@ -193,6 +193,9 @@ def test_a_planner_generates_a_dc_800_campus_from_the_schema_driven_form(page):
     page.wait_for_selector("[data-testid=generate-form] #param-power-architecture")
     options = page.eval_on_selector_all("#param-power-architecture option", "els => els.map(e => e.value)")
     assert {"ac", "dc-800", "dc-400"} <= set(options)
+    # the choices read as the API's labels (campus.choices.PowerArchitecture), not as codes
+    label = page.inner_text("#param-power-architecture option[value=dc-800]")
+    assert label == "800 VDC (solid-state transformer, DC busway)"
     options = page.eval_on_selector_all("#param-heat-rejection option", "els => els.map(e => e.value)")
     assert {"air-cooled", "adiabatic", "evaporative", "hybrid"} <= set(options)
     for control in ("facility-water", "island-gpus", "island-spans-buildings", "planning-margin-pct"):

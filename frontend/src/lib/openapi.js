@@ -20,6 +20,13 @@ export function toJsonSchema(node) {
     if (k === "nullable" || k === "readOnly" || k === "writeOnly") continue;
     out[k] = toJsonSchema(v);
   }
+  if (Array.isArray(out.enum) && typeof out.description === "string") {
+    // the labels of the choices ("* `dc-800` - 800 VDC (solid-state transformer, DC busway)") for the select
+    const labels = Object.fromEntries(
+      [...out.description.matchAll(/^\* `([^`]*)` - (.+)$/gm)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.keys(labels).length) out["x-enum-labels"] = labels;
+  }
   if (typeof out.description === "string") {
     // drf-spectacular lists an enum's choices as "* `value` - label" lines: the select shows them
     const text = out.description.startsWith("* `") ? "" : out.description.split("\n\n* ")[0].trim();
