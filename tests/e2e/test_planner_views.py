@@ -127,9 +127,10 @@ def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
     rack_fed_mw = sum(r["fed_kw"] for r in racks) / 1000.0
     # The campus header gives the overview's IT load (servers, fabric and other IT), field for field.
     assert value(page, "[data-testid=map-it-mw]") == summary["power"]["it_mw"] == floor["campus"]["it_mw"]
-    # What the racks' feeds carry (their IT plus the network and other IT placed on them) is the building
-    # cards' IT, and the buildings add up to the campus.
-    assert rack_fed_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
+    # A rack's feeds carry that rack's own IT; the network and other IT sit beside the racks on the halls'
+    # PDUs (beside_racks_mw). Together they are the building cards' IT, and the buildings add up to the campus.
+    beside_mw = sum(h["beside_racks_mw"] for b in floor["buildings"] for h in b["halls"])
+    assert rack_fed_mw + beside_mw == pytest.approx(sum(b["it_mw"] for b in summary["buildings"]))
     assert sum(b["it_mw"] for b in summary["buildings"]) == pytest.approx(summary["power"]["it_mw"])
     assert value(page, "[data-testid=map-headroom]") == pytest.approx(power_headroom(summary))
     outlines = {(o["level"], o["id"]): o["headroomMw"] for o in page.evaluate("floorMap.outlines")}
@@ -150,8 +151,9 @@ def test_floor_map_header_and_outlines_show_the_api_figures(page, campus_2n):
     assert value(page, "[data-testid=map-headroom]") == pytest.approx(hall["hall"]["headroom_mw"])
     assert hall["hall"]["headroom_mw"] == pytest.approx(halls[hall_id]["headroom_mw"])
     assert value(page, "[data-testid=map-it-mw]") == pytest.approx(
-        sum(r["fed_kw"] for r in hall["racks"]) / 1000.0
+        sum(r["fed_kw"] for r in hall["racks"]) / 1000.0 + hall["hall"]["beside_racks_mw"]
     )
+    assert value(page, "[data-testid=map-beside-mw]") == pytest.approx(hall["hall"]["beside_racks_mw"])
     assert hall["hall"]["headroom_mw"] > 0
     screenshot(page, "planner-map-hall")
 

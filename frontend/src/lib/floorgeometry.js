@@ -42,6 +42,8 @@ const KIND_CODE = {
   immersion: "TANK",
   chiller: "CHLR",
   "dry-cooler": "DRY",
+  "air-chiller": "ACHLR",
+  "adiabatic-cooler": "ADRY",
   "cooling-tower": "TWR",
 };
 

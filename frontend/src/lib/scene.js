@@ -29,6 +29,7 @@ export function hallScene(data) {
     title: hall.name,
     headroomMw: hall.headroom_mw ?? null,
     itMw: hall.it_mw ?? null,
+    besideMw: hall.beside_racks_mw ?? null, // of itMw: the network and allowance carried beside the racks
     scope: "hall",
   };
 }

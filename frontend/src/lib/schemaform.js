@@ -184,7 +184,13 @@ export class SchemaForm {
       input = el("select", { id, name: path });
       if (nullable) input.append(el("option", { value: "" }, "— default —"));
       for (const option of base.enum)
-        input.append(el("option", { value: option, selected: option === value }, optionLabel(option)));
+        input.append(
+          el(
+            "option",
+            { value: option, selected: option === value },
+            base["x-enum-labels"]?.[option] ?? optionLabel(option),
+          ),
+        );
       if (value === null) input.value = "";
       read = () => (input.value === "" ? null : input.value);
     } else if (base.type === "boolean") {

@@ -6,6 +6,8 @@ import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { campusScene, hallScene } from "../../lib/scene.js";
 import { PlantGraph } from "../../lib/plantgraph.js";
+import { kindWords } from "../../lib/design.js";
+import { kindCode } from "../../lib/floormap.js";
 import { clearImpact, renderDeviceSelect, runImpact } from "./impact.js";
 import { recolor } from "./legend.js";
 import { closePanel, fillRackSearch, openRack } from "./racks.js";
@@ -87,6 +89,7 @@ export async function load(page) {
     $("map-title").textContent = scene.title;
     const gpus = scene.racks.reduce((s, r) => s + (r.gpus ?? 0), 0);
     mapStats(scene, gpus);
+    plantKinds(scene.plant ?? []);
     fillRackSearch(page);
     renderDeviceSelect(page);
     recolor(page);
@@ -132,6 +135,21 @@ function mapStats(scene, gpus) {
         `IT load ${f.mw(scene.itMw)}`,
       ),
     );
+    if (scene.besideMw) {
+      stats.append(
+        " (",
+        el(
+          "span",
+          {
+            "data-testid": "map-beside-mw",
+            "data-value": scene.besideMw,
+            title: "Of the hall's IT load: the network and the other-IT allowance carried on its PDUs beside its racks",
+          },
+          `${f.mw(scene.besideMw, 2)} of it beside the racks`,
+        ),
+        ")",
+      );
+    }
   }
   if (scene.headroomMw != null) {
     const mw = scene.headroomMw;
@@ -181,4 +199,24 @@ export function wireNavigation(page) {
     if (page.impact) clearImpact(page);
     recolor(page);
   });
+}
+
+/** The kinds of plant on this map, each as the code drawn on the map and in words, with how many there are. */
+function plantKinds(plant) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const p of plant) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
+  const list = $("plant-kinds");
+  clear(list).append(
+    ...[...counts]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([kind, n]) =>
+        el(
+          "li",
+          { "data-kind": kind, "data-value": n },
+          el("code", {}, kindCode(kind)),
+          ` ${kindWords(kind)} × ${f.num(n)}`,
+        ),
+      ),
+  );
 }

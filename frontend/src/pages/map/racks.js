@@ -5,6 +5,7 @@ import { $, clear, el, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT, METRICS } from "../../lib/colors.js";
 import { loadRackPanel } from "../../lib/rackpanel.js";
+import { kindWords } from "../../lib/design.js";
 
 const TYPE_TITLE = { power: "Power device", cooling: "Cooling unit", plant: "Cooling plant" };
 
@@ -13,7 +14,7 @@ function plantTooltip(page, p) {
   const served = page.graph ? page.graph.paths(p.key).served : 0;
   return [
     el("strong", {}, p.name),
-    el("div", {}, `${TYPE_TITLE[p.type] ?? p.type} · ${p.kind}`),
+    el("div", { "data-testid": "plant-kind-words" }, `${TYPE_TITLE[p.type] ?? p.type} · ${kindWords(p.kind)}`),
     served ? el("div", {}, `Serves ${f.num(served)} rack${served === 1 ? "" : "s"} on this map`) : null,
     el("div", { class: "muted" }, p.position === "recorded" ? "Recorded position" : "Position laid out by the map"),
     el("div", { class: "muted" }, "Click to show its links and paths"),

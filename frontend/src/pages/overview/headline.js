@@ -5,10 +5,16 @@ import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { figureInfo, figureText } from "../../lib/figures.js";
 import { fabricCard } from "./fabric.js";
+import { designCard } from "./design.js";
 import { riskCard } from "./risks.js";
 import { bindingText, figure, gpuMix, meter } from "./widgets.js";
 
-export function headline(summary) {
+/**
+ * @param {Record<string, any>} summary
+ * @param {{kind: string, capacity_kw?: number}[]} [plants] the campus's cooling plants
+ * @param {string} [description] the campus description
+ */
+export function headline(summary, plants = [], description = "") {
   const inv = summary.inventory ?? {};
   const power = summary.power ?? {};
   const cooling = summary.cooling ?? {};
@@ -232,7 +238,8 @@ export function headline(summary) {
       ),
       rateSetsNote(rel),
     ),
-    riskCard(power, cooling),
+    designCard(summary, plants, description),
+    riskCard(power, cooling, summary.risks ?? []),
     fabricCard(summary.network ?? {}),
   );
 }

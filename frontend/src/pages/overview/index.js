@@ -5,6 +5,7 @@ import { asOfControl, asOfFromUrl, withAsOf } from "../../lib/asof.js";
 import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
+import { generateCard } from "./generate.js";
 import { headline } from "./headline.js";
 import { weatherCard } from "./weather.js";
 
@@ -12,6 +13,8 @@ const page = {
   ...boot(), // campusId … from the server
   summary: null, // the campus summary, once loaded
   storage: [], // the campus's battery energy storage systems
+  plants: [], // the campus's cooling plants (the design card's heat rejection)
+  description: "", // the campus description
   asOf: asOfFromUrl(), // the day the figures are for (null: today)
 };
 
@@ -21,8 +24,9 @@ function render() {
   const root = $("overview");
   const summary = page.summary;
   clear(root).append(
-    headline(summary),
+    headline(summary, page.plants, page.description),
     branchesCard(page),
+    generateCard(page),
     weatherCard(page, reload),
     ...buildingCards(page, summary.buildings ?? [], page.storage),
   );
@@ -48,12 +52,16 @@ async function reload() {
 async function main() {
   const root = $("overview");
   try {
-    const [summary, storage] = await Promise.all([
+    const [summary, storage, plants, campus] = await Promise.all([
       api.get(summaryUrl()),
       api.get(`/api/energy-storage/?campus=${page.campusId}&limit=1000`),
+      api.get(`/api/cooling-plants/?campus=${page.campusId}&limit=1000`),
+      api.get(`/api/campuses/${page.campusId}/`),
     ]);
     page.summary = summary;
     page.storage = Array.isArray(storage) ? storage : (storage.results ?? []);
+    page.plants = Array.isArray(plants) ? plants : (plants.results ?? []);
+    page.description = campus.description ?? "";
     render();
   } catch (error) {
     clear(root).append(errorBox(error, "overview-error"));

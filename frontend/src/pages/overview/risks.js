@@ -3,9 +3,16 @@
 // of their declared redundancy) and the stranded power.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { riskWords } from "../../lib/design.js";
 
-/** What a planner should look at: single points of failure, overloads, stranded power. */
-export function riskCard(power, cooling) {
+/**
+ * What a planner should look at: the summary's risks (grid, utility feeds, heat rejection), single points of
+ * failure, overloads, stranded power.
+ * @param {Record<string, any>} power
+ * @param {Record<string, any>} cooling
+ * @param {Record<string, any>[]} [risks] the summary's ``risks``
+ */
+export function riskCard(power, cooling, risks = []) {
   const count = (v) => (Array.isArray(v) ? v.length : Number(v ?? 0));
   /** @type {[string, string, number][]} testid, what is counted, how many */
   const items = [
@@ -40,6 +47,7 @@ export function riskCard(power, cooling) {
     "div",
     { class: "card card-wide", "data-testid": "risk-card" },
     el("h2", {}, "Risks"),
+    summaryRisks(risks),
     el(
       "ul",
       { class: "risk-list" },
@@ -102,5 +110,36 @@ function findingList(byEffect, worst) {
         ),
       ),
     ),
+  );
+}
+
+/** The summary's risks, each with its heading, the elements it names, its figures and the API's sentence. */
+function summaryRisks(risks) {
+  if (!risks.length) {
+    return el(
+      "p",
+      { class: "small risk-ok", "data-testid": "summary-risks", "data-value": 0 },
+      "No design risk found.",
+    );
+  }
+  return el(
+    "ul",
+    { class: "risk-list summary-risks", "data-testid": "summary-risks", "data-value": risks.length },
+    risks.map((risk) => {
+      const w = riskWords(risk);
+      return el(
+        "li",
+        {
+          class: w.severity === "error" ? "risk-bad" : "risk-warn",
+          "data-testid": `summary-risk-${risk.kind}`,
+          "data-kind": risk.kind,
+          "data-severity": w.severity,
+        },
+        el("strong", {}, w.title),
+        w.elements.length ? ` — ${w.elements.join(", ")}` : null,
+        w.figures.length ? el("div", { class: "small" }, w.figures.join(" · ")) : null,
+        w.message ? el("div", { class: "muted small" }, `${w.message}.`) : null,
+      );
+    }),
   );
 }

@@ -6,6 +6,7 @@ import { api, qs } from "../../lib/api.js";
 import { timeChart } from "../../lib/charts.js";
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { designConditionsWords } from "../../lib/design.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -195,6 +196,18 @@ async function load(page, card, onChange) {
         ),
         el("dt", {}, "Wet bulb"),
         el("dd", {}, `up to ${f.num(a.max_wet_bulb_c, 1)} °C, mean ${f.num(a.mean_wet_bulb_c, 1)} °C`),
+        weather.design_conditions ? el("dt", {}, "Design conditions") : null,
+        weather.design_conditions
+          ? el(
+              "dd",
+              {
+                "data-testid": "weather-design-conditions",
+                "data-value": weather.design_conditions.cooling_db_04_c ?? "",
+                title: weather.design_conditions.source ?? null,
+              },
+              designConditionsWords(weather.design_conditions),
+            )
+          : null,
       ),
     );
   } catch (error) {
