@@ -3,6 +3,7 @@ from campus.api import (
     campus_views,
     inventory_views,
     job_views,
+    measured_views,
     site_climate_views,
     spec_views,
     user_views,
@@ -50,5 +51,6 @@ urlpatterns = [
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
+    *measured_views.urlpatterns,
     *router.urls,
 ]
