@@ -15,10 +15,10 @@ from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campus import measured
+from campus import measured, prometheus_sync
 from campus import state as states
 from campus.analysis import measurements as m
-from campus.models import Campus
+from campus.models import Campus, PrometheusSource
 from twin.api.exceptions import PayloadTooLarge
 from twin.api.serializers.base import StrictQueryMixin
 
@@ -149,7 +149,94 @@ class MeasuredView(APIView):
         return Response(measured.measured_against_modelled(states.campus_state(campus), v["days"], v["band"]))
 
 
+def source_answer(source: PrometheusSource | None) -> dict:
+    url = getattr(settings, "TWIN_PROMETHEUS_URL", "")
+    return {
+        "url": prometheus_sync.public_url(url),  # never the credentials
+        "configured": bool(url),
+        "mapping": source.mapping if source else [],
+        "synced_until": source.synced_until if source else None,
+        "last_attempt": source.last_attempt if source else None,
+        "last_error": source.last_error if source else "",
+    }
+
+
+class PrometheusSourceView(APIView):
+    """The campus's Prometheus mapping (docs/live.md, "Prometheus")."""
+
+    @extend_schema(
+        operation_id="campuses_prometheus_retrieve",
+        summary="The campus's Prometheus mapping and how far its sync has read",
+        responses={200: OpenApiTypes.OBJECT},
+        tags=["measurements"],
+    )
+    def get(self, request, pk: int):
+        campus = get_object_or_404(Campus, pk=pk)
+        return Response(source_answer(PrometheusSource.objects.filter(campus=campus).first()))
+
+    @extend_schema(
+        operation_id="campuses_prometheus_update",
+        summary="Set the campus's Prometheus mapping",
+        description=(
+            "A JSON object with `mapping`: a list of entries of `query` (PromQL), `object_kind`, "
+            "`name_label` (the label naming the object, e.g. `rack` for `sum by (rack) "
+            "(dcgm_power_usage_watts)`) or `object_name` (one fixed object), and `metric` (`power_w` or "
+            "`power_kw`). A bad entry is a 400 naming it. "
+            "A new mapping keeps what the sync has read."
+        ),
+        request=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            400: OpenApiResponse(description="The entry and field at fault."),
+        },
+        tags=["measurements"],
+    )
+    def put(self, request, pk: int):
+        campus = get_object_or_404(Campus, pk=pk)
+        data = request.data if isinstance(request.data, dict) else {}
+        unknown = set(data) - {"mapping"}
+        if unknown:
+            field = sorted(unknown)[0]
+            return Response({field: ["unknown field"]}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            mapping = prometheus_sync.check_mapping(data.get("mapping"))
+        except prometheus_sync.MappingError as exc:
+            return Response(
+                {"entry": exc.index, "field": exc.field, "mapping": [str(exc)], "detail": str(exc)},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        source, _ = PrometheusSource.objects.update_or_create(campus=campus, defaults={"mapping": mapping})
+        return Response(source_answer(source))
+
+    @extend_schema(
+        operation_id="campuses_prometheus_destroy",
+        summary="Remove the campus's Prometheus mapping (the rollups stay)",
+        responses={204: None},
+        tags=["measurements"],
+    )
+    def delete(self, request, pk: int):
+        campus = get_object_or_404(Campus, pk=pk)
+        PrometheusSource.objects.filter(campus=campus).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PrometheusSyncView(APIView):
+    @extend_schema(
+        operation_id="campuses_prometheus_sync_create",
+        summary="Sync the campus's Prometheus source now (beat does it every 5 minutes)",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, 404: OpenApiResponse(description="No mapping.")},
+        tags=["measurements"],
+    )
+    def post(self, request, pk: int):
+        campus = get_object_or_404(Campus, pk=pk)
+        source = get_object_or_404(PrometheusSource, campus=campus)
+        return Response(prometheus_sync.sync(source))
+
+
 urlpatterns = [
     path("campuses/<int:pk>/measurements/", MeasurementsView.as_view(), name="campus-measurements"),
     path("campuses/<int:pk>/measured/", MeasuredView.as_view(), name="campus-measured"),
+    path("campuses/<int:pk>/prometheus/", PrometheusSourceView.as_view(), name="campus-prometheus"),
+    path("campuses/<int:pk>/prometheus/sync/", PrometheusSyncView.as_view(), name="campus-prometheus-sync"),
 ]
