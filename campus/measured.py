@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from campus import measurements_store as store
 from campus.analysis import measurements as m
+from campus.analysis.calibration import calibrate
 from campus.analysis.heat import rack_it_kw_by_id
 from campus.analysis.snapshot import CampusSnapshot
 from campus.state import CampusState
@@ -64,16 +65,28 @@ def measured_against_modelled(state: CampusState, days: int, band: float) -> dic
     }
 
 
-def rack_peaks_kw(campus_id: int, snap: CampusSnapshot, days: int) -> dict[int, float]:
-    """Each measured rack's peak (highest 5-minute mean in the window), by rack id."""
+def rack_peaks_kw(campus_id: int, snap: CampusSnapshot, days: int, mean: bool = False) -> dict[int, float]:
+    """Each measured rack's peak (highest 5-minute mean in the window; ``mean``: its sample-weighted mean
+    over the window), by rack id."""
     _, _, series = window_series(campus_id, days)
     known = m.objects(snap)
     out = {}
     for (kind, name), buckets in series.items():
         ids = known.get((kind, name), [])
         if kind == "rack" and len(ids) == 1:
-            out[ids[0]] = max(b.mean for b in buckets.values())
+            b = buckets.values()
+            if mean:
+                out[ids[0]] = sum(x.mean * x.samples for x in b) / sum(x.samples for x in b)
+            else:
+                out[ids[0]] = max(x.mean for x in b)
     return out
+
+
+def calibration(state: CampusState, days: int) -> dict:
+    """The GPU power fraction and overhead scale fitted to the racks' measured mean power
+    (``calibration.calibrate``)."""
+    snap = state.snap
+    return calibrate(snap, rack_peaks_kw(snap.id, snap, days, mean=True)).as_dict()
 
 
 def measured_basis(state: CampusState, margin: float, days: int = DEFAULT_WINDOW_DAYS) -> CampusSnapshot:

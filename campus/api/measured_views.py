@@ -19,7 +19,7 @@ from campus import measured, prometheus_sync
 from campus import state as states
 from campus.analysis import measurements as m
 from campus.models import Campus, PrometheusSource
-from twin.api.exceptions import PayloadTooLarge
+from twin.api.exceptions import PayloadTooLarge, field_error
 from twin.api.serializers.base import StrictQueryMixin
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -149,6 +149,40 @@ class MeasuredView(APIView):
         return Response(measured.measured_against_modelled(states.campus_state(campus), v["days"], v["band"]))
 
 
+class CalibrationQuerySerializer(StrictQueryMixin, serializers.Serializer):
+    days = serializers.IntegerField(
+        required=False,
+        default=measured.DEFAULT_WINDOW_DAYS,
+        min_value=1,
+        max_value=400,
+        help_text="The window: this many days ending with the latest 5-minute bucket held.",
+    )
+
+
+class CalibrationView(APIView):
+    @extend_schema(
+        operation_id="campuses_calibration_retrieve",
+        summary="Calibration: GPU power fraction of TDP and overhead scale fitted to the measured racks",
+        description=(
+            "Each measured rack's mean power over the window against its modelled terms: GPUs at TDP × "
+            "`gpu_power_fraction` + the rest × `overhead_scale`, fitted by least squares "
+            "(scipy.optimize.curve_fit) with standard errors and the RMS residual before (both 1) and after. "
+            "Racks of one make fit the fraction alone. Fewer than two measured racks with GPUs: 400."
+        ),
+        parameters=[CalibrationQuerySerializer],
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="Too few measured racks.")},
+        tags=["measurements"],
+    )
+    def get(self, request, pk: int):
+        campus = get_object_or_404(Campus, pk=pk)
+        query = CalibrationQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        try:
+            return Response(measured.calibration(states.campus_state(campus), query.validated_data["days"]))
+        except ValueError as exc:
+            raise field_error(exc) from None
+
+
 def source_answer(source: PrometheusSource | None) -> dict:
     url = getattr(settings, "TWIN_PROMETHEUS_URL", "")
     return {
@@ -237,6 +271,7 @@ class PrometheusSyncView(APIView):
 urlpatterns = [
     path("campuses/<int:pk>/measurements/", MeasurementsView.as_view(), name="campus-measurements"),
     path("campuses/<int:pk>/measured/", MeasuredView.as_view(), name="campus-measured"),
+    path("campuses/<int:pk>/calibration/", CalibrationView.as_view(), name="campus-calibration"),
     path("campuses/<int:pk>/prometheus/", PrometheusSourceView.as_view(), name="campus-prometheus"),
     path("campuses/<int:pk>/prometheus/sync/", PrometheusSyncView.as_view(), name="campus-prometheus-sync"),
 ]

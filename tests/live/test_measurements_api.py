@@ -5,6 +5,7 @@ The truth is a hand calculation: one rack of 40 kW modelled IT (``extra_it_kw``)
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 from django.urls import reverse
 
@@ -132,3 +133,26 @@ def test_headroom_on_measured_peak_equals_the_hand_calculation(site, planner_cli
     assert pdu_headroom(basis="measured", margin=0.5)[0] == pytest.approx(35.0)
     stranded = viewer_client.get(url("stranded", campus), {"basis": "measured"}).json()
     assert stranded["basis"] == "measured"
+
+
+def test_calibration_fits_the_gpu_power_fraction_the_racks_draw(planner_client, viewer_client):
+    # three racks of 1, 2, 3 servers (8 × 700 W GPUs + 4,600 W overhead each) with 0, 5, 1 kW of extras,
+    # each drawing 80 % of its GPUs' TDP plus all the rest: the fit gives 0.8 and 1.0
+    campus = f.CampusFactory(name="Cal", other_it_fraction=0.0)
+    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
+    node_model = f.NodeModelFactory()
+    rows = []
+    for i, extra in ((1, 0.0), (2, 5.0), (3, 1.0)):
+        rack = f.RackFactory(hall=hall, name=f"C{i}", extra_it_kw=extra, design_kw=60.0)
+        for _ in range(i):
+            f.NodeFactory(rack=rack, node_model=node_model)
+        rows.append(("rack", f"C{i}", "power_kw", NOW, 0.8 * 5.6 * i + 4.6 * i + extra))
+    assert viewer_client.get(url("calibration", campus)).status_code == 400  # nothing measured yet
+    planner_client.post(url("measurements", campus), csv_of(rows), content_type="text/csv")
+    body = viewer_client.get(url("calibration", campus)).json()
+    assert body["racks"] == 3 and body["fitted"] == ["gpu_power_fraction", "overhead_scale"]
+    assert body["gpu_power_fraction"] == pytest.approx(0.8, abs=1e-6)
+    assert body["overhead_scale"] == pytest.approx(1.0, abs=1e-6)
+    # before: the model at full TDP is 20 % of the GPUs' power too high on every rack
+    before = np.sqrt(np.mean([(0.2 * 5.6 * i) ** 2 for i in (1, 2, 3)]))
+    assert body["rms_residual_before_kw"] == pytest.approx(before, rel=1e-5)
