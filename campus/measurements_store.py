@@ -71,28 +71,30 @@ def _day(t: datetime) -> datetime:
 
 
 def _daily(campus_id: int, days: Iterable[tuple[str, str, str, datetime]]) -> None:
-    """The daily rows of the touched (object, metric, day): peak (highest 5-minute mean) as ``mean``'s
-    companion — ``max`` is the day's highest 5-minute mean, ``mean`` the sample-weighted mean."""
+    """The daily rows of the touched (object, metric, day): ``max`` is the day's peak (its highest 5-minute
+    mean), ``mean`` the sample-weighted mean of its 5-minute means."""
     by_day: dict[datetime, set[tuple[str, str, str]]] = defaultdict(set)
     for kind, name, metric, day in days:
         by_day[day].add((kind, name, metric))
     rows = []
     for day, series in by_day.items():
         acc: dict[tuple[str, str, str], list[float]] = {}
-        for kind, name, metric, mean, samples in MeasurementRollup.objects.filter(
-            campus_id=campus_id,
-            resolution=FIVE,
-            bucket_start__gte=day,
-            bucket_start__lt=day + timedelta(days=1),
-            object_name__in={s[1] for s in series},
-        ).values_list("object_kind", "object_name", "metric", "mean", "samples"):
-            key = (kind, name, metric)
-            if key not in series:
-                continue
-            a = acc.setdefault(key, [0.0, 0, 0.0])
-            a[0] += mean * samples
-            a[1] += samples
-            a[2] = max(a[2], mean)
+        names = sorted({s[1] for s in series})
+        for i in range(0, len(names), 500):  # bounded IN lists (SQLite's variable limit)
+            for kind, name, metric, mean, samples in MeasurementRollup.objects.filter(
+                campus_id=campus_id,
+                resolution=FIVE,
+                bucket_start__gte=day,
+                bucket_start__lt=day + timedelta(days=1),
+                object_name__in=names[i : i + 500],
+            ).values_list("object_kind", "object_name", "metric", "mean", "samples"):
+                key = (kind, name, metric)
+                if key not in series:
+                    continue
+                a = acc.setdefault(key, [0.0, 0, 0.0])
+                a[0] += mean * samples
+                a[1] += samples
+                a[2] = max(a[2], mean)
         rows += [
             MeasurementRollup(
                 campus_id=campus_id,
