@@ -27,10 +27,16 @@ GENERATE_GPUS_BOUND = 1 << 24
 
 
 class _GeneratorParameters(StrictFieldsMixin):
-    """A parameter the generator does not take is refused by name rather than silently ignored."""
+    """A parameter the generator does not take is refused by name rather than silently ignored, and a
+    ``gpu_model`` names one of the catalog's GPU models."""
 
     def unknown_field_message(self) -> str:
         return "unknown parameter; the generator takes: " + ", ".join(self.fields)
+
+    def validate_gpu_model(self, value: str) -> str:
+        if not GPUModel.objects.filter(slug=value).exists():
+            raise serializers.ValidationError(f'unknown GPU model "{value}"')
+        return value
 
 
 class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
@@ -42,11 +48,6 @@ class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
         help_text="The server model of this entry (GET /api/node-models/); it must carry gpu_model. "
         "Default: picked by nic, else the GPU model's first server.",
     )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
 
 
 class PhaseEntrySerializer(serializers.Serializer):
@@ -185,11 +186,6 @@ class GenerateSerializer(_GeneratorParameters, IslandParameters, serializers.Ser
     background = serializers.BooleanField(
         default=False, help_text="Build the campus in a background job (202) whatever its size."
     )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
 
     def validate(self, attrs: dict) -> dict:
         mix = attrs.get("mix")
