@@ -27,12 +27,12 @@ GENERATE_GPUS_BOUND = 1 << 24
 
 
 class _GeneratorParameters(StrictFieldsMixin):
-    """A parameter the generator does not take is refused by name rather than silently ignored, and a
-    ``gpu_model`` names one of the catalog's GPU models."""
+    """A parameter the generator does not take is refused by name rather than silently ignored."""
 
     def unknown_field_message(self) -> str:
         return "unknown parameter; the generator takes: " + ", ".join(self.fields)
 
+    # The mix entries and the request itself both take a gpu_model: one of the catalog's GPU models.
     def validate_gpu_model(self, value: str) -> str:
         if not GPUModel.objects.filter(slug=value).exists():
             raise serializers.ValidationError(f'unknown GPU model "{value}"')
