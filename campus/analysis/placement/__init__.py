@@ -83,6 +83,17 @@ def place(
     """``{"feasible", "binding_constraint", "binding", "options", "short_at_design"}`` for ``request``
     (module doc): when nothing fits and an element is already short at design (``short_at_design``), the
     most short binds."""
+    return place_with_failure(snap, request, rack_size, rows)[0]
+
+
+def place_with_failure(
+    snap: CampusSnapshot,
+    request: PlacementRequest,
+    rack_size: Mapping[int, tuple[float, float]] | None = None,
+    rows: Mapping[int, list[RowGeo]] | None = None,
+) -> tuple[dict, _Fail | None]:
+    """``place``'s answer and, when nothing fits, the check the closest hall failed (before an element
+    already short at design takes the ``binding``): what a proposal lifts (``placement.proposal``)."""
     if request.node_model not in snap.node_models:
         raise ValueError(f"node_model: no node model {request.node_model!r}")
     if not 1 <= request.racks <= MAX_RACKS:
@@ -185,7 +196,7 @@ def place(
             "binding": binding,
             "options": options,
             "short_at_design": short,
-        }
+        }, None
     if not fails:
         fail = _Fail("floor_space", "", "campus", "", "the campus has no hall")
     else:
@@ -210,7 +221,7 @@ def place(
         "binding": binding,
         "options": [],
         "short_at_design": short,
-    }
+    }, fail
 
 
 __all__ = [
@@ -222,4 +233,5 @@ __all__ = [
     "RowGeo",
     "free_positions",
     "place",
+    "place_with_failure",
 ]

@@ -145,7 +145,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                     grid_it, ("grid", snap.id, GRID_BINDING_NAME), HEALTHY, check.elements, feeds_left * pue
                 )
         if check.headroom_kw < -TOL:
-            level, _ident, name = check.element
+            level, ident, name = check.element
             too_many = (
                 f"; {-check.headroom_kw:.1f} kW of rack IT too many"
                 if math.isfinite(check.headroom_kw)
@@ -160,6 +160,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                     f"the {name} would carry {-check.element_headroom_kw:.1f} kW beyond its "
                     f"{snap.grid_capacity_kw:.1f} kW at the peak hour (PUE {inp.grid[2]:.3f}){too_many}",
                     margin=check.headroom_kw,
+                    short=-check.element_headroom_kw,
                 )
             return None, _Fail(
                 "power",
@@ -169,6 +170,8 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 f"{name} would carry {-check.element_headroom_kw:.1f} kW beyond its planning limit "
                 f"after {check.failure.name}{too_many}",
                 margin=check.headroom_kw,
+                element_id=ident,
+                short=-check.element_headroom_kw,
             )
         max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
         rating = math.ceil(inp.rack_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW

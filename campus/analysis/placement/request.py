@@ -67,6 +67,11 @@ class _Fail:
     hall_id: int | None = None
     building: str | None = None
     building_id: int | None = None
+    # what a proposal extends to lift it (campus.analysis.placement.proposal): the element's id (a switch
+    # group, a cooling unit of the pool, a plant, a power device, a utility feed) and how short it is in its
+    # own unit (ports; kW of heat; kW at the element's input; kW at the grid)
+    element_id: int | None = None
+    short: float = 0.0
 
     def located(self, snap: CampusSnapshot, hall) -> _Fail:
         self.hall_id = hall.id
