@@ -54,6 +54,7 @@ from campus.analysis.placement.cooling_fit import short_at_design
 from campus.analysis.placement.fabric_fit import _rack_cables, _used_ports
 from campus.analysis.placement.hall import _Candidate, _evaluate_hall
 from campus.analysis.placement.positions import free_positions
+from campus.analysis.placement.power_fit import hall_network
 from campus.analysis.placement.request import (
     AISLE_CLEARANCE_M,
     CONSTRAINTS,
@@ -72,6 +73,10 @@ from campus.analysis.placement.request import (
 from campus.analysis.power import power_graph
 from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot
+
+# A new rack's fabric cable, both ends: the single-mode transceiver's draw, the most of the classes a cable
+# in a hall takes (catalog_data.LINK_MEDIA: SR 10 W, DR/FR 12 W per end), an upper bound.
+_CABLE_END_W = 12.0
 
 
 def place(
@@ -128,6 +133,8 @@ def place_with_failure(
         cables=_memo(g, "placement_cables", lambda: _rack_cables(snap)),
         grid=_memo(g, "placement_grid", lambda: grid_it_kw(snap)),
         pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
+        network=_memo(g, "placement_network", lambda: hall_network(snap)),
+        optics_kw_per_rack=npr * node.nics * 2 * _CABLE_END_W / 1000.0 if snap.switches else 0.0,
     )
     short = _memo(g, "placement_short", lambda: short_at_design(snap, inp.balance))
     candidates: list[_Candidate] = []

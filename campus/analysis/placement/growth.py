@@ -32,6 +32,8 @@ import math
 from dataclasses import replace
 
 from campus import catalog_data as cat
+from campus.analysis.cooling import cooling_pools, plant_loop_name
+from campus.analysis.heat import plant_loops
 from campus.analysis.placement.request import _building_name, _Fail
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 
@@ -283,6 +285,49 @@ def _lift_power(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
     ]
 
 
+def fail_of_short(snap: CampusSnapshot, entry: dict) -> _Fail | None:
+    """An element short at design (``cooling_fit.short_at_design``'s entry) as the failure that lifts it
+    (None: an element it cannot find)."""
+    level, name, building_id = entry["level"], entry["element"], entry["building_id"]
+    ident = None
+    if entry["constraint"] == "power" and level == "utility":
+        ident = next((u.id for u in snap.utility_feeds if u.name == name), None)
+    elif entry["constraint"] == "power":
+        ident = next(
+            (d.id for d in snap.power_devices if d.name == name and building_id in (None, d.building_id)),
+            None,
+        )
+    elif level == "cooling unit":
+        ident = next(
+            (u.id for u in snap.cooling_units if u.name == name and u.hall_id == entry["hall_id"]), None
+        )
+    elif level == "cooling plant":
+        ident = next((p.id for p in snap.cooling_plants if p.name == name), None)
+    elif level in ("cooling group", "hall air units"):
+        pool = next((p for p in cooling_pools(snap, hall_air=True) if p.name == name), None)
+        if pool is not None:
+            units = [u for u in snap.cooling_units if u.id in set(pool.unit_ids)]
+            ident = max(units, key=lambda u: (u.capacity_kw, -u.id)).id if units else None
+    elif level == "plant loop":
+        loop_of = plant_loops(snap)
+        for loop in sorted(set(loop_of.values())):
+            members = [p for p in snap.cooling_plants if loop_of[p.id] == loop]
+            if plant_loop_name(_building_name(snap, members[0].building_id) or "", members) == name:
+                ident = min(members, key=lambda p: (p.capacity_kw, p.id)).id
+                break
+    if ident is None and entry["constraint"] != "grid":
+        return None
+    return _Fail(
+        entry["constraint"],
+        entry["hall"],
+        level,
+        name,
+        entry["detail"],
+        element_id=ident,
+        short=entry["shortfall_kw"],
+    )
+
+
 def lift(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
     """The additions that lift ``fail`` (None: nothing the proposal adds lifts it)."""
     if fail.constraint == "fabric_ports":
@@ -300,14 +345,15 @@ def lift(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
 def apply_additions(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapshot:
     """``snap`` with ``additions`` built (by the names they carry): switches added to their group, cables to
     the first link of the group up to ``to``, units cloned from ``target`` under ``names``, plants, devices,
-    utility feeds and the grid connection grown by ``count × capacity_kw``; rows add nothing here (the
-    placement lays its new rows itself)."""
+    utility feeds and the grid connection grown by ``count × capacity_kw`` (a device's feeds from upstream
+    in proportion); rows add nothing here (the placement lays its new rows itself)."""
     switches = list(snap.switches)
     links = list(snap.links)
     units = list(snap.cooling_units)
     plants = list(snap.cooling_plants)
     devices = list(snap.power_devices)
     feeds = list(snap.utility_feeds)
+    power_feeds = list(snap.power_feeds)
     grid = snap.grid_capacity_kw
     next_unit = max((u.id for u in units), default=0) + 1
     for add in additions:
@@ -342,9 +388,18 @@ def apply_additions(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapsh
             grid += grow
         elif add["category"] == "power":
             k = next(i for i, d in enumerate(devices) if d.name == target)
-            devices[k] = replace(devices[k], rated_kw=devices[k].rated_kw + grow)
+            dev = devices[k]
+            devices[k] = replace(dev, rated_kw=dev.rated_kw + grow)
+            # the feeds into it (cable and breaker) grow with it, in proportion
+            scale = (dev.rated_kw + grow) / dev.rated_kw if dev.rated_kw > 0 else 1.0
+            feeds_in = [
+                replace(f, rating_kw=f.rating_kw * scale) if f.downstream_device_id == dev.id else f
+                for f in power_feeds
+            ]
+            power_feeds = feeds_in
     return replace(
         snap,
+        power_feeds=tuple(power_feeds),
         switches=tuple(switches),
         links=tuple(links),
         cooling_units=tuple(units),

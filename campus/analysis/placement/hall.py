@@ -120,7 +120,14 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         return [], _Fail("power", hall.name, "hall", hall.name, "no A/B feed pair feeds racks of this hall")
     # The new racks' feeds carry their own IT; the allowance their servers bring (``inp.per_server``, kW per
     # server kW) is beside the racks on the hall's load, counted here on the devices that feed them.
-    fed_kw = inp.rack_kw * (1.0 + inp.per_server)
+    # The hall's network beside its racks is shared over its racks by their IT: the new racks take their
+    # share of it (the network there and their own cables' transceivers, over the hall's racks' IT with
+    # them) onto the devices that feed them. Counted on every element above too, where it only moves
+    # between the hall's feeds: an upper bound there.
+    net_kw, hall_racks_kw = inp.network.get(hall.id, (0.0, 0.0))
+    it_after = hall_racks_kw + inp.racks * inp.rack_kw
+    net_share = (net_kw + inp.racks * inp.optics_kw_per_rack) / it_after if it_after > 0 else 0.0
+    fed_kw = inp.rack_kw * (1.0 + inp.per_server + net_share)
     mech = _mechanical_loads(g, cool)
 
     def loads_of(a: int, b: int | None) -> list[_Load]:

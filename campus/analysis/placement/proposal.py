@@ -23,11 +23,11 @@ from dataclasses import replace
 from campus import catalog_data as cat
 from campus.analysis.capex import OTHER_USD_PER_KW, UNIT_COST_USD_PER_KW
 from campus.analysis.placement import PlacementRequest, RowGeo, place_with_failure
-from campus.analysis.placement.growth import SWITCH_TIERS, apply_additions, lift
+from campus.analysis.placement.growth import SWITCH_TIERS, apply_additions, fail_of_short, lift
 from campus.analysis.placement.request import CONSTRAINTS, _Fail
 from campus.analysis.snapshot import CampusSnapshot
 
-MAX_STEPS = 40  # lifts per hall before the proposal gives up on it
+MAX_STEPS = 100  # lifts per hall before the proposal gives up on it
 MAX_HALLS = 4  # halls grown: those that came closest (every hall when there are no more)
 _ETHERNET = ("spectrum", "tomahawk", "roce")
 
@@ -110,17 +110,36 @@ def _grow(
     additions: list[dict] = []
     grown = snap
     fail: _Fail | None = None
+    before: set | None = None
     for _ in range(MAX_STEPS):
         result, fail = place_with_failure(grown, request, rack_size, rows)
-        if result["feasible"]:
+        # what the additions themselves made short (more switches draw more beside the racks): lifted first
+        shorts = {_short_key(s): s for s in result["short_at_design"]}
+        if before is None:
+            before = set(shorts)
+        new = [s for k, s in shorts.items() if k not in before]
+        if new:
+            # every element the additions made short, at once (each is lifted on its own element)
+            fails = [f for f in (fail_of_short(grown, s) for s in new) if f is not None]
+            lifted = [lift(grown, f) for f in fails]
+            step = [a for one in lifted if one for a in one]
+            fail = fails[0] if fails else None
+        elif result["feasible"]:
             return additions, result["options"][0], None
-        step = lift(grown, fail) if fail is not None else None
+        else:
+            step = lift(grown, fail) if fail is not None else None
         if not step:
             return additions, None, fail
         step = [_priced(a) for a in step]
         additions.extend(step)
         grown = apply_additions(grown, step)
+    if fail is not None:
+        fail.detail = f"still short after {MAX_STEPS} rounds of additions: {fail.detail}"
     return additions, None, fail
+
+
+def _short_key(entry: dict) -> tuple:
+    return (entry["constraint"], entry["level"], entry["element"], entry["building_id"])
 
 
 def _summary(additions: list[dict]) -> tuple[float, int | None]:

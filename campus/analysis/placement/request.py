@@ -135,6 +135,9 @@ class _HallInput:
     cables: dict = field(default_factory=dict)  # switch id -> [(hall, x, y, length)] of its rack cables
     grid: tuple[float, float, float] | None = None  # headroom.grid_it_kw: (feed kW allowed, today, peak PUE)
     pools: list = field(default_factory=list)  # cooling.cooling_pools(snap, hall_air=True)
+    # per hall: (the network beside its racks, kW; its fed racks' IT, kW) (``power_fit.hall_network``)
+    network: dict = field(default_factory=dict)
+    optics_kw_per_rack: float = 0.0  # the transceivers of a new rack's fabric cables, kW
 
 
 def _memo(g: PowerGraph, key: str, compute):
