@@ -14,7 +14,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.placement import PlacementRequest, place
@@ -40,14 +40,16 @@ from tests.interchange.design_checks import design_problems
 NVL72 = "gb200-nvl72-tray"
 
 
-def _holds(snap, proposal, request: PlacementRequest, two_n: bool = True) -> None:
+def _holds(snap, proposal, request: PlacementRequest, two_n: bool = True, design: bool = True) -> None:
     """The independent check: the additions built, the existing placement fits the request, and with the
-    option's racks every design check holds (2N: no failover scenario overloads anything new)."""
+    option's racks every design check of a generated design holds (``design``), no cooling unit, pool or
+    plant is newly short, and (2N) no failover scenario overloads anything new."""
     grown = apply_additions(snap, proposal["additions"])
     again = place(grown, request)
     assert again["feasible"], again["binding"]
     trial = with_option(grown, proposal["option"], request.node_model)
-    assert design_problems(trial) == []
+    if design:
+        assert design_problems(trial) == []
     assert cooling_shortfalls(trial) <= cooling_shortfalls(snap)
     if two_n:
         assert overloads(trial) <= overloads(snap)
@@ -213,7 +215,12 @@ def _cheapest_by_brute_force(snap, request, hall: int, most: int = 2) -> float:
     return best
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no shrinking: the brute force is slow
+)
 @given(
     pdu=st.tuples(st.sampled_from([30.0, 40.0, 60.0]), st.sampled_from([30.0, 40.0, 60.0])),
     crah=st.tuples(st.sampled_from([20.0, 25.0, 40.0]), st.sampled_from([20.0, 25.0, 40.0])),
@@ -235,13 +242,18 @@ def test_no_cheaper_set_of_additions_fits_in_small_halls(pdu, crah, used, racks,
         assert capex == pytest.approx(brute)
     else:
         assert capex <= brute + 1e-6 or brute == math.inf
-    _holds(snap, proposal, request)
+    _holds(snap, proposal, request, design=False)  # a toy hall: no generated design to check
 
 
 # ---------------------------------------------------------------- generated campuses
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no shrinking: each example generates a campus
+)
 @given(
     gpu_model=st.sampled_from(["h100-sxm", "gb200", "b200", "mi300x"]),
     gpus=st.sampled_from([1024, 2048]),
@@ -263,4 +275,7 @@ def test_every_proposal_on_a_generated_campus_holds(gpu_model, gpus, margin, pow
     assert all(
         a["reason"] in {"fabric_ports", "cooling", "power", "grid", "space"} for a in proposal["additions"]
     )
-    _holds(snap, proposal, request, two_n=power == "2N")
+    # N+1 (distributed redundant blocks): placement's failover scenarios are each block's loss, not a whole
+    # side's (headroom.scenarios), while the reference design checks also take a whole side out; only the
+    # placement and the cooling are checked there
+    _holds(snap, proposal, request, two_n=power == "2N", design=power == "2N")
