@@ -30,7 +30,7 @@ export function proposalBlock(proposal, onShow) {
       `No addition makes these racks fit: ${proposal.detail}`,
     );
   const additions = proposal.additions ?? [];
-  const head = ["Addition", "Model", "Count", "Where", "Lifts", "Capex", "Lead time"];
+  const head = ["What", "Where · lifts", "Capex", "Lead"];
   return el(
     "div",
     { class: "proposal", "data-testid": "proposal" },
@@ -45,7 +45,7 @@ export function proposalBlock(proposal, onShow) {
     additions.length
       ? el(
           "table",
-          { class: "table small", "data-testid": "proposal-table" },
+          { class: "table small proposal-table", "data-testid": "proposal-table" },
           el(
             "thead",
             {},
@@ -62,11 +62,8 @@ export function proposalBlock(proposal, onShow) {
               el(
                 "tr",
                 { "data-testid": "proposal-addition", "data-kind": add.kind, "data-reason": add.reason },
-                el("td", {}, f.label(add.kind)),
-                el("td", {}, add.model),
-                el("td", { class: "num" }, f.num(add.count)),
-                el("td", {}, where(add)),
-                el("td", {}, f.label(add.reason)),
+                el("td", {}, `${f.num(add.count)} × ${f.label(add.kind)}`, el("div", { class: "muted" }, add.model)),
+                el("td", {}, where(add), el("div", { class: "muted" }, f.label(add.reason))),
                 el("td", { class: "num" }, f.usd(add.capex_usd)),
                 el("td", { class: "num" }, days(add.lead_time_days)),
               ),
@@ -78,7 +75,7 @@ export function proposalBlock(proposal, onShow) {
             el(
               "tr",
               {},
-              el("th", { colspan: 5 }, "Total"),
+              el("th", { colspan: 2 }, "Total · time to power"),
               el(
                 "th",
                 { class: "num", "data-testid": "proposal-capex", "data-usd": proposal.capex_usd },
