@@ -98,8 +98,16 @@ def test_forty_nvl72_racks_get_leaves_spines_cores_and_optics_by_hand(full_fabri
 
 def test_the_planning_margin_is_used_before_anything_is_added():
     # 20 % margin: 36 x 1.2 -> 44 leaves per rail, 44 x 32 = 1,408 node ports, 1,152 used: 256 free.
-    # 14 racks need 14 x 18 = 252 (no leaf added); 15 racks need 270 (leaves added).
+    # 14 racks need 14 x 18 = 252 (no leaf added); 15 racks need 270 (leaves added). Power and cooling are
+    # rated for 1.2 x the design's 64 racks: 12.8 racks more, spread over the rows' feeds: 12 racks fit
+    # with nothing added at all.
     snap = spec_snapshot(generate_spec("Margin", 4608, gpu_model="gb200", planning_margin_pct=20))
+    twelve = place(snap, PlacementRequest(NVL72, 12))
+    assert twelve["feasible"], twelve["binding"]
+    assert len({r["feed_a"] for r in twelve["options"][0]["racks"]}) > 1  # over several rows' feeds
+    nothing = propose(snap, PlacementRequest(NVL72, 12))
+    assert {a["kind"] for a in nothing["additions"]} <= {"row"}
+    _holds(snap, nothing, PlacementRequest(NVL72, 12))
     fits = propose(snap, PlacementRequest(NVL72, 14))
     assert fits["feasible"]
     assert not [a for a in fits["additions"] if a["category"] == "network"]

@@ -151,6 +151,8 @@ def place_with_failure(
     power_fails: dict[int, _Fail] = {}  # by hall id: names repeat from building to building
     halls_by_id = {h.id: h for h in halls}
     for cand in candidates:
+        if cand.spread and options:
+            continue  # racks over several pairs only when no single pair takes them all
         if len(options) >= MAX_OPTIONS:
             third = sorted(o["headroom_after"]["power_kw"] for o in options)[-MAX_OPTIONS]
             if cand.bound_kw <= third + 1e-3:  # ties (to a watt): the earlier hall and pair stay
