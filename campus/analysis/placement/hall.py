@@ -131,10 +131,14 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     mech = _mechanical_loads(g, cool)
 
     def loads_for(assign: list[tuple[int, int | None]]) -> list[_Load]:
-        """One load per new rack on its (A, B) pair, and the cooling's."""
+        """The new racks' load on each (A, B) pair (a rack's load splits over its pair's live sides alone,
+        so the racks of one pair add up to one load), and the cooling's."""
+        count: dict[tuple[int, int | None], int] = {}
+        for pair in assign:
+            count[pair] = count.get(pair, 0) + 1
         return [
-            _Load(fed_kw, [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)])
-            for a, b in assign
+            _Load(fed_kw * n, [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)])
+            for (a, b), n in count.items()
         ] + mech
 
     def loads_of(a: int, b: int | None) -> list[_Load]:
@@ -150,6 +154,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         feeds (each row's share of the planning margin) pooled for one request. Tried only when no single
         pair takes them all (``place``)."""
         assign: list[tuple[int, int | None]] = []
+
         for a, b in sorted(pairs, key=lambda p: -side_bound(snap, loads_of(*p), it_added)):
             while len(assign) < inp.racks:
                 trial = [*assign, (a, b)]

@@ -28,7 +28,7 @@ from campus.analysis.placement.request import CONSTRAINTS, _Fail
 from campus.analysis.snapshot import CampusSnapshot
 
 MAX_STEPS = 100  # lifts per hall before the proposal gives up on it
-MAX_HALLS = 4  # halls grown: those that came closest (every hall when there are no more)
+MAX_HALLS = 2  # halls grown: those that came closest (every hall when there are no more)
 _ETHERNET = ("spectrum", "tomahawk", "roce")
 
 
