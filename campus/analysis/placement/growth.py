@@ -142,30 +142,32 @@ def _grow_up(snap: CampusSnapshot, group, added: int, used: dict[int, int], out:
                 target=upper.name,
             )
         )
-        used[upper.id] -= more * spec.radix  # the new switches' ports
+        used[upper.id] -= more * down  # the new switches' ports for the groups below
         _grow_up(snap, upper, more, used, out)
 
 
 def _lift_fabric(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
-    sw = next((s for s in snap.switches if s.id == fail.element_id), None)
-    spec = snap.switch_models.get(sw.model) if sw is not None else None
-    if sw is None or spec is None or fail.short <= 0:
-        return None
+    """Leaves for the short group and for every other group of its pod short for the same request
+    (``_Fail.also``: the other rails), with what they need above them."""
     switches = {s.id: s for s in snap.switches}
-    cabled_up = any(
-        lk.a_switch_id == sw.id and switches[lk.b_switch_id].pod_id is not None
-        for lk in snap.links
-        if lk.b_switch_id in switches
-    )
-    per = spec.radix // 2 if cabled_up else spec.radix
-    n = math.ceil(fail.short / max(per, 1) - 1e-9)
-    out = [
-        _addition(sw.tier, sw.model, n, "fabric_ports", "network", _switch_where(snap, sw), target=sw.name)
-    ]
     used = _raw_used(snap)
-    used[sw.id] = used.get(sw.id, 0) - n * spec.radix
-    _grow_up(snap, sw, n, used, out)
-    return out
+    out: list[dict] = []
+    for sid, short in ((fail.element_id, fail.short), *fail.also):
+        sw = switches.get(sid)
+        spec = snap.switch_models.get(sw.model) if sw is not None else None
+        if sw is None or spec is None or short <= 0:
+            continue
+        cabled_up = any(
+            lk.a_switch_id == sw.id and switches[lk.b_switch_id].pod_id is not None
+            for lk in snap.links
+            if lk.b_switch_id in switches
+        )
+        per = spec.radix // 2 if cabled_up else spec.radix
+        n = math.ceil(short / max(per, 1) - 1e-9)
+        where = _switch_where(snap, sw)
+        out.append(_addition(sw.tier, sw.model, n, "fabric_ports", "network", where, target=sw.name))
+        _grow_up(snap, sw, n, used, out)
+    return out or None
 
 
 # ---------------------------------------------------------------- cooling

@@ -72,6 +72,7 @@ class _Fail:
     # own unit (ports; kW of heat; kW at the element's input; kW at the grid)
     element_id: int | None = None
     short: float = 0.0
+    also: tuple = ()  # (element id, shortfall) of the other elements short in the same way (leaf groups)
 
     def located(self, snap: CampusSnapshot, hall) -> _Fail:
         self.hall_id = hall.id
