@@ -16,6 +16,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from campus.analysis.training.cluster import Pool, pools_from_snapshot, reference_pool
@@ -256,6 +257,7 @@ class StepTimeView(GenericAPIView):
     filter_backends: list = []
     pagination_class = None
     serializer_class = StepTimeInput
+    parser_classes = [JSONParser]  # nested objects: a JSON body only
 
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
