@@ -101,7 +101,9 @@ def test_groups_land_on_the_tiers_their_stride_reaches():
 def test_levels_carry_nvlink_and_nic_bandwidth_and_the_oversubscription():
     pool = reference_pool(H100, 4096, island_gpus=1024, oversubscription=4.0)
     lv = {x.name: x for x in levels(pool, [(8, 1), (32, 128)])}
-    assert lv["scale-up"].bandwidth_bytes_s == pytest.approx(450 * GB * BUS_EFFICIENCY)  # NVLink 4 per direction
+    assert lv["scale-up"].bandwidth_bytes_s == pytest.approx(
+        450 * GB * BUS_EFFICIENCY
+    )  # NVLink 4 per direction
     assert lv["island"].bandwidth_bytes_s == pytest.approx(50 * GB * BUS_EFFICIENCY)  # 400 Gb/s
     assert lv["campus"].bandwidth_bytes_s == pytest.approx(50 * GB * BUS_EFFICIENCY / 4)
     assert lv["scale-up"].in_network  # NVLink SHARP on the H100's NVSwitch
