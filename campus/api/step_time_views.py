@@ -19,6 +19,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
+from campus.analysis.phases import in_service
 from campus.analysis.training.cluster import Pool, pools_from_snapshot, reference_pool
 from campus.analysis.training.collectives import ALGORITHMS
 from campus.analysis.training.presets import MODELS, RUNS, run_workload
@@ -27,6 +28,7 @@ from campus.analysis.training.scaling import BATCH_MODES, scaling_curve, sweep
 from campus.analysis.training.steptime import PARTITIONS, step_time
 from campus.analysis.training.workload import PRECISIONS, RECOMPUTE, ModelSpec, Parallelism, Workload
 from campus.models import Campus, GPUModel
+from campus.models import StorageSystem as StorageSystemRow
 from campus.snapshot_adapter import gpu_spec
 from campus.state import in_service_snapshot
 from twin.api.exceptions import error_paths
@@ -123,7 +125,16 @@ class StepTimeInput(StrictFieldsMixin, serializers.Serializer):
     pool = PoolInput(required=False, help_text="Reference-pool settings (without `campus`).")
     partition = serializers.ChoiceField(choices=PARTITIONS, default="synchronous")
     algorithm = serializers.ChoiceField(choices=ALGORITHMS, default="best")
-    storage = StorageInput(required=False, help_text="Default: Llama 3's Tectonic, 2 TB/s.")
+    storage = StorageInput(
+        required=False,
+        help_text="Default: the campus's storage system (`storage_system`, else its fastest in service), "
+        "else Llama 3's Tectonic, 2 TB/s.",
+    )
+    storage_system = BoundedPrimaryKeyRelatedField(
+        queryset=StorageSystemRow.objects.all(),
+        required=False,
+        help_text="A storage system of `campus` the job checkpoints to (its bandwidth and front end).",
+    )
     scaling = ScalingInput(required=False)
     sweep = serializers.ListField(
         child=SweepPointInput(),
@@ -134,11 +145,18 @@ class StepTimeInput(StrictFieldsMixin, serializers.Serializer):
 
     def validate(self, attrs):
         if attrs.get("campus") is None:
-            for name in ("pods", "as_of"):
+            for name in ("pods", "as_of", "storage_system"):
                 if attrs.get(name) is not None:
                     raise serializers.ValidationError(
                         {name: [f"{name} picks GPUs of a campus: give campus too."]}
                     )
+        elif (
+            attrs.get("storage_system") is not None
+            and attrs["storage_system"].campus_id != attrs["campus"].pk
+        ):
+            raise serializers.ValidationError(
+                {"storage_system": ["the storage system belongs to another campus."]}
+            )
         elif attrs.get("gpu_model") is not None or attrs.get("pool") is not None:
             raise serializers.ValidationError({"campus": ["give campus or gpu_model/pool, not both."]})
         if not attrs.get("preset") and not (attrs.get("model") or attrs.get("model_preset")):
@@ -231,6 +249,36 @@ def _pools(data: dict, run: dict | None, w: Workload) -> list[Pool]:
     return [reference_pool(gpu, gpus, **(data.get("pool") or {}))]
 
 
+def _storage_row(data: dict) -> StorageSystemRow | None:
+    if data.get("storage_system") is not None:
+        return data["storage_system"]
+    if data.get("campus") is None:
+        return None
+    day = data.get("as_of") or timezone.localdate()
+    rows = StorageSystemRow.objects.filter(campus=data["campus"], status="active").order_by(
+        "-write_gb_s", "name"
+    )
+    return next((r for r in rows if in_service(r, day)), None)
+
+
+def _storage(data: dict) -> StorageSystem:
+    """The inline ``storage``, else the campus's storage system, else Tectonic."""
+    if data.get("storage"):
+        return StorageSystem(**data["storage"])
+    row = _storage_row(data)
+    if row is None:
+        return TECTONIC_LLAMA3
+    return StorageSystem(
+        row.name,
+        row.kind,
+        capacity_pb=row.capacity_pb,
+        read_gb_s=row.read_gb_s,
+        write_gb_s=row.write_gb_s,
+        power_kw=row.power_kw,
+        racks=row.racks,
+    )
+
+
 @extend_schema(
     summary="Step time, MFU, tokens/s and checkpoint cost of a training job on the campus's hardware",
     request=StepTimeInput,
@@ -276,8 +324,10 @@ class StepTimeView(GenericAPIView):
             out = step_time(w, pools, **kw).as_dict()
         except ValueError as exc:
             _raise_named(exc)
-        st = data.get("storage")
-        storage = StorageSystem(**st) if st else TECTONIC_LLAMA3
+        storage = _storage(data)
+        if data.get("campus") is not None and storage is not TECTONIC_LLAMA3 and not data.get("storage"):
+            fe = _storage_row(data).frontend_gbps_per_node
+            pools = [replace(p, frontend_gbps_per_node=fe) for p in pools]
         out["checkpoint"] = {**checkpoint_costs(w, pools, storage), "storage": storage.name}
         out["workload"] = {
             "model": w.model.name,

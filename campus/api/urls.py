@@ -4,6 +4,7 @@ from campus.api import (
     site_climate_views,
     spec_views,
     step_time_views,
+    storage_views,
     views,
     weather_views,
 )
@@ -23,6 +24,7 @@ REGISTRY = [
     ("power-devices", views.PowerDeviceViewSet, "powerdevice"),
     ("power-feeds", views.PowerFeedViewSet, "powerfeed"),
     ("energy-storage", views.EnergyStorageViewSet, "energystorage"),
+    ("storage-systems", storage_views.StorageSystemViewSet, "storagesystem"),
     ("cooling-plants", views.CoolingPlantViewSet, "coolingplant"),
     ("cooling-units", views.CoolingUnitViewSet, "coolingunit"),
     ("nodes", views.NodeViewSet, "node"),

@@ -20,7 +20,9 @@ from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from campus.choices import FeedSide, Network, NodeStatus
+from campus.interchange.analyze import ANALYZE_AFTER_ROWS, analyze_inventory
 from campus.interchange.rules import server_power_w
+from campus.interchange.storage import write_storage_systems
 from campus.interchange.validation import (
     PHASE_FIELDS,
     CatalogIndex,
@@ -46,6 +48,7 @@ from campus.models import (
     PowerFeed,
     Rack,
     Row,
+    StorageSystem,
     Switch,
     SwitchModel,
     UtilityFeed,
@@ -118,6 +121,7 @@ def spec_counts(data: dict) -> dict[str, int]:
         "gpus": sum(g["count"] * gpus_per.get(g["model"], 0) for r in racks for g in r.get("nodes", [])),
         "power_devices": len(data.get("power_devices", [])),
         "energy_storage": len(data.get("energy_storage", [])),
+        "storage_systems": len(data.get("storage_systems", [])),
         "cooling_plants": len(data.get("cooling_plants", [])),
         "cooling_units": len(data.get("cooling_units", [])),
         "pods": len(data.get("pods", [])),
@@ -228,6 +232,7 @@ _CLEAR_ORDER = (
     CoolingPlant,
     Pod,
     EnergyStorage,
+    StorageSystem,
     PowerDevice,
     Row,
     DataHall,
@@ -286,27 +291,6 @@ def import_campus(data: dict, progress: Progress | None = None, replace: bool = 
     if sum(spec_counts(data).values()) >= ANALYZE_AFTER_ROWS:
         analyze_inventory()
     return campus
-
-
-# A spec of at least this many objects has the inventory tables' planner statistics refreshed after it is
-# written.
-ANALYZE_AFTER_ROWS = 10_000
-
-
-def analyze_inventory() -> None:
-    """PostgreSQL: refresh the planner statistics of the inventory tables (``ANALYZE``), as PostgreSQL
-    advises after a bulk load. Until autovacuum gets to them (or never, where it is off) the planner takes
-    a freshly filled table for a handful of rows: a page of a 100k-GPU campus's racks then sorted all 3,133
-    racks by name instead of reading the page from the (campus, name) index, 15-45 ms instead of 0.5 ms."""
-    from django.apps import apps
-
-    campus_models = list(apps.get_app_config("campus").get_models())
-    connection = connections[router.db_for_write(Campus)]
-    if connection.vendor != "postgresql":
-        return
-    tables = [model._meta.db_table for model in campus_models]
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(table) for table in tables))
 
 
 def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace: bool) -> Campus:
@@ -477,6 +461,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         progress,
         "energy_storage",
     )
+    write_storage_systems(cid, data, building_id, progress)
 
     # Cooling.
     plants = _bulk(
