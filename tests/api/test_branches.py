@@ -410,7 +410,11 @@ def test_two_unrelated_campuses_compare_by_name(planner_client):
     assert changed[("rack", "R01-01")] == {"design_kw": [40.8, 42.0]}
     assert changed[("campus", "(one per campus)")] == {"grid_capacity_mw": [2.0, 3.0]}
     removed = {(o["model"], o["name"]) for o in body["objects"]["removed"]}
-    assert removed == {("campusweather", "(one per campus)"), ("energystorage", "BESS-1")}
+    assert removed == {
+        ("campusweather", "(one per campus)"),
+        ("energystorage", "BESS-1"),
+        ("storagesystem", "FS-1"),
+    }
     assert body["figures"]["power.grid_capacity_mw"] == [2.0, 3.0, 1.0]
 
 
