@@ -94,7 +94,9 @@ PARENT_PATHS: dict[str, tuple[str, ...]] = {
     "Row": ("hall__", "hall__building__"),
     "Rack": _RACK,
     "Node": ("rack__", *(f"rack__{p}" for p in _RACK)),
-    "PowerDevice": ("building__",),
+    **dict.fromkeys(
+        ("PowerDevice", "EnergyStorage", "StorageSystem", "CoolingPlant", "Pod"), ("building__",)
+    ),
     "PowerFeed": (
         "rack__",
         *(f"rack__{p}" for p in _RACK),
@@ -103,10 +105,7 @@ PARENT_PATHS: dict[str, tuple[str, ...]] = {
         "downstream_device__",
         "downstream_device__building__",
     ),
-    "EnergyStorage": ("building__",),
-    "CoolingPlant": ("building__",),
     "CoolingUnit": ("hall__", "hall__building__", "plant__", "plant__building__"),
-    "Pod": ("building__",),
     "Switch": _SWITCH,
     "Link": (
         "pod__",
