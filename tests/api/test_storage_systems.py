@@ -40,6 +40,17 @@ class TestStorageSystems:
             planner_client.delete(reverse("storagesystem-detail", args=[r.json()["id"]])).status_code == 204
         )
 
+    def test_a_retired_system_is_not_in_service(self, planner_client):
+        campus = f.CampusFactory()
+        StorageSystem.objects.create(
+            campus=campus, name="old", capacity_pb=1, read_gb_s=1, write_gb_s=1, retire_date="2024-01-01"
+        )
+        StorageSystem.objects.create(campus=campus, name="new", capacity_pb=1, read_gb_s=1, write_gb_s=1)
+        r = planner_client.get(
+            reverse("storagesystem-list"), {"campus": campus.pk, "in_service_on": "2025-06-01"}
+        )
+        assert [s["name"] for s in r.json()["results"]] == ["new"]
+
     def test_bad_fields_are_400_naming_them(self, planner_client):
         campus = f.CampusFactory()
         body = {
