@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from campus import models
 from campus.api.filtersets import CHOICE, ID, RANGE, TEXT, InventoryFilterSet
+from campus.api.inventory_views import CampusInventoryViewSet
 from campus.api.serializers_.storage import StorageSystemSerializer
-from campus.api.views import CampusInventoryViewSet
 from twin.api.viewsets import inventory_schema
 
 
