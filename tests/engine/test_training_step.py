@@ -36,6 +36,8 @@ def test_a_job_on_the_whole_campus_reports_its_step_and_curve():
     # DP crosses from the island to the campus tier past 128 GPUs
     assert curve[-1]["tiers"]["dp"] == "campus"
     assert curve[-2]["tiers"]["dp"] == "island"
+    # the step's shares against the 8-GPU point: the data-parallel reduction grew, over the campus tier
+    assert curve[-1]["grew_most"] == "dp" and curve[-1]["grew_most_tier"] == "campus"
 
 
 def test_the_job_on_one_pod_stays_in_its_island():

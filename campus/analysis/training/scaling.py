@@ -36,9 +36,10 @@ def _point(st: StepTime) -> dict:
 
 
 def scaling_curve(
-    w: Workload, pool: Pool, gpu_counts: Iterable[int], *, batch: str = "fixed", **kw
+    w: Workload, pool: Pool, gpu_counts: Iterable[int], *, batch: str = "fixed", strict: bool = True, **kw
 ) -> list[dict]:
-    """One point per GPU count (a multiple of tp x pp x cp that the batch can be split over)."""
+    """One point per GPU count (a multiple of tp x pp x cp that the batch can be split over; with
+    ``strict=False`` a count that is not is left out instead of refused)."""
     if batch not in BATCH_MODES:
         raise ValueError(f"batch: must be one of {', '.join(BATCH_MODES)}")
     p = w.parallel
@@ -47,12 +48,17 @@ def scaling_curve(
     out: list[dict] = []
     base = None
     for n in sorted(set(gpu_counts)):
-        if n % unit:
-            raise ValueError(f"gpu_counts: {n} is not a multiple of tp x pp x cp = {unit}")
         dp = n // unit
         gb = w.global_batch if batch == "fixed" else per_replica * dp
-        if gb % (dp * p.microbatch) or gb < dp * p.microbatch:
-            raise ValueError(f"gpu_counts: a global batch of {gb} cannot be split over {dp} replicas")
+        problem = ""
+        if n % unit:
+            problem = f"gpu_counts: {n} is not a multiple of tp x pp x cp = {unit}"
+        elif gb % (dp * p.microbatch) or gb < dp * p.microbatch:
+            problem = f"gpu_counts: a global batch of {gb} cannot be split over {dp} replicas"
+        if problem:
+            if strict:
+                raise ValueError(problem)
+            continue
         wn = replace(w, global_batch=gb, parallel=replace(p, dp=dp))
         st = step_time(wn, [_scaled_pool(pool, n)], **kw)
         pt = _point(st)

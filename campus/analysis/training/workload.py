@@ -142,7 +142,10 @@ def validate(w: Workload, gpus: int | None = None) -> None:
         )
     if w.global_batch < 1:
         raise ValueError("global_batch: must be >= 1")
-    _divides("global_batch", p.dp * p.microbatch, w.global_batch, "the global batch (dp x microbatch must)")
+    if w.global_batch % (p.dp * p.microbatch):
+        raise ValueError(
+            f"global_batch: {w.global_batch} sequences do not split over dp x microbatch = {p.dp * p.microbatch}"
+        )
     if gpus is not None and p.gpus != gpus:
         raise ValueError(f"parallel: tp x pp x dp x cp = {p.gpus}, the job has {gpus} GPUs")
 

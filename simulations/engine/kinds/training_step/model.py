@@ -112,16 +112,7 @@ def run(plan: TrainingStepPlan, seed: int, progress: Progress | None = None) -> 
     ck = checkpoint_costs(w, pools, plan.storage)
     largest = max(pools, key=lambda x: x.gpus)
     curve_pool = replace(largest, gpus=w.parallel.gpus)
-    curve = []
-    for n in _counts(p, w):
-        try:
-            curve.extend(scaling_curve(w, curve_pool, [n], batch=p.batch_scaling))
-        except ValueError:
-            continue  # a count the batch cannot be split over
-    if curve:
-        base = curve[0]["tokens_per_s"] / curve[0]["gpus"]
-        for pt in curve:
-            pt["linearity"] = pt["tokens_per_s"] / pt["gpus"] / base
+    curve = scaling_curve(w, curve_pool, _counts(p, w), batch=p.batch_scaling, strict=False)
     if progress:
         progress(0.5)
     points = [
