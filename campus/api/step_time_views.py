@@ -59,7 +59,7 @@ class ParallelInput(StrictFieldsMixin, serializers.Serializer):
     dp = serializers.IntegerField(min_value=1, max_value=10_000_000, required=False)
     cp = serializers.IntegerField(min_value=1, max_value=4096, required=False)
     ep = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
-    zero_stage = serializers.ChoiceField(choices=[0, 1, 2, 3], required=False)
+    zero_stage = serializers.IntegerField(min_value=0, max_value=3, required=False)
     microbatch = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
     virtual_stages = serializers.IntegerField(min_value=1, max_value=1024, required=False)
     recompute = serializers.ChoiceField(choices=RECOMPUTE, required=False)
@@ -110,7 +110,7 @@ class StepTimeInput(StrictFieldsMixin, serializers.Serializer):
     precision = serializers.ChoiceField(choices=PRECISIONS, required=False)
     campus = BoundedPrimaryKeyRelatedField(queryset=Campus.objects.all(), required=False)
     pods = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False, max_length=10_000
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False, max_length=10_000
     )
     as_of = DayField(required=False)
     gpu_model = serializers.SlugRelatedField(
