@@ -7,6 +7,7 @@ from .measurements import MeasurementRollup, PrometheusSource
 from .network import Link, Pod, Switch
 from .power import EnergyStorage, PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
+from .storage import StorageSystem
 from .weather import CampusWeather
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "PrometheusSource",
     "Rack",
     "Row",
+    "StorageSystem",
     "Switch",
     "SwitchModel",
     "UtilityFeed",

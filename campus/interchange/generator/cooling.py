@@ -47,6 +47,7 @@ from campus.interchange.generator.common import (
     liquid_heat_fraction,
     r3,
 )
+from campus.interchange.spec_snapshot import spec_snapshot
 
 
 @dataclass
@@ -88,8 +89,6 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
     Network power per hall is ``fabric_from_inventory`` over the generated switches and links (one rule for
     the fabric's power); other IT is the rest of ``other_it_fraction``, spread by server heat.
     """
-    from campus.interchange.spec_snapshot import spec_snapshot  # the partial document, in memory
-
     snap = spec_snapshot(
         {"campus": {"name": "plan", "other_it_fraction": b.other_it_fraction}, **b.document()}
     )
@@ -412,6 +411,16 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
         hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
         n = redundant_count(math.ceil(heat * b.margin_factor / hot_size - 1e-9), b.cooling_redundancy)
         busy = sum(1 for h in heats if h > 0)
+        needed = math.ceil(heat / hot_size - 1e-9)
+        plain = redundant_count(needed, b.cooling_redundancy)
+        if n > max(busy, plain):
+            # The margin would add a plant no unit is piped to, which takes no heat (heat.plant_loops: it is
+            # on a loop of its own): the margin goes into larger plants instead, the working ones taking
+            # heat × margin in the hottest hour.
+            n = max(busy, plain)
+            working = max(1, needed + n - plain)
+            size = ceil_to(heat * b.margin_factor / (working * hot_fraction), 500.0)
+            hot_size = size * hot_fraction
         while True:
             where, loads = _lpt(heats, n)
             if max(loads) <= hot_size + 1e-9 or n >= busy:
