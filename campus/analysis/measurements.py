@@ -19,7 +19,19 @@ import numpy as np
 from campus.analysis.snapshot import CampusSnapshot
 
 BUCKET_S = 300  # the rollup bucket: 5 minutes
-POWER_DEVICE_KINDS = ("substation", "transformer", "switchgear", "generator", "ups", "pdu", "busway", "rpp")
+POWER_DEVICE_KINDS = (
+    "substation",
+    "transformer",
+    "switchgear",
+    "generator",
+    "ups",
+    "pdu",
+    "busway",
+    "rpp",
+    "sst",
+    "rectifier",
+    "dc-busway",
+)  # campus.choices.PowerDeviceKind
 OBJECT_KINDS = ("campus", "building", "hall", "rack", *POWER_DEVICE_KINDS)
 # metric -> factor to the stored unit (kW)
 METRICS = {"power_kw": 1.0, "power_w": 0.001}

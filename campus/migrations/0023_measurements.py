@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
             name='MeasurementRollup',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('object_kind', models.CharField(choices=[('campus', 'campus'), ('building', 'building'), ('hall', 'hall'), ('rack', 'rack'), ('substation', 'substation'), ('transformer', 'transformer'), ('switchgear', 'switchgear'), ('generator', 'generator'), ('ups', 'ups'), ('pdu', 'pdu'), ('busway', 'busway'), ('rpp', 'rpp')], max_length=16)),
+                ('object_kind', models.CharField(choices=[('campus', 'campus'), ('building', 'building'), ('hall', 'hall'), ('rack', 'rack'), ('substation', 'substation'), ('transformer', 'transformer'), ('switchgear', 'switchgear'), ('generator', 'generator'), ('ups', 'ups'), ('pdu', 'pdu'), ('busway', 'busway'), ('rpp', 'rpp'), ('sst', 'sst'), ('rectifier', 'rectifier'), ('dc-busway', 'dc-busway')], max_length=16)),
                 ('object_name', models.CharField(max_length=128)),
                 ('metric', models.CharField(help_text='What is measured and its unit, e.g. power_kw.', max_length=32)),
                 ('resolution', models.CharField(choices=[('5m', '5 minutes'), ('1d', '1 day')], max_length=2)),

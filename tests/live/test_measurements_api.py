@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from django.urls import reverse
 
+from campus.analysis import measurements as m
+from campus.choices import PowerDeviceKind
 from campus.models import MeasurementRollup
 from tests import factories as f
 
@@ -156,3 +158,7 @@ def test_calibration_fits_the_gpu_power_fraction_the_racks_draw(planner_client, 
     # before: the model at full TDP is 20 % of the GPUs' power too high on every rack
     before = np.sqrt(np.mean([(0.2 * 5.6 * i) ** 2 for i in (1, 2, 3)]))
     assert body["rms_residual_before_kw"] == pytest.approx(before, rel=1e-5)
+
+
+def test_a_measurement_names_every_kind_of_power_device():
+    assert set(m.POWER_DEVICE_KINDS) == set(PowerDeviceKind.values)
