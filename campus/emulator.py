@@ -7,6 +7,9 @@ The profile (JSON) names the campus and its objects with their nominal power; ev
 
     P = nominal × gpu_fraction × training(t) × (1 + offset) × drift(t) × (1 + noise·N(0, 1))
 
+(an object given as ``gpu_kw`` and ``other_kw``: ``gpu_kw × gpu_fraction + other_kw × overhead_scale`` in place
+of ``nominal × gpu_fraction``)
+
 * ``training(t)``: a synchronous training job's swing: full power, with a checkpoint dip to
   ``1 − swing`` for ``dip_s`` seconds every ``period_s`` seconds;
 * ``offset``: a known error on one object (``"pdu:PDU-1": 0.3`` reads 30 % high);
@@ -36,8 +39,12 @@ from prometheus_client.registry import Collector
 @dataclass
 class Profile:
     campus: str
-    objects: list[dict]  # {"kind": "rack" | "pdu" | ..., "name": ..., "nominal_kw": ...}
+    # {"kind": "rack" | "pdu" | ..., "name": ..., "nominal_kw": ...}, or with "gpu_kw" and "other_kw" in
+    # place of "nominal_kw": the GPUs at TDP and the rest, drawn as gpu_kw × gpu_fraction + other_kw ×
+    # overhead_scale (the two parameters calibration fits)
+    objects: list[dict]
     gpu_fraction: float = 1.0
+    overhead_scale: float = 1.0
     swing: float = 0.0
     period_s: float = 60.0
     dip_s: float = 6.0
@@ -60,7 +67,11 @@ def outdoor_c(t: float, p: Profile) -> float:
 
 def power_kw(obj: dict, t: float, t0: float, p: Profile, rng: np.random.Generator) -> float:
     key = f"{obj['kind']}:{obj['name']}"
-    kw = obj["nominal_kw"] * p.gpu_fraction * training(t, p) * (1.0 + p.offsets.get(key, 0.0))
+    if "gpu_kw" in obj:
+        base = obj["gpu_kw"] * p.gpu_fraction + obj.get("other_kw", 0.0) * p.overhead_scale
+    else:
+        base = obj["nominal_kw"] * p.gpu_fraction
+    kw = base * training(t, p) * (1.0 + p.offsets.get(key, 0.0))
     if p.drift.get("object") == key:
         kw *= 1.0 + p.drift.get("pct_per_day", 0.0) / 100.0 * (t - t0) / 86400.0
     return max(0.0, kw * (1.0 + p.noise * rng.standard_normal()))
