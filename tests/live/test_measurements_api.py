@@ -162,3 +162,26 @@ def test_calibration_fits_the_gpu_power_fraction_the_racks_draw(planner_client, 
 
 def test_a_measurement_names_every_kind_of_power_device():
     assert set(m.POWER_DEVICE_KINDS) == set(PowerDeviceKind.values)
+
+
+def test_viewers_read_and_planners_write(site, viewer_client):
+    campus, _, _ = site
+    r = viewer_client.post(url("measurements", campus), csv_of(rack_rows(NOW)), content_type="text/csv")
+    assert r.status_code == 403
+    assert viewer_client.put(url("prometheus", campus), {"mapping": []}, format="json").status_code == 403
+
+
+def test_the_prometheus_credentials_are_never_echoed_and_a_source_down_is_an_error_not_a_500(
+    site, planner_client, settings
+):
+    campus, _, _ = site
+    settings.TWIN_PROMETHEUS_URL = "http://scraper:s3cret-pass@127.0.0.1:9/"
+    settings.TWIN_PROMETHEUS_TOKEN = "t0ken-value"
+    mapping = [{"query": "up", "object_kind": "rack", "name_label": "rack", "metric": "power_w"}]
+    body = planner_client.put(url("prometheus", campus), {"mapping": mapping}, format="json")
+    assert body.status_code == 200 and body.json()["url"] == "http://127.0.0.1:9/"
+    sync = planner_client.post(url("prometheus-sync", campus))
+    assert sync.status_code == 200 and sync.json()["status"] == "error"
+    shown = planner_client.get(url("prometheus", campus)).content.decode() + sync.content.decode()
+    assert "s3cret-pass" not in shown and "scraper" not in shown and "t0ken-value" not in shown
+    assert not MeasurementRollup.objects.filter(campus=campus).exists()
