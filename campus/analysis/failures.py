@@ -395,7 +395,9 @@ def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutc
     return fail_with_solve(snap, failed)[0]
 
 
-def fail_with_solve(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> tuple[FailureOutcome, _Outcome]:
+def fail_with_solve(
+    snap: CampusSnapshot, failed: Iterable[tuple[str, int]]
+) -> tuple[FailureOutcome, _Outcome]:
     """``fail`` and the power solve it ran (the design state's when no power element failed): what the
     failure changed in the chain, for ``redundancy_levels`` to tell which failures can meet."""
     devices, utilities, units, plants = split_elements(snap, failed)

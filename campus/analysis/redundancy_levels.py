@@ -38,7 +38,6 @@ from campus.analysis.memo import snapshot_memo
 from campus.analysis.power import power_graph
 from campus.analysis.power_graph import PowerGraph
 from campus.analysis.power_solve import OVERLOAD_TOLERANCE, _Outcome
-from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
 from campus.analysis.snapshot import CampusSnapshot
 
 LEVELS = ("N", "N+1", "2N")  # worst first: a level's rank is its index
@@ -138,6 +137,24 @@ class DomainLevel:
         }
 
 
+# Element kinds of each domain: a power device or utility feed belongs to the power chain (the mechanical
+# boards and PDUs too: their loss is the power chain's), a cooling unit or plant to the cooling.
+DOMAIN_OF_KIND = {"utility": "power", "power": "power", "cooling": "cooling", "plant": "cooling"}
+
+
+def redundancy_elements(snap: CampusSnapshot) -> list[tuple[str, int, str]]:
+    """(kind, id, name) of every element the check fails alone."""
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    out: list[tuple[str, int, str]] = [("utility", u.id, u.name) for u in snap.utility_feeds]
+    # generators too: impact mode is the truth, and a device re-kinded ``generator`` in the middle of the
+    # chain can cost GPUs; a standby generator beside the utility costs nothing alone and is not listed
+    out += [("power", d, g.devices[d].name) for d in g.order if d not in start.dead]
+    out += [("plant", p.id, p.name) for p in snap.cooling_plants]
+    out += [("cooling", u.id, u.name) for u in snap.cooling_units]
+    return out
+
+
 # ---------------------------------------------------------------- marks of one failure
 
 
@@ -213,7 +230,9 @@ def _headroom(snap: CampusSnapshot, g: PowerGraph, design: _Outcome) -> dict[tup
         if f.rating_kw > 0:
             room[("f", fid)] = f.rating_kw * tol - st.feed_load_kw.get(fid, base.feed_load_kw.get(fid, 0.0))
     for u, capacity in g.utility_capacity_kw.items():
-        load = sum(st.utility_share_kw.get(d, base.utility_share_kw.get(d, 0.0)) for d in g.by_utility.get(u, ()))
+        load = sum(
+            st.utility_share_kw.get(d, base.utility_share_kw.get(d, 0.0)) for d in g.by_utility.get(u, ())
+        )
         room[("u", u)] = capacity * tol - load
     idx = _cooling_index(snap, g)
     for pool, heat in idx.group_heat_kw.items():
@@ -281,91 +300,94 @@ def _group_of_rack(snap: CampusSnapshot) -> dict[str, dict[int, tuple[str, objec
 
 
 def redundancy_levels(snap: CampusSnapshot, prune: bool = True) -> dict[str, DomainLevel]:
-    """The achieved level of each domain (``power``, ``cooling``), its chains and racks; kept with the
-    snapshot. ``prune=False`` fails every pair (the check of the pruning)."""
+    """The achieved level of each domain (``power``, ``cooling``), its chains and racks."""
+    return {domain: domain_level(snap, domain, prune) for domain in DOMAINS}
+
+
+def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> DomainLevel:
+    """The achieved level of one domain, its chains and racks, kept with the snapshot: every element of
+    the domain failed alone, then the pairs whose marks meet failed together (``prune=False``: every pair,
+    the check of the pruning). The cooling domain's search is cheap (no power solve); the power domain's
+    is what ``bench/bench_redundancy_levels.py`` measures."""
     memo = snapshot_memo(snap)
-    key = f"redundancy_levels:{prune}"
+    key = f"redundancy_level:{domain}:{prune}"
     if key in memo:
         return memo[key]  # type: ignore[return-value]
     g = power_graph(snap)
     start = design_state(snap, g)
     gpus = {r: n for r, n in g.rack_gpu_count.items() if n > 0}
     room = _headroom(snap, g, start.outcome)
-    declared = {"power": snap.power_redundancy or "", "cooling": snap.cooling_redundancy or ""}
+    declared = snap.power_redundancy if domain == "power" else snap.cooling_redundancy
     elements = redundancy_elements(snap)
     names = {(k, i): n for k, i, n in elements}
-    down = {
-        "power": sorted(r for r in start.dark | g.unfed_racks if r in gpus),
-        "cooling": sorted(r for r in start.uncooled - start.dark if r in gpus),
-    }
-    groups = _group_of_rack(snap)
-    out: dict[str, DomainLevel] = {}
-    for domain in DOMAINS:
-        mine: list[Element] = [(k, i) for k, i, _ in elements if DOMAIN_OF_KIND[k] == domain]
-        lost: list[frozenset[int]] = []
-        marks: list[Marks] = []
-        for el in mine:
-            outcome, res = fail_with_solve(snap, [el])
-            lost.append(frozenset(r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus))
-            m = _power_marks(g, res, start.outcome)
-            units_at_design, plants_at_design = _design_stopped(snap, g)
-            m.update(
-                _cooling_marks(
-                    snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
-                )
+    if domain == "power":
+        down = sorted(r for r in start.dark | g.unfed_racks if r in gpus)
+    else:
+        down = sorted(r for r in start.uncooled - start.dark if r in gpus)
+    mine: list[Element] = [(k, i) for k, i, _ in elements if DOMAIN_OF_KIND[k] == domain]
+    lost: list[frozenset[int]] = []
+    marks: list[Marks] = []
+    units_at_design, plants_at_design = _design_stopped(snap, g)
+    for el in mine:
+        outcome, res = fail_with_solve(snap, [el])
+        lost.append(frozenset(r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus))
+        m = _power_marks(g, res, start.outcome)
+        m.update(
+            _cooling_marks(
+                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
             )
-            marks.append(m)
-        level = dict.fromkeys(gpus, "2N")
-        for r in down[domain]:
-            level[r] = "N"
-        singles = []
-        for el, racks in zip(mine, lost, strict=True):
-            for r in racks:
-                level[r] = "N"
-            if racks:
-                singles.append(_named(el, names, racks, gpus))
-        if prune:
-            pairs = candidate_pairs(marks, room)
-        else:
-            pairs = {(i, j) for i in range(len(mine)) for j in range(i + 1, len(mine))}
-        found = []
-        for i, j in sorted(pairs):
-            outcome = fail(snap, [mine[i], mine[j]])
-            racks = {r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus}
-            extra = racks - lost[i] - lost[j]
-            if not extra:
-                continue
-            for r in extra:
-                if level[r] == "2N":
-                    level[r] = "N+1"
-            found.append(
-                {
-                    "maintenance": _named(mine[i], names, (), gpus)["element"],
-                    "failure": _named(mine[j], names, (), gpus)["element"],
-                    "gpus_lost": sum(gpus[r] for r in racks),
-                    "racks_lost": sorted(racks),
-                }
-            )
-        singles.sort(key=lambda s: (-s["gpus_lost"], s["element"]["kind"], s["element"]["id"]))
-        found.sort(key=lambda p: (-p["gpus_lost"], p["maintenance"]["id"], p["failure"]["id"]))
-        result = DomainLevel(
-            domain=domain,
-            declared=declared[domain],
-            achieved=worst(level.values()),
-            rack_level=level,
-            single_failures=singles[:MAX_LISTED],
-            pairs=found[:MAX_LISTED],
-            pairs_count=len(found),
-            elements=len(mine),
-            pairs_total=len(mine) * (len(mine) - 1) // 2,
-            pairs_checked=len(pairs),
-            racks_down_at_design=down[domain],
-            _gpu_count=gpus,
         )
-        result.groups = _groups(result, groups[domain], gpus)
-        out[domain] = result
-    memo[key] = out
-    return out
+        marks.append(m)
+    level = dict.fromkeys(gpus, "2N")
+    for r in down:
+        level[r] = "N"
+    singles = []
+    for el, racks in zip(mine, lost, strict=True):
+        for r in racks:
+            level[r] = "N"
+        if racks:
+            singles.append(_named(el, names, racks, gpus))
+    if prune:
+        pairs = candidate_pairs(marks, room)
+    else:
+        pairs = {(i, j) for i in range(len(mine)) for j in range(i + 1, len(mine))}
+    found = []
+    for i, j in sorted(pairs):
+        outcome = fail(snap, [mine[i], mine[j]])
+        racks = {r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus}
+        extra = racks - lost[i] - lost[j]
+        if not extra:
+            continue
+        for r in extra:
+            if level[r] == "2N":
+                level[r] = "N+1"
+        found.append(
+            {
+                "maintenance": _named(mine[i], names, (), gpus)["element"],
+                "failure": _named(mine[j], names, (), gpus)["element"],
+                "gpus_lost": sum(gpus[r] for r in racks),
+                "racks_lost": sorted(racks),
+            }
+        )
+    singles.sort(key=lambda s: (-s["gpus_lost"], s["element"]["kind"], s["element"]["id"]))
+    found.sort(key=lambda p: (-p["gpus_lost"], p["maintenance"]["id"], p["failure"]["id"]))
+    result = DomainLevel(
+        domain=domain,
+        declared=declared or "",
+        achieved=worst(level.values()),
+        rack_level=level,
+        single_failures=singles[:MAX_LISTED],
+        pairs=found[:MAX_LISTED],
+        pairs_count=len(found),
+        elements=len(mine),
+        pairs_total=len(mine) * (len(mine) - 1) // 2,
+        pairs_checked=len(pairs),
+        racks_down_at_design=down,
+        _gpu_count=gpus,
+    )
+    result.groups = _groups(result, _group_of_rack(snap)[domain], gpus)
+    memo[key] = result
+    return result
 
 
 def _design_stopped(snap: CampusSnapshot, g: PowerGraph) -> tuple[frozenset[int], frozenset[int]]:
