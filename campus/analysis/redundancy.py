@@ -186,8 +186,8 @@ def redundancy_declaration_checks(
         pairs_part = ""
         check = (verified or {}).get(domain)
         if check is not None:
-            if not points and not pools:
-                achieved = "2N"  # the pair search decides between N+1 and 2N
+            if not points and not pools and check.get("racks_counted"):
+                achieved = "2N"  # the pair search decides between N+1 and 2N (when it had racks to judge)
             achieved = min(achieved, str(check["achieved"]), key=RANK.__getitem__)
             if RANK[achieved] < RANK.get(level, -1) and not points and not pools:
                 listed = list(check.get("pairs") or ())  # type: ignore[call-overload]

@@ -9,6 +9,9 @@ the IT; fault tolerant: any single failure without impact) and ANSI/TIA-942-B (N
 * **N+1**: any single failure costs no GPU, and some pair does;
 * **N**: some single failure costs GPUs (or racks are down at design, nothing failed).
 
+A rack counts when it holds GPUs or draws IT (a storage or network rack lost stops the jobs as surely);
+the GPUs at risk are those of the racks that count.
+
 A rack's level is the best of these its GPUs keep; a chain (the racks of a hall, for power; the racks of a
 pool of cooling units that back each other up, for cooling) and the campus achieve the lowest level of
 their racks. Every failure is judged by ``failures.fail``, the core of impact mode: the power cascade runs
@@ -133,6 +136,7 @@ class DomainLevel:
             "pairs_total": self.pairs_total,
             "pairs_checked": self.pairs_checked,
             "racks_down_at_design": self.racks_down_at_design,
+            "racks_counted": len(self.rack_level),
             "groups": [gr.as_dict() for gr in self.groups],
         }
 
@@ -315,7 +319,10 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
         return memo[key]  # type: ignore[return-value]
     g = power_graph(snap)
     start = design_state(snap, g)
-    gpus = {r: n for r, n in g.rack_gpu_count.items() if n > 0}
+    gpus = counted_racks(g)
+    if domain == "cooling":
+        # a rack without power at design is the power chain's shortfall; no cooling can lose it
+        gpus = {r: n for r, n in gpus.items() if r not in start.dark and r not in g.unfed_racks}
     room = _headroom(snap, g, start.outcome)
     declared = snap.power_redundancy if domain == "power" else snap.cooling_redundancy
     elements = redundancy_elements(snap)
@@ -388,6 +395,16 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
     result.groups = _groups(result, _group_of_rack(snap)[domain], gpus)
     memo[key] = result
     return result
+
+
+def counted_racks(g: PowerGraph) -> dict[int, int]:
+    """The racks whose loss counts, with their GPUs: those holding GPUs or drawing IT (a storage or network
+    rack stops the jobs as surely as a GPU rack); empty positions count for nothing."""
+    return {
+        r: g.rack_gpu_count.get(r, 0)
+        for r in g.racks
+        if g.rack_gpu_count.get(r, 0) > 0 or g.load_kw.get(r, 0.0) > 0
+    }
 
 
 def _design_stopped(snap: CampusSnapshot, g: PowerGraph) -> tuple[frozenset[int], frozenset[int]]:

@@ -43,7 +43,10 @@ def _lost(snap, elements) -> set[int]:
 def brute_force_levels(snap, domain: str) -> dict[int, str]:
     """Every single and every pair of the domain's elements failed through impact mode."""
     g = power_graph(snap)
-    gpus = {r for r, n in g.rack_gpu_count.items() if n > 0}
+    # racks with GPUs or IT load count (storage and network racks stop the jobs too)
+    gpus = {r for r in g.racks if g.rack_gpu_count.get(r, 0) > 0 or g.load_kw.get(r, 0.0) > 0}
+    if domain == "cooling":  # racks without power at design are the power chain's
+        gpus -= set(baseline_rollup(snap).racks_without_power)
     els = [(k, i) for k, i, _ in redundancy_elements(snap) if DOMAIN_OF_KIND[k] == domain]
     one = set()
     for el in els:

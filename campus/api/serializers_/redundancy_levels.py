@@ -68,6 +68,9 @@ class RedundancyLevelSerializer(serializers.Serializer):
         help_text="Pairs failed together: those whose failures meet (the others lose what each loses alone)."
     )
     racks_down_at_design = serializers.ListField(child=serializers.IntegerField())
+    racks_counted = serializers.IntegerField(
+        help_text="Racks judged: those with GPUs or IT load (cooling: those powered at design)."
+    )
     groups = ChainLevelSerializer(many=True, help_text="Each chain's level, the lowest first.")
 
 
