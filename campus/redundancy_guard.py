@@ -1,0 +1,197 @@
+"""Writes that take a campus below its declared redundancy: found once, for every write path.
+
+A ``RedundancyGuard`` is opened inside a write's transaction before anything is written. It keeps, for each
+campus the write may touch (``watch``), the level each of its racks achieves per domain (``power``,
+``cooling``: N, N+1 or 2N, ``campus.analysis.redundancy_levels``) from the campus state as it stands; after
+the write, still inside the transaction, ``finish`` reads which campuses the write changed (their
+``revision`` grew: the database triggers see every path alike) and works their levels out again from the
+rows as written. A write warns when it takes a rack further below its domain's declared level than it was
+(its deficit, declared rank less achieved rank, grows; a new rack below the level counts from none): a
+level falling below the declared one, a declaration raised above what is built, a rack added where its
+chain cannot carry it. Each warning names the campus, the domain, the level declared, the campus's level
+before and after, the racks and GPUs newly at risk and the elements whose loss now costs them (single
+failures, or pairs of one out for maintenance and one failed). With ``strict`` a warning refuses the
+write: ``RedundancyShortfall`` is raised inside the transaction, which rolls back.
+
+Used by the API's inventory and catalog writes (bulk included), the admin, the spec import and the branch
+merge (docs/api.md, "Redundancy warnings").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from campus import models
+from campus.analysis.redundancy_levels import DOMAINS, RANK, DomainLevel, redundancy_levels
+from campus.state import campus_state
+
+CODE = "redundancy_below_declared"
+
+
+class RedundancyShortfall(Exception):
+    """A strict write that would take a campus below its declared redundancy (``warnings``: what it would)."""
+
+    def __init__(self, warnings: list[dict]):
+        super().__init__("; ".join(w["message"] for w in warnings))
+        self.warnings = warnings
+
+
+@dataclass
+class _Levels:
+    declared: dict[str, str]
+    racks: dict[str, dict[int, str]]  # domain -> rack -> level
+    achieved: dict[str, str]
+
+
+def _deficit(declared: str, level: str) -> int:
+    return max(0, RANK.get(declared, -1) - RANK[level])
+
+
+def levels_of(campus_id: int, keep: bool) -> tuple[_Levels, dict[str, DomainLevel]] | None:
+    """The levels of the campus as the database holds it now (None: no such campus). ``keep``: the state
+    may be kept in the campus state's cache (only before a write: after it, inside the transaction, the rows
+    may still be rolled back)."""
+    campus = models.Campus.objects.filter(pk=campus_id).first()
+    if campus is None:
+        return None
+    found = redundancy_levels(campus_state(campus, keep=keep).snap)
+    levels = _Levels(
+        declared={d: found[d].declared for d in DOMAINS},
+        racks={d: dict(found[d].rack_level) for d in DOMAINS},
+        achieved={d: found[d].achieved for d in DOMAINS},
+    )
+    return levels, found
+
+
+@dataclass
+class RedundancyGuard:
+    """The levels of the campuses a write touches, before and after it (see the module's docstring)."""
+
+    strict: bool = False
+    before: dict[int, _Levels | None] = field(default_factory=dict)
+    revisions: dict[int, int] = field(default_factory=dict)
+    warnings: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.revisions = dict(models.Campus.objects.values_list("id", "revision"))
+
+    def watch(self, campus_ids: Iterable[int | None]) -> None:
+        """Keep the levels of these campuses as they stand, before the write touches them."""
+        for cid in campus_ids:
+            if cid is None or cid in self.before:
+                continue
+            declared = (
+                models.Campus.objects.filter(pk=cid)
+                .values_list("power_redundancy", "cooling_redundancy")
+                .first()
+            )
+            if declared is None:
+                continue
+            # a campus declaring nothing is short of nothing before the write: its levels are not needed
+            found = levels_of(cid, keep=True) if any(declared) else None
+            self.before[cid] = found[0] if found is not None else None
+
+    def watch_all(self) -> None:
+        """Keep the levels of every campus (a write whose campuses are not known before it: the catalog)."""
+        self.watch(list(self.revisions))
+
+    def finish(self) -> list[dict]:
+        """The warnings of the write (raising ``RedundancyShortfall`` with them when ``strict``)."""
+        now = dict(models.Campus.objects.values_list("id", "revision"))
+        for cid in sorted(now):
+            if now[cid] == self.revisions.get(cid):
+                continue
+            found = levels_of(cid, keep=False)
+            if found is None:
+                continue
+            after, domains = found
+            self.warnings.extend(self._compare(cid, self.before.get(cid), after, domains))
+        if self.warnings and self.strict:
+            raise RedundancyShortfall(self.warnings)
+        return self.warnings
+
+    def _compare(
+        self, campus_id: int, before: _Levels | None, after: _Levels, domains: dict[str, DomainLevel]
+    ) -> list[dict]:
+        out = []
+        for d in DOMAINS:
+            declared = after.declared[d]
+            if not declared:
+                continue
+            old_declared = before.declared[d] if before is not None else ""
+            old_racks = before.racks[d] if before is not None else {}
+            worse = []
+            for r, level in after.racks[d].items():
+                was = _deficit(old_declared, old_racks[r]) if r in old_racks else 0
+                if _deficit(declared, level) > was:
+                    worse.append(r)
+            if not worse:
+                continue
+            out.append(_warning(campus_id, d, before, after, domains[d], worse))
+        return out
+
+
+def _warning(
+    campus_id: int, domain: str, before: _Levels | None, after: _Levels, level: DomainLevel, racks: list[int]
+) -> dict:
+    hit = set(racks)
+    elements: list[dict] = [
+        s["element"] for s in level.single_failures if hit.intersection(s["racks_lost"])
+    ] + [
+        {"maintenance": p["maintenance"], "failure": p["failure"]}
+        for p in level.pairs
+        if hit.intersection(p["racks_lost"])
+    ]
+    gpus = sum(level._gpu_count.get(r, 0) for r in racks)
+    was = before.achieved[domain] if before is not None else ""
+    now = after.achieved[domain]
+    names = ", ".join(
+        e["name"] if "name" in e else f"{e['maintenance']['name']} out + {e['failure']['name']} failed"
+        for e in elements[:3]
+    ) + (f" and {len(elements) - 3} more" if len(elements) > 3 else "")
+    message = (
+        f"{domain} redundancy below the declared {after.declared[domain]}: {len(racks)} "
+        f"{'rack' if len(racks) == 1 else 'racks'} ({gpus:,} GPUs) newly at risk; achieved "
+        f"{was or 'unchecked'} before, {now} after" + (f" ({names})" if names else "")
+    )
+    return {
+        "code": CODE,
+        "campus": campus_id,
+        "domain": domain,
+        "declared": after.declared[domain],
+        "before": was,
+        "after": now,
+        "elements": elements,
+        "gpus_at_risk": gpus,
+        "racks_at_risk": racks,
+        "message": message,
+    }
+
+
+@contextmanager
+def guarded(
+    strict: bool = False, campus_ids: Iterable[int | None] | None = None
+) -> Iterator[RedundancyGuard]:
+    """A write inside one transaction, with its guard: ``campus_ids`` the campuses it may touch (None: every
+    campus). On leaving, ``guard.warnings`` holds what it did to them; ``RedundancyShortfall`` (strict)
+    rolls it back."""
+    with transaction.atomic():
+        guard = RedundancyGuard(strict=strict)
+        if campus_ids is None:
+            guard.watch_all()
+        else:
+            guard.watch(campus_ids)
+        yield guard
+        guard.finish()
+
+
+def spec_campus_id(spec: dict) -> int | None:
+    """The campus a spec import replaces (the campus of the spec's name), None for a new one."""
+    name = (spec.get("campus") or {}).get("name") if isinstance(spec, dict) else None
+    if not name:
+        return None
+    return models.Campus.objects.filter(name=name).values_list("id", flat=True).first()
