@@ -35,13 +35,14 @@ def strict_flag(request) -> bool:
 
 
 def shortfall_conflict(exc: RedundancyShortfall) -> Conflict:
-    return Conflict(
-        {
-            "detail": "The write would take a campus below its declared redundancy; nothing was written "
-            "(strict).",
-            WARNINGS_KEY: exc.warnings,
-        }
-    )
+    """The 409 of a strict write: ``{"detail", "warnings"}``, the warnings with their numbers as numbers."""
+    conflict = Conflict()
+    # set after construction: APIException would turn every number of the warnings into a string
+    conflict.detail = {  # type: ignore[assignment]
+        "detail": "The write would take a campus below its declared redundancy; nothing was written (strict).",
+        WARNINGS_KEY: exc.warnings,
+    }
+    return conflict
 
 
 def with_warnings(response, warnings: list[dict]):
