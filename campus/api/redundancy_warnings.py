@@ -12,11 +12,14 @@ written.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from rest_framework import serializers, status
 
 from campus import models
 from campus.integrity import campus_of
-from campus.redundancy_guard import RedundancyGuard, RedundancyShortfall
+from campus.redundancy_guard import RedundancyGuard, RedundancyShortfall, guarded
 from twin.api.exceptions import Conflict
 
 TRUE = {"1", "true", "yes", "on"}
@@ -58,6 +61,21 @@ def with_warnings(response, warnings: list[dict]):
         response.status_code = status.HTTP_200_OK
         response.data = {WARNINGS_KEY: warnings}
     return response
+
+
+T = TypeVar("T")
+
+
+def run_guarded(request, campus_ids: Iterable[int | None], write: Callable[[], T]) -> tuple[T, list[dict]]:
+    """``write()`` (a spec import, a branch merge) in one transaction under a guard on ``campus_ids`` (a new
+    campus needs none: it is judged from nothing): its result and its warnings; strict, a 409."""
+    strict = strict_flag(request)
+    try:
+        with guarded(strict, [c for c in campus_ids if c is not None]) as guard:
+            result = write()
+    except RedundancyShortfall as exc:
+        raise shortfall_conflict(exc) from None
+    return result, guard.warnings
 
 
 class GuardedCheck:
