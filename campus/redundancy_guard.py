@@ -80,7 +80,9 @@ class RedundancyGuard:
         self.revisions = dict(models.Campus.objects.values_list("id", "revision"))
 
     def watch(self, campus_ids: Iterable[int | None]) -> None:
-        """Keep the levels of these campuses as they stand, before the write touches them."""
+        """Keep the levels of these campuses as they stand, before the write touches them: the write's
+        scope. A campus the write creates is judged from nothing; one that existed and is not watched is
+        not judged."""
         for cid in campus_ids:
             if cid is None or cid in self.before:
                 continue
@@ -105,6 +107,8 @@ class RedundancyGuard:
         for cid in sorted(now):
             if now[cid] == self.revisions.get(cid):
                 continue
+            if cid in self.revisions and cid not in self.before:
+                continue  # a campus outside the write's scope (a merged branch's own row): not judged
             found = levels_of(cid, keep=False)
             if found is None:
                 continue
@@ -156,7 +160,7 @@ def _warning(
     message = (
         f"{domain} redundancy below the declared {after.declared[domain]}: {len(racks)} "
         f"{'rack' if len(racks) == 1 else 'racks'} ({gpus:,} GPUs) newly at risk; achieved "
-        f"{was or 'unchecked'} before, {now} after" + (f" ({names})" if names else "")
+        f"{was or 'nothing declared'} before, {now} after" + (f" ({names})" if names else "")
     )
     return {
         "code": CODE,
