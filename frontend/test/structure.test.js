@@ -17,6 +17,7 @@ const PURE = [
   "schema.js",
   "floorgeometry.js",
   "schedule.js",
+  "warnings.js",
 ];
 
 /** @param {string} dir @returns {string[]} */

@@ -1,5 +1,7 @@
 // @ts-check
-// Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out.
+// Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out; a write's
+// redundancy warnings are shown where it was made.
+import { warningText, writeResult, writeWarnings } from "./warnings.js";
 
 export class ApiError extends Error {
   constructor(status, body, url) {
@@ -86,7 +88,35 @@ async function request(method, url, body, { signal } = {}) {
     }
     throw new ApiError(response.status, data, url);
   }
+  if (method !== "GET" && method !== "HEAD") {
+    const warnings = writeWarnings(data);
+    if (warnings.length) showWriteWarnings(warnings);
+    return writeResult(data);
+  }
   return data;
+}
+
+/**
+ * A write's redundancy warnings shown where the change was made: at the top of the form, dialog or card that
+ * holds the control used (the page's main area otherwise), replacing the ones an earlier write showed there.
+ * @param {import("./warnings.js").WriteWarning[]} warnings
+ */
+export function showWriteWarnings(warnings) {
+  const active = document.activeElement;
+  const place =
+    (active instanceof HTMLElement && active.closest("form, dialog, .card, section")) ||
+    document.querySelector("main") ||
+    document.body;
+  place.querySelector(":scope > .write-warnings")?.remove();
+  const box = document.createElement("div");
+  box.className = "notice notice-warn write-warnings";
+  box.setAttribute("role", "alert");
+  for (const w of warnings) {
+    const line = document.createElement("div");
+    line.textContent = warningText(w);
+    box.append(line);
+  }
+  place.prepend(box);
 }
 
 export const api = {
