@@ -15,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
 
 from campus import models
 from campus.integrity import campus_of
 from campus.redundancy_guard import RedundancyGuard, RedundancyShortfall, guarded
 from twin.api.exceptions import Conflict
+from twin.api.schema import TwinAutoSchema
 
 TRUE = {"1", "true", "yes", "on"}
 FALSE = {"0", "false", "no", "off", ""}
@@ -64,6 +67,39 @@ def with_warnings(response, warnings: list[dict]):
 
 
 T = TypeVar("T")
+
+STRICT_PARAMETER = OpenApiParameter(
+    "strict",
+    OpenApiTypes.BOOL,
+    description="true: a write that would take a campus below its declared redundancy is a 409 "
+    "(`{detail, warnings}`) and writes nothing; else it is written and its answer carries `warnings` "
+    '(docs/api.md, "Redundancy warnings").',
+    required=False,
+)
+
+
+GUARDED_ACTIONS = frozenset(
+    {
+        "create",
+        "update",
+        "partial_update",
+        "destroy",
+        "bulk_update",
+        "bulk_partial_update",
+        "bulk_destroy",
+        "merge",
+    }
+)
+
+
+class RedundancyWarningsSchema(TwinAutoSchema):
+    """The project's schema, with ``strict`` on every write of a view that takes it."""
+
+    def get_override_parameters(self):
+        params = super().get_override_parameters()
+        if getattr(self.view, "action", None) in GUARDED_ACTIONS:
+            params = [*params, STRICT_PARAMETER]
+        return params
 
 
 def run_guarded(request, campus_ids: Iterable[int | None], write: Callable[[], T]) -> tuple[T, list[dict]]:
@@ -113,6 +149,7 @@ def _campus_of_data(data) -> int | None:
 class RedundancyWarningsMixin:
     """Warnings (or, strict, a 409) for writes that take a campus below its declared redundancy."""
 
+    schema = RedundancyWarningsSchema()
     _guard: RedundancyGuard | None = None
     _watched: list[int | None] | None = None
 

@@ -32,7 +32,7 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
-from campus.api.redundancy_warnings import run_guarded, with_warnings
+from campus.api.redundancy_warnings import STRICT_PARAMETER, run_guarded, with_warnings
 from campus.api.serializers_.generate import GenerateSerializer
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
@@ -222,6 +222,7 @@ class CampusImportView(APIView):
             "`TWIN_YAML_SPEC_MAX_BYTES` (50 MiB; it is not parsed as a stream)."
         ),
         parameters=[
+            STRICT_PARAMETER,
             OpenApiParameter("replace", OpenApiTypes.BOOL, description="Replace a campus of the same name."),
             OpenApiParameter(
                 "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size (202)."
@@ -398,9 +399,10 @@ class CampusGenerateView(APIView):
             "202 `{job, url}`; `GET /api/jobs/{id}/` gives its status, progress and the campus once done."
         ),
         parameters=[
+            STRICT_PARAMETER,
             OpenApiParameter(
                 "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size."
-            )
+            ),
         ],
         responses={
             201: _GENERATE_RESULT,
