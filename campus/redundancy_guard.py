@@ -19,15 +19,18 @@ merge (docs/api.md, "Redundancy warnings").
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 
 from django.db import transaction
 
 from campus import models
-from campus.analysis.redundancy_levels import DOMAINS, RANK, DomainLevel, redundancy_levels
-from campus.state import campus_state
+from campus.analysis.redundancy_levels import DOMAINS, RANK, DomainLevel, domain_level
+from campus.state import campus_state, revision_key, today
 
 CODE = "redundancy_below_declared"
 
@@ -51,20 +54,54 @@ def _deficit(declared: str, level: str) -> int:
     return max(0, RANK.get(declared, -1) - RANK[level])
 
 
+# The levels of a campus as a committed write left them, by revision key (``state.revision_key``) and day: the next
+# write's "before" without a second pair search. Filled only once the write's transaction has committed and
+# while the campus still holds that key, so a rolled-back write never leaves its levels here.
+_committed: OrderedDict[tuple[int, str, date], _Levels] = OrderedDict()
+_committed_lock = threading.Lock()
+MAX_COMMITTED = 8
+
+
 def levels_of(campus_id: int, keep: bool) -> tuple[_Levels, dict[str, DomainLevel]] | None:
-    """The levels of the campus as the database holds it now (None: no such campus). ``keep``: the state
-    may be kept in the campus state's cache (only before a write: after it, inside the transaction, the rows
-    may still be rolled back)."""
+    """The levels of the campus as the database holds it now, its declared domains only (None: no such
+    campus). ``keep``: the state may be kept in the campus state's cache (only before a write: after it,
+    inside the transaction, the rows may still be rolled back)."""
     campus = models.Campus.objects.filter(pk=campus_id).first()
     if campus is None:
         return None
-    found = redundancy_levels(campus_state(campus, keep=keep).snap)
+    snap = campus_state(campus, keep=keep).snap
+    declared = {"power": snap.power_redundancy or "", "cooling": snap.cooling_redundancy or ""}
+    found = {d: domain_level(snap, d) for d in DOMAINS if declared[d]}
     levels = _Levels(
-        declared={d: found[d].declared for d in DOMAINS},
-        racks={d: dict(found[d].rack_level) for d in DOMAINS},
-        achieved={d: found[d].achieved for d in DOMAINS},
+        declared=declared,
+        racks={d: dict(found[d].rack_level) if d in found else {} for d in DOMAINS},
+        achieved={d: found[d].achieved if d in found else "" for d in DOMAINS},
     )
     return levels, found
+
+
+def _levels_before(campus_id: int) -> _Levels | None:
+    key = revision_key(campus_id)
+    with _committed_lock:
+        hit = _committed.get((campus_id, key or "", today()))
+    if hit is not None:
+        return hit
+    found = levels_of(campus_id, keep=True)
+    return found[0] if found is not None else None
+
+
+def _keep_after_commit(campus_id: int, levels: _Levels) -> None:
+    key, day = revision_key(campus_id), today()
+
+    def keep() -> None:
+        if key is None or revision_key(campus_id) != key:
+            return  # written again since: these levels are not the campus's
+        with _committed_lock:
+            _committed[(campus_id, key, day)] = levels
+            while len(_committed) > MAX_COMMITTED:
+                _committed.popitem(last=False)
+
+    transaction.on_commit(keep)
 
 
 @dataclass
@@ -94,8 +131,7 @@ class RedundancyGuard:
             if declared is None:
                 continue
             # a campus declaring nothing is short of nothing before the write: its levels are not needed
-            found = levels_of(cid, keep=True) if any(declared) else None
-            self.before[cid] = found[0] if found is not None else None
+            self.before[cid] = _levels_before(cid) if any(declared) else None
 
     def watch_all(self) -> None:
         """Keep the levels of every campus (a write whose campuses are not known before it: the catalog)."""
@@ -113,6 +149,7 @@ class RedundancyGuard:
             if found is None:
                 continue
             after, domains = found
+            _keep_after_commit(cid, after)
             self.warnings.extend(self._compare(cid, self.before.get(cid), after, domains))
         if self.warnings and self.strict:
             raise RedundancyShortfall(self.warnings)
