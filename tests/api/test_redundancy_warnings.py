@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campus import models
+from campus import models, redundancy_guard, state
 from tests import factories as f
 
 pytestmark = pytest.mark.usefixtures("fresh_analytics")
@@ -126,3 +126,20 @@ def test_a_bad_strict_is_a_400_naming_it(planner_client):
     assert response.status_code == 400
     assert "strict" in response.json()
     assert models.PowerFeed.objects.filter(pk=feed_b.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_committed_writes_levels_are_the_next_writes_before(
+    planner_client, django_capture_on_commit_callbacks
+):
+
+    campus, rack, a, b, feed_b = _campus()
+    url = reverse("powerdevice-detail", kwargs={"pk": a.pk})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert planner_client.patch(url, {"name": "PDU-A1"}, format="json").status_code == 200
+    key = (campus.pk, state.revision_key(campus.pk), state.today())
+    kept = redundancy_guard._committed[key]
+    assert (kept.declared["power"], kept.achieved["power"]) == ("N+1", "N+1")
+    # the next write starts from them and still finds what it does
+    response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}))
+    assert (response.json()["warnings"][0]["before"], response.json()["warnings"][0]["after"]) == ("N+1", "N")
