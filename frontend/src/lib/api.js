@@ -97,17 +97,14 @@ async function request(method, url, body, { signal } = {}) {
 }
 
 /**
- * A write's redundancy warnings shown where the change was made: at the top of the form, dialog or card that
- * holds the control used (the page's main area otherwise), replacing the ones an earlier write showed there.
+ * A write's redundancy warnings shown where the change was made: just before the page region (the nearest
+ * element with an id around the control used, e.g. the map's object panel) that holds it, so that the region
+ * re-rendering after the write keeps them; at the top of the page's main area when no control is focused (a rack
+ * dragged on the map). The warnings of an earlier write are removed.
  * @param {import("./warnings.js").WriteWarning[]} warnings
  */
 export function showWriteWarnings(warnings) {
-  const active = document.activeElement;
-  const place =
-    (active instanceof HTMLElement && active.closest("form, dialog, .card, section")) ||
-    document.querySelector("main") ||
-    document.body;
-  place.querySelector(":scope > .write-warnings")?.remove();
+  for (const old of document.querySelectorAll(".write-warnings")) old.remove();
   const box = document.createElement("div");
   box.className = "notice notice-warn write-warnings";
   box.setAttribute("role", "alert");
@@ -116,7 +113,12 @@ export function showWriteWarnings(warnings) {
     line.textContent = warningText(w);
     box.append(line);
   }
-  place.prepend(box);
+  const active = document.activeElement;
+  const region =
+    active instanceof HTMLElement ? active.closest("section[id], aside[id], div[id], form[id], dialog[id]") : null;
+  const main = document.querySelector("main") ?? document.body;
+  if (region && region !== main && main.contains(region)) region.before(box);
+  else main.prepend(box);
 }
 
 export const api = {
