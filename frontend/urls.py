@@ -17,4 +17,18 @@ urlpatterns = [
     path("campuses/<int:campus_id>/map/", views.floor_map, name="map"),
     path("campuses/<int:campus_id>/scenarios/", views.scenarios, name="scenarios"),
     path("campuses/<int:campus_id>/compare/", views.compare, name="compare"),
+    path("campuses/<int:campus_id>/inventory/", views.inventory, name="inventory"),
+    path(
+        "campuses/<int:campus_id>/inventory/power-devices/<int:object_id>/",
+        views.inventory,
+        {"view": "device"},
+        name="inventory-device",
+    ),
+    path(
+        "campuses/<int:campus_id>/inventory/racks/<int:object_id>/",
+        views.inventory,
+        {"view": "rack"},
+        name="inventory-rack",
+    ),
+    path("campuses/<int:campus_id>/capacity/", views.inventory, {"view": "capacity"}, name="capacity"),
 ]

@@ -123,3 +123,22 @@ def compare(request, campus_id: int):
     context = _context(request, campus, "compare", againstId=against)
     context["boot"]["campuses"] = context["campuses"]
     return render(request, "frontend/compare.html", context)
+
+
+@login_required
+def inventory(request, campus_id: int, view: str = "tables", object_id: int | None = None):
+    """The inventory's tables and the top bar's search (``?table=``, ``?q=``), a power device's page, a rack's
+    page with its elevations, and the capacity report; the page's module reads the rest from the API."""
+    campus = get_object_or_404(Campus, pk=campus_id)
+    page = "capacity" if view == "capacity" else "inventory"
+    context = _context(
+        request,
+        campus,
+        page,
+        view=view,
+        objectId=object_id,
+        table=request.GET.get("table", "")[:32],
+        q=request.GET.get("q", "").strip()[:128],
+        search=request.GET.get("search", "").strip()[:128],
+    )
+    return render(request, "frontend/inventory.html", context)

@@ -4,6 +4,7 @@
 // merge of a branch into its parent (POST /api/campuses/{branch}/merge/; a 409 lists the conflicting objects).
 import { api, ApiError } from "../../lib/api.js";
 import { $, boot, el, errorBox, fill, wireCampusPicker } from "../../lib/dom.js";
+import { enableExports } from "../../lib/export.js";
 import * as f from "../../lib/format.js";
 import { figureDelta, figureInfo, figureText, figureUnchanged } from "../../lib/figures.js";
 import { FloorMap } from "../../lib/floormap.js";
@@ -349,4 +350,5 @@ async function main() {
 }
 
 wireCampusPicker();
+enableExports();
 main();
