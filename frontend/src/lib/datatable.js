@@ -14,6 +14,8 @@ import * as f from "./format.js";
  * @property {(row: any) => any} [show] what the cell shows (default: the value, numbers formatted)
  * @property {string} [order] the API field the column sorts by (none: not sortable)
  * @property {boolean} [num] right-aligned figure
+ * @property {number} [digits] decimals shown (default: none for whole numbers, one otherwise); kW figures show
+ *   one everywhere, as format.kw does on every other page
  */
 
 /**
@@ -35,7 +37,7 @@ function shown(c, row) {
   if (c.show) return c.show(row);
   const v = c.value(row);
   if (v === null || v === undefined || v === "") return "–";
-  return typeof v === "number" ? f.num(v, Number.isInteger(v) ? 0 : 1) : String(v);
+  return typeof v === "number" ? f.num(v, c.digits ?? (Number.isInteger(v) ? 0 : 1)) : String(v);
 }
 
 /**

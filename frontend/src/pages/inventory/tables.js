@@ -83,8 +83,8 @@ export function tableSpecs(campusId) {
         { label: "Status", value: (r) => choice(STATUS, r.status), order: "status" },
         { label: "Cooling", value: (r) => choice(COOLING_TYPES, r.cooling_type), order: "cooling_type" },
         { label: "GPUs", value: (r) => r.power?.gpus ?? null, num: true },
-        { label: "IT load (kW)", value: (r) => r.power?.it_load_kw ?? null, num: true },
-        { label: "Design (kW)", value: (r) => r.design_kw, order: "design_kw", num: true },
+        { label: "IT load (kW)", value: (r) => r.power?.it_load_kw ?? null, num: true, digits: 1 },
+        { label: "Design (kW)", value: (r) => r.design_kw, order: "design_kw", num: true, digits: 1 },
         { label: "Height (U)", value: (r) => r.rack_units, order: "rack_units", num: true },
         { label: "Cooling unit", value: (r) => name(r.cooling_unit) },
       ],
@@ -107,7 +107,7 @@ export function tableSpecs(campusId) {
       columns: [
         { label: "Device", value: (d) => d.name, order: "name" },
         { label: "Kind", value: (d) => choice(POWER_KINDS, d.kind), order: "kind" },
-        { label: "Rating (kW)", value: (d) => d.rated_kw, order: "rated_kw", num: true },
+        { label: "Rating (kW)", value: (d) => d.rated_kw, order: "rated_kw", num: true, digits: 1 },
         { label: "Usable (%)", value: (d) => Math.round(d.max_utilization * 100), order: "max_utilization", num: true },
         { label: "Building", value: (d) => name(d.building), order: "building__name" },
         { label: "Hall", value: (d) => name(d.hall), order: "hall__name" },
@@ -131,7 +131,7 @@ export function tableSpecs(campusId) {
       columns: [
         { label: "Unit", value: (u) => u.name, order: "name" },
         { label: "Kind", value: (u) => choice(COOLING_KINDS, u.kind), order: "kind" },
-        { label: "Capacity (kW)", value: (u) => u.capacity_kw, order: "capacity_kw", num: true },
+        { label: "Capacity (kW)", value: (u) => u.capacity_kw, order: "capacity_kw", num: true, digits: 1 },
         { label: "Group", value: (u) => u.group, order: "group" },
         { label: "Hall", value: (u) => name(u.hall), order: "hall__name" },
         { label: "Plant", value: (u) => name(u.plant) },
