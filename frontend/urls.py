@@ -6,11 +6,7 @@ from . import views
 app_name = "frontend"
 
 urlpatterns = [
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="frontend/login.html", redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.home, name="home"),
     path("campuses/<int:campus_id>/", views.overview, name="overview"),

@@ -1,15 +1,49 @@
 """The dashboard's pages. Each is a template that carries a small JSON boot block; the page's JS module
 reads everything else from the REST API with the session cookie."""
 
+from functools import lru_cache
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.hashers import check_password
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse
 
+from campus.management.commands.ensure_demo_user import PASSWORD as DEMO_PASSWORD
+from campus.management.commands.ensure_demo_user import USERNAME as DEMO_USERNAME
 from campus.models import Building, Campus, DataHall
 from twin.api.permissions import ROLES, user_role
 from twin.api.views import api_not_found
+
+
+@lru_cache(maxsize=8)
+def _is_demo_password(encoded: str) -> bool:
+    """Whether a stored password hash is the demo account's published password (checked once per hash and
+    process: a hash costs a few hundred milliseconds, and the sign-in page is open to anyone)."""
+    return check_password(DEMO_PASSWORD, encoded)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in page with a hint of the demo account while it exists with its published password
+    (``make run`` creates it; a server whose demo password was changed, or that has none, shows nothing)."""
+
+    template_name = "frontend/login.html"
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        encoded = (
+            get_user_model()
+            .objects.filter(username=DEMO_USERNAME, is_active=True)
+            .values_list("password", flat=True)
+            .first()
+        )
+        if encoded and _is_demo_password(encoded):
+            context["demo"] = {"username": DEMO_USERNAME, "password": DEMO_PASSWORD}
+        return context
 
 
 def _context(request, campus: Campus | None, page: str, **boot) -> dict:
