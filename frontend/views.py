@@ -8,7 +8,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import check_password
 from django.db.models import Count
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse
 
@@ -118,23 +117,39 @@ def _int_param(request, name: str) -> int | None:
 def floor_map(request, campus_id: int):
     campus = get_object_or_404(Campus, pk=campus_id)
     hall_id = _int_param(request, "hall")
+    missing_hall = None
     if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
-        raise Http404("No such hall on this campus.")
-    return render(
+        # A hall of another design (a link kept from the parent or a branch) or one since removed: the
+        # campus's map with a note saying so, not a whole-page 404.
+        missing_hall = (
+            DataHall.objects.filter(pk=hall_id)
+            .values("name", "building__name", "building__campus__name", "building__campus_id")
+            .first()
+        ) or {"name": f"#{hall_id}"}
+        # A branch keeps its parent's names: the same building's hall of that name here, when there is one.
+        hall_id = (
+            DataHall.objects.filter(
+                building__campus=campus,
+                name=missing_hall["name"],
+                building__name=missing_hall.get("building__name"),
+            )
+            .values_list("id", flat=True)
+            .first()
+        )
+        missing_hall["instead"] = hall_id is not None
+    context = _context(
         request,
-        "frontend/map.html",
-        _context(
-            request,
-            campus,
-            "map",
-            hallId=hall_id,
-            buildingId=_int_param(request, "building"),
-            rackId=_int_param(request, "rack"),
-            runId=_int_param(request, "run"),
-            navigation=_navigation(campus),
-            placement=_has_route(f"/api/campuses/{campus.pk}/placement/"),
-        ),
+        campus,
+        "map",
+        hallId=hall_id,
+        buildingId=_int_param(request, "building"),
+        rackId=_int_param(request, "rack"),
+        runId=_int_param(request, "run"),
+        navigation=_navigation(campus),
+        placement=_has_route(f"/api/campuses/{campus.pk}/placement/"),
     )
+    context["missing_hall"] = missing_hall
+    return render(request, "frontend/map.html", context)
 
 
 @login_required

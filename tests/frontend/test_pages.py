@@ -39,3 +39,20 @@ def test_the_inventory_pages_answer_with_their_boot_block(client, path):
     response = client.get(path.format(c=campus.pk))
     assert response.status_code == 200
     assert 'id="boot"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_hall_of_another_design_opens_this_designs_map_with_a_note(client):
+    mine = f.DataHallFactory()
+    other = f.DataHallFactory()
+    client.force_login(f.UserFactory())
+    response = client.get(f"/campuses/{mine.building.campus_id}/map/?hall={other.pk}")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-testid="missing-hall"' in page and "showing the whole campus" in page
+    # a hall of the same building and name here (a branch keeps its parent's names) is shown instead
+    twin = f.DataHallFactory(
+        name=other.name, building=f.BuildingFactory(campus=mine.building.campus, name=other.building.name)
+    )
+    response = client.get(f"/campuses/{mine.building.campus_id}/map/?hall={other.pk}")
+    assert f'"hallId": {twin.pk}' in response.content.decode()
