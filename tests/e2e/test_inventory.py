@@ -148,8 +148,9 @@ def test_a_power_device_page_agrees_with_impact_mode_and_a_2n_hand_calculation(p
     hit = api(planner, f"/api/campuses/{campus}/impact/?device={pdu['id']}")["racks"]
     lost = set(hit["lost_a"]) | set(hit["lost_b"]) | set(hit["lost_both"]) | set(hit["lost_cooling"])
     assert int(planner.get_attribute("[data-testid=device-serves]", "data-racks")) == len(lost) > 0
-    # The rating reads as the inventory table shows it: one decimal of kW.
-    assert planner.inner_text("[data-testid=device-rating]") == f"{pdu['rated_kw']:,.1f} kW"
+    # The rating reads as the inventory table shows it: one decimal of kW on both pages, to the character.
+    shown = planner.inner_text("[data-testid=device-rating]")
+    assert shown == f"{pdu['rated_kw']:,.1f} kW"
     # 2N by hand: every rack this PDU feeds draws half its load from side A and half from B; with the B side
     # gone, side A carries it all, so the worst single failure doubles this PDU's load (the same efficiency).
     worst = figures["worst_single_failure"]
@@ -157,6 +158,10 @@ def test_a_power_device_page_agrees_with_impact_mode_and_a_2n_hand_calculation(p
     assert worst["load_kw"] == pytest.approx(2 * figures["load_kw"], rel=1e-6)
     assert worst["headroom_kw"] == pytest.approx(pdu["rated_kw"] * pdu["max_utilization"] - worst["load_kw"])
     assert worst["device"]["name"] in planner.inner_text("[data-testid=device-worst]")
+    planner.goto(f"/campuses/{campus}/inventory/?table=power&search={pdu['name']}")
+    wait_table(planner, "power")
+    row = planner.locator(f"[data-testid=table-power] tbody tr[data-id='{pdu['id']}'] td").nth(1)
+    assert f"{row.inner_text()} kW" == shown
 
 
 def test_a_ups_on_the_floor_map_serves_the_racks_impact_mode_hits(planner, demo):
