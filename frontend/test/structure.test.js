@@ -19,6 +19,7 @@ const PURE = [
   "schedule.js",
   "rackunits.js",
   "sheet.js",
+  "scaling.js",
 ];
 
 /** @param {string} dir @returns {string[]} */
