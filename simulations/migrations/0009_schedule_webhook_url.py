@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('simulations', '0007_run_records_what_it_ran'),
+        ('simulations', '0008_training_step_kind'),
     ]
 
     operations = [
