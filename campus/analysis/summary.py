@@ -31,6 +31,7 @@ from campus.analysis.redundancy import (
     redundancy_declaration_checks,
     single_points_by_domain,
 )
+from campus.analysis.redundancy_levels import domain_level
 from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
@@ -150,6 +151,7 @@ def campus_summary(
             gpu_power_fraction,
             down_at_design=down,
             heat_rejection_short=heat_rejection_risks(snap, gpu_power_fraction),
+            verified={"cooling": domain_level(snap, "cooling").as_dict()},
         )[1]["achieved"]
         if include_redundancy
         else None

@@ -17,7 +17,10 @@ const PURE = [
   "schema.js",
   "floorgeometry.js",
   "schedule.js",
+  "rackunits.js",
+  "sheet.js",
   "scaling.js",
+  "warnings.js",
 ];
 
 /** @param {string} dir @returns {string[]} */

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
 from campus.analysis.weather import CLIMATES
+from campus.api.serializers_.redundancy_levels import RedundancyLevelSerializer
 from campus.state import SUMMARY_DEFAULTS
 from twin.api.serializers.base import DayField, StrictQueryMixin
 
@@ -248,6 +249,11 @@ class RedundancySerializer(serializers.Serializer):
         child=serializers.DictField(),
         help_text="Racks with a load and no power feed ({id, name, hall_id, gpus, fed_kw}): dark before any "
         "failure, their GPUs never usable; no failure finding names them.",
+    )
+    levels = RedundancyLevelSerializer(
+        many=True,
+        help_text="The level each domain achieves (N, N+1, 2N: every single failure and every pair of "
+        "one out for maintenance and one failed), per chain, with what falls short of the declared level.",
     )
 
 
