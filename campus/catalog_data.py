@@ -1729,6 +1729,13 @@ POWER_DEFAULTS: dict[str, Row] = {
         "2024-2025 (~$2-3 per GPU-hour, SemiAnalysis GPU rental index); used to cost capped or paused work",
         True,
     ),
+    "bess_depth_of_discharge": _d(
+        0.8,
+        "fraction of nameplate energy",
+        "Estimate: lithium-ion storage is cycled to 80-90 % of its nameplate energy to keep its cycle life "
+        "(cycle-life warranties are commonly stated at 80 % depth of discharge); 80 % the conservative end",
+        True,
+    ),
     "dr_pause_notice_minutes": _d(
         5.0,
         "min",

@@ -1,4 +1,12 @@
-from campus.api import calculators, job_views, site_climate_views, spec_views, views, weather_views
+from campus.api import (
+    battery_sizing_views,
+    calculators,
+    job_views,
+    site_climate_views,
+    spec_views,
+    views,
+    weather_views,
+)
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -38,6 +46,7 @@ router.register("jobs", job_views.JobViewSet, basename="job")
 urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
+    *battery_sizing_views.urlpatterns,
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
