@@ -21,6 +21,7 @@ from campus.analysis.facility import (
     heat_rejection_risks,
 )
 from campus.analysis.feeds import rack_side_ratings_kw
+from campus.analysis.grid_rules import grid_block
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
 from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
 from campus.analysis.phases import in_service_devices, in_service_feeds
@@ -371,6 +372,7 @@ def campus_summary(
             "pace_gpu_model": pace,
         },
         "reliability": rel,
+        "grid": grid_block(snap, peak_facility_kw),  # the site's grid and its large-load rules
         "buildings": building_cards(snap, chain, pue),
         # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
         "risks": grid_risks(snap, supply, chain) + risks,

@@ -269,6 +269,13 @@ class SummarySerializer(serializers.Serializer):
     network = serializers.DictField()
     compute = serializers.DictField()
     reliability = serializers.DictField()
+    grid = serializers.DictField(
+        help_text="`region`: the grid the site sits on (from its climate site profile); `rules`: every "
+        "large-load interconnection rule as `{id, rule, source, applies, requires, why}` — whether the campus "
+        "falls under it (region, peak facility power against the rule's threshold, on-site sources), what it "
+        'requires and why it applies (docs/grid.md, "Large-load rules").',
+        required=False,
+    )
     buildings = serializers.ListField(
         child=serializers.DictField(),
         help_text="Cards; `headroom_mw` is measured after the worst single failure or side loss "

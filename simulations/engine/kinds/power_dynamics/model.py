@@ -140,6 +140,11 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
     en = r.energy
     metrics = {
         "swing_mw": float(r.swing_mw[0]),
+        **(
+            {"iteration_swing_mw": float(r.iteration_swing_mw[0])}
+            if r.iteration_swing_mw is not None and np.isfinite(r.iteration_swing_mw[0])
+            else {}
+        ),
         "max_ramp_mw_per_s": float(r.max_ramp_mw_per_s[0]),
         "max_ramp_mw_per_min": float(r.max_ramp_mw_per_min[0]),
         "band_amplitude_mw": float(r.band_amplitude_mw[0]),
