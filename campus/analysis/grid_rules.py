@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campus.analysis.energy import GridSupply
+from campus.analysis.generation import PRIME_MOVERS, grid_intensity
 from campus.analysis.power_graph import DEAD_STATUSES
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
@@ -230,6 +232,25 @@ def campus_rules(snap: CampusSnapshot, peak_facility_kw: float) -> list[dict]:
     return out
 
 
-def grid_block(snap: CampusSnapshot, peak_facility_kw: float) -> dict:
-    """The summary's ``grid``: the site's grid region and the rules."""
-    return {"region": region(snap), "rules": campus_rules(snap, peak_facility_kw)}
+def grid_block(snap: CampusSnapshot, peak_facility_kw: float, supply: GridSupply | None = None) -> dict:
+    """The summary's ``grid``: the site's grid region, the rules, and a year's CO2 and generator fuel cost
+    (the grid's energy at the region's intensity, the standby sets' diesel for the energy above the
+    connection)."""
+    out: dict = {"region": region(snap), "rules": campus_rules(snap, peak_facility_kw)}
+    if supply is not None:
+        intensity, source = grid_intensity(region(snap))
+        mean = sum(intensity) / len(intensity)
+        diesel = PRIME_MOVERS["diesel_standby"]
+        onsite_t = diesel.co2_t(supply.generator_energy_mwh * diesel.heat_rate_btu_per_kwh / 1000.0)
+        grid_t = supply.grid_energy_mwh * mean
+        out.update(
+            {
+                "grid_co2_t_per_mwh": mean,
+                "grid_co2_source": source,
+                "grid_emissions_tco2": grid_t,
+                "onsite_emissions_tco2": onsite_t,
+                "emissions_tco2": grid_t + onsite_t,
+                "fuel_cost_usd": supply.generator_cost_usd,
+            }
+        )
+    return out

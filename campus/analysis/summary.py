@@ -372,7 +372,7 @@ def campus_summary(
             "pace_gpu_model": pace,
         },
         "reliability": rel,
-        "grid": grid_block(snap, peak_facility_kw),  # the site's grid and its large-load rules
+        "grid": grid_block(snap, peak_facility_kw, supply),  # the site's grid, its rules and its CO2
         "buildings": building_cards(snap, chain, pue),
         # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
         "risks": grid_risks(snap, supply, chain) + risks,

@@ -7,8 +7,10 @@ from dataclasses import replace
 
 import pytest
 
+from campus.analysis.generation import PRIME_MOVERS
 from campus.analysis.grid_rules import RULE_SETS, campus_rules, rides_through
 from campus.analysis.snapshot import EnergyStorageSnap
+from campus.analysis.summary import campus_summary
 from tests.engine.builders import campus
 
 
@@ -64,3 +66,23 @@ def test_ride_through_curves_at_their_published_points(curve, volts, seconds, ri
 
 def test_no_rule_set_uses_the_75_mw_threshold_as_a_swing_limit():
     assert all(s.max_swing_mw != 75.0 for s in RULE_SETS.values())
+
+
+def test_the_summary_reports_a_years_co2_at_the_sites_grid_intensity():
+    # Ashburn sits on PJM (0.35 t/MWh, docs/grid.md); no shortfall, so every MWh is the grid's
+    s = campus_summary(campus(racks=320))
+    grid = s["grid"]
+    assert grid["region"] == "pjm"
+    assert grid["grid_emissions_tco2"] == pytest.approx(s["power"]["annual_energy_twh"] * 1e6 * 0.35)
+    assert grid["onsite_emissions_tco2"] == 0 and grid["fuel_cost_usd"] == 0
+    assert grid["emissions_tco2"] == pytest.approx(grid["grid_emissions_tco2"])
+
+
+def test_heat_rate_against_load_by_hand():
+    gt, recip = PRIME_MOVERS["gas_turbine"], PRIME_MOVERS["recip_engine"]
+    assert gt.heat_rate(0.5) / gt.heat_rate(1.0) == pytest.approx(1.25)
+    assert recip.heat_rate(0.5) / recip.heat_rate(1.0) == pytest.approx(1.08)
+    # 1 MWh at full load from a turbine: 9.5 MMBtu x 53.06 kg = 0.504 t CO2
+    assert gt.co2_t(gt.fuel_mmbtu(1000.0, 1000.0, 1.0)) == pytest.approx(9.5 * 0.05306)
+    # below its minimum load a unit burns the minimum's fuel
+    assert gt.fuel_share(100.0, 1000.0) == pytest.approx(gt.fuel_share(250.0, 1000.0))

@@ -195,3 +195,32 @@ def test_the_ups_reserve_is_never_dispatched(battery, reserve, cut, policy):
     floor = r.metrics["ups_reserve_kwh"]
     assert floor <= battery + 1e-9
     assert r.metrics["battery_min_kwh"] >= floor - 1e-6
+
+
+def test_emissions_by_hand():
+    # the worked case: the gas unit gives 8 MWh at full load, 9,500 Btu/kWh (an aeroderivative turbine):
+    # 76 MMBtu x 53.06 kg/MMBtu (EPA, 2024) = 4.033 t; the grid's energy at Ashburn's (PJM) 0.35 t/MWh
+    m = _run(_snap()).metrics
+    assert m["prime_fuel_mmbtu"] == pytest.approx(76.0)
+    assert m["onsite_emissions_tco2"] == pytest.approx(76.0 * 53.06 / 1000)
+    assert m["grid_emissions_tco2"] == pytest.approx(m["grid_energy_mwh"] * 0.35)
+    assert m["emissions_tco2"] == pytest.approx(m["grid_emissions_tco2"] + m["onsite_emissions_tco2"])
+    assert m["prime_unit_hours_max"] == pytest.approx(2.0)
+
+
+def test_an_hourly_intensity_weighs_the_grid_energy_by_the_hour():
+    hourly = [0.0] * 24
+    hourly[0] = 1.0  # only the first hour of the day counts, at 1 t/MWh
+    r = _run(_snap(), grid_co2_t_per_mwh=hourly)
+    t, grid = r.series["t_hours"], r.series["grid_kw"]
+    assert r.metrics["grid_emissions_tco2"] == pytest.approx(grid[t < 1].sum() / 60 / 1000)
+
+
+def test_a_reciprocating_engine_burns_less_at_part_load_than_a_turbine():
+    # a 1 MW share of a 4 MW unit (x = 0.25): turbine 0.75 x 0.25 + 0.25 = 0.4375 of full fuel;
+    # engine 0.92 x 0.3 (its minimum load) + 0.08 = 0.356
+    order = [{"resource": r} for r in ("prime_generation", "power_capping")]
+    gt = _run(_snap(bess=None), {"shed_mw": 1.0}, flexibility=order).metrics
+    recip = _run(_snap(bess=None), {"shed_mw": 1.0}, flexibility=order, prime_mover="recip_engine").metrics
+    assert gt["prime_generation_cost_usd"] == pytest.approx(0.4375 * 4 * 2 * 40)
+    assert recip["prime_generation_cost_usd"] == pytest.approx((0.92 * 0.3 + 0.08) * 4 * 2 * 40)

@@ -48,10 +48,16 @@ class FlexLedger:
             elif r == "battery_storage":
                 cost = mwh * plan.bess_cycle_usd_per_mwh
             elif r == "prime_generation":
-                cost = float(
+                # each unit's fuel at its part-load share (its mover's heat rate against load)
+                cost = (
                     sum(
-                        primes_kw_by_step[:, i].sum() * dt / 1000.0 * unit.fuel_usd_per_mwh
+                        plan.mover.fuel_share(kw, unit.prime_kw)
+                        * unit.prime_kw
+                        * dt
+                        / 1000.0
+                        * unit.fuel_usd_per_mwh
                         for i, unit in enumerate(plan.prime)
+                        for kw in primes_kw_by_step[:, i]
                     )
                     if r in self.order and np.any(self.kw[r])
                     else 0.0
@@ -92,4 +98,23 @@ def event_books(plan: GridPlan, grid_kw: np.ndarray) -> dict[str, float]:
         "event_penalty_usd": float((over * penalty).sum() * dt / 1000.0),
         "events_met": float(len({int(i) for i in idx[on]}) - len(missed)) if events else 0.0,
         "can_commit": 0.0 if missed else 1.0,
+    }
+
+
+def emissions(
+    plan: GridPlan, grid_kw: np.ndarray, prime_mmbtu: float, standby_mwh: float
+) -> dict[str, float]:
+    """CO2 of the run: the grid's energy at the site's hourly intensity (the run's hours read as hours of
+    the day), the prime units' fuel, the standby sets' diesel at full load."""
+    dt = plan.dt_h
+    hours = (plan.t_hours % 24.0).astype(int) % 24
+    intensity = np.asarray(plan.grid_co2_by_hour)[hours]
+    grid_t = float((grid_kw.clip(min=0.0) * intensity).sum() * dt / 1000.0)
+    prime_t = plan.mover.co2_t(prime_mmbtu)
+    standby = plan.standby_mover
+    standby_t = standby.co2_t(standby_mwh * standby.heat_rate_btu_per_kwh / 1000.0)
+    return {
+        "grid_emissions_tco2": grid_t,
+        "onsite_emissions_tco2": prime_t + standby_t,
+        "emissions_tco2": grid_t + prime_t + standby_t,
     }

@@ -7,10 +7,12 @@ What it takes, returns and why it does or does not use SimPy: the package's docs
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from campus.analysis.generation import DEFAULT_PRIME_MOVER, PRIME_MOVERS, PrimeMover, grid_intensity
+from campus.analysis.grid_rules import region
 from campus.analysis.onsite import (
     PrimeGenerator,
     fuel_usd_per_mwh,
@@ -22,7 +24,7 @@ from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
 from simulations.engine.fields import ParamsError
 from simulations.engine.kinds.grid_limit.dispatch import Shedding, dispatch
-from simulations.engine.kinds.grid_limit.ledger import FlexLedger
+from simulations.engine.kinds.grid_limit.ledger import FlexLedger, emissions
 from simulations.engine.kinds.grid_limit.params import GridLimitParams
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
 from simulations.engine.results import Progress, ReplicaResult
@@ -67,6 +69,10 @@ class GridPlan:
     flex_cost: dict[str, float | None] | None = None  # per resource, USD/MWh (None: its own rule)
     bess_cycle_usd_per_mwh: float = 0.0
     total_gpus: int = 0
+    mover: PrimeMover = PRIME_MOVERS[DEFAULT_PRIME_MOVER]
+    standby_mover: PrimeMover = PRIME_MOVERS["diesel_standby"]
+    grid_co2_by_hour: tuple[float, ...] = (0.0,) * 24  # t CO2 per MWh drawn, hour of the day
+    grid_co2_source: str = ""
 
 
 def stochastic(params: GridLimitParams) -> bool:
@@ -174,6 +180,12 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         reserve_s = delay_s + ramp_s + default_value("ups_reserve_margin_s")
     # the UPS carries the campus's load (no more than its rating) for the reserve time
     floor_kwh = min(battery_kwh, min(battery_kw, full_kw) * reserve_s / 3600.0)
+    mover = PRIME_MOVERS[p.prime_mover]
+    intensity, intensity_source = grid_intensity(region(snap), p.grid_co2_t_per_mwh)
+    # a prime unit without its own start delay starts as its mover does
+    prime = tuple(
+        u if u.start_delay_s > 0 else replace(u, start_delay_s=mover.start_s) for u in prime_generators(snap)
+    )
     return GridPlan(
         params=p,
         load=load,
@@ -190,7 +202,7 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         fail_to_start=p.generator_fail_to_start_probability,
         price_usd_per_kwh=snap.price_usd_per_kwh,
         generator_fuel_usd_per_mwh=standby_fuel,
-        prime=tuple(prime_generators(snap)),
+        prime=prime,
         bess_kw=bess.power_kw,
         bess_kwh=bess.energy_kwh,
         bess_efficiency=bess.round_trip_efficiency,
@@ -205,6 +217,9 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         flex_cost={f.resource: f.cost_usd_per_mwh for f in p.flexibility},
         bess_cycle_usd_per_mwh=default_value("bess_cycle_usd_per_mwh"),
         total_gpus=sum(g.gpus for g in load.groups),
+        mover=mover,
+        grid_co2_by_hour=tuple(intensity),
+        grid_co2_source=intensity_source,
     )
 
 
@@ -304,6 +319,8 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     gen_ok = True
     starts = failed_starts = 0
     bess_out_kwh = bess_in_kwh = fuel_usd = prime_kwh = 0.0
+    prime_mmbtu = standby_mwh = prime_run_h = 0.0
+    prime_unit_h = [0.0] * len(plan.prime)
     cache: dict[tuple[float, bool], tuple[float, float, list[bool]]] = {}
 
     def fit(target: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
@@ -430,9 +447,18 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
         prime_kw = sum(primes)
         prime_kwh += prime_kw * dt
         bess_out_kwh += bess * dt
+        # prime units at part load burn more per MWh (their mover's heat rate against load)
+        shares = [plan.mover.fuel_share(kw, u.prime_kw) for kw, u in zip(primes, plan.prime, strict=True)]
         fuel_usd += gen * dt / 1000.0 * plan.generator_fuel_usd_per_mwh + sum(
-            kw * dt / 1000.0 * unit.fuel_usd_per_mwh for kw, unit in zip(primes, plan.prime, strict=True)
+            sh * u.prime_kw * dt / 1000.0 * u.fuel_usd_per_mwh
+            for sh, u in zip(shares, plan.prime, strict=True)
         )
+        prime_mmbtu += sum(
+            plan.mover.fuel_mmbtu(kw, u.prime_kw, dt) for kw, u in zip(primes, plan.prime, strict=True)
+        )
+        standby_mwh += gen * dt / 1000.0
+        prime_run_h += sum(dt for kw in primes if kw > 0)
+        prime_unit_h = [h + (dt if kw > 0 else 0.0) for h, kw in zip(prime_unit_h, primes, strict=True)]
         grid = draw - batt - bess - gen - prime_kw + charge
         speeds = [speed_at_cap(g.gpu, max(cap, g.gpu.min_cap_fraction)) for g in load.groups]
         tput = load.throughput_tflops(speeds, "pod", running)
@@ -481,6 +507,9 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     }
     metrics.update(flex.metrics(plan, out["grid_kw"], primes_kw_by_step=prime_series))
     metrics["ups_reserve_kwh"] = plan.ups_floor_kwh
+    metrics.update(emissions(plan, out["grid_kw"], prime_mmbtu, standby_mwh))
+    metrics["prime_fuel_mmbtu"] = prime_mmbtu
+    metrics["prime_unit_hours_max"] = max(prime_unit_h, default=0.0)
     series = {
         "t_hours": plan.t_hours.copy(),
         "limit_kw": plan.limit_kw.copy(),

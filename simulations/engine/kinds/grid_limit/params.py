@@ -4,7 +4,7 @@ policy and the on-site sources."""
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
@@ -146,6 +146,19 @@ class GridLimitParams(ParamsBase):
     )
     """Ride-through time the UPS batteries always keep at the campus's load, seconds; never dispatched for a
     grid limit. Empty: the generators' start delay and ramp plus the catalog's ups_reserve_margin_s."""
+    prime_mover: Literal["gas_turbine", "recip_engine"] = Field("gas_turbine", title="Prime units' mover")
+    """What the campus's prime-rated units are: aeroderivative gas turbines or gas reciprocating engines (their
+    start time when a unit gives none, minimum load, heat rate against load and CO2; docs/grid.md)."""
+    # Estimate: an air permit's operating-hour limit is the site's; unlimited unless given.
+    permitted_hours_per_year: float = Field(
+        HOURS_A_YEAR, gt=0, le=HOURS_A_YEAR, title="Prime units' permitted hours (h/yr)"
+    )
+    """Hours a year the air permit lets each prime unit run (the run reports the hours it used)."""
+    grid_co2_t_per_mwh: list[Annotated[float, Field(ge=0, le=5)]] | None = Field(
+        None, min_length=24, max_length=24, title="Grid carbon intensity by hour (t CO₂/MWh)"
+    )
+    """24 figures, hour 0 to 23 of the day, t CO2 per MWh drawn; empty: the site's grid annual average
+    (docs/grid.md), flat."""
     gpu_hour_value_usd: float = Field(
         default_value("gpu_hour_value_usd"), ge=0, le=1e4, title="Value of a GPU-hour (USD)"
     )

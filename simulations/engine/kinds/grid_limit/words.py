@@ -152,6 +152,37 @@ METRICS: dict[str, Metric] = {
         True,
         bounds=SHARE,
     ),
+    "emissions_tco2": M(
+        "CO₂ emitted",
+        "t",
+        "The grid's energy at the site's carbon intensity plus on-site fuel.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "grid_emissions_tco2": M(
+        "CO₂ of grid energy",
+        "t",
+        "Grid energy at the site's hourly carbon intensity.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "onsite_emissions_tco2": M(
+        "CO₂ of on-site fuel", "t", "Prime units' gas and standby sets' diesel.", False, bounds=NON_NEGATIVE
+    ),
+    "prime_fuel_mmbtu": M(
+        "Prime units' fuel",
+        "MMBtu",
+        "Gas burned, with the heat rate against load.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "prime_unit_hours_max": M(
+        "Prime unit hours",
+        "h",
+        "Hours the busiest prime unit ran (against its permit).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
     "ups_reserve_kwh": M(
         "UPS reserve",
         "kWh",
@@ -304,6 +335,19 @@ def explain(s: Summary, p: GridLimitParams) -> list[str]:
                 f"The generators were called {times(starts)} per replica on average"
                 + (f"; {num(failed)} of the calls failed." if failed else "; every call succeeded.")
             )
+    hours = s.mean("prime_unit_hours_max") or 0.0
+    if hours > 0:
+        out.append(
+            f"The prime units ran up to {num(hours)} h ({pct(hours / p.permitted_hours_per_year)} of the "
+            f"{num(p.permitted_hours_per_year)} h a year their permit allows) and burned "
+            f"{num(s.mean('prime_fuel_mmbtu') or 0.0)} MMBtu of gas."
+        )
+    co2 = s.mean("emissions_tco2")
+    if co2:
+        out.append(
+            f"The run emitted {num(co2)} t of CO₂ ({num(s.mean('onsite_emissions_tco2') or 0.0)} t of it from "
+            "on-site fuel)."
+        )
     overload = s.mean("overload_mwh") or 0.0
     if overload > 0:
         out.append(f"The campus still drew {num(overload)} MWh above the limit.")
