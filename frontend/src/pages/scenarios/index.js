@@ -4,6 +4,7 @@
 // they share the page's state object below and reach each other through it.
 import { $, boot, wireCampusPicker } from "../../lib/dom.js";
 import { compareRuns } from "./compare.js";
+import { loadDrEvents } from "./dr-events.js";
 import { loadKinds } from "./new-scenario.js";
 import { openRun } from "./run-detail.js";
 import { loadRuns } from "./run-list.js";
@@ -28,3 +29,4 @@ loadRuns(page).then(() => {
   if (page.runId) page.openRun(page.runId);
 });
 loadSchedules(page);
+loadDrEvents(page);
