@@ -65,3 +65,15 @@ def test_requirements_that_differ_from_a_named_set_are_refused_naming_the_field(
             "power_dynamics", {"rule_set": "utility-practice", "requirements": {"max_swing_mw": 5}}
         )
     assert err.value.errors[0]["field"] == "requirements"
+
+
+def test_on_site_generation_burns_fuel_by_the_same_model_as_grid_limit():
+    # 4 MW of turbines carrying the load above 10 MW: fuel at the mean load x is (0.75 x + 0.25) of full-load
+    # fuel, 9.5 MMBtu/MWh at full load, 53.06 kg CO2/MMBtu (docs/grid.md)
+    gen = {"rating_mw": 4.0, "ramp_mw_per_s": 1.0, "grid_import_mw": 10.0}
+    m = _run(duration_seconds=600, generation=gen, events=[]).metrics
+    x = m["generation_mwh"] / (4.0 * 600 / 3600)
+    fuel = 4.0 * 600 / 3600 * 9.5 * (0.75 * x + 0.25)
+    assert m["generation_fuel_mmbtu"] == pytest.approx(fuel)
+    assert m["generation_emissions_tco2"] == pytest.approx(fuel * 0.05306)
+    assert m["generation_fuel_cost_usd"] == pytest.approx((0.75 * x + 0.25) * 4.0 * 600 / 3600 * 35.0)

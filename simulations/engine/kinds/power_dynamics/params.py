@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from campus.analysis.grid_rules import DEFAULT_RULE_SET, RULE_SETS
+from campus.catalog_data import default_value
 from simulations.engine.fields import (
     ADVANCED,
     MAX_MW,
@@ -108,6 +109,12 @@ class GenerationParams(ParamsBase):
     """How fast the generation can follow the load, MW per second."""
     grid_import_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Grid import (MW)")
     """Load the grid carries before the on-site generation takes the rest, MW."""
+    prime_mover: Literal["gas_turbine", "recip_engine"] = Field("gas_turbine", title="Prime mover")
+    """The units' mover: its heat rate against load sets the fuel and the CO2 (grid_limit's model, docs/grid.md)."""
+    fuel_usd_per_mwh: float = Field(
+        default_value("generator_fuel_usd_per_mwh_gas"), ge=0, le=1e5, title="Fuel at full load (USD/MWh)"
+    )
+    """Fuel per MWh generated at full load (catalog generator_fuel_usd_per_mwh_gas)."""
 
 
 class RequirementsParams(ParamsBase):

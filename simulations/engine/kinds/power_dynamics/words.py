@@ -18,6 +18,13 @@ METRICS: dict[str, Metric] = {
         "step included.",
         False,
     ),
+    "generation_fuel_mmbtu": M(
+        "Prime units' fuel", "MMBtu", "Gas the on-site generation burned (heat rate against load).", False
+    ),
+    "generation_fuel_cost_usd": M(
+        "Prime units' fuel cost", "USD", "Their fuel at its full-load price.", False
+    ),
+    "generation_emissions_tco2": M("Prime units' CO₂", "t", "CO₂ of their fuel (EPA factors).", False),
     "iteration_swing_mw": M(
         "Iteration swing",
         "MW",
@@ -150,6 +157,12 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
     burned = s.mean("smoothing_energy_mwh") or 0.0
     if burned > 0:
         out.append(f"Holding the power floor burned {num(burned)} MWh.")
+    generated = s.mean("generation_mwh") or 0.0
+    if generated > 0:
+        out.append(
+            f"The prime units gave {num(generated)} MWh, burning {num(s.mean('generation_fuel_mmbtu') or 0.0)} "
+            f"MMBtu of gas ({num(s.mean('generation_emissions_tco2') or 0.0)} t CO₂)."
+        )
     cycled = s.mean("bess_throughput_mwh") or 0.0
     if cycled > 0:
         out.append(
