@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 
 from campus.analysis.snapshot import EnergyStorageSnap, PowerDeviceSnap
 from simulations.engine.fields import ParamsError
+from simulations.engine.kinds import grid_limit
 from simulations.engine.params import validate_params
 from simulations.engine.runner import run_replica
+from simulations.engine.words import Summary
 from tests.engine.builders import campus
 
 
@@ -224,3 +226,17 @@ def test_a_reciprocating_engine_burns_less_at_part_load_than_a_turbine():
     recip = _run(_snap(bess=None), {"shed_mw": 1.0}, flexibility=order, prime_mover="recip_engine").metrics
     assert gt["prime_generation_cost_usd"] == pytest.approx(0.4375 * 4 * 2 * 40)
     assert recip["prime_generation_cost_usd"] == pytest.approx((0.92 * 0.3 + 0.08) * 4 * 2 * 40)
+
+
+def test_the_words_name_the_prime_units_when_they_did_the_work():
+    p = validate_params("grid_limit", {"policy": "generators"})
+
+    def words(**metrics):
+        s = Summary({"metrics": {"shortfall_mwh": 4.0, "max_shortfall_kw": 2000.0, **metrics}})
+        return " ".join(grid_limit.explain(s, p))
+
+    prime_only = words(generator_mwh=4.0, prime_generator_mwh=4.0)
+    assert "running its prime units" in prime_only and "standby" not in prime_only
+    both = words(generator_mwh=4.0, prime_generator_mwh=1.0)
+    assert "running its prime units and starting the standby generators" in both
+    assert "starting the standby generators" in words(generator_mwh=4.0, prime_generator_mwh=0.0)
