@@ -42,10 +42,18 @@ class Shedding:
     fit_cap_then_pause: Callable[[float], tuple[float, float, list[bool]]]
     pod_order: list[int | None]
     mins: list[float]
+    memo: dict = field(default_factory=dict)  # (kind, target, running) -> answer: steps repeat their targets
 
 
 def _cap_only(sh: Shedding, target_kw: float, running: list[bool]) -> float:
     """The highest uniform cap at which the draw fits under ``target_kw`` (the lowest cap if none does)."""
+    key = ("cap", round(target_kw, 6), tuple(running))
+    if key not in sh.memo:
+        sh.memo[key] = _bisect_cap(sh, target_kw, running)
+    return sh.memo[key]
+
+
+def _bisect_cap(sh: Shedding, target_kw: float, running: list[bool]) -> float:
     lo = min(sh.mins, default=1.0)
     if sh.draw(1.0, running) <= target_kw:
         return 1.0
