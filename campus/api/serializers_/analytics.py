@@ -273,7 +273,10 @@ class SummarySerializer(serializers.Serializer):
         help_text="`region`: the grid the site sits on (from its climate site profile); `rules`: every "
         "large-load interconnection rule as `{id, rule, source, applies, requires, why}` — whether the campus "
         "falls under it (region, peak facility power against the rule's threshold, on-site sources), what it "
-        'requires and why it applies (docs/grid.md, "Large-load rules").',
+        "requires and why it applies; a year's CO2: `grid_co2_t_per_mwh` (the region's, with "
+        "`grid_co2_source`), `grid_emissions_tco2`, `onsite_emissions_tco2` (standby sets serving the energy "
+        "above the connection), `emissions_tco2`, and the generators' `fuel_cost_usd` "
+        '(docs/grid.md, "Large-load rules", "Prime generation and emissions").',
         required=False,
     )
     buildings = serializers.ListField(
