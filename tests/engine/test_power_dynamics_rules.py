@@ -57,6 +57,9 @@ def test_requirements_given_alone_are_a_custom_set_and_a_stored_run_reads_back()
     assert validate_params("power_dynamics", stored, stored=True).rule_set == "utility-practice"
     high = validate_params("power_dynamics", {"rule_set": "utility-practice-high-band"})
     assert high.requirements.band_hz == (3.0, 30.0)
+    # a form sends the default set's requirements untouched beside the set picked: the set's own apply
+    form = {**stored, "rule_set": "utility-practice-high-band"}
+    assert validate_params("power_dynamics", form).requirements.band_hz == (3.0, 30.0)
 
 
 def test_requirements_that_differ_from_a_named_set_are_refused_naming_the_field():

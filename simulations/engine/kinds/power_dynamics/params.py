@@ -214,10 +214,26 @@ class PowerDynamicsParams(ParamsBase):
     @model_validator(mode="before")
     @classmethod
     def _rules(cls, data: Any) -> Any:
-        """Requirements given without a rule set are a custom set; a rule set without requirements brings
-        its own; both: the requirements must be the set's (as a stored run keeps them) or the set custom."""
+        """Requirements given without a rule set are a custom set. A named rule set brings its own
+        requirements: requirements given beside it that are some rule set's (a form's untouched defaults, a
+        stored run's) give way to it; edited ones need rule_set 'custom'."""
         if not isinstance(data, dict):
             return data
+        given, named = data.get("requirements"), data.get("rule_set")
+        if given is not None and named is None:
+            return {**data, "rule_set": "custom"}
+        if named in RULE_SETS:
+            if given is not None:
+                try:
+                    req = RequirementsParams.model_validate(given)
+                except ValidationError:
+                    return data  # the field's own validation names what is wrong
+                if all(req != rule_set_requirements(r) for r in RULE_SETS):
+                    raise FieldError(
+                        "requirements", f"differ from rule set {named!r}: give rule_set 'custom' with them"
+                    )
+            return {**data, "requirements": rule_set_requirements(named).model_dump()}
+        return data
         given, named = data.get("requirements"), data.get("rule_set")
         if given is not None and named is None:
             return {**data, "rule_set": "custom"}
