@@ -17,6 +17,7 @@ const PURE = [
   "schema.js",
   "floorgeometry.js",
   "schedule.js",
+  "scaling.js",
 ];
 
 /** @param {string} dir @returns {string[]} */

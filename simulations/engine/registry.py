@@ -17,6 +17,7 @@ from simulations.engine.kinds import (
     liquid_cooling,
     power_capping,
     power_dynamics,
+    training_step,
     voltage_dip,
 )
 
@@ -28,6 +29,7 @@ PACKAGES: tuple[ScenarioModel, ...] = (
     failure_cascade,
     power_dynamics,
     heat_wave,
+    training_step,
     voltage_dip,
 )
 

@@ -72,6 +72,7 @@ def test_pickers_are_marked_in_the_schema():
         ("failure_cascade", {"duration_days": 3}),
         ("power_dynamics", {"duration_seconds": 60.0, "search": False}),
         ("heat_wave", {"days": 1}),
+        ("training_step", {"model": "llama3-8b", "tp": 8, "pp": 1, "global_batch": 8}),
     ],
 )
 def test_every_metric_and_series_a_kind_produces_is_in_its_catalogue(kind, params):

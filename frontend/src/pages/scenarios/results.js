@@ -7,6 +7,7 @@ import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
+import { renderTraining } from "./training.js";
 import {
   causeLabel,
   loadCatalogue,
@@ -147,6 +148,7 @@ export async function renderResults(page, run) {
   const byCause = run.summary?.by_cause ?? {};
   box.append(explanation(run) ?? "");
   if (run.kind === "power_dynamics") renderDynamics(box, run);
+  if (run.kind === "training_step") renderTraining(box, run);
   box.append(
     el(
       "h3",
