@@ -2,6 +2,7 @@ from campus.api import (
     battery_sizing_views,
     calculators,
     campus_views,
+    device_views,
     inventory_views,
     job_views,
     site_climate_views,
@@ -51,6 +52,7 @@ router.register("jobs", job_views.JobViewSet, basename="job")
 urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
+    *device_views.urlpatterns,
     *step_time_views.urlpatterns,
     *battery_sizing_views.urlpatterns,
     *spec_views.urlpatterns,

@@ -17,6 +17,8 @@ const PURE = [
   "schema.js",
   "floorgeometry.js",
   "schedule.js",
+  "rackunits.js",
+  "sheet.js",
   "scaling.js",
 ];
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('simulations', '0008_training_step_kind'),
+        ('simulations', '0009_schedule_webhook_url'),
     ]
 
     operations = [

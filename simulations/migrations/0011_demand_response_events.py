@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('campus', '0022_storage_systems'),
-        ('simulations', '0009_voltage_dip_kind'),
+        ('simulations', '0010_voltage_dip_kind'),
     ]
 
     operations = [
