@@ -1,4 +1,4 @@
-from campus.api import calculators, job_views, site_climate_views, spec_views, views, weather_views
+from campus.api import bom_views, calculators, job_views, site_climate_views, spec_views, views, weather_views
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -41,5 +41,6 @@ urlpatterns = [
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
+    *bom_views.urlpatterns,
     *router.urls,
 ]
