@@ -1887,12 +1887,14 @@ PRICES: list[Row] = [
     _p("optic", "fr-800g", "module", 2_000.0, _STREET_OPTICS, 2024, notes="2xFR4"),
     _p("optic", "zr-400g", "module", 6_000.0, _STREET_OPTICS, 2024, notes="coherent 400ZR QSFP-DD, 80 km"),
     _p("optic", "zr-800g", "module", 12_000.0, _STREET_OPTICS, 2025, notes="coherent 800ZR"),
+    _p("optic", "other", "module", 1_000.0, "estimate: a module of a medium of no reach class", 2024),
     # network: cables. Copper cables carry their own ends; a fibre is priced by its length plus its two
     # terminations (MPO connectors, polarity, testing).
     _p("cable", "dac-400g", "cable", 150.0, _STREET_OPTICS, 2024, notes="passive copper <= 3 m"),
     _p("cable", "dac-800g", "cable", 250.0, _STREET_OPTICS, 2024, notes="passive copper <= 3 m"),
     _p("cable", "aec-400g", "cable", 450.0, _STREET_OPTICS, 2024, notes="active electrical <= 7 m"),
     _p("cable", "aec-800g", "cable", 700.0, _STREET_OPTICS, 2024, notes="active electrical <= 7 m"),
+    _p("cable", "other", "cable", 150.0, "estimate: a cable of a medium without its own row", 2024),
     _p("cable", "fiber-m", "m", 2.5, "estimate: MPO-12/16 trunk, OM4 or OS2, per metre", 2024),
     _p("cable", "fiber-termination", "cable", 40.0, "estimate: two MPO ends, polarity and test", 2024),
     _p(

@@ -34,6 +34,8 @@ GROUPS = ("campus", "building", "hall", "pod")
 # Cable length bins, m: the reach classes of the media (DAC 3 m, AEC 7 m, multimode 50 m, DR 500 m, FR 2 km)
 LENGTH_BINS_M = (3.0, 7.0, 50.0, 500.0, 2000.0)
 COPPER_CABLES = ("dac", "aec")
+# Optical reach classes and their reach, m (SemiAnalysis, 100k H100 clusters, 2024-06; docs/catalog.md)
+REACH_CLASSES = {"sr": 50.0, "dr": 500.0, "fr": 2000.0, "zr": float("inf")}
 
 
 def length_bin(length_m: float) -> str:
@@ -207,6 +209,20 @@ def _node_module_factor(snap: CampusSnapshot, rack: RackSnap | None) -> float:
     return TRANSCEIVERS_PER_NIC.get(kinds.pop(), 1.0) if len(kinds) == 1 else 1.0
 
 
+def optic_class(snap: CampusSnapshot, medium: str) -> str:
+    """The reach class an optical medium's modules are priced at: its own slug for sr, dr, fr and zr, else
+    the class its reach falls in (<= 50 m sr, <= 500 m dr, <= 2 km fr, beyond zr); "other" unknown."""
+    if medium in REACH_CLASSES:
+        return medium
+    spec = snap.media.get(medium)
+    if spec is None:
+        return "other"
+    for slug, reach_m in REACH_CLASSES.items():
+        if spec.max_reach_m <= reach_m:
+            return slug
+    return "zr"
+
+
 def _is_optical(snap: CampusSnapshot, medium: str) -> bool:
     spec = snap.media.get(medium)
     return spec.is_optical if spec is not None else medium in OPTICAL_MEDIA
@@ -250,7 +266,7 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
                 if factor is None:
                     factor = factors[x.a_rack_id] = _node_module_factor(snap, places.racks.get(x.a_rack_id))
                 modules += x.count * factor
-            out.add("optic", f"{x.medium}-{rate}", place, modules, modules)
+            out.add("optic", f"{optic_class(snap, x.medium)}-{rate}", place, modules, modules)
             usd = x.count * (x.length_m * fiber_m.unit_price_usd + termination.unit_price_usd)
             out.add("cable", "fiber", place, x.count, x.count, detail, usd=usd, price=_fiber_row(fiber_m))
         else:
