@@ -27,7 +27,7 @@ from campus.analysis.capex import (
     unit_price,
 )
 from campus.analysis.energy import GridSupply
-from campus.analysis.fabric.design import OPTICAL_MEDIA, TRANSCEIVERS_PER_NIC
+from campus.analysis.fabric.design import OPTICAL_MEDIA, TRANSCEIVERS_PER_NIC, FabricDesign
 from campus.analysis.snapshot import CampusSnapshot, LinkSnap, RackSnap
 
 GROUPS = ("campus", "building", "hall", "pod")
@@ -335,4 +335,31 @@ def capex_summary(
         "tco": tco(
             capex["total"], supply.grid_cost_usd, supply.generator_cost_usd, horizon_years, discount_rate
         ),
+    }
+
+
+def fabric_design_cost(
+    design: FabricDesign, switch_model: str, overrides: dict[str, float] | None = None
+) -> dict:
+    """What a fat-tree design (``fabric.design_fabric``) costs at the catalog's prices: its switches by
+    ``switch_model``, its optical modules by reach class at its port speed, its cables (fibre by length plus
+    terminations, copper per cable), USD. The same rows price a campus's inventory (``campus_bom``)."""
+    rate = rate_class(design.port_speed_gbps)
+    switches = design.switches * unit_price("switch", switch_model, overrides).unit_price_usd
+    fiber_m = unit_price("cable", "fiber-m", overrides).unit_price_usd
+    termination = unit_price("cable", "fiber-termination", overrides).unit_price_usd
+    optics = cables = 0.0
+    for layer in design.layers:
+        if layer.medium in OPTICAL_MEDIA:
+            cls = layer.medium if layer.medium in REACH_CLASSES else "other"
+            optics += layer.transceivers * unit_price("optic", f"{cls}-{rate}", overrides).unit_price_usd
+            cables += layer.links * (layer.length_m * fiber_m + termination)
+        else:
+            item = f"{layer.medium}-{rate}" if layer.medium in COPPER_CABLES else layer.medium
+            cables += layer.links * unit_price("cable", item, overrides).unit_price_usd
+    return {
+        "switches_usd": switches,
+        "optics_usd": optics,
+        "cables_usd": cables,
+        "total_usd": switches + optics + cables,
     }
