@@ -1745,7 +1745,7 @@ _CHEAH = (
 )
 _SEMI_SERVER = "SemiAnalysis, 'AI Server Cost Analysis: Memory Is The Biggest Loser' (2023-05)"
 _STREET_OPTICS = "estimate: 2024 street prices of third-party modules (FS.com-class list prices)"
-_WOODMAC = "Wood Mackenzie, 'Supply shortages and an inflexible market' (2024): transformer lead times"
+_WOODMAC = "Wood Mackenzie, power transformer supply report (2024): lead times near 120 weeks on average"
 
 
 def _p(
@@ -1781,7 +1781,7 @@ PRICES: list[Row] = [
         60.0,
         _EST_KW,
         2024,
-        notes="MV/HV transformer and breakers",
+        notes="MV/HV transformer and breakers; lead time an estimate: its transformers plus the bay",
         lead_time_weeks=130.0,
     ),
     _p(

@@ -11,13 +11,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.bom import campus_bom, length_bin
-from campus.analysis.capex import infrastructure_capex, tco, unit_price, validate_overrides
+from campus.analysis.capex import infrastructure_capex, price_catalog, tco, unit_price, validate_overrides
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -242,3 +243,10 @@ def test_every_switch_module_and_cable_appears_once(gpus, fabric, topology, cool
         assert bom.count("cooling-unit") == len(snap.cooling_units)
         assert bom.count("cooling-plant") == len(snap.cooling_plants)
         assert bom.capex_usd()["total"] == pytest.approx(campus_bom(snap).capex_usd()["total"])
+
+
+def test_every_price_row_is_in_the_docs_with_its_source():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "capex.md").read_text(encoding="utf-8")
+    missing = [r.key for r in price_catalog() if f"`{r.key}`" not in doc]
+    assert missing == []
+    assert all(r.source and r.unit and r.year >= 2019 for r in price_catalog())
