@@ -5,6 +5,7 @@ import { asOfControl, asOfFromUrl, withAsOf } from "../../lib/asof.js";
 import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
+import { capexCard } from "./capex.js";
 import { generateCard } from "./generate.js";
 import { headline } from "./headline.js";
 import { weatherCard } from "./weather.js";
@@ -25,6 +26,7 @@ function render() {
   const summary = page.summary;
   clear(root).append(
     headline(summary, page.plants, page.description),
+    capexCard(page, summary.capex),
     branchesCard(page),
     generateCard(page),
     weatherCard(page, reload),
