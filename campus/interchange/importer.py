@@ -143,6 +143,7 @@ _CAMPUS_FIELDS = (
     "power_redundancy",
     "cooling_redundancy",
     "description",
+    "price_overrides",
 )
 
 
@@ -288,8 +289,7 @@ def import_campus(data: dict, progress: Progress | None = None, replace: bool = 
     return campus
 
 
-# A spec of at least this many objects has the inventory tables' planner statistics refreshed after it is
-# written.
+# A spec of at least this many objects has the inventory tables' planner statistics refreshed once written.
 ANALYZE_AFTER_ROWS = 10_000
 
 
