@@ -178,6 +178,7 @@ class _Lines:
     def __init__(self, overrides: dict[str, float]) -> None:
         self.overrides = overrides
         self.lines: dict[tuple, BomLine] = {}
+        self.prices: dict[tuple[str, str], PriceRow] = {}
 
     def add(
         self,
@@ -190,7 +191,10 @@ class _Lines:
         usd: float | None = None,
         price: PriceRow | None = None,
     ) -> None:
-        price = price if price is not None else unit_price(kind, item, self.overrides)
+        if price is None:
+            price = self.prices.get((kind, item))
+            if price is None:
+                price = self.prices[(kind, item)] = unit_price(kind, item, self.overrides)
         key = (kind, item, detail, group)
         line = self.lines.get(key)
         if line is None:
@@ -253,6 +257,7 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
     fiber_m = unit_price("cable", "fiber-m", overrides)
     termination = unit_price("cable", "fiber-termination", overrides)
     factors: dict[int, float] = {}
+    fiber = _fiber_row(fiber_m, termination)
     for x in snap.links:
         place = places.link(x)
         rate = rate_class(x.speed_gbps)
@@ -268,7 +273,7 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
                 modules += x.count * factor
             out.add("optic", f"{optic_class(snap, x.medium)}-{rate}", place, modules, modules)
             usd = x.count * (x.length_m * fiber_m.unit_price_usd + termination.unit_price_usd)
-            out.add("cable", "fiber", place, x.count, x.count, detail, usd=usd, price=_fiber_row(fiber_m))
+            out.add("cable", "fiber", place, x.count, x.count, detail, usd=usd, price=fiber)
         else:
             item = f"{x.medium}-{rate}" if x.medium in COPPER_CABLES else x.medium
             out.add("cable", item, place, x.count, x.count, detail)
@@ -294,7 +299,7 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
     return Bom(group=group, lines=lines, group_names=names)
 
 
-def _fiber_row(per_m: PriceRow) -> PriceRow:
+def _fiber_row(per_m: PriceRow, termination: PriceRow) -> PriceRow:
     """The row a fibre line cites: priced per cable from its metres and its terminations."""
     return PriceRow(
         kind="cable",
@@ -303,8 +308,8 @@ def _fiber_row(per_m: PriceRow) -> PriceRow:
         unit_price_usd=per_m.unit_price_usd,
         source=f"length x cable/fiber-m + cable/fiber-termination ({per_m.source})",
         year=per_m.year,
-        estimate=per_m.estimate,
-        overridden=per_m.overridden,
+        estimate=per_m.estimate or termination.estimate,
+        overridden=per_m.overridden or termination.overridden,
     )
 
 
