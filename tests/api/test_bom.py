@@ -154,3 +154,22 @@ def test_the_diff_shows_capex_deltas_by_category(planner_client, campus):
     assert figures["capex.capex_usd.network"][2] == pytest.approx(-switches * 6_000)
     assert figures["capex.capex_usd.total"][2] == pytest.approx(-switches * 6_000)
     assert figures["capex.capex_usd.compute"][2] == 0
+
+
+def test_a_branch_s_prices_merge_into_its_parent(planner_client, campus):
+    made = planner_client.post(f"/api/campuses/{campus.pk}/branch/", {"name": "BOM priced"}, format="json")
+    branch = made.json()["id"]
+    patched = planner_client.patch(
+        f"/api/campuses/{branch}/", {"price_overrides": {"power-device/ups": 250}}, format="json"
+    )
+    assert patched.status_code == 200, patched.content
+    diff = planner_client.get(f"/api/campuses/{branch}/diff/", {"against": campus.pk}).json()
+    fields = [c["fields"] for c in diff["objects"]["changed"] if "price_overrides" in c["fields"]]
+    assert [f["price_overrides"][1] for f in fields] == [{"power-device/ups": 250.0}]
+    merged = planner_client.post(f"/api/campuses/{branch}/merge/", {}, format="json")
+    assert merged.status_code == 200, merged.content
+    parent = planner_client.get(f"/api/campuses/{campus.pk}/").json()
+    assert parent["price_overrides"] == {"power-device/ups": 250.0}
+    after = bom(planner_client, campus)
+    (ups,) = [x for x in after["lines"] if x["price_key"] == "power-device/ups"]
+    assert ups["overridden"] and ups["unit_price_usd"] == 250.0
