@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from django.db.models import Sum
+from drf_spectacular.generators import SchemaGenerator
 
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
@@ -173,3 +174,21 @@ def test_a_branch_s_prices_merge_into_its_parent(planner_client, campus):
     after = bom(planner_client, campus)
     (ups,) = [x for x in after["lines"] if x["price_key"] == "power-device/ups"]
     assert ups["overridden"] and ups["unit_price_usd"] == 250.0
+
+
+def test_the_schema_documents_both_endpoints_their_parameters_and_the_override_field(db):
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    paths = schema["paths"]
+    bom_get = paths["/api/campuses/{id}/bom/"]["get"]
+    assert {p["name"] for p in bom_get["parameters"]} >= {
+        "id",
+        "group",
+        "horizon_years",
+        "discount_rate",
+        "as_of",
+    }
+    assert {p["name"] for p in paths["/api/price-catalog/"]["get"]["parameters"]} == {"campus"}
+    summary = paths["/api/campuses/{id}/summary/"]["get"]
+    assert {"horizon_years", "discount_rate"} <= {p["name"] for p in summary["parameters"]}
+    campus = schema["components"]["schemas"]["Campus"]["properties"]["price_overrides"]
+    assert campus["type"] == "object" and campus["additionalProperties"]["type"] == "number"
