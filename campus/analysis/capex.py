@@ -220,7 +220,8 @@ def annuity_factor(horizon_years: int, discount_rate: float) -> float:
     """Present value of 1 USD a year paid at the end of each of ``horizon_years`` years."""
     if discount_rate == 0:
         return float(horizon_years)
-    return (1.0 - (1.0 + discount_rate) ** -horizon_years) / discount_rate
+    # (1 − (1 + r)^−H) / r, written with log1p and expm1 so that a tiny rate keeps its precision
+    return -math.expm1(-horizon_years * math.log1p(discount_rate)) / discount_rate
 
 
 def tco(

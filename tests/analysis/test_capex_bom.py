@@ -250,3 +250,17 @@ def test_every_price_row_is_in_the_docs_with_its_source():
     missing = [r.key for r in price_catalog() if f"`{r.key}`" not in doc]
     assert missing == []
     assert all(r.source and r.unit and r.year >= 2019 for r in price_catalog())
+
+
+@given(
+    capex=st.floats(0, 1e10),
+    energy=st.floats(0, 1e9),
+    horizon=st.integers(1, 49),
+    rate=st.floats(0.0, 0.49),
+)
+def test_tco_grows_with_the_horizon_and_falls_with_the_rate(capex, energy, horizon, rate):
+    base = tco(capex, energy, 0.0, horizon, rate)["total_usd"]
+    assert tco(capex, energy, 0.0, horizon + 1, rate)["total_usd"] >= base
+    assert tco(capex, energy, 0.0, horizon, rate + 0.01)["total_usd"] <= base * (1 + 1e-12) + 1e-6
+    # never more than the undiscounted sum, never less than the capex
+    assert capex - 1e-6 <= base <= capex + energy * horizon * (1 + 1e-12) + 1e-6
