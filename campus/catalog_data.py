@@ -1733,8 +1733,8 @@ _DEFAULT_TABLES: tuple[dict[str, Row], ...] = (COOLING_DEFAULTS, POWER_DEFAULTS,
 # ---------------------------------------------------------------- prices (capex, bill of materials)
 
 # One row per priced item: kind (what it prices), item (the model, device kind or class), the unit it is priced
-# in, the unit price in USD, its source and year, whether it is an estimate, and the lead time in weeks where
-# one is published. ``campus.analysis.capex.unit_price`` reads them (a campus may override any row by its
+# in, the unit price in USD, its source and year, and whether it is an estimate (lead times are
+# LEAD_TIMES_WEEKS', below). ``campus.analysis.capex.unit_price`` reads them (a campus may override any row by its
 # key "kind/item", ``Campus.price_overrides``); docs/capex.md gives each with its reasoning. Prices are
 # equipment supplied and installed, in the USD of their year, without land, interconnection fees or tax.
 _EST_KW = "estimate: installed equipment per kW of rating (docs/model.md, 'Redundancy topologies')"
@@ -1745,7 +1745,6 @@ _CHEAH = (
 )
 _SEMI_SERVER = "SemiAnalysis, 'AI Server Cost Analysis: Memory Is The Biggest Loser' (2023-05)"
 _STREET_OPTICS = "estimate: 2024 street prices of third-party modules (FS.com-class list prices)"
-_WOODMAC = "Wood Mackenzie, power transformer supply report (2024): lead times near 120 weeks on average"
 
 
 def _p(
@@ -1757,7 +1756,6 @@ def _p(
     year: int,
     estimate: bool = True,
     notes: str = "",
-    lead_time_weeks: float | None = None,
 ) -> Row:
     return {
         "kind": kind,
@@ -1768,7 +1766,6 @@ def _p(
         "year": year,
         "estimate": estimate,
         "notes": notes,
-        "lead_time_weeks": lead_time_weeks,
     }
 
 
@@ -1781,8 +1778,7 @@ PRICES: list[Row] = [
         60.0,
         _EST_KW,
         2024,
-        notes="MV/HV transformer and breakers; lead time an estimate: its transformers plus the bay",
-        lead_time_weeks=130.0,
+        notes="MV/HV transformer and breakers",
     ),
     _p(
         "power-device",
@@ -1791,8 +1787,7 @@ PRICES: list[Row] = [
         50.0,
         _EST_KW,
         2024,
-        notes=f"MV/LV unit substation transformer; lead time: {_WOODMAC} (about 120 weeks for large units)",
-        lead_time_weeks=120.0,
+        notes="MV/LV unit substation transformer",
     ),
     _p("power-device", "switchgear", "kW", 80.0, _EST_KW, 2024, notes="LV switchgear and paralleling gear"),
     _p("power-device", "generator", "kW", 350.0, _EST_KW, 2024, notes="diesel standby set, tank, enclosure"),

@@ -1,8 +1,8 @@
 """Prices, installed capacity and capital cost: the price catalog, the power chain's and the cooling's capex,
 and a simple total cost of ownership.
 
-Every price is a row of ``campus.catalog_data.PRICES`` (kind, item, unit, unit price, source, year, estimate,
-lead time); ``unit_price(kind, item, overrides)`` is the one way to read one, with a campus's overrides
+Every price is a row of ``campus.catalog_data.PRICES`` (kind, item, unit, unit price, source, year, estimate;
+the lead time from ``LEAD_TIMES_WEEKS``); ``unit_price(kind, item, overrides)`` is the one way to read one, with a campus's overrides
 (``Campus.price_overrides``, keyed ``"kind/item"``) applied. docs/capex.md lists every row with its source.
 
 What redundancy costs is what it installs: ``installed_capacity`` sums the rated power of every power
@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 
 from campus.analysis.snapshot import CampusSnapshot
-from campus.catalog_data import PRICES
+from campus.catalog_data import LEAD_TIME_KIND, LEAD_TIMES_WEEKS, PRICES
 
 # What each kind of price row belongs to in the bill of materials.
 CATEGORY_OF_KIND: dict[str, str] = {
@@ -72,9 +72,20 @@ class PriceRow:
         return {"key": self.key, "category": self.category, **asdict(self)}
 
 
+def _lead_time_weeks(kind: str, item: str) -> float | None:
+    """Weeks from order to delivery of a power or cooling item (``catalog_data.LEAD_TIMES_WEEKS``, by the
+    kind whose lead time it shares, ``LEAD_TIME_KIND``); None where none is known."""
+    if kind == "utility-feed":
+        item = "utility_feed"
+    elif kind not in ("power-device", "cooling-unit", "cooling-plant"):
+        return None
+    row = LEAD_TIMES_WEEKS.get(LEAD_TIME_KIND.get(item, item))
+    return float(row["weeks"]) if row is not None else None
+
+
 @cache
 def _rows() -> dict[str, PriceRow]:
-    rows = (PriceRow(**r) for r in PRICES)
+    rows = (PriceRow(**r, lead_time_weeks=_lead_time_weeks(r["kind"], r["item"])) for r in PRICES)
     return {r.key: r for r in rows}
 
 
