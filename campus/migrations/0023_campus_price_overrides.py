@@ -31,7 +31,7 @@ def field():
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campus", "0021_heat_rejection_and_design_weather"),
+        ("campus", "0022_storage_systems"),
     ]
 
     operations = [
