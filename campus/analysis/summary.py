@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from campus.analysis.bom import DEFAULT_DISCOUNT_RATE, DEFAULT_HORIZON_YEARS, capex_summary
 from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops, synchronous_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
 from campus.analysis.distribution import distribution
@@ -80,8 +81,10 @@ def campus_summary(
     restart_minutes: float = 10.0,
     air_limit_kw: float = AIR_COOLING_LIMIT_KW,
     include_redundancy: bool = True,
+    horizon_years: int = DEFAULT_HORIZON_YEARS,
+    discount_rate: float = DEFAULT_DISCOUNT_RATE,
 ) -> dict:
-    """Inventory, power, cooling, network, compute and reliability figures of a campus.
+    """Inventory, power, cooling, network, compute, reliability and capex figures of a campus.
 
     ``pue`` overrides the campus's PUE (``facility.campus_pue``: the typed ``design_pue``, else the plant
     model's annual energy-weighted PUE in the campus's weather, hour by hour); ``mfu`` (one value for every precision) defaults to
@@ -108,8 +111,7 @@ def campus_summary(
         energy = facility_energy(it.it_kw, pue, snap.price_usd_per_kwh)
         peak_facility_kw = energy.facility_kw
         hours_kw = [energy.facility_kw]
-    # The grid up to its connection, the generators above it at their fuel (``energy.grid_supply``): a
-    # connection below the peak never makes the campus cheaper.
+    # The grid up to its connection, the generators above it at their fuel (``energy.grid_supply``)
     supply = grid_supply(
         hours_kw, snap.grid_capacity_kw, snap.price_usd_per_kwh, shortfall_fuel_usd_per_mwh(snap)
     )
@@ -171,8 +173,7 @@ def campus_summary(
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
     # Effective = peak x MFU x ETTR (model.md §5): the ETTR is the expected one of a job over the whole
-    # campus (``reliability.expected_ettr``, checkpoint/restart at the Daly interval); 1.0 when the campus
-    # has no failure rates to work it from.
+    # campus (``reliability.expected_ettr``, checkpoint/restart at the Daly interval); 1.0 without rates.
     ettr = rel["expected_ettr"] if rel["expected_ettr"] is not None else 1.0
 
     def compute_figures(counts: dict[str, int]):
@@ -373,6 +374,7 @@ def campus_summary(
             "pace_gpu_model": pace,
         },
         "reliability": rel,
+        "capex": capex_summary(snap, kw_to_mw(it.it_kw), supply, horizon_years, discount_rate),
         "buildings": building_cards(snap, chain, pue),
         # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
         "risks": grid_risks(snap, supply, chain) + risks,
