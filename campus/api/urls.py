@@ -1,5 +1,6 @@
 from campus.api import (
     battery_sizing_views,
+    bom_views,
     calculators,
     campus_views,
     device_views,
@@ -58,5 +59,6 @@ urlpatterns = [
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
+    *bom_views.urlpatterns,
     *router.urls,
 ]
