@@ -18,6 +18,7 @@ from simulations.engine.job import (
     expected_ettr,
 )
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
+from simulations.engine.kinds.failure_cascade.servers import run_pool
 from simulations.engine.kinds.failure_cascade.plan import (
     COOLING_PLANT,
     COOLING_UNIT,
@@ -115,8 +116,16 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     finds too few healthy nodes), and books each stretch of job failures between two such events in one
     vectorised step (:meth:`JobTimeline.fail_run`): inside a stretch every failure finds the capacity to
     restart, so nothing but the job's own books changes. Gives the same result as
-    :func:`run_per_event`, which steps on every failure and repair."""
+    :func:`run_per_event`, which steps on every failure and repair.
+
+    With a ``server_pool`` the replica is the server-pool walk (:mod:`.servers`); with
+    ``failures_during_recovery`` off it is the event-by-event walk, which drops the failures that come
+    while the job is not training (the thinning of a Poisson process by the job's downtime)."""
     p = plan.params
+    if p.server_pool is not None:
+        return run_pool(plan.pool_setup, seed, progress)
+    if not p.failures_during_recovery:
+        return run_per_event(plan, seed, progress)
     d = draw(plan, seed)
     duration_h = p.duration_days * 24.0
     a = plan.arrays
@@ -326,6 +335,7 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
     repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks); racks () = one node
     n = len(times)
     inf = math.inf
+    strike_down = p.failures_during_recovery
 
     def proc(env: simpy.Environment):
         down = 0
@@ -364,6 +374,9 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
             c = cls_l[i]
             u = units[i]
             i += 1
+            down_now = tl.waiting or t < tl.ready_at
+            if target[c] == JOB and down_now and not strike_down:
+                continue  # the failure clock of the job's parts stops while it does not train
             if target[c] == JOB:
                 if consumes[c]:
                     down += 1
@@ -374,6 +387,7 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 racks, hit = plan.impact(c, u)
                 if not racks:
                     continue
+                hit = hit and (strike_down or not down_now)
                 outages += 1
                 for rid in racks:
                     k = rack_outages.get(rid, 0)
@@ -424,15 +438,23 @@ def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) 
     p = plan.params
     g = plan.job_gpus
     lost_h = tl.lost_work_h + tl.down_h
-    n_int = tl.interruptions
+    # interruptions of a training job; failures that find it restarting or waiting are counted apart
+    n_int = tl.interruptions - tl.during_recovery
     expected = (
-        expected_ettr(plan.job_rate_per_hour, plan.interval_h, plan.write_h, plan.restart_h)
+        expected_ettr(
+            plan.job_rate_per_hour,
+            plan.interval_h,
+            plan.write_h,
+            plan.restart_h + plan.spare_wait_h,
+            p.failures_during_recovery,
+        )
         if p.recovery != "in_memory"
         else math.nan
     )
     metrics = {
         "ettr": tl.useful_h / duration_h,
         "interruptions": float(n_int),
+        "failures_during_recovery": float(tl.during_recovery),
         "interruptions_per_day": n_int / (duration_h / 24.0),
         "lost_gpu_hours": lost_h * g,
         "mean_lost_hours_per_interruption": lost_h / n_int if n_int else 0.0,
