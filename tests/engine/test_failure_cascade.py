@@ -109,10 +109,10 @@ def test_hot_spare_pool_runs_dry_and_the_job_waits_for_repairs():
     snap = campus(failure_rates=rates)
     few = aggregate(_runs(_plan(snap, recovery="hot_spares", hot_spares=1, duration_days=30), 3))
     many = aggregate(
-        _runs(_plan(snap, recovery="hot_spares", hot_spares=0, job_gpus=8 * 8, duration_days=30), 3)
+        _runs(_plan(snap, recovery="hot_spares", hot_spares=24, job_gpus=8 * 8, duration_days=30), 3)
     )
     assert few["waiting_for_capacity_hours"]["mean"] > 100
-    # 64-GPU job on a 256-GPU campus: 24 free nodes absorb failures every ~8 h repaired in 100 h
+    # 64-GPU job on a 256-GPU campus with 24 of its free nodes as hot spares: they absorb failures every ~8 h repaired in 100 h
     assert many["waiting_for_capacity_hours"]["mean"] == 0.0
     assert few["ettr"]["mean"] < many["ettr"]["mean"]
 

@@ -18,7 +18,6 @@ from simulations.engine.job import (
     expected_ettr,
 )
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
-from simulations.engine.kinds.failure_cascade.servers import run_pool
 from simulations.engine.kinds.failure_cascade.plan import (
     COOLING_PLANT,
     COOLING_UNIT,
@@ -35,6 +34,7 @@ from simulations.engine.kinds.failure_cascade.plan import (
     prepare,
     sample_failures,
 )
+from simulations.engine.kinds.failure_cascade.servers import run_pool
 from simulations.engine.results import Progress, ReplicaResult
 
 # the kind's public names, those of its plan (simulations.engine.kinds.failure_cascade.plan) included
