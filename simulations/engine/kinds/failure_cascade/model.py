@@ -17,6 +17,7 @@ from simulations.engine.job import (
     JobTimeline,
     expected_ettr,
 )
+from simulations.engine.kinds.failure_cascade.facility import FacilityDown
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 from simulations.engine.kinds.failure_cascade.plan import (
     COOLING_PLANT,
@@ -146,14 +147,12 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     nj = int(jt.size)
     # Facility failures that darken no eligible rack change nothing but the count of events: only those
     # that do are events of the walk (what a unit takes down is looked up once per unit and cached).
+    # Every facility failure is an event of the walk: one that darkens nothing alone may darken racks
+    # together with another unit down at the time (both sides of a 2N chain), :class:`FacilityDown`.
     nf_all = len(d.fac_t)
-    outages_at = []
-    for t, c, u in zip(d.fac_t, d.fac_c, d.fac_u, strict=True):
-        racks, hit = plan.impact(c, u)
-        if racks:
-            outages_at.append((t, c, racks, hit))
-    fac_t = [o[0] for o in outages_at]
-    nf = len(fac_t)
+    fac_t = d.fac_t
+    nf = nf_all
+    fdown = FacilityDown(plan)
     # Nodes out for repair ("hot_spares"): every failure of a node-consuming class takes one node out
     # until its repair; the count does not depend on the job, so it is known at every failure up front.
     cons = a.consumes[jc] if nj else np.empty(0, dtype=bool)
@@ -194,8 +193,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         fi = 0  # next facility failure
         pr = 0  # node repairs done (kept only while the job waits: otherwise they change nothing)
         rack_down = 0
-        rack_outages: dict[int, int] = {}
-        fac_repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks)
+        fac_repairs: list[tuple[float, int, tuple[int, int]]] = []  # (time, seq, (class, unit))
         seq = 0
         steps = 0
         fac_repairs_done = 0
@@ -258,26 +256,22 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             steps += 1
             if t_fr <= t_ff:
                 fac_repairs_done += 1
-                _, _, racks = heapq.heappop(fac_repairs)
-                for rid in racks:
-                    c = rack_outages[rid] - 1
-                    rack_outages[rid] = c
-                    if c == 0:
-                        rack_down -= eligible_by_rack[rid]
+                _, _, key = heapq.heappop(fac_repairs)
+                for rid in fdown.repair(*key):
+                    rack_down -= eligible_by_rack[rid]
                 if tl.waiting and node_down(i, t) + rack_down <= slack:
                     tl.capacity_back(t, extra_h)
                     wait_h += t - wait_since
                 continue
-            _, c, racks, hit = outages_at[fi]
+            c, u = d.fac_c[fi], d.fac_u[fi]
             fi += 1
-            outages += 1
-            for rid in racks:
-                k = rack_outages.get(rid, 0)
-                rack_outages[rid] = k + 1
-                if k == 0:
-                    rack_down += eligible_by_rack[rid]
+            new, hit = fdown.fail(c, u)
+            if new:
+                outages += 1
+            for rid in new:
+                rack_down += eligible_by_rack[rid]
             seq += 1
-            heapq.heappush(fac_repairs, (t + repair[c], seq, racks))
+            heapq.heappush(fac_repairs, (t + repair[c], seq, (c, u)))
             was_waiting = tl.waiting
             _book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
             if tl.waiting and not was_waiting:
@@ -331,8 +325,8 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
     need = plan.job_nodes
     eligible = plan.eligible_nodes
     state: dict[str, float] = {}  # filled by the process when it ends
-    rack_outages: dict[int, int] = {}
-    repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks); racks () = one node
+    fdown = FacilityDown(plan)
+    repairs: list[tuple[float, int, tuple[int, int] | None]] = []  # (time, seq, (class, unit)); None: a node
     n = len(times)
     inf = math.inf
     strike_down = p.failures_during_recovery
@@ -358,13 +352,10 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 next_progress += _PROGRESS_EVERY
                 progress(t / duration_h)
             if t_r <= t_f:
-                _, _, racks = heapq.heappop(repairs)
-                if racks:
-                    for rid in racks:
-                        c = rack_outages[rid] - 1
-                        rack_outages[rid] = c
-                        if c == 0:
-                            down -= eligible_by_rack[rid]
+                _, _, key = heapq.heappop(repairs)
+                if key is not None:
+                    for rid in fdown.repair(*key):
+                        down -= eligible_by_rack[rid]
                 else:
                     down -= 1
                 if tl.waiting and eligible - down >= need:
@@ -381,21 +372,17 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 if consumes[c]:
                     down += 1
                     seq += 1
-                    heapq.heappush(repairs, (t + repair[c], seq, ()))
+                    heapq.heappush(repairs, (t + repair[c], seq, None))
                 hit = True
             else:
-                racks, hit = plan.impact(c, u)
-                if not racks:
-                    continue
+                new, hit = fdown.fail(c, u)
                 hit = hit and (strike_down or not down_now)
-                outages += 1
-                for rid in racks:
-                    k = rack_outages.get(rid, 0)
-                    rack_outages[rid] = k + 1
-                    if k == 0:
-                        down += eligible_by_rack[rid]
+                if new:
+                    outages += 1
+                for rid in new:
+                    down += eligible_by_rack[rid]
                 seq += 1
-                heapq.heappush(repairs, (t + repair[c], seq, racks))
+                heapq.heappush(repairs, (t + repair[c], seq, (c, u)))
             was_waiting = tl.waiting
             _book(tl, t, c, hit, eligible - down >= need, extra_h)
             if tl.waiting and not was_waiting:
