@@ -21,8 +21,8 @@ from campus.analysis.compute import (
     peak_pflops,
     synchronous_pflops,
 )
+from campus.analysis.job_reliability import jobs_reliability
 from campus.analysis.reliability import (
-    campus_job_reliability,
     checkpoint_regime,
     daly_interval_hours,
     effective_restart_hours,
@@ -88,9 +88,10 @@ def training_time(
     at the pace of ``pace_gpu_model`` (None when that model lacks the precision), ``days_by_speed`` with
     the work split by speed; ``days`` is the one ``partition`` names.
 
-    ``ettr`` left out: with ``snapshot``, the expected ETTR of one job over the whole campus (the summary's
-    ``reliability.expected_ettr``: its failure rates, 5 min checkpoints at the Daly interval, 10 min
-    restarts), 1.0 when the campus has no failure rates; without, 1.0 (no time lost to failures).
+    ``ettr`` left out: with ``snapshot``, the campus's headline ETTR (the summary's ``compute.ettr``: one
+    synchronous job per island, each at its failure rate with the catalog's checkpoint and restart at the
+    Daly interval, weighted by GPUs; ``job_reliability.jobs_reliability``), 1.0 when the campus has no
+    failure rates; without, 1.0 (no time lost to failures).
     ``ettr_source`` says which: "given", "campus" or "default"."""
     if flops is None:
         raise ValueError("flops: required")
@@ -99,10 +100,8 @@ def training_time(
     ettr_source = "given" if ettr is not None else "default"
     if ettr is None:
         ettr = 1.0
-        if snapshot is not None:
-            expected = campus_job_reliability(snapshot)["expected_ettr"]
-            if expected is not None:
-                ettr, ettr_source = expected, "campus"
+        if snapshot is not None and snapshot.failure_rates and any(gpus_by_model(snapshot).values()):
+            ettr, ettr_source = jobs_reliability(snapshot)["ettr"], "campus"
     ettr_v = _number("ettr", ettr, positive=True)
     if mfu_v > 1:
         raise ValueError("mfu: must be <= 1")

@@ -53,8 +53,8 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         required=False,
         min_value=0.0001,
         max_value=1,
-        help_text="Effective training time ratio, 0-1. Default: with `campus`, the campus's expected ETTR (its "
-        "summary's `reliability.expected_ettr`; 1.0 when it has no failure rates); otherwise 1.0.",
+        help_text="Effective training time ratio, 0-1. Default: with `campus`, the campus's headline ETTR (its "
+        "summary's `compute.ettr`: one job per island; 1.0 when it has no failure rates); otherwise 1.0.",
     )
     partition = serializers.ChoiceField(
         choices=PARTITIONS,
