@@ -4,6 +4,7 @@
 every case, its source and its tolerance.
 """
 
+from campus.fidelity.cluster import CASES as CLUSTER_CASES
 from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
@@ -11,7 +12,14 @@ from campus.fidelity.plant import CASES as PLANT_CASES
 from campus.fidelity.scorecard import Case, Outcome, evaluate, failed, summary_line, table
 from campus.fidelity.training import CASES as TRAINING_CASES
 
-CASES: list[Case] = [*FACILITY_CASES, *DISTRIBUTION_CASES, *PLANT_CASES, *TRAINING_CASES, *DYNAMICS_CASES]
+CASES: list[Case] = [
+    *FACILITY_CASES,
+    *DISTRIBUTION_CASES,
+    *PLANT_CASES,
+    *TRAINING_CASES,
+    *CLUSTER_CASES,
+    *DYNAMICS_CASES,
+]
 
 __all__ = ["CASES", "Case", "Outcome", "evaluate", "failed", "run", "summary_line", "table"]
 
