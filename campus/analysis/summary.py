@@ -22,7 +22,7 @@ from campus.analysis.facility import (
 )
 from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.headroom import both_sides_headroom_kw, failover_headroom
-from campus.analysis.job_reliability import jobs_reliability
+from campus.analysis.job_reliability import ISLANDS, jobs_reliability
 from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
 from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
@@ -80,6 +80,7 @@ def campus_summary(
     restart_minutes: float = 10.0,
     air_limit_kw: float = AIR_COOLING_LIMIT_KW,
     include_redundancy: bool = True,
+    jobs: str = ISLANDS,
 ) -> dict:
     """Inventory, power, cooling, network, compute and reliability figures of a campus.
 
@@ -167,13 +168,12 @@ def campus_summary(
             for slug, n in g.rack_gpus[r.id].items():
                 running_by_model[slug] = running_by_model.get(slug, 0) + n
 
-    # ``reliability``'s own figures are those of one job over every GPU (labelled ``campus_wide``); the
-    # effective compute (peak x MFU x ETTR, model.md §5) takes the ETTR of the declared jobs, one per
-    # island, weighted by their GPUs (``job_reliability.jobs_reliability``; 1.0 without failure rates).
+    # ``reliability``'s own figures: one job over every GPU (``campus_wide``); effective compute (model.md
+    # §5) takes the declared ``jobs``' GPU-weighted ETTR (``job_reliability``; 1.0 without failure rates).
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
     rel["campus_wide"] = "expected_ettr and the figures beside it: one synchronous job over every GPU"
-    rel["headline"] = jobs_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
+    rel["headline"] = jobs_reliability(snap, dataset, checkpoint_minutes, restart_minutes, jobs)
     ettr = rel["headline"]["ettr"]
 
     def compute_figures(counts: dict[str, int]):

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from campus.analysis.impact import KINDS
+from campus.analysis.job_reliability import JOB_SETS
 from campus.analysis.weather import CLIMATES
 from campus.state import SUMMARY_DEFAULTS
 from twin.api.serializers.base import DayField, StrictQueryMixin
@@ -62,6 +63,12 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
     include_redundancy = serializers.BooleanField(
         required=False, default=True, help_text="Run the single-failure redundancy check."
+    )
+    jobs = serializers.ChoiceField(
+        choices=JOB_SETS,
+        required=False,
+        help_text="The jobs the headline ETTR and effective compute are for (`reliability.headline`): "
+        "`islands` (default), one synchronous job per island (pod); `campus`, one job over every GPU.",
     )
 
 
