@@ -10,9 +10,10 @@ by which the summary's effective compute is multiplied. The campus-wide job is k
 as such.
 
 Recovery (checkpoint write and restart time) comes through one adapter, :func:`recovery_for_job`: the
-values typed for the request when there are any, else the catalog's defaults (checkpoint write 5 min,
-restart 10 min: Kokolis et al. 2024). A checkpoint-cost model from the job's state and the storage
-and network bandwidth replaces the catalog's figures there and nowhere else.
+values typed for the request when there are any; for the checkpoint, the job's state over its write
+bandwidth when both are known; else the catalog's defaults (checkpoint write 5 min, restart 10 min:
+Kokolis et al. 2024). A checkpoint-cost model from the job's model, the storage and the network replaces
+the catalog's figures there and nowhere else.
 """
 
 from __future__ import annotations
@@ -38,17 +39,33 @@ LOW_ETTR = 0.5
 
 
 def recovery_for_job(
-    gpus: int, checkpoint_minutes: float | None = None, restart_minutes: float | None = None
+    gpus: int,
+    checkpoint_minutes: float | None = None,
+    restart_minutes: float | None = None,
+    state_bytes: float | None = None,
+    write_bytes_per_s: float | None = None,
 ) -> dict:
     """Checkpoint write and restart time of a job of ``gpus`` GPUs, minutes, and where each comes from:
-    the typed value when given, else the catalog's default."""
-    out = {"gpus": gpus}
-    for name, typed, key in (
-        ("checkpoint_minutes", checkpoint_minutes, "checkpoint_write_minutes"),
-        ("restart_minutes", restart_minutes, "restart_minutes"),
-    ):
-        out[name] = float(typed) if typed is not None else float(default_value(key))
-        out[f"{name}_source"] = "typed" if typed is not None else "catalog default (Kokolis et al. 2024)"
+    the typed value when given; else, for the checkpoint, the job's state over the bandwidth it is
+    written at when both are known (a blocking write); else the catalog's default."""
+    out: dict = {"gpus": gpus}
+    catalog = "catalog default (Kokolis et al. 2024)"
+    if checkpoint_minutes is not None:
+        out.update(checkpoint_minutes=float(checkpoint_minutes), checkpoint_minutes_source="typed")
+    elif state_bytes is not None and write_bytes_per_s:
+        out.update(
+            checkpoint_minutes=state_bytes / write_bytes_per_s / 60.0,
+            checkpoint_minutes_source="state / write bandwidth",
+        )
+    else:
+        out.update(
+            checkpoint_minutes=float(default_value("checkpoint_write_minutes")),
+            checkpoint_minutes_source=catalog,
+        )
+    if restart_minutes is not None:
+        out.update(restart_minutes=float(restart_minutes), restart_minutes_source="typed")
+    else:
+        out.update(restart_minutes=float(default_value("restart_minutes")), restart_minutes_source=catalog)
     return out
 
 
@@ -90,6 +107,8 @@ def job_reliability(
     dataset: str = PER_MODEL,
     checkpoint_minutes: float | None = None,
     restart_minutes: float | None = None,
+    state_bytes: float | None = None,
+    write_bytes_per_s: float | None = None,
 ) -> dict:
     """One synchronous job on the GPUs and nodes ``by_model`` ({gpu slug: {"gpu", "node"}}): its failure
     rate (each model's own job set, or ``dataset`` for all), recovery, Daly interval and exact ETTR."""
@@ -102,7 +121,7 @@ def job_reliability(
             lam += failures_per_hour(
                 select_rates(snap.failure_rates, ds, include_infrastructure=False), counts
             )
-    rec = recovery_for_job(gpus, checkpoint_minutes, restart_minutes)
+    rec = recovery_for_job(gpus, checkpoint_minutes, restart_minutes, state_bytes, write_bytes_per_s)
     out = {
         **rec,
         "nodes": sum(m["node"] for m in by_model.values()),

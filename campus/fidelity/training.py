@@ -8,6 +8,7 @@ from campus import catalog_data as cat
 from campus.analysis import reliability as rel
 from campus.analysis.calculators import job_mttf, recovery_options, training_time
 from campus.analysis.compute import training_flops
+from campus.analysis.job_reliability import job_reliability
 from campus.fidelity.campuses import llama3_cluster, servers, synthetic_llama3_h100
 from campus.fidelity.scorecard import Case, relative
 from simulations.engine.runner import prepare, replica_seed
@@ -30,6 +31,33 @@ def _llama3_gpu_hours_m() -> float:
         gpu_model="h100-sxm",
         mfu=cat.default_value("mfu_bf16"),
         ettr=cat.default_value("ettr_target"),
+    )
+    return out["hours"] * out["gpus"] / 1e6
+
+
+# Llama 3 405B's checkpoint: ~16 bytes a parameter of training state in mixed-precision Adam (fp16
+# weights and gradients, fp32 master weights and two moments: Rajbhandari et al., "ZeRO", SC20, §3.1)
+# written to Tectonic at its 2 TB/s sustained (LLAMA3, §3.3.1).
+LLAMA3_405B_STATE_BYTES = 405e9 * 16
+TECTONIC_BYTES_PER_S = 2e12
+
+
+def _llama3_gpu_hours_from_the_hardware_m() -> float:
+    """GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job on its cluster: the Llama 3
+    rates, a checkpoint of its state at the storage's sustained bandwidth, the catalog's restart."""
+    snap = llama3_cluster()
+    job = job_reliability(
+        snap,
+        rel.counts_by_model(snap),
+        state_bytes=LLAMA3_405B_STATE_BYTES,
+        write_bytes_per_s=TECTONIC_BYTES_PER_S,
+    )
+    out = training_time(
+        flops=3.8e25,
+        gpus=16_384,
+        gpu_model="h100-sxm",
+        mfu=cat.default_value("mfu_bf16"),
+        ettr=job["expected_ettr"],
     )
     return out["hours"] * out["gpus"] / 1e6
 
@@ -153,6 +181,17 @@ CASES: list[Case] = [
         "30.84M",
         *relative(30.84, 0.15),
         twin=_llama3_gpu_hours_m,
+    ),
+    Case(
+        "llama3-405b-gpu-hours-from-hardware",
+        "compute",
+        "H100 GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job (checkpoint from its "
+        "state and the storage's bandwidth)",
+        "M GPU-h",
+        "Llama 3.1 model card (2024-07), training factors: 30.84M H100 GPU-hours for 405B",
+        "30.84M",
+        *relative(30.84, 0.15),
+        twin=_llama3_gpu_hours_from_the_hardware_m,
     ),
     Case(
         "megascale-175b-days",
