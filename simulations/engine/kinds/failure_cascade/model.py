@@ -139,20 +139,18 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         in_memory=p.recovery == "in_memory",
     )
     extra_h = plan.copy_h
-    repair = a.repair_hours.tolist()
     eligible_by_rack = plan.eligible_by_rack
     # nodes that may be down with the job still able to run (restart) on the rest
     slack = plan.eligible_nodes - plan.job_nodes
     jt, jc = d.job_t, d.job_c
     nj = int(jt.size)
-    # Facility failures that darken no eligible rack change nothing but the count of events: only those
-    # that do are events of the walk (what a unit takes down is looked up once per unit and cached).
-    # Every facility failure is an event of the walk: one that darkens nothing alone may darken racks
-    # together with another unit down at the time (both sides of a 2N chain), :class:`FacilityDown`.
+    # The facility's failures and repairs do not depend on the job: which racks are dark when is worked
+    # out up front (every unit down at one time judged together, :func:`facility_changes`), and only the
+    # failures and repairs that change the dark racks are events of the walk.
     nf_all = len(d.fac_t)
-    fac_t = d.fac_t
-    nf = nf_all
-    fdown = FacilityDown(plan)
+    fac_events, fac_repairs_done = facility_changes(plan, d, duration_h)
+    fac_t = [e[0] for e in fac_events]
+    nf = len(fac_t)
     # Nodes out for repair ("hot_spares"): every failure of a node-consuming class takes one node out
     # until its repair; the count does not depend on the job, so it is known at every failure up front.
     cons = a.consumes[jc] if nj else np.empty(0, dtype=bool)
@@ -193,10 +191,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         fi = 0  # next facility failure
         pr = 0  # node repairs done (kept only while the job waits: otherwise they change nothing)
         rack_down = 0
-        fac_repairs: list[tuple[float, int, tuple[int, int]]] = []  # (time, seq, (class, unit))
-        seq = 0
         steps = 0
-        fac_repairs_done = 0
         wait_h = 0.0
         wait_since = -1.0
         outages = 0
@@ -206,12 +201,11 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             if progress is not None and i >= next_progress:
                 next_progress = i + _BATCH
                 progress(env.now / duration_h)
-            t_ff = fac_t[fi] if fi < nf else inf
-            t_fr = fac_repairs[0][0] if fac_repairs else inf
+            t_fe = fac_t[fi] if fi < nf else inf
             if not tl.waiting:
                 # job failures before the next facility event, up to the first one that finds the
                 # capacity short (a repair at the very time of a failure comes first)
-                j_end = int(np.searchsorted(jt, min(t_ff, t_fr), side="left")) if i < nj else i
+                j_end = int(np.searchsorted(jt, t_fe, side="left")) if i < nj else i
                 j_end = min(j_end, i + _BATCH)
                 if j_end > i:
                     j_stop = min(j_end, first_short(i, rack_down))
@@ -232,7 +226,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             else:
                 t_nr = float(node_rep[pr]) if pr < n_node_rep else inf
                 # the job keeps waiting until a repair: the failures before the next one only add up
-                j_end = int(np.searchsorted(jt, min(t_ff, t_fr, t_nr), side="left")) if i < nj else i
+                j_end = int(np.searchsorted(jt, min(t_fe, t_nr), side="left")) if i < nj else i
                 j_end = min(j_end, i + _BATCH)
                 if j_end > i:
                     yield env.timeout(float(jt[j_end - 1]) - env.now)
@@ -240,7 +234,9 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                     tl.fail_waiting_run(jt[i:j_end], jc[i:j_end])
                     i = j_end
                     continue
-                if t_nr < t_ff and t_nr <= t_fr and t_nr < duration_h:
+                # a node repair comes before a facility failure at the same time, after a facility repair
+                first = t_nr < t_fe or (t_nr == t_fe and fi < nf and not fac_events[fi][2])
+                if first and t_nr < duration_h:
                     yield env.timeout(t_nr - env.now)
                     steps += 1
                     pr += 1
@@ -249,29 +245,23 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                         wait_h += t_nr - wait_since
                     continue
             # a facility event, or the end
-            t = t_ff if t_ff < t_fr else t_fr
+            t = t_fe
             if t >= duration_h:
                 break
             yield env.timeout(t - env.now)
             steps += 1
-            if t_fr <= t_ff:
-                fac_repairs_done += 1
-                _, _, key = heapq.heappop(fac_repairs)
-                for rid in fdown.repair(*key):
+            _, racks, darkens, c, hit = fac_events[fi]
+            fi += 1
+            if not darkens:
+                for rid in racks:
                     rack_down -= eligible_by_rack[rid]
                 if tl.waiting and node_down(i, t) + rack_down <= slack:
                     tl.capacity_back(t, extra_h)
                     wait_h += t - wait_since
                 continue
-            c, u = d.fac_c[fi], d.fac_u[fi]
-            fi += 1
-            new, hit = fdown.fail(c, u)
-            if new:
-                outages += 1
-            for rid in new:
+            outages += 1
+            for rid in racks:
                 rack_down += eligible_by_rack[rid]
-            seq += 1
-            heapq.heappush(fac_repairs, (t + repair[c], seq, (c, u)))
             was_waiting = tl.waiting
             _book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
             if tl.waiting and not was_waiting:
@@ -289,6 +279,44 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         state["outages"] = outages
 
     return _simulate(proc, plan, tl, duration_h, state, progress)
+
+
+def facility_changes(
+    plan: CascadePlan, d: Draws, duration_h: float
+) -> tuple[list[tuple[float, frozenset[int], bool, int, bool]], int]:
+    """The facility failures and repairs of a replica that change which eligible racks are dark, in time
+    order (a repair at the very time of a failure comes first): (time, the racks that go dark or come
+    back, whether they go dark, the failing class, whether a rack holds job nodes), and the number of
+    repairs due within the run."""
+    repair = plan.arrays.repair_hours.tolist()
+    fdown = FacilityDown(plan)
+    out: list[tuple[float, frozenset[int], bool, int, bool]] = []
+    repairs: list[tuple[float, int, tuple[int, int]]] = []
+    done = 0
+    inf = math.inf
+    n = len(d.fac_t)
+    k = 0
+    while True:
+        t_f = d.fac_t[k] if k < n else inf
+        t_r = repairs[0][0] if repairs else inf
+        if t_r <= t_f:
+            if t_r >= duration_h:
+                break
+            _, _, key = heapq.heappop(repairs)
+            done += 1
+            back = fdown.repair(*key)
+            if back:
+                out.append((t_r, back, False, -1, False))
+            continue
+        if t_f >= duration_h:
+            break
+        c, u = d.fac_c[k], d.fac_u[k]
+        k += 1
+        new, hit = fdown.fail(c, u)
+        if new:
+            out.append((t_f, new, True, c, hit))
+        heapq.heappush(repairs, (t_f + repair[c], k, (c, u)))
+    return out, done
 
 
 def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
