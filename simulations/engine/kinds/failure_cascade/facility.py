@@ -47,6 +47,8 @@ class FacilityDown:
         key = (c, u)
         self.down[key] = self.down.get(key, 0) + 1
         before = self.dark
+        if len(before) == len(self.plan.eligible_by_rack):
+            return frozenset(), False  # every eligible rack is dark already: one more loss adds none
         self.dark = self._dark_now()
         new = self.dark - before
         job = self.plan.job_racks
