@@ -27,7 +27,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
-from campus import branching  # noqa: E402
+from campus import branching, designs  # noqa: E402
 from campus import state as states  # noqa: E402
 from campus.api.branch_views import figures  # noqa: E402
 from campus.interchange.generate import generate_spec  # noqa: E402
@@ -42,7 +42,7 @@ def run(gpus: int) -> dict:
     started = time.perf_counter()
     branch = branching.create_branch(parent, f"Bench {gpus} – branch")
     branched = time.perf_counter()
-    rows = sum(len(objs) for objs in branching.read_design(branch.pk).objects.values())
+    rows = sum(len(objs) for objs in designs.read_design(branch.pk).objects.values())
     rack = Rack.objects.filter(campus=branch).order_by("name").first()
     rack.design_kw = rack.design_kw * 0.9
     rack.save()
@@ -51,12 +51,12 @@ def run(gpus: int) -> dict:
     device.save()
     states.forget()
     t0 = time.perf_counter()
-    objects = branching.compare(branching.read_design(branch.pk), branching.read_design(parent.pk))
+    objects = designs.compare(designs.read_design(branch.pk), designs.read_design(parent.pk))
     t1 = time.perf_counter()
     figures(parent, branch)
     t2 = time.perf_counter()
     # again, as the dashboard asks it: the summaries are cached while the campuses are unchanged
-    branching.compare(branching.read_design(branch.pk), branching.read_design(parent.pk))
+    designs.compare(designs.read_design(branch.pk), designs.read_design(parent.pk))
     figures(parent, branch)
     warm = time.perf_counter() - t2
     t2 = time.perf_counter()

@@ -39,7 +39,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import caches  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from campus import branching  # noqa: E402
+from campus import branching, designs  # noqa: E402
 from campus import state as states  # noqa: E402
 from campus.models import Campus, Rack  # noqa: E402
 
@@ -79,15 +79,15 @@ def main() -> None:
     url = f"/api/campuses/{branch.pk}/diff/?against={base.pk}"
 
     cold()
-    ours = timed("read_design(branch)", lambda: branching.read_design(branch.pk))
-    theirs = timed("read_design(base)", lambda: branching.read_design(base.pk))
-    objects = timed("compare (differing keys sorted)", lambda: branching.compare(ours, theirs))
+    ours = timed("read_design(branch)", lambda: designs.read_design(branch.pk))
+    theirs = timed("read_design(base)", lambda: designs.read_design(base.pk))
+    objects = timed("compare (differing keys sorted)", lambda: designs.compare(ours, theirs))
     assert len(objects["changed"]) == 1, objects["changed"]
 
     def sort_all():
-        for model in branching.model_names():
+        for model in designs.model_names():
             mine, other = ours.objects.get(model, {}), theirs.objects.get(model, {})
-            sorted(mine.keys() & other.keys(), key=branching.key_text)
+            sorted(mine.keys() & other.keys(), key=designs.key_text)
 
     timed("  (before: every common key sorted)", sort_all)
     ours = theirs = None  # noqa: F841 - the designs are let go before the summaries

@@ -17,7 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus import branching, jobs
+from campus import branching, designs, jobs
 from campus import state as states
 from campus.api.serializers_ import branches as b
 from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
@@ -66,7 +66,7 @@ def campus_gpus(campus_id: int) -> int:
 def _diff_code() -> str:
     """A digest of the code that makes a diff's body (with ``states.code_digest``, that of its figures)."""
     digest = hashlib.sha256()
-    for module in (branching, sys.modules[__name__]):
+    for module in (designs, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:12]
 
@@ -207,7 +207,7 @@ class BranchActionsMixin:
         key = diff_key(ours.pk, theirs.pk)
         found = states.shared_get(key)
         if found is None:
-            objects = branching.compare(branching.read_design(ours.pk), branching.read_design(theirs.pk))
+            objects = designs.compare(designs.read_design(ours.pk), designs.read_design(theirs.pk))
             body = {
                 "ours": ours.pk,
                 "theirs": theirs.pk,

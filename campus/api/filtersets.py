@@ -4,7 +4,7 @@ import django_filters as filters
 from django.contrib.auth import get_user_model
 
 from campus import models
-from campus.snapshot_adapter import in_service_with_parents_q
+from campus.in_service import in_service_with_parents_q
 from twin.api.filters import TwinFilterSet
 
 ID = ["exact", "in"]
@@ -27,7 +27,7 @@ def related(path: str, label: str) -> tuple[filters.NumberFilter, NumberInFilter
 
 class InventoryFilterSet(TwinFilterSet):
     """An inventory table's filters, with its service dates: ``?in_service_on=YYYY-MM-DD`` keeps what is in
-    service that day, itself and what it is in or hangs from (``snapshot_adapter.PARENT_PATHS``: a rack of a
+    service that day, itself and what it is in or hangs from (``campus.in_service.PARENT_PATHS``: a rack of a
     retired building is out); ``?in_service_date__gte=`` etc. range over either date."""
 
     in_service_on = filters.DateFilter(

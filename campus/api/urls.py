@@ -1,4 +1,13 @@
-from campus.api import calculators, job_views, site_climate_views, spec_views, views, weather_views
+from campus.api import (
+    calculators,
+    campus_views,
+    inventory_views,
+    job_views,
+    site_climate_views,
+    spec_views,
+    user_views,
+    weather_views,
+)
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
@@ -6,32 +15,32 @@ router = TwinRouter()
 router.include_root_view = False
 
 REGISTRY = [
-    ("campuses", views.CampusViewSet, "campus"),
-    ("utility-feeds", views.UtilityFeedViewSet, "utilityfeed"),
-    ("buildings", views.BuildingViewSet, "building"),
-    ("halls", views.DataHallViewSet, "datahall"),
-    ("rows", views.RowViewSet, "row"),
-    ("racks", views.RackViewSet, "rack"),
-    ("power-devices", views.PowerDeviceViewSet, "powerdevice"),
-    ("power-feeds", views.PowerFeedViewSet, "powerfeed"),
-    ("energy-storage", views.EnergyStorageViewSet, "energystorage"),
-    ("cooling-plants", views.CoolingPlantViewSet, "coolingplant"),
-    ("cooling-units", views.CoolingUnitViewSet, "coolingunit"),
-    ("nodes", views.NodeViewSet, "node"),
-    ("pods", views.PodViewSet, "pod"),
-    ("switches", views.SwitchViewSet, "switch"),
-    ("links", views.LinkViewSet, "link"),
-    ("gpu-models", views.GPUModelViewSet, "gpumodel"),
-    ("node-models", views.NodeModelViewSet, "nodemodel"),
-    ("switch-models", views.SwitchModelViewSet, "switchmodel"),
-    ("link-media", views.LinkMediumViewSet, "linkmedium"),
-    ("failure-rates", views.FailureRateViewSet, "failurerate"),
-    ("users", views.UserViewSet, "user"),
+    ("campuses", campus_views.CampusViewSet, "campus"),
+    ("utility-feeds", inventory_views.UtilityFeedViewSet, "utilityfeed"),
+    ("buildings", inventory_views.BuildingViewSet, "building"),
+    ("halls", inventory_views.DataHallViewSet, "datahall"),
+    ("rows", inventory_views.RowViewSet, "row"),
+    ("racks", inventory_views.RackViewSet, "rack"),
+    ("power-devices", inventory_views.PowerDeviceViewSet, "powerdevice"),
+    ("power-feeds", inventory_views.PowerFeedViewSet, "powerfeed"),
+    ("energy-storage", inventory_views.EnergyStorageViewSet, "energystorage"),
+    ("cooling-plants", inventory_views.CoolingPlantViewSet, "coolingplant"),
+    ("cooling-units", inventory_views.CoolingUnitViewSet, "coolingunit"),
+    ("nodes", inventory_views.NodeViewSet, "node"),
+    ("pods", inventory_views.PodViewSet, "pod"),
+    ("switches", inventory_views.SwitchViewSet, "switch"),
+    ("links", inventory_views.LinkViewSet, "link"),
+    ("gpu-models", inventory_views.GPUModelViewSet, "gpumodel"),
+    ("node-models", inventory_views.NodeModelViewSet, "nodemodel"),
+    ("switch-models", inventory_views.SwitchModelViewSet, "switchmodel"),
+    ("link-media", inventory_views.LinkMediumViewSet, "linkmedium"),
+    ("failure-rates", inventory_views.FailureRateViewSet, "failurerate"),
+    ("users", user_views.UserViewSet, "user"),
 ]
 for prefix, viewset, basename in REGISTRY:
     router.register(prefix, viewset, basename=basename)
     register_basename(viewset.queryset.model, basename)
-router.register("changes", views.ChangeViewSet, basename="change")
+router.register("changes", user_views.ChangeViewSet, basename="change")
 router.register("jobs", job_views.JobViewSet, basename="job")
 
 

@@ -7,19 +7,27 @@ listing every error before a single row is written.
 Writing is one transaction: a campus row, then one ``bulk_create`` per table in dependency order, with
 the new primary keys read back from the insert (PostgreSQL and SQLite both return them). There is no
 per-row ``save()`` and no per-row query, so a 100k-GPU campus takes a handful of seconds. Bulk inserts
-write no django-simple-history rows: an import is one event, not thousands of edits.
+write no django-simple-history rows: an import is one event, not thousands of edits (the writing of tables
+in bulk is ``campus.interchange.bulk``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from django.db import connections, models, router, transaction
-from django.utils import timezone
+from django.db import transaction
 
 from campus.choices import FeedSide, Network, NodeStatus
+from campus.interchange.bulk import (
+    ANALYZE_AFTER_ROWS,
+    Progress,
+    analyze_inventory,
+    bulk,
+    clear_campus,
+    insert_rows,
+)
 from campus.interchange.rules import server_power_w
 from campus.interchange.validation import (
     PHASE_FIELDS,
@@ -61,9 +69,6 @@ __all__ = [
     "validate_spec",
     "value_errors",
 ]
-
-Progress = Callable[[str, int], None]
-BATCH_SIZE = 2000
 
 
 def load_catalog() -> CatalogIndex:
@@ -161,114 +166,6 @@ def _dates(item: dict, parent: dict | None = None) -> dict[str, date | None]:
     return out
 
 
-def _bulk(model, objs: list, progress: Progress | None, stage: str) -> list:
-    """Insert model instances in batches; their primary keys are set from the insert's RETURNING."""
-    created = model.objects.bulk_create(objs, batch_size=BATCH_SIZE)
-    if progress:
-        progress(stage, len(created))
-    return created
-
-
-def _insert_rows(
-    model, rows: list[dict[str, Any]], progress: Progress | None, stage: str, return_ids: bool = False
-) -> list[int]:
-    """Insert rows (dicts of column attnames, the same keys in every row) of the big tables: racks,
-    nodes, rack feeds, links. Returns the new ids when ``return_ids``, in row order.
-
-    On PostgreSQL this is one COPY per table, several times faster than a multi-row INSERT through the
-    ORM for tens of thousands of rows; ids, when needed, are drawn from the table's sequence first (one
-    query). Columns left out take the model field's default, as the ORM would.
-    """
-    connection = connections[router.db_for_write(model)]
-    if connection.vendor != "postgresql":
-        created = _bulk(model, [model(**row) for row in rows], progress, stage)
-        return [obj.pk for obj in created] if return_ids else []
-    ids: list[int] = []
-    if return_ids and rows:
-        table = model._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                [table, model._meta.pk.column, len(rows)],
-            )
-            ids = [row[0] for row in cursor.fetchall()]
-        rows = [{model._meta.pk.attname: pk, **row} for pk, row in zip(ids, rows, strict=True)]
-    now = timezone.now()
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key or ids]
-    given = set().union(*(row.keys() for row in rows[:1])) if rows else set()
-    constant: dict[str, Any] = {}
-    for f in fields:
-        if f.attname in given:
-            continue
-        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
-            constant[f.attname] = now
-        else:
-            constant[f.attname] = f.get_db_prep_save(f.get_default(), connection)
-    columns = [f.attname for f in fields]
-    sql = "COPY {} ({}) FROM STDIN".format(
-        connection.ops.quote_name(model._meta.db_table),
-        ", ".join(connection.ops.quote_name(c) for c in columns),
-    )
-    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-        for row in rows:
-            copy.write_row([row[c] if c in row else constant[c] for c in columns])
-    if progress:
-        progress(stage, len(rows))
-    return ids
-
-
-# Children before parents, so every delete leaves no dangling reference inside the inventory.
-_CLEAR_ORDER = (
-    Link,
-    Switch,
-    PowerFeed,
-    Node,
-    Rack,
-    CoolingUnit,
-    CoolingPlant,
-    Pod,
-    EnergyStorage,
-    PowerDevice,
-    Row,
-    DataHall,
-    Building,
-    UtilityFeed,
-)
-
-
-def _referenced_only_by_inventory() -> bool:
-    """True when nothing outside the inventory tables points at them (other apps refer to the campus
-    only), so the contents can be deleted table by table in SQL."""
-    inventory = set(_CLEAR_ORDER)
-    for model in _CLEAR_ORDER:
-        for rel in model._meta.related_objects:
-            if rel.related_model not in inventory and rel.on_delete is not models.DO_NOTHING:
-                return False
-    return True
-
-
-def _clear_campus(campus: Campus) -> None:
-    """Delete a campus's contents, keeping the campus row (and its id) for the new contents.
-
-    Like the import, this is one bulk event: one DELETE per table and no per-row history. Should another
-    model ever point at inventory rows, the ORM's cascading delete is used instead.
-    """
-    bulk = _referenced_only_by_inventory()
-    for model in _CLEAR_ORDER:
-        if model is Node:
-            qs = Node.objects.filter(rack__campus=campus)
-        elif model in (Row, DataHall):
-            qs = model.objects.filter(
-                **{"hall__building__campus" if model is Row else "building__campus": campus}
-            )
-        else:
-            qs = model.objects.filter(campus=campus)
-        if bulk:
-            qs._raw_delete(qs.db)
-        else:
-            qs.delete()
-
-
 def import_campus(data: dict, progress: Progress | None = None, replace: bool = False) -> Campus:
     """Validate ``data`` (a parsed spec) and write it as a new campus; returns the campus.
 
@@ -288,33 +185,12 @@ def import_campus(data: dict, progress: Progress | None = None, replace: bool = 
     return campus
 
 
-# A spec of at least this many objects has the inventory tables' planner statistics refreshed after it is
-# written.
-ANALYZE_AFTER_ROWS = 10_000
-
-
-def analyze_inventory() -> None:
-    """PostgreSQL: refresh the planner statistics of the inventory tables (``ANALYZE``), as PostgreSQL
-    advises after a bulk load. Until autovacuum gets to them (or never, where it is off) the planner takes
-    a freshly filled table for a handful of rows: a page of a 100k-GPU campus's racks then sorted all 3,133
-    racks by name instead of reading the page from the (campus, name) index, 15-45 ms instead of 0.5 ms."""
-    from django.apps import apps
-
-    campus_models = list(apps.get_app_config("campus").get_models())
-    connection = connections[router.db_for_write(Campus)]
-    if connection.vendor != "postgresql":
-        return
-    tables = [model._meta.db_table for model in campus_models]
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(table) for table in tables))
-
-
 def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace: bool) -> Campus:
     spec_campus = data["campus"]
     fields = {f: spec_campus[f] for f in _CAMPUS_FIELDS if f in spec_campus}
     campus = Campus.objects.select_for_update().filter(name=spec_campus["name"]).first() if replace else None
     if campus is not None:
-        _clear_campus(campus)
+        clear_campus(campus)
         for field in _CAMPUS_FIELDS:
             model_field = Campus._meta.get_field(field)
             default = model_field.get_default() if model_field.has_default() else None
@@ -329,7 +205,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         campus = Campus.objects.create(name=spec_campus["name"], **fields)
     cid = campus.pk
 
-    feeds = _bulk(
+    feeds = bulk(
         UtilityFeed,
         [
             UtilityFeed(
@@ -356,7 +232,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
             if size not in extra and halls:
                 extra[size] = max(100.0, max(h.get(axis, 0) + h[size] for h in halls))
         buildings.append(Building(campus_id=cid, name=b["name"], **extra, **_dates(b)))
-    buildings = _bulk(Building, buildings, progress, "buildings")
+    buildings = bulk(Building, buildings, progress, "buildings")
     building_id = {b.name: b.pk for b in buildings}
 
     halls = [
@@ -371,7 +247,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         for b in building_specs
         for h in b.get("halls", [])
     ]
-    halls = _bulk(DataHall, halls, progress, "halls")
+    halls = bulk(DataHall, halls, progress, "halls")
     hall_keys = [(b["name"], h["name"]) for b in building_specs for h in b.get("halls", [])]
     hall_id = {key: h.pk for key, h in zip(hall_keys, halls, strict=True)}
 
@@ -383,7 +259,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
             for r in h.get("rows", []):
                 rows.append(Row(hall_id=hid, name=r["name"], **_given(r, ("x_m", "y_m")), **_dates(r)))
                 row_keys.append((b["name"], h["name"], r["name"]))
-    rows = _bulk(Row, rows, progress, "rows")
+    rows = bulk(Row, rows, progress, "rows")
     row_id = {key: r.pk for key, r in zip(row_keys, rows, strict=True)}
 
     def place(item: dict) -> dict[str, int | None]:
@@ -396,7 +272,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         return out
 
     # Pods and the power chain.
-    pods = _bulk(
+    pods = bulk(
         Pod,
         [
             Pod(
@@ -414,7 +290,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
     )
     pod_id = {p.name: p.pk for p in pods}
 
-    devices = _bulk(
+    devices = bulk(
         PowerDevice,
         [
             PowerDevice(
@@ -458,8 +334,8 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         for f in data.get("power_feeds", [])
         if "to" in f
     ]
-    _bulk(PowerFeed, device_feeds, progress, "power_feeds")
-    _bulk(
+    bulk(PowerFeed, device_feeds, progress, "power_feeds")
+    bulk(
         EnergyStorage,
         [
             EnergyStorage(
@@ -479,7 +355,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
     )
 
     # Cooling.
-    plants = _bulk(
+    plants = bulk(
         CoolingPlant,
         [
             CoolingPlant(
@@ -517,7 +393,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 **_dates(u),
             )
         )
-    units = _bulk(CoolingUnit, units, progress, "cooling_units")
+    units = bulk(CoolingUnit, units, progress, "cooling_units")
     unit_id = {u.name: u.pk for u in units}
 
     # Racks, their feeds and nodes.
@@ -553,7 +429,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                         **_dates(k),
                     }
                 )
-    rack_ids = _insert_rows(Rack, rack_rows, progress, "racks", return_ids=True)
+    rack_ids = insert_rows(Rack, rack_rows, progress, "racks", return_ids=True)
     rack_id = {k["name"]: pk for k, pk in zip(rack_specs, rack_ids, strict=True)}
 
     # Leaf tables: rows as plain dicts (every row of a table has the same keys), no model instances.
@@ -606,11 +482,11 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                     **_dates(f),
                 }
             )
-    _insert_rows(PowerFeed, rack_feeds, progress, "rack_feeds")
-    _insert_rows(Node, nodes, progress, "nodes")
+    insert_rows(PowerFeed, rack_feeds, progress, "rack_feeds")
+    insert_rows(Node, nodes, progress, "nodes")
 
     # Network.
-    switches = _bulk(
+    switches = bulk(
         Switch,
         [
             Switch(
@@ -631,7 +507,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
     )
     switch_id = {s.name: s.pk for s in switches}
     default_speed = Link._meta.get_field("speed_gbps").default
-    _insert_rows(
+    insert_rows(
         Link,
         [
             {

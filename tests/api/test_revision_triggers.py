@@ -9,7 +9,7 @@ from django.apps import apps
 from django.db import connection, transaction
 
 from campus import revision
-from campus.branching import inventory_models
+from campus.designs import inventory_models
 from campus.models import Campus, GPUModel, Node, Rack
 from campus.models.base import CatalogModel
 from tests.api.test_branches import small_campus

@@ -20,7 +20,7 @@ import pytest
 from django.apps import apps
 from django.utils import timezone
 
-from campus.branching import inventory_models
+from campus.designs import inventory_models
 from campus.models import Campus
 from campus.models.base import StampedQuerySet, TimestampedModel
 from campus.state import revision

@@ -1,0 +1,162 @@
+"""Writing inventory tables in bulk, for the spec import and the branches: batched inserts, COPY on
+PostgreSQL for the big tables, a campus's contents cleared table by table, and the planner statistics
+refreshed after a bulk load. None of it writes django-simple-history rows: a bulk write is one event, not
+thousands of edits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.db import connections, models, router
+from django.utils import timezone
+
+from campus.models import (
+    Building,
+    Campus,
+    CoolingPlant,
+    CoolingUnit,
+    DataHall,
+    EnergyStorage,
+    Link,
+    Node,
+    Pod,
+    PowerDevice,
+    PowerFeed,
+    Rack,
+    Row,
+    Switch,
+    UtilityFeed,
+)
+
+# Told each table's stage and how many rows were written.
+Progress = Callable[[str, int], None]
+BATCH_SIZE = 2000
+
+
+def bulk(model, objs: list, progress: Progress | None, stage: str) -> list:
+    """Insert model instances in batches; their primary keys are set from the insert's RETURNING."""
+    created = model.objects.bulk_create(objs, batch_size=BATCH_SIZE)
+    if progress:
+        progress(stage, len(created))
+    return created
+
+
+def insert_rows(
+    model, rows: list[dict[str, Any]], progress: Progress | None, stage: str, return_ids: bool = False
+) -> list[int]:
+    """Insert rows (dicts of column attnames, the same keys in every row) of the big tables: racks,
+    nodes, rack feeds, links. Returns the new ids when ``return_ids``, in row order.
+
+    On PostgreSQL this is one COPY per table, several times faster than a multi-row INSERT through the
+    ORM for tens of thousands of rows; ids, when needed, are drawn from the table's sequence first (one
+    query). Columns left out take the model field's default, as the ORM would.
+    """
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor != "postgresql":
+        created = bulk(model, [model(**row) for row in rows], progress, stage)
+        return [obj.pk for obj in created] if return_ids else []
+    ids: list[int] = []
+    if return_ids and rows:
+        table = model._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                [table, model._meta.pk.column, len(rows)],
+            )
+            ids = [row[0] for row in cursor.fetchall()]
+        rows = [{model._meta.pk.attname: pk, **row} for pk, row in zip(ids, rows, strict=True)]
+    now = timezone.now()
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key or ids]
+    given = set().union(*(row.keys() for row in rows[:1])) if rows else set()
+    constant: dict[str, Any] = {}
+    for f in fields:
+        if f.attname in given:
+            continue
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+            constant[f.attname] = now
+        else:
+            constant[f.attname] = f.get_db_prep_save(f.get_default(), connection)
+    columns = [f.attname for f in fields]
+    sql = "COPY {} ({}) FROM STDIN".format(
+        connection.ops.quote_name(model._meta.db_table),
+        ", ".join(connection.ops.quote_name(c) for c in columns),
+    )
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row([row[c] if c in row else constant[c] for c in columns])
+    if progress:
+        progress(stage, len(rows))
+    return ids
+
+
+# Children before parents, so every delete leaves no dangling reference inside the inventory.
+CLEAR_ORDER = (
+    Link,
+    Switch,
+    PowerFeed,
+    Node,
+    Rack,
+    CoolingUnit,
+    CoolingPlant,
+    Pod,
+    EnergyStorage,
+    PowerDevice,
+    Row,
+    DataHall,
+    Building,
+    UtilityFeed,
+)
+
+
+def _referenced_only_by_inventory() -> bool:
+    """True when nothing outside the inventory tables points at them (other apps refer to the campus
+    only), so the contents can be deleted table by table in SQL."""
+    inventory = set(CLEAR_ORDER)
+    for model in CLEAR_ORDER:
+        for rel in model._meta.related_objects:
+            if rel.related_model not in inventory and rel.on_delete is not models.DO_NOTHING:
+                return False
+    return True
+
+
+def clear_campus(campus: Campus) -> None:
+    """Delete a campus's contents, keeping the campus row (and its id) for the new contents.
+
+    Like the import, this is one bulk event: one DELETE per table and no per-row history. Should another
+    model ever point at inventory rows, the ORM's cascading delete is used instead.
+    """
+    bulk = _referenced_only_by_inventory()
+    for model in CLEAR_ORDER:
+        if model is Node:
+            qs = Node.objects.filter(rack__campus=campus)
+        elif model in (Row, DataHall):
+            qs = model.objects.filter(
+                **{"hall__building__campus" if model is Row else "building__campus": campus}
+            )
+        else:
+            qs = model.objects.filter(campus=campus)
+        if bulk:
+            qs._raw_delete(qs.db)
+        else:
+            qs.delete()
+
+
+# A spec of at least this many objects has the inventory tables' planner statistics refreshed after it is
+# written.
+ANALYZE_AFTER_ROWS = 10_000
+
+
+def analyze_inventory() -> None:
+    """PostgreSQL: refresh the planner statistics of the inventory tables (``ANALYZE``), as PostgreSQL
+    advises after a bulk load. Until autovacuum gets to them (or never, where it is off) the planner takes
+    a freshly filled table for a handful of rows: a page of a 100k-GPU campus's racks then sorted all 3,133
+    racks by name instead of reading the page from the (campus, name) index, 15-45 ms instead of 0.5 ms."""
+    campus_models = list(apps.get_app_config("campus").get_models())
+    connection = connections[router.db_for_write(Campus)]
+    if connection.vendor != "postgresql":
+        return
+    tables = [model._meta.db_table for model in campus_models]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(table) for table in tables))
