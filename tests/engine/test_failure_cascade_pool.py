@@ -326,3 +326,28 @@ def test_a_target_out_of_reach_stops_at_the_cap_unconverged():
         lambda i: float(rng.exponential()), relative_accuracy=1e-4, min_replicas=5, max_replicas=50
     )
     assert not out.converged and out.replicas == 50
+
+
+@pytest.mark.parametrize("during", [True, False])
+def test_the_server_pool_walk_in_each_recovery_failure_mode_matches_its_closed_form(during):
+    # 4,096 good nodes of 2,400 h MTBF (one failure every 35 min), 20-min recovery, no work lost, standbys
+    # enough never to need a host selection: failures during the recovery restart it (ETTR e^(-lambda R),
+    # the recovery lasting (e^(lambda R) - 1) / lambda on average) or never come (1 / (1 + lambda R))
+    prepared = _pool(
+        4096 + 256,
+        duration_days=120,
+        checkpoint_write_minutes=0.0,
+        restart_minutes=20.0,
+        step_seconds=1.0,
+        failures_during_recovery=during,
+        server_pool={
+            "warm_standbys": 256,
+            "node_mtbf_hours": 2400.0,
+            "auto_repair_hours": 1.0,
+            "escalation_probability": 0.0,
+        },
+    )
+    lam_r = 4096 / 2400.0 * 20 / 60
+    want = math.exp(-lam_r) if during else 1.0 / (1.0 + lam_r)
+    assert _mean(prepared, "ettr", 4) == pytest.approx(want, rel=0.01)
+    assert (_mean(prepared, "failures_during_recovery", 4) > 0) is during
