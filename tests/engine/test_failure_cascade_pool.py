@@ -351,3 +351,25 @@ def test_the_server_pool_walk_in_each_recovery_failure_mode_matches_its_closed_f
     want = math.exp(-lam_r) if during else 1.0 / (1.0 + lam_r)
     assert _mean(prepared, "ettr", 4) == pytest.approx(want, rel=0.01)
     assert (_mean(prepared, "failures_during_recovery", 4) > 0) is during
+
+
+def test_a_run_to_the_end_of_the_work_says_how_long_it_took():
+    from simulations.engine.kinds.failure_cascade import explain
+    from simulations.engine.params import validate_params
+    from simulations.engine.words import Summary
+
+    p = validate_params("failure_cascade", {"work_days": 256, "duration_days": 3650, "server_pool": {}})
+    s = Summary(
+        {
+            "metrics": {
+                "time_to_train_days": {"mean": 411.1},
+                "run_days": {"mean": 411.1},
+                "ettr": {"mean": 0.623},
+            },
+            "replicas": 1,
+        }
+    )
+    assert explain(s, p)[:2] == [
+        "Time to train: 411 days for 256 days of failure-free work (1.61× longer).",
+        "Goodput: the job did useful training for 62.3 % of the 411 days (effective training time ratio).",
+    ]
