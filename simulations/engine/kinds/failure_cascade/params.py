@@ -80,7 +80,9 @@ class FailureCascadeParams(ParamsBase):
     """Time from the GPUs being back to the job training again, minutes."""
     # OPT-175B kept 12 spares for 124 nodes.
     hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
-    """Spare nodes held outside the job; empty: 10 % of the job's nodes with hot-spare recovery, 0 otherwise."""
+    """Spare nodes held outside the job: the job's pool is its nodes and these, never the rest of the campus
+    (with a server pool: the working pool's idle nodes beside the standbys). Empty: 10 % of the job's nodes
+    with hot-spare recovery, else 0; with ``job_gpus`` given, every other eligible node."""
     state_gb_per_gpu: float = Field(80.0, ge=0, le=10_000, title="State to copy (GB per GPU)")
     """In-memory recovery: training state copied from the peers' HBM to the replacement GPU."""
     fabric_gbps: float | None = Field(None, gt=0, le=100_000, title="Recovery bandwidth (Gbit/s per GPU)")
