@@ -220,9 +220,14 @@ def first_failure(components: Any = None) -> dict:
 
 
 def checkpoint_interval(
-    mtbf_hours: Any = None, checkpoint_minutes: Any = None, restart_minutes: Any = 0.0
+    mtbf_hours: Any = None,
+    checkpoint_minutes: Any = None,
+    restart_minutes: Any = 0.0,
+    failures_during_recovery: Any = True,
 ) -> dict:
-    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model).
+    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model;
+    ``failures_during_recovery`` False: the failure clock stops while the job restarts,
+    ``reliability.ettr_checkpoint``).
 
     ``regime`` names Daly's case: "daly" (δ < 2M) or "interval-equals-mttf" (δ ≥ 2M, where Daly's
     optimum is τ = M); Young's √(2δM) is first order and far off once δ is not small against M."""
@@ -233,16 +238,19 @@ def checkpoint_interval(
     m = _number("mtbf_hours", mtbf_hours, positive=True)
     d = _number("checkpoint_minutes", checkpoint_minutes, positive=True) / 60.0
     r = _number("restart_minutes", 0.0 if restart_minutes is None else restart_minutes) / 60.0
+    if not isinstance(failures_during_recovery, bool):
+        raise ValueError("failures_during_recovery: must be true or false")
+    during = failures_during_recovery
     young = young_interval_hours(d, m)
     daly = daly_interval_hours(d, m)
     return {
         "young_minutes": young * 60.0,
         "daly_minutes": daly * 60.0,
-        "expected_ettr": ettr_checkpoint(daly, d, r, m),
-        "expected_ettr_young": ettr_checkpoint(young, d, r, m),
+        "expected_ettr": ettr_checkpoint(daly, d, r, m, failures_during_recovery=during),
+        "expected_ettr_young": ettr_checkpoint(young, d, r, m, failures_during_recovery=during),
         "expected_ettr_first_order": ettr_checkpoint(daly, d, r, m, exact=False),
         "regime": checkpoint_regime(d, m),
-        "lost_fraction": lost_fraction_checkpoint(daly, d, r, m),
+        "lost_fraction": lost_fraction_checkpoint(daly, d, r, m, failures_during_recovery=during),
     }
 
 

@@ -105,6 +105,11 @@ class CheckpointIntervalInput(StrictFieldsMixin, serializers.Serializer):
     mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9)
     checkpoint_minutes = serializers.FloatField(min_value=0.001, max_value=1e6)
     restart_minutes = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
+    failures_during_recovery = serializers.BooleanField(
+        default=True,
+        help_text="true: failures strike during a restart too and start it again (Daly 2006); false: the "
+        "failure clock stops while the job restarts.",
+    )
 
 
 class RecoveryOptionsInput(StrictFieldsMixin, serializers.Serializer):
