@@ -373,3 +373,19 @@ def test_a_run_to_the_end_of_the_work_says_how_long_it_took():
         "Time to train: 411 days for 256 days of failure-free work (1.61× longer).",
         "Goodput: the job did useful training for 62.3 % of the 411 days (effective training time ratio).",
     ]
+
+
+def test_a_job_stalled_for_good_runs_to_the_end_of_the_run():
+    prepared = _pool(
+        64,
+        duration_days=30,
+        server_pool={"node_mtbf_hours": 200.0, "auto_repair_hours": 80_000.0, "escalation_probability": 0.0},
+    )
+    r = prepared.run(4)
+    m = r.metrics
+    assert m["run_days"] == 30
+    # the first failure (64 nodes of 200 h: ~3 h in) leaves the job short for good
+    assert m["waiting_for_capacity_hours"] > 0.9 * 30 * 24 - 24
+    assert m["ettr"] * 30 * 24 + m["lost_work_hours"] + m["downtime_hours"] + m[
+        "checkpoint_overhead_hours"
+    ] == pytest.approx(30 * 24)

@@ -195,8 +195,10 @@ def run_pool(setup: PoolSetup, seed: int, progress: Progress | None = None) -> R
     phase = "staff"  # staff (host selection), recover, run
     done = False
     next_progress = _PROGRESS_EVERY
-    # the job starts with a host selection: down from the start, with no interruption to charge it to
+    # the job starts with a host selection: downtime from the start (booked as the first cause's), with no
+    # interruption
     tl.waiting = True
+    tl.last_cause = 0
     while t < end_h:
         w.returns_until(t)
         if phase == "recover":
@@ -212,21 +214,24 @@ def run_pool(setup: PoolSetup, seed: int, progress: Progress | None = None) -> R
                 tl.capacity_back(t)
             continue
         if phase == "staff":
-            while w.active < s.job_nodes + 0 and (w.idle or w.standby):
+            while w.active < s.job_nodes and (w.idle or w.standby):
                 w.add_active((w.standby or w.idle).pop(0))
             while w.active < s.job_nodes and w.spare and t < end_h:
                 t, cut = w.window(t, s.preempt_h, "preemption")
                 w.counts["preemptions"] += 1
                 w.idle.append(w.spare.pop(0))
-                if cut:
-                    tl.fail(t, 1, False)
                 w.returns_until(t)
                 while w.active < s.job_nodes and w.idle:
                     w.add_active(w.idle.pop(0))
+                if cut:  # a node failed during the preemption: the recovery starts again
+                    tl.fail(t, 1, False)
+                    phase = "recover"
+                    break
+            if phase == "recover":
+                continue
             if w.active < s.job_nodes:
-                if not w.repairs:
-                    break  # nothing will come back: the job cannot run again
-                t_back = min(w.repairs[0][0], end_h)
+                # too few nodes anywhere: stall until a repair returns one (to the end if none will)
+                t_back = min(w.repairs[0][0], end_h) if w.repairs else end_h
                 w.hours["stall"] += t_back - t
                 t = t_back
                 continue
@@ -239,8 +244,9 @@ def run_pool(setup: PoolSetup, seed: int, progress: Progress | None = None) -> R
                 w.standby.append(w.spare.pop(0))
                 if cut:
                     tl.fail(t, 1, False)
+                    phase = "recover"
                     break
-            if w.active < s.job_nodes:
+            if phase == "recover" or w.active < s.job_nodes:
                 phase = "recover"
                 continue
             w.counts["host_selections"] += 1
