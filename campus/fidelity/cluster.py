@@ -11,8 +11,9 @@ from simulations.engine.confidence import run_to_confidence
 from simulations.engine.runner import prepare, replica_seed
 
 AIRESIM = (
-    "AIReSim (github.com/karthikp-ubc/airesim), config.yaml (paper Table 1) and docs/SIMULATION_REPORT.md "
-    "(30 replications)"
+    "Pattabiraman, Patel and Lin, 'AIReSim: A Discrete Event Simulator for Large-scale AI Cluster "
+    "Reliability Modeling', arXiv 2603.07041 (2026), Table 1; github.com/karthikp-ubc/airesim config.yaml "
+    "and docs/SIMULATION_REPORT.md (30 replications)"
 )
 # The reference case in the engine's terms: 4,096 servers, 16 warm standbys, a working pool of 4,160
 # (48 more), a spare pool of 200, a base rate of 0.01 failures a server-day (MTBF 2,400 h), 15 % bad
