@@ -389,3 +389,72 @@ def test_a_job_stalled_for_good_runs_to_the_end_of_the_run():
     assert m["ettr"] * 30 * 24 + m["lost_work_hours"] + m["downtime_hours"] + m[
         "checkpoint_overhead_hours"
     ] == pytest.approx(30 * 24)
+
+
+# ---------------------------------------------------------------- properties of the server-pool walk
+
+
+def _pool_setup(**over):
+    from simulations.engine.kinds.failure_cascade.servers import PoolSetup
+
+    base = dict(
+        job_nodes=64,
+        warm_standbys=4,
+        headroom=4,
+        spare_pool=4,
+        base_rate_per_hour=1 / 500,
+        bad_fraction=0.0,
+        bad_multiple=1.0,
+        auto_h=2.0,
+        manual_h=48.0,
+        p_escalate=0.5,
+        p_auto_miss=0.0,
+        p_manual_miss=0.0,
+        restart_h=0.25,
+        host_h=0.05,
+        preempt_h=0.3,
+        interval_h=1.0,
+        write_h=0.05,
+        step_h=1 / 360,
+        in_memory=False,
+        weibull_shape=None,
+        during_recovery=False,
+        work_h=24 * 20.0,
+        duration_h=24 * 400.0,
+        gpus_per_node=8.0,
+        job_tflops=1.0,
+        series_points=10,
+    )
+    return PoolSetup(**{**base, **over})
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    mtbf=st.floats(50.0, 5000.0),
+    factor=st.floats(1.01, 4.0),
+    standbys=st.integers(0, 8),
+    extra=st.integers(1, 8),
+)
+def test_a_higher_failure_rate_never_raises_the_ettr_and_more_standbys_never_lower_it(
+    seed, mtbf, factor, standbys, extra
+):
+    from simulations.engine.kinds.failure_cascade.servers import run_pool
+
+    # Common random numbers: with failures only while training, every failure draws the same standard
+    # variates in the same order whatever the rate or the standbys, so a rate scaled by ``factor`` brings
+    # every failure earlier (the work meets more of them) and more standbys only spare host selections,
+    # preemptions and stalls. A checkpoint every one-second step keeps the lost work (which depends on
+    # where in a checkpoint period a failure falls) under a second a failure: the tolerance.
+    def ettr(rate: float, warm: int) -> tuple[float, float]:
+        setup = _pool_setup(
+            base_rate_per_hour=rate, warm_standbys=warm, interval_h=1 / 3600, write_h=0.0, step_h=1 / 3600
+        )
+        m = run_pool(setup, seed).metrics
+        return m["ettr"], m["interruptions"] / 3600 / (m["run_days"] * 24)
+
+    slow, tol = ettr(1 / mtbf, standbys)
+    fast, tol_fast = ettr(factor / mtbf, standbys)
+    assert fast <= slow + tol + tol_fast
+    more, tol_more = ettr(1 / mtbf, standbys + extra)
+    assert more >= slow - tol - tol_more
