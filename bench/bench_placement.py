@@ -5,7 +5,8 @@
 Like bench_branches.py it runs against a throwaway database next to the one DATABASE_URL names and drops it
 afterwards. Per size: import a generated campus, then time placement queries through the API in-process:
 the first (cold: the campus snapshot is built and the failover scenarios are swept), then the same query
-again and other queries on the warm snapshot (a small fit, a large infeasible one, one hall), and applying
+again and other queries on the warm snapshot (a small fit, a large infeasible one with its expansion proposal,
+40 racks with a proposal, one hall), and applying
 the best small option as a branch. Prints a table; asserts nothing (timings depend on the machine and its
 load).
 """
@@ -65,6 +66,7 @@ def run(gpus: int) -> list[dict]:
         ("warm: same again", {"node_model": NODE, "racks": 1, "nodes_per_rack": 1}),
         ("warm: 4 racks, default nodes", {"node_model": NODE, "racks": 4}),
         ("warm: 200 racks (infeasible)", {"node_model": NODE, "racks": 200}),
+        ("warm: 40 racks, proposal", {"node_model": NODE, "racks": 40, "propose": True}),
         ("warm: one hall", {"node_model": NODE, "racks": 1, "nodes_per_rack": 1, "hall": hall.pk}),
         (
             "apply as branch",
@@ -83,6 +85,7 @@ def run(gpus: int) -> list[dict]:
                 "feasible": res.get("feasible"),
                 "binding": res.get("binding_constraint"),
                 "options": len(res.get("options", [])),
+                "proposal_usd": (res.get("proposal") or {}).get("capex_usd"),
             }
         )
     return out
@@ -93,13 +96,17 @@ def main() -> None:
     vendor = connection.vendor
     results = [row for rows in in_scratch_database(run, sizes) for row in rows]
     print(f"capacity placement on {vendor} ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f})")
-    header = f"{'GPUs':>8}  {'query':<30} {'s':>6} {'HTTP':>5} {'feasible':>9} {'binding':>13} {'options':>8}"
+    header = (
+        f"{'GPUs':>8}  {'query':<30} {'s':>6} {'HTTP':>5} {'feasible':>9} {'binding':>13} {'options':>8} "
+        f"{'proposal $':>12}"
+    )
     print(header)
     print("-" * len(header))
     for r in results:
         print(
             f"{r['gpus']:>8,}  {r['query']:<30} {r['seconds']:>6.2f} {r['status']:>5} {r['feasible']!s:>9} "
-            f"{r['binding']!s:>13} {r['options']:>8}"
+            f"{r['binding']!s:>13} {r['options']:>8} "
+            f"{'' if r['proposal_usd'] is None else format(r['proposal_usd'], ',.0f'):>12}"
         )
 
 

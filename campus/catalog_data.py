@@ -1828,3 +1828,126 @@ def medium_for_length(length_m: float) -> str:
         if length_m <= medium(slug)["max_reach_m"]:
             return slug
     return "zr"
+
+
+# ---------------------------------------------------------------- expansion proposals (docs/placement.md)
+# Lead times, weeks from order to delivery: what a proposal's time to power is made of (the longest of its
+# additions). Published ranges with their sources; the figure taken is stated, estimates marked.
+LEAD_TIMES_WEEKS: dict[str, Row] = {
+    "substation": {
+        "weeks": 210.0,
+        "source": "Wood Mackenzie, 'Supply shortages and an inflexible market give rise to high power "
+        "transformer lead times' (2024): large power transformers 80-210 weeks; the upper end taken",
+        "estimate": False,
+    },
+    "transformer": {
+        "weeks": 120.0,
+        "source": "Wood Mackenzie, power transformer lead times (2024): ~120 weeks on average in 2024, up "
+        "from ~50 weeks in 2021",
+        "estimate": False,
+    },
+    "switchgear": {
+        "weeks": 52.0,
+        "source": "Construction Dive, 'Supply chain headaches persist 4 years into pandemic' (2024), quoting "
+        "Manhattan Construction: switchgear and generators 42-60 weeks; the middle taken",
+        "estimate": False,
+    },
+    "generator": {
+        "weeks": 52.0,
+        "source": "Construction Dive (2024), as switchgear: generators 42-60 weeks; the middle taken",
+        "estimate": False,
+    },
+    "gas-turbine": {
+        "weeks": 260.0,
+        "source": "S&P Global Commodity Insights (Platts), 2025-05-20, quoting EPRI: OEMs quote 5-7 years for "
+        "a new gas turbine order; 5 years taken (aeroderivative units 1-2 years)",
+        "estimate": False,
+    },
+    "ups": {
+        "weeks": 26.0,
+        "source": "Data Center Frontier executive roundtable, Q2 2023: UPS and generators 'stabilized with "
+        "reasonable lead times'; 26 weeks is an estimate",
+        "estimate": True,
+    },
+    "chiller": {
+        "weeks": 30.0,
+        "source": "Linesight data centre market research (2024): extended cooling equipment lead times; 30 weeks "
+        "is an estimate",
+        "estimate": True,
+    },
+    "utility_feed": {
+        "weeks": 210.0,
+        "source": "A larger grid connection waits on its substation transformer: as 'substation' (Wood "
+        "Mackenzie 2024); the utility's interconnection study comes on top and is not counted (estimate)",
+        "estimate": True,
+    },
+}
+# Plants, CDUs and CRAHs take the chiller's lead time; a PDU or busway the switchgear's (the same LV gear).
+LEAD_TIME_KIND: dict[str, str] = {
+    "grid": "utility_feed",
+    "pdu": "switchgear",
+    "busway": "switchgear",
+    "rpp": "switchgear",
+    "dc-busway": "switchgear",
+    "rectifier": "ups",
+    "sst": "transformer",
+    "cdu": "chiller",
+    "crah": "chiller",
+    "rear-door": "chiller",
+    "in-row": "chiller",
+    "dry-cooler": "chiller",
+    "cooling-tower": "chiller",
+    "air-chiller": "chiller",
+    "adiabatic-cooler": "chiller",
+}
+
+# The step each addition comes in: a power device grows by modules of this rating, kW (a parallel unit or
+# a module of a modular frame); estimates of common frame sizes.
+EXPANSION_MODULE_KW: dict[str, Row] = {
+    "ups": {
+        "kw": 250.0,
+        "source": "modular UPS power modules of 250 kW (e.g. 1.25 MW frames of 5); estimate",
+    },
+    "pdu": {"kw": 100.0, "source": "a 100 kW busway section or row PDU; estimate"},
+    "busway": {"kw": 100.0, "source": "a 100 kW busway section; estimate"},
+    "rpp": {"kw": 100.0, "source": "a 100 kW remote power panel; estimate"},
+    "transformer": {"kw": 2500.0, "source": "a 2.5 MVA unit substation transformer (pf 1); estimate"},
+    "switchgear": {
+        "kw": 2500.0,
+        "source": "a 4,000 A 480 V LV switchgear section (~2.5 MW at pf 0.8); estimate",
+    },
+    "substation": {"kw": 50_000.0, "source": "a 50 MVA MV/HV power transformer bay; estimate"},
+    "generator": {"kw": 2500.0, "source": "a 2.5 MW standby diesel set; estimate"},
+    "sst": {"kw": 1000.0, "source": "a 1 MW solid-state transformer module; estimate"},
+    "rectifier": {"kw": 250.0, "source": "a 250 kW sidecar power rack; estimate"},
+    "dc-busway": {"kw": 100.0, "source": "a 100 kW DC busway section; estimate"},
+    "plant": {
+        "kw": 3500.0,
+        "source": "a ~1,000 ton (3.5 MW) centrifugal chiller or its dry-cooler bank; estimate",
+    },
+    "utility_feed": {"kw": 10_000.0, "source": "grid capacity asked of the utility in 10 MW steps; estimate"},
+    "other": {"kw": 500.0, "source": "a 500 kW unit; estimate"},
+}
+
+# Prices of what the power and cooling unit costs (campus.analysis.capex, USD per kW) do not cover, USD per
+# unit, estimates: a switch by its ports, a cable by its class (relative_cost above times the SR reference),
+# a new row's containment and cable trays.
+EXPANSION_PRICES_USD: dict[str, Row] = {
+    "switch_port": {
+        "usd": 500.0,
+        "source": "a 64-port NDR InfiniBand switch (Quantum-2 QM9700) at ~$32,000 list; estimate",
+    },
+    "switch_port_ethernet": {
+        "usd": 300.0,
+        "source": "a 128-port 400G Ethernet switch (Spectrum-X SN5600, Tomahawk 5) at ~$38,000; estimate",
+    },
+    "optic_sr_link": {
+        "usd": 1200.0,
+        "source": "a multimode 400G SR link: two transceivers (~$550 each) and the fibre; the reference of "
+        "LINK_MEDIA's relative_cost; estimate",
+    },
+    "row": {
+        "usd": 60_000.0,
+        "source": "a new rack row: hot-aisle containment, overhead cable tray and ladder, lighting; estimate",
+    },
+}

@@ -30,6 +30,7 @@ from campus.models import (
     Row,
     Switch,
 )
+from campus.proposal_branch import build_additions
 
 
 class PlacementInvalid(Exception):
@@ -69,10 +70,26 @@ def _save(obj, reason: str, check: WriteCheck) -> None:
     check.note(obj)
 
 
-def apply_as_branch(parent: Campus, name: str, option: dict, node_model: str) -> Campus:
-    """A new branch ``name`` of ``parent`` with ``option``'s racks placed; one transaction."""
+def apply_as_branch(
+    parent: Campus, name: str, option: dict, node_model: str, additions: list[dict] | None = None
+) -> Campus:
+    """A new branch ``name`` of ``parent`` with an expansion proposal's ``additions`` built
+    (``proposal_branch``) and ``option``'s racks placed; one transaction."""
     with transaction.atomic():
         branch = branching.create_branch(parent, name)
+        if additions:
+            built = WriteCheck()
+            what = f"Expansion proposal for {len(option['racks'])} rack(s) of {node_model}"
+            build_additions(branch, additions, lambda obj: _save(obj, what, built))
+            problems = built.problems()
+            if problems:
+                raise PlacementInvalid(
+                    [
+                        {"model": p.obj[0], "name": str(p.obj[1]), "reason": f"{p.field}: {p.message}"}
+                        for p in problems
+                    ]
+                )
+            branch.refresh_from_db()
         hall = DataHall.objects.get(
             building__campus=branch, building__name=option["building"], name=option["hall"]
         )

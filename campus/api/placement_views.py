@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from campus import state as states
 from campus.analysis.placement import PlacementRequest, RowGeo, place
+from campus.analysis.placement.proposal import propose
 from campus.api.serializers_ import placement as p
 from campus.models import DataHall, Row
 from campus.placement_branch import PlacementInvalid, apply_as_branch
@@ -104,9 +105,13 @@ class PlacementActionsMixin:
         "load with nothing placed (cooling units, plants, pools and plant loops short of the declared cooling "
         "redundancy, power devices and utility feeds beyond their planning limit after their worst single "
         "failure, the grid), each with `level`, `element` and `shortfall_kw`; when nothing fits and one is "
-        "short, the most short is the `binding` one. With "
-        "`apply_as_branch` the best option is written to a new design branch of that name (`branch`, 201). "
-        "Planner role.",
+        "short, the most short is the `binding` one. When nothing fits (or with `propose`), `proposal` is the "
+        "cheapest set of additions that makes the request fit (leaves, spines and optics; cooling units and "
+        "plant modules; PDU, UPS, transformer, switchgear and substation modules; utility feed and grid "
+        "capacity; new rows), each with the constraint it lifts and its capex, with the total capex and the "
+        "time to power (the longest catalog lead time), and where the racks go once built. With "
+        "`apply_as_branch` the best option (when nothing fits: the proposal, additions and racks) is written "
+        "to a new design branch of that name (`branch`, 201). Planner role.",
         request=p.PlacementRequestSerializer,
         responses={
             200: p.PlacementSerializer,
@@ -141,19 +146,30 @@ class PlacementActionsMixin:
                 }
             )
         req = PlacementRequest(data["node_model"].slug, data["racks"], data.get("nodes_per_rack"), hall_id)
+        rows = rows_by_hall(campus.pk)
         try:
-            result = place(state.snap, req, state.rack_size, rows_by_hall(campus.pk))
+            result = place(state.snap, req, state.rack_size, rows)
+            if data["propose"] or not result["feasible"]:
+                result["proposal"] = propose(state.snap, req, state.rack_size, rows)
         except ValueError as exc:
             raise field_error(exc, rename={"hall_id": "hall"}) from None
         name = data.get("apply_as_branch")
         if name is None:
             return Response(p.PlacementSerializer(result).data)
-        if not result["feasible"]:
+        option, additions = (result["options"] or [None])[0], None
+        if option is None and result["proposal"]["feasible"]:
+            option, additions = result["proposal"]["option"], result["proposal"]["additions"]
+        if option is None:
             raise ValidationError(
-                {"apply_as_branch": [f"Nothing fits ({result['binding']['detail']}); no branch was created."]}
+                {
+                    "apply_as_branch": [
+                        f"Nothing fits ({result['binding']['detail']}) and no addition makes it fit "
+                        f"({result['proposal']['detail']}); no branch was created."
+                    ]
+                }
             )
         try:
-            branch = apply_as_branch(campus, name, result["options"][0], req.node_model)
+            branch = apply_as_branch(campus, name, option, req.node_model, additions)
         except PlacementInvalid as exc:
             return Response(
                 {"detail": "The placed racks break an inventory rule.", "objects": exc.objects},

@@ -54,6 +54,7 @@ from campus.analysis.placement.cooling_fit import short_at_design
 from campus.analysis.placement.fabric_fit import _rack_cables, _used_ports
 from campus.analysis.placement.hall import _Candidate, _evaluate_hall
 from campus.analysis.placement.positions import free_positions
+from campus.analysis.placement.power_fit import hall_network
 from campus.analysis.placement.request import (
     AISLE_CLEARANCE_M,
     CONSTRAINTS,
@@ -73,6 +74,10 @@ from campus.analysis.power import power_graph
 from campus.analysis.rackscale import whole_rack_nodes
 from campus.analysis.snapshot import CampusSnapshot
 
+# A new rack's fabric cable, both ends: the single-mode transceiver's draw, the most of the classes a cable
+# in a hall takes (catalog_data.LINK_MEDIA: SR 10 W, DR/FR 12 W per end), an upper bound.
+_CABLE_END_W = 12.0
+
 
 def place(
     snap: CampusSnapshot,
@@ -83,6 +88,17 @@ def place(
     """``{"feasible", "binding_constraint", "binding", "options", "short_at_design"}`` for ``request``
     (module doc): when nothing fits and an element is already short at design (``short_at_design``), the
     most short binds."""
+    return place_with_failure(snap, request, rack_size, rows)[0]
+
+
+def place_with_failure(
+    snap: CampusSnapshot,
+    request: PlacementRequest,
+    rack_size: Mapping[int, tuple[float, float]] | None = None,
+    rows: Mapping[int, list[RowGeo]] | None = None,
+) -> tuple[dict, _Fail | None]:
+    """``place``'s answer and, when nothing fits, the check the closest hall failed (before an element
+    already short at design takes the ``binding``): what a proposal lifts (``placement.proposal``)."""
     if request.node_model not in snap.node_models:
         raise ValueError(f"node_model: no node model {request.node_model!r}")
     if not 1 <= request.racks <= MAX_RACKS:
@@ -117,6 +133,8 @@ def place(
         cables=_memo(g, "placement_cables", lambda: _rack_cables(snap)),
         grid=_memo(g, "placement_grid", lambda: grid_it_kw(snap)),
         pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
+        network=_memo(g, "placement_network", lambda: hall_network(snap)),
+        optics_kw_per_rack=npr * node.nics * 2 * _CABLE_END_W / 1000.0 if snap.switches else 0.0,
     )
     short = _memo(g, "placement_short", lambda: short_at_design(snap, inp.balance))
     candidates: list[_Candidate] = []
@@ -133,6 +151,8 @@ def place(
     power_fails: dict[int, _Fail] = {}  # by hall id: names repeat from building to building
     halls_by_id = {h.id: h for h in halls}
     for cand in candidates:
+        if cand.spread and options:
+            continue  # racks over several pairs only when no single pair takes them all
         if len(options) >= MAX_OPTIONS:
             third = sorted(o["headroom_after"]["power_kw"] for o in options)[-MAX_OPTIONS]
             if cand.bound_kw <= third + 1e-3:  # ties (to a watt): the earlier hall and pair stay
@@ -185,7 +205,7 @@ def place(
             "binding": binding,
             "options": options,
             "short_at_design": short,
-        }
+        }, None
     if not fails:
         fail = _Fail("floor_space", "", "campus", "", "the campus has no hall")
     else:
@@ -210,7 +230,7 @@ def place(
         "binding": binding,
         "options": [],
         "short_at_design": short,
-    }
+    }, fail
 
 
 __all__ = [
@@ -222,4 +242,5 @@ __all__ = [
     "RowGeo",
     "free_positions",
     "place",
+    "place_with_failure",
 ]

@@ -86,14 +86,18 @@ def _cooling(
     # heat the racks' IT brings it per kW (a CDU takes a cold-plate rack's liquid share, a CRAH its air
     # share), so the element named is the one that limits IT, in the unit of the power headroom
     it_added = inp.racks * inp.rack_kw
-    margins: list[tuple[float, float, str, str, str]] = []
+    margins: list[tuple[float, float, str, str, str, int | None]] = []
 
-    def margin(heat_margin: float, heat_added: float, level: str, element: str, what: str) -> None:
-        margins.append((_it_headroom(heat_margin, heat_added, it_added), heat_margin, level, element, what))
+    def margin(
+        heat_margin: float, heat_added: float, level: str, element: str, what: str, ident: int | None
+    ) -> None:
+        # ident: what a proposal extends (a unit of the pool, the plant), _Fail.element_id
+        it_left = _it_headroom(heat_margin, heat_added, it_added)
+        margins.append((it_left, heat_margin, level, element, what, ident))
 
     for uid, kw in added.items():
         u = units[uid]
-        margin(cap[uid] - heat.get(uid, 0.0) - kw, kw, "cooling unit", u.name, "capacity")
+        margin(cap[uid] - heat.get(uid, 0.0) - kw, kw, "cooling unit", u.name, "capacity", uid)
     # A campus declared N (docs/model.md, "Redundancy topologies": the fewest units and plants that carry
     # the heat) keeps no spare to protect: each unit and plant within its capacity is its design intact.
     # Otherwise a group keeps its heat with the declared redundancy's units out (cooling.usable_capacity_kw:
@@ -118,7 +122,8 @@ def _cooling(
             # Named as the summary and the redundancy check name it (hall names repeat between buildings).
             building = _building_name(snap, hall.building_id)
             level, element = "hall air units", f"{building or ''} {hall.name} air units".strip()
-        margin(g_cap - g_heat, g_added, level, element, f"{declared} ({out_what} out)")
+        largest = max(members, key=lambda u: (cap[u.id], -u.id)).id
+        margin(g_cap - g_heat, g_added, level, element, f"{declared} ({out_what} out)", largest)
     unit_electrical = {uid: kw * unit_electrical_fraction(units[uid].kind) for uid, kw in added.items()}
     plant_added: dict[int, float] = {}
     for uid, kw in added.items():
@@ -130,7 +135,7 @@ def _cooling(
     plants = {p.id: p for p in snap.cooling_plants}
     for pid, kw in plant_added.items():
         p = plants[pid]
-        margin(p.capacity_kw - plant_heat.get(pid, 0.0) - kw, kw, "cooling plant", p.name, "capacity")
+        margin(p.capacity_kw - plant_heat.get(pid, 0.0) - kw, kw, "cooling plant", p.name, "capacity", pid)
     # the declared redundancy over the plants of a loop: only they can take each other's heat
     # (heat.plant_loops; cooling.plant_usable_capacity_kw)
     loop_of = plant_loops(snap)
@@ -143,8 +148,10 @@ def _cooling(
         names = plant_loop_name(_building_name(snap, members[0].building_id) or "", members)
         what = "largest plant" if declared == "N+1" else "the larger half of the plants"
         loop_added = sum(plant_added.get(p.id, 0.0) for p in members)
-        margin(usable - total, loop_added, "plant loop", names, f"{declared} ({what} out)")
-    worst = min(margins, key=lambda m: (m[0], m[1]))
+        smallest = min(members, key=lambda p: (p.capacity_kw, p.id)).id
+        margin(usable - total, loop_added, "plant loop", names, f"{declared} ({what} out)", smallest)
+    worst = min(margins, key=lambda m: (m[0], m[1]))[:5]
+    ident = min(margins, key=lambda m: (m[0], m[1]))[5]
     plant_electrical = {pid: kw / plants[pid].cop for pid, kw in plant_added.items() if plants[pid].cop > 0}
     result = {
         "assignment": assignment,
@@ -164,6 +171,8 @@ def _cooling(
             element,
             f"{element} would be {-heat_margin:.1f} kW short ({what}){too_many}",
             margin=it_left,
+            element_id=ident,
+            short=-heat_margin,
         )
     return result, None
 

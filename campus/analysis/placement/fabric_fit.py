@@ -58,16 +58,27 @@ def _fabric(inp: _HallInput, hall, hall_racks: list) -> tuple[dict | None, _Fail
         elif best_short is None or short > best_short[0]:
             worst_sid = min(need, key=lambda s: free[s] - need[s])
             name = next(s.name for s in groups if s.id == worst_sid)
-            best_short = (short, name)
+            others = tuple(
+                (s, float(need[s] - free[s])) for s in sorted(need) if s != worst_sid and need[s] > free[s]
+            )
+            best_short = (short, name, worst_sid, others)
     if best is not None:
         return best, None
     if best_short is None:
         return None, _Fail(
             "fabric_ports", hall.name, "hall", hall.name, "no back-end leaf switch in this hall"
         )
-    short, name = best_short
+    short, name, sid, others = best_short
     return None, _Fail(
-        "fabric_ports", hall.name, "leaf", name, f"{name} is {-short} port(s) short", margin=float(short)
+        "fabric_ports",
+        hall.name,
+        "leaf",
+        name,
+        f"{name} is {-short} port(s) short",
+        margin=float(short),
+        element_id=sid,
+        short=float(-short),
+        also=others,
     )
 
 

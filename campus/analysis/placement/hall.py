@@ -120,17 +120,57 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         return [], _Fail("power", hall.name, "hall", hall.name, "no A/B feed pair feeds racks of this hall")
     # The new racks' feeds carry their own IT; the allowance their servers bring (``inp.per_server``, kW per
     # server kW) is beside the racks on the hall's load, counted here on the devices that feed them.
-    fed_kw = inp.rack_kw * (1.0 + inp.per_server)
+    # The hall's network beside its racks is shared over its racks by their IT: the new racks take their
+    # share of it (the network there and their own cables' transceivers, over the hall's racks' IT with
+    # them) onto the devices that feed them. Counted on every element above too, where it only moves
+    # between the hall's feeds: an upper bound there.
+    net_kw, hall_racks_kw = inp.network.get(hall.id, (0.0, 0.0))
+    it_after = hall_racks_kw + inp.racks * inp.rack_kw
+    net_share = (net_kw + inp.racks * inp.optics_kw_per_rack) / it_after if it_after > 0 else 0.0
+    fed_kw = inp.rack_kw * (1.0 + inp.per_server + net_share)
     mech = _mechanical_loads(g, cool)
 
+    def loads_for(assign: list[tuple[int, int | None]]) -> list[_Load]:
+        """The new racks' load on each (A, B) pair (a rack's load splits over its pair's live sides alone,
+        so the racks of one pair add up to one load), and the cooling's."""
+        count: dict[tuple[int, int | None], int] = {}
+        for pair in assign:
+            count[pair] = count.get(pair, 0) + 1
+        return [
+            _Load(fed_kw * n, [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)])
+            for (a, b), n in count.items()
+        ] + mech
+
     def loads_of(a: int, b: int | None) -> list[_Load]:
-        members = [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)]
-        return [_Load(fed_kw, members) for _ in range(inp.racks)] + mech
+        return loads_for([(a, b)] * inp.racks)
 
     it_added = inp.racks * inp.rack_kw
 
-    def run(a: int, b: int) -> tuple[dict | None, _Fail | None]:
-        check = power_check(snap, loads_of(a, b), it_added)
+    def run(a: int, b: int | None) -> tuple[dict | None, _Fail | None]:
+        return run_assign([(a, b)] * inp.racks)
+
+    def run_spread(_a: int, _b: int | None) -> tuple[dict | None, _Fail | None]:
+        """Every rack on the first pair (best bound first) that still takes it: the spare of several rows'
+        feeds (each row's share of the planning margin) pooled for one request. Tried only when no single
+        pair takes them all (``place``)."""
+        assign: list[tuple[int, int | None]] = []
+
+        for a, b in sorted(pairs, key=lambda p: -side_bound(snap, loads_of(*p), it_added)):
+            while len(assign) < inp.racks:
+                trial = [*assign, (a, b)]
+                check = power_check(snap, loads_for(trial), len(trial) * inp.rack_kw)
+                if check is None or check.headroom_kw < -TOL:
+                    break
+                assign = trial
+            if len(assign) == inp.racks:
+                break
+        if len(assign) < inp.racks:
+            return None, None
+        option, _fail = run_assign(assign)
+        return option, None
+
+    def run_assign(assign: list[tuple[int, int | None]]) -> tuple[dict | None, _Fail | None]:
+        check = power_check(snap, loads_for(assign), it_added)
         if check is None:
             return None, None
         if inp.grid is not None:
@@ -145,7 +185,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                     grid_it, ("grid", snap.id, GRID_BINDING_NAME), HEALTHY, check.elements, feeds_left * pue
                 )
         if check.headroom_kw < -TOL:
-            level, _ident, name = check.element
+            level, ident, name = check.element
             too_many = (
                 f"; {-check.headroom_kw:.1f} kW of rack IT too many"
                 if math.isfinite(check.headroom_kw)
@@ -160,6 +200,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                     f"the {name} would carry {-check.element_headroom_kw:.1f} kW beyond its "
                     f"{snap.grid_capacity_kw:.1f} kW at the peak hour (PUE {inp.grid[2]:.3f}){too_many}",
                     margin=check.headroom_kw,
+                    short=-check.element_headroom_kw,
                 )
             return None, _Fail(
                 "power",
@@ -169,29 +210,68 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
                 f"{name} would carry {-check.element_headroom_kw:.1f} kW beyond its planning limit "
                 f"after {check.failure.name}{too_many}",
                 margin=check.headroom_kw,
+                element_id=ident,
+                short=-check.element_headroom_kw,
             )
-        max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
-        rating = math.ceil(inp.rack_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
-        lines = frozenset(
-            round(r.y_m, 6)
-            for r in hall_racks
-            if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b} - {None}
-        )
-        here = positions_for(lines) if lines else positions
+        ratings = []
+        for a, b in assign:
+            max_util = min(g.devices[d].max_utilization for d in (a, b) if d is not None) or 0.8
+            ratings.append(
+                math.ceil(inp.rack_kw / max_util / FEED_RATING_STEP_KW - 1e-9) * FEED_RATING_STEP_KW
+            )
+        here = _spots(assign, hall_racks, g, positions_for, positions)
         # every free position of the hall, not only the ones asked for: what is left after these racks
         free = free_positions(
             hall.width_m, hall.length_m, boxes, size, MAX_FREE_POSITIONS, frozenset(), obstacles
         )
-        option = _option(inp, hall, here, ctype, a, b, rating, cool, fabric, check)
+        option = _option(inp, hall, here, ctype, assign, ratings, cool, fabric, check)
         option["headroom_after"]["floor_positions"] = len(free) - inp.racks
         return option, None
 
     # The power headroom after placing is at most what the pair's own devices keep with the other side
     # lost: the bound that lets ``place`` stop early.
-    return [
+    candidates = [
         _Candidate(side_bound(snap, loads_of(a, b), it_added), hall.name, a, b, run, hall.id)
         for a, b in pairs
-    ], None
+    ]
+    if len(pairs) > 1 and inp.racks > 1:
+        a, b = pairs[0]
+        candidates.append(_Candidate(-math.inf, hall.name, a, b, run_spread, hall.id, spread=True))
+    return candidates, None
+
+
+def _spots(assign, hall_racks, g: PowerGraph, positions_for, positions) -> list[tuple[float, float, bool]]:
+    """A position for each new rack: on the row lines its own pair already feeds where there is room, else
+    the hall's first free ones."""
+    lines_of: dict[tuple[int, int | None], frozenset[float]] = {}
+    for pair in dict.fromkeys(assign):
+        a, b = pair
+        lines_of[pair] = frozenset(
+            round(r.y_m, 6)
+            for r in hall_racks
+            if {up for _, _, up in g.rack_feed_info.get(r.id, ())} == {a, b} - {None}
+        )
+    taken: set[tuple[float, float]] = set()
+    out: list = []
+    for pair in assign:
+        lines = lines_of[pair]
+        found = next(
+            (p for p in (positions_for(lines) if lines else positions) if (p[0], p[1]) not in taken), None
+        )
+        if found is None:
+            found = next(
+                (
+                    p
+                    for p in positions_for(frozenset().union(*lines_of.values()))
+                    if (p[0], p[1]) not in taken
+                ),
+                None,
+            )
+        if found is None:
+            found = next(p for p in positions if (p[0], p[1]) not in taken)
+        taken.add((found[0], found[1]))
+        out.append(found)
+    return out
 
 
 @dataclass
@@ -202,12 +282,15 @@ class _Candidate:
     b: int | None
     run: object
     hall_id: int = 0
+    spread: bool = False  # the racks over several pairs (tried only when no single pair takes them)
 
     def evaluate(self) -> tuple[dict | None, _Fail | None]:
         return self.run(self.a, self.b)
 
 
-def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric, check: PowerCheck) -> dict:
+def _option(
+    inp: _HallInput, hall, positions, ctype, assign, ratings, cool, fabric, check: PowerCheck
+) -> dict:
     snap = inp.snap
     g = power_graph(snap)
     units = {u.id: u for u in snap.cooling_units}
@@ -236,13 +319,13 @@ def _option(inp: _HallInput, hall, positions, ctype, a, b, rating, cool, fabric,
                 "x_m": x,
                 "y_m": y,
                 "row": row.name if row is not None else None,
-                "feed_a": g.devices[a].name,
-                "feed_b": g.devices[b].name if b is not None else None,
+                "feed_a": g.devices[assign[k][0]].name,
+                "feed_b": g.devices[assign[k][1]].name if assign[k][1] is not None else None,
                 "cooling_unit": unit.name,
                 "pod": pod.name if pod is not None else None,
                 "cooling_type": ctype,
                 "design_kw": round(inp.rack_kw, 3),
-                "feed_rating_kw": rating,
+                "feed_rating_kw": ratings[k],
                 "nodes": inp.nodes_per_rack,
                 "links": links,
             }

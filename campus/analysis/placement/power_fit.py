@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from campus.analysis.headroom import Failure
 from campus.analysis.headroom.scenarios import _scenarios
+from campus.analysis.heat import it_beyond_at
 from campus.analysis.placement.request import TOL, TOP_K, _memo
 from campus.analysis.power import PowerGraph, baseline_state, power_graph
 from campus.analysis.power_solve import _resolve
@@ -294,3 +295,17 @@ def side_bound(snap: CampusSnapshot, loads: list[_Load], it_kw: float) -> float:
             if feed is not None and feed.capacity_kw > 0 and existing is not None:
                 best = min(best, _it_headroom(feed.capacity_kw - existing - kw, kw, it_kw))
     return best
+
+
+def hall_network(snap: CampusSnapshot) -> dict[int, tuple[float, float]]:
+    """Per hall: the network the power chain carries beside its racks (the switches' and transceivers'
+    draw, ``heat.it_beyond_at``, shared out to the halls as ``PowerGraph._it_beside_racks`` does), kW, and
+    its fed racks' IT, kW. The network of a hall is shared over its racks by their IT: new racks take their
+    share of it onto the devices that feed them (``hall._evaluate_hall``)."""
+    g = power_graph(snap)
+    network = g.beside_by_hall_kw(dict(it_beyond_at(snap).network_kw_by_place))
+    racks_kw: dict[int, float] = {}
+    for r in snap.racks:
+        if g.rack_feeds.get(r.id):
+            racks_kw[r.hall_id] = racks_kw.get(r.hall_id, 0.0) + g.load_kw.get(r.id, 0.0)
+    return {h: (network.get(h, 0.0), kw) for h, kw in racks_kw.items()}

@@ -67,6 +67,12 @@ class _Fail:
     hall_id: int | None = None
     building: str | None = None
     building_id: int | None = None
+    # what a proposal extends to lift it (campus.analysis.placement.proposal): the element's id (a switch
+    # group, a cooling unit of the pool, a plant, a power device, a utility feed) and how short it is in its
+    # own unit (ports; kW of heat; kW at the element's input; kW at the grid)
+    element_id: int | None = None
+    short: float = 0.0
+    also: tuple = ()  # (element id, shortfall) of the other elements short in the same way (leaf groups)
 
     def located(self, snap: CampusSnapshot, hall) -> _Fail:
         self.hall_id = hall.id
@@ -130,6 +136,9 @@ class _HallInput:
     cables: dict = field(default_factory=dict)  # switch id -> [(hall, x, y, length)] of its rack cables
     grid: tuple[float, float, float] | None = None  # headroom.grid_it_kw: (feed kW allowed, today, peak PUE)
     pools: list = field(default_factory=list)  # cooling.cooling_pools(snap, hall_air=True)
+    # per hall: (the network beside its racks, kW; its fed racks' IT, kW) (``power_fit.hall_network``)
+    network: dict = field(default_factory=dict)
+    optics_kw_per_rack: float = 0.0  # the transceivers of a new rack's fabric cables, kW
 
 
 def _memo(g: PowerGraph, key: str, compute):

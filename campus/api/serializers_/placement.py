@@ -28,7 +28,14 @@ class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     apply_as_branch = TextOnlyField(
         max_length=128,
         required=False,
-        help_text="Create a design branch of this name with the racks of the best option placed.",
+        help_text="Create a design branch of this name with the racks of the best option placed; when nothing "
+        "fits, with the expansion proposal's additions built and its racks placed.",
+    )
+    propose = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Answer with an expansion `proposal` even when the racks fit (it always comes when nothing "
+        "fits).",
     )
 
     def validate_apply_as_branch(self, value: str) -> str:
@@ -140,6 +147,63 @@ class ShortAtDesignSerializer(serializers.Serializer):
     building_id = serializers.IntegerField(allow_null=True)
 
 
+class AdditionSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        help_text="leaf, spine, core, optic; a cooling unit kind (cdu, crah, ...) or plant kind (chiller, "
+        "dry-cooler, ...); a power device kind (pdu, ups, transformer, switchgear, substation, ...), "
+        "utility_feed, grid; row."
+    )
+    model = serializers.CharField(
+        help_text="Switch model or cable class (link-media slug); unit kind; the module added (e.g. '250 kW ups "
+        "module')."
+    )
+    count = serializers.IntegerField(help_text="How many: switches, cables, units, modules or rows.")
+    capacity_kw = serializers.FloatField(
+        allow_null=True,
+        help_text="kW of one unit or module (cooling: heat; power: rating); null for network.",
+    )
+    building = serializers.CharField(allow_null=True)
+    building_id = serializers.IntegerField(allow_null=True)
+    hall = serializers.CharField(allow_null=True)
+    hall_id = serializers.IntegerField(allow_null=True)
+    row = serializers.CharField(allow_null=True)
+    target = serializers.CharField(
+        allow_null=True,
+        help_text="The element it grows: switch group, cooling unit cloned, plant, power device, utility feed, "
+        "grid connection, hall.",
+    )
+    to = serializers.CharField(allow_null=True, help_text="Optics: the switch group the cables go up to.")
+    names = serializers.ListField(child=serializers.CharField(), help_text="Names of the new cooling units.")
+    reason = serializers.ChoiceField(
+        choices=["fabric_ports", "cooling", "power", "grid", "space"], help_text="The constraint it lifts."
+    )
+    category = serializers.ChoiceField(choices=["network", "cooling", "power", "grid", "building"])
+    capex_usd = serializers.FloatField(help_text="Capital cost of this line, USD (docs/placement.md).")
+    lead_time_days = serializers.IntegerField(
+        allow_null=True, help_text="Catalog lead time of its kind, days (null: none in the catalog)."
+    )
+
+
+class ProposalSerializer(serializers.Serializer):
+    feasible = serializers.BooleanField(
+        help_text="The additions make the request fit (false: no hall can grow)."
+    )
+    hall = serializers.CharField(allow_null=True)
+    hall_id = serializers.IntegerField(allow_null=True)
+    building = serializers.CharField(allow_null=True)
+    building_id = serializers.IntegerField(allow_null=True)
+    additions = AdditionSerializer(many=True)
+    capex_usd = serializers.FloatField(help_text="Capital cost of every addition, USD.")
+    time_to_power_days = serializers.IntegerField(
+        allow_null=True,
+        help_text="The longest lead time among the additions, days (null: none has one in the catalog).",
+    )
+    option = PlacementOptionSerializer(
+        allow_null=True, help_text="Where the racks go once the additions are built (null: infeasible)."
+    )
+    detail = serializers.CharField(help_text="When infeasible: what no addition lifts.")
+
+
 class PlacementSerializer(serializers.Serializer):
     feasible = serializers.BooleanField()
     binding_constraint = serializers.ChoiceField(
@@ -159,5 +223,10 @@ class PlacementSerializer(serializers.Serializer):
         "utility feeds beyond their planning limit after their worst single failure, the grid connection. "
         "No new rack that loads one of them fits; when nothing fits and the list is not empty, its first "
         "element is the `binding` one. Empty when the design holds.",
+    )
+    proposal = ProposalSerializer(
+        required=False,
+        allow_null=True,
+        help_text="The cheapest additions that make the request fit (when nothing fits, or with `propose`).",
     )
     branch = serializers.IntegerField(required=False, help_text="With apply_as_branch: the new campus's id.")

@@ -412,6 +412,16 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
         hot_size = size * hot_fraction  # what one plant rejects in the hottest hour
         n = redundant_count(math.ceil(heat * b.margin_factor / hot_size - 1e-9), b.cooling_redundancy)
         busy = sum(1 for h in heats if h > 0)
+        needed = math.ceil(heat / hot_size - 1e-9)
+        plain = redundant_count(needed, b.cooling_redundancy)
+        if n > max(busy, plain):
+            # The margin would add a plant no unit is piped to, which takes no heat (heat.plant_loops: it is
+            # on a loop of its own): the margin goes into larger plants instead, the working ones taking
+            # heat × margin in the hottest hour.
+            n = max(busy, plain)
+            working = max(1, needed + n - plain)
+            size = ceil_to(heat * b.margin_factor / (working * hot_fraction), 500.0)
+            hot_size = size * hot_fraction
         while True:
             where, loads = _lpt(heats, n)
             if max(loads) <= hot_size + 1e-9 or n >= busy:

@@ -6,6 +6,7 @@
 import { api, ApiError } from "../../lib/api.js";
 import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { proposalBlock } from "./proposal.js";
 
 // Proposed racks without a size in the answer are drawn at the usual 600 × 1200 mm footprint.
 const RACK_W_M = 0.6;
@@ -77,6 +78,12 @@ export async function wirePlacement(page) {
         halls.map((h) => el("option", { value: h.id }, `${h.building} · ${h.name}`)),
       ),
     ),
+    field(
+      "propose",
+      "Propose what to build",
+      el("input", { id: "placement-propose", type: "checkbox", "data-testid": "placement-propose" }),
+      "Also when the racks fit; a proposal always comes when nothing fits.",
+    ),
     el(
       "div",
       { class: "button-row" },
@@ -109,6 +116,7 @@ function request() {
   if (perRack) body.nodes_per_rack = Number(perRack);
   const hall = $("placement-hall", HTMLSelectElement).value;
   if (hall) body.hall = Number(hall);
+  if ($("placement-propose", HTMLInputElement).checked) body.propose = true;
   return body;
 }
 
@@ -199,9 +207,11 @@ async function propose(page, body) {
           ),
         )
       : null,
-    options.length && answer.feasible ? applyForm(page, body) : null,
+    proposalBlock(answer.proposal, () => showOption(page, answer.proposal.option)),
+    (options.length && answer.feasible) || answer.proposal?.feasible ? applyForm(page, body) : null,
   );
   if (options.length) await showOption(page, options[0]);
+  else if (answer.proposal?.feasible) await showOption(page, answer.proposal.option);
 }
 
 /** An option's hall id: `hall_id`, or `hall` when that is the id. */

@@ -1,0 +1,107 @@
+"""Expansion proposals through the API (POST /api/campuses/{id}/placement/ with ``propose``, and when nothing
+fits).
+
+Truth from outside the proposal code: a generated 4,608-GPU GB200 campus with every fabric port used (its
+leaf counts by hand in tests/analysis/test_proposals.py); the branch the proposal is applied to must pass
+the reference design checks of tests/interchange/design_checks.py (redundancy check included) and its
+summary must name no risk the parent does not; the switch counts in the branch are the parent's plus the
+additions; the parent is unchanged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from campus.interchange.exporter import export_campus
+from campus.interchange.generate import generate_spec
+from campus.interchange.importer import import_campus
+from campus.models import Campus, CoolingUnit, PowerDevice, Rack, Switch
+from campus.snapshot_adapter import build_snapshot
+from tests.interchange.design_checks import design_problems
+
+pytestmark = pytest.mark.django_db
+
+NVL72 = "gb200-nvl72-tray"
+
+
+def url(campus_id: int) -> str:
+    return f"/api/campuses/{campus_id}/placement/"
+
+
+@pytest.fixture
+def full_fabric():
+    return import_campus(generate_spec("Full fabric", 4608, gpu_model="gb200"))
+
+
+def test_nothing_fits_answers_with_the_cheapest_proposal(planner_client, full_fabric):
+    res = planner_client.post(url(full_fabric.pk), {"node_model": NVL72, "racks": 40}, format="json")
+    assert res.status_code == 200, res.content
+    body = res.json()
+    assert body["feasible"] is False and body["binding_constraint"] == "fabric_ports"
+    proposal = body["proposal"]
+    assert proposal["feasible"] is True and proposal["hall"] == "H1"
+    kinds = {a["kind"] for a in proposal["additions"]}
+    assert {"leaf", "spine", "core", "optic"} <= kinds
+    for add in proposal["additions"]:
+        assert add["reason"] in {"fabric_ports", "cooling", "power", "grid", "space"}
+        assert add["count"] >= 1 and add["capex_usd"] >= 0
+    assert proposal["capex_usd"] == pytest.approx(sum(a["capex_usd"] for a in proposal["additions"]))
+    days = [a["lead_time_days"] for a in proposal["additions"] if a["lead_time_days"] is not None]
+    assert proposal["time_to_power_days"] == (max(days) if days else None)
+    assert len(proposal["option"]["racks"]) == 40
+
+
+def test_propose_is_a_boolean_and_unknown_fields_are_400(planner_client, full_fabric):
+    res = planner_client.post(
+        url(full_fabric.pk), {"node_model": NVL72, "racks": 1, "propose": "maybe"}, format="json"
+    )
+    assert res.status_code == 400 and "propose" in res.json()
+    res = planner_client.post(
+        url(full_fabric.pk), {"node_model": NVL72, "racks": 1, "propse": True}, format="json"
+    )
+    assert res.status_code == 400 and "propse" in res.json()
+    res = planner_client.post(
+        url(full_fabric.pk), {"node_model": NVL72, "racks": 1, "propose": True}, format="json"
+    )
+    assert res.status_code == 200 and res.json()["proposal"]["feasible"]
+
+
+def test_apply_as_branch_builds_the_proposal_and_the_branch_passes_every_design_check(
+    planner_client, full_fabric
+):
+    parent_export = export_campus(full_fabric)
+    before_risks = planner_client.get(f"/api/campuses/{full_fabric.pk}/summary/").json()["risks"]
+    res = planner_client.post(
+        url(full_fabric.pk), {"node_model": NVL72, "racks": 40, "apply_as_branch": "Grown"}, format="json"
+    )
+    assert res.status_code == 201, res.content
+    body = res.json()
+    branch = Campus.objects.get(pk=body["branch"])
+    proposal = body["proposal"]
+    # every addition is in the branch
+    for add in proposal["additions"]:
+        if add["kind"] in ("leaf", "spine", "core"):
+            parent = Switch.objects.get(campus=full_fabric, name=add["target"]).count
+            grown = Switch.objects.get(campus=branch, name=add["target"]).count
+            assert grown - parent == sum(
+                a["count"]
+                for a in proposal["additions"]
+                if a["kind"] == add["kind"] and a["target"] == add["target"]
+            )
+        elif add["category"] == "cooling" and add["names"]:
+            assert CoolingUnit.objects.filter(campus=branch, name__in=add["names"]).count() == add["count"]
+        elif add["category"] == "power" and add["kind"] != "utility_feed":
+            parent = PowerDevice.objects.get(campus=full_fabric, name=add["target"]).rated_kw
+            grown = PowerDevice.objects.get(campus=branch, name=add["target"]).rated_kw
+            assert grown - parent == pytest.approx(add["count"] * add["capacity_kw"])
+    new = Rack.objects.filter(campus=branch).exclude(
+        name__in=Rack.objects.filter(campus=full_fabric).values("name")
+    )
+    assert new.count() == 40
+    # the branch passes every check the generated design passes, redundancy included, and the summary
+    # names no new risk
+    assert design_problems(build_snapshot(branch)) == []
+    after_risks = planner_client.get(f"/api/campuses/{branch.pk}/summary/").json()["risks"]
+    assert len(after_risks) <= len(before_risks)
+    # the parent is unchanged
+    assert export_campus(Campus.objects.get(pk=full_fabric.pk)) == parent_export

@@ -1,0 +1,103 @@
+"""The expansion proposal on the floor map: a planner asks for two more NVL72 racks on a campus whose fabric
+is full; the map answers with the proposal's cost table (one row per addition the API lists, its total and
+time to power) and draws the proposal's racks dashed in their hall; applying it opens the branch with the
+racks and the added leaves.
+
+One generated 1,152-GPU GB200 campus (16 NVL72 racks, every leaf port used) for the module.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import PASSWORD, login, new_page, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
+
+PLANNER = "proposal-planner"
+NVL72 = "gb200-nvl72-tray"
+
+
+@pytest.fixture(scope="module")
+def full(django_db_setup, django_db_blocker):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.importer import import_campus
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        campus = import_campus(generate_spec("Proposal campus", 1152, gpu_model="gb200"))
+        user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield campus.id
+    with django_db_blocker.unblock():
+        Campus.objects.filter(parent_id=campus.id).delete()
+        Campus.objects.filter(pk=campus.id).delete()
+        get_user_model().objects.filter(username=PLANNER).delete()
+
+
+def test_the_map_draws_the_proposal_with_its_cost_table_and_applies_it(chromium, live_url, full):
+    context, page, watch = new_page(chromium, live_url, width=1440, height=1000)
+    login(page, PLANNER)
+    campus = full
+    page.goto(f"/campuses/{campus}/map/")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
+    page.select_option("[data-testid=placement-node_model]", NVL72)
+    page.fill("[data-testid=placement-racks]", "2")
+    page.click("[data-testid=placement-submit]")
+    page.wait_for_selector("[data-testid=proposal-table]")
+    # the same request straight to the API: the table shows exactly its additions and totals
+    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    answer = page.request.post(
+        f"/api/campuses/{campus}/placement/",
+        data={"node_model": NVL72, "racks": 2},
+        headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
+    ).json()
+    assert answer["feasible"] is False and answer["proposal"]["feasible"] is True
+    proposal = answer["proposal"]
+    assert page.get_attribute("[data-testid=placement-verdict]", "data-feasible") == "false"
+    rows = page.locator("[data-testid=proposal-addition]")
+    assert rows.count() == len(proposal["additions"])
+    assert sorted(rows.nth(k).get_attribute("data-kind") for k in range(rows.count())) == sorted(
+        a["kind"] for a in proposal["additions"]
+    )
+    assert "leaf" in {a["kind"] for a in proposal["additions"]}
+    assert float(page.get_attribute("[data-testid=proposal-capex]", "data-usd")) == pytest.approx(
+        proposal["capex_usd"]
+    )
+    days = page.get_attribute("[data-testid=proposal-time-to-power]", "data-days")
+    assert days == ("" if proposal["time_to_power_days"] is None else str(proposal["time_to_power_days"]))
+    # the proposal's racks drawn dashed in their hall
+    page.wait_for_selector("[data-testid=placement-result][data-ghosts]")
+    assert int(page.get_attribute("[data-testid=placement-result]", "data-ghosts")) == 2
+    screenshot(page, "map-proposal")
+
+    page.fill("[data-testid=placement-branch-name]", "Proposal campus – grown")
+    page.click("[data-testid=placement-apply]")
+    page.wait_for_url(lambda url: f"/campuses/{campus}/" not in url)
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    branch = page.request.get(f"/api/campuses/?parent={campus}&name=Proposal campus – grown").json()[
+        "results"
+    ][0]
+    racks = [
+        page.request.get(f"/api/campuses/{c}/summary/").json()["inventory"]["racks"]
+        for c in (campus, branch["id"])
+    ]
+    assert racks[1] == racks[0] + 2
+    leaves = {
+        c: sum(
+            s["count"]
+            for s in page.request.get(f"/api/switches/?campus={c}&limit=1000").json()["results"]
+            if s["tier"] == "leaf"
+        )
+        for c in (campus, branch["id"])
+    }
+    added = sum(a["count"] for a in proposal["additions"] if a["kind"] == "leaf")
+    assert leaves[branch["id"]] - leaves[campus] == added
+    watch.check()
+    context.close()
