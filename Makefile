@@ -18,19 +18,25 @@ help:
 
 # ---------------------------------------------------------------- setup (idempotent, stamp files)
 $(VENV)/bin/python:
+	@echo "==> [setup 1/4] Creating the Python virtual environment in $(VENV)"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
+# pip prints one line per package it collects, so a first install (about 2-3 minutes) shows it is moving.
 $(VENV)/.deps: pyproject.toml | $(VENV)/bin/python
-	$(VENV)/bin/pip install --quiet -e ".[dev]"
+	@echo "==> [setup 2/4] Installing the Python dependencies (about 2-3 minutes the first time)"
+	$(VENV)/bin/pip install --progress-bar off -e ".[dev]" | grep --line-buffered -E '^(Collecting|Successfully)' || true
+	@$(VENV)/bin/python -c "import django, celery, simpy" || { echo "pip install failed: run $(VENV)/bin/pip install -e '.[dev]' to see why"; exit 1; }
 	@touch $@
 
 frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	@echo "==> [setup 3/4] Installing the dashboard's npm packages (under a minute)"
 	cd frontend && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null)
 frontend/static/frontend/dist/.built: frontend/node_modules/.installed $(FRONTEND_SOURCES) frontend/package.json
+	@echo "==> [setup 4/4] Building the dashboard bundle"
 	cd frontend && npm run --silent build
 	@touch $@
 

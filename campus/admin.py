@@ -192,6 +192,13 @@ class EnergyStorageAdmin(InventoryAdmin):
     raw_id_fields = ("power_device",)
 
 
+@admin.register(models.StorageSystem)
+class StorageSystemAdmin(InventoryAdmin):
+    list_display = ("name", "kind", "campus", "building", "capacity_pb", "read_gb_s", "write_gb_s", "status")
+    list_filter = ("campus", "kind", "status")
+    search_fields = ("name",)
+
+
 @admin.register(models.PowerFeed)
 class PowerFeedAdmin(InventoryAdmin):
     list_display = ("__str__", "side", "rating_kw")

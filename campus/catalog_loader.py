@@ -7,7 +7,11 @@ Used by the seed migration and by `manage.py sync_catalog` after the defaults ch
 
 from __future__ import annotations
 
+from django.apps import apps as global_apps
+from django.contrib.auth.models import Group
+
 from campus import catalog_data
+from campus.models import GPUModel
 
 _SIMPLE = (
     ("GPUModel", catalog_data.GPU_MODELS),
@@ -19,8 +23,6 @@ _SIMPLE = (
 def sync_catalog(apps=None, overwrite: bool = False) -> dict[str, int]:
     """Insert missing catalog rows (and update existing ones when ``overwrite``); returns rows written per model."""
     if apps is None:
-        from django.apps import apps as global_apps
-
         apps = global_apps
     written: dict[str, int] = {}
 
@@ -61,10 +63,6 @@ def sync_catalog(apps=None, overwrite: bool = False) -> dict[str, int]:
 
 def ensure_catalog_and_roles() -> None:
     """Seed the catalog and the role groups when they are missing (one query when they are there)."""
-    from django.contrib.auth.models import Group
-
-    from campus.models import GPUModel
-
     if GPUModel.objects.exists() and Group.objects.filter(name="planner").exists():
         return
     sync_catalog()

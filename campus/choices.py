@@ -145,3 +145,8 @@ class Climate(models.TextChoices):
     ULANQAB_CN = "ulanqab-cn", "Ulanqab, China"
     ABILENE_US = "abilene-us", "Abilene (Texas), US"
     COLUMBUS_US = "columbus-us", "Columbus (Ohio), US"
+
+
+class StorageKind(models.TextChoices):
+    PARALLEL_FS = "parallel-fs", "Parallel file system"
+    OBJECT_STORE = "object-store", "Object store"

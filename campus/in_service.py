@@ -39,6 +39,7 @@ PARENT_PATHS: dict[str, tuple[str, ...]] = {
         "downstream_device__building__",
     ),
     "EnergyStorage": ("building__",),
+    "StorageSystem": ("building__",),
     "CoolingPlant": ("building__",),
     "CoolingUnit": ("hall__", "hall__building__", "plant__", "plant__building__"),
     "Pod": ("building__",),

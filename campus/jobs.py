@@ -37,14 +37,20 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
+from celery import signature
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
-from campus import state
-from campus.models import Job
+from campus import branching, state
+from campus.interchange.catalog import db_catalog
+from campus.interchange.formats import SpecFormatError, ZlibReader, parse_json_stream, parse_spec
+from campus.interchange.generate import GeneratorError, generate
+from campus.interchange.importer import SpecError, import_campus, spec_counts
+from campus.models import Campus, Job
+from simulations.runs.reaper import broker_backlog
 
 log = logging.getLogger(__name__)
 
@@ -127,8 +133,6 @@ class CompressedSpool:
 
 
 def send(job_id: int) -> None:
-    from celery import signature
-
     signature(RUN_JOB_TASK, args=(job_id,)).apply_async()
 
 
@@ -280,10 +284,6 @@ def fail_job(job_id: int, field: str | None, detail: str, errors: list | None = 
 
 
 def _work(job: Job, progress: JobProgress) -> None:
-    from campus.interchange.catalog import db_catalog
-    from campus.interchange.formats import SpecFormatError, ZlibReader, parse_json_stream, parse_spec
-    from campus.interchange.generate import GeneratorError, generate
-
     if job.kind == Job.Kind.BRANCH:
         _branch(job, progress)
         return
@@ -341,8 +341,6 @@ def _store(
 ) -> None:
     """Validate and write the campus, and mark the job succeeded, in one transaction. ``seconds`` gets the
     time of each stage (the commit's is the job's run time less the stages)."""
-    from campus.interchange.importer import SpecError, import_campus, spec_counts
-
     try:
         counts = spec_counts(spec) if isinstance(spec, dict) else {}
     except (TypeError, KeyError, AttributeError):
@@ -406,11 +404,6 @@ def _store(
 
 def _branch(job: Job, progress: JobProgress) -> None:
     """Copy the parent into the branch and mark the job's campus, in one transaction."""
-    from django.db import IntegrityError
-
-    from campus import branching
-    from campus.models import Campus
-
     started = time.perf_counter()
     parent_id, name = job.params.get("parent"), str(job.params.get("name", "")).strip()
     parent = Campus.objects.filter(pk=parent_id).first()
@@ -497,8 +490,6 @@ class _Abandoned(Exception):
 
 def reap_stale_jobs(now=None) -> dict[str, list[int]]:
     """Fail running jobs whose worker stopped beating; re-send (or fail) queued jobs whose message was lost."""
-    from simulations.runs.reaper import broker_backlog
-
     now = now or timezone.now()
     report: dict[str, list[int]] = {"failed": [], "resent": [], "succeeded": []}
     stale = stale_s()

@@ -38,6 +38,7 @@ TABLES = {
     "campus_powerdevice": ("campus_id", "{keys}"),
     "campus_powerfeed": ("campus_id", "{keys}"),
     "campus_energystorage": ("campus_id", "{keys}"),
+    "campus_storagesystem": ("campus_id", "{keys}"),
     "campus_coolingplant": ("campus_id", "{keys}"),
     "campus_coolingunit": ("campus_id", "{keys}"),
     "campus_pod": ("campus_id", "{keys}"),

@@ -11,6 +11,7 @@ const options = {
     map: "src/pages/map/index.js",
     scenarios: "src/pages/scenarios/index.js",
     compare: "src/pages/compare/index.js",
+    inventory: "src/pages/inventory/index.js",
     style: "src/styles/main.css",
   },
   bundle: true,

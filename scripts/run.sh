@@ -51,8 +51,9 @@ stop() {
   wait 2>/dev/null || true
   echo "stopped."
 }
-trap 'stop; exit 130' INT
-trap 'stop; exit 143' TERM
+# A stop asked for (Ctrl-C, or SIGTERM from a service manager or `make`'s caller) that stopped everything is a
+# clean end: exit 0, so `make run` does not report "Error 130/143" after a normal stop.
+trap 'stop; exit 0' INT TERM
 trap stop EXIT
 
 # The worker first: pids[0] is the one told to hand a running task back.

@@ -15,7 +15,7 @@ import numpy as np
 from celery.schedules import crontab
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
 from django.db.models import Q
 
@@ -314,6 +314,13 @@ class Schedule(models.Model):
     )
     # [{"metric": "ettr", "op": "<", "value": 0.9, "stat": "mean"}]; "campus.<name>" tests the campus summary.
     thresholds = models.JSONField(default=list, blank=True)
+    # Where a flagged run is announced: an HTTP(S) URL that receives a JSON POST (simulations.runs.notify).
+    webhook_url = models.URLField(
+        max_length=512,
+        blank=True,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text="POSTed a JSON note when a run of this schedule crosses a threshold (blank: none).",
+    )
     enabled = models.BooleanField(default=True)
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask",

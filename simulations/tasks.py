@@ -16,7 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
 from campus.jobs import reap_stale_jobs
 
-from .runs import dispatch, execute, launch, reaper
+from .runs import dispatch, execute, launch, notify, reaper
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,17 @@ def run_schedule(schedule_id: int) -> int | None:
     """One firing of a schedule (from beat): a new run; thresholds flag it when it finishes."""
     run = launch.run_schedule(schedule_id)
     return run.pk if run else None
+
+
+@shared_task(bind=True, name="simulations.tasks.notify_threshold", ignore_result=True, max_retries=2)
+def notify_threshold(self, run_id: int) -> int | None:
+    """POST a flagged scheduled run's notice to its schedule's webhook (``runs.notify``); a receiver out of
+    reach is tried again a minute later, twice."""
+    try:
+        return notify.post(run_id)
+    except OSError as exc:  # URLError, a timeout, a refused connection
+        log.warning("run %s: the schedule's webhook could not be reached: %s", run_id, exc)
+        raise self.retry(exc=exc, countdown=60) from None
 
 
 @shared_task(base=RunTask, name="simulations.tasks.reap_stale_runs")

@@ -198,6 +198,17 @@ class EnergyStorageFactory(factory.django.DjangoModelFactory):
         model = models.EnergyStorage
 
 
+class StorageSystemFactory(factory.django.DjangoModelFactory):
+    campus = factory.SubFactory(CampusFactory)
+    name = factory.Sequence(lambda n: f"FS-{n}")
+    capacity_pb = 10.0
+    read_gb_s = 500.0
+    write_gb_s = 400.0
+
+    class Meta:
+        model = models.StorageSystem
+
+
 class PowerFeedFactory(factory.django.DjangoModelFactory):
     """A rack feed by default; pass ``downstream_device=…, rack=None`` for a device-to-device feed."""
 

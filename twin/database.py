@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import datetime
 
+import psycopg
 from django.conf import settings
+from psycopg.adapt import Loader
+from psycopg.pq import Format
 
 
 def _c_timestamptz_loader():
-    """psycopg's C ``timestamptz`` text loader, or ``None`` without the C extension (or psycopg 3)."""
-    try:
-        import psycopg
-        from psycopg.pq import Format
-    except ImportError:  # psycopg2 or no PostgreSQL driver: nothing to do
-        return None
+    """psycopg's C ``timestamptz`` text loader, or ``None`` without the C extension."""
     if psycopg.pq.__impl__ not in ("c", "binary"):
         return None
     loader = psycopg.adapters.get_loader(psycopg.adapters.types["timestamptz"].oid, Format.TEXT)
@@ -34,8 +32,6 @@ def _c_timestamptz_loader():
 
 
 def _utc_loader_class(c_loader, django_loader):
-    from psycopg.adapt import Loader
-
     class UtcTimestamptzLoader(Loader):
         """Django's UTC ``timestamptz`` loader with the C parser's speed (see the module's docstring)."""
 
@@ -66,8 +62,6 @@ def use_c_timestamp_loader(sender, connection, **kwargs) -> None:
     c_loader = _c_timestamptz_loader()
     if c_loader is None:
         return
-    from psycopg.pq import Format
-
     adapters = connection.connection.adapters
     oid = adapters.types["timestamptz"].oid
     django_loader = adapters.get_loader(oid, Format.TEXT)

@@ -20,6 +20,9 @@ from rest_framework.decorators import api_view, authentication_classes, permissi
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from twin.celery import app
+from twin.worker_heartbeat import live_workers
+
 LIVE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 LIVENESS_OPERATION = {
@@ -70,8 +73,6 @@ def _database() -> dict:
 
 
 def _broker_and_workers() -> tuple[dict, dict]:
-    from twin.celery import app
-
     broker = {"url": app.conf.broker_url.split("@")[-1] if app.conf.broker_url else ""}
     try:
         with app.connection_for_write() as conn:
@@ -86,8 +87,6 @@ def _broker_and_workers() -> tuple[dict, dict]:
         # kombu's filesystem transport has no broadcast; workers there report through their heartbeat file.
         replies = {}
     if not replies:
-        from twin.worker_heartbeat import live_workers
-
         replies = {name: {"ok": "pong"} for name in live_workers()}
     return broker, {"ok": bool(replies), "count": len(replies), "names": sorted(replies)}
 

@@ -1,10 +1,13 @@
 from campus.api import (
     calculators,
     campus_views,
+    device_views,
     inventory_views,
     job_views,
     site_climate_views,
     spec_views,
+    step_time_views,
+    storage_views,
     user_views,
     weather_views,
 )
@@ -24,6 +27,7 @@ REGISTRY = [
     ("power-devices", inventory_views.PowerDeviceViewSet, "powerdevice"),
     ("power-feeds", inventory_views.PowerFeedViewSet, "powerfeed"),
     ("energy-storage", inventory_views.EnergyStorageViewSet, "energystorage"),
+    ("storage-systems", storage_views.StorageSystemViewSet, "storagesystem"),
     ("cooling-plants", inventory_views.CoolingPlantViewSet, "coolingplant"),
     ("cooling-units", inventory_views.CoolingUnitViewSet, "coolingunit"),
     ("nodes", inventory_views.NodeViewSet, "node"),
@@ -47,6 +51,8 @@ router.register("jobs", job_views.JobViewSet, basename="job")
 urlpatterns = [
     # Paths of other modules (spec import/export) go here, before the router's.
     *calculators.urlpatterns,
+    *device_views.urlpatterns,
+    *step_time_views.urlpatterns,
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,

@@ -10,6 +10,7 @@ from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
 from campus.fidelity.plant import CASES as PLANT_CASES
 from campus.fidelity.scorecard import Case, Outcome, evaluate, failed, summary_line, table
+from campus.fidelity.step_time import CASES as STEP_TIME_CASES
 from campus.fidelity.training import CASES as TRAINING_CASES
 
 CASES: list[Case] = [
@@ -17,6 +18,7 @@ CASES: list[Case] = [
     *DISTRIBUTION_CASES,
     *PLANT_CASES,
     *TRAINING_CASES,
+    *STEP_TIME_CASES,
     *CLUSTER_CASES,
     *DYNAMICS_CASES,
 ]

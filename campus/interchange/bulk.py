@@ -26,6 +26,7 @@ from campus.models import (
     PowerFeed,
     Rack,
     Row,
+    StorageSystem,
     Switch,
     UtilityFeed,
 )
@@ -102,6 +103,7 @@ CLEAR_ORDER = (
     CoolingPlant,
     Pod,
     EnergyStorage,
+    StorageSystem,
     PowerDevice,
     Row,
     DataHall,

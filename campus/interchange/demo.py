@@ -16,6 +16,10 @@ from campus.interchange.importer import import_campus
 from campus.models import Campus
 
 DEMO_NAME = "Demo campus"
+# Two phases, so that the dashboard's "as of" day has something to show: building 1 (the H100 islands) in
+# service first, building 2 (GB200 and MI300X) fifteen months later. Both dates are past, so today's figures
+# are the whole campus's; an earlier day shows phase 1 alone (docs/planning.md, "Phases by date").
+DEMO_PHASES = {"B1": "2025-03-01", "B2": "2026-06-01"}
 # Two H100 islands of 2,048 fill building 1 (hall limit 6 MW, building limit 12 MW); GB200 and MI300X
 # islands go to building 2.
 DEMO_MIX = (
@@ -26,6 +30,14 @@ DEMO_MIX = (
 
 
 def demo_spec() -> dict:
+    spec = _generated()
+    for building in spec["buildings"]:
+        if building["name"] in DEMO_PHASES:
+            building["in_service_date"] = DEMO_PHASES[building["name"]]
+    return spec
+
+
+def _generated() -> dict:
     return generate_spec(
         DEMO_NAME,
         mix=[dict(m) for m in DEMO_MIX],

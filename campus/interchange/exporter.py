@@ -15,6 +15,7 @@ from django.db.models import Count, Min
 
 from campus.choices import FeedSide, NodeStatus
 from campus.interchange.schema import SPEC_VERSION
+from campus.interchange.storage import export_storage_systems
 from campus.models import (
     Building,
     Campus,
@@ -301,6 +302,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         store.update(_dates(row))
         energy_storage.append(store)
 
+    storage_systems = export_storage_systems(cid, building_name)
+
     cooling_plants = []
     for row in CoolingPlant.objects.filter(campus_id=cid).order_by("name").values():
         plant = _fields(CoolingPlant, row, ("name", "kind"), ("name", "kind"))
@@ -412,6 +415,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         ("power_devices", power_devices),
         ("power_feeds", power_feeds),
         ("energy_storage", energy_storage),
+        ("storage_systems", storage_systems),
         ("cooling_plants", cooling_plants),
         ("cooling_units", cooling_units),
         ("pods", pods),

@@ -7,6 +7,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import ijson
 import yaml
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -133,8 +134,6 @@ def parse_json_stream(stream) -> Any:
     """Parse a JSON spec from a binary file as it is read (ijson over yajl), numbers as int or float.
 
     The text is never held whole: only the document being built is in memory."""
-    import ijson
-
     try:
         documents = ijson.items(stream, "", use_float=True)
         document = next(documents)

@@ -29,6 +29,7 @@ from campus.interchange.bulk import (
     insert_rows,
 )
 from campus.interchange.rules import server_power_w
+from campus.interchange.storage import write_storage_systems
 from campus.interchange.validation import (
     PHASE_FIELDS,
     CatalogIndex,
@@ -123,6 +124,7 @@ def spec_counts(data: dict) -> dict[str, int]:
         "gpus": sum(g["count"] * gpus_per.get(g["model"], 0) for r in racks for g in r.get("nodes", [])),
         "power_devices": len(data.get("power_devices", [])),
         "energy_storage": len(data.get("energy_storage", [])),
+        "storage_systems": len(data.get("storage_systems", [])),
         "cooling_plants": len(data.get("cooling_plants", [])),
         "cooling_units": len(data.get("cooling_units", [])),
         "pods": len(data.get("pods", [])),
@@ -353,6 +355,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
         progress,
         "energy_storage",
     )
+    write_storage_systems(cid, data, building_id, progress)
 
     # Cooling.
     plants = bulk(

@@ -32,6 +32,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from campus.analysis.rackscale import whole_rack_nodes
+from campus.catalog_data import NIC_KINDS
 from campus.interchange.generator.common import RACK_DEPTH_M, RACK_WIDTH_M
 
 __all__ = [
@@ -277,8 +278,6 @@ def partial_domain_day(rack: str, slug: str, items: Iterable[Phased], whole: int
 def server_power_w(gpus_per_node: int, tdp_w: float, overhead_w: float, nics: int, nic_kind: str) -> float:
     """One server at full GPU TDP, W: its GPUs, the rest of the server and its NICs' extra draw (the
     analytics' ``CampusSnapshot.node_power_w``)."""
-    from campus.catalog_data import NIC_KINDS
-
     extra = float(NIC_KINDS.get(nic_kind, {}).get("extra_w_per_nic", 0.0))
     return gpus_per_node * tdp_w + overhead_w + nics * extra
 

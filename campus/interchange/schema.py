@@ -22,6 +22,7 @@ from campus.choices import (
     PowerDeviceKind,
     Redundancy,
     Status,
+    StorageKind,
     SwitchTier,
     Topology,
 )
@@ -217,6 +218,23 @@ ENERGY_STORAGE = _obj(
     required=("name", "power_mw", "energy_mwh"),
 )
 
+STORAGE_SYSTEM = _obj(
+    {
+        "name": _name(),
+        "building": _name(),
+        "kind": _enum(StorageKind),
+        "capacity_pb": _num(0.001, 1_000_000),
+        "read_gb_s": _num(0.001, 10_000_000),
+        "write_gb_s": _num(0.001, 10_000_000),
+        "power_kw": _num(0, 1_000_000),
+        "racks": _int(0, 100_000),
+        "frontend_gbps_per_node": _num(1, 100_000),
+        "status": _enum(Status),
+        **PHASES,
+    },
+    required=("name", "capacity_pb", "read_gb_s", "write_gb_s"),
+)
+
 POWER_FEED = _obj(
     {
         "from": _name(),
@@ -329,6 +347,7 @@ CAMPUS_SPEC_SCHEMA: dict[str, Any] = {
             "power_devices": _list(POWER_DEVICE),
             "power_feeds": _list(POWER_FEED),
             "energy_storage": _list(ENERGY_STORAGE, 100_000),
+            "storage_systems": _list(STORAGE_SYSTEM, 10_000),
             "cooling_plants": _list(COOLING_PLANT),
             "cooling_units": _list(COOLING_UNIT),
             "pods": _list(POD, 10_000),

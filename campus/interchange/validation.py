@@ -205,6 +205,9 @@ class SpecChecker:
             self._unique(self.devices, dev["name"], f"power_devices[{i}].name", "power device")
         for i, store in enumerate(data.get("energy_storage", [])):
             self._unique(self.storage, store["name"], f"energy_storage[{i}].name", "energy storage")
+        storage_systems: dict[str, str] = {}
+        for i, system in enumerate(data.get("storage_systems", [])):
+            self._unique(storage_systems, system["name"], f"storage_systems[{i}].name", "storage system")
         for i, plant in enumerate(data.get("cooling_plants", [])):
             self._unique(self.plants, plant["name"], f"cooling_plants[{i}].name", "cooling plant")
         for i, unit in enumerate(data.get("cooling_units", [])):
@@ -371,6 +374,9 @@ class SpecChecker:
             where = kinds.get(device, {}).get("building")
             if where is not None and store.get("building") is not None and where != store["building"]:
                 self.error(f"{path}.power_device", f'power device "{device}" is in building "{where}"')
+
+        for i, system in enumerate(self.data.get("storage_systems", [])):
+            self._ref(self.buildings, system.get("building"), f"storage_systems[{i}].building", "building")
 
         children: dict[str, list[tuple[str, int]]] = {}
         for i, feed in enumerate(self.data.get("power_feeds", [])):

@@ -6,6 +6,7 @@ from .jobs import Job
 from .network import Link, Pod, Switch
 from .power import EnergyStorage, PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
+from .storage import StorageSystem
 from .weather import CampusWeather
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "PowerFeed",
     "Rack",
     "Row",
+    "StorageSystem",
     "Switch",
     "SwitchModel",
     "UtilityFeed",

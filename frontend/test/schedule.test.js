@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { cronWords, scheduleWhen, thresholdText } from "../src/lib/schedule.js";
+import { cronFrom, cronWords, scheduleWhen, thresholdText } from "../src/lib/schedule.js";
 
 test("common crontabs read as words, in UTC", () => {
   assert.equal(cronWords("0 2 * * *"), "every day at 02:00 UTC");
@@ -47,4 +47,18 @@ test("every daily crontab names its own hour and minute", () => {
 test("a threshold names its metric in words, not by its key", () => {
   assert.equal(thresholdText({ metric: "ettr", stat: "mean", op: "<", value: 0.9 }), "ETTR (mean) < 0.9");
   assert.equal(thresholdText({ metric: "max_gpu_temp_c", op: ">", value: 85 }), "Max GPU temp (°C) > 85");
+});
+
+test("the form's presets write the crontab crontab(5) reads as the preset says", () => {
+  assert.equal(cronFrom({ preset: "daily", time: "02:30" }), "30 2 * * *");
+  assert.equal(cronWords(cronFrom({ preset: "daily", time: "02:30" })), "every day at 02:30 UTC");
+  assert.equal(cronFrom({ preset: "weekdays", time: "06:00" }), "0 6 * * 1-5");
+  assert.equal(cronWords(cronFrom({ preset: "weekly", time: "06:30", day: 1 })), "every Monday at 06:30 UTC");
+  assert.equal(cronFrom({ preset: "minutes", every: 15 }), "*/15 * * * *");
+  assert.equal(cronWords(cronFrom({ preset: "hourly", minute: 5 })), "every hour at minute 5");
+  assert.equal(
+    cronWords(cronFrom({ preset: "monthly", time: "00:00", dayOfMonth: 1 })),
+    "on the 1st of every month at 00:00 UTC",
+  );
+  assert.equal(cronFrom({ preset: "custom", custom: "  0  3 * *   0 " }), "0 3 * * 0");
 });

@@ -17,6 +17,9 @@ const PURE = [
   "schema.js",
   "floorgeometry.js",
   "schedule.js",
+  "rackunits.js",
+  "sheet.js",
+  "scaling.js",
 ];
 
 /** @param {string} dir @returns {string[]} */

@@ -211,6 +211,7 @@ class ScheduleSerializer(SimulationSerializer):
             "replicas",
             "seed",
             "thresholds",
+            "webhook_url",
             "enabled",
             "periodic_task",
             "owner",

@@ -17,6 +17,7 @@ from simulations.engine.kinds import (
     liquid_cooling,
     power_capping,
     power_dynamics,
+    training_step,
 )
 
 # In the order the forms and the API list them.
@@ -27,6 +28,7 @@ PACKAGES: tuple[ScenarioModel, ...] = (
     failure_cascade,
     power_dynamics,
     heat_wave,
+    training_step,
 )
 
 # A plain StrEnum (the Django choices, ``simulations.choices``, derive from it):

@@ -19,7 +19,7 @@ from simulations.engine.params import title_of
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
-from . import campus_state, plans
+from . import campus_state, notify, plans
 
 
 def pack_series(series: dict[str, Any]) -> bytes:
@@ -202,6 +202,7 @@ def _succeed(run: Run, summary: dict[str, Any], reasons: list[dict[str, Any]]) -
     )
     RunChunk.objects.filter(run=run).update(state=RunChunk.State.DONE)
     plans.forget(run.pk)
+    notify.send_on_commit(run)
 
 
 def campus_values(run: Run) -> dict[str, float]:

@@ -4,6 +4,7 @@ published table values, and heat waves warm the air without adding moisture."""
 from __future__ import annotations
 
 import numpy as np
+import psychrolib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -164,6 +165,34 @@ def test_dew_point_and_humidity_invert_each_other(t, rh):
 def test_saturated_air_wet_bulb_equals_dry_bulb():
     t = np.array([-15.0, 0.5, 10.0, 30.0])
     np.testing.assert_allclose(w.wet_bulb_c(t, t), t, atol=0.02)
+
+
+# ------------------------------------------------------------------ psychrometrics against PsychroLib
+
+# PsychroLib (Meyer and Thevenard 2019, J. Open Source Softw. 4(33), 1137) implements the same ASHRAE
+# Handbook-Fundamentals 2017 ch. 1 equations one value at a time, independently of this code. Where the
+# conventions meet (PsychroLib takes a dew point below 0.01 °C over ice, this code over water, as weather
+# stations report it) the two agree to PsychroLib's bisection tolerance, 0.001 K.
+psychrolib.SetUnitSystem(psychrolib.SI)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.5, 50.0), st.floats(0.0, 1.0), st.floats(0.0, 2500.0))
+def test_wet_bulb_agrees_with_psychrolib(t, moisture, elevation_m):
+    td = 0.02 + moisture * (t - 0.02)  # a dew point above the triple point, at most the dry bulb
+    p = w.pressure_at_elevation_pa(elevation_m)
+    assert p == pytest.approx(psychrolib.GetStandardAtmPressure(elevation_m), rel=1e-9)
+    expected = psychrolib.GetTWetBulbFromTDewPoint(t, td, p)
+    assert float(w.wet_bulb_c(t, td, p)) == pytest.approx(expected, abs=1e-3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-60.0, 60.0))
+def test_saturation_pressure_agrees_with_psychrolib(t):
+    # PsychroLib: over ice below the triple point, over water above it
+    over_ice = t < psychrolib.TRIPLE_POINT_WATER_SI
+    got = float(w.saturation_vapour_pressure_pa(t, over_ice=over_ice))
+    assert got == pytest.approx(psychrolib.GetSatVapPres(t), rel=1e-9)
 
 
 # ------------------------------------------------------------------ heat waves and the snapshot

@@ -19,6 +19,7 @@ def one_of_each(db):
     f.CoolingPlantFactory(campus=campus)
     f.UtilityFeedFactory(campus=campus)
     f.EnergyStorageFactory(campus=campus)
+    f.StorageSystemFactory(campus=campus)
     f.SwitchFactory(campus=campus)
     f.PodFactory(campus=campus)
     f.FailureRateFactory()

@@ -59,6 +59,9 @@ def small_campus(name: str = "Small") -> Campus:
     spec.setdefault("energy_storage", []).append(
         {"name": "BESS-1", "building": "B1", "power_device": "SUB-A", "power_mw": 0.5, "energy_mwh": 2.0}
     )
+    spec.setdefault("storage_systems", []).append(
+        {"name": "FS-1", "building": "B1", "capacity_pb": 2.0, "read_gb_s": 100.0, "write_gb_s": 80.0}
+    )
     campus = import_campus(spec)
     hours = np.linspace(-5.0, 30.0, 8760)
     CampusWeather.objects.create(
@@ -407,7 +410,11 @@ def test_two_unrelated_campuses_compare_by_name(planner_client):
     assert changed[("rack", "R01-01")] == {"design_kw": [40.8, 42.0]}
     assert changed[("campus", "(one per campus)")] == {"grid_capacity_mw": [2.0, 3.0]}
     removed = {(o["model"], o["name"]) for o in body["objects"]["removed"]}
-    assert removed == {("campusweather", "(one per campus)"), ("energystorage", "BESS-1")}
+    assert removed == {
+        ("campusweather", "(one per campus)"),
+        ("energystorage", "BESS-1"),
+        ("storagesystem", "FS-1"),
+    }
     assert body["figures"]["power.grid_capacity_mw"] == [2.0, 3.0, 1.0]
 
 

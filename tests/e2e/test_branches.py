@@ -71,6 +71,14 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         login(page, USER)
         page.goto(f"/campuses/{campus}/")
         page.wait_for_selector("[data-testid=branch-list][data-ready=true]")
+        # an empty name (spaces only) is said beside the field, and nothing is sent
+        posts = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        page.fill("[data-testid=branch-name]", "   ")
+        page.click("[data-testid=branch-create]")
+        page.wait_for_selector("[data-testid=branch-error]")
+        assert "Give the branch a name" in page.inner_text("[data-testid=branch-error]")
+        assert page.get_attribute("[data-testid=branch-name]", "aria-invalid") == "true" and posts == []
         # a name in use is refused on the field
         page.fill("[data-testid=branch-name]", "Branch base campus")
         page.click("[data-testid=branch-create]")
@@ -97,6 +105,9 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         assert changed.ok, changed.text()
         page.wait_for_selector(f"[data-testid=branch-{campus}]")
         assert "(parent)" in page.inner_text(f"[data-testid=branch-{campus}]")
+        # the new branch opened: this page is the branch's, labelled so
+        assert page.url.endswith(f"/campuses/{branch['id']}/")
+        assert "(this branch)" in page.inner_text(f"[data-testid=branch-{branch['id']}]")
         page.click(f"[data-testid=compare-{campus}]")
         page.wait_for_selector("#compare[data-ready=true]")
         row = page.locator(f'[data-object="rack:{rack["name"]}"][data-field=design_kw]')
@@ -135,9 +146,17 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         }
         assert overview == compared
         assert "(branch)" in page.inner_text(f"[data-testid=branch-{branch['id']}]")
+        assert "(this" not in page.inner_text(f"[data-testid=branch-{branch['id']}]")
         screenshot(page, "branches-overview", full_page=True)
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(AXE_RUN) == []
+        # the compare page of the parent opens on a placeholder: picking the only branch is a change
+        page.goto(f"/campuses/{campus}/compare/")
+        picker = page.locator("[data-testid=compare-against]")
+        assert picker.input_value() == ""
+        picker.select_option(str(branch["id"]))
+        page.wait_for_url(lambda url: f"against={branch['id']}" in url)
+        page.wait_for_selector("#compare[data-ready=true]")
         watch.check()
     finally:
         context.close()

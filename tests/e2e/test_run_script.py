@@ -109,6 +109,10 @@ def test_ctrl_c_stops_web_worker_and_beat_cleanly(tmp_path):
         failed = ",".join(f"power:{100000 + i}" for i in range(500))
         assert status_of(f"http://127.0.0.1:{port}/api/campuses/1/impact/?failed={failed}") == 401
 
+        # The sign-in page names the demo account that run.sh created, with its password.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/login/", timeout=30) as response:
+            assert 'data-testid="demo-hint"' in response.read().decode()
+
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in the terminal does
         try:
             proc.wait(timeout=STOP_TIMEOUT_S)
@@ -119,6 +123,9 @@ def test_ctrl_c_stops_web_worker_and_beat_cleanly(tmp_path):
         text = log_path.read_text(errors="replace")
         assert "SIGKILL" not in text, text[-3000:]
         assert "stopped." in text
+        assert proc.returncode == 0, f"a clean stop exits 0, not {proc.returncode}"  # no make: *** Error 130
+        # the embedded broker's connections name their host: no "No hostname was supplied" per task
+        assert "No hostname was supplied" not in text, text[-3000:]
         time.sleep(0.5)
         assert processes_with(f"TWIN_VAR_DIR={var}") == []
     finally:

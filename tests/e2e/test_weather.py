@@ -55,14 +55,24 @@ def test_the_climate_picker_changes_the_campus_climate(planner_page, demo):
     screenshot(page, "overview-weather", full_page=True)
 
     target = "phoenix-us" if before["climate"] != "phoenix-us" else "dublin-ie"
+    # Picking a climate asks first: Cancel sends nothing and puts the picker back.
+    patches = []
+    page.on("request", lambda r: patches.append(r.url) if r.method == "PATCH" else None)
+    picker.select_option(target)
+    page.wait_for_selector("[data-testid=climate-confirm]")
+    screenshot(page, "overview-climate-confirm")
+    page.click("[data-testid=climate-cancel]")
+    assert picker.input_value() == before["climate"] and patches == []
+    assert api(page, f"/api/campuses/{campus_id}/weather/")["climate"] == before["climate"]
     try:
+        picker.select_option(target)
         with (
             page.expect_response(
                 lambda r: r.request.method == "PATCH" and "/api/campuses/" in r.url
             ) as patch,
             page.expect_response(lambda r: r.request.method == "GET" and r.url.endswith("/weather/")),
         ):
-            picker.select_option(target)
+            page.click("[data-testid=climate-confirm]")
         assert patch.value.ok
         page.wait_for_function(
             f"document.querySelector('[data-testid=climate-picker]')?.value === '{target}' && "

@@ -72,6 +72,7 @@ def test_pickers_are_marked_in_the_schema():
         ("failure_cascade", {"duration_days": 3}),
         ("power_dynamics", {"duration_seconds": 60.0, "search": False}),
         ("heat_wave", {"days": 1}),
+        ("training_step", {"model": "llama3-8b", "tp": 8, "pp": 1, "global_batch": 8}),
     ],
 )
 def test_every_metric_and_series_a_kind_produces_is_in_its_catalogue(kind, params):
@@ -183,7 +184,9 @@ def test_failure_cascade_names_goodput_and_the_largest_loss():
 
 
 def test_grid_limit_without_a_shortfall_says_nothing_had_to_give():
-    words, _ = _explain("grid_limit", campus(grid_capacity_kw=1e6), {})
+    # a quarter of a 1 GW connection cut: the campus still fits (the default event, 75 % of the campus's own
+    # draw, always binds)
+    words, _ = _explain("grid_limit", campus(grid_capacity_kw=1e6), {"events": [{"cut_fraction": 0.25}]})
     assert words == ["The campus's demand stayed within the grid limit throughout; nothing had to give."]
 
 

@@ -110,3 +110,25 @@ def test_a_capacity_schedule_replaces_the_base_capacity_from_its_start():
     assert np.all(limit[(t >= 1) & (t < 4)] == 300.0) and np.all(limit[t >= 4] == 1000.0)
     assert np.all(r.series["grid_kw"][(t >= 1) & (t < 4)] <= 300.0 + 1e-6)
     assert r.metrics["shortfall_events"] == 1
+
+
+def test_the_default_event_leaves_three_quarters_of_the_campus_draw_so_it_binds():
+    # A grid connection four times the campus's draw: a cut of a quarter of it would never bind. The default
+    # event (no cut_fraction) sets the limit to 75 % of the full draw, the Phoenix field test's 25 % cut of
+    # the cluster's own power, whatever the connection's size.
+    first = run_replica("grid_limit", campus(), {"duration_hours": 5, "events": [], "policy": "cap"}, seed=3)
+    full_kw = first.series["demand_kw"][0]
+    big = campus(grid_capacity_kw=4 * full_kw)
+    r = run_replica(
+        "grid_limit",
+        big,
+        {"duration_hours": 5, "events": [{"start_hours": 2, "duration_hours": 1}], "policy": "cap"},
+        seed=3,
+    )
+    t, limit = r.series["t_hours"], r.series["limit_kw"]
+    assert np.allclose(limit[(t >= 2) & (t < 3)], 0.75 * full_kw)
+    assert np.allclose(limit[(t < 2) | (t >= 3)], 4 * full_kw)
+    assert r.metrics["shortfall_mwh"] == pytest.approx(0.25 * full_kw * 1.0 / 1000)
+    # a cut_fraction given keeps its meaning: a share of the grid capacity
+    given = run_replica("grid_limit", big, {"duration_hours": 5, "events": [CUT], "policy": "cap"}, seed=3)
+    assert given.metrics["shortfall_mwh"] == 0

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scipy import signal
 
 from simulations.engine.kinds.power_dynamics import model as pd
 from simulations.engine.kinds.power_dynamics import plan as pd_plan
@@ -182,6 +183,26 @@ def test_rate_limit_and_sliding_extremes_match_brute_force():
     hi, lo = stream.sliding_extremes(x, 17)
     for i in range(0, 500 - 16, 37):
         assert hi[0, i] == x[0, i : i + 17].max() and lo[0, i] == x[0, i : i + 17].min()
+
+
+def test_the_window_and_the_welch_sums_are_scipys():
+    # scipy.signal: the periodic flat-top window, and Welch's method on the whole buffer (half-overlapping
+    # segments, each segment's mean removed, "spectrum" scaling: |X|^2 / (sum w)^2, doubled off DC and
+    # Nyquist) from the streamed frame sums
+    for n in (8, 255, 256, 4096):
+        np.testing.assert_allclose(stream.flattop(n), signal.windows.flattop(n, sym=False), atol=1e-14)
+    rng = np.random.default_rng(2)
+    n = 64
+    buf = rng.normal(size=(3, 1000)).cumsum(axis=-1) + np.sin(2 * np.pi * 0.1 * np.arange(1000))
+    sums, used = stream._welch_frames(buf, n)
+    frames = 1 + (buf.shape[-1] - n) // (n // 2)
+    assert used == frames * (n // 2)
+    _, expected = signal.welch(
+        buf, window=signal.windows.flattop(n, sym=False), nperseg=n, noverlap=n // 2, scaling="spectrum"
+    )
+    ours = sums / frames / stream.flattop(n).sum() ** 2
+    ours[..., 1:-1] *= 2.0
+    np.testing.assert_allclose(ours, expected, rtol=1e-9)
 
 
 def _balance(m):

@@ -27,6 +27,7 @@ def test_every_kind_has_exactly_one_model_in_enum_order():
         "failure_cascade",
         "power_dynamics",
         "heat_wave",
+        "training_step",
     )
 
 

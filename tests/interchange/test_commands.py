@@ -188,3 +188,22 @@ def test_demo_campus_loads_once():
         for g in k["nodes"]
     }
     assert models == {"hgx-h100-8", "gb200-nvl72-tray", "mi300x-8"}
+
+
+@pytest.mark.django_db
+def test_the_demo_campus_has_two_phases_so_as_of_moves(viewer_client):
+    from campus.interchange.demo import DEMO_PHASES
+
+    first, _ = run("load_demo_campus")
+    campus = Campus.objects.get(pk=int(first))
+    spec = export_campus(campus)
+    assert {b["name"]: b.get("in_service_date") for b in spec["buildings"]} == DEMO_PHASES
+    points = viewer_client.get(f"/api/campuses/{campus.pk}/timeline/").json()["points"]
+    dates = [p["date"] for p in points]
+    assert set(DEMO_PHASES.values()) <= set(dates)
+    gpus = {p["date"]: p["gpus"] for p in points}
+    # phase 1 (building 1: the two H100 islands) alone, then the whole campus once building 2 is in service
+    assert gpus[DEMO_PHASES["B1"]] == 4096
+    assert gpus[DEMO_PHASES["B2"]] == 4096 + 1152 + 1024
+    today = viewer_client.get(f"/api/campuses/{campus.pk}/summary/").json()
+    assert today["inventory"]["gpus"] == 4096 + 1152 + 1024

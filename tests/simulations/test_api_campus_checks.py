@@ -208,6 +208,7 @@ def test_the_kinds_say_which_are_deterministic_and_their_default_replicas(viewer
         "failure_cascade": (True, runs.DEFAULT_REPLICAS),
         "power_dynamics": (False, 1),
         "heat_wave": (False, 1),
+        "training_step": (False, 1),
     }
 
 

@@ -156,3 +156,86 @@ def test_the_app_config_connects_the_schedule_receivers_and_models_import_nothin
         alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names
     }
     assert not imported & {"schedules", "sync_periodic_task"}
+
+
+class _Receiver:
+    """A webhook receiver on this machine's loopback: it keeps what it is POSTed."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        received = self.received = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers["Content-Length"])
+                received.append((self.headers["Content-Type"], json.loads(self.rfile.read(length))))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        self.thread = threading.Thread(target=self.server.handle_request, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.thread.join(timeout=5)
+        self.server.server_close()
+
+
+def test_a_flagged_scheduled_run_is_posted_to_its_webhook(scenario, django_capture_on_commit_callbacks):
+    from simulations.runs import notify
+
+    receiver = _Receiver()
+    try:
+        schedule = make_schedule(
+            scenario,
+            thresholds=[{"metric": "ettr", "op": "<", "value": 1.5}],
+            seed=8,
+            webhook_url=receiver.url,
+        )
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            run = run_all(Run.objects.get(pk=run_schedule(schedule.pk)))
+        assert run.flagged
+        # the POST is sent once the run's result is committed (one callback beyond the run's own)
+        assert [c for c in callbacks if c.__qualname__.startswith("send_on_commit")]
+        assert notify.post(run.pk) == 204
+    finally:
+        receiver.close()
+    ((content_type, body),) = receiver.received
+    assert content_type == "application/json"
+    assert body["event"] == "run.threshold_crossed"
+    assert body["run"]["id"] == run.pk and body["schedule"]["name"] == "nightly"
+    assert body["crossed"][0]["metric"] == "ettr" and body["crossed"][0]["op"] == "<"
+
+
+def test_a_run_within_its_thresholds_posts_nothing(scenario):
+    from simulations.runs import notify
+
+    schedule = make_schedule(
+        scenario,
+        thresholds=[{"metric": "ettr", "op": "<", "value": 0.0}],
+        webhook_url="http://127.0.0.1:9/none",
+    )
+    run = run_all(Run.objects.get(pk=run_schedule(schedule.pk)))
+    assert not run.flagged
+    assert notify.post(run.pk) is None
+
+
+def test_a_webhook_must_be_http_or_https(admin_client, scenario):
+    response = admin_client.post(
+        "/api/schedules/",
+        {
+            "scenario": scenario.pk,
+            "name": "hooked",
+            "crontab": "0 2 * * *",
+            "webhook_url": "ftp://example.org/x",
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "webhook_url" in response.json()

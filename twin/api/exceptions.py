@@ -3,11 +3,14 @@ references → 409, oversized bodies → 413. Nothing a client sends should end 
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, router
 from django.db.models import ProtectedError, RestrictedError
+from django.db.models.deletion import Collector
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from twin.api.serializers.base import model_errors
 
 
 class Conflict(exceptions.APIException):
@@ -53,9 +56,6 @@ def _unlinked_outside(instance) -> dict[str, int]:
     something it holds would be set to null (a cooling unit of another building served by a plant of this
     one), and a power feed from something it holds into something it does not (deleted with it).
     Deleting the container deletes what it holds; the others would be rewired without a word."""
-    from django.db import router
-    from django.db.models.deletion import Collector
-
     halls = set(instance.halls.values_list("pk", flat=True)) if hasattr(instance, "halls") else {instance.pk}
     building = instance.pk if hasattr(instance, "halls") else None
 
@@ -114,8 +114,6 @@ def dependents_detail(counts: dict[str, int], name: str) -> str:
 def exception_handler(exc, context):
     """DRF's handler, plus model validation (400) and database constraint violations (409) instead of 500s."""
     if isinstance(exc, DjangoValidationError):
-        from twin.api.serializers.base import model_errors
-
         exc = exceptions.ValidationError(detail=model_errors(exc))
     elif isinstance(exc, ProtectedError | RestrictedError):
         exc = Conflict(_protected_detail(exc))

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 from datetime import UTC
 
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
-from django.http import QueryDict
 from django_filters import utils
 from django_filters.fields import IsoDateTimeField, ModelChoiceField
-from django_filters.filters import FilterMethod
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import get_model_field
 from rest_framework.exceptions import ValidationError
@@ -83,59 +80,10 @@ class BoundedModelChoiceFilter(django_filters.ModelChoiceFilter):
     field_class = BoundedModelChoiceField
 
 
-# (filter set class, names of its filters) -> the form class of those filters; bounded.
-_FORM_CLASSES: dict[tuple[type, tuple[str, ...]], type] = {}
-MAX_FORM_CLASSES = 1024
-
-
-# (filter set class, the request's parameter names) -> the filters those name; bounded.
-_NAMED_FILTERS: dict[tuple[type, tuple[str, ...]], dict] = {}
-
-
-def _named_filters(filterset_class, keys: tuple[str, ...]) -> dict:
-    """The filters a request's parameters name (a parameter that is the filter's name or starts with it) and
-    the required ones, worked out once per set of parameter names."""
-    key = (filterset_class, keys)
-    named = _NAMED_FILTERS.get(key)
-    if named is None:
-        named = {
-            name: filter_
-            for name, filter_ in filterset_class.base_filters.items()
-            if filter_.extra.get("required") or any(parameter.startswith(name) for parameter in keys)
-        }
-        if len(_NAMED_FILTERS) >= MAX_FORM_CLASSES:
-            _NAMED_FILTERS.clear()
-        _NAMED_FILTERS[key] = named
-    return named
-
-
-class _SharedFields(dict):
-    """A form's fields that each form instance shares instead of deep-copying them (Django copies them so
-    that one form may change its fields; a filter form that is only cleaned changes none)."""
-
-    def __deepcopy__(self, memo):
-        return dict(self)
-
-
-def _bound_copy(filter_, filterset, model):
-    """A request's copy of a filter, bound to its filter set and model."""
-    bound = copy.copy(filter_)
-    if isinstance(bound.__dict__.get("filter"), FilterMethod):
-        bound.method = filter_.method  # a FilterMethod of this copy, which finds the method on its parent
-    bound.model = model
-    bound.parent = filterset
-    return bound
-
-
 class TwinFilterSet(django_filters.FilterSet):
-    """The base of every filter set: integer filters bounded to what the database column holds.
-
-    With ``named_only`` (what the API's filter backend asks for), a filter set holds only the filters the
-    request names (a query parameter that is the filter's name or starts with it, as a range's ``_min`` and
-    ``_max`` do) and the required ones: a filter given no value leaves the queryset as it is, and building,
-    copying and cleaning the thirty-odd filters of an inventory table for every request was most of the cost
-    of filtering a list. The form class of a set of filters is built once per process (unless a filter takes
-    its choices from the request)."""
+    """The base of every filter set: integer filters bounded to what the database column holds, and
+    foreign keys filtered by ``BoundedModelChoiceFilter`` (``FILTER_DEFAULTS``, as django-filter's own REST
+    framework filter set adjusts it)."""
 
     FILTER_DEFAULTS = {
         **django_filters.FilterSet.FILTER_DEFAULTS,
@@ -148,44 +96,11 @@ class TwinFilterSet(django_filters.FilterSet):
         },
     }
 
-    def __init__(self, data=None, queryset=None, *, request=None, prefix=None, named_only=False):
-        self._named_only = named_only and data is not None and not prefix
-        if self._named_only:
-            self.base_filters = _named_filters(type(self), tuple(data))
-        # As django-filter's BaseFilterSet.__init__, with each filter copied shallowly: its deep copy copied
-        # the form field and the model-choice queryset each filter holds, on every request (a tenth of a
-        # page of racks), though a request binds nothing on them but the filter's model and parent.
-        if queryset is None:
-            queryset = self._meta.model._default_manager.all()
-        self.is_bound = data is not None
-        self.data = data or QueryDict()
-        self.queryset = queryset
-        self.request = request
-        self.form_prefix = prefix
-        self.filters = {
-            name: _bound_copy(filter_, self, queryset.model) for name, filter_ in self.base_filters.items()
-        }
-
     @classmethod
     def get_filters(cls):
         filters = super().get_filters()
         bound_integer_filters(cls._meta.model, filters)
         return filters
-
-    def get_form_class(self):
-        if any(callable(getattr(filter_, "queryset", None)) for filter_ in self.filters.values()):
-            return super().get_form_class()
-        key = (type(self), tuple(self.filters), self._named_only)
-        form_class = _FORM_CLASSES.get(key)
-        if form_class is None:
-            form_class = super().get_form_class()
-            if self._named_only:
-                # The API's forms only clean (never render): their fields are shared, not deep-copied.
-                form_class.base_fields = _SharedFields(form_class.base_fields)
-            if len(_FORM_CLASSES) >= MAX_FORM_CLASSES:
-                _FORM_CLASSES.clear()
-            _FORM_CLASSES[key] = form_class
-        return form_class
 
 
 def _referenced_model(model, filter_):
@@ -210,7 +125,7 @@ def unknown_references(filterset, *, choice_filters: bool = True) -> dict[str, l
     Without ``choice_filters``, the model-choice filters are left out: their form field reads the object
     anyway and fails on one that does not exist."""
     out: dict[str, list[str]] = {}
-    model = filterset._meta.model
+    model = filterset.queryset.model
     for name, filter_ in filterset.filters.items():
         if not choice_filters and isinstance(filter_, _CHOICE_FILTERS):
             continue
@@ -255,25 +170,16 @@ _CHOICE_FILTERS = (django_filters.ModelChoiceFilter, django_filters.ModelMultipl
 
 
 class TwinFilterBackend(DjangoFilterBackend):
-    """django-filter's backend, with the integer bounds applied to whatever filter set a view names (one that
-    does not derive from TwinFilterSet included), once per class; a TwinFilterSet filters with the filters
-    the request names only (the browsable API's form still shows them all)."""
+    """django-filter's backend with the project's filter set as the base of the ones it makes, and an id
+    filter naming no object a 400 that says so."""
 
-    def get_filterset_class(self, view, queryset=None):
-        filterset_class = super().get_filterset_class(view, queryset)
-        if filterset_class is not None and not filterset_class.__dict__.get("_integers_bounded"):
-            bound_integer_filters(filterset_class._meta.model, filterset_class.base_filters)
-            filterset_class._integers_bounded = True
-        return filterset_class
+    filterset_base = TwinFilterSet
 
     def filter_queryset(self, request, queryset, view):
-        filterset_class = self.get_filterset_class(view, queryset)
-        if filterset_class is None or not issubclass(filterset_class, TwinFilterSet):
-            return super().filter_queryset(request, queryset, view)
-        return self._valid_filterset(filterset_class, request, queryset, view).qs
-
-    def _valid_filterset(self, filterset_class, request, queryset, view):
-        filterset = filterset_class(**self.get_filterset_kwargs(request, queryset, view), named_only=True)
+        # As DjangoFilterBackend.filter_queryset, with the missing ids named first.
+        filterset = self.get_filterset(request, queryset, view)
+        if filterset is None:
+            return queryset
         # An id no row can reference answers a 400 naming it. A model-choice filter's form field reads its
         # object (one query) and fails on a missing one, so those are named only when the form fails; the
         # other id filters (a number through a relation) are checked first, or they would answer no rows.
@@ -286,7 +192,7 @@ class TwinFilterBackend(DjangoFilterBackend):
                 raise ValidationError(missing)
             if self.raise_exception:
                 raise utils.translate_validation(filterset.errors)
-        return filterset
+        return filterset.qs
 
     def query_parameter_names(self, view) -> set[str]:
         """The query parameters the view's filter set reads (a range widget's ``<name>_min``/``_max`` etc.)."""

@@ -103,6 +103,8 @@ class TwinAutoSchema(AutoSchema):
     def get_request_serializer(self):
         action = self._bulk_action()
         if action == "bulk_destroy":
+            # cycle: twin.api.mixins decorates its actions with extend_schema, which reads REST framework's
+            # DEFAULT_SCHEMA_CLASS: this module's TwinAutoSchema
             from twin.api.mixins import BulkIdSerializer
 
             return BulkIdSerializer(many=True)
@@ -156,6 +158,8 @@ class TwinAutoSchema(AutoSchema):
 def document_liveness(result, generator, request, public):
     """Postprocessing hook: the liveness probe is a plain Django view (no REST framework, no query), which
     drf-spectacular does not enumerate; its operation is added here, before the other health paths."""
+    # cycle: twin.health decorates its views with extend_schema, which reads REST framework's
+    # DEFAULT_SCHEMA_CLASS: this module's TwinAutoSchema
     from twin.health import LIVENESS_OPERATION
 
     paths = result.get("paths", {})

@@ -201,7 +201,9 @@ else:
     # exchange messages through files under var/celery.
     for sub in ("queue", "processed", "control"):
         (CELERY_DATA_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # The host is named only to keep kombu quiet: without one it logs "No hostname was supplied" on every
+    # connection (every task a worker takes); the filesystem transport reads the folders below, not the host.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DATA_DIR / "queue"),
         "data_folder_out": str(CELERY_DATA_DIR / "queue"),

@@ -32,6 +32,12 @@ class _GeneratorParameters(StrictFieldsMixin):
     def unknown_field_message(self) -> str:
         return "unknown parameter; the generator takes: " + ", ".join(self.fields)
 
+    # The mix entries and the request itself both take a gpu_model: one of the catalog's GPU models.
+    def validate_gpu_model(self, value: str) -> str:
+        if not GPUModel.objects.filter(slug=value).exists():
+            raise serializers.ValidationError(f'unknown GPU model "{value}"')
+        return value
+
 
 class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
     gpu_model = serializers.SlugField(max_length=64)
@@ -42,11 +48,6 @@ class MixEntrySerializer(_GeneratorParameters, serializers.Serializer):
         help_text="The server model of this entry (GET /api/node-models/); it must carry gpu_model. "
         "Default: picked by nic, else the GPU model's first server.",
     )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
 
 
 class PhaseEntrySerializer(serializers.Serializer):
@@ -185,11 +186,6 @@ class GenerateSerializer(_GeneratorParameters, IslandParameters, serializers.Ser
     background = serializers.BooleanField(
         default=False, help_text="Build the campus in a background job (202) whatever its size."
     )
-
-    def validate_gpu_model(self, value: str) -> str:
-        if not GPUModel.objects.filter(slug=value).exists():
-            raise serializers.ValidationError(f'unknown GPU model "{value}"')
-        return value
 
     def validate(self, attrs: dict) -> dict:
         mix = attrs.get("mix")

@@ -47,6 +47,7 @@ from campus.interchange.generator.common import (
     liquid_heat_fraction,
     r3,
 )
+from campus.interchange.spec_snapshot import spec_snapshot
 
 
 @dataclass
@@ -88,8 +89,6 @@ def hall_heat(b: Builder) -> list[list[HallHeat]]:
     Network power per hall is ``fabric_from_inventory`` over the generated switches and links (one rule for
     the fabric's power); other IT is the rest of ``other_it_fraction``, spread by server heat.
     """
-    from campus.interchange.spec_snapshot import spec_snapshot  # the partial document, in memory
-
     snap = spec_snapshot(
         {"campus": {"name": "plan", "other_it_fraction": b.other_it_fraction}, **b.document()}
     )

@@ -99,6 +99,11 @@ export function clear(node) {
  * @property {boolean} [placement] whether the placement endpoint exists
  * @property {number | null} [againstId] the design compared with (compare)
  * @property {{id: number, name: string}[]} [campuses]
+ * @property {string} [view] the inventory's view: "tables", "device", "rack" or "capacity"
+ * @property {number | null} [objectId] the device or rack of the inventory's page
+ * @property {string} [table] the inventory table shown
+ * @property {string} [q] the top bar's search
+ * @property {string} [search] the inventory table's own search, as a link from the top bar's gives it
  */
 
 /** The page's boot block (JSON the template writes into <script id="boot">). @returns {Boot} */
@@ -127,7 +132,8 @@ export function wireCampusPicker() {
   if (!picker) return;
   picker.addEventListener("change", () => {
     const page = picker.dataset.page;
-    const suffix = page === "map" ? "map/" : page === "scenarios" ? "scenarios/" : "";
+    const suffix =
+      { map: "map/", scenarios: "scenarios/", inventory: "inventory/", capacity: "capacity/" }[page ?? ""] ?? "";
     window.location.assign(`/campuses/${picker.value}/${suffix}`);
   });
 }

@@ -217,6 +217,8 @@ export function drawPlantLabels(map, ctx, view, scale) {
   ctx.font = "600 10px system-ui, sans-serif";
   ctx.textBaseline = "middle";
   ctx.textAlign = "center";
+  /** @type {{x0: number, x1: number, y: number}[]} */
+  const below = [];
   for (const p of map.plant) {
     if (!intersects(p, view)) continue;
     const wpx = p.w * scale;
@@ -229,6 +231,16 @@ export function drawPlantLabels(map, ctx, view, scale) {
     // The name when it fits, else the kind's code, else nothing.
     const text = [wpx > 90 ? p.name : null, name, code].find((t) => t && ctx.measureText(t).width <= wpx - 4);
     if (text && hpx >= 12) ctx.fillText(text, sx, sy);
+    else if (code) {
+      // Too small to hold even its code (a CDU or CRAH a metre across): the code just below it, in the
+      // map's text colour, so no unit is an unlabelled square; never over another such code.
+      const y = (p.y + p.h - map.oy) * scale + 7;
+      const half = ctx.measureText(code).width / 2 + 2;
+      if (below.some((b) => Math.abs(b.y - y) < 11 && sx + half > b.x0 && sx - half < b.x1)) continue;
+      below.push({ x0: sx - half, x1: sx + half, y });
+      ctx.fillStyle = "#1f2937";
+      ctx.fillText(code, sx, y);
+    }
   }
   ctx.textAlign = "start";
   ctx.textBaseline = "top";

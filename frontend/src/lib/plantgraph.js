@@ -80,20 +80,23 @@ export class PlantGraph {
       }
       frontier = next;
     }
-    // Downstream: what a device serves directly, and the racks below it (counted, outlined).
+    // Downstream: what a device serves directly, and the racks below it (counted, outlined). A power device's
+    // racks are those its power reaches (the racks a cooling unit it supplies cools are not its own: the unit's
+    // N+1 partners carry them, as impact mode finds); a unit's or plant's, those its cooling reaches.
     let served = 0;
     if (!node.startsWith("rack:")) {
       for (const d of this.down.get(node) ?? []) {
         segment(node, d.node, colorOf(d));
         mark(d.node);
       }
+      const path = node.startsWith("power:") ? "power" : "cooling";
       const below = new Set();
       const stack = [node];
       const visited = new Set(stack);
       while (stack.length) {
         const n = stack.pop();
         for (const d of this.down.get(n) ?? []) {
-          if (visited.has(d.node)) continue;
+          if (visited.has(d.node) || d.path !== path) continue;
           visited.add(d.node);
           if (d.node.startsWith("rack:")) below.add(d.node);
           else stack.push(d.node);

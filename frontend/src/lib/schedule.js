@@ -88,3 +88,53 @@ export function scheduleWhen(schedule) {
 export function thresholdText(t) {
   return `${label(t.metric)}${t.stat ? ` (${t.stat})` : ""} ${t.op} ${t.value}`;
 }
+
+/**
+ * The ways the schedule form offers to say when (each becomes a crontab, in UTC), and "custom" for an
+ * expression typed as it is.
+ */
+export const CRON_PRESETS = [
+  ["minutes", "Every few minutes"],
+  ["hourly", "Every hour"],
+  ["daily", "Every day"],
+  ["weekdays", "Every weekday (Monday to Friday)"],
+  ["weekly", "Every week"],
+  ["monthly", "Every month"],
+  ["custom", "Custom crontab"],
+];
+
+/**
+ * A crontab from the form's choices: {preset: "daily", time: "02:30"} -> "30 2 * * *", {preset: "weekly", time:
+ * "06:00", day: 1} -> "0 6 * * 1", {preset: "minutes", every: 15} -> "*\/15 * * * *", {preset: "custom", custom:
+ * "…"} -> the expression as typed (whitespace tidied). Fields as crontab(5) reads them: minute, hour, day of
+ * month, month, day of week (0 or 7 Sunday).
+ * @param {{preset: string, time?: string, day?: number, dayOfMonth?: number, every?: number, minute?: number,
+ *   custom?: string}} choice
+ * @returns {string}
+ */
+export function cronFrom(choice) {
+  const [h, m] = String(choice.time || "00:00")
+    .split(":")
+    .map((x) => Math.max(0, Number.parseInt(x, 10) || 0));
+  const hour = Math.min(23, h ?? 0);
+  const minute = Math.min(59, m ?? 0);
+  switch (choice.preset) {
+    case "minutes":
+      return `*/${Math.min(59, Math.max(1, Math.round(choice.every ?? 15)))} * * * *`;
+    case "hourly":
+      return `${Math.min(59, Math.max(0, Math.round(choice.minute ?? 0)))} * * * *`;
+    case "daily":
+      return `${minute} ${hour} * * *`;
+    case "weekdays":
+      return `${minute} ${hour} * * 1-5`;
+    case "weekly":
+      return `${minute} ${hour} * * ${Math.min(6, Math.max(0, Math.round(choice.day ?? 1)))}`;
+    case "monthly":
+      return `${minute} ${hour} ${Math.min(28, Math.max(1, Math.round(choice.dayOfMonth ?? 1)))} * *`;
+    default:
+      return String(choice.custom ?? "")
+        .trim()
+        .split(/\s+/)
+        .join(" ");
+  }
+}

@@ -4,6 +4,7 @@
 // merge of a branch into its parent (POST /api/campuses/{branch}/merge/; a 409 lists the conflicting objects).
 import { api, ApiError } from "../../lib/api.js";
 import { $, boot, el, errorBox, fill, wireCampusPicker } from "../../lib/dom.js";
+import { enableExports } from "../../lib/export.js";
 import * as f from "../../lib/format.js";
 import { figureDelta, figureInfo, figureText, figureUnchanged } from "../../lib/figures.js";
 import { FloorMap } from "../../lib/floormap.js";
@@ -109,13 +110,16 @@ function againstPicker() {
   const select = el(
     "select",
     { id: "against", "data-testid": "compare-against" },
+    // With no design picked yet, a placeholder comes first: the only other design must be a change to pick,
+    // or picking it would fire nothing.
+    page.againstId ? null : el("option", { value: "", selected: true, disabled: true }, "Choose a design…"),
     page.campuses
       .filter((c) => c.id !== page.campusId)
       .map((c) => el("option", { value: c.id, selected: c.id === page.againstId }, c.name)),
   );
-  select.addEventListener("change", () =>
-    window.location.assign(`/campuses/${page.campusId}/compare/?against=${select.value}`),
-  );
+  select.addEventListener("change", () => {
+    if (select.value) window.location.assign(`/campuses/${page.campusId}/compare/?against=${select.value}`);
+  });
   return el("p", {}, el("label", { for: "against" }, "Compare with "), select);
 }
 
@@ -349,4 +353,5 @@ async function main() {
 }
 
 wireCampusPicker();
+enableExports();
 main();

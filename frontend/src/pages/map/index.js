@@ -4,6 +4,7 @@
 // share the page's state object below and reach each other through it.
 import { asOfControl, asOfFromUrl } from "../../lib/asof.js";
 import { $, boot, clear, el, errorBox, wireCampusPicker } from "../../lib/dom.js";
+import { enableExports } from "../../lib/export.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { METRICS } from "../../lib/colors.js";
 import { loadDevices, loadWorstFailures, wireImpact } from "./impact.js";
@@ -52,6 +53,7 @@ page.map = new FloorMap($("floor-canvas"), {
 });
 
 wireCampusPicker();
+enableExports();
 exposeForTests(page);
 wireNavigation(page);
 wireRackControls(page);

@@ -1,6 +1,7 @@
 // @ts-check
 // Racks: the hover tooltip, the rack panel, finding a rack by name, zooming to racks, and a click on a hall's
 // floor that opens the hall.
+import { api, qs } from "../../lib/api.js";
 import { $, clear, el, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT, METRICS } from "../../lib/colors.js";
@@ -15,7 +16,13 @@ function plantTooltip(page, p) {
   return [
     el("strong", {}, p.name),
     el("div", { "data-testid": "plant-kind-words" }, `${TYPE_TITLE[p.type] ?? p.type} · ${kindWords(p.kind)}`),
-    served ? el("div", {}, `Serves ${f.num(served)} rack${served === 1 ? "" : "s"} on this map`) : null,
+    served
+      ? el(
+          "div",
+          {},
+          `${p.type === "power" ? "Feeds" : "Cools"} ${f.num(served)} rack${served === 1 ? "" : "s"} on this map`,
+        )
+      : null,
     el("div", { class: "muted" }, p.position === "recorded" ? "Recorded position" : "Position laid out by the map"),
     el("div", { class: "muted" }, "Click to show its links and paths"),
   ];
@@ -95,12 +102,13 @@ export function showPaths(page, node, label = null) {
   note.hidden = false;
   note.dataset.node = node;
   note.dataset.segments = paths.segments.length;
+  const served = el("span", { "data-testid": "selection-served" });
   fill(
     note,
     el("strong", {}, label ?? node),
     node.startsWith("rack:")
       ? " — its power paths (side A orange, side B violet) up to the sources, and its cooling unit and plant (teal)."
-      : ` — its sources and what it serves${paths.served ? ` (${f.num(paths.served)} racks below it)` : ""}.`,
+      : [" — its sources and what it serves", served, "."],
     " ",
     el(
       "button",
@@ -108,6 +116,25 @@ export function showPaths(page, node, label = null) {
       "Hide paths",
     ),
   );
+  if (!node.startsWith("rack:")) servedCount(page, node, served);
+}
+
+/**
+ * What a device serves, counted as impact mode counts it: the racks its failure hits (power on either side, or
+ * cooling), from the same impact answer, so the two views never disagree (the graph's racks below a device
+ * counted those its cooling units merely share with their N+1 partners).
+ */
+async function servedCount(page, node, target) {
+  const [kind, id] = node.split(":");
+  try {
+    const data = await api.get(`/api/campuses/${page.campusId}/impact/${qs({ device: id, kind, as_of: page.asOf })}`);
+    const r = data.racks ?? {};
+    const hit = new Set([...(r.lost_a ?? []), ...(r.lost_b ?? []), ...(r.lost_both ?? []), ...(r.lost_cooling ?? [])]);
+    target.dataset.racks = String(hit.size);
+    fill(target, hit.size ? ` (${f.num(hit.size)} racks hit when it fails)` : " (no rack is hit when it fails)");
+  } catch {
+    // the note stays without a count (a device out of service on the day)
+  }
 }
 
 export function openRack(page, index) {

@@ -38,11 +38,23 @@ function branchForm(page, status) {
     input,
     el("button", { type: "submit", class: "button", "data-testid": "branch-create" }, "Create branch"),
   );
+  form.noValidate = true; // the page says what is wrong, in words, beside the field
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      input.setAttribute("aria-invalid", "true");
+      fill(
+        status,
+        errorBox({ message: "Give the branch a name (the name of the design it becomes)." }, "branch-error"),
+      );
+      input.focus();
+      return;
+    }
+    input.removeAttribute("aria-invalid");
     fill(status, "Copying the design…");
     try {
-      const made = await api.post(`/api/campuses/${page.campusId}/branch/`, { name: input.value });
+      const made = await api.post(`/api/campuses/${page.campusId}/branch/`, { name });
       if (made.job) {
         // A large campus is copied by a background job (202 {job, url}): follow it, then open the branch.
         const progress = el("progress", { max: 1, value: 0, "data-testid": "branch-progress" });

@@ -3,6 +3,7 @@
 import { api } from "../../lib/api.js";
 import { asOfControl, asOfFromUrl, withAsOf } from "../../lib/asof.js";
 import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
+import { enableExports } from "../../lib/export.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
 import { generateCard } from "./generate.js";
@@ -71,6 +72,7 @@ async function main() {
 }
 
 wireCampusPicker();
+enableExports();
 $("asof-slot").append(
   asOfControl({
     campusId: page.campusId,

@@ -4,7 +4,7 @@
 // maps, and the hottest day.
 import { api, qs } from "../../lib/api.js";
 import { timeChart } from "../../lib/charts.js";
-import { el } from "../../lib/dom.js";
+import { el, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { designConditionsWords } from "../../lib/design.js";
 
@@ -145,19 +145,58 @@ function climatePicker(page, weather, onChange) {
       el("option", { value: c.id, selected: c.id === weather.climate ? "selected" : null }, c.label),
     ),
   );
-  select.addEventListener("change", async () => {
+  // Picking a climate changes the shared design for everyone: the page asks first, and Cancel puts the
+  // picker back without a request.
+  const saved = { value: select.value };
+  const confirmBox = el("div", { class: "confirm", role: "group", "aria-label": "Confirm the climate", hidden: true });
+  const save = async () => {
+    confirmBox.hidden = true;
     select.disabled = true;
     status.textContent = "Saving…";
     try {
       await api.patch(`/api/campuses/${page.campusId}/`, { climate: select.value });
+      saved.value = select.value;
       status.textContent = "Saved.";
       await onChange();
     } catch (error) {
       status.textContent = error?.message ?? String(error);
       select.disabled = false;
     }
+  };
+  const cancel = () => {
+    select.value = saved.value;
+    confirmBox.hidden = true;
+    status.textContent = "Not changed.";
+    select.focus();
+  };
+  select.addEventListener("change", () => {
+    const label = select.selectedOptions[0]?.textContent ?? select.value;
+    fill(
+      confirmBox,
+      el(
+        "p",
+        {},
+        `Change the climate of ${page.campusName} to ${label}? It changes the design for everyone who opens it.`,
+      ),
+      el(
+        "button",
+        { type: "button", class: "button-primary", "data-testid": "climate-confirm", onclick: save },
+        "Change the design",
+      ),
+      " ",
+      el("button", { type: "button", class: "button", "data-testid": "climate-cancel", onclick: cancel }, "Cancel"),
+    );
+    confirmBox.hidden = false;
+    status.textContent = "";
   });
-  return el("div", { class: "climate-picker" }, el("label", { for: "climate-picker" }, "Climate"), select, status);
+  return el(
+    "div",
+    { class: "climate-picker" },
+    el("label", { for: "climate-picker" }, "Climate"),
+    select,
+    status,
+    confirmBox,
+  );
 }
 
 /** The weather card: filled once its data has loaded; ``onChange`` runs after the climate changes. */

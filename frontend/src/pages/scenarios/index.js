@@ -3,6 +3,7 @@
 // (time series, distributions over replicas, replay link), compare runs, scheduled runs. One feature per module;
 // they share the page's state object below and reach each other through it.
 import { $, boot, wireCampusPicker } from "../../lib/dom.js";
+import { enableExports } from "../../lib/export.js";
 import { compareRuns } from "./compare.js";
 import { loadKinds } from "./new-scenario.js";
 import { openRun } from "./run-detail.js";
@@ -22,6 +23,7 @@ const page = {
 };
 
 wireCampusPicker();
+enableExports();
 $("compare-button", HTMLButtonElement).addEventListener("click", () => compareRuns(page, [...page.compare]));
 loadKinds(page);
 loadRuns(page).then(() => {

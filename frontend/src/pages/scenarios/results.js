@@ -7,6 +7,7 @@ import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
 import { renderDynamics } from "./dynamics.js";
+import { renderTraining } from "./training.js";
 import {
   causeLabel,
   loadCatalogue,
@@ -21,6 +22,38 @@ import { prioritise, seriesFor } from "./shared.js";
 import { renderSweep } from "./sweep.js";
 
 const MAX_CHARTS = 8;
+
+/**
+ * Whether a run's figures are single values: one replica (a deterministic kind runs one), or replicas that all
+ * gave the same figures. Its statistics would be five equal columns; the page shows each figure once.
+ */
+export function singleValued(run) {
+  if ((run.summary?.replicas ?? run.replicas) === 1) return true;
+  const stats = Object.values(run.summary?.metrics ?? {});
+  return stats.length > 0 && stats.every((s) => s?.p5 != null && s.p5 === s.p95 && s.p5 === s.mean);
+}
+
+/** The figures of a single-valued run: one value per metric. */
+function valueTable(kind, metrics, testid = "summary-table") {
+  const names = Object.keys(metrics ?? {}).sort((a, b) => metricLabel(kind, a).localeCompare(metricLabel(kind, b)));
+  return el(
+    "table",
+    { class: "table compact", "data-testid": testid, "data-single": "true" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Metric"), el("th", { class: "num" }, "Value"))),
+    el(
+      "tbody",
+      {},
+      names.map((name) =>
+        el(
+          "tr",
+          { "data-metric": name },
+          el("td", { title: metricInfo(kind, name).description || null }, metricLabel(kind, name)),
+          el("td", { class: "num" }, metricNumber(kind, name, metrics[name]?.mean)),
+        ),
+      ),
+    ),
+  );
+}
 
 function summaryTable(kind, metrics, testid = "summary-table") {
   const names = Object.keys(metrics ?? {}).sort((a, b) => metricLabel(kind, a).localeCompare(metricLabel(kind, b)));
@@ -147,20 +180,26 @@ export async function renderResults(page, run) {
   const byCause = run.summary?.by_cause ?? {};
   box.append(explanation(run) ?? "");
   if (run.kind === "power_dynamics") renderDynamics(box, run);
+  if (run.kind === "training_step") renderTraining(box, run);
+  const single = singleValued(run);
   box.append(
     el(
       "h3",
       { class: "results-title series-title" },
       "Time series",
-      el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile"),
+      single
+        ? el("span", { class: "muted small" }, " — one replica: this run gives the same figures every time")
+        : el("span", { class: "muted small" }, " — mean over replicas; the band spans the 5th to 95th percentile"),
     ),
     chartsBox,
-    el("h3", { class: "results-title" }, "Distributions over replicas"),
-    dist,
+    single ? null : el("h3", { class: "results-title" }, "Distributions over replicas"),
+    single ? null : dist,
     el(
       "div",
       { class: "results-grid" },
-      el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(kind, metrics)),
+      single
+        ? el("div", {}, el("h3", { class: "results-title" }, "Results"), valueTable(kind, metrics))
+        : el("div", {}, el("h3", { class: "results-title" }, "Summary over replicas"), summaryTable(kind, metrics)),
       el(
         "div",
         {},
@@ -177,8 +216,8 @@ export async function renderResults(page, run) {
               ),
             ]
           : null,
-        el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
-        percentileBars(kind, metrics),
+        single ? null : el("h3", { class: "results-title" }, "Spread (p5–p95, median)"),
+        single ? null : percentileBars(kind, metrics),
       ),
     ),
   );

@@ -4,7 +4,38 @@ import { api, qs } from "../../lib/api.js";
 import { $, clear, el, errorBox } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { scheduleWhen, thresholdText } from "../../lib/schedule.js";
+import { scheduleForm } from "./schedule-form.js";
 import { statusBadge } from "./shared.js";
+
+/** Open the form (a new schedule, or one to edit) above the table; a save reloads the list. */
+async function openForm(page, schedule) {
+  const slot = $("schedule-form-slot");
+  if (!slot) return;
+  clear(slot).append(el("p", { class: "loading" }, "Opening the form…"));
+  const form = await scheduleForm(page, schedule, () => {
+    clear(slot);
+    loadSchedules(page);
+  });
+  clear(slot).append(form);
+  /** @type {HTMLElement | null} */ (form.querySelector("input, select"))?.focus();
+}
+
+/** The "New schedule" button and the form's place (administrators: the API lets them write schedules). */
+function adminTools(page, box) {
+  if (page.role !== "admin") return;
+  box.before(
+    el(
+      "div",
+      { id: "schedule-tools" },
+      el(
+        "button",
+        { type: "button", class: "button", "data-testid": "schedule-new", onclick: () => openForm(page, null) },
+        "New schedule",
+      ),
+      el("div", { id: "schedule-form-slot" }),
+    ),
+  );
+}
 
 export async function loadSchedules(page) {
   const box = $("schedule-list");
@@ -16,9 +47,14 @@ export async function loadSchedules(page) {
     return;
   }
   clear(box);
+  if (!$("schedule-tools")) adminTools(page, box);
   if (!schedules.length) {
     box.append(
-      el("p", { class: "muted" }, "No scheduled runs. Administrators add them through the API (/api/schedules/)."),
+      el(
+        "p",
+        { class: "muted" },
+        page.role === "admin" ? "No scheduled runs yet." : "No scheduled runs. Administrators add them here.",
+      ),
     );
     return;
   }
@@ -38,6 +74,7 @@ export async function loadSchedules(page) {
           el("th", {}, "Thresholds"),
           el("th", {}, "Last run"),
           el("th", {}, "Enabled"),
+          page.role === "admin" ? el("th", {}, el("span", { class: "visually-hidden" }, "Edit")) : null,
         ),
       ),
       el(
@@ -76,6 +113,23 @@ export async function loadSchedules(page) {
                 : el("span", { class: "muted" }, "not run yet"),
             ),
             el("td", {}, s.enabled ? "yes" : "no"),
+            page.role === "admin"
+              ? el(
+                  "td",
+                  {},
+                  el(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button-quiet",
+                      "data-testid": `schedule-edit-${s.id}`,
+                      "aria-label": `Edit ${s.name}`,
+                      onclick: () => openForm(page, s),
+                    },
+                    "Edit",
+                  ),
+                )
+              : null,
           ),
         ),
       ),

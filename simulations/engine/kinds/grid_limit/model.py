@@ -56,6 +56,11 @@ class GridPlan:
     bess_efficiency: float = 1.0
 
 
+# An event without a cut_fraction leaves the campus this share of its full draw (params.GridEvent): the
+# Phoenix field test's 25 % cut of the cluster's power (Colangelo et al., arXiv 2507.00909, 2025).
+DEFAULT_LOAD_SHARE = 0.75
+
+
 def stochastic(params: GridLimitParams) -> bool:
     """Only a generator's start can fail at random: under the "generators" policy with a fail-to-start
     probability strictly between 0 and 1. Every other policy gives the same result for every seed."""
@@ -94,9 +99,13 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     limit = np.full(n, float(base))
     for step in p.capacity_schedule:
         limit[t >= step.start_hours - 1e-12] = step.capacity_kw
+    full_kw = load.peak_facility_kw([p.utilization] * len(load.groups))  # every GPU working (_Shedder.full)
     for ev in p.events:
         active = (t >= ev.start_hours - 1e-12) & (t < ev.start_hours + ev.duration_hours - 1e-12)
-        limit[active] *= 1.0 - ev.cut_fraction
+        if ev.cut_fraction is None:
+            limit[active] = np.minimum(limit[active], DEFAULT_LOAD_SHARE * full_kw)
+        else:
+            limit[active] *= 1.0 - ev.cut_fraction
     pods = sorted({g.pod_id for g in load.groups}, key=lambda x: -1 if x is None else x)
     # unnamed pods have the highest priority number (paused last), the highest id first among them
     unnamed = max(p.pod_priorities.values(), default=0) + 1

@@ -15,7 +15,10 @@ from simulations.engine.kinds.power_dynamics.plan import DynamicsPlan, JobTimeli
 from simulations.engine.results import Progress
 
 # Flat-top window (the coefficients of scipy.signal.windows.flattop / ISO 18431-1): amplitudes are read
-# within 0.1 dB wherever the frequency falls between bins.
+# within 0.1 dB wherever the frequency falls between bins. ``flattop(n)`` equals
+# ``scipy.signal.windows.flattop(n, sym=False)`` to 1e-15 and the streamed Welch sums equal
+# ``scipy.signal.welch`` on the whole buffer (tests/engine/test_power_dynamics.py); importing scipy.signal would
+# add seconds to the start of every process that loads the registry.
 FLATTOP = (0.21557895, 0.41663158, 0.277263158, 0.083578947, 0.006947368)
 # The battery pulls its charge back towards half full, re-set every RECHARGE_EVERY_S, at the gap over
 # RECHARGE_H hours and at most a tenth of its power.

@@ -1,0 +1,116 @@
+"""Checkpoint and restart cost from the hardware: storage, the front-end network, the back-end fabric.
+
+Checkpoint size: 14 bytes per parameter (bf16 weights and the fp32 master weights and two Adam moments;
+Rajbhandari et al., ZeRO, §3). Writers: with a sharded optimizer (ZeRO >= 1, FSDP) every GPU writes its
+shard; without one, one data-parallel replica writes (the others hold copies).
+
+    write_s   = bytes / min(storage write bandwidth, writing nodes x front-end bandwidth per node)
+    restore_s = bytes read / min(storage read bandwidth, all nodes x front-end bandwidth per node)
+    restart_s = launch_s + restore_s
+
+Without a sharded optimizer every replica reads the whole state back (dp x the bytes). Async checkpointing
+(Mohan et al., "CheckFreq", FAST 2021; PyTorch DCP async save) blocks training only for the copy of each GPU's
+shard to host memory (``HOST_COPY_GB_S``); the write to storage runs behind the following steps. In-memory
+checkpointing to peers (Wang et al., "GEMINI: Fast Failure Recovery in Distributed Training with In-Memory
+Checkpoints", SOSP 2023) sends each GPU's shard to a peer's host memory over the back-end NIC, and a
+replacement pulls it back the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from campus.analysis.training.cluster import HOST_COPY_GB_S, Pool
+from campus.analysis.training.workload import Workload, checkpoint_bytes
+
+GB = 1e9
+# Relaunch of the job after a failure before the state is read back (scheduler, container start, NCCL
+# initialisation): the low end of the 5-20 min restart overhead Kokolis et al. report (arXiv 2410.21680,
+# §5), since restoring the state is counted on its own here. An estimate.
+LAUNCH_S = 300.0
+
+
+@dataclass(frozen=True)
+class StorageSystem:
+    """A parallel file system or object store as the job sees it."""
+
+    name: str
+    kind: str = "parallel-fs"  # "parallel-fs" | "object-store"
+    capacity_pb: float = 0.0
+    read_gb_s: float = 0.0  # sustained aggregate read, GB/s
+    write_gb_s: float = 0.0  # sustained aggregate write, GB/s
+    power_kw: float = 0.0
+    racks: int = 0
+    source: str = ""
+
+
+# Meta's Tectonic for Llama 3: 240 PB on 7,500 servers, 2 TB/s sustained and 7 TB/s peak (arXiv 2407.21783,
+# §3.3.1). Sustained taken for both directions.
+TECTONIC_LLAMA3 = StorageSystem(
+    "Tectonic (Llama 3)",
+    "object-store",
+    capacity_pb=240.0,
+    read_gb_s=2000.0,
+    write_gb_s=2000.0,
+    source="Llama Team, 'The Llama 3 Herd of Models', arXiv 2407.21783, §3.3.1",
+)
+
+
+def _nodes(pool: Pool, gpus: float) -> int:
+    return max(1, math.ceil(gpus / pool.gpus_per_node))
+
+
+def checkpoint_costs(
+    workload: Workload,
+    pools: Pool | Sequence[Pool],
+    storage: StorageSystem,
+    *,
+    launch_s: float = LAUNCH_S,
+) -> dict:
+    """Checkpoint write, restore and restart time of ``workload`` on ``pools`` against ``storage``.
+
+    Returns seconds and bytes: ``checkpoint_bytes``, ``bytes_per_gpu`` (the largest shard), ``writers``,
+    ``checkpoint_write_s`` (blocking, synchronous), ``write_bound`` ("storage" or "front-end"),
+    ``restore_s``, ``restore_bound``, ``restart_s`` (launch + restore), ``launch_s``, ``async_overhead_s``
+    (what an async checkpoint blocks), ``async_write_s`` (its background write), ``in_memory_write_s`` and
+    ``in_memory_restore_s`` (peers' host memory over the back-end fabric)."""
+    pools = [pools] if isinstance(pools, Pool) else list(pools)
+    if not pools:
+        raise ValueError("pools: no GPUs")
+    if storage.write_gb_s <= 0 or storage.read_gb_s <= 0:
+        raise ValueError("storage: read and write bandwidth must be > 0")
+    if launch_s < 0:
+        raise ValueError("launch_s: must be >= 0")
+    p = workload.parallel
+    total = sum(pl.gpus for pl in pools)
+    pool = min(pools, key=lambda pl: (pl.frontend_gbps_per_node / pl.gpus_per_node, pl.nic_gbps_per_gpu))
+    size = checkpoint_bytes(workload.model)
+    sharded = p.zero_stage >= 1
+    writers = total if sharded else p.tp * p.pp * p.cp
+    per_gpu = size / writers
+    fe_node = pool.frontend_gbps_per_node / 8.0 * GB
+    fe_write = _nodes(pool, writers) * fe_node
+    write_bw = min(storage.write_gb_s * GB, fe_write)
+    write_s = size / write_bw
+    read_bytes = size if sharded else size * p.dp
+    fe_read = _nodes(pool, total) * fe_node
+    read_bw = min(storage.read_gb_s * GB, fe_read)
+    restore_s = read_bytes / read_bw
+    nic = pool.nic_gbps_per_gpu / 8.0 * GB
+    return {
+        "checkpoint_bytes": size,
+        "bytes_per_gpu": per_gpu,
+        "writers": writers,
+        "checkpoint_write_s": write_s,
+        "write_bound": "storage" if storage.write_gb_s * GB <= fe_write else "front-end",
+        "restore_s": restore_s,
+        "restore_bound": "storage" if storage.read_gb_s * GB <= fe_read else "front-end",
+        "launch_s": launch_s,
+        "restart_s": launch_s + restore_s,
+        "async_overhead_s": per_gpu / (HOST_COPY_GB_S * GB),
+        "async_write_s": write_s,
+        "in_memory_write_s": per_gpu / nic,
+        "in_memory_restore_s": per_gpu / nic,
+    }

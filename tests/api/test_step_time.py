@@ -1,0 +1,97 @@
+"""POST /api/calculators/step-time/: a published run, a campus's pods, sweeps, and 400s naming the field."""
+
+import pytest
+from django.urls import reverse
+
+from campus.models import GPUModel, NodeModel
+from tests import factories as f
+
+URL = "calculator-step-time"
+
+
+def post(client, body):
+    return client.post(reverse(URL), body, format="json")
+
+
+@pytest.mark.django_db
+class TestStepTime:
+    def test_llama3_405b_preset_reproduces_the_published_mfu_band(self, viewer_client):
+        r = post(viewer_client, {"preset": "llama3-405b-16k"})
+        assert r.status_code == 200, r.data
+        assert 0.36 <= r.data["mfu"] <= 0.45  # Llama 3 paper table 4: 41 %
+        assert r.data["gpus"] == 16384
+        assert set(r.data["breakdown_s"]) >= {"compute", "bubble", "tp", "dp", "io"}
+        assert r.data["collectives"]["tp"]["tier"] == "scale-up"
+        # 405e9 x 14 bytes at Tectonic's 2 TB/s
+        assert r.data["checkpoint"]["checkpoint_write_s"] == pytest.approx(405e9 * 14 / 2e12)
+        assert r.data["days"] > 0
+
+    def test_a_campus_pod_is_the_pool_and_dp_fills_the_rest(self, viewer_client):
+        campus = f.CampusFactory()
+        pod = f.PodFactory(campus=campus, oversubscription=1.0)
+        node_model = NodeModel.objects.get(slug="dgx-h100")
+        for _ in range(4):
+            rack = f.RackFactory(hall__building__campus=campus, pod=pod)
+            for _ in range(2):
+                f.NodeFactory(rack=rack, node_model=node_model)
+        body = {
+            "model_preset": "llama3-8b",
+            "campus": campus.id,
+            "pods": [pod.id],
+            "global_batch": 64,
+            "parallel": {"tp": 8},
+        }
+        r = post(viewer_client, body)
+        assert r.status_code == 200, r.data
+        assert r.data["gpus"] == 64
+        assert r.data["workload"]["parallel"]["dp"] == 8
+        assert r.data["pace_gpu"] == "h100-sxm"
+
+    def test_scaling_and_sweep(self, viewer_client):
+        body = {
+            "preset": "megatron-146b",
+            "scaling": {"gpu_counts": [512, 1024, 1536]},
+            "sweep": [{"tp": 8, "pp": 8, "dp": 24}, {"tp": 8, "pp": 4, "dp": 48}, {"tp": 3, "dp": 512}],
+        }
+        r = post(viewer_client, body)
+        assert r.status_code == 200, r.data
+        assert [p["gpus"] for p in r.data["scaling"]] == [512, 1024, 1536]
+        assert r.data["scaling"][0]["linearity"] == 1.0
+        assert "error" in r.data["sweep"][2]
+
+    def test_a_model_that_does_not_fit_is_400_naming_parallel(self, viewer_client):
+        r = post(viewer_client, {"preset": "megatron-1t", "parallel": {"pp": 1, "dp": 384}})
+        assert r.status_code == 400
+        assert "parallel" in r.data
+
+    def test_tp_that_does_not_divide_the_heads_is_400_naming_parallel_tp(self, viewer_client):
+        r = post(viewer_client, {"preset": "bloom-176b", "parallel": {"tp": 3}, "gpus": 288})
+        assert r.status_code == 400
+        assert "parallel.tp" in r.data
+
+    def test_unknown_fields_are_400_naming_them(self, viewer_client):
+        r = post(viewer_client, {"preset": "bloom-176b", "parallel": {"tq": 2}})
+        assert r.status_code == 400
+        assert "parallel.tq" in r.data
+        r = post(viewer_client, {"preset": "bloom-176b", "sweep": [{"pq": 2}]})
+        assert r.status_code == 400
+        assert "sweep[0].pq" in r.data
+
+    def test_no_model_is_400(self, viewer_client):
+        r = post(viewer_client, {"gpu_model": "h100-sxm", "gpus": 8, "global_batch": 8})
+        assert r.status_code == 400
+        assert "model" in r.data
+
+    def test_precision_the_gpu_lacks_is_400(self, viewer_client):
+        assert GPUModel.objects.filter(slug="a100-sxm").exists()
+        r = post(viewer_client, {"preset": "bloom-176b", "precision": "fp8"})
+        assert r.status_code == 400
+        assert "precision" in r.data
+
+    def test_pods_without_campus_is_400(self, viewer_client):
+        r = post(viewer_client, {"preset": "bloom-176b", "pods": [1]})
+        assert r.status_code == 400
+        assert "pods" in r.data
+
+    def test_anonymous_is_401(self, anon_client):
+        assert post(anon_client, {"preset": "bloom-176b"}).status_code == 401
