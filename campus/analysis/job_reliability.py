@@ -44,14 +44,20 @@ def recovery_for_job(
     restart_minutes: float | None = None,
     state_bytes: float | None = None,
     write_bytes_per_s: float | None = None,
+    costs: dict | None = None,
 ) -> dict:
     """Checkpoint write and restart time of a job of ``gpus`` GPUs, minutes, and where each comes from:
-    the typed value when given; else, for the checkpoint, the job's state over the bandwidth it is
-    written at when both are known (a blocking write); else the catalog's default."""
+    the typed value when given; else the job's checkpoint model from the hardware when given (``costs``:
+    ``campus.analysis.training.recovery.checkpoint_costs``, its blocking write and its restart = launch +
+    restore); else, for the checkpoint, the job's state over the bandwidth it is written at when both are
+    known; else the catalog's default."""
     out: dict = {"gpus": gpus}
     catalog = "catalog default (Kokolis et al. 2024)"
+    hardware = "checkpoint model (state over storage and front-end bandwidth)"
     if checkpoint_minutes is not None:
         out.update(checkpoint_minutes=float(checkpoint_minutes), checkpoint_minutes_source="typed")
+    elif costs is not None:
+        out.update(checkpoint_minutes=costs["checkpoint_write_s"] / 60.0, checkpoint_minutes_source=hardware)
     elif state_bytes is not None and write_bytes_per_s:
         out.update(
             checkpoint_minutes=state_bytes / write_bytes_per_s / 60.0,
@@ -64,6 +70,8 @@ def recovery_for_job(
         )
     if restart_minutes is not None:
         out.update(restart_minutes=float(restart_minutes), restart_minutes_source="typed")
+    elif costs is not None:
+        out.update(restart_minutes=costs["restart_s"] / 60.0, restart_minutes_source=hardware)
     else:
         out.update(restart_minutes=float(default_value("restart_minutes")), restart_minutes_source=catalog)
     return out
@@ -109,6 +117,7 @@ def job_reliability(
     restart_minutes: float | None = None,
     state_bytes: float | None = None,
     write_bytes_per_s: float | None = None,
+    costs: dict | None = None,
 ) -> dict:
     """One synchronous job on the GPUs and nodes ``by_model`` ({gpu slug: {"gpu", "node"}}): its failure
     rate (each model's own job set, or ``dataset`` for all), recovery, Daly interval and exact ETTR."""
@@ -121,7 +130,7 @@ def job_reliability(
             lam += failures_per_hour(
                 select_rates(snap.failure_rates, ds, include_infrastructure=False), counts
             )
-    rec = recovery_for_job(gpus, checkpoint_minutes, restart_minutes, state_bytes, write_bytes_per_s)
+    rec = recovery_for_job(gpus, checkpoint_minutes, restart_minutes, state_bytes, write_bytes_per_s, costs)
     out = {
         **rec,
         "nodes": sum(m["node"] for m in by_model.values()),

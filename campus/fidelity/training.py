@@ -9,6 +9,9 @@ from campus.analysis import reliability as rel
 from campus.analysis.calculators import job_mttf, recovery_options, training_time
 from campus.analysis.compute import training_flops
 from campus.analysis.job_reliability import job_reliability
+from campus.analysis.training.cluster import pools_from_snapshot
+from campus.analysis.training.presets import run_workload
+from campus.analysis.training.recovery import TECTONIC_LLAMA3, checkpoint_costs
 from campus.fidelity.campuses import llama3_cluster, servers, synthetic_llama3_h100
 from campus.fidelity.scorecard import Case, relative
 from simulations.engine.runner import prepare, replica_seed
@@ -35,23 +38,13 @@ def _llama3_gpu_hours_m() -> float:
     return out["hours"] * out["gpus"] / 1e6
 
 
-# Llama 3 405B's checkpoint: ~16 bytes a parameter of training state in mixed-precision Adam (fp16
-# weights and gradients, fp32 master weights and two moments: Rajbhandari et al., "ZeRO", SC20, §3.1)
-# written to Tectonic at its 2 TB/s sustained (LLAMA3, §3.3.1).
-LLAMA3_405B_STATE_BYTES = 405e9 * 16
-TECTONIC_BYTES_PER_S = 2e12
-
-
 def _llama3_gpu_hours_from_the_hardware_m() -> float:
     """GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job on its cluster: the Llama 3
-    rates, a checkpoint of its state at the storage's sustained bandwidth, the catalog's restart."""
+    rates, and the checkpoint write and restart of its checkpoint model (``checkpoint_costs``: the 405B
+    state written to Tectonic at 2 TB/s, a 5-min launch plus the restore)."""
     snap = llama3_cluster()
-    job = job_reliability(
-        snap,
-        rel.counts_by_model(snap),
-        state_bytes=LLAMA3_405B_STATE_BYTES,
-        write_bytes_per_s=TECTONIC_BYTES_PER_S,
-    )
+    costs = checkpoint_costs(run_workload("llama3-405b-16k"), pools_from_snapshot(snap), TECTONIC_LLAMA3)
+    job = job_reliability(snap, rel.counts_by_model(snap), costs=costs)
     out = training_time(
         flops=3.8e25,
         gpus=16_384,
@@ -185,8 +178,8 @@ CASES: list[Case] = [
     Case(
         "llama3-405b-gpu-hours-from-hardware",
         "compute",
-        "H100 GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job (checkpoint from its "
-        "state and the storage's bandwidth)",
+        "H100 GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job (checkpoint and restart "
+        "from its checkpoint model)",
         "M GPU-h",
         "Llama 3.1 model card (2024-07), training factors: 30.84M H100 GPU-hours for 405B",
         "30.84M",

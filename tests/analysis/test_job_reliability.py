@@ -44,6 +44,12 @@ def test_recovery_comes_from_the_catalog_unless_typed():
     }
     typed = recovery_for_job(8, 1.0, None)
     assert (typed["checkpoint_minutes"], typed["checkpoint_minutes_source"]) == (1.0, "typed")
+    # the checkpoint model's write and restart, in minutes; a typed value still wins
+    costs = {"checkpoint_write_s": 3.0, "restart_s": 306.0}
+    hw = recovery_for_job(8, costs=costs)
+    assert (hw["checkpoint_minutes"], hw["restart_minutes"]) == (0.05, 5.1)
+    assert hw["checkpoint_minutes_source"].startswith("checkpoint model")
+    assert recovery_for_job(8, None, 10.0, costs=costs)["restart_minutes"] == 10.0
 
 
 def test_an_unknown_job_set_is_refused_by_name():
