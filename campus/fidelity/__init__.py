@@ -4,6 +4,7 @@
 every case, its source and its tolerance.
 """
 
+from campus.fidelity.capex import CASES as CAPEX_CASES
 from campus.fidelity.cluster import CASES as CLUSTER_CASES
 from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
@@ -21,6 +22,7 @@ CASES: list[Case] = [
     *STEP_TIME_CASES,
     *CLUSTER_CASES,
     *DYNAMICS_CASES,
+    *CAPEX_CASES,
 ]
 
 __all__ = ["CASES", "Case", "Outcome", "evaluate", "failed", "run", "summary_line", "table"]
