@@ -5,6 +5,7 @@ every case, its source and its tolerance.
 """
 
 from campus.fidelity.capex import CASES as CAPEX_CASES
+from campus.fidelity.cluster import CASES as CLUSTER_CASES
 from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
@@ -20,6 +21,7 @@ CASES: list[Case] = [
     *PLANT_CASES,
     *TRAINING_CASES,
     *STEP_TIME_CASES,
+    *CLUSTER_CASES,
     *DYNAMICS_CASES,
     *CAPEX_CASES,
     *GRID_CASES,

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from campus.analysis.capex import DEFAULT_DISCOUNT_RATE, DEFAULT_HORIZON_YEARS
 from campus.analysis.impact import KINDS
+from campus.analysis.job_reliability import JOB_SETS
 from campus.analysis.weather import CLIMATES
 from campus.api.serializers_.redundancy_levels import RedundancyLevelSerializer
 from campus.state import SUMMARY_DEFAULTS
@@ -86,6 +87,12 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
     horizon_years = tco_horizon_field()
     discount_rate = tco_discount_field()
+    jobs = serializers.ChoiceField(
+        choices=JOB_SETS,
+        required=False,
+        help_text="The jobs the headline ETTR and effective compute are for (`reliability.headline`): "
+        "`islands` (default), one synchronous job per island (pod); `campus`, one job over every GPU.",
+    )
 
 
 # Elements one compound failure may name, and the longest ``kind:id,`` item (a 19-digit bigint id): one
