@@ -45,6 +45,14 @@ FIGURES = (
     "cooling.capacity_mw",
     "cooling.plant_usable_capacity_mw",
     "cooling.spare_mw",
+    # capex by category from the bill of materials (docs/capex.md)
+    "capex.capex_usd.power",
+    "capex.capex_usd.cooling",
+    "capex.capex_usd.network",
+    "capex.capex_usd.compute",
+    "capex.capex_usd.building",
+    "capex.capex_usd.total",
+    "capex.usd_per_mw_it",
 )
 
 
