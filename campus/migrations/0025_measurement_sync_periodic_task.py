@@ -26,7 +26,7 @@ def backward(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campus", "0023_measurements"),
+        ("campus", "0024_measurements"),
         ("django_celery_beat", "0019_alter_periodictasks_options"),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campus', '0022_storage_systems'),
+        ('campus', '0023_campus_price_overrides'),
     ]
 
     operations = [
