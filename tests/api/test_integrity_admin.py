@@ -138,4 +138,3 @@ def test_the_admin_saves_a_blank_price_overrides_field_as_no_override(rf, full_r
     assert form.is_valid(), form.errors
     form.save()
     assert Campus.objects.get(pk=campus.pk).price_overrides == {}
-
