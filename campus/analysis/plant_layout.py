@@ -14,8 +14,9 @@ on the floor map"):
   in the yard below their building, one line per kind;
 * a cooling unit without a recorded position stands along the far end of its hall (the service zone).
 
-Footprints are indicative (a rack-sized PDU, a 12 m generator or chiller container); the map draws them to
-scale so a planner sees the plant where it serves, not a survey drawing.
+Footprints are indicative (a rack-sized PDU, a 12 m chiller container, a generator set's own skid); the map
+draws them to scale so a planner sees the plant where it serves, not a survey drawing. Sources in
+docs/dashboard.md, "Footprints".
 
 Positions are relative to a *frame*: ``"hall"`` (the hall's corner), ``"building"`` (the building's corner)
 or ``"campus"`` (a strip the map puts below every building), so a map that lays halls or buildings out itself
@@ -37,7 +38,9 @@ POWER_FOOTPRINT_M = {
     "ups": (3.0, 1.5),
     "switchgear": (4.0, 1.5),
     "transformer": (3.0, 3.0),
-    "generator": (12.0, 3.0),
+    # a 2.6 MW diesel set, compact version (KOHLER SDMO KD3300-E data sheet: 5,319 x 1,960 mm), the size of
+    # the catalogue's 2.5 MW standby set
+    "generator": (5.3, 2.0),
     "substation": (10.0, 10.0),
 }
 COOLING_FOOTPRINT_M = {

@@ -100,14 +100,19 @@ export function drawPlanLabels(map, ctx, view, scale) {
   const drawn = [];
   ctx.textBaseline = "middle";
   ctx.font = "600 11px system-ui, sans-serif";
+  const hallAt = new Map(map.outlines.filter((o) => o.level !== "building").map((o) => [o.id, o]));
   for (const row of map.rows) {
     if (!intersects(row, view)) continue;
     const across = row.front === "up" || row.front === "down";
-    // Beside the row's first rack, outside the row: rows at least 7 px deep carry a label.
+    // Rows at least 7 px deep carry a label: outside the hall's wall at the row's start (left wall for rows
+    // running left to right, top wall for the others), so the row-end PDUs keep their place.
     if (Math.min(row.w, row.h) * scale < 7) continue;
     const tw = ctx.measureText(row.label).width;
-    const sx = across ? (row.x - map.ox) * scale - tw - 4 : (row.x + row.w / 2 - map.ox) * scale - tw / 2;
-    const sy = across ? (row.y + row.h / 2 - map.oy) * scale : (row.y - map.oy) * scale - 8;
+    const hall = hallAt.get(row.hall);
+    const sx = across
+      ? (Math.min(row.x, hall?.x ?? row.x) - map.ox) * scale - tw - 4
+      : (row.x + row.w / 2 - map.ox) * scale - tw / 2;
+    const sy = across ? (row.y + row.h / 2 - map.oy) * scale : (Math.min(row.y, hall?.y ?? row.y) - map.oy) * scale - 8;
     const box = { x: sx, y: sy - 7, w: tw, h: 14 };
     if (box.x < 0 || drawn.some((d) => boxesOverlap(d, box, 2))) continue;
     ctx.fillStyle = "#1f2937";
