@@ -185,6 +185,7 @@ def plant_layout(snap: CampusSnapshot, g: PowerGraph, hall_geometry: Mapping[int
 
     # Cooling units: their recorded position, else along the far end of the hall.
     service_x: dict[int, float] = {}
+    service_y: dict[int, float] = {}  # hall id -> the line's offset back from the far wall
     for u in snap.cooling_units:
         size = COOLING_FOOTPRINT_M.get(u.kind, DEFAULT_FOOTPRINT_M)
         more = {"supply_ids": list(u.supply_ids), "plant_id": u.plant_id}
@@ -195,8 +196,13 @@ def plant_layout(snap: CampusSnapshot, g: PowerGraph, hall_geometry: Mapping[int
             item("cooling", u, u.kind, building, u.hall_id, "hall", (u.x_m, u.y_m), size, True, **more)
         elif hall is not None:
             x = service_x.get(hall.id, 2.0)
+            back = service_y.get(hall.id, 0.0)
+            if x > 2.0 and x + size[0] > hall.width_m - 1.0:
+                # the line is full: the next one in front of it, so no unit stands past the hall's side wall
+                x, back = 2.0, back + size[1] + GAP_M
+                service_y[hall.id] = back
             service_x[hall.id] = x + size[0] + GAP_M
-            y = hall.length_m - SERVICE_ZONE_OFFSET_M
+            y = hall.length_m - SERVICE_ZONE_OFFSET_M - back
             item("cooling", u, u.kind, building, hall.id, "hall", (x, y), size, False, **more)
         else:
             yard.setdefault(None, []).append(("cooling", u, size, list(u.supply_ids)))

@@ -45,3 +45,23 @@ def test_a_halls_generators_take_less_floor_than_the_hall(spec):
         hall = halls[hall_id]
         # the floor the generator lines take on the map, gaps included, against the hall's floor
         assert (x1 - x0) * (y1 - y0) < hall.width_m * hall.length_m, (hall.name, x1 - x0, y1 - y0)
+
+
+def test_cooling_units_laid_out_stand_inside_their_hall():
+    """A 1M-GPU-class hall of GB200 racks has more CRAHs than fit one line along its far wall: the lines wrap."""
+    snap = spec_snapshot(generate_spec("Units", gpus=8192, gpu_model="gb200"))
+    geometry = {h.id: {"x_m": 0.0, "y_m": 0.0} for h in snap.halls}
+    halls = {h.id: h for h in snap.halls}
+    units = [p for p in plant_layout(snap, power_graph(snap), geometry)["plant"] if p["type"] == "cooling"]
+    assert units
+    for u in units:
+        hall = halls[u["hall_id"]]
+        assert u["x_m"] >= 0 and u["x_m"] + u["width_m"] <= hall.width_m, u
+        assert u["y_m"] >= 0 and u["y_m"] + u["depth_m"] <= hall.length_m, u
+    boxes = [
+        (u["x_m"], u["y_m"], u["x_m"] + u["width_m"], u["y_m"] + u["depth_m"], u["hall_id"]) for u in units
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if a[4] == b[4]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
