@@ -131,7 +131,8 @@ export function drawPlanLabels(map, ctx, view, scale) {
       const top = Math.max(6, (o.y - map.oy) * scale + 6);
       const left = Math.max(8, (o.x - map.ox) * scale + 8);
       for (const c of columns) ctx.fillText(c.text, (c.x - map.ox) * scale, top);
-      for (const r of rows) ctx.fillText(r.text, left, (r.y - map.oy) * scale);
+      // (row 1's number would sit on column A's letter in the corner: the corner reads "A" alone)
+      for (const r of rows) if (r.text !== "1") ctx.fillText(r.text, left, (r.y - map.oy) * scale);
       drawn.push({
         x: left,
         y: top,
