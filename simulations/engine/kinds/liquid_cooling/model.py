@@ -336,7 +336,9 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
     if p.rack_series:
         for rid in sorted(rack_temp)[:MAX_RACK_SERIES]:
             out[f"rack.{rid}.gpu_temp_c"] = rack_temp[rid]
-    return ReplicaResult(metrics=metrics, series=out, events=events)
+    # what the run failed, by name (a CDU loss without a target: the units its group cannot cover)
+    details = {"failed": plan.failed, "default_set": plan.default_set}
+    return ReplicaResult(metrics=metrics, series=out, events=events, details=details)
 
 
 def _merge(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:
