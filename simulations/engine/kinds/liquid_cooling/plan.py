@@ -291,13 +291,19 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
             a[1] += snap.rack_it_kw(r) * n / total
             meta[key] = (snap.gpus[slug], liquid, evs)
             members.setdefault(key, []).append(r.id)
+    # An event in a series key: "e<n>" (read "event n+1"), or, for one unit of a default set (one event failing
+    # several units), the unit's name, so that the legend names the CDU rather than an event the user never wrote.
+    tokens = [
+        f"e{source[i]}" if source.count(source[i]) == 1 else _key_safe(_target_name(snap, kinds[i], t))
+        for i, t in enumerate(targets)
+    ]
     groups = []
     supply: dict[str, float] = {}
     unit_supply = {u.id: u.supply_temp_c for u in snap.cooling_units}
     for key, (n, kw) in sorted(acc.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
         gpu, liquid, evs = meta[key]
         label = f"{'liquid' if liquid else 'air'}/{gpu.slug}/" + (
-            "+".join(f"e{i}" for i in evs) or "unaffected"
+            "+".join(tokens[i] for i in evs) or "unaffected"
         )
         groups.append(Group(label, gpu, int(n), kw, liquid, evs, tuple(members[key])))
         temps = [
@@ -317,6 +323,11 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     return CoolingPlan(
         p, groups, effects, supply, campus_gpus, interval_h, targets, failed=failed, default_set=default_set
     )
+
+
+def _key_safe(name: str) -> str:
+    """A name as a token of a series key, whose separators are ".", "/" and "+"."""
+    return "".join("-" if ch in "./+" else ch for ch in name) or "unit"
 
 
 def _target_name(snap: CampusSnapshot, kind: str, target: int | None) -> str:
