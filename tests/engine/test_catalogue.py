@@ -132,7 +132,8 @@ def _explain(kind, snap, params, replicas=1):
 def test_a_cdu_lost_in_an_n_plus_1_group_is_explained_as_absorbed():
     # The partner CDU has 2.2x its own load of capacity: it carries the lost unit's heat, so the GPUs stay
     # at their steady temperature, 25 °C supply + 1,000 W / 25 W/K = 65 °C.
-    words, summary = _explain("liquid_cooling", campus(cdu_groups=True), {})
+    params = {"events": [{"kind": "cdu_loss", "target_id": 500}]}
+    words, summary = _explain("liquid_cooling", campus(cdu_groups=True), params)
     assert summary["metrics"]["min_cooling_fraction"]["mean"] == 1.0
     text = " ".join(words)
     assert "N+1" in text and "carry its heat" in text

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from campus.analysis.heat import heat_map
 from campus.analysis.snapshot import CoolingUnitSnap
+from simulations.engine.catalogue import explain
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.kinds.liquid_cooling.plan import uncovered_cdus
 from simulations.engine.rc import rc_temperature
 from simulations.engine.runner import prepare, run_replica
-from simulations.engine.catalogue import explain
 from tests.engine.builders import campus
 
 C_LIQ, G_LIQ = 1100.0, 25.0  # the catalog defaults the params start from

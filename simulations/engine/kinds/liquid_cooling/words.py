@@ -123,7 +123,10 @@ _NAMED_EVENT = {
     "cdu_loss": ("the loss of CDU {names}", "the loss of CDUs {names}"),
     "pump_loss": ("the loss of a pump on {names}", "the loss of pumps on {names}"),
     "chiller_loss": ("the loss of chiller plant {names}", "the loss of chiller plants {names}"),
-    "supply_temp_excursion": ("a coolant supply excursion on {names}", "coolant supply excursions on {names}"),
+    "supply_temp_excursion": (
+        "a coolant supply excursion on {names}",
+        "coolant supply excursions on {names}",
+    ),
 }
 
 
