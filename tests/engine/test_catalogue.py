@@ -223,7 +223,7 @@ def test_a_power_swing_is_explained_with_its_hand_figure_and_the_rule_it_breaks(
 
 
 def test_a_heat_wave_the_plants_carry_is_explained_as_such():
-    words, summary = _explain("heat_wave", campus(), {"days": 2, "temperature_rise_k": 3.0})
+    words, summary = _explain("heat_wave", campus(), {"start_day": 196, "days": 2, "temperature_rise_k": 3.0})
     assert summary["metrics"]["cooling_shortfall_hours"]["mean"] == 0.0
     assert words[0] == "The run warmed 2 days from day 196 of the campus's weather year by 3 K."
     assert "The plants rejected all the heat in every hour; no GPU throttled." in words

@@ -13,7 +13,7 @@ import numpy as np
 from campus.analysis.facility import with_typed_pue
 from campus.analysis.facility.year import facility_year
 from campus.analysis.snapshot import CampusSnapshot
-from campus.analysis.weather import weather_of, with_heat_wave
+from campus.analysis.weather import DAYS_PER_YEAR, weather_of, with_heat_wave
 from simulations.engine.fields import ParamsError
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.kinds.heat_wave.params import HeatWaveParams
@@ -27,6 +27,7 @@ FRACTION_STEPS = 33  # power fractions on the grid from TDP down to the minimum 
 @dataclass(frozen=True)
 class HeatWavePlan:
     params: HeatWaveParams
+    start_day: int  # the wave's first day: the parameter's, or the campus's hottest stretch
     dry_bulb_c: np.ndarray  # the wave's hours
     wet_bulb_c: np.ndarray
     fractions: np.ndarray  # (F,) GPU power fractions, descending, the last = the minimum cap
@@ -45,14 +46,25 @@ def stochastic(params: HeatWaveParams) -> bool:
     return False
 
 
+def hottest_start_day(dry_bulb_c: np.ndarray, days: int) -> int:
+    """The first day (1 = 1 January) of the ``days`` whole days, ending by day 365, with the highest mean dry
+    bulb: where a heat wave hurts most on this campus, in its own summer whatever its hemisphere."""
+    last = min(DAYS_PER_YEAR * 24, dry_bulb_c.size)
+    daily = np.asarray(dry_bulb_c[:last], dtype=float).reshape(-1, 24).sum(axis=1)
+    sums = np.convolve(daily, np.ones(days), mode="valid")  # sums[i]: days i+1 .. i+days
+    return int(np.argmax(sums)) + 1
+
+
 def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     p = params
+    weather = weather_of(snap)
+    start = p.start_day if p.start_day is not None else hottest_start_day(weather.dry_bulb_c, p.days)
     try:
-        year = with_heat_wave(weather_of(snap), p.start_day, p.days, p.temperature_rise_k)
+        year = with_heat_wave(weather, start, p.days, p.temperature_rise_k)
     except ValueError as exc:
         field, _, message = str(exc).partition(": ")
         raise ParamsError([{"field": field, "message": message}]) from None
-    window = slice((p.start_day - 1) * 24, (p.start_day - 1 + p.days) * 24)
+    window = slice((start - 1) * 24, (start - 1 + p.days) * 24)
     db, wb = year.dry_bulb_c[window], year.wet_bulb_c[window]
     gpus = {slug: snap.gpus[slug] for r in snap.racks for slug in snap.rack_gpus(r)}
     floor = max((g.min_cap_fraction for g in gpus.values()), default=0.5)
@@ -67,6 +79,7 @@ def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     )
     return HeatWavePlan(
         params=p,
+        start_day=start,
         dry_bulb_c=db,
         wet_bulb_c=wb,
         fractions=fractions,
@@ -140,4 +153,6 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         "gpu_power_fraction": fraction,
         "throughput_fraction": pace,
     }
-    return ReplicaResult(metrics=metrics, series=series, events=hours)
+    # the wave's first day, chosen from the campus's weather when the parameters left it empty
+    details = {"start_day": plan.start_day}
+    return ReplicaResult(metrics=metrics, series=series, events=hours, details=details)

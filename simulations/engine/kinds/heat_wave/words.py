@@ -40,10 +40,15 @@ METRICS: dict[str, Metric] = {
 
 
 def explain(s: Summary, p: HeatWaveParams) -> list[str]:
-    out = [
-        f"The run warmed {num(p.days)} day{'s' if p.days != 1 else ''} from day {num(p.start_day)} of the "
-        f"campus's weather year by {num(p.temperature_rise_k)} K."
-    ]
+    start = p.start_day if p.start_day is not None else s.details.get("start_day")
+    length = f"{num(p.days)} day{'s' if p.days != 1 else ''}"
+    if p.start_day is None and start is not None:
+        when = f"{length} from day {num(start)}, the hottest {length} of the campus's weather year,"
+    elif start is not None:
+        when = f"{length} from day {num(start)} of the campus's weather year"
+    else:
+        when = f"the hottest {length} of the campus's weather year"
+    out = [f"The run warmed {when} by {num(p.temperature_rise_k)} K."]
     short = s.mean("cooling_shortfall_hours") or 0.0
     lost = s.mean("throughput_lost_fraction") or 0.0
     if short <= 0:
