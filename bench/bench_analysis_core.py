@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from campus.analysis.cards import rack_metrics  # noqa: E402
 from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
@@ -36,7 +37,7 @@ from campus.analysis.impact import impact  # noqa: E402
 from campus.analysis.power import power_graph, rollup  # noqa: E402
 from campus.analysis.redundancy import redundancy_check  # noqa: E402
 from campus.analysis.stranded import stranded_capacity  # noqa: E402
-from campus.analysis.summary import campus_summary, rack_metrics  # noqa: E402
+from campus.analysis.summary import campus_summary  # noqa: E402
 from campus.analysis.synthetic import synthetic_campus  # noqa: E402
 from campus.interchange.generate import generate  # noqa: E402
 from campus.interchange.spec_snapshot import spec_snapshot  # noqa: E402

@@ -9,6 +9,7 @@ from django.contrib.admin.utils import unquote
 from django.http import HttpResponseRedirect
 from simple_history.admin import SimpleHistoryAdmin
 
+from campus.admin_warnings import RedundancyWarningsAdmin
 from campus.integrity import trial_problems
 from twin.api.exceptions import dependents_problem
 
@@ -65,7 +66,7 @@ def checked_delete_selected(modeladmin, request, queryset):
     return delete_selected(modeladmin, request, queryset)
 
 
-class InventoryAdmin(SimpleHistoryAdmin):
+class InventoryAdmin(RedundancyWarningsAdmin, SimpleHistoryAdmin):
     """An inventory model's admin: saves and deletions keep the API's rules on the final state."""
 
     form = FinalStateForm
@@ -105,7 +106,7 @@ class InventoryAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.GPUModel, models.NodeModel, models.SwitchModel, models.LinkMedium)
-class CatalogAdmin(admin.ModelAdmin):
+class CatalogAdmin(RedundancyWarningsAdmin, admin.ModelAdmin):
     """A catalog row: a node or GPU model made bigger is judged against the racks that hold it."""
 
     form = FinalStateForm

@@ -1730,6 +1730,273 @@ TRAINING_DEFAULTS: dict[str, Row] = {
 
 _DEFAULT_TABLES: tuple[dict[str, Row], ...] = (COOLING_DEFAULTS, POWER_DEFAULTS, TRAINING_DEFAULTS)
 
+# ---------------------------------------------------------------- prices (capex, bill of materials)
+
+# One row per priced item: kind (what it prices), item (the model, device kind or class), the unit it is priced
+# in, the unit price in USD, its source and year, and whether it is an estimate (lead times are
+# LEAD_TIMES_WEEKS', below). ``campus.analysis.capex.unit_price`` reads them (a campus may override any row by its
+# key "kind/item", ``Campus.price_overrides``); docs/capex.md gives each with its reasoning. Prices are
+# equipment supplied and installed, in the USD of their year, without land, interconnection fees or tax.
+_EST_KW = "estimate: installed equipment per kW of rating (docs/model.md, 'Redundancy topologies')"
+_EST_COOL = "estimate: installed equipment per kW of heat (docs/model.md, 'Redundancy topologies')"
+_CHEAH = (
+    "E. Cheah, 'H100 Freakonomics: the economical tiers of H100s' (tech-talk-cto, 2024-08) and its "
+    "spreadsheet, prices as of Aug 2024"
+)
+_SEMI_SERVER = "SemiAnalysis, 'AI Server Cost Analysis: Memory Is The Biggest Loser' (2023-05)"
+_STREET_OPTICS = "estimate: 2024 street prices of third-party modules (FS.com-class list prices)"
+
+
+def _p(
+    kind: str,
+    item: str,
+    unit: str,
+    usd: float,
+    source: str,
+    year: int,
+    estimate: bool = True,
+    notes: str = "",
+) -> Row:
+    return {
+        "kind": kind,
+        "item": item,
+        "unit": unit,
+        "unit_price_usd": usd,
+        "source": source,
+        "year": year,
+        "estimate": estimate,
+        "notes": notes,
+    }
+
+
+PRICES: list[Row] = [
+    # power chain, per kW of rating
+    _p(
+        "power-device",
+        "substation",
+        "kW",
+        60.0,
+        _EST_KW,
+        2024,
+        notes="MV/HV transformer and breakers",
+    ),
+    _p(
+        "power-device",
+        "transformer",
+        "kW",
+        50.0,
+        _EST_KW,
+        2024,
+        notes="MV/LV unit substation transformer",
+    ),
+    _p("power-device", "switchgear", "kW", 80.0, _EST_KW, 2024, notes="LV switchgear and paralleling gear"),
+    _p("power-device", "generator", "kW", 350.0, _EST_KW, 2024, notes="diesel standby set, tank, enclosure"),
+    _p(
+        "power-device",
+        "ups",
+        "kW",
+        300.0,
+        _EST_KW,
+        2024,
+        notes="static double conversion, 5 min of batteries",
+    ),
+    _p("power-device", "pdu", "kW", 50.0, _EST_KW, 2024, notes="row power distribution / busway"),
+    _p("power-device", "sst", "kW", 350.0, _EST_KW, 2024, notes="solid-state transformer with bus storage"),
+    _p("power-device", "rectifier", "kW", 250.0, _EST_KW, 2024, notes="sidecar rectifier shelves and BBUs"),
+    _p("power-device", "dc-busway", "kW", 30.0, _EST_KW, 2024, notes="~40 % less copper than the AC busway"),
+    _p("power-device", "other", "kW", 100.0, _EST_KW, 2024, notes="a kind without its own row (busway, rpp)"),
+    _p(
+        "utility-feed",
+        "utility-feed",
+        "kW",
+        100.0,
+        "estimate: the campus's share of its grid connection "
+        "(substation bay, line, metering) per kW of capacity; utility charges vary by an order of magnitude",
+        2024,
+    ),
+    _p(
+        "energy-storage",
+        "bess",
+        "kWh",
+        350.0,
+        "estimate: utility-scale 4-hour lithium-ion battery, "
+        "installed, per kWh usable (order of NREL Annual Technology Baseline 2024)",
+        2024,
+    ),
+    # cooling, per kW of heat
+    _p("cooling-unit", "cdu", "kW", 100.0, _EST_COOL, 2024),
+    _p("cooling-unit", "crah", "kW", 150.0, _EST_COOL, 2024),
+    _p("cooling-unit", "other", "kW", 100.0, _EST_COOL, 2024, notes="rear-door, immersion"),
+    _p("cooling-plant", "chiller", "kW", 300.0, _EST_COOL, 2024, notes="with its tower or condenser, pumps"),
+    _p("cooling-plant", "dry-cooler", "kW", 150.0, _EST_COOL, 2024),
+    _p("cooling-plant", "cooling-tower", "kW", 100.0, _EST_COOL, 2024, notes="with plate exchanger, pumps"),
+    _p("cooling-plant", "air-chiller", "kW", 350.0, _EST_COOL, 2024, notes="with free-cooling coil"),
+    _p(
+        "cooling-plant",
+        "adiabatic-cooler",
+        "kW",
+        200.0,
+        _EST_COOL,
+        2024,
+        notes="pads, spray, water treatment",
+    ),
+    _p("cooling-plant", "other", "kW", 100.0, _EST_COOL, 2024),
+    # network: switches per box
+    _p(
+        "switch",
+        "quantum-2-qm9700",
+        "switch",
+        36_000.0,
+        f"{_CHEAH}: 64-port 400G InfiniBand switch at $36k (FS.com listing; NVIDIA's own about $50k)",
+        2024,
+        estimate=False,
+    ),
+    _p(
+        "switch",
+        "spectrum-x-sn5600",
+        "switch",
+        45_000.0,
+        "estimate: 51.2T Spectrum-X box, street price",
+        2024,
+    ),
+    _p("switch", "tomahawk5-128x400", "switch", 30_000.0, "estimate: 51.2T Tomahawk 5 white box", 2024),
+    _p("switch", "ethernet-128x200ge", "switch", 20_000.0, "estimate: 25.6T Tomahawk 4 white box", 2024),
+    _p("switch", "quantum-x800-q3400", "switch", 100_000.0, "estimate: 115.2T XDR InfiniBand, 4U", 2025),
+    _p("switch", "spectrum-x800-sn5600", "switch", 45_000.0, "estimate: as the 400G SN5600", 2025),
+    _p("switch", "tomahawk6-128x800", "switch", 60_000.0, "estimate: 102.4T Tomahawk 6 box", 2025),
+    _p("switch", "other", "switch", 40_000.0, "estimate: a switch model without its own row", 2024),
+    # network: optical modules per module, by reach class and line rate (<= 400G, 800G)
+    _p(
+        "optic",
+        "sr-400g",
+        "module",
+        650.0,
+        _STREET_OPTICS,
+        2024,
+        notes="multimode <= 50 m (OSFP/QSFP112 SR4)",
+    ),
+    _p("optic", "sr-800g", "module", 1_100.0, _STREET_OPTICS, 2024, notes="twin-port 2x400G SR8"),
+    _p("optic", "dr-400g", "module", 1_100.0, _STREET_OPTICS, 2024, notes="single-mode <= 500 m"),
+    _p("optic", "dr-800g", "module", 1_700.0, _STREET_OPTICS, 2024, notes="2xDR4 / DR8"),
+    _p("optic", "fr-400g", "module", 1_300.0, _STREET_OPTICS, 2024, notes="single-mode <= 2 km"),
+    _p("optic", "fr-800g", "module", 2_000.0, _STREET_OPTICS, 2024, notes="2xFR4"),
+    _p("optic", "zr-400g", "module", 6_000.0, _STREET_OPTICS, 2024, notes="coherent 400ZR QSFP-DD, 80 km"),
+    _p("optic", "zr-800g", "module", 12_000.0, _STREET_OPTICS, 2025, notes="coherent 800ZR"),
+    _p("optic", "other", "module", 1_000.0, "estimate: a module of a medium of no reach class", 2024),
+    # network: cables. Copper cables carry their own ends; a fibre is priced by its length plus its two
+    # terminations (MPO connectors, polarity, testing).
+    _p("cable", "dac-400g", "cable", 150.0, _STREET_OPTICS, 2024, notes="passive copper <= 3 m"),
+    _p("cable", "dac-800g", "cable", 250.0, _STREET_OPTICS, 2024, notes="passive copper <= 3 m"),
+    _p("cable", "aec-400g", "cable", 450.0, _STREET_OPTICS, 2024, notes="active electrical <= 7 m"),
+    _p("cable", "aec-800g", "cable", 700.0, _STREET_OPTICS, 2024, notes="active electrical <= 7 m"),
+    _p("cable", "other", "cable", 150.0, "estimate: a cable of a medium without its own row", 2024),
+    _p("cable", "fiber-m", "m", 2.5, "estimate: MPO-12/16 trunk, OM4 or OS2, per metre", 2024),
+    _p("cable", "fiber-termination", "cable", 40.0, "estimate: two MPO ends, polarity and test", 2024),
+    _p(
+        "cable",
+        "nvlink",
+        "cable",
+        0.0,
+        "NVIDIA GB200 NVL72 (2024): the NVLink spine is part of the rack",
+        2024,
+        estimate=False,
+        notes="included in the system price",
+    ),
+    # compute, per server (GPUs, NICs, NVLink, CPUs, memory; rack-scale systems per tray, the rack's
+    # NVLink switches and spine included)
+    _p(
+        "server",
+        "hgx-h100-8",
+        "server",
+        310_000.0,
+        f"{_CHEAH}: 8x H100 HGX node with 8 ConnectX-7 (Thinkmate quote $317k)",
+        2024,
+        estimate=False,
+    ),
+    _p(
+        "server",
+        "dgx-h100",
+        "server",
+        270_000.0,
+        f"{_SEMI_SERVER}: DGX H100 sale price ~$270k",
+        2023,
+        estimate=False,
+    ),
+    _p("server", "dgx-h100-bf3", "server", 280_000.0, f"estimate: {_SEMI_SERVER} plus 8 BlueField-3", 2023),
+    _p("server", "hgx-h200-8", "server", 330_000.0, "estimate: the H100 node with H200 boards", 2024),
+    _p("server", "hgx-b200-8", "server", 450_000.0, "estimate: 8x B200 HGX node", 2025),
+    _p("server", "hgx-b300-8", "server", 500_000.0, "estimate: 8x B300 HGX node", 2025),
+    _p(
+        "server",
+        "gb200-nvl72-tray",
+        "server",
+        3_000_000.0 / 18,
+        "estimate: about $3 M per GB200 NVL72 rack (2024 analyst reports), over its 18 compute trays",
+        2024,
+    ),
+    _p(
+        "server",
+        "gb300-nvl72-tray",
+        "server",
+        3_700_000.0 / 18,
+        "estimate: about $3.7 M per GB300 NVL72 rack, over its 18 compute trays",
+        2025,
+    ),
+    _p(
+        "server",
+        "vr200-nvl144-tray",
+        "server",
+        6_000_000.0 / 18,
+        "estimate: about $6 M per Vera Rubin NVL144 rack, over its 18 compute trays",
+        2026,
+    ),
+    _p(
+        "server",
+        "rubin-ultra-nvl576-blade",
+        "server",
+        20_000_000.0 / 72,
+        "estimate: about $20 M per Kyber NVL576 rack, over its 72 blades",
+        2027,
+    ),
+    _p(
+        "server",
+        "dgx-a100",
+        "server",
+        199_000.0,
+        "NVIDIA DGX A100 launch price (GTC, 2020-05)",
+        2020,
+        estimate=False,
+    ),
+    _p("server", "mi300x-8", "server", 250_000.0, "estimate: 8x MI300X OAM platform", 2024),
+    _p("server", "mi325x-8", "server", 280_000.0, "estimate: 8x MI325X OAM platform", 2025),
+    _p("server", "mi355x-8", "server", 320_000.0, "estimate: 8x MI355X OAM platform", 2025),
+    _p("server", "hgx-h20-8", "server", 120_000.0, "estimate: 8x H20 HGX node", 2024),
+    _p(
+        "server", "atlas-800t-a2", "server", 150_000.0, "estimate: Huawei Atlas 800T A2, 8x Ascend 910B", 2024
+    ),
+    _p("server", "mlu370-x8-8", "server", 60_000.0, "estimate: 8x Cambricon MLU370-X8", 2023),
+    _p(
+        "server",
+        "cloudmatrix-384-server",
+        "server",
+        8_000_000.0 / 48,
+        "estimate: CloudMatrix 384 reported near $8 M for 384 Ascend 910C, over 48 servers of 8",
+        2025,
+    ),
+    _p("server", "other", "gpu", 35_000.0, "estimate: per GPU of a server model without its own row", 2024),
+    # building
+    _p(
+        "building",
+        "shell",
+        "m2",
+        2_500.0,
+        "estimate: shell, core and white-space fit-out per m2 of "
+        "footprint, one storey (power and cooling equipment priced apart; land excluded)",
+        2024,
+    ),
+    _p("rack", "rack", "rack", 4_000.0, "estimate: 48U enclosure with containment and cabling trays", 2024),
+]
+
 # ---------------------------------------------------------------- accessors
 
 

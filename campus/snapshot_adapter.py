@@ -296,8 +296,8 @@ CAMPUS_TABLE = Table(
                 "weather",
             )
         },
-        # the campus as designed; campus.analysis.phases.snapshot_as_of sets the day it cuts the snapshot to
-        "as_of": Derived(lambda ctx: None),
+        "as_of": Derived(lambda ctx: None),  # as designed (campus.analysis.phases.snapshot_as_of cuts it)
+        "price_overrides": Column("price_overrides", lambda v: tuple(sorted((v or {}).items()))),
     },
 )
 DATES = _same("in_service_date", "retire_date")

@@ -314,11 +314,12 @@ def shared_endpoint(endpoint: str) -> tuple[tuple, Callable[[CampusState], Any]]
 
 @cache
 def code_digest() -> str:
-    """A digest of the code that computes the bodies (the analysis core, the snapshot adapter, this module):
-    a deployment that changes what a body holds for unchanged rows does not read the bodies of the last."""
+    """A digest of the code that computes the bodies (the analysis core, the snapshot adapter, this module, the
+    catalog data, whose prices are read from the code, not the database): a deployment that changes what a
+    body holds for unchanged rows does not read the bodies of the last."""
     root = Path(__file__).resolve().parent
     files = sorted(p for p in (root / "analysis").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    files += [root / "snapshot_adapter.py", Path(__file__).resolve()]
+    files += [root / "snapshot_adapter.py", root / "catalog_data.py", Path(__file__).resolve()]
     digest = hashlib.sha256()
     for path in files:
         digest.update(str(path.relative_to(root)).encode())

@@ -392,6 +392,14 @@ def split_elements(
 
 def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutcome:
     """Fail every ``(kind, id)`` at once (kinds as in ``KINDS``); incremental on a cached baseline."""
+    return fail_with_solve(snap, failed)[0]
+
+
+def fail_with_solve(
+    snap: CampusSnapshot, failed: Iterable[tuple[str, int]]
+) -> tuple[FailureOutcome, _Outcome]:
+    """``fail`` and the power solve it ran (the design state's when no power element failed): what the
+    failure changed in the chain, for ``redundancy_levels`` to tell which failures can meet."""
     devices, utilities, units, plants = split_elements(snap, failed)
     g = power_graph(snap)
     start = design_state(snap, g)
@@ -404,7 +412,7 @@ def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutc
     lost_power = dark - start.dark - start.uncooled  # racks uncooled at design were not usable before
     lost_cooling = uncooled - start.uncooled - dark
     gpus = g.rack_gpu_count
-    return FailureOutcome(
+    outcome = FailureOutcome(
         tripped=tuple(t for t in res.tripped if (t[0], t[1]) not in start.trips),
         racks_lost_power=frozenset(lost_power),
         racks_lost_cooling=frozenset(lost_cooling),
@@ -413,3 +421,4 @@ def fail(snap: CampusSnapshot, failed: Iterable[tuple[str, int]]) -> FailureOutc
         gpus_lost_power=sum(gpus.get(r, 0) for r in lost_power),
         gpus_lost_cooling=sum(gpus.get(r, 0) for r in lost_cooling),
     )
+    return outcome, res

@@ -9,18 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from campus.analysis.cards import beside_racks_mw_by, rack_it_mw_by, rack_metrics, running_at_design
 from campus.analysis.cooling import cooling_balance
 from campus.analysis.headroom import ScopeHeadroom, failover_headroom
 from campus.analysis.plant_layout import plant_layout, rack_feed_devices
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
 from campus.analysis.snapshot import CampusSnapshot, HallSnap
-from campus.analysis.summary import (
-    beside_racks_mw_by,
-    campus_it,
-    rack_it_mw_by,
-    rack_metrics,
-    running_at_design,
-)
+from campus.analysis.summary import campus_it
 from campus.analysis.units import kw_to_mw
 
 DEFAULT_RACK_SIZE_M = (0.6, 1.2)  # width, depth: a standard 600 x 1200 mm AI rack

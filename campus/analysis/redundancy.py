@@ -19,6 +19,7 @@ from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.facility import heat_rejection_risks
 from campus.analysis.failures import design_state, fail
 from campus.analysis.power import power_graph
+from campus.analysis.redundancy_levels import DOMAIN_OF_KIND, RANK, domain_level, redundancy_elements
 from campus.analysis.snapshot import CampusSnapshot
 
 _KIND_ORDER = {"utility": 0, "power": 1, "plant": 2, "cooling": 3}
@@ -56,19 +57,6 @@ class RedundancyFinding:
             "racks_lost": self.racks_lost,
             "racks_lost_cooling": self.racks_lost_cooling,
         }
-
-
-def redundancy_elements(snap: CampusSnapshot) -> list[tuple[str, int, str]]:
-    """(kind, id, name) of every element the check fails alone."""
-    g = power_graph(snap)
-    start = design_state(snap, g)
-    out: list[tuple[str, int, str]] = [("utility", u.id, u.name) for u in snap.utility_feeds]
-    # generators too: impact mode is the truth, and a device re-kinded ``generator`` in the middle of the
-    # chain can cost GPUs; a standby generator beside the utility costs nothing alone and is not listed
-    out += [("power", d, g.devices[d].name) for d in g.order if d not in start.dead]
-    out += [("plant", p.id, p.name) for p in snap.cooling_plants]
-    out += [("cooling", u.id, u.name) for u in snap.cooling_units]
-    return out
 
 
 def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -> list[RedundancyFinding]:
@@ -130,11 +118,6 @@ def down_at_design(snap: CampusSnapshot) -> dict[str, dict]:
     }
 
 
-# Element kinds of each domain: a power device or utility feed belongs to the power chain (the mechanical
-# boards and PDUs too: their loss is the power chain's), a cooling unit or plant to the cooling.
-DOMAIN_OF_KIND = {"utility": "power", "power": "power", "cooling": "cooling", "plant": "cooling"}
-
-
 def single_points_by_domain(findings: list[RedundancyFinding]) -> dict[str, list[str]]:
     """Names of the elements found, per domain (``power``, ``cooling``)."""
     points: dict[str, list[str]] = {"power": [], "cooling": []}
@@ -157,6 +140,7 @@ def redundancy_declaration_checks(
     checked_at_gpu_power_fraction: float = 1.0,
     down_at_design: Mapping[str, Mapping[str, object]] | None = None,
     heat_rejection_short: Sequence[Mapping[str, object]] | None = None,
+    verified: Mapping[str, Mapping[str, object]] | None = None,
 ) -> list[dict[str, object]]:
     """Declared against achieved redundancy, per domain (``power``, ``cooling``).
 
@@ -178,6 +162,10 @@ def redundancy_declaration_checks(
     (``campus.analysis.redundancy.down_at_design``: without power, or powered and without cooling); a
     domain with racks down is an ``error`` whatever is declared, achieved ``N`` (the design does not carry
     its load even whole), and its entry gives ``racks_down_at_design`` and ``gpus_down_at_design``.
+    ``verified``: domain -> the pair search's answer (``redundancy_levels.DomainLevel.as_dict``: its
+    ``achieved``, ``pairs_count``, ``pairs``); for such a domain the rules above no longer stop at ``N+1``
+    (single failures alone cannot tell 2N from N+1; the pairs can): achieved is the lower of the rules'
+    level and the verified one, and a declared level above it is an ``error`` naming the pairs.
     """
     out: list[dict[str, object]] = []
     for domain in ("power", "cooling"):
@@ -195,6 +183,23 @@ def redundancy_declaration_checks(
             achieved = "2N"
         else:
             achieved = "N+1"
+        pairs_part = ""
+        check = (verified or {}).get(domain)
+        if check is not None:
+            if not points and not pools and check.get("racks_counted"):
+                achieved = "2N"  # the pair search decides between N+1 and 2N (when it had racks to judge)
+            achieved = min(achieved, str(check["achieved"]), key=RANK.__getitem__)
+            if RANK[achieved] < RANK.get(level, -1) and not points and not pools:
+                listed = list(check.get("pairs") or ())  # type: ignore[call-overload]
+                count = int(check.get("pairs_count", len(listed)) or 0)  # type: ignore[call-overload]
+                named = ", ".join(
+                    f'"{p["maintenance"]["name"]}" out, then "{p["failure"]["name"]}" failed'
+                    for p in listed[:3]
+                ) + (f" and {count - 3} more" if count > 3 else "")
+                pairs_part = (
+                    f"{_count(count, 'pair', 'pairs')} of elements cost GPUs (one out for maintenance, then a "
+                    f"single failure: {named})"
+                )
         field = f"campus.{domain}_redundancy"
         shown = ", ".join(f'"{p}"' for p in points[:5]) + (
             f" and {len(points) - 5} more" if len(points) > 5 else ""
@@ -228,12 +233,14 @@ def redundancy_declaration_checks(
                 else "declared N; no single point of failure found (achieved N+1 or better)"
             )
         else:
-            severity = "error" if points or pools else "ok"
+            severity = "error" if points or pools or pairs_part else "ok"
             parts = []
             if points:
                 parts.append(f"{_count(len(points), 'single point', 'single points')} of failure ({shown})")
             if pools:
                 parts.append(short)
+            if pairs_part:
+                parts.append(pairs_part)
             message = (
                 f"declared {level}, achieved {achieved}: " + "; ".join(parts)
                 if parts
@@ -300,4 +307,5 @@ def snapshot_declaration_checks(
         failing_pools,
         down_at_design=down_at_design(snap),
         heat_rejection_short=heat_rejection_risks(snap),
+        verified={d: domain_level(snap, d).as_dict() for d in ("power", "cooling")},
     )

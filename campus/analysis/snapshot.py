@@ -350,6 +350,8 @@ class CampusSnapshot:
     cooling_redundancy: str = ""
     # the day this snapshot is of (campus.analysis.phases.snapshot_as_of); None: the campus as designed
     as_of: date | None = None
+    # the campus's own unit prices, ("kind/item", USD) sorted by key (Campus.price_overrides; campus.analysis.capex)
+    price_overrides: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         # Figures worked out from this snapshot, kept with it (``campus.analysis.memo``). Not a field: never

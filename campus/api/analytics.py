@@ -14,6 +14,7 @@ from campus.analysis import facility, summary
 from campus.analysis import impact as impact_mod
 from campus.analysis import power_chain as power_chain_mod
 from campus.analysis import redundancy as redundancy_mod
+from campus.analysis import redundancy_levels as levels_mod
 from campus.analysis import stranded as stranded_mod
 from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.weather import reference_year, weather_of
@@ -31,6 +32,14 @@ def redundancy(state: CampusState, include_single_points: bool) -> list[dict]:
     return state.memo(
         ("redundancy", include_single_points),
         lambda: [f.as_dict() for f in redundancy_mod.redundancy_check(state.snap, include_single_points)],
+    )
+
+
+def redundancy_levels(state: CampusState) -> list[dict]:
+    """The level each domain achieves, N, N+1 or 2N (``redundancy_levels``), per chain."""
+    return state.memo(
+        ("redundancy_levels",),
+        lambda: [lv.as_dict() for lv in levels_mod.redundancy_levels(state.snap).values()],
     )
 
 

@@ -185,8 +185,15 @@ class AnalyticsActionsMixin:
         findings = analytics.redundancy(state, params["include_single_points"])
         declared = analytics.redundancy_declared(state)
         unfed = analytics.unfed_racks(state)
+        levels = analytics.redundancy_levels(state)
         return Response(
-            {"count": len(findings), "findings": findings, "declared": declared, "unfed_racks": unfed}
+            {
+                "count": len(findings),
+                "findings": findings,
+                "declared": declared,
+                "unfed_racks": unfed,
+                "levels": levels,
+            }
         )
 
     @extend_schema(

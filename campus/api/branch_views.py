@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from campus import branching, designs, jobs
 from campus import state as states
+from campus.api.redundancy_warnings import run_guarded, with_warnings
 from campus.api.serializers_ import branches as b
 from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
 from campus.models import Campus, Job, Node
@@ -44,6 +45,14 @@ FIGURES = (
     "cooling.capacity_mw",
     "cooling.plant_usable_capacity_mw",
     "cooling.spare_mw",
+    # capex by category from the bill of materials (docs/capex.md)
+    "capex.capex_usd.power",
+    "capex.capex_usd.cooling",
+    "capex.capex_usd.network",
+    "capex.capex_usd.compute",
+    "capex.capex_usd.building",
+    "capex.capex_usd.total",
+    "capex.usd_per_mw_it",
 )
 
 
@@ -254,7 +263,9 @@ class BranchActionsMixin:
             )
         user = request.user if request.user.is_authenticated else None
         try:
-            result = branching.merge(branch, user=user)
+            result, warnings = run_guarded(
+                request, [branch.parent_id], lambda: branching.merge(branch, user=user)
+            )
         except branching.MergeConflict as exc:
             return Response({"detail": exc.message, "objects": exc.objects}, status=status.HTTP_409_CONFLICT)
         except branching.MergeInvalid as exc:
@@ -263,4 +274,4 @@ class BranchActionsMixin:
             )
         except ValueError as exc:
             return Response({"detail": str(exc), "objects": []}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(b.MergeSerializer(result).data)
+        return with_warnings(Response(b.MergeSerializer(result).data), warnings)

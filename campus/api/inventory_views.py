@@ -7,17 +7,18 @@ from campus import models
 from campus.api import filtersets
 from campus.api import serializers_ as s
 from campus.api.rack_power import attach_power_rows
+from campus.api.redundancy_warnings import RedundancyWarningsMixin
 from campus.integrity import WriteCheck
 from twin.api.viewsets import InventoryViewSet, TwinModelViewSet, inventory_schema
 
 
-class CampusInventoryViewSet(InventoryViewSet):
+class CampusInventoryViewSet(RedundancyWarningsMixin, InventoryViewSet):
     """An inventory endpoint whose writes keep the importer's rules on the final state of each request
     (campus.integrity): references within one campus, an acyclic power graph, no overlapping racks,
     whole rack-scale NVLink domains."""
 
     def write_check(self):
-        return WriteCheck()
+        return self.guarded_check(WriteCheck())
 
     def filter_queryset(self, queryset):
         return one_campus_order(super().filter_queryset(queryset), self)
@@ -179,14 +180,14 @@ class LinkViewSet(CampusInventoryViewSet):
 # ---------------------------------------------------------------- catalog
 
 
-class CatalogViewSet(TwinModelViewSet):
+class CatalogViewSet(RedundancyWarningsMixin, TwinModelViewSet):
     """A catalog endpoint: a node or GPU model made bigger (rack units, power) is judged against the
     racks that hold its servers (campus.integrity: units and design power of each rack)."""
 
     search_fields = ("slug", "name", "source")
 
     def write_check(self):
-        return WriteCheck()
+        return self.guarded_check(WriteCheck())
 
 
 @inventory_schema(s.GPUModelSerializer, "GPU models")

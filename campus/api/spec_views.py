@@ -32,6 +32,7 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
+from campus.api.redundancy_warnings import STRICT_PARAMETER, run_guarded, with_warnings
 from campus.api.serializers_.generate import GenerateSerializer
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
@@ -39,6 +40,7 @@ from campus.interchange.formats import SpecFormatError, dump_spec, dump_spec_chu
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, Job
+from campus.redundancy_guard import spec_campus_id
 
 READ_CHUNK = 1024 * 1024
 
@@ -220,6 +222,7 @@ class CampusImportView(APIView):
             "`TWIN_YAML_SPEC_MAX_BYTES` (50 MiB; it is not parsed as a stream)."
         ),
         parameters=[
+            STRICT_PARAMETER,
             OpenApiParameter("replace", OpenApiTypes.BOOL, description="Replace a campus of the same name."),
             OpenApiParameter(
                 "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size (202)."
@@ -280,10 +283,14 @@ class CampusImportView(APIView):
                 {"errors": [{"path": "$", "message": str(exc)}]}, status=status.HTTP_400_BAD_REQUEST
             )
         try:
-            campus = import_campus(data, replace=replace)
+            campus, warnings = run_guarded(
+                request,
+                [spec_campus_id(data) if replace else None],
+                lambda: import_campus(data, replace=replace),
+            )
         except SpecError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-        return _created(campus, data)
+        return with_warnings(_created(campus, data), warnings)
 
     @staticmethod
     def read_body(stream, sync_limit: int, hard_limit: int, fmt: str, background: bool):
@@ -392,9 +399,10 @@ class CampusGenerateView(APIView):
             "202 `{job, url}`; `GET /api/jobs/{id}/` gives its status, progress and the campus once done."
         ),
         parameters=[
+            STRICT_PARAMETER,
             OpenApiParameter(
                 "async", OpenApiTypes.BOOL, description="Run as a background job whatever the size."
-            )
+            ),
         ],
         responses={
             201: _GENERATE_RESULT,
@@ -443,12 +451,16 @@ class CampusGenerateView(APIView):
         except GeneratorError as exc:
             return Response({exc.field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
         try:
-            campus = import_campus(design.spec, replace=replace)
+            campus, warnings = run_guarded(
+                request,
+                [spec_campus_id(design.spec) if replace else None],
+                lambda: import_campus(design.spec, replace=replace),
+            )
         except SpecError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         response = _created(campus, design.spec)
         response.data["notes"] = design.notes
-        return response
+        return with_warnings(response, warnings)
 
 
 urlpatterns = [

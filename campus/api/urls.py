@@ -1,4 +1,5 @@
 from campus.api import (
+    bom_views,
     calculators,
     campus_views,
     device_views,
@@ -56,5 +57,6 @@ urlpatterns = [
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
+    *bom_views.urlpatterns,
     *router.urls,
 ]

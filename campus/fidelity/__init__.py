@@ -4,6 +4,7 @@
 every case, its source and its tolerance.
 """
 
+from campus.fidelity.capex import CASES as CAPEX_CASES
 from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
@@ -19,6 +20,7 @@ CASES: list[Case] = [
     *TRAINING_CASES,
     *STEP_TIME_CASES,
     *DYNAMICS_CASES,
+    *CAPEX_CASES,
 ]
 
 __all__ = ["CASES", "Case", "Outcome", "evaluate", "failed", "run", "summary_line", "table"]

@@ -69,12 +69,13 @@ _DEFAULTS = {
 
 
 def _fields(model, row: dict, names: tuple[str, ...], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The named values of ``row`` that differ from the model default (required ones always), no nulls."""
+    """The named values of ``row`` that differ from the model default (required ones always), no nulls and
+    no empty objects."""
     defaults = _DEFAULTS[model]
     out: dict[str, Any] = {}
     for name in names:
         value = row[name]
-        if name not in required and (value is None or value == "" or defaults.get(name, _MISSING) == value):
+        if name not in required and (value in (None, "", {}) or defaults.get(name, _MISSING) == value):
             continue
         out[name] = value
     return out
@@ -113,6 +114,7 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 "power_redundancy",
                 "cooling_redundancy",
                 "description",
+                "price_overrides",
             ),
             required=("name", "grid_capacity_mw"),
         ),

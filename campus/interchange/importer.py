@@ -150,6 +150,7 @@ _CAMPUS_FIELDS = (
     "power_redundancy",
     "cooling_redundancy",
     "description",
+    "price_overrides",
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campus.analysis.capex import MAX_PRICE_USD, price_keys
 from campus.choices import (
     Climate,
     CoolingPlantKind,
@@ -159,6 +160,12 @@ CAMPUS = _obj(
         "power_redundancy": _enum(Redundancy),
         "cooling_redundancy": _enum(Redundancy),
         "description": _text(100_000),
+        # the campus's own unit prices by price-catalog key (docs/capex.md)
+        "price_overrides": {
+            "type": "object",
+            "propertyNames": {"enum": sorted(price_keys())},
+            "additionalProperties": _num(0, MAX_PRICE_USD),
+        },
     },
     required=("name", "grid_capacity_mw"),
 )

@@ -290,6 +290,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         climate=str(c.get("climate", DEFAULT_CLIMATE)),
         power_redundancy=str(c.get("power_redundancy", "")),
         cooling_redundancy=str(c.get("cooling_redundancy", "")),
+        price_overrides=tuple(sorted((k, float(v)) for k, v in (c.get("price_overrides") or {}).items())),
         buildings=tuple(
             BuildingSnap(
                 building_id[b["name"]],

@@ -1,11 +1,22 @@
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from campus.analysis.capex import validate_overrides
 from campus.choices import Climate, CoolingType, Redundancy, Status
 
 from .base import SET_NULL_STAMPED, InventoryModel, TimestampedModel
+
+
+def validate_price_overrides(value) -> None:
+    """Every key a price-catalog row, every price a number from 0 to 1e10 USD (campus.analysis.capex)."""
+    try:
+        validate_overrides(value)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
+
 
 # The densest rack design: the Kyber rack of Rubin Ultra NVL576 draws ~600 kW (NVIDIA GTC 2025 roadmap).
 MAX_RACK_DESIGN_KW = 1000
@@ -65,6 +76,13 @@ class Campus(TimestampedModel):
         help_text="Declared redundancy of the cooling units and plants (N, N+1, 2N); blank: not declared.",
     )
     description = models.TextField(blank=True)
+    price_overrides = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_price_overrides],
+        help_text='The campus\'s own unit prices, USD, by price-catalog key: {"switch/quantum-2-qm9700": 30000}. '
+        "Every other item is priced at the catalog's row (GET /api/price-catalog/, docs/capex.md).",
+    )
     parent = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,

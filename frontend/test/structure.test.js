@@ -20,6 +20,7 @@ const PURE = [
   "rackunits.js",
   "sheet.js",
   "scaling.js",
+  "warnings.js",
 ];
 
 /** @param {string} dir @returns {string[]} */

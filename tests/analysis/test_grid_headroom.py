@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import pytest
 
+from campus.analysis.cards import building_cards
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.placement import PlacementRequest, place
 from campus.analysis.stranded import stranded_capacity
-from campus.analysis.summary import building_cards, campus_summary
+from campus.analysis.summary import campus_summary
 from tests.analysis.test_placement import two_halls
 
 

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campus.analysis.cards import building_cards
 from campus.analysis.headroom import failover_headroom
 from campus.analysis.power import rollup
-from campus.analysis.summary import building_cards, campus_summary
+from campus.analysis.summary import campus_summary
 from tests.analysis.builders import (
     CoolingPlantSnap,
     CoolingUnitSnap,

@@ -13,9 +13,10 @@ from campus.analysis.calculators import (
     run_calculator,
     training_time,
 )
+from campus.analysis.cards import rack_metrics
 from campus.analysis.impact import impact
 from campus.analysis.reliability import daly_interval_hours
-from campus.analysis.summary import campus_summary, rack_metrics
+from campus.analysis.summary import campus_summary
 from tests.analysis.builders import (
     H100,
     CoolingPlantSnap,

@@ -7,11 +7,12 @@ is dark before any failure: 160 of the 176 GPUs are usable, and a failure can on
 
 from __future__ import annotations
 
+from campus.analysis.cards import rack_metrics
 from campus.analysis.failures import fail
 from campus.analysis.impact import impact, racks_lost
 from campus.analysis.power import outage, rollup
 from campus.analysis.redundancy import redundancy_check, unfed_racks
-from campus.analysis.summary import campus_summary, rack_metrics
+from campus.analysis.summary import campus_summary
 from tests.analysis.builders import rack, replace, two_n
 
 

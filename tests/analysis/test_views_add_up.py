@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from campus.analysis.summary import campus_summary, rack_it_mw_by
+from campus.analysis.cards import rack_it_mw_by
+from campus.analysis.summary import campus_summary
 from campus.interchange.generate import generate_spec
 from campus.interchange.spec_snapshot import spec_snapshot
 

@@ -52,10 +52,12 @@ def _answers(client, campus) -> tuple[dict, dict]:
 @pytest.mark.django_db
 def test_a_2n_campus_whose_cooling_holds_2n_is_achieved_2n_in_the_endpoint_and_the_summary(viewer_client):
     # Units: 2N leaves 2 x 500 = 1,000 kW usable >= 900 kW (N+1 leaves 1,500 kW).
-    # Plants: two 1,000 kW plants on one loop, 2N (one of two out) leaves 1,000 kW >= 918 kW.
-    # No single failure costs anything (any 3 CDUs give 1,500 kW; either plant alone takes 918 kW), and
-    # every pool holds with the larger half of its capacity out: achieved 2N, ok.
-    campus = _campus([1000.0, 1000.0])
+    # Plants: three 1,000 kW plants on one loop, 2N (the larger half, two of three, out) leaves 1,000 kW
+    # >= 918 kW. No single failure costs anything (any 3 CDUs give 1,500 kW; any two plants take 918 kW),
+    # no pair does (any 2 CDUs give 1,000 kW >= 900; any one plant takes 918 kW), and every pool holds with
+    # the larger half of its capacity out: achieved 2N, ok. (Two 1,000 kW plants would not: one out for
+    # maintenance and the other failed leave the loop without a plant.)
+    campus = _campus([1000.0, 1000.0, 1000.0])
     summary, cooling = _answers(viewer_client, campus)
     assert cooling["single_points"] == []
     assert cooling["pools_failing"] == []

@@ -36,7 +36,12 @@ def test_a_rack_whose_feeds_are_removed_is_dark_everywhere(planner_client, gener
     )
     assert gpus > 0
     for fid in PowerFeed.objects.filter(rack=rack).values_list("pk", flat=True):
-        assert planner_client.delete(f"/api/power-feeds/{fid}/").status_code == 204
+        deleted = planner_client.delete(f"/api/power-feeds/{fid}/")
+        # the first feed gone takes the rack below the declared level: 200 with the warning (docs/api.md,
+        # "Redundancy warnings"); the last one leaves it as far down as it was: 204
+        assert deleted.status_code in (200, 204)
+        if deleted.status_code == 200:
+            assert rack.pk in deleted.json()["warnings"][0]["racks_at_risk"]
     summary = get(planner_client, generated, "summary", include_redundancy="false")
     assert (summary["power"]["racks_without_power"], summary["power"]["unfed_racks"]) == (1, 1)
     floor = get(planner_client, generated, "floor-map")

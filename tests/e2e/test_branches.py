@@ -32,6 +32,13 @@ DISPLAY_DIGITS = {  # the overview's rounding, which the comparison shares (fron
     "cooling.capacity_mw": 1,
     "cooling.plant_usable_capacity_mw": 1,
     "cooling.spare_mw": 1,
+    "capex.capex_usd.power": 0,
+    "capex.capex_usd.cooling": 0,
+    "capex.capex_usd.network": 0,
+    "capex.capex_usd.compute": 0,
+    "capex.capex_usd.building": 0,
+    "capex.capex_usd.total": 0,
+    "capex.usd_per_mw_it": 0,
 }
 # The figures the overview's headline shows, by their path in the summary and the comparison (testid on the overview)
 OVERVIEW_FIGURES = {

@@ -162,3 +162,22 @@ def test_service_dates_round_trip_through_yaml_text():
     ]
     text = dump_spec(edited, "yaml").replace("'2026-09-01'", "2026-09-01")  # unquoted, as a person writes it
     assert reimported(parse_spec(text, "yaml")) == edited
+
+
+@pytest.mark.django_db
+def test_price_overrides_round_trip_and_reach_the_snapshot(small_spec):
+    from campus.interchange.spec_snapshot import spec_snapshot
+    from campus.snapshot_adapter import build_snapshot
+
+    small_spec["campus"]["price_overrides"] = {"switch/quantum-2-qm9700": 30_000.0, "power-device/ups": 250.0}
+    first = export_campus(import_campus(small_spec))
+    assert first["campus"]["price_overrides"] == small_spec["campus"]["price_overrides"]
+    assert reimported(first) == first
+    snap = build_snapshot(Campus.objects.get(name=first["campus"]["name"]))
+    assert snap.price_overrides == (("power-device/ups", 250.0), ("switch/quantum-2-qm9700", 30_000.0))
+    generated = generate_spec("Priced", 64)
+    generated["campus"]["price_overrides"] = first["campus"]["price_overrides"]
+    assert spec_snapshot(generated).price_overrides == snap.price_overrides
+    # a campus without overrides exports none
+    del small_spec["campus"]["price_overrides"]
+    assert "price_overrides" not in reimported(small_spec)["campus"]

@@ -49,3 +49,13 @@ def test_the_module_imports_no_model():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_price_overrides_name_a_catalog_row_and_a_price_in_range():
+    spec = copy.deepcopy(SMALL_SPEC)
+    spec["campus"]["price_overrides"] = {"switch/quantum-2-qm9700": 30_000, "optic/sr-400g": 500.5}
+    assert check_spec(spec, lambda: CATALOG) == []
+    spec["campus"]["price_overrides"] = {"switch/no-such-switch": 1.0}
+    assert [e["path"] for e in check_spec(spec, lambda: CATALOG)] == ["campus.price_overrides"]
+    spec["campus"]["price_overrides"] = {"switch/quantum-2-qm9700": -1}
+    assert [e["path"] for e in check_spec(spec, lambda: CATALOG)][0].startswith("campus.price_overrides")

@@ -186,6 +186,7 @@ SPECTACULAR_SETTINGS = {
         "NodeStatusEnum": "campus.choices.NodeStatus",
         "NicKindEnum": "campus.choices.NicKind",
         "RedundancyEnum": "campus.choices.Redundancy",
+        "CapexCategoryEnum": "campus.analysis.capex.CATEGORIES",
     },
 }
 

@@ -2,8 +2,10 @@
 
 from rest_framework import serializers
 
+from campus.analysis.capex import DEFAULT_DISCOUNT_RATE, DEFAULT_HORIZON_YEARS
 from campus.analysis.impact import KINDS
 from campus.analysis.weather import CLIMATES
+from campus.api.serializers_.redundancy_levels import RedundancyLevelSerializer
 from campus.state import SUMMARY_DEFAULTS
 from twin.api.serializers.base import DayField, StrictQueryMixin
 
@@ -16,6 +18,25 @@ class AsOfQuery(serializers.Serializer):
         help_text="Count only what is in service on this day, YYYY-MM-DD (default: today). An object is in "
         "service when its in_service_date is empty or on/before the day and its retire_date is empty or "
         "after it; what it contains or feeds follows it.",
+    )
+
+
+def tco_horizon_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=50,
+        help_text=f"Years of energy and fuel in the total cost of ownership (default {DEFAULT_HORIZON_YEARS}).",
+    )
+
+
+def tco_discount_field() -> serializers.FloatField:
+    return serializers.FloatField(
+        required=False,
+        min_value=0.0,
+        max_value=0.5,
+        help_text="Yearly discount rate of the total cost of ownership, a fraction "
+        f"(default {DEFAULT_DISCOUNT_RATE}).",
     )
 
 
@@ -63,6 +84,8 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     include_redundancy = serializers.BooleanField(
         required=False, default=True, help_text="Run the single-failure redundancy check."
     )
+    horizon_years = tco_horizon_field()
+    discount_rate = tco_discount_field()
 
 
 # Elements one compound failure may name, and the longest ``kind:id,`` item (a 19-digit bigint id): one
@@ -230,6 +253,11 @@ class RedundancySerializer(serializers.Serializer):
         help_text="Racks with a load and no power feed ({id, name, hall_id, gpus, fed_kw}): dark before any "
         "failure, their GPUs never usable; no failure finding names them.",
     )
+    levels = RedundancyLevelSerializer(
+        many=True,
+        help_text="The level each domain achieves (N, N+1, 2N: every single failure and every pair of "
+        "one out for maintenance and one failed), per chain, with what falls short of the declared level.",
+    )
 
 
 class StrandedQuerySerializer(StrictQueryMixin, AsOfQuery):
@@ -269,6 +297,12 @@ class SummarySerializer(serializers.Serializer):
     network = serializers.DictField()
     compute = serializers.DictField()
     reliability = serializers.DictField()
+    capex = serializers.DictField(
+        help_text="`capex_usd` by category (power, cooling, network, compute, building) and `total`, from the "
+        "bill of materials (GET /api/campuses/{id}/bom/); `usd_per_mw_it`: the total per MW of design IT; "
+        "`tco`: capex plus the year's grid energy and generator fuel over `horizon_years`, discounted at "
+        "`discount_rate` (query parameters; docs/capex.md)."
+    )
     buildings = serializers.ListField(
         child=serializers.DictField(),
         help_text="Cards; `headroom_mw` is measured after the worst single failure or side loss "

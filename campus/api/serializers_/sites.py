@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campus.analysis.capex import MAX_PRICE_USD, validate_overrides
 from campus.api.rack_power import rack_power
 from campus.interchange.rules import (
     GRID_CAPACITY_MESSAGE,
@@ -15,6 +16,13 @@ BRIEF = ("id", "url", "name")
 
 
 class CampusSerializer(TwinModelSerializer):
+    price_overrides = serializers.DictField(
+        child=serializers.FloatField(min_value=0, max_value=MAX_PRICE_USD),
+        required=False,
+        help_text="The campus's own unit prices, USD, by price-catalog key (GET /api/price-catalog/): "
+        '{"switch/quantum-2-qm9700": 30000}. An unknown key is a 400 naming it.',
+    )
+
     class Meta:
         model = Campus
         fields = "__all__"
@@ -33,6 +41,12 @@ class CampusSerializer(TwinModelSerializer):
         if message := grid_capacity_problem(value):
             raise serializers.ValidationError(message)
         return value
+
+    def validate_price_overrides(self, value: dict) -> dict:
+        try:
+            return validate_overrides(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
 
 
 class UtilityFeedSerializer(TwinModelSerializer):

@@ -1,5 +1,7 @@
 // @ts-check
-// Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out.
+// Thin wrapper over fetch for the REST API: session cookie, CSRF header on writes, JSON in and out; a write's
+// redundancy warnings are shown where it was made.
+import { warningText, writeResult, writeWarnings } from "./warnings.js";
 
 export class ApiError extends Error {
   constructor(status, body, url) {
@@ -86,7 +88,37 @@ async function request(method, url, body, { signal } = {}) {
     }
     throw new ApiError(response.status, data, url);
   }
+  if (method !== "GET" && method !== "HEAD") {
+    const warnings = writeWarnings(data);
+    if (warnings.length) showWriteWarnings(warnings);
+    return writeResult(data);
+  }
   return data;
+}
+
+/**
+ * A write's redundancy warnings shown where the change was made: just before the page region (the nearest
+ * element with an id around the control used, e.g. the map's object panel) that holds it, so that the region
+ * re-rendering after the write keeps them; at the top of the page's main area when no control is focused (a rack
+ * dragged on the map). The warnings of an earlier write are removed.
+ * @param {import("./warnings.js").WriteWarning[]} warnings
+ */
+export function showWriteWarnings(warnings) {
+  for (const old of document.querySelectorAll(".write-warnings")) old.remove();
+  const box = document.createElement("div");
+  box.className = "notice notice-warn write-warnings";
+  box.setAttribute("role", "alert");
+  for (const w of warnings) {
+    const line = document.createElement("div");
+    line.textContent = warningText(w);
+    box.append(line);
+  }
+  const active = document.activeElement;
+  const region =
+    active instanceof HTMLElement ? active.closest("section[id], aside[id], div[id], form[id], dialog[id]") : null;
+  const main = document.querySelector("main") ?? document.body;
+  if (region && region !== main && main.contains(region)) region.before(box);
+  else main.prepend(box);
 }
 
 export const api = {

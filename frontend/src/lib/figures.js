@@ -35,6 +35,13 @@ export const FIGURES = {
   "cooling.capacity_mw": { label: "Cooling units, usable capacity", digits: 1, unit: "MW" },
   "cooling.plant_usable_capacity_mw": { label: "Cooling plants, usable capacity", digits: 1, unit: "MW" },
   "cooling.spare_mw": { label: "Cooling spare (units and plants)", digits: 1, unit: "MW" },
+  "capex.capex_usd.power": { label: "Capex: power", digits: 0, unit: "USD" },
+  "capex.capex_usd.cooling": { label: "Capex: cooling", digits: 0, unit: "USD" },
+  "capex.capex_usd.network": { label: "Capex: network", digits: 0, unit: "USD" },
+  "capex.capex_usd.compute": { label: "Capex: compute", digits: 0, unit: "USD" },
+  "capex.capex_usd.building": { label: "Capex: building", digits: 0, unit: "USD" },
+  "capex.capex_usd.total": { label: "Capex: total", digits: 0, unit: "USD" },
+  "capex.usd_per_mw_it": { label: "Capex per MW of IT", digits: 0, unit: "USD" },
 };
 
 /** @param {string} path */

@@ -6,6 +6,7 @@ import { $, boot, clear, errorBox, wireCampusPicker } from "../../lib/dom.js";
 import { enableExports } from "../../lib/export.js";
 import { branchesCard } from "./branches.js";
 import { buildingCards } from "./buildings.js";
+import { capexCard } from "./capex.js";
 import { generateCard } from "./generate.js";
 import { headline } from "./headline.js";
 import { weatherCard } from "./weather.js";
@@ -26,6 +27,7 @@ function render() {
   const summary = page.summary;
   clear(root).append(
     headline(summary, page.plants, page.description),
+    capexCard(page, summary.capex),
     branchesCard(page),
     generateCard(page),
     weatherCard(page, reload),
