@@ -340,6 +340,15 @@ def test_a_result_page_says_what_happened_before_its_charts(planner_page, demo, 
     assert run["explanation"], "the API explains the run"
     shown = page.locator("[data-testid=run-explanation] li").all_inner_texts()
     assert shown == run["explanation"]
+    if kind == "liquid_cooling":
+        # the demo's CDU groups each carry one lost unit: the default fails both CDUs of hall B2-H2, by name
+        assert "the loss of CDUs B2-H2-CDU-01 and B2-H2-CDU-02" in shown[0]
+        assert [f["name"] for f in run["summary"]["details"]["failed"]] == ["B2-H2-CDU-01", "B2-H2-CDU-02"]
+    # a figure every replica agreed on is shown once, not as five equal statistics
+    for row in page.locator("[data-testid=summary-table] tbody tr[data-agreed=true]").all():
+        stats = run["summary"]["metrics"][row.get_attribute("data-metric")]
+        assert stats["p5"] == stats["p95"] == stats["mean"]
+        assert row.locator("td").count() == 3 and "same in every replica" in row.inner_text()
     # the words come before the first chart
     above = page.evaluate(
         """() => {
