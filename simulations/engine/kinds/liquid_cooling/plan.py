@@ -217,11 +217,10 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     default_set = False
     for i, ev in enumerate(p.events):
         if ev.kind == "cdu_loss" and ev.target_id is None:
-            ids = uncovered_cdus(snap, gpus_by_unit, load_by_unit)
-            if not ids:
-                raise ParamsError(
-                    [{"field": f"events[{i}].target_id", "message": "no rack is served by a cooling unit"}]
-                )
+            # none uncovered (no unit carries heat): the unit carrying the most GPUs, as for the other kinds
+            ids = uncovered_cdus(snap, gpus_by_unit, load_by_unit) or (
+                _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id"),
+            )
             default_set = default_set or len(ids) > 1
         else:
             ids = (_pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id"),)
