@@ -15,7 +15,9 @@ from campus.analysis.heat import heat_map
 from campus.analysis.snapshot import CoolingUnitSnap
 from simulations.engine.catalogue import explain
 from simulations.engine.job import cap_throughput_fraction
+from simulations.engine.kinds import liquid_cooling
 from simulations.engine.kinds.liquid_cooling.plan import uncovered_cdus
+from simulations.engine.params import validate_params
 from simulations.engine.rc import rc_temperature
 from simulations.engine.runner import prepare, run_replica
 from tests.engine.builders import campus
@@ -453,3 +455,13 @@ def test_lost_gpu_hours_never_exceed_gpus_times_the_window(
     }
     m = run_replica("liquid_cooling", campus(racks=16), params, seed=seed).metrics
     _balance(m, 512, 2.0)
+
+
+def test_a_run_without_events_is_deterministic_and_one_with_events_is_not():
+    # Only an interruption's place in the checkpoint cycle is random; with no event nothing interrupts.
+    quiet = validate_params("liquid_cooling", {"events": []})
+    assert liquid_cooling.stochastic(quiet) is False
+    assert liquid_cooling.stochastic(validate_params("liquid_cooling", {})) is True
+    a = run_replica("liquid_cooling", campus(), {"events": []}, seed=1)
+    b = run_replica("liquid_cooling", campus(), {"events": []}, seed=2)
+    assert a.metrics == b.metrics

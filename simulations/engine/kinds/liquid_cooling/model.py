@@ -38,9 +38,10 @@ __all__ = [
 
 
 def stochastic(params: LiquidCoolingParams) -> bool:
-    """Yes: the temperatures are the same for every seed, but where the job stands in its checkpoint cycle
-    when a shutdown interrupts it is random, and with it the work lost."""
-    return True
+    """With events, yes: the temperatures are the same for every seed, but where the job stands in its
+    checkpoint cycle when a shutdown interrupts it is random, and with it the work lost. Without events
+    nothing can shut down, so every replica is the same (the baseline a run is compared with): one replica."""
+    return bool(params.events)
 
 
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
