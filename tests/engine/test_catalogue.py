@@ -106,6 +106,13 @@ def test_series_keys_read_as_words():
         == "GPU temperature (°C) — air-cooled, H100 SXM5 80GB, events 1, 3"
     )
     assert catalogue.series_label("liquid_cooling", "rack.12.gpu_temp_c") == "GPU temperature (°C) — rack 12"
+    # a building's draw over each chart interval: named in words, never "1.max_mw"
+    assert catalogue.series_label("power_dynamics", "building.1.max_mw") == (
+        "Building draw (MW) — building 1, highest"
+    )
+    assert (
+        catalogue.series_label("power_dynamics", "building.2.mw") == "Building draw (MW) — building 2, mean"
+    )
     assert catalogue.series_label("liquid_cooling", "coolant_temp_c") == "Coolant temperature (°C)"
 
 
