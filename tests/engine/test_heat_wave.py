@@ -26,6 +26,8 @@ METRICS = {
     "peak_facility_mw",
     "max_pue",
     "water_m3",
+    "peak_facility_rise_mw",
+    "max_pue_rise",
 }
 
 
@@ -196,3 +198,19 @@ def test_hours_the_gpus_shut_down_are_counted(campus):
     # and the 1.5 MW plant of the throttling test shuts nothing down that it could throttle
     _, r = result(with_plants(campus, "dry-cooler", 1500.0), temperature_rise_k=4.0, days=2)
     assert r.metrics["shutdown_hours"] == int((r.series["gpu_power_fraction"] == 0).sum())
+
+
+def test_the_wave_is_measured_against_the_same_days_without_it(campus):
+    # The rise is the difference of two runs of the model: the wave's and the same days at +0 K.
+    _, hot = result(campus, start_day=196, days=3, temperature_rise_k=6.0)
+    _, calm = result(campus, start_day=196, days=3, temperature_rise_k=0.0)
+    assert hot.metrics["peak_facility_rise_mw"] == pytest.approx(
+        hot.metrics["peak_facility_mw"] - calm.metrics["peak_facility_mw"]
+    )
+    assert hot.metrics["max_pue_rise"] == pytest.approx(hot.metrics["max_pue"] - calm.metrics["max_pue"])
+    assert hot.metrics["peak_facility_rise_mw"] > 0
+    assert calm.metrics["peak_facility_rise_mw"] == 0.0 and calm.metrics["max_pue_rise"] == 0.0
+    words = explain(
+        "heat_wave", {"metrics": hot.metrics, "details": hot.details}, {"temperature_rise_k": 6.0}
+    )
+    assert any(w.startswith("Against the same days without the wave, it added ") for w in words)

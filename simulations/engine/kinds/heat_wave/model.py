@@ -6,7 +6,7 @@ What it takes, returns and why it does or does not use SimPy: the package's docs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -39,6 +39,8 @@ class HeatWavePlan:
     off_it_mw: np.ndarray
     off_water_l: np.ndarray
     pace_at: np.ndarray  # (F,) the job's pace at each fraction
+    # the same days without the wave (None when the wave adds nothing): what the wave itself changed
+    baseline: HeatWavePlan | None = None
 
 
 def stochastic(params: HeatWaveParams) -> bool:
@@ -59,8 +61,16 @@ def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     p = params
     weather = weather_of(snap)
     start = p.start_day if p.start_day is not None else hottest_start_day(weather.dry_bulb_c, p.days)
+    plan = _plan(snap, p, weather, start, p.temperature_rise_k)
+    if p.temperature_rise_k > 0:
+        plan = replace(plan, baseline=_plan(snap, p, weather, start, 0.0))
+    return plan
+
+
+def _plan(snap: CampusSnapshot, p: HeatWaveParams, weather, start: int, rise_k: float) -> HeatWavePlan:
+    """The plan of the wave's days warmed by ``rise_k``."""
     try:
-        year = with_heat_wave(weather, start, p.days, p.temperature_rise_k)
+        year = with_heat_wave(weather, start, p.days, rise_k)
     except ValueError as exc:
         field, _, message = str(exc).partition(": ")
         raise ParamsError([{"field": field, "message": message}]) from None
@@ -123,6 +133,20 @@ def _at(grid: np.ndarray, position: np.ndarray) -> np.ndarray:
 
 def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
     """Deterministic: the seed is accepted for a uniform interface and not used."""
+    metrics, series = _figures(plan)
+    # what the wave itself changed: against the same days of the campus's weather without it
+    base = _figures(plan.baseline)[0] if plan.baseline is not None else metrics
+    metrics["peak_facility_rise_mw"] = metrics["peak_facility_mw"] - base["peak_facility_mw"]
+    metrics["max_pue_rise"] = metrics["max_pue"] - base["max_pue"]
+    if progress:
+        progress(1.0)
+    # the wave's first day, chosen from the campus's weather when the parameters left it empty
+    details = {"start_day": plan.start_day}
+    return ReplicaResult(metrics=metrics, series=series, events=len(series["t_hours"]), details=details)
+
+
+def _figures(plan: HeatWavePlan) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """The wave's metrics and series on one plan."""
     fraction, position, on = throttle(plan)
     facility = np.where(on, _at(plan.facility_mw, position), plan.off_facility_mw)
     it = np.where(on, _at(plan.it_mw, position), plan.off_it_mw)
@@ -132,8 +156,6 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         pue = np.where(it > 0, facility / np.where(it > 0, it, 1.0), np.nan)
     shortfall = plan.margin_mw[0] < 0.0
     hours = facility.size
-    if progress:
-        progress(1.0)
     metrics = {
         "cooling_shortfall_hours": float(shortfall.sum()),
         "shutdown_hours": float((~on).sum()),
@@ -153,6 +175,4 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         "gpu_power_fraction": fraction,
         "throughput_fraction": pace,
     }
-    # the wave's first day, chosen from the campus's weather when the parameters left it empty
-    details = {"start_day": plan.start_day}
-    return ReplicaResult(metrics=metrics, series=series, events=hours, details=details)
+    return metrics, series
