@@ -15,7 +15,7 @@ from campus.analysis.summary import campus_summary
 from simulations.choices import RunStatus
 from simulations.engine import catalogue
 from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, downsample, evaluate_thresholds
-from simulations.engine.params import title_of
+from simulations.engine.params import param_label, title_of
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
@@ -360,8 +360,8 @@ def _flat(value: Any, path: str, out: dict[str, Any]) -> dict[str, Any]:
 
 
 def input_differences(runs: list[Run]) -> list[dict[str, Any]]:
-    """The inputs in which the runs differ, each as {"path", "values"} (one value per run, None where a run
-    lacks it): the campus date, the replicas, and each parameter by its path ("params.events[0].target_id"),
+    """The inputs in which the runs differ, each as {"path", "label", "values"} (one value per run, None where
+    a run lacks it; the label from the titles of the kind's parameters, None where one has none): the campus date, the replicas, and each parameter by its path ("params.events[0].target_id"),
     in the order the first run lists them. The seed only where some run has random replicas (more than
     one): a deterministic run gives the same figures whatever its seed."""
     flat = []
@@ -375,8 +375,16 @@ def input_differences(runs: list[Run]) -> list[dict[str, Any]]:
     for path in paths:
         values = [row.get(path) for row in flat]
         if any(v != values[0] for v in values[1:]):
-            out.append({"path": path, "values": values})
+            label = _INPUT_LABELS.get(path) or (
+                param_label(runs[0].kind, path.removeprefix("params."))
+                if path.startswith("params.")
+                else None
+            )
+            out.append({"path": path, "label": label, "values": values})
     return out
+
+
+_INPUT_LABELS = {"as_of": "Campus as of", "replicas": "Replicas", "seed": "Seed"}
 
 
 def _separated(a: dict, b: dict) -> bool | None:

@@ -435,7 +435,7 @@ def test_compare_lists_the_inputs_that_differ_and_a_shares_change_in_points(
         "params.utilization",
     ]
     cap = inputs.locator("tr[data-input='params.caps[0].cap_fraction']")
-    assert cap.locator("th").inner_text().startswith("Caps 1 · Cap")
+    assert cap.locator("th").inner_text() == "Caps 1 · Cap (fraction of TDP)"  # the parameters' titles
     assert [cap.locator("td").nth(i).inner_text() for i in range(2)] == ["0.8", "0.7"]
     assert not any(RAW_NAME.search(t) for t in inputs.locator("tbody th").all_inner_texts())
     # a share's change in percentage points (5 % -> 12 %), a power's in % of the baseline

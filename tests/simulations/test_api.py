@@ -301,6 +301,9 @@ def test_compare_names_the_inputs_that_differ_and_gives_a_share_in_points(viewer
     inputs = {row["path"]: row["values"] for row in body["inputs"]}
     assert inputs["params.duration_days"] == [base.params["duration_days"], 10]
     assert inputs["seed"] == [1, 2]  # random replicas: the seed is an input that matters
+    labels = {row["path"]: row["label"] for row in body["inputs"]}
+    assert labels["params.duration_days"] == "Duration (d)"  # the parameter's title, not its key
+    assert labels["seed"] == "Seed"
     assert "replicas" not in inputs and "as_of" not in inputs
     # ETTR is a share: its change is in percentage points, never in % of the baseline
     b_mean = base.summary["metrics"]["ettr"]["mean"]

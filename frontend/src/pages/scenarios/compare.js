@@ -150,7 +150,10 @@ function campusStateNote(state) {
 // worked out here from the runs' inputs for an answer without one.
 function inputsTable(runs, inputs) {
   const rows = Array.isArray(inputs)
-    ? inputs.map((/** @type {{path: string, values: unknown[]}} */ r) => ({ ...r, label: inputLabel(r.path) }))
+    ? inputs.map((/** @type {{path: string, label?: string | null, values: unknown[]}} */ r) => ({
+        ...r,
+        label: r.label || inputLabel(r.path),
+      }))
     : inputDifferences(runs);
   if (!rows.length)
     return el("p", { class: "muted small", "data-testid": "compare-inputs" }, "The runs have the same inputs.");
