@@ -123,26 +123,56 @@ def _referenced_only_by_inventory() -> bool:
     return True
 
 
+def _column(model, field: str) -> str:
+    return model._meta.get_field(field).column
+
+
+def _ids_of_campus(model) -> str:
+    """SQL selecting the ids of ``model``'s rows of one campus (the campus id is its one parameter)."""
+    return f"SELECT id FROM {model._meta.db_table} WHERE {_column(model, 'campus')} = %s"
+
+
+def _delete_sql(model) -> str:
+    """One DELETE of ``model``'s rows of one campus (the campus id is its one parameter)."""
+    table = model._meta.db_table
+    if model is Node:
+        racks = _ids_of_campus(Rack)
+        return f"DELETE FROM {table} WHERE {_column(Node, 'rack')} IN ({racks})"
+    if model is DataHall:
+        buildings = _ids_of_campus(Building)
+        return f"DELETE FROM {table} WHERE {_column(DataHall, 'building')} IN ({buildings})"
+    if model is Row:
+        buildings = _ids_of_campus(Building)
+        halls = (
+            f"SELECT id FROM {DataHall._meta.db_table} WHERE {_column(DataHall, 'building')} IN ({buildings})"
+        )
+        return f"DELETE FROM {table} WHERE {_column(Row, 'hall')} IN ({halls})"
+    return f"DELETE FROM {table} WHERE {_column(model, 'campus')} = %s"
+
+
 def clear_campus(campus: Campus) -> None:
     """Delete a campus's contents, keeping the campus row (and its id) for the new contents.
 
-    Like the import, this is one bulk event: one DELETE per table and no per-row history. Should another
+    Like the import, this is one bulk event: one SQL DELETE per table and no per-row history. Should another
     model ever point at inventory rows, the ORM's cascading delete is used instead.
     """
-    bulk = _referenced_only_by_inventory()
-    for model in CLEAR_ORDER:
-        if model is Node:
-            qs = Node.objects.filter(rack__campus=campus)
-        elif model in (Row, DataHall):
-            qs = model.objects.filter(
-                **{"hall__building__campus" if model is Row else "building__campus": campus}
-            )
-        else:
-            qs = model.objects.filter(campus=campus)
-        if bulk:
-            qs._raw_delete(qs.db)
-        else:
-            qs.delete()
+    if not _referenced_only_by_inventory():
+        for model in CLEAR_ORDER:
+            model.objects.filter(pk__in=_ids(model, campus)).delete()
+        return
+    with connections[router.db_for_write(Campus)].cursor() as cursor:
+        for model in CLEAR_ORDER:
+            cursor.execute(_delete_sql(model), [campus.pk])
+
+
+def _ids(model, campus: Campus):
+    if model is Node:
+        return Node.objects.filter(rack__campus=campus).values("pk")
+    if model is Row:
+        return Row.objects.filter(hall__building__campus=campus).values("pk")
+    if model is DataHall:
+        return DataHall.objects.filter(building__campus=campus).values("pk")
+    return model.objects.filter(campus=campus).values("pk")
 
 
 # A spec of at least this many objects has the inventory tables' planner statistics refreshed after it is
