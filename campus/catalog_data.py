@@ -1705,6 +1705,44 @@ POWER_DEFAULTS: dict[str, Row] = {
         "(a 50 MW turbine ~30 MW/min); used when a prime generator has neither ramp_kw_per_s nor ramp_s",
         True,
     ),
+    # Demand response (grid_limit's flexibility plan, docs/grid.md).
+    "ups_reserve_margin_s": _d(
+        120.0,
+        "s",
+        "Estimate: margin kept in the UPS batteries beyond the generators' start delay and ramp, for one "
+        "failed start and a retry (NFPA 110 Type 10 sets 10 s to power; a second crank cycle takes ~15-60 s); "
+        "the UPS reserve is never dispatched for demand response",
+        True,
+    ),
+    "bess_cycle_usd_per_mwh": _d(
+        60.0,
+        "USD/MWh discharged",
+        "Estimate: battery wear per MWh discharged, a lithium-ion system's capital (~$300/kWh, NREL ATB 2024 "
+        "utility-scale storage) over ~6,000 full cycles at 80 % depth of discharge: 300 / (6,000 x 0.8) = "
+        "$62/MWh, rounded",
+        True,
+    ),
+    "gpu_hour_value_usd": _d(
+        2.0,
+        "USD per GPU-hour",
+        "Estimate: the value of an hour of one training GPU's work, near H100 on-demand rental prices of "
+        "2024-2025 (~$2-3 per GPU-hour, SemiAnalysis GPU rental index); used to cost capped or paused work",
+        True,
+    ),
+    "bess_depth_of_discharge": _d(
+        0.8,
+        "fraction of nameplate energy",
+        "Estimate: lithium-ion storage is cycled to 80-90 % of its nameplate energy to keep its cycle life "
+        "(cycle-life warranties are commonly stated at 80 % depth of discharge); 80 % the conservative end",
+        True,
+    ),
+    "dr_pause_notice_minutes": _d(
+        5.0,
+        "min",
+        "A paused job saves a checkpoint first: checkpoint write ~5 min (Kokolis et al., arXiv 2410.21680, "
+        "2024); the notice a campus needs before it can pause jobs for an event",
+        False,
+    ),
 }
 
 TRAINING_DEFAULTS: dict[str, Row] = {

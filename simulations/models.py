@@ -364,3 +364,43 @@ class Schedule(models.Model):
         errors.update(threshold_errors(self.thresholds))
         if errors:
             raise ValidationError(errors)
+
+
+class DemandResponseEvent(models.Model):
+    """An OpenADR 2.0b event a utility or aggregator's VTN sent the campus's VEN, and the answer: evaluated by
+    the grid_limit scenario against the inventory of the day, opted in when the campus can hold the event's
+    level (``simulations.openadr``; docs/grid.md, "OpenADR")."""
+
+    OPT_CHOICES = (("optIn", "Opted in"), ("optOut", "Opted out"))
+
+    campus = models.ForeignKey("campus.Campus", on_delete=models.CASCADE, related_name="dr_events")
+    vtn_url = models.CharField(max_length=512)
+    ven_id = models.CharField(max_length=128)
+    event_id = models.CharField(max_length=256)
+    modification_number = models.PositiveIntegerField(default=0)
+    market_context = models.CharField(max_length=512, blank=True)
+    signal_name = models.CharField(max_length=64)
+    signal_type = models.CharField(max_length=64)
+    starts_at = models.DateTimeField()
+    duration_s = models.FloatField()
+    notice_minutes = models.FloatField(help_text="From receipt to the event's start, minutes.")
+    # [{"start_s": .., "duration_s": .., "payload": ..}] relative to starts_at, as the VTN sent them
+    intervals = models.JSONField(default=list)
+    params = models.JSONField(
+        default=dict, help_text="The grid_limit parameters the event was evaluated with."
+    )
+    opt = models.CharField(max_length=8, choices=OPT_CHOICES)
+    reason = models.TextField(blank=True)
+    impact = models.JSONField(default=dict, help_text="The predicted impact: the grid_limit run's metrics.")
+    received = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-received", "-id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("campus", "vtn_url", "event_id", "modification_number"), name="dr_event_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} ({self.opt})"

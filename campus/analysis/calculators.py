@@ -21,8 +21,8 @@ from campus.analysis.compute import (
     peak_pflops,
     synchronous_pflops,
 )
+from campus.analysis.job_reliability import jobs_reliability
 from campus.analysis.reliability import (
-    campus_job_reliability,
     checkpoint_regime,
     daly_interval_hours,
     effective_restart_hours,
@@ -88,9 +88,10 @@ def training_time(
     at the pace of ``pace_gpu_model`` (None when that model lacks the precision), ``days_by_speed`` with
     the work split by speed; ``days`` is the one ``partition`` names.
 
-    ``ettr`` left out: with ``snapshot``, the expected ETTR of one job over the whole campus (the summary's
-    ``reliability.expected_ettr``: its failure rates, 5 min checkpoints at the Daly interval, 10 min
-    restarts), 1.0 when the campus has no failure rates; without, 1.0 (no time lost to failures).
+    ``ettr`` left out: with ``snapshot``, the campus's headline ETTR (the summary's ``compute.ettr``: one
+    synchronous job per island, each at its failure rate with the catalog's checkpoint and restart at the
+    Daly interval, weighted by GPUs; ``job_reliability.jobs_reliability``), 1.0 when the campus has no
+    failure rates; without, 1.0 (no time lost to failures).
     ``ettr_source`` says which: "given", "campus" or "default"."""
     if flops is None:
         raise ValueError("flops: required")
@@ -99,10 +100,8 @@ def training_time(
     ettr_source = "given" if ettr is not None else "default"
     if ettr is None:
         ettr = 1.0
-        if snapshot is not None:
-            expected = campus_job_reliability(snapshot)["expected_ettr"]
-            if expected is not None:
-                ettr, ettr_source = expected, "campus"
+        if snapshot is not None and snapshot.failure_rates and any(gpus_by_model(snapshot).values()):
+            ettr, ettr_source = jobs_reliability(snapshot)["ettr"], "campus"
     ettr_v = _number("ettr", ettr, positive=True)
     if mfu_v > 1:
         raise ValueError("mfu: must be <= 1")
@@ -221,9 +220,14 @@ def first_failure(components: Any = None) -> dict:
 
 
 def checkpoint_interval(
-    mtbf_hours: Any = None, checkpoint_minutes: Any = None, restart_minutes: Any = 0.0
+    mtbf_hours: Any = None,
+    checkpoint_minutes: Any = None,
+    restart_minutes: Any = 0.0,
+    failures_during_recovery: Any = True,
 ) -> dict:
-    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model).
+    """Young and Daly optimum intervals (minutes) and the expected ETTR at each (exact exponential model;
+    ``failures_during_recovery`` False: the failure clock stops while the job restarts,
+    ``reliability.ettr_checkpoint``).
 
     ``regime`` names Daly's case: "daly" (δ < 2M) or "interval-equals-mttf" (δ ≥ 2M, where Daly's
     optimum is τ = M); Young's √(2δM) is first order and far off once δ is not small against M."""
@@ -234,16 +238,19 @@ def checkpoint_interval(
     m = _number("mtbf_hours", mtbf_hours, positive=True)
     d = _number("checkpoint_minutes", checkpoint_minutes, positive=True) / 60.0
     r = _number("restart_minutes", 0.0 if restart_minutes is None else restart_minutes) / 60.0
+    if not isinstance(failures_during_recovery, bool):
+        raise ValueError("failures_during_recovery: must be true or false")
+    during = failures_during_recovery
     young = young_interval_hours(d, m)
     daly = daly_interval_hours(d, m)
     return {
         "young_minutes": young * 60.0,
         "daly_minutes": daly * 60.0,
-        "expected_ettr": ettr_checkpoint(daly, d, r, m),
-        "expected_ettr_young": ettr_checkpoint(young, d, r, m),
+        "expected_ettr": ettr_checkpoint(daly, d, r, m, failures_during_recovery=during),
+        "expected_ettr_young": ettr_checkpoint(young, d, r, m, failures_during_recovery=during),
         "expected_ettr_first_order": ettr_checkpoint(daly, d, r, m, exact=False),
         "regime": checkpoint_regime(d, m),
-        "lost_fraction": lost_fraction_checkpoint(daly, d, r, m),
+        "lost_fraction": lost_fraction_checkpoint(daly, d, r, m, failures_during_recovery=during),
     }
 
 

@@ -202,7 +202,14 @@ def racks_lost(snap: CampusSnapshot, device_id: int, kind: str = "power") -> set
     (``racks_lost_both`` and ``racks_lost_cooling``), and nothing else: the same roll-up cascade and
     cooling rules, without the loads, names and GPU counts of the full answer (``power.outage``). The
     failure simulation asks this of every facility unit it can fail."""
-    devices, utilities, units, plants = split_elements(snap, [(kind, device_id)])
+    return racks_lost_many(snap, [(kind, device_id)])
+
+
+def racks_lost_many(snap: CampusSnapshot, elements: Iterable[tuple[str, int]]) -> set[int]:
+    """The racks lost when every one of ``elements`` ((kind, id) pairs) is down at once: one roll-up
+    cascade with all of them failed, then the cooling rules, so two halves of a 2N chain down together
+    darken the racks neither darkens alone."""
+    devices, utilities, units, plants = split_elements(snap, list(elements))
     before = baseline_rollup(snap)
     if devices or utilities:
         dark, dead = outage(snap, frozenset(devices), frozenset(utilities))

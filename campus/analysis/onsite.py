@@ -29,6 +29,7 @@ class PrimeGenerator:
     prime_kw: float
     ramp_kw_per_s: float
     fuel_usd_per_mwh: float
+    start_delay_s: float = 0.0  # from the call to first power (a unit started for an event)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,12 @@ def prime_generators(snap: CampusSnapshot) -> list[PrimeGenerator]:
     """The live prime-rated generators, cheapest fuel first (the order they are loaded in)."""
     units = [
         PrimeGenerator(
-            d.id, d.name, float(d.prime_rating_kw or 0.0), prime_ramp_kw_per_s(d), fuel_usd_per_mwh(d)
+            d.id,
+            d.name,
+            float(d.prime_rating_kw or 0.0),
+            prime_ramp_kw_per_s(d),
+            fuel_usd_per_mwh(d),
+            d.start_delay_s,
         )
         for d in snap.power_devices
         if is_prime(d) and d.status not in DEAD_STATUSES
@@ -95,8 +101,13 @@ def storage_pool(snap: CampusSnapshot) -> StoragePool:
     return StoragePool(
         power_kw=power,
         energy_kwh=energy,
-        round_trip_efficiency=sum(s.round_trip_efficiency * s.energy_kwh for s in live) / energy,
-        response_ms=sum(s.response_ms * s.power_kw for s in live) / power,
+        # weighted by energy and by power; a pool of none of either: the plain mean
+        round_trip_efficiency=sum(s.round_trip_efficiency * s.energy_kwh for s in live) / energy
+        if energy > 0
+        else sum(s.round_trip_efficiency for s in live) / len(live),
+        response_ms=sum(s.response_ms * s.power_kw for s in live) / power
+        if power > 0
+        else sum(s.response_ms for s in live) / len(live),
         systems=len(live),
     )
 

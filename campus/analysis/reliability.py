@@ -169,11 +169,14 @@ def ettr_checkpoint(
     restart_hours: float,
     mtbf_hours: float,
     exact: bool = True,
+    failures_during_recovery: bool = True,
 ) -> float:
     """Expected fraction of wall time spent on useful work under checkpoint/restart.
 
-    exact: Daly's exponential model τ / (M e^{R/M} (e^{(τ+δ)/M} − 1)); else the first-order
-    1 − δ/τ − (τ/2 + R)/M, floored at 0.
+    exact: Daly's exponential model τ / (M e^{R/M} (e^{(τ+δ)/M} − 1)), failures striking during the
+    restart too (each starts it again); with ``failures_during_recovery`` False the failure clock stops
+    while the job restarts, so each of the e^{(τ+δ)/M} − 1 failures per committed segment adds R:
+    τ / ((e^{(τ+δ)/M} − 1)(M + R)). Else the first-order 1 − δ/τ − (τ/2 + R)/M, floored at 0.
     """
     _positive("interval_hours", interval_hours)
     _non_negative("checkpoint_hours", checkpoint_hours)
@@ -185,10 +188,15 @@ def ettr_checkpoint(
         # hundreds) the denominator overflows a float, so the ratio is taken in logarithms and the
         # ETTR underflows to 0 instead. It is ≤ 1 since e^x − 1 ≥ x.
         a = (t + d) / m
+        restart_factor = r / m if failures_during_recovery else 0.0  # log of the restart's factor
+        if not failures_during_recovery and a < 300.0:
+            return min(1.0, t / (math.expm1(a) * (m + r)))
         if a < 300.0 and r / m < 300.0:
             return min(1.0, t / (m * math.exp(r / m) * math.expm1(a)))
         log_expm1 = math.log(math.expm1(a)) if a < 30.0 else a + math.log1p(-math.exp(-a))
-        log_ratio = math.log(t / m) - r / m - log_expm1
+        if not failures_during_recovery:
+            restart_factor = math.log1p(r / m)
+        log_ratio = math.log(t / m) - restart_factor - log_expm1
         return min(1.0, math.exp(log_ratio)) if log_ratio > -745.0 else 0.0
     return max(0.0, 1.0 - d / t - (t / 2.0 + r) / m)
 
@@ -249,14 +257,18 @@ def effective_restart_hours(
 
 
 def lost_fraction_checkpoint(
-    interval_hours: float, checkpoint_hours: float, restart_hours: float, mtbf_hours: float
+    interval_hours: float,
+    checkpoint_hours: float,
+    restart_hours: float,
+    mtbf_hours: float,
+    failures_during_recovery: bool = True,
 ) -> float:
     """Fraction of wall time lost to failures (work redone and restarts) under checkpoint/restart, in
     Daly's exponential model: 1 − ETTR·(τ+δ)/τ. It excludes the checkpoints that commit work (as the
     failure-cascade scenario's ``lost_gpu_hours`` does) and lies in [0, 1]; it tends to 1 when failures
     come faster than a checkpoint plus a restart and to ((τ+δ)/2 + R)/M when they are rare."""
     t, d = interval_hours, checkpoint_hours
-    ettr = ettr_checkpoint(t, d, restart_hours, mtbf_hours)
+    ettr = ettr_checkpoint(t, d, restart_hours, mtbf_hours, failures_during_recovery=failures_during_recovery)
     return min(1.0, max(0.0, 1.0 - ettr * (t + d) / t))
 
 

@@ -22,7 +22,9 @@ from campus.analysis.facility import (
     design_facility,
     heat_rejection_risks,
 )
+from campus.analysis.grid_rules import grid_block
 from campus.analysis.headroom import failover_headroom
+from campus.analysis.job_reliability import ISLANDS, jobs_reliability
 from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
 from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
@@ -83,6 +85,7 @@ def campus_summary(
     include_redundancy: bool = True,
     horizon_years: int = DEFAULT_HORIZON_YEARS,
     discount_rate: float = DEFAULT_DISCOUNT_RATE,
+    jobs: str = ISLANDS,
 ) -> dict:
     """Inventory, power, cooling, network, compute, reliability and capex figures of a campus.
 
@@ -170,11 +173,13 @@ def campus_summary(
             for slug, n in g.rack_gpus[r.id].items():
                 running_by_model[slug] = running_by_model.get(slug, 0) + n
 
+    # ``reliability``'s own figures: one job over every GPU (``campus_wide``); effective compute (model.md
+    # §5) takes the declared ``jobs``' GPU-weighted ETTR (``job_reliability``; 1.0 without failure rates).
     rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
-    # Effective = peak x MFU x ETTR (model.md §5): the ETTR is the expected one of a job over the whole
-    # campus (``reliability.expected_ettr``, checkpoint/restart at the Daly interval); 1.0 without rates.
-    ettr = rel["expected_ettr"] if rel["expected_ettr"] is not None else 1.0
+    rel["campus_wide"] = "expected_ettr and the figures beside it: one synchronous job over every GPU"
+    rel["headline"] = jobs_reliability(snap, dataset, checkpoint_minutes, restart_minutes, jobs)
+    ettr = rel["headline"]["ettr"]
 
     def compute_figures(counts: dict[str, int]):
         peak = peak_pflops(counts, snap.gpus)
@@ -363,9 +368,8 @@ def campus_summary(
         "compute": {
             "peak_pflops": peak,
             "mfu": mfu if mfu is not None else DEFAULT_MFU,
-            # the ETTR the effective figures are multiplied by: reliability.expected_ettr, else 1.0
-            "ettr": ettr,
-            "ettr_source": "reliability.expected_ettr" if rel["expected_ettr"] is not None else "none",
+            "ettr": ettr,  # the declared jobs' (reliability.headline), else 1.0
+            "ettr_source": "reliability.headline" if snap.failure_rates else "none",
             "effective_pflops": effective,
             "effective_pflops_synchronous": effective_sync,
             "design_peak_pflops": design_peak,
@@ -374,6 +378,7 @@ def campus_summary(
             "pace_gpu_model": pace,
         },
         "reliability": rel,
+        "grid": grid_block(snap, peak_facility_kw, supply),  # the site's grid, its rules and its CO2
         "capex": capex_summary(snap, kw_to_mw(it.it_kw), supply, horizon_years, discount_rate),
         "buildings": building_cards(snap, chain, pue),
         # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection

@@ -53,8 +53,8 @@ class TrainingTimeInput(StrictFieldsMixin, serializers.Serializer):
         required=False,
         min_value=0.0001,
         max_value=1,
-        help_text="Effective training time ratio, 0-1. Default: with `campus`, the campus's expected ETTR (its "
-        "summary's `reliability.expected_ettr`; 1.0 when it has no failure rates); otherwise 1.0.",
+        help_text="Effective training time ratio, 0-1. Default: with `campus`, the campus's headline ETTR (its "
+        "summary's `compute.ettr`: one job per island; 1.0 when it has no failure rates); otherwise 1.0.",
     )
     partition = serializers.ChoiceField(
         choices=PARTITIONS,
@@ -105,6 +105,11 @@ class CheckpointIntervalInput(StrictFieldsMixin, serializers.Serializer):
     mtbf_hours = serializers.FloatField(min_value=0.001, max_value=1e9)
     checkpoint_minutes = serializers.FloatField(min_value=0.001, max_value=1e6)
     restart_minutes = serializers.FloatField(default=0.0, min_value=0, max_value=1e6)
+    failures_during_recovery = serializers.BooleanField(
+        default=True,
+        help_text="true: failures strike during a restart too and start it again (Daly 2006); false: the "
+        "failure clock stops while the job restarts.",
+    )
 
 
 class RecoveryOptionsInput(StrictFieldsMixin, serializers.Serializer):

@@ -1,4 +1,5 @@
 from campus.api import (
+    battery_sizing_views,
     bom_views,
     calculators,
     campus_views,
@@ -54,6 +55,7 @@ urlpatterns = [
     *calculators.urlpatterns,
     *device_views.urlpatterns,
     *step_time_views.urlpatterns,
+    *battery_sizing_views.urlpatterns,
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,

@@ -5,9 +5,11 @@ every case, its source and its tolerance.
 """
 
 from campus.fidelity.capex import CASES as CAPEX_CASES
+from campus.fidelity.cluster import CASES as CLUSTER_CASES
 from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
+from campus.fidelity.grid import CASES as GRID_CASES
 from campus.fidelity.plant import CASES as PLANT_CASES
 from campus.fidelity.scorecard import Case, Outcome, evaluate, failed, summary_line, table
 from campus.fidelity.step_time import CASES as STEP_TIME_CASES
@@ -19,8 +21,10 @@ CASES: list[Case] = [
     *PLANT_CASES,
     *TRAINING_CASES,
     *STEP_TIME_CASES,
+    *CLUSTER_CASES,
     *DYNAMICS_CASES,
     *CAPEX_CASES,
+    *GRID_CASES,
 ]
 
 __all__ = ["CASES", "Case", "Outcome", "evaluate", "failed", "run", "summary_line", "table"]

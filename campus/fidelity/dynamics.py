@@ -16,7 +16,6 @@ NVIDIA_GB300 = (
     "NVIDIA Technical Blog, 'How New GB300 NVL72 Features Provide Steady Power for AI' (2025-07): PSU energy "
     "storage 'can smooth power spikes ... and reduce peak grid demand by up to 30%'"
 )
-ERCOT = "ERCOT large-load interconnection: loads of 75 MW or more are studied as large loads (ERCOT Planning Guide §9)"
 CHOUKSE = "Choukse et al., 'Power Stabilization for AI Training Datacenters', arXiv 2508.14318 (2025)"
 
 # The job of every case: the whole campus, 2 s iterations, 30 % of them communicating at 30 % of TDP.
@@ -120,17 +119,5 @@ CASES: list[Case] = [
         0.30,
         "0.05-0.30 (a bound)",
         twin=_storage_peak_cut,
-    ),
-    Case(
-        "ercot-75mw-crash-100k-h100",
-        "grid dynamics",
-        "load a 100k-H100 campus sheds within a second when its job crashes, against ERCOT's 75 MW threshold",
-        "MW",
-        ERCOT,
-        "of the order of 75",
-        60.0,
-        100.0,
-        "60-100 (a bound: of the order of the threshold)",
-        twin=_crash_drop_mw,
     ),
 ]

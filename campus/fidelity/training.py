@@ -8,6 +8,10 @@ from campus import catalog_data as cat
 from campus.analysis import reliability as rel
 from campus.analysis.calculators import job_mttf, recovery_options, training_time
 from campus.analysis.compute import training_flops
+from campus.analysis.job_reliability import job_reliability
+from campus.analysis.training.cluster import pools_from_snapshot
+from campus.analysis.training.presets import run_workload
+from campus.analysis.training.recovery import TECTONIC_LLAMA3, checkpoint_costs
 from campus.fidelity.campuses import llama3_cluster, servers, synthetic_llama3_h100
 from campus.fidelity.scorecard import Case, relative
 from simulations.engine.runner import prepare, replica_seed
@@ -30,6 +34,23 @@ def _llama3_gpu_hours_m() -> float:
         gpu_model="h100-sxm",
         mfu=cat.default_value("mfu_bf16"),
         ettr=cat.default_value("ettr_target"),
+    )
+    return out["hours"] * out["gpus"] / 1e6
+
+
+def _llama3_gpu_hours_from_the_hardware_m() -> float:
+    """GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job on its cluster: the Llama 3
+    rates, and the checkpoint write and restart of its checkpoint model (``checkpoint_costs``: the 405B
+    state written to Tectonic at 2 TB/s, a 5-min launch plus the restore)."""
+    snap = llama3_cluster()
+    costs = checkpoint_costs(run_workload("llama3-405b-16k"), pools_from_snapshot(snap), TECTONIC_LLAMA3)
+    job = job_reliability(snap, rel.counts_by_model(snap), costs=costs)
+    out = training_time(
+        flops=3.8e25,
+        gpus=16_384,
+        gpu_model="h100-sxm",
+        mfu=cat.default_value("mfu_bf16"),
+        ettr=job["expected_ettr"],
     )
     return out["hours"] * out["gpus"] / 1e6
 
@@ -153,6 +174,17 @@ CASES: list[Case] = [
         "30.84M",
         *relative(30.84, 0.15),
         twin=_llama3_gpu_hours_m,
+    ),
+    Case(
+        "llama3-405b-gpu-hours-from-hardware",
+        "compute",
+        "H100 GPU-hours of Llama 3 405B at the default MFU and the ETTR of its job (checkpoint and restart "
+        "from its checkpoint model)",
+        "M GPU-h",
+        "Llama 3.1 model card (2024-07), training factors: 30.84M H100 GPU-hours for 405B",
+        "30.84M",
+        *relative(30.84, 0.15),
+        twin=_llama3_gpu_hours_from_the_hardware_m,
     ),
     Case(
         "megascale-175b-days",

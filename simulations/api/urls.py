@@ -1,7 +1,7 @@
 from twin.api.routers import TwinRouter
 from twin.api.serializers import register_basename
 
-from . import views
+from . import dr_views, views
 
 # The API root view belongs to no app; format suffixes come with the router, so that every
 # /api/<resource>/<something>/ path is answered by DRF (JSON errors).
@@ -16,4 +16,4 @@ for prefix, viewset, basename in REGISTRY:
     router.register(prefix, viewset, basename=basename)
     register_basename(viewset.queryset.model, basename)
 
-urlpatterns = router.urls
+urlpatterns = router.urls + dr_views.urlpatterns

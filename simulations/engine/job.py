@@ -83,18 +83,27 @@ def young_daly_interval_hours(write_hours: float, mtbf_hours: float) -> float:
 
 
 def expected_ettr(
-    rate_per_hour: float, interval_hours: float, write_hours: float, restart_hours: float
+    rate_per_hour: float,
+    interval_hours: float,
+    write_hours: float,
+    restart_hours: float,
+    during_recovery: bool = True,
 ) -> float:
     """Expected share of wall time spent on retained compute, memoryless failures (renewal argument).
 
-    A segment of ``tau + delta`` hours must run without a failure to commit ``tau`` hours of work; every
-    failure, also one during a restart, costs a fresh restart. The expected wall time per committed
-    segment is ``exp(lambda R) (exp(lambda (tau + delta)) - 1) / lambda`` (Daly 2006, eq. 12).
+    A segment of ``tau + delta`` hours must run without a failure to commit ``tau`` hours of work. With
+    ``during_recovery`` every failure, also one during a restart, costs a fresh restart: the expected wall
+    time per committed segment is ``exp(lambda R) (exp(lambda (tau + delta)) - 1) / lambda`` (Daly 2006,
+    eq. 12). Without, a restart always completes: ``exp(lambda (tau + delta)) - 1`` failures per segment
+    each add R, so the wall time is ``(exp(lambda (tau + delta)) - 1) (1 / lambda + R)``.
     """
     if rate_per_hour <= 0:
         return interval_hours / (interval_hours + write_hours) if interval_hours + write_hours > 0 else 1.0
     seg = interval_hours + write_hours
     try:
+        if not during_recovery:
+            wall = math.expm1(rate_per_hour * seg) * (1.0 / rate_per_hour + restart_hours)
+            return interval_hours / wall if wall > 0 else 1.0
         wall = math.exp(rate_per_hour * restart_hours) * math.expm1(rate_per_hour * seg) / rate_per_hour
     except OverflowError:
         # exp(x) past x ~ 709: the wall time per segment is beyond any float, the ratio 0 to double precision.
@@ -156,6 +165,7 @@ class JobTimeline:
         "overhead_h",
         "down_h",
         "interruptions",
+        "during_recovery",
         "by_cause_count",
         "by_cause_lost_h",
         "last_cause",
@@ -186,7 +196,8 @@ class JobTimeline:
         self.lost_work_h = 0.0  # compute and checkpoint writes thrown away, h
         self.overhead_h = 0.0  # checkpoint writes that were not thrown away, h
         self.down_h = 0.0  # restart and waiting, h
-        self.interruptions = 0
+        self.interruptions = 0  # every failure that struck the job, running or not
+        self.during_recovery = 0  # those of them that struck while it restarted or waited
         self.by_cause_count = [0] * n_causes
         self.by_cause_lost_h = [0.0] * n_causes  # lost work + downtime per cause, wall h
         self.last_cause = -1
@@ -239,6 +250,8 @@ class JobTimeline:
         if not self.waiting and t >= self.ready_at:
             lost = self._bank(t, True)
             self.lost_work_h += lost
+        else:
+            self.during_recovery += 1
         self.interruptions += 1
         self.by_cause_count[cause] += 1
         self.by_cause_lost_h[cause] += lost
@@ -310,6 +323,7 @@ class JobTimeline:
         self.lost_work_h = float(_running_sum(self.lost_work_h, lost)[-1])
         self.overhead_h = float(_running_sum(self.overhead_h, overhead)[-1])
         self.interruptions += n
+        self.during_recovery += n - int(np.count_nonzero(running))
         m = len(self.by_cause_count)
         prev_cause = np.empty(n, dtype=np.int64)
         prev_cause[0] = max(self.last_cause, 0)
@@ -345,6 +359,7 @@ class JobTimeline:
             d[0] = 0.0
         self.down_h = float(_running_sum(self.down_h, d)[-1])
         self.interruptions += n
+        self.during_recovery += n
         m = len(self.by_cause_count)
         prev_cause = np.empty(n, dtype=np.int64)
         prev_cause[0] = max(self.last_cause, 0)

@@ -18,6 +18,7 @@ from simulations.engine.kinds import (
     power_capping,
     power_dynamics,
     training_step,
+    voltage_dip,
 )
 
 # In the order the forms and the API list them.
@@ -29,6 +30,7 @@ PACKAGES: tuple[ScenarioModel, ...] = (
     power_dynamics,
     heat_wave,
     training_step,
+    voltage_dip,
 )
 
 # A plain StrEnum (the Django choices, ``simulations.choices``, derive from it):

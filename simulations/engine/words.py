@@ -46,6 +46,7 @@ CAUSES: dict[str, str] = {
     **{c: row[0] for c, row in catalog_data.LLAMA3_INTERRUPTIONS.items()},
     "gpu": "Faulty GPU",
     "node": "Node (any cause)",
+    "bad_node": "Bad node (until a repair finds it)",
     "network": "Network switch or cable",
     "optics_link": "Optical link",
     "optics_link_dual_port": "Optical link (dual port)",

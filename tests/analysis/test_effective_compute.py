@@ -44,7 +44,9 @@ def test_summary_effective_pflops_counts_the_campus_ettr():
     assert c["effective_pflops_synchronous"]["bf16"] == pytest.approx(24.0 * 0.4 * ETTR, abs=1e-4)
     assert c["design_effective_pflops"]["bf16"] == pytest.approx(6.52193, abs=1e-4)
     assert c["design_effective_pflops_synchronous"]["bf16"] == pytest.approx(6.52193, abs=1e-4)
-    assert (c["ettr"], c["ettr_source"]) == (pytest.approx(ETTR, abs=1e-6), "reliability.expected_ettr")
+    # the campus is one island (its racks in no pod): its one declared job is the campus-wide one
+    assert [j["gpus"] for j in rel["headline"]["jobs"]] == [240]
+    assert (c["ettr"], c["ettr_source"]) == (pytest.approx(ETTR, abs=1e-6), "reliability.headline")
     # an MFU given applies alike: 24 x 0.5 x 0.679368 = 8.15242
     assert campus_summary(_campus(), mfu=0.5)["compute"]["effective_pflops"]["bf16"] == (
         pytest.approx(8.15242, abs=1e-4)

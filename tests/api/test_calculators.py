@@ -297,9 +297,10 @@ class TestTrainingTimeOnACampusDay:
         assert response.data["as_of"] == (as_of or timezone.localdate().isoformat())
         assert response.data["days"] == pytest.approx(1e24 / (gpus * 989e12 * 0.5 * 0.8) / 86_400)
 
-    def test_without_ettr_the_campus_job_expected_ettr_is_taken(self, viewer_client, campus):
+    def test_without_ettr_the_campus_headline_ettr_is_taken(self, viewer_client, campus):
         summary = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
-        ettr = summary["reliability"]["expected_ettr"]
+        ettr = summary["compute"]["ettr"]
+        assert ettr == summary["reliability"]["headline"]["ettr"]
         assert ettr is not None and 0 < ettr < 1
         response = post(viewer_client, "training-time", {"flops": 1e24, "campus": campus.pk})
         assert response.status_code == 200, response.data

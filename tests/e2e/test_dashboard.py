@@ -125,7 +125,14 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
     assert f"peak {power['peak_facility_mw']:,.1f} MW" in sub and f"{100 * grid_use:.0f}" in sub
     for precision in ("fp8", "bf16", "fp16"):
         assert shown(f"fig-pflops-{precision}") == pytest.approx(summary["compute"]["peak_pflops"][precision])
-    assert shown("fig-ettr") == pytest.approx(summary["reliability"]["expected_ettr"])
+    # the declared jobs' ETTR (one per island), with the campus-wide job's beside it, labelled as such
+    assert shown("fig-ettr") == pytest.approx(summary["compute"]["ettr"])
+    assert shown("fig-ettr") == pytest.approx(summary["reliability"]["headline"]["ettr"])
+    assert shown("fig-ettr-campus") == pytest.approx(summary["reliability"]["expected_ettr"])
+    assert summary["reliability"]["headline"]["basis"] in page.inner_text("[data-testid=fig-ettr]")
+    assert "ETTR and effective compute for one synchronous job per island" in page.inner_text(
+        "[data-testid=ettr-jobs]"
+    )
     assert shown("fig-fabric-switches") == summary["network"]["switches"]
     assert shown("risk-dark") == power["racks_without_power"]
     assert shown("risk-redundancy") == power["redundancy_findings_count"]

@@ -61,10 +61,23 @@ def test_a_battery_large_enough_rides_through_without_losing_throughput():
 
 
 def test_an_empty_battery_hands_over_to_capping():
-    r = _run("ride_through", battery_kwh=20.0, battery_recharge_kw=0.0)
+    r = _run("ride_through", battery_kwh=20.0, battery_recharge_kw=0.0, ups_reserve_s=0.0)
     assert r.metrics["battery_min_kwh"] == pytest.approx(0.0, abs=1e-9)
     assert r.metrics["throughput_lost_fraction"] > 0
     assert r.metrics["overload_events"] == 0
+
+
+def test_riding_through_keeps_the_ups_reserve_for_a_generator_start():
+    # By hand: the reserve is the campus's load for the generators' start delay + ramp + margin
+    # (10 s + 60 s + 120 s by default: 190 s), no more than the batteries hold.
+    r = _run("ride_through", battery_kwh=1e6, battery_recharge_kw=0.0)
+    plan = prepare(campus(), "grid_limit", {"battery_kwh": 1e6}).plan
+    load_kw = min(plan.battery_kw, r.series["demand_kw"][0])
+    reserve = load_kw * (10 + 60 + 120) / 3600
+    assert r.metrics["ups_reserve_kwh"] == pytest.approx(reserve)
+    small = _run("ride_through", battery_kwh=reserve * 1.5, battery_recharge_kw=0.0)
+    assert small.metrics["battery_min_kwh"] == pytest.approx(reserve)
+    assert small.metrics["throughput_lost_fraction"] > 0  # capping took over at the reserve
 
 
 def test_generators_deliver_after_the_start_delay_and_ramp_linearly():

@@ -97,10 +97,13 @@ def test_the_worked_case_by_hand():
 
 def test_a_prime_generator_ramps_no_faster_than_its_rate():
     # 4 MW at 4000/600 kW/s: +400 kW per 1-min step, full after 10 steps. By hand the generator gives
-    # 400 x (1 + 2 + ... + 10) kW-min + 4000 x 110 kW-min = 462,000 kW-min = 7.7 MWh -> $308.
+    # 400 x (1 + 2 + ... + 10) kW-min + 4000 x 110 kW-min = 462,000 kW-min = 7.7 MWh. Its fuel at load x is
+    # (0.75 max(x, 0.25) + 0.25) of full-load fuel (an aeroderivative turbine, docs/grid.md): 0.4375 for the
+    # first two steps (below the 25 % minimum load), 0.75 k / 10 + 0.25 for k = 3..10 (5.9 in all), then 110
+    # full steps: 116.775 full-load minutes of a 4 MW unit at $40/MWh = $311.40 (at full-load fuel: $308).
     _, r = _run(_snap(ramp_kw_per_s=4_000.0 / 600.0))
     assert r.metrics["prime_generator_mwh"] == pytest.approx(7.7)
-    assert r.metrics["fuel_cost_usd"] == pytest.approx(308.0)
+    assert r.metrics["fuel_cost_usd"] == pytest.approx(4 * (110 + 0.875 + 5.9) / 60 * 40)
     t, gen = r.series["t_hours"], r.series["generator_kw"]
     first = np.searchsorted(t, 1.0 - 1e-9)
     assert gen[first : first + 3] == pytest.approx([400.0, 800.0, 1_200.0])
@@ -131,11 +134,12 @@ def test_cheaper_fuel_is_loaded_first():
     # 7 MW of prime generation for a 10 MW shortfall: both run flat out, 3 MW x 2 h at $20 + 4 MW x 2 h at $80
     _, r = _run(snap)
     assert r.metrics["fuel_cost_usd"] == pytest.approx(6 * 20 + 8 * 80)
-    # a 2 MW shortfall is carried by the cheap set alone: 2 MW x 2 h x $20
+    # a 2 MW shortfall is carried by the cheap set alone, at 2/3 load: an aeroderivative turbine's fuel at
+    # load x is (0.75 x + 0.25) of full-load fuel (docs/grid.md), 0.75 x 3 MW x 2 h x $20 = $90
     base = _demand_kw(snap) + HEADROOM_KW
     event = {"start_hours": 1, "duration_hours": 2, "cut_fraction": (2_000.0 + HEADROOM_KW) / base}
     _, small = _run(snap, events=[event])
-    assert small.metrics["fuel_cost_usd"] == pytest.approx(2 * 2 * 20)
+    assert small.metrics["fuel_cost_usd"] == pytest.approx(0.75 * 3 * 2 * 20)
 
 
 def test_standby_generators_stay_standby_and_burn_diesel_by_default():

@@ -28,6 +28,7 @@ def test_every_kind_has_exactly_one_model_in_enum_order():
         "power_dynamics",
         "heat_wave",
         "training_step",
+        "voltage_dip",
     )
 
 

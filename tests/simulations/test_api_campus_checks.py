@@ -209,6 +209,7 @@ def test_the_kinds_say_which_are_deterministic_and_their_default_replicas(viewer
         "power_dynamics": (False, 1),
         "heat_wave": (False, 1),
         "training_step": (False, 1),
+        "voltage_dip": (False, 1),
     }
 
 

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from campus.analysis.capex import DEFAULT_DISCOUNT_RATE, DEFAULT_HORIZON_YEARS
 from campus.analysis.impact import KINDS
+from campus.analysis.job_reliability import JOB_SETS
 from campus.analysis.weather import CLIMATES
 from campus.api.serializers_.redundancy_levels import RedundancyLevelSerializer
 from campus.state import SUMMARY_DEFAULTS
@@ -86,6 +87,12 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
     horizon_years = tco_horizon_field()
     discount_rate = tco_discount_field()
+    jobs = serializers.ChoiceField(
+        choices=JOB_SETS,
+        required=False,
+        help_text="The jobs the headline ETTR and effective compute are for (`reliability.headline`): "
+        "`islands` (default), one synchronous job per island (pod); `campus`, one job over every GPU.",
+    )
 
 
 # Elements one compound failure may name, and the longest ``kind:id,`` item (a 19-digit bigint id): one
@@ -297,6 +304,16 @@ class SummarySerializer(serializers.Serializer):
     network = serializers.DictField()
     compute = serializers.DictField()
     reliability = serializers.DictField()
+    grid = serializers.DictField(
+        help_text="`region`: the grid the site sits on (from its climate site profile); `rules`: every "
+        "large-load interconnection rule as `{id, rule, source, applies, requires, why}` — whether the campus "
+        "falls under it (region, peak facility power against the rule's threshold, on-site sources), what it "
+        "requires and why it applies; a year's CO2: `grid_co2_t_per_mwh` (the region's, with "
+        "`grid_co2_source`), `grid_emissions_tco2`, `onsite_emissions_tco2` (standby sets serving the energy "
+        "above the connection), `emissions_tco2`, and the generators' `fuel_cost_usd` "
+        '(docs/grid.md, "Large-load rules", "Prime generation and emissions").',
+        required=False,
+    )
     capex = serializers.DictField(
         help_text="`capex_usd` by category (power, cooling, network, compute, building) and `total`, from the "
         "bill of materials (GET /api/campuses/{id}/bom/); `usd_per_mw_it`: the total per MW of design IT; "

@@ -11,7 +11,7 @@ DEMO_SCHEDULES = (
         "scenario": {
             "kind": "grid_limit",
             "name": "Grid cut 25% for 3 h",
-            "description": "Demand-response event: the interconnect drops by a quarter for three hours.",
+            "description": "Demand-response event: shed a quarter of the campus's load for three hours.",
             "params": {},
         },
         "name": "Nightly grid cut",

@@ -231,12 +231,20 @@ export function headline(summary, plants = [], description = "", levels = null) 
         figure(
           "fig-ettr",
           "Expected ETTR",
+          compute.ettr,
+          f.pct(compute.ettr, 1),
+          `effective training time ratio of ${rel.headline?.basis ?? "the campus's jobs"}`,
+        ),
+        figure(
+          "fig-ettr-campus",
+          "Campus-wide job ETTR",
           rel.expected_ettr,
           f.pct(rel.expected_ettr, 1),
-          "effective training time ratio of a campus-wide job",
+          "one synchronous job over every GPU of the campus",
         ),
-        figure("fig-mttf", "Job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
+        figure("fig-mttf", "Campus-wide job MTTF", rel.job_mttf_hours, f.hours(rel.job_mttf_hours)),
       ),
+      jobsNote(rel.headline),
       rateSetsNote(rel),
     ),
     designCard(summary, plants, description),
@@ -246,7 +254,7 @@ export function headline(summary, plants = [], description = "", levels = null) 
 }
 
 // A job over several GPU models: the split-by-speed figure beside one synchronous job at the slowest model's pace.
-// Both are effective training throughput, peak × MFU × the campus job's expected ETTR (compute.ettr).
+// Both are effective training throughput, peak × MFU × the declared jobs' ETTR (compute.ettr).
 function syncNote(compute) {
   const sync = compute.effective_pflops_synchronous?.bf16;
   const bySpeed = compute.effective_pflops?.bf16;
@@ -257,6 +265,25 @@ function syncNote(compute) {
     { class: "small", "data-testid": "sync-pace" },
     `Effective BF16 (peak × MFU × ETTR): ${f.num(bySpeed)} PFLOPS with work split by chip speed, ` +
       `${f.num(sync)} PFLOPS for one synchronous job at the pace of ${pace}.`,
+  );
+}
+
+// Which jobs the headline's ETTR is for (one per island by default), each job's ETTR and recovery, and in
+// words why the ETTR is low when it is.
+function jobsNote(head) {
+  const jobs = head?.jobs ?? [];
+  if (!jobs.length) return null;
+  const shown = jobs.slice(0, 6).map((j) => `${j.name}: ${f.num(j.gpus)} GPUs, ETTR ${f.pct(j.expected_ettr, 1)}`);
+  if (jobs.length > shown.length) shown.push(`${jobs.length - shown.length} more`);
+  const first = jobs[0];
+  const recovery =
+    `checkpoint ${f.num(first.checkpoint_minutes)} min (${first.checkpoint_minutes_source}), ` +
+    `restart ${f.num(first.restart_minutes)} min (${first.restart_minutes_source})`;
+  return el(
+    "div",
+    { "data-testid": "ettr-jobs" },
+    el("p", { class: "small" }, `ETTR and effective compute for ${head.basis}: ${shown.join(" · ")}; ${recovery}.`),
+    head.note ? el("p", { class: "small warn", "data-testid": "ettr-note" }, head.note) : null,
   );
 }
 

@@ -5,6 +5,7 @@
 import { $, boot, wireCampusPicker } from "../../lib/dom.js";
 import { enableExports } from "../../lib/export.js";
 import { compareRuns } from "./compare.js";
+import { loadDrEvents } from "./dr-events.js";
 import { loadKinds } from "./new-scenario.js";
 import { openRun } from "./run-detail.js";
 import { loadRuns } from "./run-list.js";
@@ -30,3 +31,4 @@ loadRuns(page).then(() => {
   if (page.runId) page.openRun(page.runId);
 });
 loadSchedules(page);
+loadDrEvents(page);

@@ -21,13 +21,21 @@ Model
   cooling that follows power, N+1 cooling groups and plants) is computed once per unit with
   ``campus.analysis.impact.racks_lost`` (the racks of ``impact``: the power roll-up cascade plus the
   cooling rules), cached, and looked
-  up in the hot loop. The job is interrupted when a dark rack holds job
+  up in the hot loop. Units down at the same time are judged together
+  (``campus.analysis.impact.racks_lost_many``, ``facility.FacilityDown``): both sides of a 2N chain
+  down at once darken the racks neither darkens alone. The job is interrupted when a dark rack holds job
   nodes; dark racks stay out of the pool until the unit is repaired.
-- Capacity: the job needs its nodes; the eligible nodes it leaves free (hot spares included) replace
+- Capacity: the job needs its nodes; its spare nodes (``hot_spares``, honoured in every mode) replace
   failed ones. Under "hot_spares" a node failure takes the node out for its repair time; under
   "checkpoint_restart" and "in_memory" the failed part is assumed replaced within the restart (the
   classic Young/Daly setting). When too few healthy nodes remain the job waits for the next repair.
-- Recovery: see :mod:`simulations.engine.job`.
+- Recovery: see :mod:`simulations.engine.job`. ``failures_during_recovery`` chooses whether the job's
+  parts fail while it restarts or waits (Daly's model) or only while it trains; interruptions count the
+  failures that stop a training job, the others are counted apart.
+- Server pool (``server_pool``, :mod:`.servers`): the job's nodes one by one, with warm standbys, a spare
+  pool that can run dry, bad servers, an automatic then manual repair pipeline, Weibull or exponential
+  failure times, and a run that ends when the work is done (``work_days``): the reference case of
+  AI-cluster failure simulators. A plain event loop over a heap of repairs, not SimPy (one process).
 
 Takes a ``CampusSnapshot`` (inventory, failure rate sets, the power and cooling graphs) and
 ``FailureCascadeParams`` (duration, rate sets, the job and its recovery strategy, repair times). Returns

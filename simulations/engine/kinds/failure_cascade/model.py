@@ -17,6 +17,7 @@ from simulations.engine.job import (
     JobTimeline,
     expected_ettr,
 )
+from simulations.engine.kinds.failure_cascade.facility import FacilityDown
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 from simulations.engine.kinds.failure_cascade.plan import (
     COOLING_PLANT,
@@ -34,6 +35,7 @@ from simulations.engine.kinds.failure_cascade.plan import (
     prepare,
     sample_failures,
 )
+from simulations.engine.kinds.failure_cascade.servers import run_pool
 from simulations.engine.results import Progress, ReplicaResult
 
 # the kind's public names, those of its plan (simulations.engine.kinds.failure_cascade.plan) included
@@ -115,8 +117,16 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     finds too few healthy nodes), and books each stretch of job failures between two such events in one
     vectorised step (:meth:`JobTimeline.fail_run`): inside a stretch every failure finds the capacity to
     restart, so nothing but the job's own books changes. Gives the same result as
-    :func:`run_per_event`, which steps on every failure and repair."""
+    :func:`run_per_event`, which steps on every failure and repair.
+
+    With a ``server_pool`` the replica is the server-pool walk (:mod:`.servers`); with
+    ``failures_during_recovery`` off it is the event-by-event walk, which drops the failures that come
+    while the job is not training (the thinning of a Poisson process by the job's downtime)."""
     p = plan.params
+    if p.server_pool is not None:
+        return run_pool(plan.pool_setup, seed, progress)
+    if not p.failures_during_recovery:
+        return run_per_event(plan, seed, progress)
     d = draw(plan, seed)
     duration_h = p.duration_days * 24.0
     a = plan.arrays
@@ -129,21 +139,17 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         in_memory=p.recovery == "in_memory",
     )
     extra_h = plan.copy_h
-    repair = a.repair_hours.tolist()
     eligible_by_rack = plan.eligible_by_rack
     # nodes that may be down with the job still able to run (restart) on the rest
     slack = plan.eligible_nodes - plan.job_nodes
     jt, jc = d.job_t, d.job_c
     nj = int(jt.size)
-    # Facility failures that darken no eligible rack change nothing but the count of events: only those
-    # that do are events of the walk (what a unit takes down is looked up once per unit and cached).
+    # The facility's failures and repairs do not depend on the job: which racks are dark when is worked
+    # out up front (every unit down at one time judged together, :func:`facility_changes`), and only the
+    # failures and repairs that change the dark racks are events of the walk.
     nf_all = len(d.fac_t)
-    outages_at = []
-    for t, c, u in zip(d.fac_t, d.fac_c, d.fac_u, strict=True):
-        racks, hit = plan.impact(c, u)
-        if racks:
-            outages_at.append((t, c, racks, hit))
-    fac_t = [o[0] for o in outages_at]
+    fac_events, fac_repairs_done = facility_changes(plan, d, duration_h)
+    fac_t = [e[0] for e in fac_events]
     nf = len(fac_t)
     # Nodes out for repair ("hot_spares"): every failure of a node-consuming class takes one node out
     # until its repair; the count does not depend on the job, so it is known at every failure up front.
@@ -185,11 +191,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         fi = 0  # next facility failure
         pr = 0  # node repairs done (kept only while the job waits: otherwise they change nothing)
         rack_down = 0
-        rack_outages: dict[int, int] = {}
-        fac_repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks)
-        seq = 0
         steps = 0
-        fac_repairs_done = 0
         wait_h = 0.0
         wait_since = -1.0
         outages = 0
@@ -199,12 +201,11 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             if progress is not None and i >= next_progress:
                 next_progress = i + _BATCH
                 progress(env.now / duration_h)
-            t_ff = fac_t[fi] if fi < nf else inf
-            t_fr = fac_repairs[0][0] if fac_repairs else inf
+            t_fe = fac_t[fi] if fi < nf else inf
             if not tl.waiting:
                 # job failures before the next facility event, up to the first one that finds the
                 # capacity short (a repair at the very time of a failure comes first)
-                j_end = int(np.searchsorted(jt, min(t_ff, t_fr), side="left")) if i < nj else i
+                j_end = int(np.searchsorted(jt, t_fe, side="left")) if i < nj else i
                 j_end = min(j_end, i + _BATCH)
                 if j_end > i:
                     j_stop = min(j_end, first_short(i, rack_down))
@@ -225,7 +226,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             else:
                 t_nr = float(node_rep[pr]) if pr < n_node_rep else inf
                 # the job keeps waiting until a repair: the failures before the next one only add up
-                j_end = int(np.searchsorted(jt, min(t_ff, t_fr, t_nr), side="left")) if i < nj else i
+                j_end = int(np.searchsorted(jt, min(t_fe, t_nr), side="left")) if i < nj else i
                 j_end = min(j_end, i + _BATCH)
                 if j_end > i:
                     yield env.timeout(float(jt[j_end - 1]) - env.now)
@@ -233,7 +234,9 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                     tl.fail_waiting_run(jt[i:j_end], jc[i:j_end])
                     i = j_end
                     continue
-                if t_nr < t_ff and t_nr <= t_fr and t_nr < duration_h:
+                # a node repair comes before a facility failure at the same time, after a facility repair
+                first = t_nr < t_fe or (t_nr == t_fe and fi < nf and not fac_events[fi][2])
+                if first and t_nr < duration_h:
                     yield env.timeout(t_nr - env.now)
                     steps += 1
                     pr += 1
@@ -242,33 +245,23 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
                         wait_h += t_nr - wait_since
                     continue
             # a facility event, or the end
-            t = t_ff if t_ff < t_fr else t_fr
+            t = t_fe
             if t >= duration_h:
                 break
             yield env.timeout(t - env.now)
             steps += 1
-            if t_fr <= t_ff:
-                fac_repairs_done += 1
-                _, _, racks = heapq.heappop(fac_repairs)
+            _, racks, darkens, c, hit = fac_events[fi]
+            fi += 1
+            if not darkens:
                 for rid in racks:
-                    c = rack_outages[rid] - 1
-                    rack_outages[rid] = c
-                    if c == 0:
-                        rack_down -= eligible_by_rack[rid]
+                    rack_down -= eligible_by_rack[rid]
                 if tl.waiting and node_down(i, t) + rack_down <= slack:
                     tl.capacity_back(t, extra_h)
                     wait_h += t - wait_since
                 continue
-            _, c, racks, hit = outages_at[fi]
-            fi += 1
             outages += 1
             for rid in racks:
-                k = rack_outages.get(rid, 0)
-                rack_outages[rid] = k + 1
-                if k == 0:
-                    rack_down += eligible_by_rack[rid]
-            seq += 1
-            heapq.heappush(fac_repairs, (t + repair[c], seq, racks))
+                rack_down += eligible_by_rack[rid]
             was_waiting = tl.waiting
             _book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
             if tl.waiting and not was_waiting:
@@ -286,6 +279,44 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         state["outages"] = outages
 
     return _simulate(proc, plan, tl, duration_h, state, progress)
+
+
+def facility_changes(
+    plan: CascadePlan, d: Draws, duration_h: float
+) -> tuple[list[tuple[float, frozenset[int], bool, int, bool]], int]:
+    """The facility failures and repairs of a replica that change which eligible racks are dark, in time
+    order (a repair at the very time of a failure comes first): (time, the racks that go dark or come
+    back, whether they go dark, the failing class, whether a rack holds job nodes), and the number of
+    repairs due within the run."""
+    repair = plan.arrays.repair_hours.tolist()
+    fdown = FacilityDown(plan)
+    out: list[tuple[float, frozenset[int], bool, int, bool]] = []
+    repairs: list[tuple[float, int, tuple[int, int]]] = []
+    done = 0
+    inf = math.inf
+    n = len(d.fac_t)
+    k = 0
+    while True:
+        t_f = d.fac_t[k] if k < n else inf
+        t_r = repairs[0][0] if repairs else inf
+        if t_r <= t_f:
+            if t_r >= duration_h:
+                break
+            _, _, key = heapq.heappop(repairs)
+            done += 1
+            back = fdown.repair(*key)
+            if back:
+                out.append((t_r, back, False, -1, False))
+            continue
+        if t_f >= duration_h:
+            break
+        c, u = d.fac_c[k], d.fac_u[k]
+        k += 1
+        new, hit = fdown.fail(c, u)
+        if new:
+            out.append((t_f, new, True, c, hit))
+        heapq.heappush(repairs, (t_f + repair[c], k, (c, u)))
+    return out, done
 
 
 def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
@@ -322,10 +353,11 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
     need = plan.job_nodes
     eligible = plan.eligible_nodes
     state: dict[str, float] = {}  # filled by the process when it ends
-    rack_outages: dict[int, int] = {}
-    repairs: list[tuple[float, int, tuple[int, ...]]] = []  # (time, seq, racks); racks () = one node
+    fdown = FacilityDown(plan)
+    repairs: list[tuple[float, int, tuple[int, int] | None]] = []  # (time, seq, (class, unit)); None: a node
     n = len(times)
     inf = math.inf
+    strike_down = p.failures_during_recovery
 
     def proc(env: simpy.Environment):
         down = 0
@@ -348,13 +380,10 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 next_progress += _PROGRESS_EVERY
                 progress(t / duration_h)
             if t_r <= t_f:
-                _, _, racks = heapq.heappop(repairs)
-                if racks:
-                    for rid in racks:
-                        c = rack_outages[rid] - 1
-                        rack_outages[rid] = c
-                        if c == 0:
-                            down -= eligible_by_rack[rid]
+                _, _, key = heapq.heappop(repairs)
+                if key is not None:
+                    for rid in fdown.repair(*key):
+                        down -= eligible_by_rack[rid]
                 else:
                     down -= 1
                 if tl.waiting and eligible - down >= need:
@@ -364,24 +393,24 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
             c = cls_l[i]
             u = units[i]
             i += 1
+            down_now = tl.waiting or t < tl.ready_at
+            if target[c] == JOB and down_now and not strike_down:
+                continue  # the failure clock of the job's parts stops while it does not train
             if target[c] == JOB:
                 if consumes[c]:
                     down += 1
                     seq += 1
-                    heapq.heappush(repairs, (t + repair[c], seq, ()))
+                    heapq.heappush(repairs, (t + repair[c], seq, None))
                 hit = True
             else:
-                racks, hit = plan.impact(c, u)
-                if not racks:
-                    continue
-                outages += 1
-                for rid in racks:
-                    k = rack_outages.get(rid, 0)
-                    rack_outages[rid] = k + 1
-                    if k == 0:
-                        down += eligible_by_rack[rid]
+                new, hit = fdown.fail(c, u)
+                hit = hit and (strike_down or not down_now)
+                if new:
+                    outages += 1
+                for rid in new:
+                    down += eligible_by_rack[rid]
                 seq += 1
-                heapq.heappush(repairs, (t + repair[c], seq, racks))
+                heapq.heappush(repairs, (t + repair[c], seq, (c, u)))
             was_waiting = tl.waiting
             _book(tl, t, c, hit, eligible - down >= need, extra_h)
             if tl.waiting and not was_waiting:
@@ -424,15 +453,23 @@ def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) 
     p = plan.params
     g = plan.job_gpus
     lost_h = tl.lost_work_h + tl.down_h
-    n_int = tl.interruptions
+    # interruptions of a training job; failures that find it restarting or waiting are counted apart
+    n_int = tl.interruptions - tl.during_recovery
     expected = (
-        expected_ettr(plan.job_rate_per_hour, plan.interval_h, plan.write_h, plan.restart_h)
+        expected_ettr(
+            plan.job_rate_per_hour,
+            plan.interval_h,
+            plan.write_h,
+            plan.restart_h + plan.spare_wait_h,
+            p.failures_during_recovery,
+        )
         if p.recovery != "in_memory"
         else math.nan
     )
     metrics = {
         "ettr": tl.useful_h / duration_h,
         "interruptions": float(n_int),
+        "failures_during_recovery": float(tl.during_recovery),
         "interruptions_per_day": n_int / (duration_h / 24.0),
         "lost_gpu_hours": lost_h * g,
         "mean_lost_hours_per_interruption": lost_h / n_int if n_int else 0.0,

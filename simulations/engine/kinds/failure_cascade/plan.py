@@ -14,7 +14,7 @@ import numpy as np
 
 from campus.analysis.impact import racks_lost
 from campus.analysis.power import power_graph, rollup
-from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL
+from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL, spare_shortfall_probability
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
 from simulations.engine.fields import ParamsError
@@ -24,6 +24,7 @@ from simulations.engine.job import (
     young_daly_interval_hours,
 )
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
+from simulations.engine.kinds.failure_cascade.servers import PoolSetup, setup_from_plan
 
 # Target of a failure class.
 JOB, POWER_DEVICE, UTILITY_FEED, COOLING_UNIT, COOLING_PLANT = range(5)
@@ -113,6 +114,28 @@ class CascadePlan:
     unmodelled: list[str]
     _impact: dict[tuple[int, int], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     _arrays: ClassArrays | None = field(default=None, repr=False)
+    _pool: PoolSetup | None = field(default=None, repr=False)
+
+    @property
+    def pool_setup(self) -> PoolSetup:
+        """The server-pool walk's setup (parameters with a ``server_pool``)."""
+        if self._pool is None:
+            self._pool = setup_from_plan(self)
+        return self._pool
+
+    @property
+    def spare_wait_h(self) -> float:
+        """Expected wait for a node per interruption once the spares run out ("hot_spares" recovery): the
+        mean repair time of the node-consuming classes times the chance that more nodes are in repair
+        than there are spares (the Poisson tail of the number in repair, mean = their rate x repair
+        time; ``reliability.spare_shortfall_probability``). 0 when failures take no node out."""
+        cs = [c for c, k in zip(self.classes, self.arrays.consumes.tolist(), strict=True) if k]
+        rate = sum(c.rate_per_hour for c in cs)
+        if rate <= 0:
+            return 0.0
+        repair_h = sum(c.rate_per_hour * c.repair_hours for c in cs) / rate
+        slack = max(self.eligible_nodes - self.job_nodes, 0)
+        return spare_shortfall_probability(rate, repair_h, slack) * repair_h
 
     @property
     def total_rate_per_hour(self) -> float:
@@ -260,18 +283,23 @@ def _place_job(
         raise ParamsError(
             [{"field": "gpu_models", "message": "the campus has no active GPU nodes of these models"}]
         )
+    sp = p.server_pool
+    if sp is not None:
+        # the walk's standbys, spare pool and working-pool headroom all come from the campus's nodes
+        spares: int | None = sp.warm_standbys + sp.spare_pool_nodes + (p.hot_spares or 0)
+    elif p.hot_spares is not None:
+        spares = p.hot_spares
+    elif p.job_gpus is None and p.recovery == "hot_spares":
+        spares = max(1, round(total_nodes * DEFAULT_HOT_SPARE_FRACTION / (1 + DEFAULT_HOT_SPARE_FRACTION)))
+    elif p.job_gpus is None:
+        spares = 0
+    else:
+        spares = None  # a job of given size with no spare count: every other eligible node may replace
     if p.job_gpus is None:
-        if p.hot_spares is not None:
-            spares = p.hot_spares
-        elif p.recovery == "hot_spares":
-            spares = max(
-                1, round(total_nodes * DEFAULT_HOT_SPARE_FRACTION / (1 + DEFAULT_HOT_SPARE_FRACTION))
-            )
-        else:
-            spares = 0
         if spares >= total_nodes:
+            field = "hot_spares" if sp is None else "server_pool"
             raise ParamsError(
-                [{"field": "hot_spares", "message": f"the campus has only {total_nodes} eligible nodes"}]
+                [{"field": field, "message": f"the campus has only {total_nodes} eligible nodes"}]
             )
         want_nodes, want_gpus = total_nodes - spares, None
     else:
@@ -281,9 +309,10 @@ def _place_job(
             )
         want_nodes, want_gpus = None, p.job_gpus
     job_racks: dict[int, int] = {}
+    spare_racks: dict[int, int] = {}
     by_model: dict[str, int] = {}
     nodes_by_model: dict[str, int] = {}
-    nodes = gpus = 0
+    nodes = gpus = spare_nodes = 0
     for rid, members in eligible.items():
         for slug, n in members:
             per = snap.node_models[slug].gpus_per_node
@@ -300,17 +329,28 @@ def _place_job(
                 gslug = snap.node_models[slug].gpu
                 by_model[gslug] = by_model.get(gslug, 0) + take * per
                 nodes_by_model[gslug] = nodes_by_model.get(gslug, 0) + take
-    spare_nodes = total_nodes - nodes
-    if p.job_gpus is not None and p.hot_spares is not None and p.hot_spares > spare_nodes:
+            # the spares: the next eligible nodes after the job's, as many as asked (all without a count)
+            extra = n - take if spares is None else min(n - take, spares - spare_nodes)
+            if extra > 0:
+                spare_racks[rid] = spare_racks.get(rid, 0) + extra
+                spare_nodes += extra
+    if spares is not None and spare_nodes < spares:
+        field = "hot_spares" if sp is None else "server_pool"
         raise ParamsError(
             [
                 {
-                    "field": "hot_spares",
-                    "message": f"only {spare_nodes} eligible nodes are left outside the job",
+                    "field": field,
+                    "message": f"{spares} spare nodes asked, only {spare_nodes} eligible nodes are left "
+                    "outside the job",
                 }
             ]
         )
-    eligible_by_rack = {rid: sum(n for _, n in ms) for rid, ms in eligible.items()}
+    # the job's pool: its nodes and its spares, never the rest of the campus
+    eligible_by_rack = {
+        rid: job_racks.get(rid, 0) + spare_racks.get(rid, 0)
+        for rid in eligible
+        if job_racks.get(rid, 0) + spare_racks.get(rid, 0) > 0
+    }
     return eligible_by_rack, job_racks, by_model, nodes_by_model, spare_nodes
 
 
@@ -388,6 +428,14 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
             continue
         unmodelled.append(r.component)
     job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
+    if p.work_days is not None and p.server_pool is None:
+        raise ParamsError(
+            [{"field": "work_days", "message": "a run to the end of the work needs a server_pool walk"}]
+        )
+    if p.failure_distribution != "exponential" and p.server_pool is None:
+        raise ParamsError(
+            [{"field": "failure_distribution", "message": "Weibull failure times need a server_pool walk"}]
+        )
     write_h = p.checkpoint_write_minutes / 60.0
     step_h = p.step_seconds / 3600.0
     if p.checkpoint_interval_minutes == "optimal" and p.recovery == "in_memory":

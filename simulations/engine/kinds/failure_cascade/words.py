@@ -34,7 +34,79 @@ METRICS: dict[str, Metric] = {
         True,
         bounds=SHARE,
     ),
-    "interruptions": M("Interruptions", "", "Times the job stopped.", False, bounds=NON_NEGATIVE),
+    "interruptions": M(
+        "Interruptions", "", "Failures that stopped the job while it trained.", False, bounds=NON_NEGATIVE
+    ),
+    "failures_during_recovery": M(
+        "Failures during recovery",
+        "",
+        "Failures of the job's parts while it restarted or waited (each starts the recovery again); none "
+        "when failures do not strike during recovery.",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "bad_server_failures": M(
+        "Bad-server failures",
+        "",
+        "Failures of nodes that were bad (server-pool walk).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "bad_servers_left": M(
+        "Bad servers left",
+        "",
+        "Bad nodes no repair had fixed by the end (server-pool walk).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "recovery_hours": M(
+        "Recovery",
+        "h",
+        "Time spent recovering after failures (server-pool walk).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "host_selection_hours": M(
+        "Host selection",
+        "h",
+        "Time spent choosing the job's nodes again (server-pool walk).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "preemption_hours": M(
+        "Preemption",
+        "h",
+        "Time spent taking nodes from the spare pool (server-pool walk).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "host_selections": M(
+        "Host selections", "", "Times the job's nodes were chosen.", False, bounds=NON_NEGATIVE
+    ),
+    "preemptions": M("Preemptions", "", "Nodes taken from the spare pool.", False, bounds=NON_NEGATIVE),
+    "spare_pool_left": M(
+        "Spare pool left", "", "Nodes left in the spare pool at the end.", True, bounds=NON_NEGATIVE
+    ),
+    "auto_repairs": M(
+        "Automatic repairs", "", "Nodes through the automatic repair.", None, bounds=NON_NEGATIVE
+    ),
+    "manual_repairs": M(
+        "Manual repairs", "", "Nodes escalated to a technician's repair.", False, bounds=NON_NEGATIVE
+    ),
+    "missed_repairs": M(
+        "Missed repairs", "", "Repairs that reported success and left the fault.", False, bounds=NON_NEGATIVE
+    ),
+    "run_days": M("Run length", "d", "Wall time the run lasted.", None, bounds=NON_NEGATIVE),
+    "time_to_train_days": M(
+        "Time to train",
+        "d",
+        "Wall time until the work was done (runs with work to do).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "work_done_fraction": M(
+        "Work done", "fraction", "Share of the work to do that was done by the end.", True, bounds=SHARE
+    ),
     "interruptions_per_day": M(
         "Interruptions per day", "", "Interruptions over the run's days.", False, bounds=NON_NEGATIVE
     ),
@@ -102,7 +174,13 @@ METRICS: dict[str, Metric] = {
 def explain(s: Summary, p: FailureCascadeParams) -> list[str]:
     out = []
     ettr = s.mean("ettr")
-    days = p.duration_days
+    days = s.mean("run_days") or p.duration_days
+    ttt = s.mean("time_to_train_days")
+    if ttt is not None and p.work_days is not None:
+        out.append(
+            f"Time to train: {num(ttt)} days for {num(p.work_days)} days of failure-free work "
+            f"({num(ttt / p.work_days)}× longer)."
+        )
     if ettr is not None:
         out.append(
             f"Goodput: the job did useful training for {pct(ettr)} of the {num(days)} days "

@@ -1,7 +1,9 @@
 """A limit on the grid interconnect over time, and how the campus sheds load to stay under it.
 
 Capacity: a base value (the campus interconnect), an optional schedule of new values, and demand-response
-events that cut it by a fraction for a while (cuts of overlapping events multiply). The campus wants its
+events in the utility's terms: a share of the campus's load to shed, MW to shed or a level to stay under
+(the level is the lowest an event in force allows, never above the interconnect), or the older cut of the
+interconnect by a fraction (cuts of overlapping events multiply); each with its notice, price and penalty. The campus wants its
 full facility demand (every GPU at TDP x utilisation, with the network and other IT of the summary's IT
 load, ``loads``), x the PUE of the campus's hour of peak facility power (``facility.campus_pue``'s
 ``peak_pue``: the plant model's in the hour of its weather year with the highest facility power, or the
@@ -10,11 +12,15 @@ the grid connection is sized: a limit between the annual mean and the peak is a 
 is what does not fit.
 
 Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
+- "flexibility" (the default): the campus's flexibility resources in the planner's order, each with its cost
+  (battery storage, prime units, GPU power capping, pausing pods; ``dispatch``), a resource slower than the
+  event's notice missing its start; the run says what each gave and cost, what the events earned and owed,
+  and whether the campus held every event's level (``can_commit``; ``ledger``).
 - "cap": one uniform GPU power cap (each part no lower than its minimum) sized so the draw fits; if even
   the minimum caps do not fit, pods are paused as under "pause".
 - "pause": pods are paused, lowest priority first, until the draw fits; a paused GPU idles.
-- "ride_through": the UPS batteries carry the shortfall while they last, then "cap" takes over; they
-  recharge from the grid headroom afterwards.
+- "ride_through": the UPS batteries carry the shortfall down to their reserve (never dispatched: the
+  generators' start plus a margin), then "cap" takes over; they recharge from the grid headroom afterwards.
 - "generators": on-site (prime-rated) generators follow the shortfall at once, cheapest fuel first, each no
   faster than its ramp; standby generators are called when a shortfall remains; they deliver nothing during
   their start delay and ramp linearly to full output; the batteries bridge the gap and "cap" covers what
@@ -22,7 +28,9 @@ Policies (time-stepped at ``step_minutes``; every quantity is constant within a 
 Batteries: the UPS batteries and, under "ride_through" and "generators", the campus's energy storage
 systems (BESS), discharged after the generators and before the UPSs; the BESS recharges from the grid
 headroom at up to its power rating, storing ``round_trip_efficiency`` of what it draws. Fuel is costed at
-each generator's ``fuel_usd_per_mwh`` (``fuel_cost_usd``, part of ``cost_usd``).
+each generator's ``fuel_usd_per_mwh`` at full load, more per MWh at part load by the prime mover's heat rate
+against load (``campus.analysis.generation``; ``fuel_cost_usd``, part of ``cost_usd``); CO2 of the grid's
+energy at the site's hourly intensity and of the on-site fuel (``emissions_tco2``).
 Throughput: each pod is a synchronous job at the pace of its slowest (most capped) GPU group; a paused
 pod does no work.
 

@@ -7,10 +7,12 @@ What it takes, returns and why it does or does not use SimPy: the package's docs
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from campus.analysis.generation import DEFAULT_PRIME_MOVER, PRIME_MOVERS, PrimeMover, grid_intensity
+from campus.analysis.grid_rules import region
 from campus.analysis.onsite import (
     PrimeGenerator,
     fuel_usd_per_mwh,
@@ -21,6 +23,8 @@ from campus.analysis.onsite import (
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
 from simulations.engine.fields import ParamsError
+from simulations.engine.kinds.grid_limit.dispatch import Shedding, dispatch
+from simulations.engine.kinds.grid_limit.ledger import FlexLedger, emissions
 from simulations.engine.kinds.grid_limit.params import GridLimitParams
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
 from simulations.engine.results import Progress, ReplicaResult
@@ -54,11 +58,21 @@ class GridPlan:
     bess_kw: float = 0.0
     bess_kwh: float = 0.0
     bess_efficiency: float = 1.0
-
-
-# An event without a cut_fraction leaves the campus this share of its full draw (params.GridEvent): the
-# Phoenix field test's 25 % cut of the cluster's power (Colangelo et al., arXiv 2507.00909, 2025).
-DEFAULT_LOAD_SHARE = 0.75
+    full_kw: float = 0.0  # the campus's full demand, the events' baseline
+    ups_floor_kwh: float = 0.0  # the UPS reserve, never dispatched
+    event_level_kw: np.ndarray | None = None  # per step: the level an event allows (inf: no event)
+    since_call_h: np.ndarray | None = None  # per step: hours since the event's call (inf: no event)
+    event_index: np.ndarray | None = None  # per step: the event in force (-1: none)
+    event_price: np.ndarray | None = None  # per step, USD/MWh shed
+    event_penalty: np.ndarray | None = None  # per step, USD/MWh over the level
+    flex_order: tuple[str, ...] = ()
+    flex_cost: dict[str, float | None] | None = None  # per resource, USD/MWh (None: its own rule)
+    bess_cycle_usd_per_mwh: float = 0.0
+    total_gpus: int = 0
+    mover: PrimeMover = PRIME_MOVERS[DEFAULT_PRIME_MOVER]
+    standby_mover: PrimeMover = PRIME_MOVERS["diesel_standby"]
+    grid_co2_by_hour: tuple[float, ...] = (0.0,) * 24  # t CO2 per MWh drawn, hour of the day
+    grid_co2_source: str = ""
 
 
 def stochastic(params: GridLimitParams) -> bool:
@@ -99,13 +113,29 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     limit = np.full(n, float(base))
     for step in p.capacity_schedule:
         limit[t >= step.start_hours - 1e-12] = step.capacity_kw
-    full_kw = load.peak_facility_kw([p.utilization] * len(load.groups))  # every GPU working (_Shedder.full)
-    for ev in p.events:
+    full_kw = load.peak_facility_kw([p.utilization] * len(load.groups))
+    level = np.full(n, math.inf)
+    since_call = np.full(n, math.inf)
+    index = np.full(n, -1, dtype=np.int64)
+    price = np.zeros(n)
+    penalty = np.zeros(n)
+    capacity = limit.copy()
+    for i, ev in enumerate(p.events):
         active = (t >= ev.start_hours - 1e-12) & (t < ev.start_hours + ev.duration_hours - 1e-12)
-        if ev.cut_fraction is None:
-            limit[active] = np.minimum(limit[active], DEFAULT_LOAD_SHARE * full_kw)
-        else:
+        if ev.cut_fraction is not None:
+            # a cut of the interconnect: cuts of overlapping events multiply
             limit[active] *= 1.0 - ev.cut_fraction
+            ask = limit[active]
+        else:
+            ask = np.array([ev.level_kw(full_kw, float(c)) for c in capacity[active]])
+            limit[active] = np.minimum(limit[active], ask)
+        level[active] = np.minimum(level[active], ask)
+        since_call[active] = np.minimum(
+            since_call[active], t[active] - ev.start_hours + ev.notice_minutes / 60.0
+        )
+        index[active] = i
+        price[active] = np.maximum(price[active], ev.price_usd_per_mwh)
+        penalty[active] = np.maximum(penalty[active], ev.penalty_usd_per_mwh)
     pods = sorted({g.pod_id for g in load.groups}, key=lambda x: -1 if x is None else x)
     # unnamed pods have the highest priority number (paused last), the highest id first among them
     unnamed = max(p.pod_priorities.values(), default=0) + 1
@@ -145,6 +175,17 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         else default_value("generator_fuel_usd_per_mwh_diesel")
     )
     bess = storage_pool(snap)
+    reserve_s = p.ups_reserve_s
+    if reserve_s is None:
+        reserve_s = delay_s + ramp_s + default_value("ups_reserve_margin_s")
+    # the UPS carries the campus's load (no more than its rating) for the reserve time
+    floor_kwh = min(battery_kwh, min(battery_kw, full_kw) * reserve_s / 3600.0)
+    mover = PRIME_MOVERS[p.prime_mover]
+    intensity, intensity_source = grid_intensity(region(snap), p.grid_co2_t_per_mwh)
+    # a prime unit without its own start delay starts as its mover does
+    prime = tuple(
+        u if u.start_delay_s > 0 else replace(u, start_delay_s=mover.start_s) for u in prime_generators(snap)
+    )
     return GridPlan(
         params=p,
         load=load,
@@ -161,10 +202,24 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         fail_to_start=p.generator_fail_to_start_probability,
         price_usd_per_kwh=snap.price_usd_per_kwh,
         generator_fuel_usd_per_mwh=standby_fuel,
-        prime=tuple(prime_generators(snap)),
+        prime=prime,
         bess_kw=bess.power_kw,
         bess_kwh=bess.energy_kwh,
         bess_efficiency=bess.round_trip_efficiency,
+        full_kw=full_kw,
+        ups_floor_kwh=floor_kwh,
+        event_level_kw=level,
+        since_call_h=since_call,
+        event_index=index,
+        event_price=price,
+        event_penalty=penalty,
+        flex_order=tuple(f.resource for f in p.flexibility),
+        flex_cost={f.resource: f.cost_usd_per_mwh for f in p.flexibility},
+        bess_cycle_usd_per_mwh=default_value("bess_cycle_usd_per_mwh"),
+        total_gpus=sum(g.gpus for g in load.groups),
+        mover=mover,
+        grid_co2_by_hour=tuple(intensity),
+        grid_co2_source=intensity_source,
     )
 
 
@@ -234,8 +289,18 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     energy = plan.battery_kwh * p.battery_initial_fraction
     bess_energy = plan.bess_kwh * p.battery_initial_fraction
     uses_batteries = policy in ("ride_through", "generators")
+    charges_bess = uses_batteries or policy == "flexibility"
+    floor = plan.ups_floor_kwh
+    sheds = Shedding(
+        draw=shed.draw,
+        fit_cap_then_pause=lambda target: fit(target, True),
+        pod_order=plan.pod_order,
+        mins=shed.mins,
+    )
+    flex = FlexLedger(plan.flex_order, n)
     dt_s = dt * 3600.0
     prime_out = [0.0] * len(plan.prime)  # each prime generator's output in the previous step, kW
+    prime_series = np.zeros((n, len(plan.prime)))
     out = {
         k: np.zeros(n)
         for k in (
@@ -254,6 +319,8 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     gen_ok = True
     starts = failed_starts = 0
     bess_out_kwh = bess_in_kwh = fuel_usd = prime_kwh = 0.0
+    prime_mmbtu = standby_mwh = prime_run_h = 0.0
+    prime_unit_h = [0.0] * len(plan.prime)
     cache: dict[tuple[float, bool], tuple[float, float, list[bool]]] = {}
 
     def fit(target: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
@@ -277,7 +344,7 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
             if energy < plan.battery_kwh and uses_batteries:
                 charge = min(plan.recharge_kw, headroom, (plan.battery_kwh - energy) / dt)
                 energy += charge * dt
-            if bess_energy < plan.bess_kwh and uses_batteries and plan.bess_efficiency > 0:
+            if bess_energy < plan.bess_kwh and charges_bess and plan.bess_efficiency > 0:
                 drawn = min(
                     plan.bess_kw,
                     headroom - charge,
@@ -317,11 +384,42 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
                 bess = min(short - supply, bess_energy / dt, plan.bess_kw)
                 bess_energy -= bess * dt
                 supply += bess
-            if uses_batteries and energy > 0:
-                batt = max(0.0, min(short - supply, energy / dt, plan.battery_kw))
+            if uses_batteries and energy > floor:
+                # never below the UPS reserve: it is kept for a generator start
+                batt = max(0.0, min(short - supply, (energy - floor) / dt, plan.battery_kw))
                 energy -= batt * dt
                 supply += batt
-            if policy == "pause":
+            if policy == "flexibility":
+                since = float(plan.since_call_h[k])
+                step = dispatch(
+                    list(plan.flex_order),
+                    {
+                        "battery_storage": bess_energy > 0,
+                        "prime_generation": bool(plan.prime),
+                        "power_capping": True,
+                        "job_pause": since * 60.0 >= default_value("dr_pause_notice_minutes") - 1e-9,
+                    },
+                    limit,
+                    full_kw,
+                    (plan.bess_kw, bess_energy),
+                    [
+                        (
+                            u.prime_kw,
+                            min(u.prime_kw, prime_out[i] + u.ramp_kw_per_s * dt_s)
+                            if since * 3600.0 >= u.start_delay_s - 1e-9
+                            else 0.0,
+                        )
+                        for i, u in enumerate(plan.prime)
+                    ],
+                    sheds,
+                    load,
+                    dt,
+                )
+                draw, cap, running = step.draw_kw, step.cap, step.running
+                bess, primes = step.bess_kw, step.primes_kw
+                bess_energy -= bess * dt
+                flex.record(k, step)
+            elif policy == "pause":
                 draw, cap, running = fit(limit, allow_cap=False)
             else:
                 draw, cap, running = fit(limit + supply, allow_cap=True)
@@ -345,12 +443,22 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
                     primes[i] -= back
                     excess -= back
         prime_out = primes
+        prime_series[k] = primes
         prime_kw = sum(primes)
         prime_kwh += prime_kw * dt
         bess_out_kwh += bess * dt
+        # prime units at part load burn more per MWh (their mover's heat rate against load)
+        shares = [plan.mover.fuel_share(kw, u.prime_kw) for kw, u in zip(primes, plan.prime, strict=True)]
         fuel_usd += gen * dt / 1000.0 * plan.generator_fuel_usd_per_mwh + sum(
-            kw * dt / 1000.0 * unit.fuel_usd_per_mwh for kw, unit in zip(primes, plan.prime, strict=True)
+            sh * u.prime_kw * dt / 1000.0 * u.fuel_usd_per_mwh
+            for sh, u in zip(shares, plan.prime, strict=True)
         )
+        prime_mmbtu += sum(
+            plan.mover.fuel_mmbtu(kw, u.prime_kw, dt) for kw, u in zip(primes, plan.prime, strict=True)
+        )
+        standby_mwh += gen * dt / 1000.0
+        prime_run_h += sum(dt for kw in primes if kw > 0)
+        prime_unit_h = [h + (dt if kw > 0 else 0.0) for h, kw in zip(prime_unit_h, primes, strict=True)]
         grid = draw - batt - bess - gen - prime_kw + charge
         speeds = [speed_at_cap(g.gpu, max(cap, g.gpu.min_cap_fraction)) for g in load.groups]
         tput = load.throughput_tflops(speeds, "pod", running)
@@ -397,5 +505,15 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
         "grid_cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh),
         "cost_usd": float(out["grid_kw"].sum() * dt * plan.price_usd_per_kwh) + fuel_usd,
     }
-    series = {"t_hours": plan.t_hours.copy(), "limit_kw": plan.limit_kw.copy(), **out}
+    metrics.update(flex.metrics(plan, out["grid_kw"], primes_kw_by_step=prime_series))
+    metrics["ups_reserve_kwh"] = plan.ups_floor_kwh
+    metrics.update(emissions(plan, out["grid_kw"], prime_mmbtu, standby_mwh))
+    metrics["prime_fuel_mmbtu"] = prime_mmbtu
+    metrics["prime_unit_hours_max"] = max(prime_unit_h, default=0.0)
+    series = {
+        "t_hours": plan.t_hours.copy(),
+        "limit_kw": plan.limit_kw.copy(),
+        **out,
+        **(flex.series() if policy == "flexibility" else {}),
+    }
     return ReplicaResult(metrics=metrics, series=series, events=n)

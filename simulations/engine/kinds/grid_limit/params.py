@@ -4,7 +4,7 @@ policy and the on-site sources."""
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, model_validator
 
@@ -15,7 +15,9 @@ from simulations.engine.fields import (
     MAX_GRID_STEPS,
     MAX_KW,
     MAX_KWH,
+    MAX_MW,
     MAX_PUE,
+    MINUTES_A_WEEK,
     SECONDS_A_DAY,
     FieldError,
     ParamsBase,
@@ -24,6 +26,9 @@ from simulations.engine.fields import (
     key_picker,
     starts_within,
 )
+
+# Any price or penalty per MWh: ~100 times a scarcity price cap (ERCOT's $5,000/MWh).
+MAX_USD_PER_MWH = 1e6
 
 
 class CapacityStep(ParamsBase):
@@ -35,20 +40,82 @@ class CapacityStep(ParamsBase):
     """Grid capacity from this step on, kW (0: the grid gives nothing)."""
 
 
+# The ways an event states what it asks, in the utility's terms (one per event).
+EVENT_FORMS = ("share_of_load", "shed_mw", "target_mw", "cut_fraction")
+# The campus's flexibility resources, in the order they are dispatched by default (docs/grid.md).
+RESOURCES = ("battery_storage", "prime_generation", "power_capping", "job_pause")
+Resource = Literal["battery_storage", "prime_generation", "power_capping", "job_pause"]
+
+
 class GridEvent(ParamsBase):
-    """A demand-response event: the interconnect capacity is cut by ``cut_fraction`` for a while."""
+    """A demand-response event as a utility states it: a share of the campus's load to shed
+    (``share_of_load``), MW to shed (``shed_mw``) or a level to stay under (``target_mw``), with its notice,
+    duration and price. ``cut_fraction`` (a share of the interconnect capacity) is the one older form."""
 
     start_hours: float = Field(14.0, ge=0, le=HOURS_A_YEAR, title="Starts at (h)")
-    """Hours from the start of the run when the cut begins (before the run ends)."""
+    """Hours from the start of the run when the event begins (before the run ends)."""
     duration_hours: float = Field(3.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
-    """How long the cut lasts, hours."""
-    # Emerald AI's Phoenix field test (Colangelo et al., arXiv 2507.00909, 2025): the cluster's power cut by 25 %
-    # for 3 h at peak grid demand. Empty, the event does the same to this campus: the limit is 75 % of its full
-    # draw (DEFAULT_LOAD_SHARE), so it binds whatever the grid connection's size (a 25 % cut of an 18 MW
-    # connection never touches an 11 MW campus).
+    """How long the event lasts, hours."""
+    # Emerald AI's Phoenix field test (Colangelo et al., arXiv 2507.00909, 2025): 25 % of the cluster's
+    # power for 3 h at peak grid demand.
+    share_of_load: float | None = Field(None, ge=0, le=1, title="Share of load to shed (0–1)")
+    """Share of the campus's load (its full demand, the event's baseline) to shed (0.25 = a quarter). When
+    the event gives none of share_of_load, shed_mw, target_mw and cut_fraction: 0.25."""
+    shed_mw: float | None = Field(None, ge=0, le=MAX_MW, title="Load to shed (MW)")
+    """MW to take off the campus's load (its full demand) for the event."""
+    target_mw: float | None = Field(None, ge=0, le=MAX_MW, title="Target draw (MW)")
+    """Grid draw the campus must stay at or under during the event, MW."""
     cut_fraction: float | None = Field(None, ge=0, le=1, title="Cut (fraction of capacity)")
-    """Share of the grid capacity taken away during the event (0.25 = a quarter); empty: the limit is set to
-    75 % of the campus's full draw, as the field test cut the cluster's own power by 25 %."""
+    """Share of the interconnect capacity taken away (not of the load: a campus well under its connection
+    may not feel it)."""
+    # ERCOT Emergency Response Service, 30-minute product: load must be shed within 30 min of the call
+    # (ERCOT Nodal Protocols §3.14.3).
+    notice_minutes: float = Field(30.0, ge=0, le=MINUTES_A_WEEK, title="Notice (min)")
+    """Time between the utility's call and the event's start, minutes (a day-ahead call: 1,440). A resource
+    slower to start than the notice (prime units, a job that must checkpoint before pausing) cannot be
+    committed for the event's start."""
+    price_usd_per_mwh: float = Field(0.0, ge=0, le=MAX_USD_PER_MWH, title="Price paid (USD/MWh)")
+    """What the utility pays per MWh the campus sheds below its baseline during the event."""
+    penalty_usd_per_mwh: float = Field(0.0, ge=0, le=MAX_USD_PER_MWH, title="Penalty (USD/MWh)")
+    """What the campus pays per MWh it draws above the event's level during the event."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_form(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            given = [f for f in EVENT_FORMS if data.get(f) is not None]
+            if not given:
+                data = {**data, "share_of_load": 0.25}
+            elif len(given) > 1:
+                raise FieldError(given[1], f"give one of {', '.join(EVENT_FORMS)}, not {' and '.join(given)}")
+        return data
+
+    def level_kw(self, demand_kw: float, capacity_kw: float) -> float:
+        """The grid draw the event allows, kW, for a campus wanting ``demand_kw`` under ``capacity_kw``."""
+        if self.cut_fraction is not None:
+            return capacity_kw * (1.0 - self.cut_fraction)
+        if self.target_mw is not None:
+            return min(capacity_kw, self.target_mw * 1000.0)
+        if self.shed_mw is not None:
+            return min(capacity_kw, max(0.0, demand_kw - self.shed_mw * 1000.0))
+        return min(capacity_kw, demand_kw * (1.0 - (self.share_of_load or 0.0)))
+
+
+class FlexResource(ParamsBase):
+    """One of the campus's flexibility resources and what a MWh of it costs."""
+
+    resource: Resource = Field(..., title="Resource")
+    """battery_storage (the campus's battery energy storage), prime_generation (its prime-rated on-site
+    units), power_capping (a uniform GPU power cap), job_pause (pausing pods; the paused work is shifted)."""
+    cost_usd_per_mwh: float | None = Field(
+        None, ge=0, le=MAX_USD_PER_MWH, title="Cost (USD/MWh)", json_schema_extra=ADVANCED
+    )
+    """Cost of a MWh this resource gives or sheds; empty: battery wear (catalog bess_cycle_usd_per_mwh),
+    each prime unit's fuel, or for capping and pausing the work lost at gpu_hour_value_usd."""
+
+
+def _default_flexibility() -> list[FlexResource]:
+    return [FlexResource(resource=r) for r in RESOURCES]
 
 
 class GridLimitParams(ParamsBase):
@@ -63,9 +130,40 @@ class GridLimitParams(ParamsBase):
     """Capacity changes over time (sorted by start)."""
     events: list[GridEvent] = Field(default_factory=lambda: [GridEvent()], title="Demand-response events")
     """Cuts of the grid capacity for a while."""
-    policy: Literal["cap", "pause", "ride_through", "generators"] = Field("cap", title="Policy")
-    """What the campus does when its draw exceeds the grid: cap GPU power, pause pods, ride through on the
-    UPS batteries (then cap), or start the standby generators."""
+    policy: Literal["flexibility", "cap", "pause", "ride_through", "generators"] = Field(
+        "flexibility", title="Policy"
+    )
+    """What the campus does when its draw exceeds the grid: dispatch its flexibility resources in order
+    (``flexibility``), cap GPU power, pause pods, ride through on the UPS batteries above their reserve (then
+    cap), or start the standby generators."""
+    flexibility: list[FlexResource] = Field(
+        default_factory=_default_flexibility, title="Flexibility resources (in order)"
+    )
+    """Under the flexibility policy: the resources dispatched, first to last, each with its cost; a resource
+    left out is not used. The UPS batteries are never among them: they keep their ride-through reserve."""
+    ups_reserve_s: float | None = Field(
+        None, ge=0, le=SECONDS_A_DAY, title="UPS reserve (s)", json_schema_extra=ADVANCED
+    )
+    """Ride-through time the UPS batteries always keep at the campus's load, seconds; never dispatched for a
+    grid limit. Empty: the generators' start delay and ramp plus the catalog's ups_reserve_margin_s."""
+    prime_mover: Literal["gas_turbine", "recip_engine"] = Field("gas_turbine", title="Prime units' mover")
+    """What the campus's prime-rated units are: aeroderivative gas turbines or gas reciprocating engines (their
+    start time when a unit gives none, minimum load, heat rate against load and CO2; docs/grid.md)."""
+    # Estimate: an air permit's operating-hour limit is the site's; unlimited unless given.
+    permitted_hours_per_year: float = Field(
+        HOURS_A_YEAR, gt=0, le=HOURS_A_YEAR, title="Prime units' permitted hours (h/yr)"
+    )
+    """Hours a year the air permit lets each prime unit run (the run reports the hours it used)."""
+    grid_co2_t_per_mwh: list[Annotated[float, Field(ge=0, le=5)]] | None = Field(
+        None, min_length=24, max_length=24, title="Grid carbon intensity by hour (t CO₂/MWh)"
+    )
+    """24 figures, hour 0 to 23 of the day, t CO2 per MWh drawn; empty: the site's grid annual average
+    (docs/grid.md), flat."""
+    gpu_hour_value_usd: float = Field(
+        default_value("gpu_hour_value_usd"), ge=0, le=1e4, title="Value of a GPU-hour (USD)"
+    )
+    """What an hour of one GPU's work is worth: the cost of capped or paused work (an estimate near H100
+    rental prices)."""
     pod_priorities: dict[int, int] = Field(
         default_factory=dict, title="Pod pause priorities", json_schema_extra=key_picker("pod")
     )

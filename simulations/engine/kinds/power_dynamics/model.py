@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from campus.analysis.generation import PRIME_MOVERS
 from simulations.engine.kinds.power_dynamics.params import PowerDynamicsParams
 from simulations.engine.kinds.power_dynamics.plan import DynamicsPlan, prepare
 from simulations.engine.kinds.power_dynamics.stream import PassResult, Variant, simulate
@@ -101,6 +102,30 @@ def _search(plan: DynamicsPlan, lo: float, hi: float, make, first_n: int):
     return good, grid, first
 
 
+def generation_fuel(gen, mwh: float, hours: float) -> dict[str, float]:
+    """Fuel, its cost and CO2 of the on-site generation by grid_limit's model (campus.analysis.generation):
+    fuel is linear in output above the minimum load, so at the run's mean load it is exact while the units
+    run throughout (an upper bound on the fuel of units that stop)."""
+    if gen.rating_mw <= 0 or mwh <= 0 or hours <= 0:
+        return {
+            "generation_fuel_mmbtu": 0.0,
+            "generation_fuel_cost_usd": 0.0,
+            "generation_emissions_tco2": 0.0,
+        }
+    mover = PRIME_MOVERS[gen.prime_mover]
+    mean_kw = mwh * 1000.0 / hours
+    rating_kw = gen.rating_mw * 1000.0
+    fuel = mover.fuel_mmbtu(mean_kw, rating_kw, hours)
+    return {
+        "generation_fuel_mmbtu": fuel,
+        "generation_fuel_cost_usd": mover.fuel_share(mean_kw, rating_kw)
+        * gen.rating_mw
+        * hours
+        * gen.fuel_usd_per_mwh,
+        "generation_emissions_tco2": mover.co2_t(fuel),
+    }
+
+
 def _sweep(plan: DynamicsPlan, values: np.ndarray, r: PassResult, name: str) -> dict[str, list]:
     ok = compliant(plan, r)
     return {
@@ -140,6 +165,11 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
     en = r.energy
     metrics = {
         "swing_mw": float(r.swing_mw[0]),
+        **(
+            {"iteration_swing_mw": float(r.iteration_swing_mw[0])}
+            if r.iteration_swing_mw is not None and np.isfinite(r.iteration_swing_mw[0])
+            else {}
+        ),
         "max_ramp_mw_per_s": float(r.max_ramp_mw_per_s[0]),
         "max_ramp_mw_per_min": float(r.max_ramp_mw_per_min[0]),
         "band_amplitude_mw": float(r.band_amplitude_mw[0]),
@@ -151,6 +181,7 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "bess_loss_mwh": float(en["bess_loss"][0]),
         "bess_soc_gain_mwh": float(en["bess_soc_gain"][0]),
         "generation_mwh": float(en["generation"][0]),
+        **generation_fuel(p.generation, float(en["generation"][0]), plan.steps * plan.dt_s / 3600.0),
         "tripped_mwh": float(en["tripped"][0]),
         "rack_storage_held_mwh": float(en["rack_held"][0]),
         "energy_natural_mwh": float(en["natural"][0]),

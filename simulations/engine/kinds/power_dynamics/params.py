@@ -3,10 +3,12 @@ the interconnect's requirements."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, model_validator
 
+from campus.analysis.grid_rules import DEFAULT_RULE_SET, RULE_SETS
+from campus.catalog_data import default_value
 from simulations.engine.fields import (
     ADVANCED,
     MAX_MW,
@@ -107,6 +109,12 @@ class GenerationParams(ParamsBase):
     """How fast the generation can follow the load, MW per second."""
     grid_import_mw: float = Field(0.0, ge=0, le=MAX_MW, title="Grid import (MW)")
     """Load the grid carries before the on-site generation takes the rest, MW."""
+    prime_mover: Literal["gas_turbine", "recip_engine"] = Field("gas_turbine", title="Prime mover")
+    """The units' mover: its heat rate against load sets the fuel and the CO2 (grid_limit's model, docs/grid.md)."""
+    fuel_usd_per_mwh: float = Field(
+        default_value("generator_fuel_usd_per_mwh_gas"), ge=0, le=1e5, title="Fuel at full load (USD/MWh)"
+    )
+    """Fuel per MWh generated at full load (catalog generator_fuel_usd_per_mwh_gas)."""
 
 
 class RequirementsParams(ParamsBase):
@@ -134,6 +142,17 @@ class RequirementsParams(ParamsBase):
                 "band_hz", f"must start at {MIN_BAND_HZ:g} Hz or above (a period of 1,000 s at most)"
             )
         return self
+
+
+def rule_set_requirements(rule_set: str) -> RequirementsParams:
+    r = RULE_SETS[rule_set]
+    return RequirementsParams(
+        max_ramp_mw_per_s=r.max_ramp_mw_per_s,
+        max_ramp_mw_per_min=r.max_ramp_mw_per_min,
+        max_swing_mw=r.max_swing_mw,
+        band_hz=r.band_hz,
+        max_band_mw=r.max_band_mw,
+    )
 
 
 class PowerDynamicsParams(ParamsBase):
@@ -169,13 +188,16 @@ class PowerDynamicsParams(ParamsBase):
     generation: GenerationParams | None = Field(None, title="On-site generation")
     """Generation that follows the load above a grid import level; empty: the campus's own prime-rated
     generators. Given (rating 0 for none), it replaces the campus's."""
-    requirements: RequirementsParams = Field(
-        default_factory=lambda: RequirementsParams(
-            max_ramp_mw_per_s=20.0, max_ramp_mw_per_min=100.0, max_swing_mw=75.0, max_band_mw=10.0
-        ),
-        title="Interconnect requirements",
+    rule_set: Literal[tuple(RULE_SETS) + ("custom",)] = Field(  # type: ignore[valid-type]
+        DEFAULT_RULE_SET, title="Interconnection rule set"
     )
-    """The grid operator's limits on ramps, swings and oscillation the run is checked against."""
+    """Whose limits the run is checked against: a rule set of the catalog (docs/grid.md, "Large-load
+    rules"), or custom (the requirements given)."""
+    requirements: RequirementsParams = Field(
+        default_factory=lambda: rule_set_requirements(DEFAULT_RULE_SET), title="Interconnect requirements"
+    )
+    """The grid operator's limits on ramps, swings and oscillation the run is checked against: the rule
+    set's; given, they are the custom set's."""
     series_points: int = Field(2000, ge=10, le=2000, title="Chart points", json_schema_extra=ADVANCED)
     """Points of the chart series (min/max envelopes keep the swings visible)."""
     search: bool = Field(True, title="Search the smallest compliant battery and floor")
@@ -188,3 +210,43 @@ class PowerDynamicsParams(ParamsBase):
     """Start of the full-resolution window kept for the zoomable waveform; empty: 10 s before the first event."""
     waveform_seconds: float = Field(60.0, gt=0, le=600, title="Waveform window length (s)")
     """Length of the full-resolution window kept for the zoomable waveform, seconds."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rules(cls, data: Any) -> Any:
+        """Requirements given without a rule set are a custom set. A named rule set brings its own
+        requirements: requirements given beside it that are some rule set's (a form's untouched defaults, a
+        stored run's) give way to it; edited ones need rule_set 'custom'."""
+        if not isinstance(data, dict):
+            return data
+        given, named = data.get("requirements"), data.get("rule_set")
+        if given is not None and named is None:
+            return {**data, "rule_set": "custom"}
+        if named in RULE_SETS:
+            if given is not None:
+                try:
+                    req = RequirementsParams.model_validate(given)
+                except ValidationError:
+                    return data  # the field's own validation names what is wrong
+                if all(req != rule_set_requirements(r) for r in RULE_SETS):
+                    raise FieldError(
+                        "requirements", f"differ from rule set {named!r}: give rule_set 'custom' with them"
+                    )
+            return {**data, "requirements": rule_set_requirements(named).model_dump()}
+        return data
+        given, named = data.get("requirements"), data.get("rule_set")
+        if given is not None and named is None:
+            return {**data, "rule_set": "custom"}
+        if named in RULE_SETS:
+            own = rule_set_requirements(named)
+            if given is None:
+                return {**data, "requirements": own.model_dump()}
+            try:
+                same = RequirementsParams.model_validate(given) == own
+            except ValidationError:
+                return data  # the field's own validation names what is wrong
+            if not same:
+                raise FieldError(
+                    "requirements", f"differ from rule set {named!r}: give rule_set 'custom' with them"
+                )
+        return data

@@ -151,6 +151,10 @@ def campus_assets(
                 rating_mw=kw_to_mw(sum(g.prime_kw for g in prime)),
                 ramp_mw_per_s=kw_to_mw(sum(g.ramp_kw_per_s for g in prime)),
                 grid_import_mw=kw_to_mw(max(0.0, snap.grid_capacity_kw)),
+                fuel_usd_per_mwh=sum(g.fuel_usd_per_mwh * g.prime_kw for g in prime)
+                / sum(g.prime_kw for g in prime)
+                if sum(g.prime_kw for g in prime) > 0
+                else GenerationParams().fuel_usd_per_mwh,
             )
     return params.model_copy(update={"bess": bess, "generation": generation}), sources
 

@@ -156,7 +156,7 @@ class Variant:
 
 @dataclass
 class PassResult:
-    swing_mw: np.ndarray
+    swing_mw: np.ndarray  # any window one iteration long, events (a job crash's step) included
     max_ramp_mw_per_s: np.ndarray
     max_ramp_mw_per_min: np.ndarray
     band_amplitude_mw: np.ndarray
@@ -164,6 +164,7 @@ class PassResult:
     amplitude_mw: np.ndarray  # (V, F)
     energy: dict[str, np.ndarray]  # MWh per variant
     extremes: dict[str, np.ndarray]
+    iteration_swing_mw: np.ndarray | None = None  # windows ending before the first event (nan: none did)
     series: dict[str, np.ndarray] = field(default_factory=dict)
     waveform: dict[str, np.ndarray] = field(default_factory=dict)
 
@@ -245,6 +246,8 @@ def simulate(
     grid_hist = np.zeros((v_n, 0))
     mean_hist: np.ndarray | None = None
     swing = np.zeros(v_n)
+    steady = np.full(v_n, np.nan)
+    first_event_s = min((ev.at_seconds for ev in p.events), default=math.inf)
     ramp_s = np.zeros(v_n)
     ramp_min = np.zeros(v_n)
     nseg = plan.nperseg
@@ -375,7 +378,14 @@ def simulate(
         w = plan.swing_steps
         seg = full[:, max(0, h - w + 1) :]
         hi_w, lo_w = sliding_extremes(seg, min(w, seg.shape[-1]))
-        swing = np.maximum(swing, (hi_w - lo_w).max(axis=-1))
+        spans = hi_w - lo_w
+        swing = np.maximum(swing, spans.max(axis=-1))
+        # the iteration swing alone: windows that end before the first event (window j ends at chunk
+        # sample j + w' - 1 - (len(seg) - n))
+        ends = np.arange(spans.shape[-1]) + min(w, seg.shape[-1]) - 1 - (seg.shape[-1] - n)
+        before = (ends >= 0) & (t[np.clip(ends, 0, n - 1)] < first_event_s)
+        if before.any():
+            steady = np.fmax(steady, spans[:, before].max(axis=-1))
         m = plan.lag_min_steps
         if mean_hist is None:
             mean_hist = np.zeros((v_n, 0))
@@ -460,6 +470,7 @@ def simulate(
         amplitude_mw=amplitude,
         energy=energy,
         extremes=ext,
+        iteration_swing_mw=steady,
         series={k: np.concatenate(v) for k, v in series.items()},
         waveform={k: np.concatenate(v) for k, v in wave.items()},
     )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from campus.analysis.grid_rules import RULE_SETS
 from simulations.engine.kinds.power_dynamics.params import PowerDynamicsParams
 from simulations.engine.words import Metric, Summary, num, pct
 
@@ -11,7 +12,24 @@ M = Metric
 
 METRICS: dict[str, Metric] = {
     "swing_mw": M(
-        "Swing at the grid connection", "MW", "Peak-to-trough of the grid draw within an iteration.", False
+        "Largest move at the grid connection",
+        "MW",
+        "Peak-to-trough of the grid draw within any window one iteration long, a job crash's or start's "
+        "step included.",
+        False,
+    ),
+    "generation_fuel_mmbtu": M(
+        "Prime units' fuel", "MMBtu", "Gas the on-site generation burned (heat rate against load).", False
+    ),
+    "generation_fuel_cost_usd": M(
+        "Prime units' fuel cost", "USD", "Their fuel at its full-load price.", False
+    ),
+    "generation_emissions_tco2": M("Prime units' CO₂", "t", "CO₂ of their fuel (EPA factors).", False),
+    "iteration_swing_mw": M(
+        "Iteration swing",
+        "MW",
+        "Peak-to-trough of the grid draw within one iteration of steady training, before the first event.",
+        False,
     ),
     "max_ramp_mw_per_s": M(
         "Fastest ramp (per second)", "MW/s", "Largest change of the grid draw in 1 s.", False
@@ -86,8 +104,19 @@ METRICS: dict[str, Metric] = {
 def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
     out = []
     swing, ramp_s, ramp_min = s.mean("swing_mw"), s.mean("max_ramp_mw_per_s"), s.mean("max_ramp_mw_per_min")
+    steady = s.mean("iteration_swing_mw")
+    if steady is not None:
+        out.append(f"Steady training swung the grid draw by {num(steady)} MW within an iteration.")
     if swing is not None:
-        text = f"Training swung the grid draw by {num(swing)} MW within an iteration"
+        if steady is not None and swing > steady * (1 + 1e-6) + 1e-9:
+            text = (
+                f"With the events, the draw moved by up to {num(swing)} MW within an iteration's time "
+                "(a job crash or start is a step, not an iteration swing)"
+            )
+        elif steady is not None:
+            text = "No event moved it further"
+        else:
+            text = f"The grid draw moved by up to {num(swing)} MW within an iteration's time"
         if ramp_s is not None and ramp_min is not None:
             text += f", ramping at most {num(ramp_s)} MW in a second and {num(ramp_min)} MW in a minute"
         out.append(text + ".")
@@ -106,12 +135,13 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
         if v is not None
     ]
     broken = s.mean("violation_count")
+    named = "" if p.rule_set == "custom" else f" ({RULE_SETS[p.rule_set].label})"
     if not rules:
         out.append("No interconnect requirement was set, so nothing was checked against one.")
     elif broken is not None and broken <= 0:
-        out.append(f"It meets all {len(rules)} of the interconnect's requirements.")
+        out.append(f"It meets all {len(rules)} of the interconnect's requirements{named}.")
     elif broken is not None:
-        out.append(f"It breaks {num(broken)} of the interconnect's {len(rules)} requirements.")
+        out.append(f"It breaks {num(broken)} of the interconnect's {len(rules)} requirements{named}.")
     if p.search and rules and broken:
         floor, bess = s.mean("min_floor_to_comply"), s.mean("min_bess_mw_to_comply")
         out.append(
@@ -127,6 +157,12 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
     burned = s.mean("smoothing_energy_mwh") or 0.0
     if burned > 0:
         out.append(f"Holding the power floor burned {num(burned)} MWh.")
+    generated = s.mean("generation_mwh") or 0.0
+    if generated > 0:
+        out.append(
+            f"The prime units gave {num(generated)} MWh, burning {num(s.mean('generation_fuel_mmbtu') or 0.0)} "
+            f"MMBtu of gas ({num(s.mean('generation_emissions_tco2') or 0.0)} t CO₂)."
+        )
     cycled = s.mean("bess_throughput_mwh") or 0.0
     if cycled > 0:
         out.append(
