@@ -120,8 +120,15 @@ class FailureRateAdmin(admin.ModelAdmin):
     list_filter = ("dataset", "per", "interrupts_job")
 
 
+class CampusForm(FinalStateForm):
+    def clean_price_overrides(self):
+        """A blank field is no override ({}), as the API's default; a form field reads blank as None."""
+        return self.cleaned_data.get("price_overrides") or {}
+
+
 @admin.register(models.Campus)
 class CampusAdmin(InventoryAdmin):
+    form = CampusForm
     list_display = ("name", "location", "climate", "grid_capacity_mw", "design_pue", "price_usd_per_kwh")
     list_filter = ("climate",)
     search_fields = ("name", "location")

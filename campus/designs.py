@@ -27,15 +27,15 @@ from typing import Any
 from django.apps import apps
 from django.db import models
 
-from campus.models import BranchBase, Campus, Job
+from campus.models import BranchBase, Campus, Job, MeasurementRollup, PrometheusSource
 
 # Columns that change on every save and say nothing about the design.
 BOOKKEEPING = frozenset({"created", "last_updated"})
 # Campus columns that are the campus's identity, not its design.
 CAMPUS_IDENTITY = frozenset({"id", "name", "parent", "branched_at", "revision", *BOOKKEEPING})
 # Models of the campus app that belong to a campus but are not part of its design (a job records how a
-# campus was made; a branch is not made by it).
-NOT_INVENTORY: frozenset[type] = frozenset({BranchBase, Job})
+# campus was made; a branch is not made by it; measurements are what the site shows, not its design).
+NOT_INVENTORY: frozenset[type] = frozenset({BranchBase, Job, MeasurementRollup, PrometheusSource})
 CAMPUS = "campus"
 
 Key = tuple

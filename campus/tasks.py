@@ -7,7 +7,7 @@ import logging
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
-from . import jobs
+from . import jobs, prometheus_sync
 
 log = logging.getLogger(__name__)
 
@@ -44,3 +44,9 @@ def reap_stale_jobs() -> dict:
     if any(report.values()):
         log.warning("job reaper: %s", report)
     return report
+
+
+@shared_task(name="campus.tasks.sync_measurements", ignore_result=True)
+def sync_measurements() -> dict:
+    """Beat: read every campus's Prometheus source from where it stopped (``campus.prometheus_sync``)."""
+    return {str(k): v["status"] for k, v in prometheus_sync.sync_all().items()}

@@ -17,6 +17,7 @@ $PY manage.py collectstatic --no-input --verbosity 0
 $PY manage.py load_demo_campus
 $PY manage.py ensure_demo_user
 $PY manage.py load_demo_schedules
+$PY manage.py load_demo_measurements
 
 # Job control: each process gets a process group of its own, so the terminal's Ctrl-C reaches only this
 # script, which stops each process exactly once and waits for it. (Without it every process got the

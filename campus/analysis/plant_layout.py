@@ -14,8 +14,9 @@ on the floor map"):
   in the yard below their building, one line per kind;
 * a cooling unit without a recorded position stands along the far end of its hall (the service zone).
 
-Footprints are indicative (a rack-sized PDU, a 12 m generator or chiller container); the map draws them to
-scale so a planner sees the plant where it serves, not a survey drawing.
+Footprints are indicative (a rack-sized PDU, a 12 m chiller container, a generator set's own skid); the map
+draws them to scale so a planner sees the plant where it serves, not a survey drawing. Sources in
+docs/dashboard.md, "Footprints".
 
 Positions are relative to a *frame*: ``"hall"`` (the hall's corner), ``"building"`` (the building's corner)
 or ``"campus"`` (a strip the map puts below every building), so a map that lays halls or buildings out itself
@@ -37,7 +38,9 @@ POWER_FOOTPRINT_M = {
     "ups": (3.0, 1.5),
     "switchgear": (4.0, 1.5),
     "transformer": (3.0, 3.0),
-    "generator": (12.0, 3.0),
+    # a 2.6 MW diesel set, compact version (KOHLER SDMO KD3300-E data sheet: 5,319 x 1,960 mm), the size of
+    # the catalogue's 2.5 MW standby set
+    "generator": (5.3, 2.0),
     "substation": (10.0, 10.0),
 }
 COOLING_FOOTPRINT_M = {
@@ -182,6 +185,7 @@ def plant_layout(snap: CampusSnapshot, g: PowerGraph, hall_geometry: Mapping[int
 
     # Cooling units: their recorded position, else along the far end of the hall.
     service_x: dict[int, float] = {}
+    service_y: dict[int, float] = {}  # hall id -> the line's offset back from the far wall
     for u in snap.cooling_units:
         size = COOLING_FOOTPRINT_M.get(u.kind, DEFAULT_FOOTPRINT_M)
         more = {"supply_ids": list(u.supply_ids), "plant_id": u.plant_id}
@@ -192,8 +196,13 @@ def plant_layout(snap: CampusSnapshot, g: PowerGraph, hall_geometry: Mapping[int
             item("cooling", u, u.kind, building, u.hall_id, "hall", (u.x_m, u.y_m), size, True, **more)
         elif hall is not None:
             x = service_x.get(hall.id, 2.0)
+            back = service_y.get(hall.id, 0.0)
+            if x > 2.0 and x + size[0] > hall.width_m - 1.0:
+                # the line is full: the next one in front of it, so no unit stands past the hall's side wall
+                x, back = 2.0, back + size[1] + GAP_M
+                service_y[hall.id] = back
             service_x[hall.id] = x + size[0] + GAP_M
-            y = hall.length_m - SERVICE_ZONE_OFFSET_M
+            y = hall.length_m - SERVICE_ZONE_OFFSET_M - back
             item("cooling", u, u.kind, building, hall.id, "hall", (x, y), size, False, **more)
         else:
             yard.setdefault(None, []).append(("cooling", u, size, list(u.supply_ids)))

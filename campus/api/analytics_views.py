@@ -108,6 +108,8 @@ class AnalyticsActionsMixin:
         params = validated_query(a.PowerChainQuerySerializer, request)
         state = self._state(params)
         try:
+            if params["basis"] == "measured":
+                return Response(analytics.power_chain_measured(state, params["rack"], params["margin"]))
             return Response(analytics.power_chain(state, params["rack"]))
         except ValueError as exc:
             raise field_error(exc) from None
@@ -233,6 +235,10 @@ class AnalyticsActionsMixin:
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def stranded(self, request, pk=None):
         params = validated_query(a.StrandedQuerySerializer, request)
+        if params["basis"] == "measured":
+            return Response(
+                analytics.stranded_measured(self._state(params), params["racks"], params["margin"])
+            )
         return Response(analytics.stranded(self._state(params), params["racks"]))
 
     @extend_schema(

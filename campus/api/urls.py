@@ -6,6 +6,7 @@ from campus.api import (
     device_views,
     inventory_views,
     job_views,
+    measured_views,
     site_climate_views,
     spec_views,
     step_time_views,
@@ -59,6 +60,7 @@ urlpatterns = [
     *spec_views.urlpatterns,
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
+    *measured_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]

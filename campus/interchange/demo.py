@@ -12,6 +12,7 @@ from django.db import transaction
 
 from campus.interchange.catalog import db_catalog
 from campus.interchange.generate import generate_spec
+from campus.interchange.generator.common import Catalog
 from campus.interchange.importer import import_campus
 from campus.models import Campus
 
@@ -29,15 +30,17 @@ DEMO_MIX = (
 )
 
 
-def demo_spec() -> dict:
-    spec = _generated()
+def demo_spec(catalog: Catalog | None = None) -> dict:
+    """The demo campus's spec, generated from ``catalog`` (None: the database's; ``Catalog.defaults()``
+    builds it without a database, as the engine's tests of the demo's default runs do)."""
+    spec = _generated(catalog if catalog is not None else db_catalog())
     for building in spec["buildings"]:
         if building["name"] in DEMO_PHASES:
             building["in_service_date"] = DEMO_PHASES[building["name"]]
     return spec
 
 
-def _generated() -> dict:
+def _generated(catalog: Catalog) -> dict:
     return generate_spec(
         DEMO_NAME,
         mix=[dict(m) for m in DEMO_MIX],
@@ -48,7 +51,7 @@ def _generated() -> dict:
         building_max_it_mw=6.0,
         hall_max_it_mw=3.0,
         location="Demo site",
-        catalog=db_catalog(),
+        catalog=catalog,
     )
 
 

@@ -3,6 +3,7 @@ from .catalog import FailureRate, GPUModel, LinkMedium, NodeModel, SwitchModel
 from .compute import Node
 from .cooling import CoolingPlant, CoolingUnit
 from .jobs import Job
+from .measurements import MeasurementRollup, PrometheusSource
 from .network import Link, Pod, Switch
 from .power import EnergyStorage, PowerDevice, PowerFeed
 from .sites import Building, Campus, DataHall, Rack, Row, UtilityFeed
@@ -22,12 +23,14 @@ __all__ = [
     "GPUModel",
     "Job",
     "Link",
+    "MeasurementRollup",
     "LinkMedium",
     "Node",
     "NodeModel",
     "Pod",
     "PowerDevice",
     "PowerFeed",
+    "PrometheusSource",
     "Rack",
     "Row",
     "StorageSystem",

@@ -12,6 +12,9 @@ test("campus power is shown in MW whatever it was recorded in; a device's watts 
   assert.deepEqual(displayUnit("W"), { unit: "W", factor: 1 });
   assert.deepEqual(displayUnit("fraction of GPUs"), { unit: "%", factor: 100 });
   assert.deepEqual(displayUnit(""), { unit: "", factor: 1 });
+  // a heat wave's water per hour (L) on the page of its total (m³): one unit for water
+  assert.deepEqual(displayUnit("L"), { unit: "m³", factor: 1e-3 });
+  assert.deepEqual(displayUnit("m³"), { unit: "m³", factor: 1 });
   // a 4,200 kW series on a chart beside a 4.2 MW table figure
   const { factor } = displayUnit("kW");
   assert.equal(4200 * factor, 4.2);

@@ -299,7 +299,8 @@ class RunViewSet(QueryParametersMixin, viewsets.ReadOnlyModelViewSet):
         summary="Compare runs side by side",
         description="Summaries of 2-10 runs of one kind of scenario (runs of different kinds are a 400 on `ids`); "
         "the first id is the baseline every other run is compared with (difference of the means, in % of the "
-        "baseline, and whether the 95% intervals are apart).",
+        "baseline, or in percentage points for a share and none where the mean crossed zero, and whether the "
+        "95% intervals are apart); `inputs` lists the inputs in which the runs differ.",
         parameters=[OpenApiParameter("ids", OpenApiTypes.STR, required=True, description="e.g. 3,7")],
         responses=OpenApiTypes.OBJECT,
     )

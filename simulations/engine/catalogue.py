@@ -75,12 +75,26 @@ def _part(token: str) -> str:
     return _gpu_name(token) or token
 
 
+# The figure of an interval a downsampled series holds ("building.1.max_mw"), in words.
+_INTERVAL_PART = {
+    "mw": "mean",
+    "kw": "mean",
+    "min_mw": "lowest",
+    "min_kw": "lowest",
+    "max_mw": "highest",
+    "max_kw": "highest",
+}
+
+
 def series_label(kind: str, key: str) -> str:
     """A series key as a person reads it: "gpu_temp_c.liquid/h100-sxm/e0" -> "GPU temperature (°C) —
     liquid-cooled, H100 SXM5 80GB, event 1"; "rack.12.gpu_temp_c" -> "GPU temperature (°C) — rack 12"."""
     parts = key.split(".")
     if len(parts) == 3 and parts[0] == "rack" and parts[1].isdigit():
         return f"{_with_unit(metric(kind, parts[2]))} — rack {parts[1]}"
+    if len(parts) == 3 and parts[1].isdigit() and parts[2] in _INTERVAL_PART:
+        # "building.1.max_mw": one element's figure over each chart interval, read "building 1, highest"
+        return f"{_with_unit(metric(kind, parts[0]))} — {parts[0]} {parts[1]}, {_INTERVAL_PART[parts[2]]}"
     base, _, rest = key.partition(".")
     head = _with_unit(metric(kind, base))
     if not rest:

@@ -93,6 +93,42 @@ def params_json_schema(kind: str) -> dict[str, Any]:
     return _model(kind).model_json_schema()
 
 
+def param_label(kind: str, path: str) -> str | None:
+    """A parameter's path as people read it, from the titles of the kind's schema:
+    "caps[0].cap_fraction" -> "Caps 1 · Cap (fraction of TDP)"; None when a step has no title (the caller
+    falls back to the path's words)."""
+    schema = params_json_schema(kind)
+    defs = schema.get("$defs", {})
+
+    def plain(node: dict[str, Any]) -> dict[str, Any]:
+        """The object or list a schema node stands for: references followed, and the options of an
+        Optional or of a tagged union merged (the properties of every option, the first option's items)."""
+        if "$ref" in node:
+            return plain(defs.get(node["$ref"].rsplit("/", 1)[-1], {}))
+        options = node.get("anyOf") or node.get("oneOf")
+        if not options:
+            return node
+        merged: dict[str, Any] = {"properties": {}}
+        for option in map(plain, options):
+            for name, prop in option.get("properties", {}).items():
+                merged["properties"].setdefault(name, prop)
+            if "items" in option:
+                merged.setdefault("items", option["items"])
+        return merged
+
+    node, words = schema, []
+    for step in path.split("."):
+        name, _, index = step.partition("[")
+        prop = plain(node).get("properties", {}).get(name)
+        if prop is None or not prop.get("title"):
+            return None
+        words.append(prop["title"] + (f" {int(index.rstrip(']')) + 1}" if index else ""))
+        node = plain(prop)
+        if index:
+            node = plain(node.get("items", {}))
+    return " · ".join(words)
+
+
 def default_params(kind: str) -> dict[str, Any]:
     """Every parameter of ``kind`` at its default, as JSON-ready data."""
     return _model(kind)().model_dump(mode="json")

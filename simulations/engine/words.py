@@ -75,6 +75,8 @@ class Summary:
         self.metrics = summary.get("metrics") or {}
         self.by_cause = summary.get("by_cause") or {}
         self.replicas = int(summary.get("replicas") or 0)
+        # a kind's details beside its numbers (the first replica's: ``simulations.runs.results``)
+        self.details = summary.get("details") or {}
 
     def mean(self, name: str, stat: str = "mean") -> float | None:
         entry = self.metrics.get(name)

@@ -15,7 +15,7 @@ from campus.analysis.summary import campus_summary
 from simulations.choices import RunStatus
 from simulations.engine import catalogue
 from simulations.engine.aggregate import THRESHOLD_STATS, aggregate, bands, downsample, evaluate_thresholds
-from simulations.engine.params import title_of
+from simulations.engine.params import param_label, title_of
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
@@ -282,6 +282,7 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
     whether each run computed on the baseline's campus state (``campus_state``: a difference between runs on
     different states may come from the campus, not from the scenario)."""
     base = runs[0]
+    run_kind = base.kind
     same_state = {r.pk: campus_state.same_as(base, r) for r in runs}
     names = sorted({m for r in runs for m in ((r.summary or {}).get("metrics") or {})})
     metrics: dict[str, Any] = {}
@@ -296,7 +297,7 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
                 if mean is not None and base_mean is not None:
                     diff = {
                         "mean_delta": mean - base_mean,
-                        "mean_delta_pct": (mean - base_mean) / abs(base_mean) * 100.0 if base_mean else None,
+                        **_relative_change(run_kind, name, mean, base_mean),
                         # Confidence intervals that do not overlap: a difference the replicas support.
                         "significant": _separated(entry, base_entry),
                         # False: the two runs read different campus states (see "campus_state").
@@ -324,9 +325,66 @@ def compare_runs(runs: list[Run]) -> dict[str, Any]:
             for r in runs
         ],
         "campus_state": campus_state.comparison(runs),
+        "inputs": input_differences(runs),
         "metrics": metrics,
         "stats": list(THRESHOLD_STATS),
     }
+
+
+def _relative_change(kind: str, name: str, mean: float, base_mean: float) -> dict[str, Any]:
+    """The change of a mean against the baseline's: in % of the baseline, except for a share (a fraction or
+    a percentage), whose change is in percentage points (``mean_delta_points``; a share going from 10 % to
+    15 % is +5 points, not +50 %), and for a mean that crossed or left zero, whose change in % of the
+    baseline means nothing (None: read ``mean_delta`` in the metric's unit)."""
+    unit = catalogue.metric(kind, name).unit.strip()
+    share = unit.startswith("fraction") or unit == "%"
+    crossed = base_mean == 0 or (mean < 0 < base_mean) or (base_mean < 0 < mean)
+    return {
+        "mean_delta_pct": None if share or crossed else (mean - base_mean) / abs(base_mean) * 100.0,
+        "mean_delta_points": ((mean - base_mean) * (100.0 if unit.startswith("fraction") else 1.0))
+        if share
+        else None,
+    }
+
+
+def _flat(value: Any, path: str, out: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(value, dict) and value:
+        for key, v in value.items():
+            _flat(v, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
+        for i, v in enumerate(value):
+            _flat(v, f"{path}[{i}]", out)
+    else:
+        out[path] = value
+    return out
+
+
+def input_differences(runs: list[Run]) -> list[dict[str, Any]]:
+    """The inputs in which the runs differ, each as {"path", "label", "values"} (one value per run, None where
+    a run lacks it; the label from the titles of the kind's parameters, None where one has none): the campus date, the replicas, and each parameter by its path ("params.events[0].target_id"),
+    in the order the first run lists them. The seed only where some run has random replicas (more than
+    one): a deterministic run gives the same figures whatever its seed."""
+    flat = []
+    for r in runs:
+        row: dict[str, Any] = {"as_of": r.as_of.isoformat() if r.as_of else None, "replicas": r.replicas}
+        if any(x.replicas > 1 for x in runs):
+            row["seed"] = r.seed
+        flat.append(_flat(r.params or {}, "params", row))
+    paths = list(dict.fromkeys(p for row in flat for p in row))
+    out = []
+    for path in paths:
+        values = [row.get(path) for row in flat]
+        if any(v != values[0] for v in values[1:]):
+            label = _INPUT_LABELS.get(path) or (
+                param_label(runs[0].kind, path.removeprefix("params."))
+                if path.startswith("params.")
+                else None
+            )
+            out.append({"path": path, "label": label, "values": values})
+    return out
+
+
+_INPUT_LABELS = {"as_of": "Campus as of", "replicas": "Replicas", "seed": "Seed"}
 
 
 def _separated(a: dict, b: dict) -> bool | None:

@@ -31,8 +31,10 @@ from campus.models import (
     GPUModel,
     Job,
     LinkMedium,
+    MeasurementRollup,
     NodeModel,
     PowerDevice,
+    PrometheusSource,
     Rack,
     SwitchModel,
 )
@@ -41,7 +43,19 @@ from tests.conftest import client_for, make_user
 from tests.interchange.conftest import SMALL_SPEC
 
 # Shared by every campus (not copied by a branch), bookkeeping of branches, or how a campus was made (jobs).
-NOT_INVENTORY = {Campus, BranchBase, GPUModel, NodeModel, SwitchModel, LinkMedium, FailureRate, Job}
+# measurements are what the site shows, not its design: a branch (a what-if design) starts without them
+NOT_INVENTORY = {
+    Campus,
+    BranchBase,
+    GPUModel,
+    NodeModel,
+    SwitchModel,
+    LinkMedium,
+    FailureRate,
+    Job,
+    MeasurementRollup,
+    PrometheusSource,
+}
 
 
 def campus_app_models() -> list[type]:

@@ -129,3 +129,12 @@ def test_the_admin_refuses_a_grid_capacity_of_zero_on_the_field_with_the_apis_me
     assert form.is_valid(), form.errors
     form.save()
     assert Campus.objects.get(pk=campus.pk).grid_capacity_mw == 3.5
+
+
+def test_the_admin_saves_a_blank_price_overrides_field_as_no_override(rf, full_rack):
+    # a blank JSON field reads as None in a form; the column is NOT NULL and "no override" is {}
+    campus = full_rack.campus
+    form = campus_form(rf, campus, price_overrides="")
+    assert form.is_valid(), form.errors
+    form.save()
+    assert Campus.objects.get(pk=campus.pk).price_overrides == {}

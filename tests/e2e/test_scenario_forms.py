@@ -340,6 +340,15 @@ def test_a_result_page_says_what_happened_before_its_charts(planner_page, demo, 
     assert run["explanation"], "the API explains the run"
     shown = page.locator("[data-testid=run-explanation] li").all_inner_texts()
     assert shown == run["explanation"]
+    if kind == "liquid_cooling":
+        # the demo's CDU groups each carry one lost unit: the default fails both CDUs of hall B2-H2, by name
+        assert "the loss of CDUs B2-H2-CDU-01 and B2-H2-CDU-02" in shown[0]
+        assert [f["name"] for f in run["summary"]["details"]["failed"]] == ["B2-H2-CDU-01", "B2-H2-CDU-02"]
+    # a figure every replica agreed on is shown once, not as five equal statistics
+    for row in page.locator("[data-testid=summary-table] tbody tr[data-agreed=true]").all():
+        stats = run["summary"]["metrics"][row.get_attribute("data-metric")]
+        assert stats["p5"] == stats["p95"] == stats["mean"]
+        assert row.locator("td").count() == 3 and "same in every replica" in row.inner_text()
     # the words come before the first chart
     above = page.evaluate(
         """() => {
@@ -381,4 +390,60 @@ def test_a_result_page_says_what_happened_before_its_charts(planner_page, demo, 
     detail.scroll_into_view_if_needed()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     detail.screenshot(path=str(SCREENSHOTS / f"result-{kind}.png"))
+    watch.check()
+
+
+@pytest.fixture(scope="module")
+def runs_with_other_inputs(demo, django_db_blocker):
+    """Two finished power-capping runs that differ in their cap and their utilisation, written outside the
+    test's transaction (the live server reads them)."""
+    campus_id = demo["campus_id"]
+    with django_db_blocker.unblock():
+        base = _make_run(
+            campus_id,
+            "power_capping",
+            "E2E inputs base",
+            {"energy_saving_fraction": _stats(0.05, 0.001), "mean_it_mw": _stats(9.6558, 0.0)},
+            params={"caps": [{"cap_fraction": 0.8}], "utilization": 1.0, "duration_hours": 24.0},
+        )
+        other = _make_run(
+            campus_id,
+            "power_capping",
+            "E2E inputs other",
+            {"energy_saving_fraction": _stats(0.12, 0.001), "mean_it_mw": _stats(8.6523, 0.0)},
+            params={"caps": [{"cap_fraction": 0.7}], "utilization": 0.9, "duration_hours": 24.0},
+        )
+    return base, other
+
+
+def test_compare_lists_the_inputs_that_differ_and_a_shares_change_in_points(
+    planner_page, demo, runs_with_other_inputs
+):
+    page, watch = planner_page
+    campus_id = demo["campus_id"]
+    base, other = runs_with_other_inputs
+    page.goto(f"/campuses/{campus_id}/scenarios/")
+    for run_id in (base, other):
+        page.locator(f"[data-testid=run-row][data-run-id='{run_id}'] input[type=checkbox]").check()
+    page.click("[data-testid=compare-button]")
+    page.wait_for_selector("[data-testid=compare-view][data-ready=true]", timeout=60_000)
+    inputs = page.locator("[data-testid=compare-inputs]")
+    rows = inputs.locator("tbody tr")
+    # the cap and the utilisation differ; the length and the seed do not, so they are not listed
+    assert sorted(rows.nth(i).get_attribute("data-input") for i in range(rows.count())) == [
+        "params.caps[0].cap_fraction",
+        "params.utilization",
+    ]
+    cap = inputs.locator("tr[data-input='params.caps[0].cap_fraction']")
+    assert cap.locator("th").inner_text() == "Caps 1 · Cap (fraction of TDP)"  # the parameters' titles
+    assert [cap.locator("td").nth(i).inner_text() for i in range(2)] == ["0.8", "0.7"]
+    assert not any(RAW_NAME.search(t) for t in inputs.locator("tbody th").all_inner_texts())
+    # a share's change in percentage points (5 % -> 12 %), a power's in % of the baseline
+    table = page.locator("[data-testid=compare-table]")
+    saving = table.locator("tr[data-metric=energy_saving_fraction] [data-testid=delta]")
+    assert saving.inner_text().startswith("Δ +7 points")
+    it = table.locator("tr[data-metric=mean_it_mw] [data-testid=delta]")
+    assert it.inner_text().startswith("Δ −10 %")
+    page.locator("[data-testid=compare-inputs]").scroll_into_view_if_needed()
+    screenshot(page, "compare-inputs")
     watch.check()

@@ -106,6 +106,13 @@ def test_series_keys_read_as_words():
         == "GPU temperature (°C) — air-cooled, H100 SXM5 80GB, events 1, 3"
     )
     assert catalogue.series_label("liquid_cooling", "rack.12.gpu_temp_c") == "GPU temperature (°C) — rack 12"
+    # a building's draw over each chart interval: named in words, never "1.max_mw"
+    assert catalogue.series_label("power_dynamics", "building.1.max_mw") == (
+        "Building draw (MW) — building 1, highest"
+    )
+    assert (
+        catalogue.series_label("power_dynamics", "building.2.mw") == "Building draw (MW) — building 2, mean"
+    )
     assert catalogue.series_label("liquid_cooling", "coolant_temp_c") == "Coolant temperature (°C)"
 
 
@@ -132,7 +139,8 @@ def _explain(kind, snap, params, replicas=1):
 def test_a_cdu_lost_in_an_n_plus_1_group_is_explained_as_absorbed():
     # The partner CDU has 2.2x its own load of capacity: it carries the lost unit's heat, so the GPUs stay
     # at their steady temperature, 25 °C supply + 1,000 W / 25 W/K = 65 °C.
-    words, summary = _explain("liquid_cooling", campus(cdu_groups=True), {})
+    params = {"events": [{"kind": "cdu_loss", "target_id": 500}]}
+    words, summary = _explain("liquid_cooling", campus(cdu_groups=True), params)
     assert summary["metrics"]["min_cooling_fraction"]["mean"] == 1.0
     text = " ".join(words)
     assert "N+1" in text and "carry its heat" in text
@@ -222,7 +230,7 @@ def test_a_power_swing_is_explained_with_its_hand_figure_and_the_rule_it_breaks(
 
 
 def test_a_heat_wave_the_plants_carry_is_explained_as_such():
-    words, summary = _explain("heat_wave", campus(), {"days": 2, "temperature_rise_k": 3.0})
+    words, summary = _explain("heat_wave", campus(), {"start_day": 196, "days": 2, "temperature_rise_k": 3.0})
     assert summary["metrics"]["cooling_shortfall_hours"]["mean"] == 0.0
     assert words[0] == "The run warmed 2 days from day 196 of the campus's weather year by 3 K."
     assert "The plants rejected all the heat in every hour; no GPU throttled." in words

@@ -7,10 +7,13 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campus.analysis.facility.year import facility_year
 from campus.analysis.synthetic import synthetic_campus
 from campus.analysis.weather import reference_year, weather_of, with_heat_wave, year_from_dew_point
+from simulations.engine.catalogue import explain
 from simulations.engine.kinds import heat_wave
 from simulations.engine.kinds.heat_wave import model as hw
 from simulations.engine.params import ParamsError, validate_params
@@ -23,6 +26,8 @@ METRICS = {
     "peak_facility_mw",
     "max_pue",
     "water_m3",
+    "peak_facility_rise_mw",
+    "max_pue_rise",
 }
 
 
@@ -45,7 +50,34 @@ def result(snap, **params):
 def test_registered_deterministic_and_its_metrics():
     assert MODELS["heat_wave"] is heat_wave and heat_wave.DEFAULT_REPLICAS == 1
     assert hw.stochastic(validate_params("heat_wave", {})) is False
-    assert validate_params("heat_wave", {}).start_day == 196
+    assert validate_params("heat_wave", {}).start_day is None  # the campus's hottest stretch
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    hot_day=st.integers(1, 365),
+    bump_k=st.floats(0, 20),
+    days=st.integers(1, 30),
+)
+@settings(max_examples=25, deadline=None)
+def test_the_default_start_is_the_hottest_stretch_by_brute_force(seed, hot_day, bump_k, days):
+    temps = np.random.default_rng(seed).normal(15, 10, 365 * 24)
+    temps[(hot_day - 1) * 24 : hot_day * 24] += bump_k  # a hot day somewhere in the year
+    means = [temps[(d - 1) * 24 : (d - 1 + days) * 24].mean() for d in range(1, 366 - days + 1)]
+    best = hw.hottest_start_day(temps, days)
+    assert 1 <= best <= 366 - days
+    assert means[best - 1] == pytest.approx(max(means), abs=1e-9)
+
+
+def test_without_a_start_day_the_wave_falls_on_the_campuss_hottest_days_and_says_so(campus):
+    # Phoenix's reference year: the hottest 5 days start on day 196 (mid-July); Singapore's warmest month is
+    # May (its station normals), where its hottest stretch starts, not in July.
+    plan, r = result(campus, days=5)
+    assert plan.start_day == hw.hottest_start_day(reference_year("phoenix-us").dry_bulb_c, 5) == 196
+    assert r.details == {"start_day": 196}
+    assert 121 <= hw.hottest_start_day(reference_year("singapore-sg").dry_bulb_c, 5) <= 151
+    words = explain("heat_wave", {"metrics": r.metrics, "details": r.details}, {"days": 5})
+    assert words[0].startswith("The run warmed 5 days from day 196, the hottest 5 days of the campus's")
 
 
 def test_a_roomy_plant_on_a_normal_week_costs_nothing(campus):
@@ -166,3 +198,19 @@ def test_hours_the_gpus_shut_down_are_counted(campus):
     # and the 1.5 MW plant of the throttling test shuts nothing down that it could throttle
     _, r = result(with_plants(campus, "dry-cooler", 1500.0), temperature_rise_k=4.0, days=2)
     assert r.metrics["shutdown_hours"] == int((r.series["gpu_power_fraction"] == 0).sum())
+
+
+def test_the_wave_is_measured_against_the_same_days_without_it(campus):
+    # The rise is the difference of two runs of the model: the wave's and the same days at +0 K.
+    _, hot = result(campus, start_day=196, days=3, temperature_rise_k=6.0)
+    _, calm = result(campus, start_day=196, days=3, temperature_rise_k=0.0)
+    assert hot.metrics["peak_facility_rise_mw"] == pytest.approx(
+        hot.metrics["peak_facility_mw"] - calm.metrics["peak_facility_mw"]
+    )
+    assert hot.metrics["max_pue_rise"] == pytest.approx(hot.metrics["max_pue"] - calm.metrics["max_pue"])
+    assert hot.metrics["peak_facility_rise_mw"] > 0
+    assert calm.metrics["peak_facility_rise_mw"] == 0.0 and calm.metrics["max_pue_rise"] == 0.0
+    words = explain(
+        "heat_wave", {"metrics": hot.metrics, "details": hot.details}, {"temperature_rise_k": 6.0}
+    )
+    assert any(w.startswith("Against the same days without the wave, it added ") for w in words)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -10,8 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campus.analysis.heat import heat_map
 from campus.analysis.snapshot import CoolingUnitSnap
+from simulations.engine.catalogue import explain
 from simulations.engine.job import cap_throughput_fraction
+from simulations.engine.kinds import liquid_cooling
+from simulations.engine.kinds.liquid_cooling.plan import uncovered_cdus
+from simulations.engine.params import validate_params
 from simulations.engine.rc import rc_temperature
 from simulations.engine.runner import prepare, run_replica
 from tests.engine.builders import campus
@@ -94,9 +100,55 @@ def test_a_pump_loss_throttles_to_the_heat_the_reduced_flow_removes():
 
 
 def test_a_redundancy_group_with_spare_capacity_absorbs_a_lost_cdu():
-    r = run_replica("liquid_cooling", campus(cdu_groups=True), {}, seed=1)
+    r = run_replica("liquid_cooling", campus(cdu_groups=True), {"events": [{"target_id": 500}]}, seed=1)
     assert "time_to_throttle_s" not in r.metrics
     assert r.metrics["max_gpu_temp_c"] == pytest.approx(25 + 1000 / G_LIQ)
+
+
+def test_with_every_single_loss_covered_the_default_cdu_loss_fails_a_whole_group_and_names_it():
+    # Each pair of CDUs backs each other up with 2.2x its load of capacity: one loss is covered (above), so
+    # the smallest set a group cannot cover is a whole pair; both pairs carry as many GPUs, the lower ids win.
+    default = run_replica("liquid_cooling", campus(cdu_groups=True), {}, seed=1)
+    events = [{"kind": "cdu_loss", "target_id": t} for t in (500, 501)]
+    explicit = run_replica("liquid_cooling", campus(cdu_groups=True), {"events": events}, seed=1)
+    assert [(f["id"], f["name"]) for f in default.details["failed"]] == [(500, "CDU-0"), (501, "CDU-1")]
+    assert default.details["default_set"] is True
+    assert default.metrics == explicit.metrics
+    assert default.metrics["min_cooling_fraction"] == pytest.approx(0.03)  # the residual: no flow at all
+    words = explain("liquid_cooling", {"metrics": default.metrics, "details": default.details}, {})
+    assert words[0] == "The run simulated the loss of CDUs CDU-0 and CDU-1, starting 5 min in."
+    assert "smallest set" in words[1]
+
+
+def _covered(snap, lost: set[int]) -> bool:
+    """The cover rule written out: the group's other units' spare carries the lost units' heat."""
+    load = heat_map(snap).unit_kw
+    (group,) = {(u.hall_id, u.group) for u in snap.cooling_units if u.id in lost}
+    peers = [u for u in snap.cooling_units if (u.hall_id, u.group) == group]
+    heat = sum(load.get(i, 0.0) for i in lost)
+    return heat <= sum(u.capacity_kw - load.get(u.id, 0.0) for u in peers if u.id not in lost) + 1e-9
+
+
+@given(factors=st.lists(st.floats(1.0, 4.0), min_size=4, max_size=4))
+@settings(max_examples=30, deadline=None)
+def test_the_default_cdu_set_is_the_smallest_uncovered_one_by_brute_force(factors):
+    snap = campus(racks=16, cdu_groups=True)
+    load = heat_map(snap).unit_kw
+    units = tuple(
+        replace(u, capacity_kw=load[u.id] * f) for u, f in zip(snap.cooling_units, factors, strict=True)
+    )
+    snap = replace(snap, cooling_units=units)
+    gpus = {u.id: 1 for u in units}
+    chosen = uncovered_cdus(snap, gpus, heat_map(snap).unit_kw)
+    subsets = [
+        set(c)
+        for k in range(1, 3)
+        for pair in ((500, 501), (502, 503))
+        for c in itertools.combinations(pair, k)
+    ]
+    smallest = min(len(s) for s in subsets if not _covered(snap, s))
+    assert not _covered(snap, set(chosen))
+    assert len(chosen) == smallest
 
 
 def test_the_chiller_restart_time_extends_the_outage():
@@ -403,3 +455,13 @@ def test_lost_gpu_hours_never_exceed_gpus_times_the_window(
     }
     m = run_replica("liquid_cooling", campus(racks=16), params, seed=seed).metrics
     _balance(m, 512, 2.0)
+
+
+def test_a_run_without_events_is_deterministic_and_one_with_events_is_not():
+    # Only an interruption's place in the checkpoint cycle is random; with no event nothing interrupts.
+    quiet = validate_params("liquid_cooling", {"events": []})
+    assert liquid_cooling.stochastic(quiet) is False
+    assert liquid_cooling.stochastic(validate_params("liquid_cooling", {})) is True
+    a = run_replica("liquid_cooling", campus(), {"events": []}, seed=1)
+    b = run_replica("liquid_cooling", campus(), {"events": []}, seed=2)
+    assert a.metrics == b.metrics

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from simulations.engine.params import KINDS, ParamsError, default_params, params_json_schema, validate_params
+from simulations.engine.params import (
+    KINDS,
+    ParamsError,
+    default_params,
+    param_label,
+    params_json_schema,
+    validate_params,
+)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -78,3 +85,20 @@ def test_json_schema_lists_every_default_parameter(kind):
     schema = params_json_schema(kind)
     assert set(schema["properties"]) == set(default_params(kind))
     assert schema.get("additionalProperties") is False
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "label"),
+    [
+        ("power_capping", "caps[0].cap_fraction", "Caps 1 · Cap (fraction of TDP)"),
+        ("power_capping", "schedule[0].caps[1].cap_w", "Cap schedule 1 · Caps 2 · Cap (W per GPU)"),
+        ("liquid_cooling", "events[1].target_id", "Cooling events 2 · Unit or plant"),
+        # a field of one option of the tagged union of events
+        ("liquid_cooling", "events[0].supply_rise_k", "Cooling events 1 · Supply temperature rise (K)"),
+        ("liquid_cooling", "job.checkpoint_interval_minutes", "Training job · Checkpoint interval (min)"),
+        ("heat_wave", "start_day", "First day (day of the year)"),
+        ("heat_wave", "no_such_field", None),
+    ],
+)
+def test_a_parameter_path_is_labelled_by_the_titles_its_kind_declares(kind, path, label):
+    assert param_label(kind, path) == label

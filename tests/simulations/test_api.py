@@ -32,7 +32,7 @@ def test_kinds_list_every_kind_with_schema_and_defaults(viewer_client):
 @pytest.mark.parametrize("kind", KINDS)
 def test_planner_creates_a_scenario_of_every_kind_with_empty_params(planner_client, campus, kind):
     if kind == "liquid_cooling":
-        add_cdu(campus)  # the default event is the loss of the unit carrying the most GPUs
+        add_cdu(campus)  # the default event is the loss of a unit its redundancy group cannot cover
     response = planner_client.post(
         "/api/scenarios/", {"campus": campus.pk, "kind": kind, "name": f"{kind} baseline", "params": {}}
     )
@@ -289,6 +289,30 @@ def test_compare_puts_summaries_side_by_side_with_differences(viewer_client, sce
     o_mean = other.summary["metrics"]["useful_gpu_hours"]["mean"]
     assert hours[1]["vs_baseline"]["mean_delta"] == pytest.approx(o_mean - b_mean)
     assert hours[1]["vs_baseline"]["mean_delta_pct"] == pytest.approx((o_mean - b_mean) / b_mean * 100)
+
+
+def test_compare_names_the_inputs_that_differ_and_gives_a_share_in_points(viewer_client, scenario, campus):
+    base = finished_run(scenario, replicas=3, seed=1)
+    longer = Scenario.objects.create(
+        campus=campus, kind="failure_cascade", name="ten days", params={"duration_days": 10}
+    )
+    other = finished_run(longer, replicas=3, seed=2)
+    body = viewer_client.get(f"/api/runs/compare/?ids={base.pk},{other.pk}").json()
+    inputs = {row["path"]: row["values"] for row in body["inputs"]}
+    assert inputs["params.duration_days"] == [base.params["duration_days"], 10]
+    assert inputs["seed"] == [1, 2]  # random replicas: the seed is an input that matters
+    labels = {row["path"]: row["label"] for row in body["inputs"]}
+    assert labels["params.duration_days"] == "Duration (d)"  # the parameter's title, not its key
+    assert labels["seed"] == "Seed"
+    assert "replicas" not in inputs and "as_of" not in inputs
+    # ETTR is a share: its change is in percentage points, never in % of the baseline
+    b_mean = base.summary["metrics"]["ettr"]["mean"]
+    o_mean = other.summary["metrics"]["ettr"]["mean"]
+    ettr = body["metrics"]["ettr"][1]["vs_baseline"]
+    assert ettr["mean_delta_pct"] is None
+    assert ettr["mean_delta_points"] == pytest.approx((o_mean - b_mean) * 100)
+    hours = body["metrics"]["useful_gpu_hours"][1]["vs_baseline"]
+    assert hours["mean_delta_points"] is None
 
 
 @pytest.mark.parametrize("query", ["", "ids=1", "ids=a,b", "ids=1,1"])

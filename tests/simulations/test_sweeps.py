@@ -142,7 +142,7 @@ def test_whole_number_parameters_take_only_whole_values_from_a_range():
 
 
 def test_a_point_valid_value_by_value_but_not_together_is_refused():
-    # Each value alone fits the default start day (196); day 360 with 7 days runs past the year's end.
+    # Each value alone fits (no start day: the hottest stretch); day 360 with 7 days runs past the year's end.
     with pytest.raises(sweeps.SweepError) as exc:
         sweeps.normalise(
             "heat_wave",

@@ -258,3 +258,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Measurements (docs/live.md): how long the twin keeps its rollups, and the Prometheus server it syncs from
+# (credentials are never echoed by the API).
+TWIN_MEASUREMENT_RETENTION_DAYS = int(os.environ.get("TWIN_MEASUREMENT_RETENTION_DAYS", "35"))
+TWIN_MEASUREMENT_DAILY_RETENTION_DAYS = int(os.environ.get("TWIN_MEASUREMENT_DAILY_RETENTION_DAYS", "400"))
+TWIN_PROMETHEUS_URL = os.environ.get("TWIN_PROMETHEUS_URL", "")
+TWIN_PROMETHEUS_TOKEN = os.environ.get("TWIN_PROMETHEUS_TOKEN", "")

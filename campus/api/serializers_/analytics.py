@@ -165,7 +165,26 @@ class FloorMapQuerySerializer(StrictQueryMixin, AsOfQuery):
     )
 
 
-class PowerChainQuerySerializer(StrictQueryMixin, AsOfQuery):
+class BasisQuery(serializers.Serializer):
+    """Headroom on design load or on measured peak (docs/live.md, "Headroom on measured peak")."""
+
+    basis = serializers.ChoiceField(
+        choices=[("design", "design"), ("measured", "measured")],
+        required=False,
+        default="design",
+        help_text="`design`: the racks' modelled load; `measured`: each measured rack at its measured peak "
+        "(highest 5-minute mean of the last 30 days held) plus `margin`, the others at their modelled load.",
+    )
+    margin = serializers.FloatField(
+        required=False,
+        default=0.10,
+        min_value=0.0,
+        max_value=2.0,
+        help_text="With basis=measured: the fraction added to each measured peak (default 0.10).",
+    )
+
+
+class PowerChainQuerySerializer(StrictQueryMixin, BasisQuery, AsOfQuery):
     rack = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
 
 
@@ -267,7 +286,7 @@ class RedundancySerializer(serializers.Serializer):
     )
 
 
-class StrandedQuerySerializer(StrictQueryMixin, AsOfQuery):
+class StrandedQuerySerializer(StrictQueryMixin, BasisQuery, AsOfQuery):
     racks = serializers.BooleanField(required=False, default=False, help_text="Include one row per rack.")
 
 

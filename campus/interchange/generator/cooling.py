@@ -31,6 +31,7 @@ from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.facility.rejection import air_chiller_cop
 from campus.analysis.facility.year import hottest_hour_fraction as plant_hottest_hour_fraction
 from campus.analysis.facility.year import water_temps_c
+from campus.analysis.plant_layout import COOLING_FOOTPRINT_M
 from campus.analysis.weather import reference_year
 from campus.interchange.generator.builder import Builder
 from campus.interchange.generator.common import (
@@ -48,6 +49,8 @@ from campus.interchange.generator.common import (
     r3,
 )
 from campus.interchange.spec_snapshot import spec_snapshot
+
+UNIT_GAP_M = 0.4  # between two cooling units side by side in the service zone (a service clearance; estimate)
 
 
 @dataclass
@@ -219,8 +222,13 @@ def hall_units(
         liquid = kind == "cdu"
         # CDUs along the far wall, CRAHs in front of them, both in the service zone
         y = hall["length_m"] - SERVICE_ZONE_M * (0.25 if liquid else 0.75)
-        step = hall["width_m"] / (n + 1)
+        # evenly along the hall, as many to a line as stand side by side with a gap (the map's footprint); more
+        # lines towards the rows when one does not hold them all
+        width, depth = COOLING_FOOTPRINT_M[kind]
+        per_line = max(1, min(n, int(hall["width_m"] // (width + UNIT_GAP_M)) - 1))
+        step = hall["width_m"] / (per_line + 1)
         for u, name in enumerate(names):
+            line, at = divmod(u, per_line)
             row: Row = {
                 "name": name,
                 "kind": kind,
@@ -232,8 +240,8 @@ def hall_units(
                 "return_temp_c": b.liquid_loop_c()[1] if liquid else 40.0,
                 "flow_lpm": r3(capacity * cat.default_value("coolant_flow_lpm_per_kw")) if liquid else 0.0,
                 "group": group,
-                "x_m": r3(step * (u + 1)),
-                "y_m": r3(y),
+                "x_m": r3(step * (at + 1) - (width / 2 if per_line < n else 0.0)),
+                "y_m": r3(y - line * (depth + UNIT_GAP_M)),
             }
             if supplies:
                 row["power_device"] = supplies[0]

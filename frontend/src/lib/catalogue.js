@@ -49,6 +49,11 @@ export function metricLabel(kind, name) {
   return withUnit(relabel(m.label, m.unit), metricShown(kind, name).unit);
 }
 
+/** A kind as people name it ("Liquid cooling loss"), never its key; after loadCatalogue. @param {string} kind */
+export function kindLabel(kind) {
+  return byKind.get(kind)?.label ?? f.label(kind);
+}
+
 /** @param {string} kind @param {string} name */
 export function causeLabel(kind, name) {
   return byKind.get(kind)?.causes?.[name] ?? f.label(name);

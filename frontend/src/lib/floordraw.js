@@ -15,6 +15,7 @@ import {
 } from "./floorgeometry.js";
 
 /** @typedef {import("./floormap.js").FloorMap} FloorMap */
+const ROW_END = new Set(["pdu", "rpp", "busway"]);
 /** @typedef {import("./floorgeometry.js").View} View */
 
 /**
@@ -231,9 +232,10 @@ export function drawPlantLabels(map, ctx, view, scale) {
     // The name when it fits, else the kind's code, else nothing.
     const text = [wpx > 90 ? p.name : null, name, code].find((t) => t && ctx.measureText(t).width <= wpx - 4);
     if (text && hpx >= 12) ctx.fillText(text, sx, sy);
-    else if (code) {
+    else if (code && !ROW_END.has(p.kind)) {
       // Too small to hold even its code (a CDU or CRAH a metre across): the code just below it, in the
-      // map's text colour, so no unit is an unlabelled square; never over another such code.
+      // map's text colour, so no unit is an unlabelled square; never over another such code. Not for a row's
+      // end PDU: below it is the next row (the key names the grey block at each row's end).
       const y = (p.y + p.h - map.oy) * scale + 7;
       const half = ctx.measureText(code).width / 2 + 2;
       if (below.some((b) => Math.abs(b.y - y) < 11 && sx + half > b.x0 && sx - half < b.x1)) continue;

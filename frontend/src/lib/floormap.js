@@ -16,6 +16,8 @@ import {
 } from "./floordraw.js";
 import { AGGREGATE_BELOW_PX, boundsOf, buildGrid, clamp, plantNear, rackNear } from "./floorgeometry.js";
 import { wireInput } from "./floorinput.js";
+import { aislesOf, rackFronts, rowsOf } from "./floorplan.js";
+import { drawFloorPlan, drawFronts, drawPlanLabels, drawScaleAndNorth } from "./floorplandraw.js";
 
 export { kindCode, plantStyle, textOn } from "./floorgeometry.js";
 
@@ -26,6 +28,7 @@ const MAX_SCALE = 400;
 /** @typedef {import("./floorgeometry.js").Rect} Rect */
 /** @typedef {import("./floorgeometry.js").Rack} Rack */
 /** @typedef {import("./floorgeometry.js").PlantItem} PlantItem */
+/** @typedef {import("./floorplan.js").Row} Row */
 /**
  * A building or hall drawn under the racks.
  * @typedef {Rect & {level: "building" | "hall", label?: string, name?: string, id?: number}} Outline
@@ -96,6 +99,16 @@ export class FloorMap {
      * @type {(Rect & {level: string, id?: number, text: string})[]}
      */
     this.labels = [];
+    /** Rows of racks (floorplan.js), the aisles between them, each rack's front. @type {Row[]} */
+    this.rows = [];
+    /** @type {import("./floorplan.js").Aisle[]} */
+    this.aisles = [];
+    /** @type {import("./floorplan.js").Row["front"][]} */
+    this.fronts = [];
+    /** Row labels and tile coordinates written by the last frame, canvas CSS px (for the tests). @type {any[]} */
+    this.planLabels = [];
+    /** The scale bar of the last frame. @type {{metres: number, px: number, text: string} | null} */
+    this.scaleBarInfo = null;
     this.resize();
     wireInput(this);
     this.draw(); // an opaque canvas starts black: paint the background before the racks arrive
@@ -323,7 +336,9 @@ export class FloorMap {
     };
 
     drawFloors(this, ctx, view, scale);
+    drawFloorPlan(this, ctx, view, scale);
     drawRacks(this, ctx, view, scale);
+    drawFronts(this, ctx, view, scale);
     drawPlant(this, ctx, view, scale);
     drawHighlight(this, ctx, scale);
     drawPaths(this, ctx, scale);
@@ -336,6 +351,8 @@ export class FloorMap {
     drawOutlineLabels(this, ctx, view, scale);
     drawPlantLabels(this, ctx, view, scale);
     if (scale >= 28) drawRackLabels(this, ctx, view, scale);
+    drawPlanLabels(this, ctx, view, scale);
+    drawScaleAndNorth(this, ctx, scale);
 
     this.lastFrameMs = performance.now() - t0;
     if (this.firstPaint === null && this.racks.length) {
@@ -346,9 +363,12 @@ export class FloorMap {
 
   // ------------------------------------------------------------------ internals
 
-  /** Rebuild the hover grid after racks moved. */
+  /** Rebuild the hover grid, the rows and their aisles after racks moved. */
   rebuildGrid() {
     this.grid = buildGrid(this.racks);
+    this.rows = rowsOf(this.racks);
+    this.aisles = aislesOf(this.rows);
+    this.fronts = rackFronts(this.racks, this.rows);
   }
 
   /** Size the canvas to its box; true when that changed (or cleared) it. */

@@ -3,6 +3,8 @@
 import { api, qs } from "./api.js";
 import { clear, el } from "./dom.js";
 import * as f from "./format.js";
+import { kindLabel, loadCatalogue } from "./catalogue.js";
+import { runTitle } from "./units.js";
 
 const FETCH_CONCURRENCY = 6;
 
@@ -42,13 +44,17 @@ export class Replay {
   }
 
   async init(runId) {
-    const page = await api.get(
-      `/api/runs/${qs({ campus: this.state.campusId, status: "succeeded", ordering: "-created", limit: 100 })}`,
-    );
+    const [page] = await Promise.all([
+      api.get(
+        `/api/runs/${qs({ campus: this.state.campusId, status: "succeeded", ordering: "-created", limit: 100 })}`,
+      ),
+      loadCatalogue(),
+    ]);
     const finished = page.results ?? page;
     clear(this.ui.select).append(el("option", { value: "" }, finished.length ? "No run" : "No finished runs yet"));
     for (const r of finished) {
-      this.ui.select.append(el("option", { value: r.id }, `#${r.id} ${r.scenario_name ?? ""} · ${r.kind ?? ""}`));
+      // "Run 12 · CDU loss · Liquid cooling loss": named as everywhere else, the kind by its label, not its key
+      this.ui.select.append(el("option", { value: r.id }, `${runTitle(r)}${r.kind ? ` · ${kindLabel(r.kind)}` : ""}`));
     }
     if (runId && finished.some((r) => r.id === runId)) {
       this.ui.select.value = String(runId);

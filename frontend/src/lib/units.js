@@ -23,11 +23,14 @@ const SHOWN_AS = {
   kWh: { unit: "MWh", factor: 1e-3 },
   MWh: { unit: "MWh", factor: 1 },
   GWh: { unit: "MWh", factor: 1e3 },
+  // water: a heat wave's hourly series (L) beside its total (m³)
+  L: { unit: "m³", factor: 1e-3 },
+  "m³": { unit: "m³", factor: 1 },
 };
 
 /**
  * The unit a value recorded in `unit` is shown in, and the factor that converts it: "kW" -> MW × 0.001,
- * "fraction" (or "fraction of …") -> % × 100; any other unit as it is.
+ * "fraction" (or "fraction of …") -> % × 100, "L" -> m³ × 0.001; any other unit as it is.
  * @param {string | null | undefined} unit
  * @returns {Shown}
  */

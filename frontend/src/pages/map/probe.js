@@ -36,6 +36,21 @@ export function exposeForTests(page) {
         height: o.h * page.map.scale,
       }));
     },
+    /**
+     * The floor plan of the scene and of the last frame: rows, aisles, row labels and tile coordinates written,
+     * the scale bar (metres and px) and the canvas size.
+     */
+    get plan() {
+      const m = page.map;
+      return {
+        rows: m.rows.map((r) => ({ label: r.label, hall: r.hall, front: r.front, racks: r.racks })),
+        aisles: m.aisles.map((a) => ({ kind: a.kind, contained: a.contained, hall: a.hall, w: a.w, h: a.h })),
+        labels: m.planLabels.map((l) => ({ text: l.text, kind: l.kind })),
+        scaleBar: m.scaleBarInfo,
+        scale: m.scale,
+        canvas: { width: m.width, height: m.height },
+      };
+    },
     /** The building and hall names the last frame wrote, boxes in viewport CSS pixels. */
     get labels() {
       const box = page.map.canvas.getBoundingClientRect();

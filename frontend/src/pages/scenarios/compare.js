@@ -7,7 +7,7 @@ import { destroyCharts, timeChart } from "../../lib/charts.js";
 import { prioritise, seriesFor } from "./shared.js";
 import { loadCatalogue, metricInfo, metricLabel, metricNumber, seriesTitle } from "../../lib/catalogue.js";
 import { deltaText, runTitle } from "../../lib/units.js";
-import { inputDifferences, inputText } from "../../lib/inputs.js";
+import { inputDifferences, inputLabel, inputText } from "../../lib/inputs.js";
 
 export async function compareRuns(page, ids) {
   const box = $("compare-view");
@@ -47,7 +47,7 @@ export async function compareRuns(page, ids) {
           "neither better nor worse.",
       ),
       campusStateNote(data.campus_state),
-      inputsTable(data.runs),
+      inputsTable(data.runs, data.inputs),
     );
     const table = el(
       "table",
@@ -146,9 +146,15 @@ function campusStateNote(state) {
 }
 
 // The inputs in which the runs differ (parameters, replicas, seed, campus date), so a difference in the
-// results can be read against its cause.
-function inputsTable(runs) {
-  const rows = inputDifferences(runs);
+// results can be read against its cause: the API's list (which leaves out the seed of deterministic runs), or
+// worked out here from the runs' inputs for an answer without one.
+function inputsTable(runs, inputs) {
+  const rows = Array.isArray(inputs)
+    ? inputs.map((/** @type {{path: string, label?: string | null, values: unknown[]}} */ r) => ({
+        ...r,
+        label: r.label || inputLabel(r.path),
+      }))
+    : inputDifferences(runs);
   if (!rows.length)
     return el("p", { class: "muted small", "data-testid": "compare-inputs" }, "The runs have the same inputs.");
   return el(

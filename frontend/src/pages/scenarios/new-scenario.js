@@ -12,9 +12,11 @@ import { SweepSection } from "./sweep.js";
 const KIND_HELP = {
   power_capping: "Cap GPU power; see energy, cost and throughput.",
   grid_limit: "Cut the grid connection for a while; cap, pause, ride through or start generators.",
-  liquid_cooling: "Lose a CDU, pump or chiller; watch temperatures and throttling.",
+  liquid_cooling: "Lose CDUs beyond their N+1, a pump or a chiller; watch temperatures and throttling.",
   failure_cascade: "Failures over weeks; job interruptions, recovery and ETTR.",
   power_dynamics: "Training power swings at 100 ms; ramps, oscillations, smoothing and storage against grid rules.",
+  heat_wave: "Warm the campus's hottest days; see the plants' margin, PUE, water and throttling.",
+  training_step: "A published model's step time on the campus's GPUs and fabric; MFU and where scaling stops.",
 };
 
 export async function loadKinds(page) {

@@ -81,6 +81,16 @@ function summaryTable(kind, metrics, testid = "summary-table") {
         const s = metrics[name] ?? {};
         const v = (x) => metricNumber(kind, name, x);
         const info = metricInfo(kind, name);
+        // Replicas that all gave this figure: it is shown once, not as five equal statistics.
+        const agreed = s.p5 != null && s.p5 === s.p95 && s.p5 === s.mean;
+        if (agreed)
+          return el(
+            "tr",
+            { "data-metric": name, "data-agreed": "true" },
+            el("td", { title: info.description || null }, metricLabel(kind, name)),
+            el("td", { class: "num" }, v(s.mean)),
+            el("td", { colspan: 4, class: "muted small" }, "the same in every replica"),
+          );
         return el(
           "tr",
           { "data-metric": name },

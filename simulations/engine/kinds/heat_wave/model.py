@@ -6,14 +6,14 @@ What it takes, returns and why it does or does not use SimPy: the package's docs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from campus.analysis.facility import with_typed_pue
 from campus.analysis.facility.year import facility_year
 from campus.analysis.snapshot import CampusSnapshot
-from campus.analysis.weather import weather_of, with_heat_wave
+from campus.analysis.weather import DAYS_PER_YEAR, weather_of, with_heat_wave
 from simulations.engine.fields import ParamsError
 from simulations.engine.job import cap_throughput_fraction
 from simulations.engine.kinds.heat_wave.params import HeatWaveParams
@@ -27,6 +27,7 @@ FRACTION_STEPS = 33  # power fractions on the grid from TDP down to the minimum 
 @dataclass(frozen=True)
 class HeatWavePlan:
     params: HeatWaveParams
+    start_day: int  # the wave's first day: the parameter's, or the campus's hottest stretch
     dry_bulb_c: np.ndarray  # the wave's hours
     wet_bulb_c: np.ndarray
     fractions: np.ndarray  # (F,) GPU power fractions, descending, the last = the minimum cap
@@ -38,6 +39,8 @@ class HeatWavePlan:
     off_it_mw: np.ndarray
     off_water_l: np.ndarray
     pace_at: np.ndarray  # (F,) the job's pace at each fraction
+    # the same days without the wave (None when the wave adds nothing): what the wave itself changed
+    baseline: HeatWavePlan | None = None
 
 
 def stochastic(params: HeatWaveParams) -> bool:
@@ -45,14 +48,33 @@ def stochastic(params: HeatWaveParams) -> bool:
     return False
 
 
+def hottest_start_day(dry_bulb_c: np.ndarray, days: int) -> int:
+    """The first day (1 = 1 January) of the ``days`` whole days, ending by day 365, with the highest mean dry
+    bulb: where a heat wave hurts most on this campus, in its own summer whatever its hemisphere."""
+    last = min(DAYS_PER_YEAR * 24, dry_bulb_c.size)
+    daily = np.asarray(dry_bulb_c[:last], dtype=float).reshape(-1, 24).sum(axis=1)
+    sums = np.convolve(daily, np.ones(days), mode="valid")  # sums[i]: days i+1 .. i+days
+    return int(np.argmax(sums)) + 1
+
+
 def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     p = params
+    weather = weather_of(snap)
+    start = p.start_day if p.start_day is not None else hottest_start_day(weather.dry_bulb_c, p.days)
+    plan = _plan(snap, p, weather, start, p.temperature_rise_k)
+    if p.temperature_rise_k > 0:
+        plan = replace(plan, baseline=_plan(snap, p, weather, start, 0.0))
+    return plan
+
+
+def _plan(snap: CampusSnapshot, p: HeatWaveParams, weather, start: int, rise_k: float) -> HeatWavePlan:
+    """The plan of the wave's days warmed by ``rise_k``."""
     try:
-        year = with_heat_wave(weather_of(snap), p.start_day, p.days, p.temperature_rise_k)
+        year = with_heat_wave(weather, start, p.days, rise_k)
     except ValueError as exc:
         field, _, message = str(exc).partition(": ")
         raise ParamsError([{"field": field, "message": message}]) from None
-    window = slice((p.start_day - 1) * 24, (p.start_day - 1 + p.days) * 24)
+    window = slice((start - 1) * 24, (start - 1 + p.days) * 24)
     db, wb = year.dry_bulb_c[window], year.wet_bulb_c[window]
     gpus = {slug: snap.gpus[slug] for r in snap.racks for slug in snap.rack_gpus(r)}
     floor = max((g.min_cap_fraction for g in gpus.values()), default=0.5)
@@ -67,6 +89,7 @@ def prepare(snap: CampusSnapshot, params: HeatWaveParams) -> HeatWavePlan:
     )
     return HeatWavePlan(
         params=p,
+        start_day=start,
         dry_bulb_c=db,
         wet_bulb_c=wb,
         fractions=fractions,
@@ -110,6 +133,20 @@ def _at(grid: np.ndarray, position: np.ndarray) -> np.ndarray:
 
 def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
     """Deterministic: the seed is accepted for a uniform interface and not used."""
+    metrics, series = _figures(plan)
+    # what the wave itself changed: against the same days of the campus's weather without it
+    base = _figures(plan.baseline)[0] if plan.baseline is not None else metrics
+    metrics["peak_facility_rise_mw"] = metrics["peak_facility_mw"] - base["peak_facility_mw"]
+    metrics["max_pue_rise"] = metrics["max_pue"] - base["max_pue"]
+    if progress:
+        progress(1.0)
+    # the wave's first day, chosen from the campus's weather when the parameters left it empty
+    details = {"start_day": plan.start_day}
+    return ReplicaResult(metrics=metrics, series=series, events=len(series["t_hours"]), details=details)
+
+
+def _figures(plan: HeatWavePlan) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """The wave's metrics and series on one plan."""
     fraction, position, on = throttle(plan)
     facility = np.where(on, _at(plan.facility_mw, position), plan.off_facility_mw)
     it = np.where(on, _at(plan.it_mw, position), plan.off_it_mw)
@@ -119,8 +156,6 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         pue = np.where(it > 0, facility / np.where(it > 0, it, 1.0), np.nan)
     shortfall = plan.margin_mw[0] < 0.0
     hours = facility.size
-    if progress:
-        progress(1.0)
     metrics = {
         "cooling_shortfall_hours": float(shortfall.sum()),
         "shutdown_hours": float((~on).sum()),
@@ -140,4 +175,4 @@ def run(plan: HeatWavePlan, seed: int, progress: Progress | None = None) -> Repl
         "gpu_power_fraction": fraction,
         "throughput_fraction": pace,
     }
-    return ReplicaResult(metrics=metrics, series=series, events=hours)
+    return metrics, series

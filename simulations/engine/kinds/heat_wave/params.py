@@ -10,9 +10,11 @@ from simulations.engine.fields import ParamsBase
 class HeatWaveParams(ParamsBase):
     """A heat wave over the campus's weather year (docs/scenarios.md, heat_wave)."""
 
-    # Day of the year the wave starts, 1 = 1 January; 196 = 15 July (northern summer).
-    start_day: int = Field(196, ge=1, le=365, title="First day (day of the year)")
-    """Day of the year the wave starts: 1 = 1 January, 196 = 15 July (northern summer)."""
+    # Day of the year the wave starts, 1 = 1 January; empty: the campus's hottest stretch of ``days`` days, so
+    # a wave in the southern hemisphere falls in its summer too.
+    start_day: int | None = Field(None, ge=1, le=365, title="First day (day of the year)")
+    """Day of the year the wave starts (1 = 1 January, 196 = 15 July); empty: the first day of the hottest
+    ``days`` days of the campus's weather year (highest mean dry bulb)."""
     days: int = Field(5, ge=1, le=365, title="Length (days)")
     """How many days the wave lasts; it must end by day 365."""
     # Added to the dry bulb of every hour of the wave; the air keeps its moisture (dew point).

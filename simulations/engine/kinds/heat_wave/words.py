@@ -24,6 +24,18 @@ METRICS: dict[str, Metric] = {
         False,
     ),
     "max_pue": M("Highest hourly PUE", "", "Facility power over IT power in the worst hour.", False),
+    "peak_facility_rise_mw": M(
+        "Peak facility power added by the wave",
+        "MW",
+        "Peak facility power less that of the same days of the campus's weather without the wave.",
+        False,
+    ),
+    "max_pue_rise": M(
+        "Highest hourly PUE added by the wave",
+        "",
+        "Highest hourly PUE less that of the same days without the wave.",
+        False,
+    ),
     "water_m3": M("Water", "m³", "Make-up water of the evaporative plant over the wave.", False),
     # series
     "dry_bulb_c": M("Dry-bulb temperature", "°C", "Outdoor air temperature with the wave added.", None),
@@ -40,10 +52,15 @@ METRICS: dict[str, Metric] = {
 
 
 def explain(s: Summary, p: HeatWaveParams) -> list[str]:
-    out = [
-        f"The run warmed {num(p.days)} day{'s' if p.days != 1 else ''} from day {num(p.start_day)} of the "
-        f"campus's weather year by {num(p.temperature_rise_k)} K."
-    ]
+    start = p.start_day if p.start_day is not None else s.details.get("start_day")
+    length = f"{num(p.days)} day{'s' if p.days != 1 else ''}"
+    if p.start_day is None and start is not None:
+        when = f"{length} from day {num(start)}, the hottest {length} of the campus's weather year,"
+    elif start is not None:
+        when = f"{length} from day {num(start)} of the campus's weather year"
+    else:
+        when = f"the hottest {length} of the campus's weather year"
+    out = [f"The run warmed {when} by {num(p.temperature_rise_k)} K."]
     short = s.mean("cooling_shortfall_hours") or 0.0
     lost = s.mean("throughput_lost_fraction") or 0.0
     if short <= 0:
@@ -67,6 +84,12 @@ def explain(s: Summary, p: HeatWaveParams) -> list[str]:
     peak, max_pue, water = s.mean("peak_facility_mw"), s.mean("max_pue"), s.mean("water_m3")
     if peak is not None and max_pue is not None:
         out.append(f"Facility power peaked at {num(peak)} MW; the worst hour's PUE was {num(max_pue)}.")
+    rise, pue_rise = s.mean("peak_facility_rise_mw"), s.mean("max_pue_rise")
+    if rise is not None and pue_rise is not None and p.temperature_rise_k > 0:
+        out.append(
+            f"Against the same days without the wave, it added {num(rise)} MW to the peak facility "
+            f"power and {num(pue_rise)} to the worst hour's PUE."
+        )
     if water:
         out.append(f"The plants used {num(water)} m³ of water.")
     return out

@@ -38,9 +38,10 @@ __all__ = [
 
 
 def stochastic(params: LiquidCoolingParams) -> bool:
-    """Yes: the temperatures are the same for every seed, but where the job stands in its checkpoint cycle
-    when a shutdown interrupts it is random, and with it the work lost."""
-    return True
+    """With events, yes: the temperatures are the same for every seed, but where the job stands in its
+    checkpoint cycle when a shutdown interrupts it is random, and with it the work lost. Without events
+    nothing can shut down, so every replica is the same (the baseline a run is compared with): one replica."""
+    return bool(params.events)
 
 
 NORMAL, THROTTLED, MIN_POWER, SHUTDOWN, RESTARTING = range(5)
@@ -336,7 +337,9 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
     if p.rack_series:
         for rid in sorted(rack_temp)[:MAX_RACK_SERIES]:
             out[f"rack.{rid}.gpu_temp_c"] = rack_temp[rid]
-    return ReplicaResult(metrics=metrics, series=out, events=events)
+    # what the run failed, by name (a CDU loss without a target: the units its group cannot cover)
+    details = {"failed": plan.failed, "default_set": plan.default_set}
+    return ReplicaResult(metrics=metrics, series=out, events=events, details=details)
 
 
 def _merge(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -22,7 +22,9 @@ from simulations.engine.fields import (
 
 class _CoolingEventBase(ParamsBase):
     target_id: int | None = Field(None, title="Unit or plant", json_schema_extra=picker("cooling_target"))
-    """The cooling unit (or, for a chiller loss, the plant) that fails; empty: the one carrying the most GPUs."""
+    """The cooling unit (or, for a chiller loss, the plant) that fails; empty: for a CDU loss, the CDU whose
+    loss its redundancy group cannot cover (or the smallest set of one group's CDUs that it cannot, when it
+    covers any one), otherwise the one carrying the most GPUs."""
     at_minutes: float = Field(5.0, ge=0, le=MINUTES_A_WEEK, title="Starts at (min)")
     """Minutes from the start of the run when the event begins (before the run ends)."""
     repair_minutes: float = Field(30.0, ge=0, le=MINUTES_A_YEAR, title="Repair time (min)")

@@ -83,6 +83,51 @@ class CoolingPlan:
     campus_gpus: int
     job_interval_h: float
     targets: list[int | None] = field(default_factory=list)
+    # what each event hit, by name: {"event": index in params.events, "kind", "id", "name"}
+    failed: list[dict] = field(default_factory=list)
+    # a CDU loss without a target whose smallest uncovered set has more than one unit (no single loss is)
+    default_set: bool = False
+
+
+def uncovered_cdus(
+    snap: CampusSnapshot, gpus_by_unit: dict[int, int], load_by_unit: dict[int, float]
+) -> tuple[int, ...]:
+    """The CDU whose loss its redundancy group cannot cover, or, when every single loss is covered, the
+    smallest set of one group's units that is not: the default target of a CDU loss, so that the run shows
+    what a failure beyond N+1 does rather than a loss the spare carries.
+
+    A loss is covered when the group's live units have the spare for the lost units' heat (``_cover_steps``):
+    sum(lost heat) <= sum over the others of (capacity - heat), that is sum(lost capacity) <= the group's
+    spare. So the smallest uncovered set of a group is its largest units first; a unit in no group is
+    uncovered alone. Units serving racks only (CDUs when any CDU serves racks); among groups, the smallest
+    set, then the most GPUs, then the lowest ids."""
+    serving = [u for u in snap.cooling_units if gpus_by_unit.get(u.id, 0) > 0]
+    cdus = [u for u in serving if u.kind == "cdu"]
+    candidates = cdus or serving
+    best: tuple | None = None
+    for key in dict.fromkeys((u.hall_id, u.group) for u in candidates):
+        hall, group = key
+        mine = sorted(
+            (u for u in candidates if (u.hall_id, u.group) == key),
+            key=lambda u: (-u.capacity_kw, -load_by_unit.get(u.id, 0.0), -gpus_by_unit[u.id], u.id),
+        )
+        if not group:
+            sets = [(u.id,) for u in mine]
+        else:
+            peers = [u for u in snap.cooling_units if u.group == group and u.hall_id == hall]
+            spare = sum(u.capacity_kw - load_by_unit.get(u.id, 0.0) for u in peers)
+            lost_cap, chosen, sets = 0.0, [], []
+            for u in mine:
+                lost_cap += u.capacity_kw
+                chosen.append(u.id)
+                if lost_cap > spare + 1e-9:
+                    sets = [tuple(chosen)]
+                    break
+        for ids in sets:
+            rank = (len(ids), -sum(gpus_by_unit[i] for i in ids), sorted(ids))
+            if best is None or rank < best[0]:
+                best = (rank, ids)
+    return tuple(sorted(best[1])) if best is not None else ()
 
 
 def _pick_target(
@@ -164,19 +209,34 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
     }
     effects: list[EventEffect] = []
     hit_units: list[set[int]] = []
-    targets: list[int | None] = [
-        _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id") for i, ev in enumerate(p.events)
-    ]
-    kinds = [ev.kind for ev in p.events]
+    # Each event with its target; a CDU loss without one fails the units its group cannot cover
+    # (``uncovered_cdus``), one event per unit at the same time.
+    events: list[CoolingEvent] = []
+    targets: list[int | None] = []
+    source: list[int] = []
+    default_set = False
+    for i, ev in enumerate(p.events):
+        if ev.kind == "cdu_loss" and ev.target_id is None:
+            # none uncovered (no unit carries heat): the unit carrying the most GPUs, as for the other kinds
+            ids = uncovered_cdus(snap, gpus_by_unit, load_by_unit) or (
+                _pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id"),
+            )
+            default_set = default_set or len(ids) > 1
+        else:
+            ids = (_pick_target(snap, ev, gpus_by_unit, f"events[{i}].target_id"),)
+        events += [ev] * len(ids)
+        targets += ids
+        source += [i] * len(ids)
+    kinds = [ev.kind for ev in events]
     windows = []
-    for ev, target in zip(p.events, targets, strict=True):
+    for ev, target in zip(events, targets, strict=True):
         restart = 0.0  # a chiller is back after its repair and its restart
         if ev.kind == "chiller_loss":
             own = plants[target].restart_minutes
             restart = p.chiller_restart_minutes if p.chiller_restart_minutes is not None else own
         windows.append((ev.at_minutes * 60.0, (ev.at_minutes + ev.repair_minutes + restart) * 60.0))
     full_ramp = 1000.0 / (p.loop_volume_l_per_kw * WATER_J_PER_K_PER_L)  # K/s with no heat rejected
-    for i, ev in enumerate(p.events):
+    for i, ev in enumerate(events):
         target = targets[i]
         start, end = windows[i]
         g_factor, rise, ramp = 1.0, 0.0, 0.0
@@ -230,23 +290,45 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
             a[1] += snap.rack_it_kw(r) * n / total
             meta[key] = (snap.gpus[slug], liquid, evs)
             members.setdefault(key, []).append(r.id)
+    # An event in a series key: "e<n>" (read "event n+1"), or, for one unit of a default set (one event failing
+    # several units), the unit's name, so that the legend names the CDU rather than an event the user never wrote.
+    tokens = [
+        f"e{source[i]}" if source.count(source[i]) == 1 else _key_safe(_target_name(snap, kinds[i], t))
+        for i, t in enumerate(targets)
+    ]
     groups = []
     supply: dict[str, float] = {}
     unit_supply = {u.id: u.supply_temp_c for u in snap.cooling_units}
     for key, (n, kw) in sorted(acc.items(), key=lambda kv: (kv[0][2], kv[0][1], kv[0][0])):
         gpu, liquid, evs = meta[key]
         label = f"{'liquid' if liquid else 'air'}/{gpu.slug}/" + (
-            "+".join(f"e{i}" for i in evs) or "unaffected"
+            "+".join(tokens[i] for i in evs) or "unaffected"
         )
         groups.append(Group(label, gpu, int(n), kw, liquid, evs, tuple(members[key])))
         temps = [
             unit_supply[t]
             for i in evs
-            for t in ([targets[i]] if p.events[i].kind != "chiller_loss" else [])
+            for t in ([targets[i]] if events[i].kind != "chiller_loss" else [])
             if t in unit_supply
         ]
         supply[label] = (
             temps[0] if temps else (default_value("supply_temp_c") if liquid else snap.ambient_temp_c)
         )
     interval_h = p.job.checkpoint_interval_minutes / 60.0
-    return CoolingPlan(p, groups, effects, supply, campus_gpus, interval_h, targets)
+    failed = [
+        {"event": source[i], "kind": kinds[i], "id": t, "name": _target_name(snap, kinds[i], t)}
+        for i, t in enumerate(targets)
+    ]
+    return CoolingPlan(
+        p, groups, effects, supply, campus_gpus, interval_h, targets, failed=failed, default_set=default_set
+    )
+
+
+def _key_safe(name: str) -> str:
+    """A name as a token of a series key, whose separators are ".", "/" and "+"."""
+    return "".join("-" if ch in "./+" else ch for ch in name) or "unit"
+
+
+def _target_name(snap: CampusSnapshot, kind: str, target: int | None) -> str:
+    rows = snap.cooling_plants if kind == "chiller_loss" else snap.cooling_units
+    return next((r.name for r in rows if r.id == target), f"{kind} target {target}")

@@ -119,13 +119,48 @@ def _count_word(n: int) -> str:
     return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, f"{n:,}")
 
 
+_NAMED_EVENT = {
+    "cdu_loss": ("the loss of CDU {names}", "the loss of CDUs {names}"),
+    "pump_loss": ("the loss of a pump on {names}", "the loss of pumps on {names}"),
+    "chiller_loss": ("the loss of chiller plant {names}", "the loss of chiller plants {names}"),
+    "supply_temp_excursion": (
+        "a coolant supply excursion on {names}",
+        "coolant supply excursions on {names}",
+    ),
+}
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _named_events(failed: list) -> str:
+    """What the run failed, by name (the run's details: ``CoolingPlan.failed``)."""
+    by_kind: dict[str, list[str]] = {}
+    for f in failed:
+        names = by_kind.setdefault(str(f.get("kind")), [])
+        if f.get("name") not in names:
+            names.append(str(f.get("name")))
+    return ", ".join(
+        _NAMED_EVENT[k][len(names) > 1].format(names=_and(names))
+        for k, names in by_kind.items()
+        if k in _NAMED_EVENT
+    )
+
+
 def explain(s: Summary, p: LiquidCoolingParams) -> list[str]:
     out = []
     kinds = {e.kind for e in p.events}
+    failed = s.details.get("failed") if isinstance(s.details, dict) else None
     if p.events:
-        what = _cooling_events(p)
+        what = _named_events(failed) if failed else _cooling_events(p)
         first = min(e.at_minutes for e in p.events)
         out.append(f"The run simulated {what}, starting {num(first)} min in.")
+    if failed and s.details.get("default_set"):
+        out.append(
+            "No single CDU loss goes beyond its redundancy group's N+1 on this campus (the group's spare "
+            "carries any one unit), so the default fails the smallest set of one group that it cannot cover."
+        )
     kept = s.mean("min_cooling_fraction")
     throttled = s.mean("throttled_gpu_hours") or 0.0
     shut = s.mean("shutdown_gpu_hours") or 0.0
