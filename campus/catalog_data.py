@@ -2032,6 +2032,24 @@ PRICES: list[Row] = [
         "footprint, one storey (power and cooling equipment priced apart; land excluded)",
         2024,
     ),
+    _p(
+        "building",
+        "row",
+        "row",
+        60_000.0,
+        "estimate: a new rack row's fit-out: hot-aisle containment, overhead cable tray and ladder, lighting "
+        "(the racks priced apart)",
+        2024,
+    ),
+    _p(
+        "building",
+        "row",
+        "row",
+        60_000.0,
+        "estimate: a new rack row's fit-out: hot-aisle containment, overhead cable tray and ladder, lighting "
+        "(the racks priced apart)",
+        2024,
+    ),
     _p("rack", "rack", "rack", 4_000.0, "estimate: 48U enclosure with containment and cabling trays", 2024),
 ]
 
@@ -2232,27 +2250,4 @@ EXPANSION_MODULE_KW: dict[str, Row] = {
     },
     "utility_feed": {"kw": 10_000.0, "source": "grid capacity asked of the utility in 10 MW steps; estimate"},
     "other": {"kw": 500.0, "source": "a 500 kW unit; estimate"},
-}
-
-# Prices of what the power and cooling unit costs (campus.analysis.capex, USD per kW) do not cover, USD per
-# unit, estimates: a switch by its ports, a cable by its class (relative_cost above times the SR reference),
-# a new row's containment and cable trays.
-EXPANSION_PRICES_USD: dict[str, Row] = {
-    "switch_port": {
-        "usd": 500.0,
-        "source": "a 64-port NDR InfiniBand switch (Quantum-2 QM9700) at ~$32,000 list; estimate",
-    },
-    "switch_port_ethernet": {
-        "usd": 300.0,
-        "source": "a 128-port 400G Ethernet switch (Spectrum-X SN5600, Tomahawk 5) at ~$38,000; estimate",
-    },
-    "optic_sr_link": {
-        "usd": 1200.0,
-        "source": "a multimode 400G SR link: two transceivers (~$550 each) and the fibre; the reference of "
-        "LINK_MEDIA's relative_cost; estimate",
-    },
-    "row": {
-        "usd": 60_000.0,
-        "source": "a new rack row: hot-aisle containment, overhead cable tray and ladder, lighting; estimate",
-    },
 }

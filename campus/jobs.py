@@ -50,6 +50,7 @@ from campus.interchange.formats import SpecFormatError, ZlibReader, parse_json_s
 from campus.interchange.generate import GeneratorError, generate
 from campus.interchange.importer import SpecError, import_campus, spec_counts
 from campus.models import Campus, Job
+from campus.redundancy_guard import RedundancyGuard, RedundancyShortfall, spec_campus_id
 from simulations.runs.reaper import broker_backlog
 
 log = logging.getLogger(__name__)
@@ -291,7 +292,7 @@ def _work(job: Job, progress: JobProgress) -> None:
     replace = bool(job.params.get("replace", False))
     started = time.perf_counter()
     if job.kind == Job.Kind.GENERATE:
-        options = {k: v for k, v in job.params.items() if k != "replace"}
+        options = {k: v for k, v in job.params.items() if k not in ("replace", "strict")}
         progress.set(0.02, "generating the design")
         try:
             design = generate(catalog=db_catalog(), **options)
@@ -366,7 +367,10 @@ def _store(
     progress.set(base + 0.01, "validating")
     try:
         with progress.writing(), transaction.atomic():
+            guard = RedundancyGuard(strict=bool(job.params.get("strict")))
+            guard.watch([spec_campus_id(spec) if replace else None])
             campus = import_campus(spec, progress=on_stage, replace=replace)
+            warnings = guard.finish()
             seconds["write"] = round(time.perf_counter() - started[0], 2)
             started[0] = time.perf_counter()
             progress.set(WRITTEN, "committing")
@@ -376,6 +380,7 @@ def _store(
                 "counts": counts,
                 "notes": notes,
                 "seconds": seconds,
+                **({"warnings": warnings} if warnings else {}),
             }
             done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
                 progress=Greatest(F("progress"), Value(WRITTEN)),
@@ -391,6 +396,8 @@ def _store(
     except SpecError as exc:
         first = exc.errors[0] if exc.errors else {"path": None, "message": "invalid spec"}
         raise JobFailure(first.get("path"), first.get("message", ""), exc.errors) from None
+    except RedundancyShortfall as exc:
+        raise JobFailure("strict", _STRICT_DETAIL, exc.warnings) from None
     except _Abandoned:
         log.warning("job %s was reaped while it worked; its writes were rolled back", job.pk)
         return
@@ -414,11 +421,15 @@ def _branch(job: Job, progress: JobProgress) -> None:
     progress.set(0.01, "reading the design")
     try:
         with progress.writing(), transaction.atomic():
+            guard = RedundancyGuard(strict=bool(job.params.get("strict")))
+            guard.watch([parent.pk])
             branch = branching.create_branch(
                 parent,
                 name,
                 progress=lambda share, stage: progress.set(0.01 + (WRITTEN - 0.02) * share, stage),
             )
+            guard.inherit(branch.pk, parent.pk)
+            warnings = guard.finish()
             seconds = {"copy": round(time.perf_counter() - started, 2)}
             result = {
                 "id": branch.pk,
@@ -426,6 +437,7 @@ def _branch(job: Job, progress: JobProgress) -> None:
                 "parent": parent.pk,
                 "branched_at": branch.branched_at.isoformat(),
                 "seconds": seconds,
+                **({"warnings": warnings} if warnings else {}),
             }
             progress.set(WRITTEN, "committing")
             done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
@@ -439,6 +451,8 @@ def _branch(job: Job, progress: JobProgress) -> None:
                 raise _Abandoned()
     except IntegrityError:  # the name was taken while the copy ran
         raise JobFailure("name", f'A campus named "{name}" exists already.') from None
+    except RedundancyShortfall as exc:
+        raise JobFailure("strict", _STRICT_DETAIL, exc.warnings) from None
     except _Abandoned:
         log.warning("job %s was reaped while it worked; its writes were rolled back", job.pk)
         return
@@ -449,6 +463,7 @@ def _branch(job: Job, progress: JobProgress) -> None:
     succeed_job(job.pk, result)
 
 
+_STRICT_DETAIL = "The write would take a campus below its declared redundancy; nothing was written (strict)."
 WRITTEN = 0.9  # the job's progress once its campus is written; the analysis takes it from there to 1
 
 

@@ -31,6 +31,7 @@ from campus.models import (
     Switch,
 )
 from campus.proposal_branch import build_additions
+from campus.redundancy_guard import RedundancyGuard
 
 
 class PlacementInvalid(Exception):
@@ -71,12 +72,20 @@ def _save(obj, reason: str, check: WriteCheck) -> None:
 
 
 def apply_as_branch(
-    parent: Campus, name: str, option: dict, node_model: str, additions: list[dict] | None = None
+    parent: Campus,
+    name: str,
+    option: dict,
+    node_model: str,
+    additions: list[dict] | None = None,
+    guard: RedundancyGuard | None = None,
 ) -> Campus:
     """A new branch ``name`` of ``parent`` with an expansion proposal's ``additions`` built
-    (``proposal_branch``) and ``option``'s racks placed; one transaction."""
+    (``proposal_branch``) and ``option``'s racks placed; one transaction. ``guard`` (a write's
+    ``RedundancyGuard``) judges the branch from the parent's levels."""
     with transaction.atomic():
         branch = branching.create_branch(parent, name)
+        if guard is not None:
+            guard.inherit(branch.pk, parent.pk)
         if additions:
             built = WriteCheck()
             what = f"Expansion proposal for {len(option['racks'])} rack(s) of {node_model}"

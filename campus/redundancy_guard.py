@@ -13,8 +13,10 @@ before and after, the racks and GPUs newly at risk and the elements whose loss n
 failures, or pairs of one out for maintenance and one failed). With ``strict`` a warning refuses the
 write: ``RedundancyShortfall`` is raised inside the transaction, which rolls back.
 
-Used by the API's inventory and catalog writes (bulk included), the admin, the spec import and the branch
-merge (docs/api.md, "Redundancy warnings").
+Used by the API's inventory and catalog writes (bulk included), the admin, the spec import and generation
+(background jobs included), branch creation (a branch is judged from its parent's levels: ``inherit``), a
+placement or expansion proposal applied as a branch, and the branch merge (docs/api.md, "Redundancy
+warnings").
 """
 
 from __future__ import annotations
@@ -132,6 +134,21 @@ class RedundancyGuard:
                 continue
             # a campus declaring nothing is short of nothing before the write: its levels are not needed
             self.before[cid] = _levels_before(cid) if any(declared) else None
+
+    def inherit(self, campus_id: int, parent_id: int) -> None:
+        """Judge ``campus_id``, a copy of ``parent_id`` made by the write (a branch), from its parent's levels
+        rack by rack (racks matched by name), not from nothing: a copy warns only where it is built worse."""
+        self.watch([parent_id])
+        parent = self.before.get(parent_id)
+        if parent is None:
+            return
+        names = dict(models.Rack.objects.filter(campus_id=parent_id).values_list("id", "name"))
+        ids = dict(models.Rack.objects.filter(campus_id=campus_id).values_list("name", "id"))
+        racks = {
+            d: {ids[names[r]]: level for r, level in by_rack.items() if names.get(r) in ids}
+            for d, by_rack in parent.racks.items()
+        }
+        self.before[campus_id] = _Levels(dict(parent.declared), racks, dict(parent.achieved))
 
     def watch_all(self) -> None:
         """Keep the levels of every campus (a write whose campuses are not known before it: the catalog)."""

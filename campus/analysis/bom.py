@@ -232,6 +232,31 @@ def _is_optical(snap: CampusSnapshot, medium: str) -> bool:
     return spec.is_optical if spec is not None else medium in OPTICAL_MEDIA
 
 
+def cables_usd(
+    snap: CampusSnapshot,
+    medium: str,
+    speed_gbps: float,
+    length_m: float,
+    count: int,
+    switch_ends: int,
+    overrides: dict[str, float] | None = None,
+) -> float:
+    """USD for ``count`` cables of ``medium`` between ``switch_ends`` switch ends (2 between switches), as
+    the bill of materials prices them: an optical cable's modules (one per switch end) by reach class and
+    rate, and its fibre (length x ``cable/fiber-m`` plus ``cable/fiber-termination``); a copper or NVLink
+    cable by its own row."""
+    rate = rate_class(speed_gbps)
+    if medium == "nvlink":
+        return count * unit_price("cable", "nvlink", overrides).unit_price_usd
+    if _is_optical(snap, medium):
+        module = unit_price("optic", f"{optic_class(snap, medium)}-{rate}", overrides).unit_price_usd
+        fiber_m = unit_price("cable", "fiber-m", overrides).unit_price_usd
+        termination = unit_price("cable", "fiber-termination", overrides).unit_price_usd
+        return count * (switch_ends * module + length_m * fiber_m + termination)
+    item = f"{medium}-{rate}" if medium in COPPER_CABLES else medium
+    return count * unit_price("cable", item, overrides).unit_price_usd
+
+
 def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
     """Every item of the campus, priced, by category, grouped by ``group`` (campus, building, hall, pod)."""
     if group not in GROUPS:

@@ -19,7 +19,13 @@ from rest_framework.response import Response
 
 from campus import branching, designs, jobs
 from campus import state as states
-from campus.api.redundancy_warnings import run_guarded, with_warnings
+from campus.api.redundancy_warnings import (
+    STRICT_PARAMETER,
+    run_guarded,
+    run_with_guard,
+    strict_flag,
+    with_warnings,
+)
 from campus.api.serializers_ import branches as b
 from campus.api.spec_views import _JOB_ACCEPTED, _flag, _job_accepted
 from campus.models import Campus, Job, Node
@@ -117,6 +123,13 @@ MERGE_ERROR_EXAMPLE = {
 }
 
 
+def _branch_of(parent: Campus, name: str, guard) -> Campus:
+    """A branch of ``parent`` judged from the parent's redundancy levels."""
+    new = branching.create_branch(parent, name)
+    guard.inherit(new.pk, parent.pk)
+    return new
+
+
 class BranchActionsMixin:
     """``branch/``, ``diff/`` and ``merge/`` on a campus (campus.branching)."""
 
@@ -128,11 +141,15 @@ class BranchActionsMixin:
         "`name`. A campus of up to `TWIN_JOB_THRESHOLD_GPUS` (50,000) GPUs is branched inside the request "
         "(201). A larger one, or any with `?async=1`, is branched by a background job: 202 `{job, url}`; "
         "`GET /api/jobs/{id}/` gives its status, progress and, once succeeded, `campus` (the branch) and "
-        "`result` (`id`, `name`, `parent`, `branched_at`); a failed job names its cause and writes nothing.",
+        "`result` (`id`, `name`, `parent`, `branched_at`); a failed job names its cause and writes nothing. "
+        "The branch is judged from its parent's redundancy levels like every write: `warnings` (in the job's "
+        "`result`) when it is below the declared level where the parent is not; `?strict=true` makes that a "
+        '409 (a failed job) with nothing written (docs/api.md, "Redundancy warnings").',
         parameters=[
             OpenApiParameter(
                 "async", OpenApiTypes.BOOL, description="Branch in a background job whatever the size (202)."
-            )
+            ),
+            STRICT_PARAMETER,
         ],
         request=b.BranchRequestSerializer,
         responses={
@@ -162,12 +179,16 @@ class BranchActionsMixin:
         serializer = b.BranchRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         name = serializer.validated_data["name"]
+        strict = strict_flag(request)
         if _flag(request.query_params.get("async")) or campus_gpus(parent.pk) > jobs.job_threshold_gpus():
-            job = jobs.create_job(Job.Kind.BRANCH, {"parent": parent.pk, "name": name}, user=request.user)
+            params = {"parent": parent.pk, "name": name, "strict": strict}
+            job = jobs.create_job(Job.Kind.BRANCH, params, user=request.user)
             return _job_accepted(request, job)
-        new = branching.create_branch(parent, name)
+        new, warnings = run_with_guard(request, [parent.pk], lambda guard: _branch_of(parent, name, guard))
         body = {"id": new.pk, "parent": parent.pk, "name": new.name, "branched_at": new.branched_at}
-        return Response(b.BranchSerializer(body).data, status=status.HTTP_201_CREATED)
+        return with_warnings(
+            Response(b.BranchSerializer(body).data, status=status.HTTP_201_CREATED), warnings
+        )
 
     @extend_schema(
         summary="Compare this design with another: objects added, removed, changed, and the figures",

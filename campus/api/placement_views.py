@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from campus import state as states
 from campus.analysis.placement import PlacementRequest, RowGeo, place
 from campus.analysis.placement.proposal import propose
+from campus.api.redundancy_warnings import STRICT_PARAMETER, run_with_guard, with_warnings
 from campus.api.serializers_ import placement as p
 from campus.models import DataHall, Row
 from campus.placement_branch import PlacementInvalid, apply_as_branch
@@ -111,7 +112,10 @@ class PlacementActionsMixin:
         "capacity; new rows), each with the constraint it lifts and its capex, with the total capex and the "
         "time to power (the longest catalog lead time), and where the racks go once built. With "
         "`apply_as_branch` the best option (when nothing fits: the proposal, additions and racks) is written "
-        "to a new design branch of that name (`branch`, 201). Planner role.",
+        "to a new design branch of that name (`branch`, 201), judged against the campus's declared "
+        "redundancy like every write: `warnings` when the branch falls below it (`?strict=true`: a 409 and no "
+        'branch; docs/api.md, "Redundancy warnings"). Planner role.',
+        parameters=[STRICT_PARAMETER],
         request=p.PlacementRequestSerializer,
         responses={
             200: p.PlacementSerializer,
@@ -169,12 +173,19 @@ class PlacementActionsMixin:
                 }
             )
         try:
-            branch = apply_as_branch(campus, name, option, req.node_model, additions)
+            branch, warnings = run_with_guard(
+                request,
+                [campus.pk],
+                lambda guard: apply_as_branch(campus, name, option, req.node_model, additions, guard),
+            )
         except PlacementInvalid as exc:
             return Response(
                 {"detail": "The placed racks break an inventory rule.", "objects": exc.objects},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return Response(
-            p.PlacementSerializer({**result, "branch": branch.pk}).data, status=status.HTTP_201_CREATED
+        return with_warnings(
+            Response(
+                p.PlacementSerializer({**result, "branch": branch.pk}).data, status=status.HTTP_201_CREATED
+            ),
+            warnings,
         )

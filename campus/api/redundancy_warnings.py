@@ -105,10 +105,17 @@ class RedundancyWarningsSchema(TwinAutoSchema):
 def run_guarded(request, campus_ids: Iterable[int | None], write: Callable[[], T]) -> tuple[T, list[dict]]:
     """``write()`` (a spec import, a branch merge) in one transaction under a guard on ``campus_ids`` (a new
     campus needs none: it is judged from nothing): its result and its warnings; strict, a 409."""
+    return run_with_guard(request, campus_ids, lambda guard: write())
+
+
+def run_with_guard(
+    request, campus_ids: Iterable[int | None], write: Callable[[RedundancyGuard], T]
+) -> tuple[T, list[dict]]:
+    """``run_guarded`` for a write that tells the guard more as it goes (a branch: ``guard.inherit``)."""
     strict = strict_flag(request)
     try:
         with guarded(strict, [c for c in campus_ids if c is not None]) as guard:
-            result = write()
+            result = write(guard)
     except RedundancyShortfall as exc:
         raise shortfall_conflict(exc) from None
     return result, guard.warnings

@@ -32,7 +32,7 @@ from rest_framework.utils import encoders
 from rest_framework.views import APIView
 
 from campus import jobs
-from campus.api.redundancy_warnings import STRICT_PARAMETER, run_guarded, with_warnings
+from campus.api.redundancy_warnings import STRICT_PARAMETER, run_guarded, strict_flag, with_warnings
 from campus.api.serializers_.generate import GenerateSerializer
 from campus.interchange.catalog import db_catalog
 from campus.interchange.exporter import export_campus
@@ -270,7 +270,7 @@ class CampusImportView(APIView):
         if spool is not None:
             job = jobs.create_job(
                 Job.Kind.IMPORT,
-                {"replace": replace, "format": fmt},
+                {"replace": replace, "format": fmt, "strict": strict_flag(request)},
                 user=request.user,
                 spec=spool.getvalue(),
                 spec_bytes=spool.size,
@@ -444,7 +444,8 @@ class CampusGenerateView(APIView):
         parts = options.get("phases") or options.get("mix")
         total = sum(int(p["gpus"]) for p in parts) if parts else options["gpus"]
         if background or total > jobs.job_threshold_gpus():
-            job = jobs.create_job(Job.Kind.GENERATE, {**options, "replace": replace}, user=request.user)
+            params = {**options, "replace": replace, "strict": strict_flag(request)}
+            job = jobs.create_job(Job.Kind.GENERATE, params, user=request.user)
             return _job_accepted(request, job)
         try:
             design = generate(catalog=db_catalog(), **options)

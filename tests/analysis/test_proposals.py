@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from campus.analysis.bom import campus_bom
+from campus.analysis.capex import unit_price
 from campus.analysis.placement import PlacementRequest, place
 from campus.analysis.placement.growth import apply_additions
 from campus.analysis.placement.proposal import _price, propose
@@ -53,6 +56,20 @@ def _holds(snap, proposal, request: PlacementRequest, two_n: bool = True, design
     assert cooling_shortfalls(trial) <= cooling_shortfalls(snap)
     if two_n:
         assert overloads(trial) <= overloads(snap)
+    _capex_is_the_bom_growth(snap, proposal)
+
+
+def _capex_is_the_bom_growth(snap, proposal) -> None:
+    """An independent path to the capex: the bill of materials of the campus with the additions built,
+    less the campus's own, is the proposal's capex (rows and the grid connection, which the bill of
+    materials does not list, apart: docs/placement.md)."""
+    built = [a for a in proposal["additions"] if a["kind"] not in ("row", "grid")]
+    grown = apply_additions(snap, built)
+    delta = campus_bom(grown).capex_usd()["total"] - campus_bom(snap).capex_usd()["total"]
+    assert delta == pytest.approx(sum(a["capex_usd"] for a in built), abs=0.01 * max(len(built), 1))
+    rows = [a for a in proposal["additions"] if a["kind"] == "row"]
+    row_price = unit_price("building", "row").unit_price_usd
+    assert sum(a["capex_usd"] for a in rows) == pytest.approx(row_price * sum(a["count"] for a in rows))
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +107,8 @@ def test_forty_nvl72_racks_get_leaves_spines_cores_and_optics_by_hand(full_fabri
     # each line priced, the total their sum; the time to power the longest lead time
     assert proposal["capex_usd"] == pytest.approx(sum(a["capex_usd"] for a in adds))
     leaf = next(a for a in adds if a["kind"] == "leaf")
-    assert leaf["capex_usd"] == pytest.approx(23 * _price("leaf", leaf["model"]))
+    # the catalog's switch row, one per box (docs/capex.md)
+    assert leaf["capex_usd"] == pytest.approx(23 * unit_price("switch", leaf["model"]).unit_price_usd)
     days = [a["lead_time_days"] for a in adds if a["lead_time_days"] is not None]
     assert proposal["time_to_power_days"] == max(days)
     _holds(full_fabric, proposal, PlacementRequest(NVL72, 40))
@@ -214,7 +232,7 @@ def _cheapest_by_brute_force(snap, request, hall: int, most: int = 2) -> float:
             adds.append(_add("pdu", "module", pa, f"H{hall}-PDU-A", "power", 100.0))
         if pb:
             adds.append(_add("pdu", "module", pb, f"H{hall}-PDU-B", "power", 100.0))
-        cost = sum(a["count"] * _price(a["kind"], a["model"], a["capacity_kw"]) for a in adds)
+        cost = sum(_price(snap, a, {}) for a in adds)
         if cost >= best:
             continue
         req = PlacementRequest(request.node_model, request.racks, request.nodes_per_rack, hall)
@@ -287,3 +305,18 @@ def test_every_proposal_on_a_generated_campus_holds(gpu_model, gpus, margin, pow
     # side's (headroom.scenarios), while the reference design checks also take a whole side out; only the
     # placement and the cooling are checked there
     _holds(snap, proposal, request, two_n=power == "2N", design=power == "2N")
+
+
+def test_a_campus_price_override_moves_the_proposal_s_capex(full_fabric):
+    # The switches of the 40-rack proposal (23 x 4 leaves, 92 spines, 46 cores: by hand above) at the
+    # campus's own price of the switch model: the capex moves by the switch count times the difference.
+    request = PlacementRequest(NVL72, 40)
+    base = propose(full_fabric, request)
+    model = next(a["model"] for a in base["additions"] if a["kind"] == "leaf")
+    catalog = unit_price("switch", model).unit_price_usd
+    own = replace(full_fabric, price_overrides=((f"switch/{model}", catalog - 6_000.0),))
+    cheaper = propose(own, request)
+    switches = sum(a["count"] for a in cheaper["additions"] if a["kind"] in ("leaf", "spine", "core"))
+    assert switches == 23 * 4 + 92 + 46
+    assert {a["model"] for a in cheaper["additions"] if a["kind"] in ("leaf", "spine", "core")} == {model}
+    assert base["capex_usd"] - cheaper["capex_usd"] == pytest.approx(6_000.0 * switches, abs=0.05)

@@ -226,7 +226,7 @@ def test_a_campus_above_the_job_threshold_is_branched_by_a_job_and_one_at_it_inl
     settings.TWIN_JOB_THRESHOLD_GPUS = gpus - 1
     job = branch_job(planner_client, campus.pk, "By job")
     assert (job.kind, job.status, job.progress, job.campus_id) == ("branch", "queued", 0.0, None)
-    assert job.params == {"parent": campus.pk, "name": "By job"}
+    assert job.params == {"parent": campus.pk, "name": "By job", "strict": False}
     assert not Campus.objects.filter(name="By job").exists()
 
     assert run_job(job.pk) == "succeeded"

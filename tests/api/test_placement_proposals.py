@@ -10,8 +10,12 @@ additions; the parent is unchanged.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from campus.analysis.bom import campus_bom
+from campus.analysis.capex import unit_price
 from campus.interchange.exporter import export_campus
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
@@ -105,3 +109,57 @@ def test_apply_as_branch_builds_the_proposal_and_the_branch_passes_every_design_
     assert len(after_risks) <= len(before_risks)
     # the parent is unchanged
     assert export_campus(Campus.objects.get(pk=full_fabric.pk)) == parent_export
+
+
+def _racks_own_usd(snap, rack_ids: set[int]) -> float:
+    """What the racks ``rack_ids`` bring themselves in the bill of materials: the racks, their servers and
+    their cables (the snapshot holding nothing else)."""
+    alone = replace(
+        snap,
+        buildings=(),
+        power_devices=(),
+        utility_feeds=(),
+        energy_storage=(),
+        cooling_units=(),
+        cooling_plants=(),
+        switches=(),
+        racks=tuple(r for r in snap.racks if r.id in rack_ids),
+        links=tuple(x for x in snap.links if x.a_rack_id in rack_ids),
+    )
+    return campus_bom(alone).capex_usd()["total"]
+
+
+def test_the_proposal_s_capex_is_the_bom_growth_of_the_branch_it_writes(planner_client, full_fabric):
+    # An independent path: the branch's bill of materials (GET /bom/) less the parent's, less what the 40
+    # new racks bring themselves (racks, servers, their cables), is the proposal's capex but for rows and
+    # the grid connection, which the bill of materials does not list (docs/placement.md).
+    res = planner_client.post(
+        url(full_fabric.pk), {"node_model": NVL72, "racks": 40, "apply_as_branch": "Grown"}, format="json"
+    )
+    assert res.status_code == 201, res.content
+    body = res.json()
+    proposal = body["proposal"]
+    parent = planner_client.get(f"/api/campuses/{full_fabric.pk}/bom/").json()["capex_usd"]["total"]
+    grown = planner_client.get(f"/api/campuses/{body['branch']}/bom/").json()["capex_usd"]["total"]
+    snap = build_snapshot(Campus.objects.get(pk=body["branch"]))
+    old = set(Rack.objects.filter(campus=full_fabric).values_list("name", flat=True))
+    new_racks = {r.id for r in snap.racks if r.name not in old}
+    assert len(new_racks) == 40
+    built = [a for a in proposal["additions"] if a["kind"] not in ("row", "grid")]
+    delta = grown - parent - _racks_own_usd(snap, new_racks)
+    assert delta == pytest.approx(sum(a["capex_usd"] for a in built), abs=0.01 * len(built))
+
+
+def test_a_price_override_moves_the_proposal_s_capex(planner_client, full_fabric):
+    # The campus's own UPS and switch prices: the answer's capex moves, and every line still sums to it.
+    before = planner_client.post(url(full_fabric.pk), {"node_model": NVL72, "racks": 40}, format="json")
+    model = next(a["model"] for a in before.json()["proposal"]["additions"] if a["kind"] == "leaf")
+    res = planner_client.patch(
+        f"/api/campuses/{full_fabric.pk}/", {"price_overrides": {f"switch/{model}": 1_000.0}}, format="json"
+    )
+    assert res.status_code == 200, res.content
+    after = planner_client.post(url(full_fabric.pk), {"node_model": NVL72, "racks": 40}, format="json")
+    a, b = before.json()["proposal"], after.json()["proposal"]
+    switches = sum(x["count"] for x in b["additions"] if x["kind"] in ("leaf", "spine", "core"))
+    catalog = unit_price("switch", model).unit_price_usd
+    assert a["capex_usd"] - b["capex_usd"] == pytest.approx((catalog - 1_000.0) * switches, abs=0.05)

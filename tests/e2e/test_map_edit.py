@@ -293,6 +293,10 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
 
     page.fill("[data-testid=placement-branch-name]", "Edit base campus – one more rack")
     page.click("[data-testid=placement-apply]")
+    # the generated design declares 2N and achieves N+1: the new rack is newly below it, so the warning
+    # stays in the panel and the branch opens on demand
+    page.wait_for_selector("[data-testid=placement-open-branch]")
+    page.click("[data-testid=placement-open-branch]")
     page.wait_for_url(lambda url: f"/campuses/{parent}/" not in url)
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
     branch = api_get(page, f"/api/campuses/?parent={parent}&name=Edit base campus – one more rack")[

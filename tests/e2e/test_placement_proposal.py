@@ -1,7 +1,7 @@
 """The expansion proposal on the floor map: a planner asks for two more NVL72 racks on a campus whose fabric
 is full; the map answers with the proposal's cost table (one row per addition the API lists, its total and
-time to power) and draws the proposal's racks dashed in their hall; applying it opens the branch with the
-racks and the added leaves.
+time to power) and draws the proposal's racks dashed in their hall; applying it warns in the panel that the
+new racks are below the declared 2N, and the branch it opens has the racks and the added leaves.
 
 One generated 1,152-GPU GB200 campus (16 NVL72 racks, every leaf port used) for the module.
 """
@@ -79,6 +79,11 @@ def test_the_map_draws_the_proposal_with_its_cost_table_and_applies_it(chromium,
 
     page.fill("[data-testid=placement-branch-name]", "Proposal campus – grown")
     page.click("[data-testid=placement-apply]")
+    # the generated design declares 2N and achieves N+1 (one path out for maintenance, the other failed):
+    # the new racks are newly below it, so the warning stays in the panel and the branch opens on demand
+    page.wait_for_selector("[data-testid=placement-open-branch]")
+    assert "below the declared 2N" in page.inner_text(".write-warnings")
+    page.click("[data-testid=placement-open-branch]")
     page.wait_for_url(lambda url: f"/campuses/{campus}/" not in url)
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
     branch = page.request.get(f"/api/campuses/?parent={campus}&name=Proposal campus – grown").json()[

@@ -8,8 +8,14 @@ that no addition lifts (floor space, rack density). What already stands is used 
 planning margin included: only the shortfall beyond it is added. The proposal is the hall whose additions
 cost least (then the shortest time to power), with the placement option on the grown campus.
 
-Prices: ``_price`` (USD per unit): power devices and cooling at ``capex.UNIT_COST_USD_PER_KW`` times the
-unit's kW; switches, cables and rows from ``catalog_data.EXPANSION_PRICES_USD`` (estimates). Time to power:
+Prices: ``_price`` reads every one from the price catalog (``capex.unit_price``) with the campus's overrides
+(``Campus.price_overrides``) and counts what an addition builds as the bill of materials (``bom``) counts
+it: a switch per box of its model; the cables up from new switches with one optical module per switch
+end (by reach class and rate) and their fibre by length, or copper per cable; cooling units, plant
+modules and power device modules per kW of their kind; a utility feed's and the grid connection's kW at
+``utility-feed/utility-feed``; a new row at ``building/row``. So the proposal's capex is the bill of
+materials' growth from the additions, but for rows and the grid connection, which the bill of materials
+does not list (its racks are priced, not their rows; the grid connection is the utility's). Time to power:
 the longest lead time among the additions (``catalog_data.LEAD_TIMES_WEEKS``), in days; null when no
 addition has one in the catalog (switches and optics).
 """
@@ -21,7 +27,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from campus import catalog_data as cat
-from campus.analysis.capex import OTHER_USD_PER_KW, UNIT_COST_USD_PER_KW
+from campus.analysis.bom import cables_usd
+from campus.analysis.capex import snapshot_overrides, unit_price
 from campus.analysis.placement import PlacementRequest, RowGeo, place_with_failure
 from campus.analysis.placement.growth import SWITCH_TIERS, apply_additions, fail_of_short, lift
 from campus.analysis.placement.request import CONSTRAINTS, _Fail
@@ -29,26 +36,28 @@ from campus.analysis.snapshot import CampusSnapshot
 
 MAX_STEPS = 100  # lifts per hall before the proposal gives up on it
 MAX_HALLS = 2  # halls grown: those that came closest (every hall when there are no more)
-_ETHERNET = ("spectrum", "tomahawk", "roce")
 
 
-def _price(kind: str, model: str, capacity_kw: float | None = None) -> float:
-    """USD for one unit of an addition (module doc)."""
-    prices = cat.EXPANSION_PRICES_USD
-    if kind in SWITCH_TIERS:
-        row = next((r for r in cat.SWITCH_MODELS if r["slug"] == model), None)
-        radix = row["radix"] if row is not None else 64
-        ethernet = row is not None and any(w in row["fabric"] for w in _ETHERNET)
-        per_port = prices["switch_port_ethernet" if ethernet else "switch_port"]["usd"]
-        return float(radix * per_port)
+def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> float:
+    """USD for an addition, at the price catalog's rows with the campus's overrides, counted as the bill of
+    materials counts what the addition builds (module doc)."""
+    kind, n = add["kind"], add["count"]
+    kw = n * (add.get("capacity_kw") or 0.0)
+    if add["category"] == "network" and kind in SWITCH_TIERS:
+        return n * unit_price("switch", add["model"], overrides).unit_price_usd
     if kind == "optic":
-        medium = next((r for r in cat.LINK_MEDIA if r["slug"] == model), None)
-        relative = medium["relative_cost"] if medium is not None else 1.0
-        return float(relative * prices["optic_sr_link"]["usd"])
+        ids = {s.name: s.id for s in snap.switches}
+        a, b = ids.get(add["target"]), ids.get(add["to"])
+        link = min((x for x in snap.links if x.a_switch_id == a and x.b_switch_id == b), key=lambda x: x.id)
+        return cables_usd(snap, link.medium, link.speed_gbps, link.length_m, n, 2, overrides)
     if kind == "row":
-        return float(prices["row"]["usd"])
-    cost_kind = "substation" if kind in ("grid", "utility_feed") else kind
-    return float((capacity_kw or 0.0) * UNIT_COST_USD_PER_KW.get(cost_kind, OTHER_USD_PER_KW))
+        return n * unit_price("building", "row", overrides).unit_price_usd
+    if kind in ("grid", "utility_feed"):
+        return kw * unit_price("utility-feed", "utility-feed", overrides).unit_price_usd
+    if add["category"] == "cooling":
+        price_kind = "cooling-unit" if add["names"] else "cooling-plant"
+        return kw * unit_price(price_kind, kind, overrides).unit_price_usd
+    return kw * unit_price("power-device", kind, overrides).unit_price_usd
 
 
 def _lead_days(kind: str) -> int | None:
@@ -57,9 +66,9 @@ def _lead_days(kind: str) -> int | None:
     return None if row is None else int(round(row["weeks"] * 7))
 
 
-def _priced(add: dict) -> dict:
-    unit = _price(add["kind"], add["model"], add.get("capacity_kw"))
-    return {**add, "capex_usd": round(unit * add["count"], 2), "lead_time_days": _lead_days(add["kind"])}
+def _priced(snap: CampusSnapshot, add: dict) -> dict:
+    usd = _price(snap, add, snapshot_overrides(snap))
+    return {**add, "capex_usd": round(usd, 2), "lead_time_days": _lead_days(add["kind"])}
 
 
 def _merge(additions: list[dict]) -> list[dict]:
@@ -77,7 +86,7 @@ def _merge(additions: list[dict]) -> list[dict]:
     return list(out.values())
 
 
-def _rows_added(option: dict) -> list[dict]:
+def _rows_added(snap: CampusSnapshot, option: dict) -> list[dict]:
     """The new row lines the option lays (racks on no recorded row), as ``row`` additions."""
     lines = sorted({r["y_m"] for r in option["racks"] if r["row"] is None})
     if not lines:
@@ -96,7 +105,7 @@ def _rows_added(option: dict) -> list[dict]:
         "reason": "space",
         "category": "building",
     }
-    return [_priced(add)]
+    return [_priced(snap, add)]
 
 
 def _grow(
@@ -130,7 +139,7 @@ def _grow(
             step = lift(grown, fail) if fail is not None else None
         if not step:
             return additions, None, fail
-        step = [_priced(a) for a in step]
+        step = [_priced(grown, a) for a in step]
         additions.extend(step)
         grown = apply_additions(grown, step)
     if fail is not None:
@@ -170,7 +179,7 @@ def propose(
             if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
                 closest = fail.located(snap, hall)
             continue
-        additions = _merge(additions) + _rows_added(option)
+        additions = _merge(additions) + _rows_added(snap, option)
         capex, days = _summary(additions)
         key = (capex, days if days is not None else -1, hall.id)
         if best is None or key < best["_key"]:

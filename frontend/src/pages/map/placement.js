@@ -337,6 +337,19 @@ function applyForm(page, body) {
         ...body,
         apply_as_branch: input.value,
       });
+      if (made.warnings?.length) {
+        // The branch is below the declared redundancy: its warnings stay here, where it was made (api.js shows
+        // them); the branch opens on demand.
+        button.disabled = true;
+        form.append(
+          el(
+            "a",
+            { class: "button", href: `/campuses/${made.branch}/map/`, "data-testid": "placement-open-branch" },
+            "Open the branch",
+          ),
+        );
+        return;
+      }
       // The branch's halls have ids of their own: open its whole map.
       window.location.assign(`/campuses/${made.branch}/map/`);
     } catch (err) {

@@ -13,8 +13,9 @@ import { bindingText, figure, gpuMix, meter } from "./widgets.js";
  * @param {Record<string, any>} summary
  * @param {{kind: string, capacity_kw?: number}[]} [plants] the campus's cooling plants
  * @param {string} [description] the campus description
+ * @param {Record<string, any>[] | null} [levels] ``GET /redundancy/``'s levels, for the risk card
  */
-export function headline(summary, plants = [], description = "") {
+export function headline(summary, plants = [], description = "", levels = null) {
   const inv = summary.inventory ?? {};
   const power = summary.power ?? {};
   const cooling = summary.cooling ?? {};
@@ -247,7 +248,7 @@ export function headline(summary, plants = [], description = "") {
       rateSetsNote(rel),
     ),
     designCard(summary, plants, description),
-    riskCard(power, cooling, summary.risks ?? []),
+    riskCard(power, cooling, summary.risks ?? [], levels),
     fabricCard(summary.network ?? {}),
   );
 }

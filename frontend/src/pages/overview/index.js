@@ -17,6 +17,7 @@ const page = {
   storage: [], // the campus's battery energy storage systems
   plants: [], // the campus's cooling plants (the design card's heat rejection)
   description: "", // the campus description
+  levels: null, // GET /redundancy/'s levels: declared vs achieved per domain (null: not loaded)
   asOf: asOfFromUrl(), // the day the figures are for (null: today)
 };
 
@@ -26,7 +27,7 @@ function render() {
   const root = $("overview");
   const summary = page.summary;
   clear(root).append(
-    headline(summary, page.plants, page.description),
+    headline(summary, page.plants, page.description, page.levels),
     capexCard(page, summary.capex),
     branchesCard(page),
     generateCard(page),
@@ -55,12 +56,15 @@ async function reload() {
 async function main() {
   const root = $("overview");
   try {
-    const [summary, storage, plants, campus] = await Promise.all([
+    const [summary, storage, plants, campus, redundancy] = await Promise.all([
       api.get(summaryUrl()),
       api.get(`/api/energy-storage/?campus=${page.campusId}&limit=1000`),
       api.get(`/api/cooling-plants/?campus=${page.campusId}&limit=1000`),
       api.get(`/api/campuses/${page.campusId}/`),
+      // the levels are a card's detail: the overview stands without them
+      api.get(`/api/campuses/${page.campusId}/redundancy/`).catch(() => null),
     ]);
+    page.levels = redundancy?.levels ?? null;
     page.summary = summary;
     page.storage = Array.isArray(storage) ? storage : (storage.results ?? []);
     page.plants = Array.isArray(plants) ? plants : (plants.results ?? []);

@@ -11,8 +11,9 @@ import { riskWords } from "../../lib/design.js";
  * @param {Record<string, any>} power
  * @param {Record<string, any>} cooling
  * @param {Record<string, any>[]} [risks] the summary's ``risks``
+ * @param {Record<string, any>[] | null} [levels] ``GET /redundancy/``'s ``levels`` (null: not loaded)
  */
-export function riskCard(power, cooling, risks = []) {
+export function riskCard(power, cooling, risks = [], levels = null) {
   const count = (v) => (Array.isArray(v) ? v.length : Number(v ?? 0));
   /** @type {[string, string, number][]} testid, what is counted, how many */
   const items = [
@@ -47,6 +48,7 @@ export function riskCard(power, cooling, risks = []) {
     "div",
     { class: "card card-wide", "data-testid": "risk-card" },
     el("h2", {}, "Risks"),
+    levels ? levelTable(levels) : null,
     summaryRisks(risks),
     el(
       "ul",
@@ -141,5 +143,69 @@ function summaryRisks(risks) {
         w.message ? el("div", { class: "muted small" }, `${w.message}.`) : null,
       );
     }),
+  );
+}
+
+const PAIRS_SHOWN = 3;
+
+/** An element of a failure: its name. */
+const named = (e) => e?.name ?? `#${e?.id ?? "?"}`;
+
+/**
+ * Declared vs achieved redundancy per domain (N, N+1 or 2N, verified by failing every element and every pair of one
+ * out for maintenance and one failed), with the first few failures or pairs that cost GPUs, named.
+ * @param {Record<string, any>[]} levels
+ */
+function levelTable(levels) {
+  const rows = levels.map((lv) => {
+    const costly = lv.pairs?.length
+      ? lv.pairs
+          .slice(0, PAIRS_SHOWN)
+          .map((p) => `${named(p.maintenance)} out + ${named(p.failure)} failed: ${f.num(p.gpus_lost)} GPUs`)
+      : (lv.single_failures ?? [])
+          .slice(0, PAIRS_SHOWN)
+          .map((x) => `${named(x.element)} failed: ${f.num(x.gpus_lost)} GPUs`);
+    const more = Math.max(0, (lv.pairs?.length ? lv.pairs_count : (lv.single_failures ?? []).length) - costly.length);
+    const ok = !lv.declared || lv.meets_declared;
+    return el(
+      "tr",
+      {
+        "data-testid": `level-${lv.domain}`,
+        "data-declared": lv.declared ?? "",
+        "data-achieved": lv.achieved,
+        class: ok ? "risk-ok" : "risk-bad",
+      },
+      el("th", { scope: "row" }, lv.domain),
+      el("td", { "data-testid": `level-${lv.domain}-declared` }, lv.declared || "not declared"),
+      el("td", { "data-testid": `level-${lv.domain}-achieved` }, lv.achieved),
+      el(
+        "td",
+        { class: "small", "data-testid": `level-${lv.domain}-costly` },
+        costly.length ? costly.join("; ") + (more ? `; and ${f.num(more)} more` : "") : "none",
+        !ok ? ` (${f.num(lv.gpus_at_risk)} GPUs below the declared level)` : null,
+      ),
+    );
+  });
+  return el(
+    "table",
+    { class: "table small", "data-testid": "redundancy-levels" },
+    el(
+      "caption",
+      { class: "muted small" },
+      "Redundancy declared and achieved (every failure and maintenance pair tried)",
+    ),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, "Domain"),
+        el("th", { scope: "col" }, "Declared"),
+        el("th", { scope: "col" }, "Achieved"),
+        el("th", { scope: "col" }, "What costs GPUs"),
+      ),
+    ),
+    el("tbody", {}, rows),
   );
 }
