@@ -289,7 +289,8 @@ def test_the_worst_single_failures_come_first(planner_page, demo):
     for rack_id in row:
         for feed in api(page, f"/api/power-feeds/?rack={rack_id}&side=B")["results"]:
             response = page.request.delete(f"/api/power-feeds/{feed['id']}/", headers={"X-CSRFToken": csrf})
-            assert response.status == 204, response.text()[:300]
+            # 200 with the redundancy warnings when the deletion takes racks below the declared level
+            assert response.status in (200, 204), response.text()[:300]
     findings = api(page, f"/api/campuses/{campus_id}/redundancy/")["findings"]
     assert findings and findings == sorted(findings, key=lambda f: -f["gpus_lost"])
     page.goto(f"/campuses/{campus_id}/map/")

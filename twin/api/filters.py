@@ -228,6 +228,14 @@ class TwinOrderingFilter(OrderingFilter):
     def query_parameter_names(self, view) -> set[str]:
         return {self.ordering_param}
 
+    def get_ordering(self, request, queryset, view):
+        """The asked order, then the id: rows that tie (many racks share a design_kw) keep one order from page
+        to page and from database to database."""
+        ordering = super().get_ordering(request, queryset, view)
+        if ordering and not any(term.removeprefix("-") in ("pk", "id") for term in ordering):
+            return [*ordering, "pk"]
+        return ordering
+
     def remove_invalid_fields(self, queryset, fields, view, request):
         valid = [item[0] for item in self.get_valid_fields(queryset, view, {"request": request})]
         terms = [term for term in fields if term]

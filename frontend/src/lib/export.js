@@ -154,7 +154,8 @@ function addChartButton(chart) {
     "PNG",
   );
   button.setAttribute("aria-label", `Download the chart ${chart.querySelector(".u-title")?.textContent ?? ""} as PNG`);
-  chart.after(button);
+  // after the chart's figure when it is one (role="img"): a button inside an image is nested interaction
+  (chart.closest('[role="img"]') ?? chart).after(button);
 }
 
 function scan(root) {
