@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,10 @@ def test_the_ven_answers_a_real_vtn_with_the_scenario_engines_verdict(tmp_path, 
                 await asyncio.sleep(0.5)
             await ven.stop()
 
-        asyncio.run(main())
+        # a loop of its own in a thread of its own: in the whole suite, the browser tests' Playwright keeps an
+        # event loop running in this thread, where asyncio.run refuses to start another
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, main()).result()
     finally:
         vtn.terminate()
         vtn.wait(timeout=10)
