@@ -12,6 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.reliability import daly_interval_hours, ettr_checkpoint, spare_shortfall_probability
+from campus.fidelity.cluster import (
+    AIRESIM_TABLE1,  # the reference case's inputs, as the fidelity case runs them
+)
 from simulations.engine.confidence import half_width, run_to_confidence
 from simulations.engine.job import expected_ettr
 from simulations.engine.kinds.failure_cascade.facility import FacilityDown
@@ -172,35 +175,6 @@ def _pool(snap_nodes: int, **params):
     return prepare(
         servers({"dgx-h100": snap_nodes}), "failure_cascade", {"include_infrastructure": False, **params}
     )
-
-
-AIRESIM_TABLE1 = {
-    # AIReSim config.yaml (paper Table 1): 4,096 servers, 16 warm standbys, working pool 4,160, spare
-    # pool 200, 0.01 failures a day per server, bad servers 15 % at 5x more (6x the base in all), 20-min
-    # recovery, 3-min host selection, 20-min preemption, automatic 2 h / manual 2 d repairs (80 % escalate,
-    # 40 % and 20 % missed), 256 days of work, failures only while training
-    "duration_days": 3650,
-    "work_days": 256,
-    "checkpoint_write_minutes": 0.0,
-    "restart_minutes": 20.0,
-    "step_seconds": 1.0,
-    "hot_spares": 48,
-    "failures_during_recovery": False,
-    "server_pool": {
-        "warm_standbys": 16,
-        "spare_pool_nodes": 200,
-        "bad_server_fraction": 0.15,
-        "bad_server_rate_multiple": 6.0,
-        "node_mtbf_hours": 2400.0,
-        "auto_repair_hours": 2.0,
-        "manual_repair_hours": 48.0,
-        "escalation_probability": 0.8,
-        "auto_repair_fail_probability": 0.4,
-        "manual_repair_fail_probability": 0.2,
-        "host_selection_minutes": 3.0,
-        "preemption_minutes": 20.0,
-    },
-}
 
 
 def test_the_reference_case_of_airesim_matches_its_published_results():
