@@ -17,8 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.bom import COUNTED_KINDS, campus_bom, length_bin
+from campus.analysis.bom import COUNTED_KINDS, campus_bom, campus_fabric_design_cost, length_bin
 from campus.analysis.capex import infrastructure_capex, price_catalog, tco, unit_price, validate_overrides
+from campus.analysis.catalog import catalog_specs
+from campus.analysis.fabric import design_campus_fabric
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -298,3 +300,18 @@ def test_tco_grows_with_the_horizon_and_falls_with_the_rate(capex, energy, horiz
     assert tco(capex, energy, 0.0, horizon, rate + 0.01)["total_usd"] <= base * (1 + 1e-12) + 1e-6
     # never more than the undiscounted sum, never less than the capex
     assert capex - 1e-6 <= base <= capex + energy * horizon * (1 + 1e-12) + 1e-6
+
+
+def test_a_campus_fabric_priced_by_hand():
+    """The 3-tier Spectrum-X design of 98,304 H100 (24 rail islands of 4,096 end points at 7:1) at the catalog's
+    prices: 2,534 SN5600 at $45,000; 98,304 node-leaf SR links of 30 m (2 modules at $650, 30 m of fibre at
+    $2.5 and $40 of terminations), 98,304 leaf-spine SR links of 40 m, 14,064 FR links of 600 m between
+    buildings (2 modules at $1,300)."""
+    switch = catalog_specs()["switch_models"]["spectrum-x-sn5600"]
+    design = design_campus_fabric([4096] * 24, switch, "rail-optimized", 7.0)
+    cost = campus_fabric_design_cost(design, "spectrum-x-sn5600")
+    assert cost["switches_usd"] == pytest.approx(2534 * 45_000)
+    node_leaf = 98_304 * (2 * 650 + 30 * 2.5 + 40)
+    leaf_spine = 98_304 * (2 * 650 + 40 * 2.5 + 40)
+    between = 14_064 * (2 * 1300 + 600 * 2.5 + 40)
+    assert cost["total_usd"] == pytest.approx(2534 * 45_000 + node_leaf + leaf_spine + between)
