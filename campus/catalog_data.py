@@ -2058,7 +2058,7 @@ PRICES: list[Row] = [
     # one manifold per direct-to-chip rack (its CDU is a cooling unit of the inventory)
     _p(
         "rack-power",
-        "pdu",
+        "rack-pdu",
         "kW",
         75.0,
         "estimate: a metered three-phase rack PDU of 415 V 60 A (about 35 kW) near $2,600 in 2024, or an "
@@ -2068,7 +2068,7 @@ PRICES: list[Row] = [
     ),
     _p(
         "rack-cooling",
-        "manifold",
+        "rack-manifold",
         "rack",
         8_000.0,
         "estimate: a direct-to-chip rack's supply and return manifolds with dripless quick disconnects and "

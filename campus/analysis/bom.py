@@ -323,12 +323,12 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
         rack = places.racks.get(f.rack_id) if f.rack_id is not None else None
         if rack is not None:
             place = places.at(rack.building_id, rack.hall_id, rack.pod_id)
-            out.add("rack-power", "pdu", place, 1, f.rating_kw)
+            out.add("rack-power", "rack-pdu", place, 1, f.rating_kw)
     for r in snap.racks:
         place = places.at(r.building_id, r.hall_id, r.pod_id)
         out.add("rack", "rack", place, 1, 1)
         if r.cooling_type in MANIFOLD_COOLING:
-            out.add("rack-cooling", "manifold", place, 1, 1)
+            out.add("rack-cooling", "rack-manifold", place, 1, 1)
         for slug, n in r.nodes:
             price = unit_price("server", slug, overrides)
             if price.unit == "gpu":  # a model without its own row: priced per GPU

@@ -156,7 +156,7 @@ BOM_EXAMPLE = {
             "overridden": False,
         }
     ],
-    "capex_usd": {"power": 3.9e8, "cooling": 9.6e7, "network": 9.0e8, "compute": 3.9e9, "building": 4.3e8},
+    "capex_usd": {"power": 4.3e8, "cooling": 1.2e8, "network": 9.0e8, "compute": 3.9e9, "building": 4.3e8},
     "usd_per_mw_it": 3.6e7,
 }
 

@@ -147,8 +147,8 @@ def test_a_branch_adding_two_racks_shows_their_capex_by_category_in_the_diff(pla
     # by hand: 2 racks of the model's servers; 2 enclosures; 2 manifolds; 4 feeds of 45 kW of in-rack PDU
     compute = 2 * servers_per_rack * usd("server", server.node_model.slug)
     building = 2 * usd("rack", "rack")
-    cooling = 2 * usd("rack-cooling", "manifold")
-    power = 4 * feed_kw * usd("rack-power", "pdu")
+    cooling = 2 * usd("rack-cooling", "rack-manifold")
+    power = 4 * feed_kw * usd("rack-power", "rack-pdu")
     assert figures["capex.capex_usd.compute"][2] == pytest.approx(compute)
     assert figures["capex.capex_usd.building"][2] == pytest.approx(building)
     assert figures["capex.capex_usd.cooling"][2] == pytest.approx(cooling)
