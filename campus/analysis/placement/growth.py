@@ -23,7 +23,9 @@ runs the check again and adds more while the same element is short:
   planning limit by ``module × max_utilization``; a short utility feed and the grid connection by steps of
   ``EXPANSION_MODULE_KW["utility_feed"]``.
 
-Floor space (a new hall or building) and rack density are not lifted: the proposal then says so.
+* **spine ports**: switches in the short upper group, with their cables up (``_lift_spines``).
+
+Floor space is lifted by new space (``expansion``, from ``proposal``); rack density is not lifted.
 """
 
 from __future__ import annotations

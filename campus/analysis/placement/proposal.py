@@ -4,8 +4,10 @@ Pure. Per candidate hall the placement is run for that hall alone; while it fail
 lifted by the fewest additions of the kind that lifts it (``growth.lift``: leaves, spines and their optics;
 cooling units or plant modules; power device modules, utility feed and grid capacity), written into the
 snapshot (``growth.apply_additions``), and the placement run again, until the request fits or a check fails
-that no addition lifts (floor space, rack density). What already stands is used first, the generator's
-planning margin included: only the shortfall beyond it is added. The proposal is the hall whose additions
+that no addition lifts (rack density). When floor space runs out in every hall, new space like one hall
+(a hall in its building, or a new building: ``expansion``) is grown the same way, the cheaper taken. What
+already stands is used first, the generator's planning margin included: only the shortfall beyond it is
+added. The proposal is the hall whose additions
 cost least (then the shortest time to power), with the placement option on the grown campus.
 
 Prices: ``_price`` reads every one from the price catalog (``capex.unit_price``) with the campus's overrides
