@@ -70,7 +70,8 @@ def test_the_map_draws_a_new_building_dashed_with_its_cost_table(chromium, live_
     assert new_rows.count() == sum(1 for a in proposal["additions"] if a["new"])
     new_kinds = {new_rows.nth(k).get_attribute("data-kind") for k in range(new_rows.count())}
     assert {"building", "hall", "utility_feed", "substation", "ups", "pdu"} <= new_kinds
-    assert "new building" in page.inner_text("[data-testid=proposal-table]")
+    table = page.inner_text("[data-testid=proposal-table]").lower()
+    assert "new building" in table and "like b1" in table
     assert float(page.get_attribute("[data-testid=proposal-capex]", "data-usd")) == pytest.approx(
         proposal["capex_usd"]
     )

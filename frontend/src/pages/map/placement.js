@@ -294,6 +294,14 @@ async function showOption(page, option, proposal = null) {
       w: Number(r.width_m ?? RACK_W_M),
       h: Number(r.depth_m ?? RACK_D_M),
     }));
+    // widen the fitted view to the new building beside the campus
+    const b = page.map.bounds;
+    const x0 = Math.min(b.x, ...space.rects.map((r) => r.x));
+    const y0 = Math.min(b.y, ...space.rects.map((r) => r.y));
+    const x1 = Math.max(b.x + b.w, ...space.rects.map((r) => r.x + r.w));
+    const y1 = Math.max(b.y + b.h, ...space.rects.map((r) => r.y + r.h));
+    page.map.bounds = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    page.map.fit();
     page.map.setGhosts([...space.rects, ...racks]);
     $("placement-result").dataset.newSpace = String(space.rects.length);
     $("placement-result").dataset.ghosts = String(racks.length);

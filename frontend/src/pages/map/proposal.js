@@ -6,10 +6,10 @@
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 
-/** "B1 · H1 (B1-H1-UPS-A01)": where an addition goes and the element it grows. */
+/** "B1 · H1 (B1-H1-UPS-A01)": where an addition goes and the element it grows (new: the one it is built like). */
 function where(add) {
   const place = [add.building, add.hall, add.row].filter(Boolean).join(" · ") || "campus";
-  const grows = add.target ? `${add.target}${add.to ? ` → ${add.to}` : ""}` : "";
+  const grows = add.target ? `${add.new ? "like " : ""}${add.target}${add.to ? ` → ${add.to}` : ""}` : "";
   return grows ? `${place} (${grows})` : place;
 }
 
