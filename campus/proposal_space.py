@@ -42,7 +42,7 @@ def build_space(branch: Campus, add: dict, save) -> None:
     building = Building.objects.filter(campus=branch, name=add["building"]).first()
     if table == "building":
         src = Building.objects.get(campus=branch, name=add["target"])
-        save(_copy(src, name=new, x_m=c["x_m"], y_m=c["y_m"]))
+        save(_copy(src, name=new, x_m=c["x_m"], y_m=c["y_m"], length_m=c["length_m"]))
         return
     if table == "hall":
         src = DataHall.objects.get(
@@ -51,7 +51,7 @@ def build_space(branch: Campus, add: dict, save) -> None:
         x_m, y_m = src.x_m, src.y_m
         if not c["in_new_building"]:
             x_m = max(h.x_m + h.width_m for h in DataHall.objects.filter(building=building)) + HALL_GAP_M
-        save(_copy(src, name=new, building=building, x_m=x_m, y_m=y_m))
+        save(_copy(src, name=new, building=building, x_m=x_m, y_m=y_m, length_m=c["length_m"]))
         return
     hall = DataHall.objects.filter(building=building, name=add["hall"]).first() if add.get("hall") else None
     devices = lambda name: PowerDevice.objects.get(campus=branch, name=name) if name else None  # noqa: E731

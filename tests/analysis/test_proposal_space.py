@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from campus.analysis.capex import unit_price
-from campus.analysis.placement import PlacementRequest, place
+from campus.analysis.placement import DEFAULT_RACK_SIZE_M, PlacementRequest, free_positions, place
 from campus.analysis.placement.expansion import hall_fits, space_lines
 from campus.analysis.placement.growth import apply_additions
 from campus.analysis.placement.proposal import _price, propose
@@ -199,3 +199,18 @@ def test_no_cheaper_new_space_fits_on_a_small_campus(building_m, racks, nodes):
     assert ("building" in kinds) == (building_m == 7.0)  # a 7 m building holds no third hall
     grown = apply_additions(snap, proposal["additions"])
     assert place(grown, request)["feasible"]
+
+
+def test_a_new_hall_is_as_many_times_longer_as_the_request_needs():
+    # the template hall holds one row of 32 racks; 100 racks need a hall a whole number of times its length
+    snap = _generated(roomy_feeds=True)
+    request = PlacementRequest("hgx-h100-8", 100)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    hall = next(a for a in proposal["additions"] if a["kind"] == "hall")
+    h1 = snap.halls[0]
+    times = hall["clone"]["length_m"] / h1.length_m
+    assert times == round(times) and times > 1
+    # an empty hall one length shorter holds fewer than 100 racks
+    assert len(free_positions(h1.width_m, h1.length_m * (times - 1), [], DEFAULT_RACK_SIZE_M, 100)) < 100
+    _independent_check(snap, proposal, request)

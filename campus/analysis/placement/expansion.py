@@ -102,10 +102,13 @@ def _topological(devices: list, feeds) -> list:
     return out
 
 
-def space_lines(snap: CampusSnapshot, hall, new_building: bool) -> list[dict]:
+def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float | None = None) -> list[dict]:
     """The addition lines of a new hall like ``hall`` (in its building), or of a new building like its
-    building holding one such hall (module doc), in the order they are built."""
+    building holding one such hall (module doc), in the order they are built. ``length_m``: the new hall's
+    length when longer than ``hall``'s (a new building is as much longer)."""
+    extra = max((length_m or hall.length_m) - hall.length_m, 0.0)
     bd = next(b for b in snap.buildings if b.id == hall.building_id)
+    bd = replace(bd, length_m=bd.length_m + extra)
     lines: list[dict] = []
     taken = (
         {d.name for d in snap.power_devices}
@@ -131,7 +134,12 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool) -> list[dict]:
                 building=dest,
                 target=bd.name,
                 names=[dest],
-                clone={"x_m": right + NEW_BUILDING_GAP_M, "y_m": bd.y_m, "area_m2": bd.width_m * bd.length_m},
+                clone={
+                    "x_m": right + NEW_BUILDING_GAP_M,
+                    "y_m": bd.y_m,
+                    "length_m": bd.length_m,
+                    "area_m2": bd.width_m * bd.length_m,
+                },
             )
         )
         old_token, new_token = bd.name, dest
@@ -143,7 +151,7 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool) -> list[dict]:
         _line(
             "hall",
             "hall",
-            f"{hall.width_m:g} x {hall.length_m:g} m hall like {hall.name}",
+            f"{hall.width_m:g} x {hall.length_m + extra:g} m hall like {hall.name}",
             1,
             "space",
             "building",
@@ -153,7 +161,8 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool) -> list[dict]:
             names=[new_hall],
             clone={
                 "from_building": bd.name,
-                "area_m2": hall.width_m * hall.length_m,
+                "length_m": hall.length_m + extra,
+                "area_m2": hall.width_m * (hall.length_m + extra),
                 "in_new_building": new_building,
             },
         )
@@ -371,13 +380,17 @@ def apply_space(snap: CampusSnapshot, add: dict) -> CampusSnapshot:
     dev = {d.name: d for d in snap.power_devices}
     if table == "building":
         src = next(b for b in snap.buildings if b.name == add["target"])
-        made = replace(src, id=next_id(snap.buildings), name=new, x_m=c["x_m"], y_m=c["y_m"])
+        made = replace(
+            src, id=next_id(snap.buildings), name=new, x_m=c["x_m"], y_m=c["y_m"], length_m=c["length_m"]
+        )
         return replace(snap, buildings=(*snap.buildings, made))
     if table == "hall":
         src = next(
             h for h in snap.halls if h.name == add["target"] and h.building_id == bid[c["from_building"]]
         )
-        made = replace(src, id=next_id(snap.halls), name=new, building_id=bid[add["building"]])
+        made = replace(
+            src, id=next_id(snap.halls), name=new, building_id=bid[add["building"]], length_m=c["length_m"]
+        )
         return replace(snap, halls=(*snap.halls, made))
     hall_id = _hall_id(snap, add)
     if table == "utility_feed":

@@ -34,11 +34,13 @@ from campus.analysis.capex import snapshot_overrides, unit_price
 from campus.analysis.placement import PlacementRequest, RowGeo, place_with_failure
 from campus.analysis.placement.expansion import hall_fits, space_lines
 from campus.analysis.placement.growth import SWITCH_TIERS, apply_additions, fail_of_short, lift
-from campus.analysis.placement.request import CONSTRAINTS, _Fail
+from campus.analysis.placement.positions import free_positions
+from campus.analysis.placement.request import CONSTRAINTS, DEFAULT_RACK_SIZE_M, _Fail
 from campus.analysis.snapshot import CampusSnapshot
 
 MAX_STEPS = 100  # lifts per hall before the proposal gives up on it
 MAX_HALLS = 2  # halls grown: those that came closest (every hall when there are no more)
+MAX_HALL_LENGTHS = 8  # a new hall is at most this many times its template's length
 
 
 def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> float:
@@ -279,13 +281,14 @@ def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fai
     request fits there; (proposal, None) or (None, what no addition lifts)."""
     template = _template(snap, request, halls)
     before = {_short_key(s) for s in place_with_failure(snap, request, rack_size, rows)[0]["short_at_design"]}
+    length = _hall_length(template, request.racks)
     choices = [True]
-    if hall_fits(snap, template.building_id, template.width_m, template.length_m):
+    if hall_fits(snap, template.building_id, template.width_m, length):
         choices.insert(0, False)
     best: dict | None = None
     closest: _Fail | None = None
     for new_building in choices:
-        lines = [_priced(snap, a) for a in space_lines(snap, template, new_building)]
+        lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, length)]
         grown = apply_additions(snap, lines)
         spot = next(a for a in lines if a["kind"] == "hall")
         bid = next(b.id for b in grown.buildings if b.name == spot["building"])
@@ -317,6 +320,16 @@ def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fai
     if best is not None:
         return best, None
     return None, closest
+
+
+def _hall_length(template, racks: int) -> float:
+    """The template hall's length, or as many times it as an empty hall of its width needs to hold ``racks``
+    (``MAX_HALL_LENGTHS`` at most), m."""
+    for k in range(1, MAX_HALL_LENGTHS + 1):
+        length = template.length_m * k
+        if len(free_positions(template.width_m, length, [], DEFAULT_RACK_SIZE_M, racks)) >= racks:
+            return length
+    return template.length_m * MAX_HALL_LENGTHS
 
 
 def _feed_has_no_headroom(fail: _Fail) -> str | None:
