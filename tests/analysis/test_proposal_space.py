@@ -214,3 +214,17 @@ def test_a_new_hall_is_as_many_times_longer_as_the_request_needs():
     # an empty hall one length shorter holds fewer than 100 racks
     assert len(free_positions(h1.width_m, h1.length_m * (times - 1), [], DEFAULT_RACK_SIZE_M, 100)) < 100
     _independent_check(snap, proposal, request)
+
+
+def test_every_new_element_has_a_name_of_its_own():
+    # 500 racks on a generated 1,000-GPU campus: a new building several hall lengths long, whose new units
+    # are then grown by more units in the same round (two shortfalls on one pool)
+    snap = spec_snapshot(generate_spec("Placement", 1000))
+    proposal = propose(snap, PlacementRequest("hgx-h100-8", 500))
+    assert proposal["feasible"], proposal["detail"]
+    names = [n for a in proposal["additions"] if a["kind"] not in ("hall", "building") for n in a["names"]]
+    assert len(names) == len(set(names))
+    standing = {
+        x.name for x in (*snap.power_devices, *snap.cooling_units, *snap.cooling_plants, *snap.switches)
+    }
+    assert not standing & set(names)

@@ -157,8 +157,13 @@ def _grow(
         if new:
             # every element the additions made short, at once (each is lifted on its own element)
             fails = [f for f in (fail_of_short(grown, s) for s in new) if f is not None]
-            lifted = [lift(grown, f) for f in fails]
-            step = [a for one in lifted if one for a in one]
+            # one after the other: two may grow the same element (new units' names must not repeat)
+            step, ahead = [], grown
+            for f in fails:
+                one = lift(ahead, f)
+                if one:
+                    step += one
+                    ahead = apply_additions(ahead, one)
             fail = fails[0] if fails else None
         elif result["feasible"]:
             return additions, result["options"][0], None
