@@ -160,14 +160,7 @@ def _spine_short(inp: _HallInput, need: dict[int, int]) -> tuple[int, int] | Non
     beyond ``count × radix`` (its free ports less the new uplinks, and any group already over, up the tree)."""
     snap = inp.snap
     switches = {s.id: s for s in snap.switches}
-    nodes: dict[int, int] = {}
-    ups: dict[int, dict[int, int]] = {}
-    for lk in snap.links:
-        if lk.a_rack_id is not None:
-            nodes[lk.b_switch_id] = nodes.get(lk.b_switch_id, 0) + lk.count
-        elif lk.a_switch_id is not None:
-            per = ups.setdefault(lk.a_switch_id, {})
-            per[lk.b_switch_id] = per.get(lk.b_switch_id, 0) + lk.count
+    nodes, ups = inp.uplinks if inp.uplinks is not None else uplinks(snap)
     demand: dict[int, float] = {}
     for sid, n in need.items():
         up = {u: c for u, c in ups.get(sid, {}).items() if u in switches}
@@ -194,3 +187,16 @@ def _spine_short(inp: _HallInput, need: dict[int, int]) -> tuple[int, int] | Non
                 worst = (short, u)
         todo.extend(x for x in ups.get(u, {}) if x in switches and x not in seen)
     return worst
+
+
+def uplinks(snap: CampusSnapshot) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """(node cables per switch group, cables up from each group per upper group)."""
+    nodes: dict[int, int] = {}
+    ups: dict[int, dict[int, int]] = {}
+    for lk in snap.links:
+        if lk.a_rack_id is not None:
+            nodes[lk.b_switch_id] = nodes.get(lk.b_switch_id, 0) + lk.count
+        elif lk.a_switch_id is not None:
+            per = ups.setdefault(lk.a_switch_id, {})
+            per[lk.b_switch_id] = per.get(lk.b_switch_id, 0) + lk.count
+    return nodes, ups
