@@ -3,7 +3,8 @@
 Truth from outside the proposal code: the branch the proposal is written into must pass the reference design
 checks of tests/interchange/design_checks.py (every single side lost rolled up by the power solver, the heat
 balanced); plain placement of the same request on the branch (without a proposal) must fit; the branch's
-redundancy check names no finding the parent does not have in kind; the parent is unchanged.
+redundancy check names no finding the parent does not have in kind; every single failure rolled up by the
+power solver overloads nothing new; the parent is unchanged.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.models import Building, Campus, DataHall, PowerDevice, Rack, Switch, UtilityFeed
 from campus.snapshot_adapter import build_snapshot
+from tests.analysis.placement_check import overloads
 from tests.interchange.design_checks import design_problems
 
 pytestmark = pytest.mark.django_db
@@ -70,8 +72,10 @@ def test_a_new_building_written_as_a_branch_passes_every_check_and_takes_the_req
         elif add["kind"] in ("leaf", "spine"):
             assert Switch.objects.filter(campus=branch, name=add["names"][0]).exists()
     assert Rack.objects.filter(campus=branch, hall__building__name="B2").count() == 40
-    # every design check holds on the branch, with every single side lost
+    # every design check holds on the branch, with every single side lost, and no single failure (each
+    # device, utility feed or side lost) overloads anything the parent's same failures do not
     assert design_problems(build_snapshot(branch)) == []
+    assert overloads(build_snapshot(branch)) <= overloads(build_snapshot(full_hall))
     # plain placement of the same request fits on the branch with the additions built and the placed racks
     # taken out again
     snap = build_snapshot(branch)
