@@ -170,10 +170,13 @@ class AdditionSerializer(serializers.Serializer):
     target = serializers.CharField(
         allow_null=True,
         help_text="The element it grows: switch group, cooling unit cloned, plant, power device, utility feed, "
-        "grid connection, hall.",
+        "grid connection, hall; with `new`, the element it is built like.",
     )
     to = serializers.CharField(allow_null=True, help_text="Optics: the switch group the cables go up to.")
-    names = serializers.ListField(child=serializers.CharField(), help_text="Names of the new cooling units.")
+    names = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Names of the new cooling units, or of the new element (`new`: hall, building, device, ...).",
+    )
     reason = serializers.ChoiceField(
         choices=["fabric_ports", "spine_ports", "cooling", "power", "grid", "space"],
         help_text="The constraint it lifts (space: floor space, a new row, hall or building).",
