@@ -308,11 +308,62 @@ def redundancy_levels(snap: CampusSnapshot, prune: bool = True) -> dict[str, Dom
     return {domain: domain_level(snap, domain, prune) for domain in DOMAINS}
 
 
+@dataclass
+class PairSearch:
+    """Every element of both domains failed alone, and the pairs whose marks meet failed together: what
+    both domains' levels are read from (``domain_level``), kept with the snapshot."""
+
+    elements: list[Element]  # utility feeds, power devices, plants, cooling units (``redundancy_elements``)
+    names: dict[Element, str]
+    lost: list[frozenset[int]]  # racks each loses alone (every rack; a domain keeps those it counts)
+    pairs: dict[tuple[int, int], frozenset[int]]  # (i < j) failed together -> racks lost
+
+
+def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
+    """Every element of both domains failed alone, then together every pair whose marks meet
+    (``prune=False``: every pair, the check of the pruning). A pair may hold a power and a cooling element:
+    a CDU failing while the feed of its partner is out for maintenance (docs/model.md, "Achieved
+    redundancy")."""
+    memo = snapshot_memo(snap)
+    key = f"redundancy_pairs:{prune}"
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    room = _headroom(snap, g, start.outcome)
+    found = redundancy_elements(snap)
+    elements: list[Element] = [(k, i) for k, i, _ in found]
+    lost: list[frozenset[int]] = []
+    marks: list[Marks] = []
+    units_at_design, plants_at_design = _design_stopped(snap, g)
+    for el in elements:
+        outcome, res = fail_with_solve(snap, [el])
+        lost.append(outcome.racks_lost_power | outcome.racks_lost_cooling)
+        m = _power_marks(g, res, start.outcome)
+        m.update(
+            _cooling_marks(
+                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
+            )
+        )
+        marks.append(m)
+    if prune:
+        candidates = candidate_pairs(marks, room)
+    else:
+        candidates = {(i, j) for i in range(len(elements)) for j in range(i + 1, len(elements))}
+    pairs = {}
+    for i, j in sorted(candidates):
+        outcome = fail(snap, [elements[i], elements[j]])
+        pairs[(i, j)] = outcome.racks_lost_power | outcome.racks_lost_cooling
+    result = memo[key] = PairSearch(elements, {(k, i): n for k, i, n in found}, lost, pairs)
+    return result
+
+
 def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> DomainLevel:
-    """The achieved level of one domain, its chains and racks, kept with the snapshot: every element of
-    the domain failed alone, then the pairs whose marks meet failed together (``prune=False``: every pair,
-    the check of the pruning). The cooling domain's search is cheap (no power solve); the power domain's
-    is what ``bench/bench_redundancy_levels.py`` measures."""
+    """The achieved level of one domain, its chains and racks, kept with the snapshot, read from the pair
+    search of both domains (``pair_search``): the domain's elements failed alone, and every pair holding
+    one of them (with another of the domain or of the other domain). Pairs whose marks do not meet lose
+    what their two elements lose alone and are not failed; ``bench/bench_redundancy_levels.py`` measures
+    the search."""
     memo = snapshot_memo(snap)
     key = f"redundancy_level:{domain}:{prune}"
     if key in memo:
@@ -323,45 +374,34 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
     if domain == "cooling":
         # a rack without power at design is the power chain's shortfall; no cooling can lose it
         gpus = {r: n for r, n in gpus.items() if r not in start.dark and r not in g.unfed_racks}
-    room = _headroom(snap, g, start.outcome)
     declared = snap.power_redundancy if domain == "power" else snap.cooling_redundancy
-    elements = redundancy_elements(snap)
-    names = {(k, i): n for k, i, n in elements}
+    search = pair_search(snap, prune)
+    elements, names = search.elements, search.names
     if domain == "power":
         down = sorted(r for r in start.dark | g.unfed_racks if r in gpus)
     else:
         down = sorted(r for r in start.uncooled - start.dark if r in gpus)
-    mine: list[Element] = [(k, i) for k, i, _ in elements if DOMAIN_OF_KIND[k] == domain]
-    lost: list[frozenset[int]] = []
-    marks: list[Marks] = []
-    units_at_design, plants_at_design = _design_stopped(snap, g)
-    for el in mine:
-        outcome, res = fail_with_solve(snap, [el])
-        lost.append(frozenset(r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus))
-        m = _power_marks(g, res, start.outcome)
-        m.update(
-            _cooling_marks(
-                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
-            )
-        )
-        marks.append(m)
+    mine = [DOMAIN_OF_KIND[k] == domain for k, _ in elements]
+    lost = [frozenset(r for r in racks if r in gpus) for racks in search.lost]
     level = dict.fromkeys(gpus, "2N")
     for r in down:
         level[r] = "N"
     singles = []
-    for el, racks in zip(mine, lost, strict=True):
+    for el, racks, ours in zip(elements, lost, mine, strict=True):
+        if not ours:
+            continue
         for r in racks:
             level[r] = "N"
         if racks:
             singles.append(_named(el, names, racks, gpus))
-    if prune:
-        pairs = candidate_pairs(marks, room)
-    else:
-        pairs = {(i, j) for i in range(len(mine)) for j in range(i + 1, len(mine))}
     found = []
-    for i, j in sorted(pairs):
-        outcome = fail(snap, [mine[i], mine[j]])
-        racks = {r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus}
+    checked = 0
+    for (i, j), hit in search.pairs.items():
+        if not (mine[i] or mine[j]):
+            continue
+        checked += 1
+        racks = {r for r in hit if r in gpus}
+        # what neither loses alone (a rack the other domain's element loses alone is that domain's N)
         extra = racks - lost[i] - lost[j]
         if not extra:
             continue
@@ -370,14 +410,15 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
                 level[r] = "N+1"
         found.append(
             {
-                "maintenance": _named(mine[i], names, (), gpus)["element"],
-                "failure": _named(mine[j], names, (), gpus)["element"],
+                "maintenance": _named(elements[i], names, (), gpus)["element"],
+                "failure": _named(elements[j], names, (), gpus)["element"],
                 "gpus_lost": sum(gpus[r] for r in racks),
                 "racks_lost": sorted(racks),
             }
         )
     singles.sort(key=lambda s: (-s["gpus_lost"], s["element"]["kind"], s["element"]["id"]))
     found.sort(key=lambda p: (-p["gpus_lost"], p["maintenance"]["id"], p["failure"]["id"]))
+    n_mine = sum(mine)
     result = DomainLevel(
         domain=domain,
         declared=declared or "",
@@ -386,9 +427,10 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
         single_failures=singles[:MAX_LISTED],
         pairs=found[:MAX_LISTED],
         pairs_count=len(found),
-        elements=len(mine),
-        pairs_total=len(mine) * (len(mine) - 1) // 2,
-        pairs_checked=len(pairs),
+        elements=n_mine,
+        # the domain's own pairs and those with one element of the other domain
+        pairs_total=n_mine * (n_mine - 1) // 2 + n_mine * (len(elements) - n_mine),
+        pairs_checked=checked,
         racks_down_at_design=down,
         _gpu_count=gpus,
     )
