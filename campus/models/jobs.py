@@ -1,4 +1,5 @@
-"""A background job that builds a campus: a generation, a spec import or a branch too large for one request.
+"""A background job: a generation, a spec import or a branch too large for one request, or a capacity
+placement whose expansion proposal takes too long for one (it writes nothing).
 
 Like a run, everything about a job lives on its own row (Celery only carries the message): status, a progress
 that only rises, the cause of a failure, the campus once it succeeded. The spec of an import is stored
@@ -14,6 +15,7 @@ class Job(models.Model):
         GENERATE = "generate", "Generate"
         IMPORT = "import", "Import"
         BRANCH = "branch", "Branch"
+        PLACEMENT = "placement", "Placement"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"

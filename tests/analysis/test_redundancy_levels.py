@@ -22,8 +22,8 @@ from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
 from campus.analysis.redundancy_levels import domain_level, redundancy_levels
-from campus.interchange.generate import generate_spec
 from campus.analysis.snapshot import CoolingUnitSnap
+from campus.interchange.generate import generate_spec
 from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, two_n
 from tests.analysis.spec_snapshot import spec_snapshot
 
