@@ -5,7 +5,9 @@ The definitions (docs/model.md, "Achieved redundancy"), after the Uptime Institu
 the IT; fault tolerant: any single failure without impact) and ANSI/TIA-942-B (N, N+1, 2N):
 
 * **2N**: any one element of the domain may be out for maintenance and then any single failure of another
-  still costs no GPU (every pair of the domain's elements out at once costs none);
+  still costs no GPU, and no element of the other domain out and one of this domain failed costs one (every
+  pair holding an element of the domain costs no GPU that neither of its two loses alone: a CRAH failing
+  while the PDU of its partners is out is a pair of both domains);
 * **N+1**: any single failure costs no GPU, and some pair does;
 * **N**: some single failure costs GPUs (or racks are down at design, nothing failed).
 
@@ -17,7 +19,7 @@ pool of cooling units that back each other up, for cooling) and the campus achie
 their racks. Every failure is judged by ``failures.fail``, the core of impact mode: the power cascade runs
 to its end, cooling follows power, spare capacity is counted once.
 
-The pair search. E elements make E(E-1)/2 pairs; a 100k-GPU campus has thousands of elements, so the
+The pair search (``pair_search``, one for both domains). E elements make E(E-1)/2 pairs; a 100k-GPU campus has thousands of elements, so the
 search keeps only the pairs whose failures can meet. Each single failure leaves marks: the devices, feeds
 and utility feeds whose liveness it flips (hard marks), the load it adds to or takes off each of them, and
 the capacity it takes out of each pool of cooling units, each hall's air units and each plant loop. Two
@@ -348,14 +350,57 @@ def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
         marks.append(m)
     if prune:
         candidates = candidate_pairs(marks, room)
+        rep = series_representatives(snap, g, elements)
     else:
         candidates = {(i, j) for i in range(len(elements)) for j in range(i + 1, len(elements))}
+        rep = list(range(len(elements)))
     pairs = {}
+    solved: dict[tuple[int, int], frozenset[int]] = {}
     for i, j in sorted(candidates):
-        outcome = fail(snap, [elements[i], elements[j]])
-        pairs[(i, j)] = outcome.racks_lost_power | outcome.racks_lost_cooling
+        a, b = sorted((rep[i], rep[j]))
+        if a == b:  # two elements of one series chain: the pair is its lowest element failed alone
+            pairs[(i, j)] = lost[a]
+            continue
+        if (a, b) not in solved:
+            outcome = fail(snap, [elements[a], elements[b]])
+            solved[(a, b)] = outcome.racks_lost_power | outcome.racks_lost_cooling
+        pairs[(i, j)] = solved[(a, b)]
     result = memo[key] = PairSearch(elements, {(k, i): n for k, i, n in found}, lost, pairs)
     return result
+
+
+def series_representatives(snap: CampusSnapshot, g: PowerGraph, elements: list[Element]) -> list[int]:
+    """Per element (by index), the element whose failure it equals in every pair: itself, or for a power
+    device in series above another, the lowest device of its series chain.
+
+    A device d is in series above c when d's one output feeds c, that feed is c's only input (c has no
+    utility connection of its own), and d supplies no cooling unit or plant. Then for any set S of elements
+    failed with it, S + d and S + c leave every device but d equally live (every path from below through d
+    passes c, and c is dead either way: fed by d alone, or failed) and every load equal (d carries nothing:
+    dead, or alive above a dead c, which cannot overload it or draw on its utility), so the cascade, the
+    cooling that follows the power, and the racks lost are the same (docs/model.md, "Achieved redundancy")."""
+    idx = _cooling_index(snap, g)
+    index = {el: n for n, el in enumerate(elements)}
+
+    def below(d: int) -> int | None:
+        downs = g.down_feeds[d]
+        if len(downs) != 1 or d in idx.units_fed_by or d in idx.plants_fed_by:
+            return None
+        c = g.feeds[downs[0]].downstream_device_id
+        if c is None or len(g.up_feeds[c]) != 1 or g.devices[c].utility_feed_id is not None:
+            return None
+        return c if ("power", c) in index else None
+
+    rep = list(range(len(elements)))
+    for n, (kind, ident) in enumerate(elements):
+        if kind != "power":
+            continue
+        d, seen = ident, {ident}
+        while (c := below(d)) is not None and c not in seen:
+            d = c
+            seen.add(c)
+        rep[n] = index[("power", d)]
+    return rep
 
 
 def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> DomainLevel:

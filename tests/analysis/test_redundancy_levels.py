@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
-from campus.analysis.redundancy_levels import domain_level, redundancy_levels
+from campus.analysis.redundancy_levels import domain_level, redundancy_levels, series_representatives
 from campus.analysis.snapshot import CoolingUnitSnap
 from campus.interchange.generate import generate_spec
 from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, two_n
@@ -251,3 +251,26 @@ def test_a_second_unit_on_the_b_side_makes_the_cooling_2n_across_domains():
 def test_levels_by_pairs_equal_both_elements_failed_through_impact_mode(base, cuts, drop, domain):
     snap = _perturbed(BASES[base], cuts, drop)
     assert domain_level(snap, domain).rack_level == brute_force_levels(snap, domain)
+
+
+def test_a_device_in_series_above_another_fails_in_every_pair_as_that_one_does():
+    # the generator's 2N design: each UPS feeds one PDU, its only input. Failed through impact mode, every
+    # pair with the UPS loses what the same pair with its PDU loses (the rule the search dedupes by).
+    snap = BASES[0]
+    every = [(k, i) for k, i, _ in redundancy_elements(snap)]
+    series = [
+        (d, every[r])
+        for d, r in zip(every, series_representatives_of(snap, every), strict=True)
+        if d != every[r]
+    ]
+    assert series, "the 2N design has UPSs in series above PDUs"
+    for upper, lower in series[:2]:
+        for other in every:
+            if other in (upper, lower):
+                continue
+            assert _lost(snap, [upper, other]) == _lost(snap, [lower, other]), (upper, lower, other)
+        assert _lost(snap, [upper, lower]) == _lost(snap, [lower])
+
+
+def series_representatives_of(snap, every):
+    return series_representatives(snap, power_graph(snap), every)

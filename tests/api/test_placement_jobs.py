@@ -41,7 +41,12 @@ def test_an_async_placement_is_a_job_whose_result_is_the_inline_answer(planner_c
 
     assert run_job(job.pk) == "succeeded"
     done = planner_client.get(f"/api/jobs/{job.pk}/").json()
-    assert (done["status"], done["progress"], done["error"], done["campus"]) == ("succeeded", 1.0, None, campus.pk)
+    assert (done["status"], done["progress"], done["error"], done["campus"]) == (
+        "succeeded",
+        1.0,
+        None,
+        campus.pk,
+    )
     inline = planner_client.post(url(campus.pk), body, format="json")
     assert inline.status_code == 200
     assert done["result"] == inline.json()
@@ -51,12 +56,18 @@ def test_an_async_placement_is_a_job_whose_result_is_the_inline_answer(planner_c
 def test_async_is_a_boolean_and_not_with_apply_as_branch(planner_client, spec):
     campus = import_campus(spec)
     res = planner_client.post(
-        url(campus.pk), {"node_model": NVL72, "racks": 1, "async": True, "apply_as_branch": "B"}, format="json"
+        url(campus.pk),
+        {"node_model": NVL72, "racks": 1, "async": True, "apply_as_branch": "B"},
+        format="json",
     )
     assert res.status_code == 400 and "async" in res.json()
-    res = planner_client.post(url(campus.pk), {"node_model": NVL72, "racks": 1, "async": "soon"}, format="json")
+    res = planner_client.post(
+        url(campus.pk), {"node_model": NVL72, "racks": 1, "async": "soon"}, format="json"
+    )
     assert res.status_code == 400 and "async" in res.json()
-    res = planner_client.post(url(campus.pk), {"node_model": NVL72, "racks": 1, "asynch": True}, format="json")
+    res = planner_client.post(
+        url(campus.pk), {"node_model": NVL72, "racks": 1, "asynch": True}, format="json"
+    )
     assert res.status_code == 400 and "asynch" in res.json()
     assert not Job.objects.exists()
 
@@ -77,5 +88,5 @@ def test_the_proposals_progress_only_rises_to_one(spec):
     snap = build_snapshot(campus.pk, today())
     propose(snap, PlacementRequest(NVL72, 40), progress=lambda share, stage: heard.append((share, stage)))
     shares = [s for s, _ in heard]
-    assert shares == sorted(shares) and 0.0 <= shares[0] and shares[-1] == 1.0
+    assert shares == sorted(shares) and shares[0] >= 0.0 and shares[-1] == 1.0
     assert any(stage.startswith("growing hall") for _, stage in heard)

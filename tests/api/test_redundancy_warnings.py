@@ -12,6 +12,8 @@ import pytest
 from django.urls import reverse
 
 from campus import models, redundancy_guard, state
+from campus.analysis.memo import snapshot_memo
+from campus.snapshot_adapter import build_snapshot
 from tests import factories as f
 
 pytestmark = pytest.mark.usefixtures("fresh_analytics")
@@ -149,9 +151,6 @@ def test_a_committed_writes_levels_are_the_next_writes_before(
 def test_the_next_read_after_a_committed_write_takes_the_state_its_guard_searched(
     planner_client, viewer_client, django_capture_on_commit_callbacks
 ):
-    from campus.analysis.memo import snapshot_memo
-    from campus.snapshot_adapter import build_snapshot
-
     campus, rack, a, b, feed_b = _campus()
     with django_capture_on_commit_callbacks(execute=True):
         response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}))
@@ -170,8 +169,6 @@ def test_the_next_read_after_a_committed_write_takes_the_state_its_guard_searche
 
 @pytest.mark.django_db
 def test_a_rolled_back_write_leaves_no_state_of_its_rows(planner_client):
-    from campus.snapshot_adapter import build_snapshot
-
     campus, rack, a, b, feed_b = _campus()
     response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}) + "?strict=true")
     assert response.status_code == 409
