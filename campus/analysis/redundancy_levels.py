@@ -319,6 +319,7 @@ class PairSearch:
     names: dict[Element, str]
     lost: list[frozenset[int]]  # racks each loses alone (every rack; a domain keeps those it counts)
     pairs: dict[tuple[int, int], frozenset[int]]  # (i < j) failed together -> racks lost
+    solves: int = 0  # pairs failed through impact mode (the others are the same failure as one of them)
 
 
 def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
@@ -365,7 +366,7 @@ def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
             outcome = fail(snap, [elements[a], elements[b]])
             solved[(a, b)] = outcome.racks_lost_power | outcome.racks_lost_cooling
         pairs[(i, j)] = solved[(a, b)]
-    result = memo[key] = PairSearch(elements, {(k, i): n for k, i, n in found}, lost, pairs)
+    result = memo[key] = PairSearch(elements, {(k, i): n for k, i, n in found}, lost, pairs, len(solved))
     return result
 
 
