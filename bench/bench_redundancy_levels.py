@@ -43,7 +43,7 @@ def main(sizes: list[int]) -> None:
             n = len(search.elements)
             print(
                 f"| {gpus:,} | {pr} | {cr} | {p.elements} / {c.elements} | {n * (n - 1) // 2:,} "
-                f"| {len(search.pairs):,} | {search.solves:,} | {p.pairs_count + c.pairs_count:,} "
+                f"| {len(set(search.candidates('power')) | set(search.candidates('cooling'))):,} | {len(search.solved):,} | {p.pairs_count + c.pairs_count:,} "
                 f"| {p.achieved} / {c.achieved} | {t1 - t0:.2f} | {t2 - t1:.2f} |",
                 flush=True,
             )

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from campus.analysis.failures import _cooling_index, design_state, fail, fail_with_solve
+from campus.analysis.failures import FailureOutcome, _cooling_index, design_state, fail, fail_with_solve
 from campus.analysis.heat import AIR_UNIT_KINDS
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.power import power_graph
@@ -251,21 +251,24 @@ def _headroom(snap: CampusSnapshot, g: PowerGraph, design: _Outcome) -> dict[tup
     return room
 
 
-def candidate_pairs(marks: list[Marks], room: dict[tuple[str, object], float]) -> set[tuple[int, int]]:
+def candidate_pairs(
+    marks: list[Marks], room: dict[tuple[str, object], float], keep: set[int] | None = None
+) -> set[tuple[int, int]]:
     """The pairs (i < j) of failures whose marks meet: a shared element one flips, or one both load past
-    its headroom. Any other pair loses what its two failures lose alone."""
+    its headroom. Any other pair loses what its two failures lose alone. With ``keep``, only the pairs
+    holding one of those failures (a pair meets at an element one of its own marks)."""
     by_key: dict[tuple[str, object], list[tuple[int, float | None]]] = {}
     for i, m in enumerate(marks):
         for key, delta in m.items():
             by_key.setdefault(key, []).append((i, delta))
     pairs: set[tuple[int, int]] = set()
     for key, members in by_key.items():
-        if len(members) < 2:
+        if len(members) < 2 or (keep is not None and not any(i in keep for i, _ in members)):
             continue
         hard = [i for i, delta in members if delta is _HARD]
         for h in hard:
             for j, _ in members:
-                if j != h:
+                if j != h and (keep is None or h in keep or j in keep):
                     pairs.add((min(h, j), max(h, j)))
         limit = room.get(key)
         if limit is None:
@@ -277,7 +280,8 @@ def candidate_pairs(marks: list[Marks], room: dict[tuple[str, object], float]) -
                 db, j = adds[b]
                 if da + db <= limit + _EPS:
                     break  # sorted: every later one adds less
-                pairs.add((min(i, j), max(i, j)))
+                if keep is None or i in keep or j in keep:
+                    pairs.add((min(i, j), max(i, j)))
     return pairs
 
 
@@ -312,21 +316,76 @@ def redundancy_levels(snap: CampusSnapshot, prune: bool = True) -> dict[str, Dom
 
 @dataclass
 class PairSearch:
-    """Every element of both domains failed alone, and the pairs whose marks meet failed together: what
-    both domains' levels are read from (``domain_level``), kept with the snapshot."""
+    """Every element of both domains failed alone, and the pairs whose marks meet: what both domains' levels
+    are read from (``domain_level``), kept with the snapshot. A domain's pairs are found (``candidates``)
+    and failed (``lost_together``) when it first asks for them: the cooling domain (the summary asks for
+    it) looks at no pair of two power elements."""
 
+    snap: CampusSnapshot
     elements: list[Element]  # utility feeds, power devices, plants, cooling units (``redundancy_elements``)
     names: dict[Element, str]
     lost: list[frozenset[int]]  # racks each loses alone (every rack; a domain keeps those it counts)
-    pairs: dict[tuple[int, int], frozenset[int]]  # (i < j) failed together -> racks lost
-    solves: int = 0  # pairs failed through impact mode (the others are the same failure as one of them)
+    marks: list[Marks]
+    room: dict[tuple[str, object], float]  # ``_headroom``
+    prune: bool
+    rep: list[int]  # the element each fails as in every pair (``series_representatives``)
+    solved: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)  # failed through impact mode
+    _candidates: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def candidates(self, domain: str) -> list[tuple[int, int]]:
+        """The pairs (i < j) holding an element of ``domain`` whose marks meet (every such pair without
+        pruning), in order."""
+        hit = self._candidates.get(domain)
+        if hit is None:
+            mine = {n for n, (kind, _) in enumerate(self.elements) if DOMAIN_OF_KIND[kind] == domain}
+            if self.prune:
+                hit = sorted(candidate_pairs(self.marks, self.room, mine))
+            else:
+                n = len(self.elements)
+                hit = [(i, j) for i in range(n) for j in range(i + 1, n) if i in mine or j in mine]
+            self._candidates[domain] = hit
+        return hit
+
+    def lost_together(self, i: int, j: int) -> frozenset[int]:
+        """The racks elements ``i`` and ``j`` lose failed together."""
+        a, b = sorted((self.rep[i], self.rep[j]))
+        if a == b:  # two elements of one series chain: the pair is its lowest element failed alone
+            return self.lost[a]
+        hit = self.solved.get((a, b))
+        if hit is None:
+            outcome = fail(self.snap, [self.elements[a], self.elements[b]])
+            hit = self.solved[(a, b)] = outcome.racks_lost_power | outcome.racks_lost_cooling
+        return hit
+
+
+def single_failures(snap: CampusSnapshot) -> list[tuple[FailureOutcome, Marks]]:
+    """Every element (``redundancy_elements``, in order) failed alone: its outcome and its marks, kept with
+    the snapshot (the redundancy check and the pair search read the same sweep)."""
+    memo = snapshot_memo(snap)
+    hit = memo.get("redundancy_singles")
+    if hit is not None:
+        return hit  # type: ignore[return-value]
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    units_at_design, plants_at_design = _design_stopped(snap, g)
+    out: list[tuple[FailureOutcome, Marks]] = []
+    for kind, ident, _ in redundancy_elements(snap):
+        outcome, res = fail_with_solve(snap, [(kind, ident)])
+        m = _power_marks(g, res, start.outcome)
+        m.update(
+            _cooling_marks(
+                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
+            )
+        )
+        out.append((outcome, m))
+    memo["redundancy_singles"] = out
+    return out
 
 
 def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
-    """Every element of both domains failed alone, then together every pair whose marks meet
-    (``prune=False``: every pair, the check of the pruning). A pair may hold a power and a cooling element:
-    a CDU failing while the feed of its partner is out for maintenance (docs/model.md, "Achieved
-    redundancy")."""
+    """Every element of both domains failed alone, and the pairs whose marks meet (``prune=False``: every
+    pair, the check of the pruning). A pair may hold a power and a cooling element: a CDU failing while the
+    feed of its partner is out for maintenance (docs/model.md, "Achieved redundancy")."""
     memo = snapshot_memo(snap)
     key = f"redundancy_pairs:{prune}"
     if key in memo:
@@ -336,37 +395,12 @@ def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
     room = _headroom(snap, g, start.outcome)
     found = redundancy_elements(snap)
     elements: list[Element] = [(k, i) for k, i, _ in found]
-    lost: list[frozenset[int]] = []
-    marks: list[Marks] = []
-    units_at_design, plants_at_design = _design_stopped(snap, g)
-    for el in elements:
-        outcome, res = fail_with_solve(snap, [el])
-        lost.append(outcome.racks_lost_power | outcome.racks_lost_cooling)
-        m = _power_marks(g, res, start.outcome)
-        m.update(
-            _cooling_marks(
-                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
-            )
-        )
-        marks.append(m)
-    if prune:
-        candidates = candidate_pairs(marks, room)
-        rep = series_representatives(snap, g, elements)
-    else:
-        candidates = {(i, j) for i in range(len(elements)) for j in range(i + 1, len(elements))}
-        rep = list(range(len(elements)))
-    pairs = {}
-    solved: dict[tuple[int, int], frozenset[int]] = {}
-    for i, j in sorted(candidates):
-        a, b = sorted((rep[i], rep[j]))
-        if a == b:  # two elements of one series chain: the pair is its lowest element failed alone
-            pairs[(i, j)] = lost[a]
-            continue
-        if (a, b) not in solved:
-            outcome = fail(snap, [elements[a], elements[b]])
-            solved[(a, b)] = outcome.racks_lost_power | outcome.racks_lost_cooling
-        pairs[(i, j)] = solved[(a, b)]
-    result = memo[key] = PairSearch(elements, {(k, i): n for k, i, n in found}, lost, pairs, len(solved))
+    singles = single_failures(snap)
+    lost = [outcome.racks_lost_power | outcome.racks_lost_cooling for outcome, _ in singles]
+    marks = [m for _, m in singles]
+    rep = series_representatives(snap, g, elements) if prune else list(range(len(elements)))
+    names = {(k, i): n for k, i, n in found}
+    result = memo[key] = PairSearch(snap, elements, names, lost, marks, room, prune, rep)
     return result
 
 
@@ -442,11 +476,9 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
             singles.append(_named(el, names, racks, gpus))
     found = []
     checked = 0
-    for (i, j), hit in search.pairs.items():
-        if not (mine[i] or mine[j]):
-            continue
+    for i, j in search.candidates(domain):
         checked += 1
-        racks = {r for r in hit if r in gpus}
+        racks = {r for r in search.lost_together(i, j) if r in gpus}
         # what neither loses alone (a rack the other domain's element loses alone is that domain's N)
         extra = racks - lost[i] - lost[j]
         if not extra:
