@@ -1,4 +1,5 @@
-"""``/api/jobs/``: the background jobs that generate, import or branch a campus (``campus.jobs``).
+"""``/api/jobs/``: the background jobs that generate, import or branch a campus, or place racks in one
+(``campus.jobs``).
 
 Everyone reads their own jobs; admins read everyone's. A job is written only by its worker.
 """
@@ -32,7 +33,8 @@ class JobSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text="id, name, counts and notes of the campus written, and the seconds each stage took "
         "(generate or read, validate, write; the commit is the rest of started to finished); for a branch: "
-        "id, name, parent, branched_at and the seconds of the copy, the commit and the analysis.",
+        "id, name, parent, branched_at and the seconds of the copy, the commit and the analysis; for a "
+        "placement (`async`): the answer of POST /api/campuses/{id}/placement/, the job's campus the one read.",
     )
 
     class Meta:
