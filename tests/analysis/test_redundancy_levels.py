@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
-from campus.analysis.redundancy_levels import domain_level, redundancy_levels, series_representatives
+from campus.analysis.redundancy_levels import (
+    candidate_pairs,
+    domain_level,
+    pair_search,
+    redundancy_levels,
+    series_representatives,
+)
 from campus.analysis.snapshot import CoolingUnitSnap
 from campus.interchange.generate import generate_spec
 from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, two_n
@@ -274,3 +280,12 @@ def test_a_device_in_series_above_another_fails_in_every_pair_as_that_one_does()
 
 def series_representatives_of(snap, every):
     return series_representatives(snap, power_graph(snap), every)
+
+
+@pytest.mark.parametrize("snap", BASES)
+def test_a_domains_pairs_are_those_of_the_whole_search_holding_one_of_its_elements(snap):
+    search = pair_search(snap)
+    every = candidate_pairs(search.marks, search.room)
+    for domain in ("power", "cooling"):
+        mine = {n for n, (kind, _) in enumerate(search.elements) if DOMAIN_OF_KIND[kind] == domain}
+        assert set(search.candidates(domain)) == {(i, j) for i, j in every if i in mine or j in mine}
