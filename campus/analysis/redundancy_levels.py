@@ -325,7 +325,7 @@ class PairSearch:
     elements: list[Element]  # utility feeds, power devices, plants, cooling units (``redundancy_elements``)
     names: dict[Element, str]
     lost: list[frozenset[int]]  # racks each loses alone (every rack; a domain keeps those it counts)
-    marks: list[Marks]
+    cooling_marks: list[Marks]  # ``single_failures``
     room: dict[tuple[str, object], float]  # ``_headroom``
     prune: bool
     rep: list[int]  # the element each fails as in every pair (``series_representatives``)
@@ -339,7 +339,10 @@ class PairSearch:
         if hit is None:
             mine = {n for n, (kind, _) in enumerate(self.elements) if DOMAIN_OF_KIND[kind] == domain}
             if self.prune:
-                hit = sorted(candidate_pairs(self.marks, self.room, mine))
+                # a cooling element's marks are cooling marks only (it changes nothing in the power chain),
+                # so a pair holding one meets, if at all, at a pool, a hall's air units or a loop
+                marks = self.cooling_marks if domain == "cooling" else full_marks(self.snap)
+                hit = sorted(candidate_pairs(marks, self.room, mine))
             else:
                 n = len(self.elements)
                 hit = [(i, j) for i in range(n) for j in range(i + 1, n) if i in mine or j in mine]
@@ -359,26 +362,39 @@ class PairSearch:
 
 
 def single_failures(snap: CampusSnapshot) -> list[tuple[FailureOutcome, Marks]]:
-    """Every element (``redundancy_elements``, in order) failed alone: its outcome and its marks, kept with
-    the snapshot (the redundancy check and the pair search read the same sweep)."""
+    """Every element (``redundancy_elements``, in order) failed alone: its outcome and its cooling marks
+    (the capacity it takes out of pools, halls' air units and loops), kept with the snapshot: the
+    redundancy check and the pair search read the same sweep. The power marks (``full_marks``) are worked
+    out only for the power domain's pairs and not kept: at 1M GPUs they would hold millions of entries."""
     memo = snapshot_memo(snap)
     hit = memo.get("redundancy_singles")
     if hit is not None:
         return hit  # type: ignore[return-value]
     g = power_graph(snap)
-    start = design_state(snap, g)
     units_at_design, plants_at_design = _design_stopped(snap, g)
     out: list[tuple[FailureOutcome, Marks]] = []
     for kind, ident, _ in redundancy_elements(snap):
-        outcome, res = fail_with_solve(snap, [(kind, ident)])
-        m = _power_marks(g, res, start.outcome)
-        m.update(
-            _cooling_marks(
-                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
-            )
-        )
-        out.append((outcome, m))
+        outcome = fail(snap, [(kind, ident)])
+        stopped = (outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design)
+        out.append((outcome, _cooling_marks(snap, g, *stopped)))
     memo["redundancy_singles"] = out
+    return out
+
+
+def full_marks(snap: CampusSnapshot) -> list[Marks]:
+    """Every element's marks, power and cooling (``_power_marks``, ``_cooling_marks``): a power element is
+    failed again for the power solve it runs, a cooling element's marks are its cooling marks."""
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    out: list[Marks] = []
+    for (kind, ident, _), (_, cooling) in zip(redundancy_elements(snap), single_failures(snap), strict=True):
+        if DOMAIN_OF_KIND[kind] == "cooling":
+            out.append(cooling)
+            continue
+        _, res = fail_with_solve(snap, [(kind, ident)])
+        marks = _power_marks(g, res, start.outcome)
+        marks.update(cooling)
+        out.append(marks)
     return out
 
 
@@ -397,10 +413,10 @@ def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
     elements: list[Element] = [(k, i) for k, i, _ in found]
     singles = single_failures(snap)
     lost = [outcome.racks_lost_power | outcome.racks_lost_cooling for outcome, _ in singles]
-    marks = [m for _, m in singles]
+    cooling = [m for _, m in singles]
     rep = series_representatives(snap, g, elements) if prune else list(range(len(elements)))
     names = {(k, i): n for k, i, n in found}
-    result = memo[key] = PairSearch(snap, elements, names, lost, marks, room, prune, rep)
+    result = memo[key] = PairSearch(snap, elements, names, lost, cooling, room, prune, rep)
     return result
 
 

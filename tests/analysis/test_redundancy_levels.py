@@ -24,6 +24,7 @@ from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
 from campus.analysis.redundancy_levels import (
     candidate_pairs,
     domain_level,
+    full_marks,
     pair_search,
     redundancy_levels,
     series_representatives,
@@ -285,7 +286,7 @@ def series_representatives_of(snap, every):
 @pytest.mark.parametrize("snap", BASES)
 def test_a_domains_pairs_are_those_of_the_whole_search_holding_one_of_its_elements(snap):
     search = pair_search(snap)
-    every = candidate_pairs(search.marks, search.room)
+    every = candidate_pairs(full_marks(snap), search.room)
     for domain in ("power", "cooling"):
         mine = {n for n, (kind, _) in enumerate(search.elements) if DOMAIN_OF_KIND[kind] == domain}
         assert set(search.candidates(domain)) == {(i, j) for i, j in every if i in mine or j in mine}
