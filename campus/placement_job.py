@@ -4,8 +4,9 @@
 An expansion proposal re-runs the placement on the grown campus round after round (a new snapshot and its
 figures each time): about 20 s on a 100k-GPU campus, too long for a request. The request then stores a job
 (``Job.Kind.PLACEMENT``, its parameters: the campus and the placement request) and answers 202 with the
-job's URL; a worker runs ``run`` and stores the body the request would have answered as the job's
-``result``, reporting the proposal's progress on the job. Nothing is written to the campus.
+job's URL; a worker runs ``run`` and stores the placement's answer as the job's ``result`` (the jobs
+API shapes it on the way out as the request shapes its body), reporting the proposal's progress on the
+job. Nothing is written to the campus.
 
 ``placement`` is the one path both take, the request inside its thread and the job in a worker.
 """
@@ -68,7 +69,8 @@ def job_params(campus_id: int, data: dict) -> dict:
 
 
 def run(params: dict, report: Callable[[float, str], None]) -> dict:
-    """The job's work: the body the request would have answered (JSON values only)."""
+    """The job's work: the placement's answer (JSON values only), as the request's body holds it before
+    its serializer shapes it."""
     campus = Campus.objects.filter(pk=params.get("campus")).first()
     if campus is None:
         raise PlacementJobError(

@@ -10,6 +10,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
+from campus.api.serializers_.placement import PlacementSerializer
 from campus.models import Job
 from twin.api.mixins import QueryParametersMixin
 from twin.api.permissions import has_role
@@ -57,6 +58,13 @@ class JobSerializer(serializers.ModelSerializer):
             "finished",
         )
         read_only_fields = fields
+
+    def to_representation(self, job: Job) -> dict:
+        data = super().to_representation(job)
+        if job.kind == Job.Kind.PLACEMENT and job.result is not None:
+            # stored as the analysis answered it; shaped on the way out as the request answers it
+            data["result"] = PlacementSerializer(job.result).data
+        return data
 
     def get_url(self, job: Job) -> str:
         path = reverse("job-detail", args=[job.pk])
