@@ -26,6 +26,7 @@ from simulations.engine.fields import (
     key_picker,
     starts_within,
 )
+from simulations.engine.replay import LoadSource
 
 # Any price or penalty per MWh: ~100 times a scarcity price cap (ERCOT's $5,000/MWh).
 MAX_USD_PER_MWH = 1e6
@@ -120,7 +121,11 @@ def _default_flexibility() -> list[FlexResource]:
 
 class GridLimitParams(ParamsBase):
     duration_hours: float = Field(24.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
-    """Simulated time, hours (at most a year, 8,760 h)."""
+    """Simulated time, hours (at most a year, 8,760 h; a replayed load: its series' span instead)."""
+    load_source: LoadSource = Field(default_factory=LoadSource, title="Load source")
+    """The campus's full demand (every GPU at TDP x utilisation, x PUE), or a measured power series replayed as
+    the demand step by step; capping and pausing then scale the modelled draw to the measured one
+    (docs/live.md, "Replay")."""
     step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)", json_schema_extra=ADVANCED)
     """Resolution of the simulation, minutes; the run has at most 1,000,000 steps (duration / step)."""
     capacity_kw: float | None = Field(None, ge=0, le=MAX_KW, title="Grid capacity (kW)")
