@@ -15,6 +15,7 @@ from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
 from simulations.engine.registry import model
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
+from . import replay
 from . import sweeps as sweep_spec
 from .config import (
     MAX_CHUNK_REPLICAS,
@@ -71,8 +72,11 @@ def launch_run(
     validated = validated_params(scenario.kind, scenario.params)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
-    # Freeze the full parameter set now: later edits of the scenario do not change a run in flight.
-    params = validated.model_dump(mode="json")
+    # Freeze the full parameter set now: later edits of the scenario do not change a run in flight; a
+    # measured load is read now, so the run keeps the series it replays.
+    params = replay.resolve(
+        scenario.kind, validated.model_dump(mode="json"), scenario.campus_id, scenario.campus.name
+    )
     spec = None
     if sweep is not None:
         per_point = replicas if replicas is not None else default_replicas(scenario.kind, validated)
