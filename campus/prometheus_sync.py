@@ -117,7 +117,7 @@ def samples_of(entry: dict, result: list[dict], unmatched: set[str]) -> list[m.S
             continue
         for t, v in series.get("values", []):
             value = float(v) * factor
-            if value == value and 0.0 <= value <= m.MAX_ABS_KW:  # NaN and out-of-range samples dropped
+            if m.in_range(metric, value):  # NaN and out-of-range samples dropped
                 out.append(
                     m.Sample(entry["object_kind"], name, metric, datetime.fromtimestamp(float(t), UTC), value)
                 )
