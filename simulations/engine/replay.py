@@ -48,7 +48,9 @@ class LoadSource(ParamsBase):
     """Measured: the end of the window replayed (not included)."""
     step_seconds: float | None = Field(None, gt=0, le=86_400, title="Step (s)")
     """Series: seconds between two values (each holds over its step). Measured: 300, filled in."""
-    values_kw: list[float] | None = Field(None, max_length=MAX_REPLAY_VALUES, title="Power values (kW)")
+    values_kw: list[float] | None = Field(
+        None, max_length=MAX_REPLAY_VALUES, title="Power values (kW)", json_schema_extra={"x-number-list": True}
+    )
     """Series: the draw every step, kW. Measured: filled in from the stored 5-minute means when a run is
     launched."""
     filled_steps: int = Field(0, ge=0, title="Steps filled in", json_schema_extra={"readOnly": True})

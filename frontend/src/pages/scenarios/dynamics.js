@@ -302,17 +302,19 @@ export function renderDynamics(box, run) {
       el("h3", { class: "results-title" }, "Sizing: swing against the power floor and the battery"),
       sizing,
     );
-    sizingChart(sizing, {
-      sweep: details.sizing.floor,
-      key: "floor_fraction",
-      title: "Swing against the GPU power floor",
-      xLabel: "floor (% of TDP)",
-      limit: requirements.max_swing_mw ?? null,
-      found: details.min_floor_to_comply,
-      testid: "sizing-floor",
-      format: (v) => f.pct(v),
-      tick: (v) => f.num(v * 100),
-    });
+    // a replayed load has no power floor to sweep (it acts on the jobs' own GPUs)
+    if (details.sizing.floor)
+      sizingChart(sizing, {
+        sweep: details.sizing.floor,
+        key: "floor_fraction",
+        title: "Swing against the GPU power floor",
+        xLabel: "floor (% of TDP)",
+        limit: requirements.max_swing_mw ?? null,
+        found: details.min_floor_to_comply,
+        testid: "sizing-floor",
+        format: (v) => f.pct(v),
+        tick: (v) => f.num(v * 100),
+      });
     sizingChart(sizing, {
       sweep: details.sizing.bess,
       key: "bess_mw",
