@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.urls import reverse
 
+from campus import prometheus_sync
 from campus.analysis.facility import facility_year
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
@@ -137,3 +138,16 @@ def test_weather_rows_belong_to_the_campus_and_stay_in_their_range(campus, plann
         content_type="text/csv",
     )
     assert answer.status_code == 201, answer.content
+
+
+def test_a_prometheus_weather_series_belongs_to_the_campus():
+    entry = {"query": 'outdoor_temperature_celsius{campus="x"}', "object_name": "x", "metric": "dry_bulb_c"}
+    with pytest.raises(prometheus_sync.MappingError) as exc:
+        prometheus_sync.check_mapping([{**entry, "object_kind": "rack"}])
+    assert exc.value.field == "object_kind"
+    assert prometheus_sync.check_mapping([{**entry, "object_kind": "campus"}])[0]["metric"] == "dry_bulb_c"
+    # a sample out of its metric's range is dropped, a cold one kept
+    samples = prometheus_sync.samples_of(
+        {**entry, "object_kind": "campus"}, [{"metric": {}, "values": [[0, "-12.5"], [60, "80"]]}], set()
+    )
+    assert [s.value for s in samples] == [-12.5]

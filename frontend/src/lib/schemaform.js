@@ -244,6 +244,7 @@ export class SchemaForm {
         id,
         name: path,
         rows: 4,
+        "data-number-list": "",
         placeholder: "numbers separated by commas, spaces or new lines",
       });
       input.value = Array.isArray(value) ? value.join("\n") : "";
