@@ -49,7 +49,10 @@ class LoadSource(ParamsBase):
     step_seconds: float | None = Field(None, gt=0, le=86_400, title="Step (s)")
     """Series: seconds between two values (each holds over its step). Measured: 300, filled in."""
     values_kw: list[float] | None = Field(
-        None, max_length=MAX_REPLAY_VALUES, title="Power values (kW)", json_schema_extra={"x-number-list": True}
+        None,
+        max_length=MAX_REPLAY_VALUES,
+        title="Power values (kW)",
+        json_schema_extra={"x-number-list": True},
     )
     """Series: the draw every step, kW. Measured: filled in from the stored 5-minute means when a run is
     launched."""
