@@ -207,3 +207,23 @@ def test_every_policy_keeps_a_replayed_draw_under_the_limit(policy):
         r.series["grid_kw"][fits & (r.series["t_hours"] > 1.6)],
         r.series["demand_kw"][fits & (r.series["t_hours"] > 1.6)],
     )
+
+
+def test_a_replay_longer_than_duration_hours_takes_its_events_and_too_many_steps_are_named():
+    day = {"kind": "series", "step_seconds": 3600.0, "values_kw": [5000.0] * 48}  # two days
+    late = {"start_hours": 30.0, "duration_hours": 2.0, "share_of_load": 0.5}
+    r = run_replica(
+        "grid_limit",
+        campus(),
+        {"load_source": day, "events": [late], "step_minutes": 60.0, "capacity_kw": 1e6},
+        seed=0,
+    )
+    assert r.series["t_hours"].size == 48
+    np.testing.assert_allclose(r.series["limit_kw"][30:32], 2500.0)
+    long = {"kind": "series", "step_seconds": 86_400.0, "values_kw": [5000.0] * 800}
+    with pytest.raises(ParamsError) as exc:
+        prepare(campus(), "grid_limit", {"load_source": long, "events": []})
+    assert exc.value.errors[0]["field"] == "step_minutes"
+    with pytest.raises(ParamsError) as exc:
+        prepare(campus(), "power_dynamics", {"load_source": {**long, "values_kw": [1.0] * 30}})
+    assert exc.value.errors[0]["field"] == "resolution_ms"

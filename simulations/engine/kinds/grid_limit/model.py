@@ -22,7 +22,7 @@ from campus.analysis.onsite import (
 )
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
-from simulations.engine.fields import ParamsError
+from simulations.engine.fields import MAX_GRID_STEPS, ParamsError
 from simulations.engine.kinds.grid_limit.dispatch import Shedding, dispatch
 from simulations.engine.kinds.grid_limit.ledger import FlexLedger, emissions
 from simulations.engine.kinds.grid_limit.params import GridLimitParams
@@ -117,6 +117,15 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     hours = src.span_s / 3600.0 if src.replayed else p.duration_hours
     n = max(1, math.ceil(hours / dt_h - 1e-9))
     if src.replayed:
+        if n > MAX_GRID_STEPS:
+            raise ParamsError(
+                [
+                    {
+                        "field": "step_minutes",
+                        "message": f"the replayed series is {n:,} steps; at most {MAX_GRID_STEPS:,}",
+                    }
+                ]
+            )
         _within_replay(p, hours)
     t = np.arange(n) * dt_h
     limit = np.full(n, float(base))

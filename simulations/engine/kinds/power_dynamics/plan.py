@@ -174,7 +174,8 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     duration_s = replay.span_s if replay is not None else p.duration_seconds
     steps = max(1, math.ceil(duration_s / dt - 1e-9))
     if steps > MAX_STEPS:
-        raise _error("duration_seconds", f"{steps} steps at this resolution; at most {MAX_STEPS}")
+        field_name = "resolution_ms" if replay is not None else "duration_seconds"
+        raise _error(field_name, f"{steps} steps at this resolution; at most {MAX_STEPS}")
     nyquist = 0.5 / dt
     lo, hi = p.requirements.band_hz
     if lo >= nyquist:
