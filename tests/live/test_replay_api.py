@@ -7,8 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from campus.models import MeasurementRollup
 from simulations.choices import RunStatus
-from simulations.models import Run
+from simulations.models import Run, Scenario, Schedule
+from simulations.tasks import run_schedule
 from tests.simulations.campus_builder import build_small_campus
 from tests.simulations.helpers import run_all
 
@@ -118,3 +120,14 @@ def test_an_unknown_field_of_the_load_source_is_named(measured_campus, planner_c
     answer = _scenario(planner_client, measured_campus, {"kind": "measured", "object": "campus", **_window()})
     assert answer.status_code == 400
     assert "load_source.object" in answer.json()["params"]
+
+
+def test_a_schedule_whose_window_is_gone_keeps_a_failed_run_saying_why(measured_campus, planner_client):
+    answer = _scenario(planner_client, measured_campus, {"kind": "measured", **_window()}, step_minutes=5.0)
+    assert answer.status_code == 201, answer.content
+    scenario = Scenario.objects.get(pk=answer.json()["id"])
+    schedule = Schedule.objects.create(scenario=scenario, name="nightly replay", crontab="30 2 * * *")
+    MeasurementRollup.objects.filter(campus=measured_campus).delete()  # pruned past the retention
+    run = Run.objects.get(pk=run_schedule(schedule.pk))
+    assert run.status == RunStatus.FAILED and run.schedule_id == schedule.pk
+    assert run.error.startswith("could not read the measured load: load_source.start: no measured power")
