@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simulations.engine.kinds import grid_limit, power_dynamics
 from simulations.engine.params import ParamsError, validate_params
 from simulations.engine.runner import prepare, run_replica
 from simulations.engine.words import Summary
@@ -166,8 +167,6 @@ def test_an_event_after_the_replay_ends_is_named():
 
 
 def test_the_words_say_where_the_load_came_from():
-    from simulations.engine.kinds import grid_limit
-
     p = validate_params(
         "grid_limit",
         {
@@ -227,3 +226,14 @@ def test_a_replay_longer_than_duration_hours_takes_its_events_and_too_many_steps
     with pytest.raises(ParamsError) as exc:
         prepare(campus(), "power_dynamics", {"load_source": {**long, "values_kw": [1.0] * 30}})
     assert exc.value.errors[0]["field"] == "resolution_ms"
+
+
+def test_a_replay_has_no_steady_training_swing_and_says_so_in_words():
+    r = _dynamics(SERIES, events=[{"kind": "job_crash", "at_seconds": 1800.0}])
+    assert "iteration_swing_mw" not in r.metrics
+    p = validate_params("power_dynamics", {"load_source": SERIES, "events": [], "search": False})
+    summary = Summary({"metrics": {k: {"mean": v} for k, v in r.metrics.items()}})
+    words = power_dynamics.explain(summary, p)
+    assert words[0] == "The load was replayed from a given series of 24 values, one every 300 s."
+    assert words[1].startswith("The replayed draw moved by up to 2.28 MW within 2 s")
+    assert not any("iteration" in w or "power floor" in w for w in words)

@@ -167,7 +167,10 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "swing_mw": float(r.swing_mw[0]),
         **(
             {"iteration_swing_mw": float(r.iteration_swing_mw[0])}
-            if r.iteration_swing_mw is not None and np.isfinite(r.iteration_swing_mw[0])
+            # a replayed load has no training iterations to call steady
+            if plan.replay is None
+            and r.iteration_swing_mw is not None
+            and np.isfinite(r.iteration_swing_mw[0])
             else {}
         ),
         "max_ramp_mw_per_s": float(r.max_ramp_mw_per_s[0]),

@@ -117,6 +117,9 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
             )
         elif steady is not None:
             text = "No event moved it further"
+        elif p.load_source.replayed:
+            window = max(job.iteration_seconds for job in p.jobs)
+            text = f"The replayed draw moved by up to {num(swing)} MW within {num(window)} s"
         else:
             text = f"The grid draw moved by up to {num(swing)} MW within an iteration's time"
         if ramp_s is not None and ramp_min is not None:
