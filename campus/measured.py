@@ -4,11 +4,17 @@ with its racks at their measured peak for headroom on measured load (``basis=mea
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from campus import measurements_store as store
+from campus.analysis import facility
 from campus.analysis import measurements as m
 from campus.analysis.calibration import calibrate
 from campus.analysis.heat import rack_it_kw_by_id
+from campus.analysis.replay import replay_weather
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.summary import _clean
+from campus.analysis.weather import weather_of
 from campus.state import CampusState
 
 DEFAULT_WINDOW_DAYS = 30  # the peak is the highest 5-minute mean of the last 30 days held
@@ -93,3 +99,58 @@ def measured_basis(state: CampusState, margin: float, days: int = DEFAULT_WINDOW
     """The campus with each measured rack at its peak × (1 + margin) (``measurements.measured_snapshot``)."""
     snap = state.snap
     return m.measured_snapshot(snap, rack_peaks_kw(snap.id, snap, days), margin)
+
+
+def replayed_facility(
+    state: CampusState, start: datetime, end: datetime, gpu_power_fraction: float, max_gap_h: int
+) -> dict:
+    """The plant model in the campus's measured outdoor weather over [start, end) (``replay.replay_weather``):
+    the window's hours and their figures, the year with the window laid over the campus's own weather year,
+    and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
+    snap = state.snap
+    series = {
+        metric: store.object_series(snap.id, "campus", snap.name, start, end, metric=metric)
+        for metric in m.WEATHER_METRICS
+    }
+    if not series["dry_bulb_c"]:
+        raise ValueError(
+            f"start: no measured outdoor dry bulb of the campus between {start.isoformat()} and {end.isoformat()}"
+        )
+    year = weather_of(snap)
+    rw = replay_weather(
+        year,
+        start,
+        end,
+        series["dry_bulb_c"],
+        series["wet_bulb_c"],
+        series["relative_humidity_pct"],
+        max_gap_h,
+    )
+    span = facility.facility_year(snap, rw.dry_bulb_c, rw.wet_bulb_c, gpu_power_fraction)
+    over = facility.facility_year(snap, *rw.over(year), gpu_power_fraction)
+    typical = facility.campus_facility_year(snap, gpu_power_fraction)
+    hourly = {
+        "dry_bulb_c": rw.dry_bulb_c.round(2),
+        "wet_bulb_c": rw.wet_bulb_c.round(2),
+        "it_mw": span.it_mw.round(4),
+        "facility_mw": span.facility_mw.round(4),
+        "pue": span.pue.round(4),
+    }
+    return _clean(
+        {
+            "window_start": start,
+            "window_end": end,
+            "weather_source": year.source,
+            "hours": len(rw.dry_bulb_c),
+            "how": rw.counts(),
+            "max_gap_hours": max_gap_h,
+            "span": span.annual(),
+            "hourly": {
+                **{k: v.tolist() for k, v in hourly.items()},
+                "dry_bulb_how": rw.dry_bulb_how.astype(str).tolist(),
+                "humidity_how": rw.humidity_how.astype(str).tolist(),
+            },
+            "year": over.annual(),
+            "typical_year": typical.annual(),
+        }
+    )

@@ -136,3 +136,27 @@ def series(
     ).values_list("object_kind", "object_name", "bucket_start", "mean", "max", "samples"):
         out[(kind, name)][t] = Bucket(mean, top, samples)
     return out
+
+
+def object_series(
+    campus_id: int,
+    object_kind: str,
+    object_name: str,
+    start: datetime,
+    end: datetime,
+    metric: str = "power_kw",
+) -> list[tuple[datetime, float, int]]:
+    """One object's 5-minute (start, mean, samples) of ``[start, end)``, in time order."""
+    return list(
+        MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            object_kind=object_kind,
+            object_name=object_name,
+            metric=metric,
+            resolution=FIVE,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by("bucket_start")
+        .values_list("bucket_start", "mean", "samples")
+    )

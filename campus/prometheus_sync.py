@@ -58,6 +58,8 @@ def check_mapping(mapping: object) -> list[dict]:
             raise MappingError(i, "object_kind", f"one of {', '.join(m.OBJECT_KINDS)}")
         if entry.get("metric") not in m.METRICS:
             raise MappingError(i, "metric", f"one of {', '.join(m.METRICS)}")
+        if entry["metric"] in m.WEATHER_METRICS and entry["object_kind"] != "campus":
+            raise MappingError(i, "object_kind", "the outdoor weather is measured for the campus (campus)")
         label, name = entry.get("name_label"), entry.get("object_name")
         if (label is None) == (name is None):
             raise MappingError(i, "name_label", "give name_label or object_name, one of them")
@@ -117,7 +119,7 @@ def samples_of(entry: dict, result: list[dict], unmatched: set[str]) -> list[m.S
             continue
         for t, v in series.get("values", []):
             value = float(v) * factor
-            if value == value and 0.0 <= value <= m.MAX_ABS_KW:  # NaN and out-of-range samples dropped
+            if m.in_range(metric, value):  # NaN and out-of-range samples dropped
                 out.append(
                     m.Sample(entry["object_kind"], name, metric, datetime.fromtimestamp(float(t), UTC), value)
                 )

@@ -33,10 +33,27 @@ POWER_DEVICE_KINDS = (
     "dc-busway",
 )  # campus.choices.PowerDeviceKind
 OBJECT_KINDS = ("campus", "building", "hall", "rack", *POWER_DEVICE_KINDS)
-# metric -> factor to the stored unit (kW)
-METRICS = {"power_kw": 1.0, "power_w": 0.001}
-STORED_METRIC = {"power_kw": "power_kw", "power_w": "power_kw"}
+# metric -> factor to the stored unit (power: kW)
+METRICS = {
+    "power_kw": 1.0,
+    "power_w": 0.001,
+    "dry_bulb_c": 1.0,
+    "wet_bulb_c": 1.0,
+    "relative_humidity_pct": 1.0,
+}
+STORED_METRIC = {m: m for m in METRICS} | {"power_w": "power_kw"}
 MAX_ABS_KW = 1e7  # 10 GW: no object of a campus draws more; a larger figure is a unit mistake
+# The outdoor weather at the campus (object kind ``campus``): what the plant model reads in place of its
+# typical year for the measured hours (docs/live.md, "Replay"). Bounds: the extremes ever recorded at the
+# surface (-89.2 °C Vostok 1983, 56.7 °C Death Valley 1913, WMO) with a margin; a wet bulb past 40 °C has
+# never been observed.
+WEATHER_METRICS = ("dry_bulb_c", "wet_bulb_c", "relative_humidity_pct")
+RANGES = {
+    "power_kw": (0.0, MAX_ABS_KW, "a power between 0 and 1e+07 kW"),
+    "dry_bulb_c": (-95.0, 65.0, "an outdoor temperature between -95 and 65 °C"),
+    "wet_bulb_c": (-95.0, 45.0, "a wet-bulb temperature between -95 and 45 °C"),
+    "relative_humidity_pct": (0.0, 100.0, "a relative humidity between 0 and 100 %"),
+}
 COLUMNS = ("object_kind", "object_name", "metric", "time", "value")
 
 
@@ -109,9 +126,18 @@ def parse_row(row: Mapping[str, object], line: int) -> Sample:
     except (TypeError, ValueError):
         raise RowError(line, "value", "a number") from None
     value *= METRICS[metric]
-    if not math.isfinite(value) or not 0.0 <= value <= MAX_ABS_KW:
-        raise RowError(line, "value", f"a power between 0 and {MAX_ABS_KW:g} kW")
+    if metric in WEATHER_METRICS and kind != "campus":
+        raise RowError(
+            line, "object_kind", "the outdoor weather is measured for the campus (object_kind campus)"
+        )
+    if not in_range(STORED_METRIC[metric], value):
+        raise RowError(line, "value", RANGES[STORED_METRIC[metric]][2])
     return Sample(kind, name, STORED_METRIC[metric], parse_time(row["time"], line), value)
+
+
+def in_range(stored_metric: str, value: float) -> bool:
+    lo, hi, _ = RANGES[stored_metric]
+    return math.isfinite(value) and lo <= value <= hi
 
 
 def parse_csv(text: str) -> list[Sample]:

@@ -7,6 +7,7 @@ from campus.api import (
     inventory_views,
     job_views,
     measured_views,
+    replay_views,
     site_climate_views,
     spec_views,
     step_time_views,
@@ -61,6 +62,7 @@ urlpatterns = [
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
     *measured_views.urlpatterns,
+    *replay_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]

@@ -125,3 +125,36 @@ test("pydantic's class names and plural legends read as words", () => {
   assert.equal(singular("Batteries"), "Battery");
   assert.equal(singular("Class"), "Class");
 });
+
+test("a pasted list of numbers is read whatever separates them, and a bad part keeps the text", async () => {
+  const { parseNumberList } = await import("../src/lib/schema.js");
+  assert.deepEqual(parseNumberList("5200, 5210;5350\n5900 6400\t6420"), [5200, 5210, 5350, 5900, 6400, 6420]);
+  assert.deepEqual(parseNumberList("1e3\n-2.5\n"), [1000, -2.5]);
+  assert.equal(parseNumberList("12, kW, 13"), "12, kW, 13");
+  fc.assert(
+    fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true })), (values) => {
+      assert.deepEqual(
+        parseNumberList(values.map(String).join(", ")),
+        values.map((v) => Number(String(v))),
+      );
+    }),
+  );
+});
+
+test("a read-only or number-list marker on a property survives the shape of its optional", () => {
+  const root = {
+    properties: {
+      values_kw: {
+        anyOf: [{ type: "array", items: { type: "number" } }, { type: "null" }],
+        "x-number-list": true,
+        title: "Power values (kW)",
+      },
+      filled_steps: { type: "integer", readOnly: true },
+    },
+  };
+  const list = shape(root.properties.values_kw, root);
+  assert.equal(list.base.type, "array");
+  assert.equal(list.base["x-number-list"], true);
+  assert.equal(list.nullable, true);
+  assert.equal(shape(root.properties.filled_steps, root).base.readOnly, true);
+});

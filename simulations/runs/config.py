@@ -13,6 +13,8 @@ from simulations.engine.params import ParamsError, default_params, params_json_s
 from simulations.engine.registry import MODELS, model
 from simulations.engine.runner import prepare
 
+from . import replay
+
 
 def env_int(name: str, default: int) -> int:
     return int(getattr(settings, name, os.environ.get(name, default)))
@@ -97,6 +99,8 @@ def campus_params_errors(kind: str, params: dict | None, snap: CampusSnapshot) -
     saved; for a run, what is in service on its day, as the run reads it: ``build_snapshot(campus_id,
     as_of)``), its ParamsError on the path of the parameter. Empty when the scenario can run."""
     try:
+        # a measured load source is read from the campus's measurements first (its own 400s)
+        params = replay.resolve(kind, params, snap.id, snap.name)
         prepare(snap, kind, validated_params(kind, params))
     except ParamsError as exc:
         out: dict[str, list[str]] = {}

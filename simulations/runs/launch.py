@@ -12,9 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from simulations.choices import FINISHED_RUN_STATUSES, RunStatus
+from simulations.engine.params import ParamsError
 from simulations.engine.registry import model
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
+from . import replay
 from . import sweeps as sweep_spec
 from .config import (
     MAX_CHUNK_REPLICAS,
@@ -71,8 +73,18 @@ def launch_run(
     validated = validated_params(scenario.kind, scenario.params)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
-    # Freeze the full parameter set now: later edits of the scenario do not change a run in flight.
-    params = validated.model_dump(mode="json")
+    # Freeze the full parameter set now: later edits of the scenario do not change a run in flight; a
+    # measured load is read now, so the run keeps the series it replays.
+    unreadable = None
+    try:
+        params = replay.resolve(
+            scenario.kind, validated.model_dump(mode="json"), scenario.campus_id, scenario.campus.name
+        )
+    except ParamsError as exc:
+        if schedule is None:
+            raise
+        # a schedule fires unattended: its run is kept, failed with the reason (the window's rollups pruned)
+        unreadable, params = str(exc), validated.model_dump(mode="json")
     spec = None
     if sweep is not None:
         per_point = replicas if replicas is not None else default_replicas(scenario.kind, validated)
@@ -114,6 +126,9 @@ def launch_run(
         created_by=user if getattr(user, "is_authenticated", False) else None,
         celery_task_id=str(uuid.uuid4()),
     )
+    if unreadable is not None:
+        fail_locked(run, f"could not read the measured load: {unreadable}")
+        return run
     transaction.on_commit(lambda: send_start(run.pk, run.celery_task_id))
     return run
 

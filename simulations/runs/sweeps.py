@@ -31,6 +31,7 @@ from campus.analysis.snapshot import CampusSnapshot
 from simulations.engine.params import ParamsError, params_json_schema, validate_params
 from simulations.engine.runner import prepare
 
+from . import replay
 from .config import env_int, validated_params
 
 # At most this many parameters per sweep (a grid of two: one line per value of the second on the chart).
@@ -345,7 +346,7 @@ def sweep_campus_errors(kind: str, params: dict, spec: dict, snap: CampusSnapsho
     ]
     if not todo:
         return {}
-    base = validated_params(kind, params).model_dump(mode="json")
+    base = validated_params(kind, replay.resolve(kind, params, snap.id, snap.name)).model_dump(mode="json")
     out: dict[str, list[str]] = {}
     for i, parameter in todo:
         path = parse_path(parameter["name"])

@@ -45,7 +45,7 @@ export function shape(schema, root) {
   // A property's own title, help and markers win over those of the model it refers to.
   /** @type {Schema} */
   const own = {};
-  for (const key of ["title", "description", "default", "x-picker", "x-key-picker"])
+  for (const key of ["title", "description", "default", "x-picker", "x-key-picker", "x-number-list", "readOnly"])
     if (schema?.[key] !== undefined) own[key] = schema[key];
   if (!s.anyOf) return { base: { ...s, ...own }, nullable: false, constants: [] };
   let base = null;
@@ -64,6 +64,8 @@ export function shape(schema, root) {
       default: s.default,
       "x-picker": s["x-picker"],
       "x-key-picker": s["x-key-picker"],
+      "x-number-list": s["x-number-list"],
+      readOnly: s.readOnly,
       ...own,
     },
     nullable,
@@ -243,4 +245,18 @@ export function classWords(text) {
 /** "Cooling events" -> "Cooling event", "Caps" -> "Cap". @param {string} text */
 export function singular(text) {
   return text.replace(/ies$/, "y").replace(/([^s])s$/, "$1");
+}
+
+/**
+ * A list of numbers typed or pasted as text (a meter export's column): separated by commas, semicolons, spaces
+ * or new lines. The numbers, or the text itself when a part is not a number (the schema's check then names it).
+ * @param {string} text
+ * @returns {number[] | string}
+ */
+export function parseNumberList(text) {
+  const numbers = text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map(Number);
+  return numbers.some((n) => !Number.isFinite(n)) ? text : numbers;
 }

@@ -8,7 +8,17 @@
 // for JSON.
 import { clear, el } from "./dom.js";
 import { label as niceLabel } from "./format.js";
-import { isClassName, isSimple, join, optionLabel, plain, resolve, shape, validate } from "./schema.js";
+import {
+  isClassName,
+  isSimple,
+  join,
+  optionLabel,
+  parseNumberList,
+  plain,
+  resolve,
+  shape,
+  validate,
+} from "./schema.js";
 import {
   appendOptions,
   checkList,
@@ -79,6 +89,8 @@ export class SchemaForm {
     if (base.type === "object" && base.properties && !nullable) return this.objectEditor(base, value, path, name);
     if (base.type === "object" && base.properties) return optionalObject(this, base, value, path, name);
     if (base.type === "array" && Array.isArray(base.prefixItems)) return tupleEditor(this, base, value, path, name);
+    if (base.type === "array" && base["x-number-list"])
+      return this.simpleField(path, name, { ...base, "x-number-list": true }, nullable, constants, value);
     if (base.type === "array") {
       const items = shape(base.items ?? {}, this.schema).base;
       if (isSimple(items) && (picker || items["x-picker"]) && this.pickers[picker ?? items["x-picker"]])
@@ -97,6 +109,7 @@ export class SchemaForm {
     const children = [];
     for (const [key, prop] of Object.entries(s.properties ?? {})) {
       const { base } = shape(prop, this.schema);
+      if (base.readOnly) continue; // set by the server (a resolved series' gaps), never typed
       const childValue = value?.[key] !== undefined ? value[key] : (base.default ?? null);
       const inGrid = base.type !== "array" && base.type !== "object";
       const child = this.editorFor(prop, childValue, join(path, key), key);
@@ -225,8 +238,21 @@ export class SchemaForm {
         const n = Number(text);
         return Number.isNaN(n) ? text : n;
       };
+    } else if (base["x-number-list"]) {
+      // a long series (a meter export) is pasted, not typed row by row
+      input = el("textarea", {
+        id,
+        name: path,
+        rows: 4,
+        "data-number-list": "",
+        placeholder: "numbers separated by commas, spaces or new lines",
+      });
+      input.value = Array.isArray(value) ? value.join("\n") : "";
+      if (Array.isArray(value)) help.push(`(${value.length} values)`);
+      read = () => (input.value.trim() === "" ? (nullable ? null : []) : parseNumberList(input.value));
     } else {
-      input = el("input", { id, name: path, type: "text", value: value ?? "", placeholder: nullable ? "default" : "" });
+      const placeholder = base.format === "date-time" ? "2026-11-28T00:00:00Z" : nullable ? "default" : "";
+      input = el("input", { id, name: path, type: "text", value: value ?? "", placeholder });
       read = () => (input.value === "" && nullable ? null : input.value);
     }
     input.setAttribute("aria-describedby", help.length ? `${helpId} ${id}-error` : `${id}-error`);

@@ -237,7 +237,10 @@ function sizingChart(container, { sweep, key, title, xLabel, limit, found, testi
         paths: () => null,
         points: { show: true, size: 9, fill: "#2f855a" },
       },
-      { label: "swing limit", stroke: "#c53030", width: 1.5, dash: [6, 3], value: valueOf(2), show: limit != null },
+      // no swing limit in the rules: no line, and no greyed-out legend entry for it
+      ...(limit != null
+        ? [{ label: "swing limit", stroke: "#c53030", width: 1.5, dash: [6, 3], value: valueOf(2) }]
+        : []),
     ],
     legend: { show: true, live: true },
     scales: { x: { time: false }, y: { auto: true, range: (u, a, b) => [0, Math.max(b, limit ?? 0) * 1.1 || 1] } },
@@ -246,7 +249,7 @@ function sizingChart(container, { sweep, key, title, xLabel, limit, found, testi
       { ...axisStyle, size: 56, values: (u, ticks) => ticks.map((v) => f.compact(v)) },
     ],
   };
-  return mount(plotBox, opts, [x, swing, ok, line]);
+  return mount(plotBox, opts, limit != null ? [x, swing, ok, line] : [x, swing, ok]);
 }
 
 function assetsList(assets) {
@@ -302,17 +305,19 @@ export function renderDynamics(box, run) {
       el("h3", { class: "results-title" }, "Sizing: swing against the power floor and the battery"),
       sizing,
     );
-    sizingChart(sizing, {
-      sweep: details.sizing.floor,
-      key: "floor_fraction",
-      title: "Swing against the GPU power floor",
-      xLabel: "floor (% of TDP)",
-      limit: requirements.max_swing_mw ?? null,
-      found: details.min_floor_to_comply,
-      testid: "sizing-floor",
-      format: (v) => f.pct(v),
-      tick: (v) => f.num(v * 100),
-    });
+    // a replayed load has no power floor to sweep (it acts on the jobs' own GPUs)
+    if (details.sizing.floor)
+      sizingChart(sizing, {
+        sweep: details.sizing.floor,
+        key: "floor_fraction",
+        title: "Swing against the GPU power floor",
+        xLabel: "floor (% of TDP)",
+        limit: requirements.max_swing_mw ?? null,
+        found: details.min_floor_to_comply,
+        testid: "sizing-floor",
+        format: (v) => f.pct(v),
+        tick: (v) => f.num(v * 100),
+      });
     sizingChart(sizing, {
       sweep: details.sizing.bess,
       key: "bess_mw",

@@ -170,6 +170,20 @@ function explanation(run) {
   );
 }
 
+/** Where a replayed run's load came from (the run's own parameters: the series it replayed), or null. */
+function loadSource(run) {
+  const source = run.params?.load_source;
+  if (!source || source.kind === "synthetic" || !source.kind) return null;
+  const count = source.values_kw?.length ?? 0;
+  const text =
+    source.kind === "measured"
+      ? `Load replayed from the measured power of ${source.object_kind === "building" ? "building " : "campus "}` +
+        `${source.object_name ?? ""}, ${source.start ?? "?"} to ${source.end ?? "?"} ` +
+        `(${count} 5-minute means${source.filled_steps ? `, ${source.filled_steps} filled in` : ""}).`
+      : `Load replayed from a given series of ${count} values, one every ${source.step_seconds} s.`;
+  return el("p", { class: "load-source", "data-testid": "load-source" }, text);
+}
+
 export async function renderResults(page, run) {
   const box = $("run-detail");
   const kind = run.kind;
@@ -188,7 +202,7 @@ export async function renderResults(page, run) {
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
   const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
   const byCause = run.summary?.by_cause ?? {};
-  box.append(explanation(run) ?? "");
+  box.append(loadSource(run) ?? "", explanation(run) ?? "");
   if (run.kind === "power_dynamics") renderDynamics(box, run);
   if (run.kind === "training_step") renderTraining(box, run);
   const single = singleValued(run);

@@ -9,7 +9,9 @@ load, ``loads``), x the PUE of the campus's hour of peak facility power (``facil
 ``peak_pue``: the plant model's in the hour of its weather year with the highest facility power, or the
 typed PUE). The scenario's hours are not calendar hours, so every step is judged at that worst hour, as
 the grid connection is sized: a limit between the annual mean and the peak is a shortfall. The shortfall
-is what does not fit.
+is what does not fit. A replayed load (``load_source``, ``simulations.engine.replay``) is the demand of each step
+instead (the draw at the meter, held over its step; the run lasts the series' span); capping and pausing then
+act on the modelled campus scaled to the step's measured draw, and the events' baseline is that draw.
 
 Policies (time-stepped at ``step_minutes``; every quantity is constant within a step):
 - "flexibility" (the default): the campus's flexibility resources in the planner's order, each with its cost

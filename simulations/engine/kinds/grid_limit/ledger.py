@@ -82,8 +82,9 @@ def event_books(plan: GridPlan, grid_kw: np.ndarray) -> dict[str, float]:
     level = (
         np.where(on, plan.event_level_kw, 0.0) if plan.event_level_kw is not None else np.zeros(grid_kw.size)
     )
-    asked = np.where(on, np.clip(plan.full_kw - level, 0.0, None), 0.0)
-    shed = np.where(on, np.clip(plan.full_kw - grid_kw, 0.0, None), 0.0)
+    baseline = plan.demand_kw if plan.demand_kw is not None else plan.full_kw
+    asked = np.where(on, np.clip(baseline - level, 0.0, None), 0.0)
+    shed = np.where(on, np.clip(baseline - grid_kw, 0.0, None), 0.0)
     over = np.where(on, np.clip(grid_kw - level, 0.0, None), 0.0)
     over[over <= _SLACK * np.maximum(level, 1.0)] = 0.0
     price = plan.event_price if plan.event_price is not None else np.zeros(grid_kw.size)

@@ -22,11 +22,12 @@ from campus.analysis.onsite import (
 )
 from campus.analysis.snapshot import CampusSnapshot
 from campus.catalog_data import default_value
-from simulations.engine.fields import ParamsError
+from simulations.engine.fields import MAX_GRID_STEPS, ParamsError
 from simulations.engine.kinds.grid_limit.dispatch import Shedding, dispatch
 from simulations.engine.kinds.grid_limit.ledger import FlexLedger, emissions
 from simulations.engine.kinds.grid_limit.params import GridLimitParams
 from simulations.engine.loads import CampusLoad, campus_load, speed_at_cap
+from simulations.engine.replay import held_kw, unresolved_error
 from simulations.engine.results import Progress, ReplicaResult
 
 # Default recharge power as a fraction of the batteries' discharge rating (an estimate: UPS chargers are
@@ -73,6 +74,8 @@ class GridPlan:
     standby_mover: PrimeMover = PRIME_MOVERS["diesel_standby"]
     grid_co2_by_hour: tuple[float, ...] = (0.0,) * 24  # t CO2 per MWh drawn, hour of the day
     grid_co2_source: str = ""
+    # a replayed load: the demand per step (None: the campus's full demand, ``full_kw``, every step)
+    demand_kw: np.ndarray | None = None
 
 
 def stochastic(params: GridLimitParams) -> bool:
@@ -108,12 +111,29 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         )
     load = campus_load(snap, p.job.precision, p.job.mfu, p.utilization, p.pue)
     dt_h = p.step_minutes / 60.0
-    n = max(1, math.ceil(p.duration_hours / dt_h - 1e-9))
+    src = p.load_source
+    if src.replayed and not src.resolved:
+        raise ParamsError([unresolved_error()])
+    hours = src.span_s / 3600.0 if src.replayed else p.duration_hours
+    n = max(1, math.ceil(hours / dt_h - 1e-9))
+    if src.replayed:
+        if n > MAX_GRID_STEPS:
+            raise ParamsError(
+                [
+                    {
+                        "field": "step_minutes",
+                        "message": f"the replayed series is {n:,} steps; at most {MAX_GRID_STEPS:,}",
+                    }
+                ]
+            )
+        _within_replay(p, hours)
     t = np.arange(n) * dt_h
     limit = np.full(n, float(base))
     for step in p.capacity_schedule:
         limit[t >= step.start_hours - 1e-12] = step.capacity_kw
     full_kw = load.peak_facility_kw([p.utilization] * len(load.groups))
+    # the demand of each step: the full demand, or the replayed draw at the step's start
+    demand = held_kw(src, t * 3600.0) if src.replayed else np.full(n, full_kw)
     level = np.full(n, math.inf)
     since_call = np.full(n, math.inf)
     index = np.full(n, -1, dtype=np.int64)
@@ -127,7 +147,12 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
             limit[active] *= 1.0 - ev.cut_fraction
             ask = limit[active]
         else:
-            ask = np.array([ev.level_kw(full_kw, float(c)) for c in capacity[active]])
+            ask = np.array(
+                [
+                    ev.level_kw(float(d), float(c))
+                    for d, c in zip(demand[active], capacity[active], strict=True)
+                ]
+            )
             limit[active] = np.minimum(limit[active], ask)
         level[active] = np.minimum(level[active], ask)
         since_call[active] = np.minimum(
@@ -179,7 +204,8 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     if reserve_s is None:
         reserve_s = delay_s + ramp_s + default_value("ups_reserve_margin_s")
     # the UPS carries the campus's load (no more than its rating) for the reserve time
-    floor_kwh = min(battery_kwh, min(battery_kw, full_kw) * reserve_s / 3600.0)
+    peak_kw = float(demand.max())
+    floor_kwh = min(battery_kwh, min(battery_kw, peak_kw) * reserve_s / 3600.0)
     mover = PRIME_MOVERS[p.prime_mover]
     intensity, intensity_source = grid_intensity(region(snap), p.grid_co2_t_per_mwh)
     # a prime unit without its own start delay starts as its mover does
@@ -208,6 +234,7 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
         bess_efficiency=bess.round_trip_efficiency,
         full_kw=full_kw,
         ups_floor_kwh=floor_kwh,
+        demand_kw=demand if src.replayed else None,
         event_level_kw=level,
         since_call_h=since_call,
         event_index=index,
@@ -223,6 +250,21 @@ def prepare(snap: CampusSnapshot, params: GridLimitParams) -> GridPlan:
     )
 
 
+def _within_replay(p: GridLimitParams, hours: float) -> None:
+    """A replayed load sets the run's length: the events and capacity steps must start within it."""
+    errors = [
+        {
+            "field": f"{name}[{i}].start_hours",
+            "message": f"starts after the replayed series ends ({hours:g} h)",
+        }
+        for name, items in (("events", p.events), ("capacity_schedule", p.capacity_schedule))
+        for i, item in enumerate(items)
+        if item.start_hours >= hours
+    ]
+    if errors:
+        raise ParamsError(errors)
+
+
 class _Shedder:
     """Fits the campus draw under a target by capping and/or pausing; caches the last answer."""
 
@@ -233,10 +275,13 @@ class _Shedder:
         self.order = plan.pod_order
         self.groups = plan.load.groups
         self.mins = [g.gpu.min_cap_fraction for g in self.groups]
+        # a replayed step's measured draw over the modelled full draw: capping and pausing take the same
+        # share off the measured draw as off the modelled one
+        self.scale = 1.0
 
     def draw(self, cap: float, running: list[bool]) -> float:
         fr = [max(cap, m) * self.u if r else self.idle for m, r in zip(self.mins, running, strict=True)]
-        return self.load.peak_facility_kw(fr)
+        return self.load.peak_facility_kw(fr) * self.scale
 
     def full(self) -> tuple[float, float, list[bool]]:
         running = [True] * len(self.groups)
@@ -324,16 +369,23 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
     cache: dict[tuple[float, bool], tuple[float, float, list[bool]]] = {}
 
     def fit(target: float, allow_cap: bool) -> tuple[float, float, list[bool]]:
-        key = (round(target, 6), allow_cap)
+        key = (round(target, 6), allow_cap, shed.scale)
         hit = cache.get(key)
         if hit is None:
             hit = shed.fit(target, allow_cap)
             cache[key] = hit
         return hit
 
+    model_full_kw = full_kw
     for k in range(n):
         t = plan.t_hours[k]
         limit = float(plan.limit_kw[k])
+        if plan.demand_kw is not None:
+            full_kw = float(plan.demand_kw[k])
+            scale = full_kw / model_full_kw if model_full_kw > 0 else 0.0
+            if scale != shed.scale:
+                shed.scale = scale
+                sheds.memo.clear()  # its answers were for the previous step's draw
         short = max(0.0, full_kw - limit)
         gen = batt = charge = bess = 0.0
         primes = [0.0] * len(plan.prime)

@@ -26,6 +26,7 @@ from simulations.engine.fields import (
     key_picker,
     starts_within,
 )
+from simulations.engine.replay import LoadSource
 
 # Any price or penalty per MWh: ~100 times a scarcity price cap (ERCOT's $5,000/MWh).
 MAX_USD_PER_MWH = 1e6
@@ -120,7 +121,11 @@ def _default_flexibility() -> list[FlexResource]:
 
 class GridLimitParams(ParamsBase):
     duration_hours: float = Field(24.0, gt=0, le=HOURS_A_YEAR, title="Duration (h)")
-    """Simulated time, hours (at most a year, 8,760 h)."""
+    """Simulated time, hours (at most a year, 8,760 h; a replayed load: its series' span instead)."""
+    load_source: LoadSource = Field(default_factory=LoadSource, title="Load source")
+    """The campus's full demand (every GPU at TDP x utilisation, x PUE), or a measured power series replayed as
+    the demand step by step; capping and pausing then scale the modelled draw to the measured one
+    (docs/live.md, "Replay")."""
     step_minutes: float = Field(1.0, gt=0, le=60, title="Time step (min)", json_schema_extra=ADVANCED)
     """Resolution of the simulation, minutes; the run has at most 1,000,000 steps (duration / step)."""
     capacity_kw: float | None = Field(None, ge=0, le=MAX_KW, title="Grid capacity (kW)")
@@ -209,7 +214,7 @@ class GridLimitParams(ParamsBase):
     @model_validator(mode="after")
     def _sorted_schedule(self, info: ValidationInfo) -> GridLimitParams:
         steps = math.ceil(self.duration_hours * 60.0 / self.step_minutes - 1e-9)
-        if steps > MAX_GRID_STEPS and not is_stored(info):
+        if steps > MAX_GRID_STEPS and not is_stored(info) and not self.load_source.replayed:
             least = self.duration_hours * 60.0 / MAX_GRID_STEPS
             raise FieldError(
                 "step_minutes",
@@ -219,7 +224,7 @@ class GridLimitParams(ParamsBase):
         starts = [s.start_hours for s in self.capacity_schedule]
         if starts != sorted(starts):
             raise FieldError("capacity_schedule", "must be sorted by start_hours")
-        if not is_stored(info):
+        if not is_stored(info) and not self.load_source.replayed:  # a replay: its span, checked in prepare
             starts_within(
                 self.capacity_schedule, "start_hours", "capacity_schedule", self.duration_hours, "h"
             )

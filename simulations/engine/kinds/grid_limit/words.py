@@ -4,6 +4,7 @@ read off the run's summary (the means over the replicas) and its parameters."""
 from __future__ import annotations
 
 from simulations.engine.kinds.grid_limit.params import GridLimitParams
+from simulations.engine.replay import replay_sentence
 from simulations.engine.words import NON_NEGATIVE, SHARE, Metric, Summary, num, pct, times
 
 M = Metric
@@ -293,7 +294,8 @@ def _plan_words(s: Summary, p: GridLimitParams) -> list[str]:
 def explain(s: Summary, p: GridLimitParams) -> list[str]:
     short = s.mean("shortfall_mwh") or 0.0
     lost = s.mean("throughput_lost_fraction") or 0.0
-    out = []
+    replayed = replay_sentence(p.load_source)
+    out = [replayed] if replayed else []
     if short <= 0:
         out.append("The campus's demand stayed within the grid limit throughout; nothing had to give.")
         return out

@@ -11,6 +11,11 @@ GPUs) are constant; the facility overhead (PUE, that of the hour of peak facilit
 load in proportion, at once: facility = (GPUs + fixed + network + other IT) x PUE. That is the upper bound
 of the swing the facility passes on (cooling plant inertia damps its share over seconds to minutes).
 
+A replayed load (``load_source``: a measured or given power series, ``simulations.engine.replay``) replaces the
+jobs' load at the grid connection, each value held over its step and taken as the draw at the meter (no PUE);
+the jobs, their events and the per-GPU mitigations (smoothing, rack storage) do not apply, grid dips, the
+battery and the generation do, and the run lasts the series' span.
+
 Mitigations, in the order the power flows:
 - ``smoothing`` (per GPU, as NVIDIA's GB300 power smoothing defines it): a floor of ``floor_fraction`` x TDP
   held while the job runs (checkpoints included), then a ramp-down limit (the GPU burns power rather than

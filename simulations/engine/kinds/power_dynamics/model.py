@@ -167,7 +167,10 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "swing_mw": float(r.swing_mw[0]),
         **(
             {"iteration_swing_mw": float(r.iteration_swing_mw[0])}
-            if r.iteration_swing_mw is not None and np.isfinite(r.iteration_swing_mw[0])
+            # a replayed load has no training iterations to call steady
+            if plan.replay is None
+            and r.iteration_swing_mw is not None
+            and np.isfinite(r.iteration_swing_mw[0])
             else {}
         ),
         "max_ramp_mw_per_s": float(r.max_ramp_mw_per_s[0]),
@@ -197,6 +200,7 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "waveform": {k: [float(x) for x in v] for k, v in r.waveform.items()},
         "resolution_ms": p.resolution_ms,
         "steps": plan.steps,
+        "load_source": p.load_source.describe(),
         "assets": {
             "bess": {"source": plan.assets.get("bess", "params"), **p.bess.model_dump(mode="json")},
             "generation": {
@@ -208,17 +212,17 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
     if p.search:
         bound_mw = 2.0 * plan.natural_peak_mw
         n_first = p.sizing_points
-        floor, floors, floor_first = _search(plan, 0.0, 1.0, lambda g: _variants(plan, floors=g), n_first)
+        details["sizing"] = {}
+        if plan.replay is None:  # a power floor acts on the jobs' GPUs: no floor under a replayed total
+            floor, floors, floor_first = _search(plan, 0.0, 1.0, lambda g: _variants(plan, floors=g), n_first)
+            metrics["min_floor_to_comply"] = math.nan if floor is None else floor
+            details["sizing"]["floor"] = _sweep(plan, floors, floor_first, "floor_fraction")
+            details["min_floor_to_comply"] = floor
         if progress is not None:
             progress(0.7)
         bess, sizes, bess_first = _search(plan, 0.0, bound_mw, lambda g: _variants(plan, bess_mw=g), n_first)
-        metrics["min_floor_to_comply"] = math.nan if floor is None else floor
         metrics["min_bess_mw_to_comply"] = math.nan if bess is None else bess
-        details["sizing"] = {
-            "floor": _sweep(plan, floors, floor_first, "floor_fraction"),
-            "bess": _sweep(plan, sizes, bess_first, "bess_mw"),
-        }
-        details["min_floor_to_comply"] = floor
+        details["sizing"]["bess"] = _sweep(plan, sizes, bess_first, "bess_mw")
         details["min_bess_mw_to_comply"] = bess
         details["search_bound_bess_mw"] = bound_mw
     if progress is not None:

@@ -21,6 +21,7 @@ from simulations.engine.fields import (
     ParamsBase,
     picker,
 )
+from simulations.engine.replay import LoadSource
 
 
 class DynamicsJob(ParamsBase):
@@ -159,7 +160,11 @@ class PowerDynamicsParams(ParamsBase):
     resolution_ms: float = Field(100.0, ge=1, le=60_000, title="Time step (ms)", json_schema_extra=ADVANCED)
     """Resolution of the simulated power, milliseconds."""
     duration_seconds: float = Field(3600.0, gt=0, le=7 * 86_400, title="Duration (s)")
-    """Simulated time, seconds."""
+    """Simulated time, seconds (a replayed load: its series' span instead)."""
+    load_source: LoadSource = Field(default_factory=LoadSource, title="Load source")
+    """The synthetic training waveform of the jobs below, or a measured power series replayed at the grid
+    connection (the jobs, their events and the GPUs' smoothing then do not apply; grid dips, the battery and
+    the generation do; docs/live.md, "Replay")."""
     jobs: list[DynamicsJob] = Field(
         default_factory=lambda: [DynamicsJob()], min_length=1, title="Training jobs"
     )

@@ -14,8 +14,14 @@ from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
 from simulations.engine.fields import ParamsError
-from simulations.engine.kinds.power_dynamics.params import BessParams, GenerationParams, PowerDynamicsParams
+from simulations.engine.kinds.power_dynamics.params import (
+    BessParams,
+    GenerationParams,
+    PowerDynamicsParams,
+    SmoothingParams,
+)
 from simulations.engine.loads import DEAD_RACK_STATUSES, baseline_it
+from simulations.engine.replay import LoadSource, unresolved_error
 
 CHUNK_SECONDS = 600.0  # streamed chunk, s
 MAX_STEPS = 20_000_000  # steps in one run
@@ -69,6 +75,8 @@ class DynamicsPlan:
     natural_peak_mw: float
     # where the battery and the generation come from: "params" (given) or "campus" (the inventory)
     assets: dict[str, str] = field(default_factory=dict)
+    # a replayed load (the draw at the grid connection before the battery and generation), or None: the jobs'
+    replay: LoadSource | None = None
 
 
 def _error(field_name: str, message: str) -> ParamsError:
@@ -162,9 +170,12 @@ def campus_assets(
 def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     p, assets = campus_assets(snap, params)
     dt = p.resolution_ms / 1000.0
-    steps = max(1, math.ceil(p.duration_seconds / dt - 1e-9))
+    replay = _replay(p)
+    duration_s = replay.span_s if replay is not None else p.duration_seconds
+    steps = max(1, math.ceil(duration_s / dt - 1e-9))
     if steps > MAX_STEPS:
-        raise _error("duration_seconds", f"{steps} steps at this resolution; at most {MAX_STEPS}")
+        field_name = "resolution_ms" if replay is not None else "duration_seconds"
+        raise _error(field_name, f"{steps} steps at this resolution; at most {MAX_STEPS}")
     nyquist = 0.5 / dt
     lo, hi = p.requirements.band_hz
     if lo >= nyquist:
@@ -278,6 +289,8 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     w_end = w_start + w_len
     peak_gpu_kw = sum(u.gpus * u.tdp_w for u in units) / 1000.0
     natural_peak_mw = (peak_gpu_kw + sum(const_w.values()) / 1000.0) * factor / 1000.0
+    if replay is not None:
+        natural_peak_mw = max(replay.values_kw or [0.0]) / 1000.0
     return DynamicsPlan(
         params=p,
         dt_s=dt,
@@ -298,4 +311,20 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
         waveform=(w_start, w_end),
         natural_peak_mw=natural_peak_mw,
         assets=assets,
+        replay=replay,
     )
+
+
+def _replay(p: PowerDynamicsParams) -> LoadSource | None:
+    """The replayed load, or None for the jobs' synthetic one. The GPUs' smoothing and the rack storage act on
+    each GPU's power, which a measured total does not give: with a replay they are refused, not ignored."""
+    src = p.load_source
+    if not src.replayed:
+        return None
+    if not src.resolved:
+        raise ParamsError([unresolved_error()])
+    if p.smoothing != SmoothingParams():
+        raise _error("smoothing", "acts on the jobs' own GPU power: leave it off with a replayed load")
+    if p.rack_storage_j_per_gpu > 0:
+        raise _error("rack_storage_j_per_gpu", "acts on the jobs' own GPU power: 0 with a replayed load")
+    return src

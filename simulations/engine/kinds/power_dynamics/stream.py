@@ -12,6 +12,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from simulations.engine.kinds.power_dynamics.plan import DynamicsPlan, JobTimeline
+from simulations.engine.replay import held_kw
 from simulations.engine.results import Progress
 
 # Flat-top window (the coefficients of scipy.signal.windows.flattop / ISO 18431-1): amplitudes are read
@@ -288,32 +289,39 @@ def simulate(
         n1 = chunk_starts[ci + 1] if ci + 1 < len(chunk_starts) else plan.steps
         n = n1 - n0
         t = (n0 + np.arange(n)) * dt
-        # the jobs' GPU power, W per GPU of each unit
-        sig = [job_signal(job, t, idle) for job in plan.jobs]
-        x = np.stack([sig[u.job][0] * u.tdp_w for u in plan.units])  # (U, n)
-        up = np.stack([sig[u.job][1] for u in plan.units])
-        natural_kw = (unit_kw_per_w @ x + const_kw) * factor  # (n,)
-        # smoothing: the floor while the job runs, then the ramp limits
-        y = np.where(up[None], np.maximum(x[None], floor_w[:, :, None]), x[None])  # (V, U, n)
-        if up_step is not None or down_step is not None:
-            y, last_up, last_down = rate_limit(y, limit_last, up_step, down_step)
-            limit_last = np.stack([last_down, last_up], axis=0)
-        diff = y - x[None]
-        burn_w = np.clip(diff, 0.0, None).sum(axis=-1) @ unit_kw_per_w  # (V,) kW-steps
-        throttle_w = np.clip(-diff, 0.0, None).sum(axis=-1) @ unit_kw_per_w
-        # rack storage: the trailing mean over the window it can buffer
-        z = np.empty_like(y)
-        for ui, u in enumerate(plan.units):
-            if u.storage_steps <= 1:
-                z[:, ui] = y[:, ui]
-                continue
-            hist = storage_hist[ui]
-            if hist is None:
-                # before t = 0 the first window repeats: a periodic load whose period divides it is steady
-                hist = y[:, ui, 1 : u.storage_steps].copy()
-            z[:, ui], storage_hist[ui] = trailing_mean(y[:, ui], hist, u.storage_steps)
-        held_w = (y - z).sum(axis=-1) @ unit_kw_per_w
-        load_kw = (np.einsum("vun,u->vn", z, unit_kw_per_w) + const_kw) * factor  # (V, n)
+        if plan.replay is not None:
+            # a replayed draw at the grid connection: no GPU side to smooth or store
+            natural_kw = held_kw(plan.replay, t)
+            load_kw = np.broadcast_to(natural_kw, (v_n, n))
+            z = None
+            burn_w = throttle_w = held_w = np.zeros(v_n)
+        else:
+            # the jobs' GPU power, W per GPU of each unit
+            sig = [job_signal(job, t, idle) for job in plan.jobs]
+            x = np.stack([sig[u.job][0] * u.tdp_w for u in plan.units])  # (U, n)
+            up = np.stack([sig[u.job][1] for u in plan.units])
+            natural_kw = (unit_kw_per_w @ x + const_kw) * factor  # (n,)
+            # smoothing: the floor while the job runs, then the ramp limits
+            y = np.where(up[None], np.maximum(x[None], floor_w[:, :, None]), x[None])  # (V, U, n)
+            if up_step is not None or down_step is not None:
+                y, last_up, last_down = rate_limit(y, limit_last, up_step, down_step)
+                limit_last = np.stack([last_down, last_up], axis=0)
+            diff = y - x[None]
+            burn_w = np.clip(diff, 0.0, None).sum(axis=-1) @ unit_kw_per_w  # (V,) kW-steps
+            throttle_w = np.clip(-diff, 0.0, None).sum(axis=-1) @ unit_kw_per_w
+            # rack storage: the trailing mean over the window it can buffer
+            z = np.empty_like(y)
+            for ui, u in enumerate(plan.units):
+                if u.storage_steps <= 1:
+                    z[:, ui] = y[:, ui]
+                    continue
+                hist = storage_hist[ui]
+                if hist is None:
+                    # before t = 0 the first window repeats: a periodic load whose period divides it is steady
+                    hist = y[:, ui, 1 : u.storage_steps].copy()
+                z[:, ui], storage_hist[ui] = trailing_mean(y[:, ui], hist, u.storage_steps)
+            held_w = (y - z).sum(axis=-1) @ unit_kw_per_w
+            load_kw = (np.einsum("vun,u->vn", z, unit_kw_per_w) + const_kw) * factor  # (V, n)
         # voltage dips
         phi = dip_factor(plan.dips, t) if plan.dips else None
         if phi is not None:
@@ -429,10 +437,13 @@ def simulate(
                 "generation_mw",
                 np.add.reduceat(g_kw[0], starts) / counts / 1000.0 if g_kw is not None else 0.0 * counts,
             )
-            bkw = (plan.weights_kw @ z[0] + plan.const_kw_by_building[:, None]) * factor
-            if phi is not None:
-                bkw = bkw * phi[None]
-            for bi, b in enumerate(plan.buildings):
+            # a replayed total is not split over the buildings
+            buildings = plan.buildings if z is not None else []
+            if z is not None:
+                bkw = (plan.weights_kw @ z[0] + plan.const_kw_by_building[:, None]) * factor
+                if phi is not None:
+                    bkw = bkw * phi[None]
+            for bi, b in enumerate(buildings):
                 row = bkw[bi] / 1000.0
                 keep(f"building.{b}.mw", np.add.reduceat(row, starts) / counts)
                 keep(f"building.{b}.min_mw", np.minimum.reduceat(row, starts))

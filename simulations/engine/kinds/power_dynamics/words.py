@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from campus.analysis.grid_rules import RULE_SETS
 from simulations.engine.kinds.power_dynamics.params import PowerDynamicsParams
+from simulations.engine.replay import replay_sentence
 from simulations.engine.words import Metric, Summary, num, pct
 
 M = Metric
@@ -102,7 +103,8 @@ METRICS: dict[str, Metric] = {
 
 
 def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
-    out = []
+    replayed = replay_sentence(p.load_source)
+    out = [replayed] if replayed else []
     swing, ramp_s, ramp_min = s.mean("swing_mw"), s.mean("max_ramp_mw_per_s"), s.mean("max_ramp_mw_per_min")
     steady = s.mean("iteration_swing_mw")
     if steady is not None:
@@ -115,6 +117,9 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
             )
         elif steady is not None:
             text = "No event moved it further"
+        elif p.load_source.replayed:
+            window = max(job.iteration_seconds for job in p.jobs)
+            text = f"The replayed draw moved by up to {num(swing)} MW within {num(window)} s"
         else:
             text = f"The grid draw moved by up to {num(swing)} MW within an iteration's time"
         if ramp_s is not None and ramp_min is not None:
@@ -144,11 +149,12 @@ def explain(s: Summary, p: PowerDynamicsParams) -> list[str]:
         out.append(f"It breaks {num(broken)} of the interconnect's {len(rules)} requirements{named}.")
     if p.search and rules and broken:
         floor, bess = s.mean("min_floor_to_comply"), s.mean("min_bess_mw_to_comply")
-        out.append(
-            f"A GPU power floor of {pct(floor)} of TDP would meet them."
-            if floor is not None
-            else "No GPU power floor up to full TDP meets them."
-        )
+        if not p.load_source.replayed:
+            out.append(
+                f"A GPU power floor of {pct(floor)} of TDP would meet them."
+                if floor is not None
+                else "No GPU power floor up to full TDP meets them."
+            )
         out.append(
             f"A battery of {num(bess)} MW would meet them."
             if bess is not None

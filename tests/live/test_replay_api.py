@@ -1,0 +1,133 @@
+"""A measured series replayed into a what-if (docs/live.md, "Replay"): the campus's measured power uploaded as
+rows, a grid_limit scenario whose load source names the campus and a window, a run through the real tasks.
+The truth is a hand calculation on the 5-minute means uploaded (a missing bucket: the mean of its
+neighbours, the linear interpolation's midpoint)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from campus.models import MeasurementRollup
+from simulations.choices import RunStatus
+from simulations.models import Run, Scenario, Schedule
+from simulations.tasks import run_schedule
+from tests.simulations.campus_builder import build_small_campus
+from tests.simulations.helpers import run_all
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(days=1)
+# 5-minute means, kW; None: no row uploaded for that bucket (a gap)
+MEANS = [400.0, 420.0, 520.0, None, 560.0, 480.0, 610.0, 590.0, 300.0, 310.0, 450.0, 460.0]
+CAP_KW = 500.0
+
+
+def _rows(campus_name):
+    # two samples per bucket (1 and 3 minutes in) whose mean is the bucket's mean
+    lines = ["object_kind,object_name,metric,time,value"]
+    for i, mean in enumerate(MEANS):
+        if mean is None:
+            continue
+        for dt_s, dv in ((60, -10.0), (180, 10.0)):
+            t = T0 + timedelta(seconds=300 * i + dt_s)
+            lines.append(f"campus,{campus_name},power_kw,{t.isoformat()},{mean + dv}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def measured_campus(planner_client):
+    campus = build_small_campus()
+    answer = planner_client.post(
+        f"/api/campuses/{campus.pk}/measurements/", _rows(campus.name), content_type="text/csv"
+    )
+    assert answer.status_code == 201, answer.content
+    return campus
+
+
+def _scenario(client, campus, source, **params):
+    return client.post(
+        "/api/scenarios/",
+        {
+            "campus": campus.pk,
+            "kind": "grid_limit",
+            "name": "Replay",
+            "params": {"capacity_kw": CAP_KW, "events": [], "policy": "cap", "load_source": source, **params},
+        },
+        format="json",
+    )
+
+
+def _window(hours_before=0.0, hours=1.0):
+    start = T0 - timedelta(hours=hours_before)
+    return {"start": start.isoformat(), "end": (start + timedelta(hours=hours)).isoformat()}
+
+
+def test_a_replayed_campus_series_gives_the_hand_shortfall(measured_campus, planner_client):
+    campus = measured_campus
+    answer = _scenario(planner_client, campus, {"kind": "measured", **_window()}, step_minutes=5.0)
+    assert answer.status_code == 201, answer.content
+    scenario_id = answer.json()["id"]
+    run_answer = planner_client.post(f"/api/scenarios/{scenario_id}/run/", {}, format="json")
+    assert run_answer.status_code == 202, run_answer.content
+    run = run_all(Run.objects.get(pk=run_answer.json()["id"]))
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    # the gap is the mean of its neighbours: (520 + 560) / 2
+    filled = [v if v is not None else (MEANS[i - 1] + MEANS[i + 1]) / 2 for i, v in enumerate(MEANS)]
+    hand_mwh = sum(max(0.0, v - CAP_KW) for v in filled) * (5 / 60) / 1000.0
+    metrics = run.summary["metrics"]
+    assert metrics["shortfall_mwh"]["mean"] == pytest.approx(hand_mwh, rel=1e-9)
+    assert metrics["max_shortfall_kw"]["mean"] == pytest.approx(110.0)
+    source = run.params["load_source"]
+    assert source["values_kw"] == pytest.approx(filled)
+    assert source["filled_steps"] == 1 and source["object_name"] == campus.name
+    words = planner_client.get(f"/api/runs/{run.pk}/").json()["explanation"]
+    assert words[0].startswith(f"The load was replayed from the measured power of {campus.name} from ")
+    assert "1 missing 5-minute means filled in" in words[0]
+
+
+def test_a_window_without_measurements_is_a_400_naming_the_start(measured_campus, planner_client):
+    answer = _scenario(planner_client, measured_campus, {"kind": "measured", **_window(hours_before=5.0)})
+    assert answer.status_code == 400
+    errors = answer.json()["params"]
+    assert list(errors) == ["load_source.start"]
+    assert "no measured power of campus" in errors["load_source.start"][0]
+
+
+def test_an_unknown_building_is_a_400_naming_the_object(measured_campus, planner_client):
+    source = {"kind": "measured", "object_kind": "building", "object_name": "B9", **_window()}
+    answer = _scenario(planner_client, measured_campus, source)
+    assert answer.status_code == 400
+    assert "no building named 'B9'" in answer.json()["params"]["load_source.object_name"][0]
+    # a building that exists but was never measured: no data in the window
+    source["object_name"] = "B1"
+    answer = _scenario(planner_client, measured_campus, source)
+    assert answer.status_code == 400
+    assert list(answer.json()["params"]) == ["load_source.start"]
+
+
+def test_a_window_without_its_end_is_a_400_naming_it(measured_campus, planner_client):
+    answer = _scenario(planner_client, measured_campus, {"kind": "measured", "start": T0.isoformat()})
+    assert answer.status_code == 400
+    assert list(answer.json()["params"]) == ["load_source.end"]
+    answer = _scenario(
+        planner_client, measured_campus, {"kind": "measured", "start": "yesterday", "end": "x"}
+    )
+    assert answer.status_code == 400
+    assert "load_source.start" in answer.json()["params"]
+
+
+def test_an_unknown_field_of_the_load_source_is_named(measured_campus, planner_client):
+    answer = _scenario(planner_client, measured_campus, {"kind": "measured", "object": "campus", **_window()})
+    assert answer.status_code == 400
+    assert "load_source.object" in answer.json()["params"]
+
+
+def test_a_schedule_whose_window_is_gone_keeps_a_failed_run_saying_why(measured_campus, planner_client):
+    answer = _scenario(planner_client, measured_campus, {"kind": "measured", **_window()}, step_minutes=5.0)
+    assert answer.status_code == 201, answer.content
+    scenario = Scenario.objects.get(pk=answer.json()["id"])
+    schedule = Schedule.objects.create(scenario=scenario, name="nightly replay", crontab="30 2 * * *")
+    MeasurementRollup.objects.filter(campus=measured_campus).delete()  # pruned past the retention
+    run = Run.objects.get(pk=run_schedule(schedule.pk))
+    assert run.status == RunStatus.FAILED and run.schedule_id == schedule.pk
+    assert run.error.startswith("could not read the measured load: load_source.start: no measured power")
