@@ -127,7 +127,7 @@ def test_checkpoint_bound_by_the_front_end_of_few_nodes():
     w, pool = _published_run("bloom-176b")
     fast = StorageSystem("fast", read_gb_s=10_000, write_gb_s=10_000)
     out = checkpoint_costs(w, pool, fast)
-    assert out["write_bound"] == "front-end"
+    assert out["write_bound"] == "node NIC"
     assert out["checkpoint_write_s"] == pytest.approx(176e9 * 14 / (48 * 50e9))
 
 
