@@ -118,3 +118,32 @@ class TestStorageSystems:
         r = viewer_client.post(reverse("calculator-step-time"), body, format="json")
         assert r.status_code == 400
         assert "storage_system" in r.json()
+
+    def test_the_summary_jobs_checkpoint_to_it_and_its_power_is_it_load(self, viewer_client):
+        campus = _campus_with_gpus()  # 64 H100 in one pod: the 70B job (TP8 x PP4 x DP2)
+        base = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        (job,) = base["reliability"]["headline"]["jobs"]
+        assert job["checkpoint_minutes_source"].startswith("catalog")  # no storage system yet
+        assert job["training"]["workload"]["model"] == "llama3-70b"
+        StorageSystem.objects.create(
+            campus=campus,
+            name="fs",
+            capacity_pb=1,
+            read_gb_s=20,
+            write_gb_s=10,
+            power_kw=40,
+            retire_date="2030-01-01",
+        )
+        body = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        (job,) = body["reliability"]["headline"]["jobs"]
+        # Llama 3 70B: 70.6e9 x 14 bytes at the 10 GB/s write (8 nodes x 50 GB/s of ports are faster)
+        assert job["checkpoint_minutes"] == pytest.approx(70.6e9 * 14 / 10e9 / 60)
+        assert job["restart_minutes"] == pytest.approx((300 + 70.6e9 * 14 / 20e9) / 60)
+        assert body["power"]["storage_mw"] == pytest.approx(0.04)
+        assert body["power"]["design_it_mw"] - base["power"]["design_it_mw"] == pytest.approx(0.04)
+        # retired on a later day: that day's summary has neither its checkpoint nor its power
+        later = viewer_client.get(
+            reverse("campus-summary", kwargs={"pk": campus.pk}), {"as_of": "2031-01-01"}
+        ).json()
+        assert later["power"]["storage_mw"] == 0.0
+        assert later["reliability"]["headline"]["jobs"][0]["checkpoint_minutes_source"].startswith("catalog")
