@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from campus.analysis.compute import peak_pflops, synchronous_pflops
+from campus.analysis.job_reliability import WHOLE_CAMPUS
 from campus.analysis.snapshot import CampusSnapshot
 
 PRECISIONS = ("fp8", "bf16", "fp16")
@@ -37,7 +38,7 @@ def job_mfu(model: dict | None, mfu: float | None) -> tuple[dict[str, float], st
 
 def _counts_by_job(snap: CampusSnapshot, jobs: Sequence[dict], skip: Collection[int]) -> list[dict[str, int]]:
     """GPUs by model of each job on the racks not in ``skip`` (racks grouped as ``declared_jobs`` does)."""
-    whole = len(jobs) == 1 and jobs[0]["name"] == "the whole campus"
+    whole = len(jobs) == 1 and jobs[0]["name"] == WHOLE_CAMPUS
     index = {job["pod_id"]: i for i, job in enumerate(jobs)}
     out: list[dict[str, int]] = [{} for _ in jobs]
     for r in snap.racks:

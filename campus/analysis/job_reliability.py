@@ -34,6 +34,7 @@ from campus.catalog_data import default_value
 ISLANDS = "islands"
 CAMPUS = "campus"
 JOB_SETS = (ISLANDS, CAMPUS)
+WHOLE_CAMPUS = "the whole campus"  # the name of the one job of the ``campus`` set
 # below this ETTR the headline says in words why (a job this large spends most of its time recovering)
 LOW_ETTR = 0.5
 
@@ -100,7 +101,7 @@ def declared_jobs(snap: CampusSnapshot, jobs: str = ISLANDS) -> list[dict]:
         if not models:
             continue
         if jobs == CAMPUS:
-            name = "the whole campus"
+            name = WHOLE_CAMPUS
         elif key is None:
             name = "racks in no island"
         else:

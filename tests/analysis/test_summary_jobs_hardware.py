@@ -173,3 +173,14 @@ def test_a_storage_system_out_of_operation_draws_nothing():
     snap = _snap()
     off = replace(snap, storage_systems=(replace(snap.storage_systems[0], status="offline"),))
     assert it_breakdown(off).storage_kw == 0.0
+
+
+def test_the_campus_job_set_takes_the_same_hardware_model():
+    # one island: the campus-wide job is the island's job, the same checkpoint and MFU
+    snap = _snap()
+    s = campus_summary(snap, jobs="campus", include_redundancy=False)
+    job = _job(s)
+    assert job["name"] == "the whole campus"
+    assert job["checkpoint_minutes"] == pytest.approx(STATE / 100e9 / 60)
+    islands = campus_summary(snap, include_redundancy=False)["compute"]
+    assert s["compute"]["mfu"] == pytest.approx(islands["mfu"])

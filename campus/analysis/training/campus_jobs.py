@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from campus.analysis.job_reliability import WHOLE_CAMPUS
 from campus.analysis.phases import OUT_OF_OPERATION
 from campus.analysis.snapshot import CampusSnapshot, StorageSnap
 from campus.analysis.training.cluster import Pool, pools_from_snapshot
@@ -161,7 +162,7 @@ def job_model(
 def declared_job_models(snap: CampusSnapshot, jobs: Sequence[dict]) -> list[dict]:
     """``job_model`` of each of ``jobs`` (``job_reliability.declared_jobs``: by ``pod_id``, or the whole
     campus when ``pod_id`` is None and it is the only job). The racks are grouped once."""
-    whole = len(jobs) == 1 and jobs[0]["pod_id"] is None and jobs[0]["name"] == "the whole campus"
+    whole = len(jobs) == 1 and jobs[0]["pod_id"] is None and jobs[0]["name"] == WHOLE_CAMPUS
     racks_by_pod: dict[int | None, list] = {}
     for r in snap.racks:
         racks_by_pod.setdefault(None if whole else r.pod_id, []).append(r)
