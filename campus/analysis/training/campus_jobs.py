@@ -119,6 +119,8 @@ def job_model(
     defaults)."""
     total = sum(pl.gpus for pl in pools)
     out: dict = {"gpus": total, "workload": None, "mfu": {}, "island_mfu": {}, "checkpoint": None}
+    if any(pl.gpu.scaleup_gbps <= 0 or pl.nic_gbps_per_gpu <= 0 for pl in pools):
+        return out  # a GPU with no scale-up or back-end bandwidth in the catalog: nothing to model
     for job in workloads:
         w = _workload(job, total)
         if w is None:
