@@ -18,10 +18,16 @@ from collections.abc import Collection, Sequence
 from campus.analysis.compute import peak_pflops, synchronous_pflops
 from campus.analysis.job_reliability import WHOLE_CAMPUS
 from campus.analysis.snapshot import CampusSnapshot
+from campus.catalog_data import default_value
 
 PRECISIONS = ("fp8", "bf16", "fp16")
-# MFU when no step-time figure is there (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8.
-DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
+# MFU when no step-time figure is there: the catalog's (SemiAnalysis, 100k H100 clusters, 2024-06: ~40% BF16,
+# ~35% FP8)
+DEFAULT_MFU = {
+    "bf16": default_value("mfu_bf16"),
+    "fp16": default_value("mfu_bf16"),
+    "fp8": default_value("mfu_fp8"),
+}
 TYPED = "typed"
 MODEL = "step-time model"
 CATALOG = "catalog default"
