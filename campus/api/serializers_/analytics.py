@@ -330,8 +330,16 @@ class SummarySerializer(serializers.Serializer):
         '(docs/model.md, "Balance").'
     )
     network = serializers.DictField()
-    compute = serializers.DictField()
-    reliability = serializers.DictField()
+    compute = serializers.DictField(
+        help_text="Peak and effective PFLOPS by precision; effective = the declared jobs' peak x MFU x ETTR. "
+        "`mfu`: the jobs' step-time MFU (their preset workloads, docs/training.md) weighted by peak, "
+        "`mfu_source` `step-time model`, `typed` (the `mfu` parameter) or `catalog default`."
+    )
+    reliability = serializers.DictField(
+        help_text="The campus-wide job (`expected_ettr` and beside it, its recovery's source in "
+        "`checkpoint_minutes_source`) and `headline`: the declared jobs, each with its recovery and its "
+        "`training` model (workload, MFU, checkpoint against the inventory's storage and front end)."
+    )
     grid = serializers.DictField(
         help_text="`region`: the grid the site sits on (from its climate site profile); `rules`: every "
         "large-load interconnection rule as `{id, rule, source, applies, requires, why}` — whether the campus "
