@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campus.analysis.cards import rack_it_mw_by
 from campus.analysis.energy import it_breakdown
@@ -115,14 +117,14 @@ def test_the_jobs_mfu_is_the_step_time_model_of_its_workload():
     s = campus_summary(snap, include_redundancy=False)
     # the same figure another way: Llama 3 405B, TP8 x PP16 x DP4, FSDP, v = 7, 2,048 sequences (512 x 4)
     w = Workload(MODELS["llama3-405b"], Parallelism(tp=8, pp=16, dp=4, zero_stage=3, virtual_stages=7), 2048)
-    st = step_time(w, pools_from_snapshot(snap))
-    assert s["compute"]["mfu"]["bf16"] == pytest.approx(st.mfu)
+    out = step_time(w, pools_from_snapshot(snap))
+    assert s["compute"]["mfu"]["bf16"] == pytest.approx(out.mfu)
     assert s["compute"]["mfu_source"] == "step-time model"
-    assert 0.3 < st.mfu < 0.55
+    assert 0.3 < out.mfu < 0.55
     job = _job(s)
     peak = 512 * 989 / 1000
     assert s["compute"]["design_effective_pflops"]["bf16"] == pytest.approx(
-        peak * st.mfu * job["expected_ettr"]
+        peak * out.mfu * job["expected_ettr"]
     )
     # a typed MFU overrides it
     typed = campus_summary(snap, mfu=0.3, include_redundancy=False)["compute"]
@@ -184,3 +186,28 @@ def test_the_campus_job_set_takes_the_same_hardware_model():
     assert job["checkpoint_minutes"] == pytest.approx(STATE / 100e9 / 60)
     islands = campus_summary(snap, include_redundancy=False)["compute"]
     assert s["compute"]["mfu"] == pytest.approx(islands["mfu"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    write=st.floats(1.0, 1e5),
+    read=st.floats(1.0, 1e5),
+    port_gbps=st.floats(1.0, 1e4),
+    fabric=st.one_of(st.none(), st.floats(1.0, 1e5)),
+)
+def test_checkpoint_time_is_the_state_over_the_slowest_of_the_three(write, read, port_gbps, fabric):
+    from campus.analysis.training.recovery import StorageSystem, checkpoint_costs
+
+    snap = _snap()
+    (pool,) = pools_from_snapshot(snap)
+    pool = replace(pool, frontend_gbps_per_node=port_gbps)
+    w = Workload(MODELS["llama3-405b"], Parallelism(tp=8, pp=16, dp=4, zero_stage=3, virtual_stages=7), 2048)
+    ck = checkpoint_costs(
+        w, pool, StorageSystem("s", read_gb_s=read, write_gb_s=write), frontend_fabric_gb_s=fabric
+    )
+    ports = NODES * port_gbps / 8.0
+    slowest_write = min(write, ports, fabric if fabric is not None else float("inf"))
+    slowest_read = min(read, ports, fabric if fabric is not None else float("inf"))
+    assert ck["checkpoint_write_s"] == pytest.approx(STATE / (slowest_write * 1e9))
+    assert ck["restore_s"] == pytest.approx(STATE / (slowest_read * 1e9))
+    assert ck["write_gb_s"] == pytest.approx(slowest_write)
