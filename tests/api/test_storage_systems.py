@@ -103,6 +103,22 @@ class TestStorageSystems:
         assert ck["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 10e9)
         assert ck["restore_s"] == pytest.approx(8.03e9 * 14 / 20e9)
 
+    def test_step_time_checkpoint_is_bound_by_the_racks_front_end_links(self, viewer_client):
+        campus = _campus_with_gpus()  # 64 H100 in 2 racks
+        StorageSystem.objects.create(campus=campus, name="fast", capacity_pb=1, read_gb_s=1e4, write_gb_s=1e4)
+        switch = f.SwitchFactory(campus=campus, network="frontend")
+        for rack in campus.racks.all():  # one 100G front-end link per rack: 2 x 12.5 GB/s = 25 GB/s
+            f.LinkFactory(
+                campus=campus, a_rack=rack, b_switch=switch, network="frontend", count=1, speed_gbps=100
+            )
+        body = {"model_preset": "llama3-8b", "campus": campus.pk, "global_batch": 64, "parallel": {"tp": 8}}
+        r = viewer_client.post(reverse("calculator-step-time"), body, format="json")
+        assert r.status_code == 200, r.json()
+        ck = r.json()["checkpoint"]
+        assert ck["write_bound"] == "front-end fabric"
+        assert ck["frontend_fabric_gb_s"] == pytest.approx(25.0)
+        assert ck["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 25e9)
+
     def test_a_storage_system_of_another_campus_is_400(self, viewer_client):
         campus = _campus_with_gpus()
         other = StorageSystem.objects.create(
