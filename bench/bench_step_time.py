@@ -15,10 +15,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from campus.analysis.catalog import catalog_specs  # noqa: E402
+from campus.analysis.job_reliability import declared_jobs  # noqa: E402
+from campus.analysis.training.campus_jobs import declared_job_models  # noqa: E402
 from campus.analysis.training.cluster import reference_pool  # noqa: E402
 from campus.analysis.training.presets import run_workload  # noqa: E402
 from campus.analysis.training.scaling import scaling_curve, sweep  # noqa: E402
 from campus.analysis.training.steptime import step_time  # noqa: E402
+from campus.interchange.generate import generate_spec  # noqa: E402
+from campus.interchange.spec_snapshot import spec_snapshot  # noqa: E402
 
 
 def _best_of(fn, repeat: int = 5) -> float:
@@ -46,11 +50,17 @@ def main() -> None:
     counts = [128 * 2**k for k in range(10)]
     curve = _best_of(lambda: scaling_curve(w, replace(pool, gpus=counts[-1]), counts), repeat=3)
     out = step_time(w100k, [pool])
+    snap = spec_snapshot(generate_spec("Bench", gpus=100_000))
+    jobs = declared_jobs(snap)
+    models = _best_of(lambda: declared_job_models(snap, jobs), repeat=3)
     print("| what | time | target |")
     print("|---|---:|---:|")
     print(f"| step time, Llama 3 405B on 98,304 H100 (MFU {out.mfu:.3f}) | {one * 1e3:.3f} ms | <= 100 ms |")
     print(f"| sweep of {len(points)} points (TP x PP) | {sw * 1e3:.1f} ms | <= 5 s |")
     print(f"| scaling curve, {len(counts)} GPU counts | {curve * 1e3:.2f} ms | |")
+    print(
+        f"| the summary's job models, 100k-GPU generated campus ({len(jobs)} islands) | {models * 1e3:.1f} ms | |"
+    )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from campus.analysis.snapshot import (
     PowerDeviceSnap,
     PowerFeedSnap,
     RackSnap,
+    StorageSnap,
     SwitchSnap,
     SwitchSpec,
     UtilityFeedSnap,
@@ -68,6 +69,7 @@ from campus.models import (
     PowerDevice,
     PowerFeed,
     Rack,
+    StorageSystem,
     Switch,
     SwitchModel,
     UtilityFeed,
@@ -459,6 +461,29 @@ LINK_TABLE = Table(
     scope="campus_id",
 )
 
+STORAGE_SYSTEM_TABLE = Table(
+    StorageSnap,
+    StorageSystem,
+    {
+        **_same(
+            "id",
+            "name",
+            "kind",
+            "capacity_pb",
+            "read_gb_s",
+            "write_gb_s",
+            "power_kw",
+            "racks",
+            "frontend_gbps_per_node",
+            "building_id",
+            "status",
+        ),
+        **DATES,
+    },
+    scope="campus_id",
+    order_by=("id",),
+)
+
 TABLES: tuple[Table, ...] = (
     GPU_TABLE,
     NODE_MODEL_TABLE,
@@ -478,6 +503,7 @@ TABLES: tuple[Table, ...] = (
     POD_TABLE,
     SWITCH_TABLE,
     LINK_TABLE,
+    STORAGE_SYSTEM_TABLE,
 )
 
 
@@ -533,6 +559,7 @@ _CAMPUS_PARTS: tuple[tuple[str, Table], ...] = (
     ("pods", POD_TABLE),
     ("switches", SWITCH_TABLE),
     ("links", LINK_TABLE),
+    ("storage_systems", STORAGE_SYSTEM_TABLE),
 )
 
 

@@ -57,8 +57,6 @@ SHARED_CACHE = "analytics"  # the alias in settings.CACHES
 SUMMARY_DEFAULTS: dict[str, Any] = {
     "gpu_power_fraction": 1.0,
     "dataset": PER_MODEL,
-    "checkpoint_minutes": 5.0,
-    "restart_minutes": 10.0,
 }
 
 log = logging.getLogger(__name__)

@@ -374,6 +374,7 @@ def cooling_balance(
             "rack_extra": heat.rack_extra_kw,
             "network": heat.network_kw,
             "other_it": heat.other_it_kw,
+            "storage": heat.storage_kw,
         },
         plant_electrical_kw=sum(p.electrical_kw for p in plants),
         unit_electrical_kw=sum(u.electrical_kw for u in units),

@@ -20,6 +20,7 @@ import numpy as np
 
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.storage_power import storage_kw
 
 HOURS_PER_YEAR = 8760.0
 
@@ -32,6 +33,7 @@ class ItBreakdown:
     rack_extra_kw: float  # racks' itemised extra IT (storage, CPU nodes)
     other_it_kw: float  # the allowance for IT not in the inventory (other_it_fraction)
     it_kw: float
+    storage_kw: float = 0.0  # storage systems of the inventory (storage_power), in it_kw
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -82,7 +84,8 @@ def it_breakdown(
         network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))
     servers_kw = (gpu_w + overhead_w) / 1000.0
     full_servers_kw = (gpu_full_w + overhead_w) / 1000.0
-    itemised_kw = network_kw + extra_kw
+    storage = storage_kw(snap)
+    itemised_kw = network_kw + extra_kw + storage
     # the allowance at full GPU power, held whatever the GPUs draw
     other_kw = allowance_kw(full_servers_kw, snap.other_it_fraction)
     return ItBreakdown(
@@ -92,6 +95,7 @@ def it_breakdown(
         rack_extra_kw=extra_kw,
         other_it_kw=other_kw,
         it_kw=servers_kw + itemised_kw + other_kw,
+        storage_kw=storage,
     )
 
 

@@ -12,7 +12,8 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
    units of the rack's hall, split in proportion to their capacity (the room air mixes between them).
 4. Network: each switch group's power at its hall (or its rack's hall), node-side transceivers at the
    rack's hall; a switch placed only by its pod's building goes to that building's air units, one placed
-   nowhere to every air unit of the campus; split by capacity.
+   nowhere to every air unit of the campus; split by capacity. Storage systems likewise, at their building
+   or the campus (``storage_power``: they are air-cooled).
 5. Other IT (the allowance ``other_it_fraction`` for storage, CPU nodes and management the inventory
    does not hold) is spread over the halls in proportion to their server heat at full load (the fraction
    is defined against the servers; the design's shares, so a capped hall keeps its storage), each hall's
@@ -21,7 +22,7 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
    and held when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the
    GPUs.
 
-``it_beyond_racks`` is the one placement of rules 4 and 5; the power chain carries the same watts at the
+``it_beyond_racks`` is the one placement of rules 4 (with storage) and 5; the power chain carries the same watts at the
 same places (``it_beyond_at``; ``power_graph``), beside the racks, never on a rack's own feeds.
 
 Heat that finds no unit is reported as unassigned, by reason; assigned + unassigned = IT power.
@@ -36,6 +37,7 @@ from campus.analysis.energy import allowance_kw
 from campus.analysis.fabric import fabric_from_inventory
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap, RackSnap
+from campus.analysis.storage_power import storage_kw_by_place
 
 AIR_UNIT_KINDS = frozenset({"crah"})
 COLD_PLATE = "direct-to-chip"
@@ -45,6 +47,7 @@ NO_UNIT = "rack names no cooling unit"
 NO_AIR_UNIT = "no air unit in the hall"
 NO_AIR_UNIT_NETWORK = "network: no air unit where the switch is"
 NO_AIR_UNIT_OTHER = "other IT: no air unit in the hall or its building"
+NO_AIR_UNIT_STORAGE = "storage: no air unit where the storage system is"
 
 
 @dataclass
@@ -58,6 +61,7 @@ class HeatMap:
     other_it_kw: float
     liquid_kw: float  # carried by liquid (cold plates, rear doors, tanks) to a unit
     air_kw: float  # left in the air, assigned or not
+    storage_kw: float = 0.0  # storage systems (storage_power)
     unit_liquid_kw: dict[int, float] = field(default_factory=dict)
     unit_air_kw: dict[int, float] = field(default_factory=dict)
     unassigned_kw: dict[str, float] = field(default_factory=dict)  # reason -> kW
@@ -131,6 +135,7 @@ class ItBeyondRacks:
     network_kw_by_place: dict[tuple[str, int], float]  # ("hall" | "building" | "campus", id) -> kW
     other_kw_by_hall: dict[int, float]
     other_kw: float  # other IT of the campus (also when no hall has servers to carry it)
+    storage_kw_by_place: dict[tuple[str, int], float] = field(default_factory=dict)  # as the network's
 
 
 def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> ItBeyondRacks:
@@ -146,7 +151,7 @@ def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> 
     shares = other_it_hall_shares(snap)
     if other_kw > 0:
         by_hall = {h: other_kw * w for h, w in shares.items()}
-    return ItBeyondRacks(network, by_hall, other_kw)
+    return ItBeyondRacks(network, by_hall, other_kw, storage_kw_by_place(snap))
 
 
 def rack_it_kw_by_id(snap: CampusSnapshot) -> Mapping[int, float]:
@@ -278,6 +283,11 @@ def _heat_map(
             where = all_air
         if not _spread(kw, where, air):
             unplaced(NO_AIR_UNIT_NETWORK, kw)
+    storage_kw = sum(beyond.storage_kw_by_place.values())
+    for (kind, pid), kw in beyond.storage_kw_by_place.items():
+        where = air_by_building.get(pid, []) if kind == "building" else all_air
+        if not _spread(kw, where, air):
+            unplaced(NO_AIR_UNIT_STORAGE, kw)
     other_kw = beyond.other_kw
     for hall_id, share in sorted(beyond.other_kw_by_hall.items()):
         targets = air_by_hall.get(hall_id) or air_by_building.get(hall_building.get(hall_id, -1), [])
@@ -285,7 +295,7 @@ def _heat_map(
             unplaced(NO_AIR_UNIT_OTHER, share)
     if other_kw > 0 and not beyond.other_kw_by_hall:
         unplaced(NO_AIR_UNIT_OTHER, other_kw)
-    it_kw = server_kw + extra_kw + network_kw + other_kw
+    it_kw = server_kw + extra_kw + network_kw + other_kw + storage_kw
     return HeatMap(
         it_kw=it_kw,
         server_kw=server_kw,
@@ -294,6 +304,7 @@ def _heat_map(
         other_it_kw=other_kw,
         liquid_kw=liquid_total,
         air_kw=it_kw - liquid_total,
+        storage_kw=storage_kw,
         unit_liquid_kw=liquid,
         unit_air_kw=air,
         unassigned_kw=lost,

@@ -10,10 +10,10 @@ by which the summary's effective compute is multiplied. The campus-wide job is k
 as such.
 
 Recovery (checkpoint write and restart time) comes through one adapter, :func:`recovery_for_job`: the
-values typed for the request when there are any; for the checkpoint, the job's state over its write
-bandwidth when both are known; else the catalog's defaults (checkpoint write 5 min, restart 10 min:
-Kokolis et al. 2024). A checkpoint-cost model from the job's model, the storage and the network replaces
-the catalog's figures there and nowhere else.
+values typed for the request when there are any; else the job's checkpoint model from the inventory
+(``training.campus_jobs``: its preset workload's state against the campus's storage system, the front-end
+fabric and the nodes' front-end ports); for the checkpoint, the job's state over its write bandwidth when
+both are known; else the catalog's defaults (checkpoint write 5 min, restart 10 min: Kokolis et al. 2024).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from campus.catalog_data import default_value
 ISLANDS = "islands"
 CAMPUS = "campus"
 JOB_SETS = (ISLANDS, CAMPUS)
+WHOLE_CAMPUS = "the whole campus"  # the name of the one job of the ``campus`` set
 # below this ETTR the headline says in words why (a job this large spends most of its time recovering)
 LOW_ETTR = 0.5
 
@@ -100,7 +101,7 @@ def declared_jobs(snap: CampusSnapshot, jobs: str = ISLANDS) -> list[dict]:
         if not models:
             continue
         if jobs == CAMPUS:
-            name = "the whole campus"
+            name = WHOLE_CAMPUS
         elif key is None:
             name = "racks in no island"
         else:
@@ -161,13 +162,23 @@ def jobs_reliability(
     checkpoint_minutes: float | None = None,
     restart_minutes: float | None = None,
     jobs: str = ISLANDS,
+    models: list[dict] | None = None,
 ) -> dict:
     """The headline's reliability (JSON-ready): every job of the declared set, the GPU-weighted ETTR of
     the set (``ettr``, 1.0 without GPUs or failure rates), what the set is (``basis``) and, when the
-    ETTR is low, a sentence saying why (``note``)."""
+    ETTR is low, a sentence saying why (``note``). ``models``: each declared job's training model
+    (``training.campus_jobs.declared_job_models``, in ``declared_jobs`` order): its checkpoint costs are
+    the job's recovery where nothing is typed, and its workload is reported with the job (``training``)."""
     rows = []
-    for job in declared_jobs(snap, jobs):
-        row = job_reliability(snap, job["by_model"], dataset, checkpoint_minutes, restart_minutes)
+    declared = declared_jobs(snap, jobs)
+    for i, job in enumerate(declared):
+        model = models[i] if models is not None else None
+        costs = model["checkpoint"] if model is not None else None
+        row = job_reliability(
+            snap, job["by_model"], dataset, checkpoint_minutes, restart_minutes, costs=costs
+        )
+        if model is not None:
+            row["training"] = training_row(model)
         rows.append({"name": job["name"], "pod_id": job["pod_id"], **row})
     gpus = sum(r["gpus"] for r in rows)
     ettr = sum(r["gpus"] * r["expected_ettr"] for r in rows) / gpus if gpus and snap.failure_rates else 1.0
@@ -187,3 +198,31 @@ def jobs_reliability(
             "recovery raise it."
         )
     return {"jobs": rows, "basis": basis, "job_set": jobs, "ettr": ettr, "note": note}
+
+
+def training_row(model: dict) -> dict:
+    """What the headline shows of a job's training model: its workload (None: no preset fits), its MFU at
+    each precision, and its checkpoint's write and restore bounds."""
+    ck = model["checkpoint"]
+    return {
+        "workload": model["workload"],
+        "mfu": model["mfu"],
+        "island_mfu": model["island_mfu"],
+        "checkpoint": None
+        if ck is None
+        else {
+            k: ck[k]
+            for k in (
+                "storage",
+                "checkpoint_bytes",
+                "checkpoint_write_s",
+                "write_bound",
+                "write_gb_s",
+                "restore_s",
+                "restore_bound",
+                "restore_gb_s",
+                "restart_s",
+                "frontend_fabric_gb_s",
+            )
+        },
+    }

@@ -78,6 +78,7 @@ DATED_COLLECTIONS = (
     "pods",
     "switches",
     "links",
+    "storage_systems",
 )
 
 
@@ -229,6 +230,9 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
     devices.extend(stand_ins[k] for k in sorted(stand_ins))
 
     storage = tuple(s for s in snap.energy_storage if in_service(s, day) and _ok(s.building_id, b_ids))
+    storage_systems = tuple(
+        s for s in snap.storage_systems if in_service(s, day) and _ok(s.building_id, b_ids)
+    )
     switches = tuple(
         s
         for s in snap.switches
@@ -259,6 +263,7 @@ def snapshot_as_of(snap: CampusSnapshot, day: date) -> CampusSnapshot:
         pods=pods,
         switches=switches,
         links=links,
+        storage_systems=storage_systems,
     )
 
 

@@ -165,8 +165,10 @@ class PowerGraph:
 
     @staticmethod
     def it_beside_kw(beyond: ItBeyondRacks) -> dict[tuple[str, int], float]:
-        """The network and the allowance by place, kW (the loads ``_it_beside_racks`` puts on the chain)."""
+        """The network, the storage systems and the allowance by place, kW (the loads ``_it_beside_racks`` puts on the chain)."""
         out = dict(beyond.network_kw_by_place)
+        for place, kw in beyond.storage_kw_by_place.items():
+            out[place] = out.get(place, 0.0) + kw
         for hall, kw in beyond.other_kw_by_hall.items():
             out[("hall", hall)] = out.get(("hall", hall), 0.0) + kw
         return out

@@ -315,6 +315,28 @@ class LinkSnap:
 
 
 @dataclass(frozen=True)
+class StorageSnap:
+    """A storage system (``campus.models.StorageSystem``): its sustained aggregate bandwidth, its power and the
+    building it stands in (None: the campus's). ``frontend_gbps_per_node`` is the front-end port bandwidth of
+    each compute node that reaches it."""
+
+    id: int
+    name: str
+    kind: str  # "parallel-fs" | "object-store"
+    capacity_pb: float
+    read_gb_s: float
+    write_gb_s: float
+    power_kw: float
+    racks: int
+    frontend_gbps_per_node: float
+    building_id: int | None
+    status: str = "active"
+    # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
+    in_service_date: date | None = None
+    retire_date: date | None = None
+
+
+@dataclass(frozen=True)
 class CampusSnapshot:
     id: int
     name: str
@@ -340,6 +362,8 @@ class CampusSnapshot:
     pods: tuple[PodSnap, ...] = ()
     switches: tuple[SwitchSnap, ...] = ()
     links: tuple[LinkSnap, ...] = ()
+    # parallel file systems and object stores (checkpoints, data); their power is IT load (heat.it_beyond_racks)
+    storage_systems: tuple[StorageSnap, ...] = ()
     # the campus's climate (one of campus.analysis.weather.CLIMATES) and its uploaded hourly year, if any;
     # campus.analysis.weather.weather_of(snap) is the year the campus uses
     climate: str = DEFAULT_CLIMATE

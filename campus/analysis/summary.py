@@ -10,7 +10,7 @@ from typing import Any
 
 from campus.analysis.bom import DEFAULT_DISCOUNT_RATE, DEFAULT_HORIZON_YEARS, capex_summary
 from campus.analysis.cards import building_cards, running_at_design
-from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops, synchronous_pflops
+from campus.analysis.compute import gpus_by_model, pace_model, peak_pflops
 from campus.analysis.cooling import AIR_COOLING_LIMIT_KW, cooling_balance, pools_failing_redundancy
 from campus.analysis.distribution import distribution
 from campus.analysis.energy import facility_energy, grid_supply, it_breakdown, year_energy
@@ -24,7 +24,8 @@ from campus.analysis.facility import (
 )
 from campus.analysis.grid_rules import grid_block
 from campus.analysis.headroom import failover_headroom
-from campus.analysis.job_reliability import ISLANDS, jobs_reliability
+from campus.analysis.job_compute import effective_compute
+from campus.analysis.job_reliability import CAMPUS, ISLANDS, declared_jobs, jobs_reliability, recovery_for_job
 from campus.analysis.onsite import shortfall_fuel_usd_per_mwh, standby_generators
 from campus.analysis.phases import in_service_devices, in_service_feeds
 from campus.analysis.power import PowerRollup, baseline_rollup, power_graph
@@ -38,14 +39,13 @@ from campus.analysis.redundancy_levels import domain_level
 from campus.analysis.reliability import PER_MODEL, campus_job_reliability, failure_table
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.stranded import stranded_capacity
+from campus.analysis.training.campus_jobs import declared_job_models
 from campus.analysis.units import kw_to_mw
 from campus.analysis.weather import weather_of
 
 # A typed PUE this far below the plant model's is reported as below it (rounding of a typed figure aside).
 PUE_TOLERANCE = 0.005
 
-# MFU defaults when none is given (SemiAnalysis, 100k H100 clusters, 2024-06): ~40% BF16, ~35% FP8 on H100.
-DEFAULT_MFU = {"bf16": 0.40, "fp16": 0.40, "fp8": 0.35}
 # Redundancy findings listed in a summary (the count is always complete).
 MAX_FINDINGS = 50
 
@@ -79,8 +79,8 @@ def campus_summary(
     mfu: float | None = None,
     gpu_power_fraction: float = 1.0,
     dataset: str = PER_MODEL,
-    checkpoint_minutes: float = 5.0,
-    restart_minutes: float = 10.0,
+    checkpoint_minutes: float | None = None,
+    restart_minutes: float | None = None,
     air_limit_kw: float = AIR_COOLING_LIMIT_KW,
     include_redundancy: bool = True,
     horizon_years: int = DEFAULT_HORIZON_YEARS,
@@ -90,8 +90,10 @@ def campus_summary(
     """Inventory, power, cooling, network, compute, reliability and capex figures of a campus.
 
     ``pue`` overrides the campus's PUE (``facility.campus_pue``: the typed ``design_pue``, else the plant
-    model's annual energy-weighted PUE in the campus's weather, hour by hour); ``mfu`` (one value for every precision) defaults to
-    ``DEFAULT_MFU``; ``gpu_power_fraction`` is the average GPU draw as a fraction of TDP for the energy
+    model's annual energy-weighted PUE in the campus's weather, hour by hour); ``mfu`` (one value for every
+    precision) overrides the step-time model's MFU of each declared job (``job_compute``);
+    ``checkpoint_minutes`` and ``restart_minutes`` override each job's checkpoint model from the inventory
+    (``training.campus_jobs``); ``gpu_power_fraction`` is the average GPU draw as a fraction of TDP for the energy
     figures (1.0: every GPU at TDP all year, an upper bound).
     """
     if mfu is not None and not 0.0 < mfu <= 1.0:
@@ -175,34 +177,33 @@ def campus_summary(
 
     # ``reliability``'s own figures: one job over every GPU (``campus_wide``); effective compute (model.md
     # §5) takes the declared ``jobs``' GPU-weighted ETTR (``job_reliability``; 1.0 without failure rates).
-    rel = campus_job_reliability(snap, dataset, checkpoint_minutes, restart_minutes)
+    # Each job's recovery and MFU from its training model (``training.campus_jobs``: a preset workload, its
+    # checkpoint against the inventory's storage and front end); typed values override.
+    declared = declared_jobs(snap, jobs)
+    models = declared_job_models(snap, declared)
+    # the campus-wide job's checkpoint (only a storage system gives it one)
+    if jobs == CAMPUS:
+        whole = models
+    elif snap.storage_systems:
+        whole = declared_job_models(snap, declared_jobs(snap, CAMPUS))
+    else:
+        whole = []
+    campus_costs = whole[0]["checkpoint"] if whole else None
+    campus_rec = recovery_for_job(gpus, checkpoint_minutes, restart_minutes, costs=campus_costs)
+    rel = campus_job_reliability(
+        snap, dataset, campus_rec["checkpoint_minutes"], campus_rec["restart_minutes"]
+    )
+    rel["checkpoint_minutes_source"] = campus_rec["checkpoint_minutes_source"]
+    rel["restart_minutes_source"] = campus_rec["restart_minutes_source"]
     rel["failure_table"] = failure_table(snap, dataset) if snap.failure_rates else []
     rel["campus_wide"] = "expected_ettr and the figures beside it: one synchronous job over every GPU"
-    rel["headline"] = jobs_reliability(snap, dataset, checkpoint_minutes, restart_minutes, jobs)
-    ettr = rel["headline"]["ettr"]
-
-    def compute_figures(counts: dict[str, int]):
-        peak = peak_pflops(counts, snap.gpus)
-        effective = {
-            p: peak.get(p, 0.0) * (mfu if mfu is not None else DEFAULT_MFU[p]) * ettr
-            for p in ("fp8", "bf16", "fp16")
-        }
-        # One synchronous job over every GPU runs at the slowest model's pace; ``effective_pflops``
-        # is the work split by speed.
-        effective_sync = {
-            p: synchronous_pflops(counts, snap.gpus, p) * (mfu if mfu is not None else DEFAULT_MFU[p]) * ettr
-            if sum(counts.values())
-            else 0.0
-            for p in ("fp8", "bf16", "fp16")
-        }
-        return peak, effective, effective_sync
-
-    design_peak, design_effective, design_effective_sync = compute_figures(by_model)
-    peak, effective, effective_sync = (
-        compute_figures(running_by_model)
-        if down_racks
-        else (design_peak, design_effective, design_effective_sync)
+    rel["headline"] = jobs_reliability(
+        snap, dataset, checkpoint_minutes, restart_minutes, jobs, models=models
     )
+    ettr = rel["headline"]["ettr"]
+    job_figures = effective_compute(snap, declared, models, rel["headline"], mfu, down_racks)
+    design_peak = peak_pflops(by_model, snap.gpus)
+    peak = peak_pflops(running_by_model, snap.gpus) if down_racks else design_peak
     pace = {p: pace_model(by_model, snap.gpus, p)[0] if gpus else None for p in ("fp8", "bf16", "fp16")}
 
     failover = failover_headroom(snap)
@@ -230,6 +231,7 @@ def campus_summary(
             "gpu_mw": kw_to_mw(it.gpu_kw),
             "server_overhead_mw": kw_to_mw(it.server_overhead_kw),
             "network_mw": kw_to_mw(it.network_kw),
+            "storage_mw": kw_to_mw(it.storage_kw),  # the inventory's storage systems (storage_power)
             "rack_extra_mw": kw_to_mw(it.rack_extra_kw),
             "other_it_mw": kw_to_mw(it.other_it_kw),
             # running at design (racks down at design draw nothing); the design figures beside them
@@ -367,14 +369,16 @@ def campus_summary(
         },
         "compute": {
             "peak_pflops": peak,
-            "mfu": mfu if mfu is not None else DEFAULT_MFU,
+            # the declared jobs' step-time MFU, peak-weighted (job_compute), or the typed one
+            "mfu": job_figures["mfu"],
+            "mfu_source": job_figures["mfu_source"],
             "ettr": ettr,  # the declared jobs' (reliability.headline), else 1.0
             "ettr_source": "reliability.headline" if snap.failure_rates else "none",
-            "effective_pflops": effective,
-            "effective_pflops_synchronous": effective_sync,
+            "effective_pflops": job_figures["effective_pflops"],
+            "effective_pflops_synchronous": job_figures["effective_pflops_synchronous"],
             "design_peak_pflops": design_peak,
-            "design_effective_pflops": design_effective,
-            "design_effective_pflops_synchronous": design_effective_sync,
+            "design_effective_pflops": job_figures["design_effective_pflops"],
+            "design_effective_pflops_synchronous": job_figures["design_effective_pflops_synchronous"],
             "pace_gpu_model": pace,
         },
         "reliability": rel,

@@ -20,9 +20,10 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from campus.analysis.phases import in_service
+from campus.analysis.training.campus_jobs import frontend_fabric_gb_s
 from campus.analysis.training.cluster import Pool, pools_from_snapshot, reference_pool
 from campus.analysis.training.collectives import ALGORITHMS
-from campus.analysis.training.presets import MODELS, RUNS, run_workload
+from campus.analysis.training.presets import MODELS, RUNS, run_gpu, run_workload
 from campus.analysis.training.recovery import TECTONIC_LLAMA3, StorageSystem, checkpoint_costs
 from campus.analysis.training.scaling import BATCH_MODES, scaling_curve, sweep
 from campus.analysis.training.steptime import PARTITIONS, step_time
@@ -64,6 +65,7 @@ class ParallelInput(StrictFieldsMixin, serializers.Serializer):
     virtual_stages = serializers.IntegerField(min_value=1, max_value=1024, required=False)
     recompute = serializers.ChoiceField(choices=RECOMPUTE, required=False)
     tp_overlap = serializers.FloatField(min_value=0, max_value=1, required=False)
+    ep_overlap = serializers.FloatField(min_value=0, max_value=1, required=False)
     dp_overlap = serializers.FloatField(min_value=0, max_value=1, required=False)
 
 
@@ -242,7 +244,7 @@ def _pools(data: dict, run: dict | None, w: Workload) -> list[Pool]:
     if data.get("gpu_model") is not None:
         gpu = gpu_spec(data["gpu_model"])
     elif run is not None:
-        gpu = gpu_spec(GPUModel.objects.get(slug=run["gpu"]))
+        gpu = run_gpu(data["preset"], gpu_spec(GPUModel.objects.get(slug=run["gpu"])))
     else:
         raise serializers.ValidationError({"gpu_model": ["give campus, gpu_model or a preset."]})
     gpus = data.get("gpus") or (run["gpus"] if run else w.parallel.gpus)
@@ -259,6 +261,19 @@ def _storage_row(data: dict) -> StorageSystemRow | None:
         "-write_gb_s", "name"
     )
     return next((r for r in rows if in_service(r, day)), None)
+
+
+def _frontend_fabric(data: dict, job_gpus: int) -> float | None:
+    """The front-end links of the campus job's racks (``campus_jobs.frontend_fabric_gb_s``), GB/s; a job on
+    part of the racks' GPUs has its share."""
+    if data.get("campus") is None:
+        return None
+    snap = in_service_snapshot(data["campus"], data.get("as_of") or timezone.localdate())
+    pods = set(data["pods"]) if data.get("pods") else None
+    racks = [r for r in snap.racks if pods is None or r.pod_id in pods]
+    fabric = frontend_fabric_gb_s(snap, {r.id for r in racks})
+    gpus = sum(sum(snap.rack_gpus(r).values()) for r in racks)
+    return fabric * min(1.0, job_gpus / gpus) if fabric is not None and gpus else fabric
 
 
 def _storage(data: dict) -> StorageSystem:
@@ -328,7 +343,12 @@ class StepTimeView(GenericAPIView):
         if data.get("campus") is not None and storage is not TECTONIC_LLAMA3 and not data.get("storage"):
             fe = _storage_row(data).frontend_gbps_per_node
             pools = [replace(p, frontend_gbps_per_node=fe) for p in pools]
-        out["checkpoint"] = {**checkpoint_costs(w, pools, storage), "storage": storage.name}
+        fabric = _frontend_fabric(data, w.parallel.gpus)
+        out["checkpoint"] = {
+            **checkpoint_costs(w, pools, storage, frontend_fabric_gb_s=fabric),
+            "storage": storage.name,
+            "frontend_fabric_gb_s": fabric,
+        }
         out["workload"] = {
             "model": w.model.name,
             "parameters": w.model.parameters,

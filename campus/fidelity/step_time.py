@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from campus.analysis.catalog import catalog_specs
 from campus.analysis.training.cluster import reference_pool
-from campus.analysis.training.presets import RUNS, run_workload
+from campus.analysis.training.presets import RUNS, run_gpu, run_workload
 from campus.analysis.training.recovery import TECTONIC_LLAMA3, checkpoint_costs
 from campus.analysis.training.steptime import step_time
 from campus.fidelity.scorecard import Case, relative
 
 TOLERANCE = 0.15
+DEEPSEEK_TOLERANCE = 0.25
 CALIBRATED = {"llama3-405b-8k", "megatron-1t"}  # SUSTAINED_FRACTION is fitted on these
 
 
 def _pool(name: str):
     r = RUNS[name]
-    return reference_pool(catalog_specs()["gpus"][r["gpu"]], r["gpus"])
+    return reference_pool(run_gpu(name, catalog_specs()["gpus"][r["gpu"]]), r["gpus"])
 
 
 def _figure(name: str, key: str) -> float:
@@ -52,14 +53,15 @@ CASES += [
     Case(
         "step-time-deepseek-v3",
         "compute",
-        "H800 GPU hours per trillion tokens of DeepSeek-V3 (FP8, EP64 over the network)",
+        "H800 GPU hours per trillion tokens of DeepSeek-V3 pre-training (FP8, PP16 x EP64, DualPipe; "
+        "2.664M for 14.8T tokens, 2.788M with context extension and post-training)",
         "GPU-h",
-        RUNS["deepseek-v3"]["source"],
+        RUNS["deepseek-v3"]["source"] + ", table 1 and §3.2",
         "180,000",
-        *relative(180e3, 0.25),
+        # ±25 %, not the ±15 % of the dense runs: the one FP8 and MoE run, on a sustained fraction fitted on BF16,
+        # with four published mechanisms left out (docs/training.md)
+        *relative(180e3, DEEPSEEK_TOLERANCE),
         twin=_deepseek_gpu_hours_per_trillion,
-        expected_fail="DeepSeek hides its expert all-to-all behind compute (DualPipe, node-limited routing, FP8 "
-        "dispatch); the model counts that all-to-all as exposed, so it comes out ~1.6x slower",
     ),
     Case(
         "checkpoint-llama3-405b-tectonic",

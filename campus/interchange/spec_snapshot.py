@@ -29,6 +29,7 @@ from campus.analysis.snapshot import (
     PowerDeviceSnap,
     PowerFeedSnap,
     RackSnap,
+    StorageSnap,
     SwitchSnap,
     UtilityFeedSnap,
 )
@@ -190,6 +191,24 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         for i, e in enumerate(spec.get("energy_storage", []), start=1)
     )
 
+    storage_systems = tuple(
+        StorageSnap(
+            id=i,
+            name=s["name"],
+            kind=s.get("kind", "parallel-fs"),
+            capacity_pb=float(s["capacity_pb"]),
+            read_gb_s=float(s["read_gb_s"]),
+            write_gb_s=float(s["write_gb_s"]),
+            power_kw=float(s.get("power_kw", 0.0)),
+            racks=int(s.get("racks", 0)),
+            frontend_gbps_per_node=float(s.get("frontend_gbps_per_node", 400.0)),
+            building_id=building_id.get(s.get("building")),
+            status=s.get("status", "active"),
+            **_dates(s),
+        )
+        for i, s in enumerate(spec.get("storage_systems", []), start=1)
+    )
+
     def second(row: dict) -> dict:
         """A mechanical load's second supply, where the snapshot has the field."""
         if not _SECOND_SUPPLY:
@@ -323,6 +342,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         pods=pods,
         switches=switches,
         links=links,
+        storage_systems=storage_systems,
         **catalog_specs(),
     )
     snap = operating(snap)

@@ -57,11 +57,12 @@ class CampusLoad:
     other_it_kw: float  # the allowance (other_it_fraction) at full load, held
     pue: float  # annual, energy-weighted: energy and means
     peak_pue: float | None = None  # the hour of peak facility power: peaks and the grid (None: ``pue``)
+    storage_kw: float = 0.0  # storage systems (campus.analysis.storage_power), held
 
     @property
     def beyond_servers_kw(self) -> float:
-        """IT outside the servers and the racks' extras (network and other IT), constant, kW."""
-        return self.network_kw + self.other_it_kw
+        """IT outside the servers and the racks' extras (network, storage and other IT), constant, kW."""
+        return self.network_kw + self.other_it_kw + self.storage_kw
 
     def it_kw(self, gpu_power_fraction: Sequence[float]) -> float:
         """IT power with each group's GPUs drawing the given fraction of TDP, kW."""
@@ -144,7 +145,9 @@ def campus_load(
     # Utilization scales GPU power through the fraction handed to it_kw; the groups keep TDP.
     it = baseline_it(snap)
     resolved = campus_pue(snap, pue)
-    return CampusLoad(tuple(groups), extra, it.network_kw, it.other_it_kw, resolved.pue, resolved.peak_pue)
+    return CampusLoad(
+        tuple(groups), extra, it.network_kw, it.other_it_kw, resolved.pue, resolved.peak_pue, it.storage_kw
+    )
 
 
 def baseline_it(snap: CampusSnapshot) -> ItBreakdown:

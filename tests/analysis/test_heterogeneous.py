@@ -202,8 +202,9 @@ def test_the_summary_shows_the_synchronous_pace_beside_the_split_by_speed():
     from campus.analysis.summary import campus_summary
 
     snap = _campus_of({"hgx-h100-8": 8, "dgx-a100": 8})  # 64 H100 + 64 A100
-    summary = campus_summary(snap, include_redundancy=False)
+    summary = campus_summary(snap, mfu=0.4, include_redundancy=False)  # a typed MFU overrides the model
     compute = summary["compute"]
+    assert compute["mfu_source"] == "typed"
     # by speed: 64 x 989 + 64 x 312 TFLOPS at 40%; synchronous: 128 x 312 TFLOPS at 40%; both x the ETTR of
     # a job over the whole campus, the summary's reliability.expected_ettr (the design figures: this sketch
     # has no power chain, so none of its racks runs at design and the running figures are 0)

@@ -121,8 +121,14 @@ def test_effective_compute_is_peak_times_mfu_times_the_declared_jobs_ettr(viewer
         )
     # smaller jobs fail less often than the campus-wide one, labelled as such
     assert ettr >= body["reliability"]["expected_ettr"]
-    # 512 H100 x 989 TFLOPS = 506.368 PFLOPS dense BF16, x 0.40 MFU x the jobs' ETTR
+    # 512 H100 x 989 TFLOPS = 506.368 PFLOPS dense BF16; each job's peak x its step-time MFU x its ETTR
     assert compute["peak_pflops"]["bf16"] == pytest.approx(506.368)
-    assert compute["effective_pflops"]["bf16"] == pytest.approx(506.368 * 0.4 * ettr)
-    assert compute["effective_pflops"]["fp8"] == pytest.approx(512 * 1.979 * 0.35 * ettr)
+    assert compute["mfu_source"] == "step-time model"
+    for p, tflops in (("bf16", 0.989), ("fp8", 1.979)):
+        want = sum(j["gpus"] * tflops * j["training"]["island_mfu"][p] * j["expected_ettr"] for j in jobs)
+        assert compute["effective_pflops"][p] == pytest.approx(want)
+    # a typed MFU overrides the model: 0.40 for every job and precision
+    typed = viewer_client.get(url("summary", campus.pk), {"mfu": 0.4}).json()["compute"]
+    assert typed["effective_pflops"]["bf16"] == pytest.approx(506.368 * 0.4 * ettr)
+    assert typed["effective_pflops"]["fp8"] == pytest.approx(512 * 1.979 * 0.4 * ettr)
     assert (compute["ettr"], compute["ettr_source"]) == (pytest.approx(ettr), "reliability.headline")

@@ -103,6 +103,22 @@ class TestStorageSystems:
         assert ck["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 10e9)
         assert ck["restore_s"] == pytest.approx(8.03e9 * 14 / 20e9)
 
+    def test_step_time_checkpoint_is_bound_by_the_racks_front_end_links(self, viewer_client):
+        campus = _campus_with_gpus()  # 64 H100 in 2 racks
+        StorageSystem.objects.create(campus=campus, name="fast", capacity_pb=1, read_gb_s=1e4, write_gb_s=1e4)
+        switch = f.SwitchFactory(campus=campus, network="frontend")
+        for rack in campus.racks.all():  # one 100G front-end link per rack: 2 x 12.5 GB/s = 25 GB/s
+            f.LinkFactory(
+                campus=campus, a_rack=rack, b_switch=switch, network="frontend", count=1, speed_gbps=100
+            )
+        body = {"model_preset": "llama3-8b", "campus": campus.pk, "global_batch": 64, "parallel": {"tp": 8}}
+        r = viewer_client.post(reverse("calculator-step-time"), body, format="json")
+        assert r.status_code == 200, r.json()
+        ck = r.json()["checkpoint"]
+        assert ck["write_bound"] == "front-end fabric"
+        assert ck["frontend_fabric_gb_s"] == pytest.approx(25.0)
+        assert ck["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 25e9)
+
     def test_a_storage_system_of_another_campus_is_400(self, viewer_client):
         campus = _campus_with_gpus()
         other = StorageSystem.objects.create(
@@ -118,3 +134,32 @@ class TestStorageSystems:
         r = viewer_client.post(reverse("calculator-step-time"), body, format="json")
         assert r.status_code == 400
         assert "storage_system" in r.json()
+
+    def test_the_summary_jobs_checkpoint_to_it_and_its_power_is_it_load(self, viewer_client):
+        campus = _campus_with_gpus()  # 64 H100 in one pod: the 70B job (TP8 x PP4 x DP2)
+        base = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        (job,) = base["reliability"]["headline"]["jobs"]
+        assert job["checkpoint_minutes_source"].startswith("catalog")  # no storage system yet
+        assert job["training"]["workload"]["model"] == "llama3-70b"
+        StorageSystem.objects.create(
+            campus=campus,
+            name="fs",
+            capacity_pb=1,
+            read_gb_s=20,
+            write_gb_s=10,
+            power_kw=40,
+            retire_date="2030-01-01",
+        )
+        body = viewer_client.get(reverse("campus-summary", kwargs={"pk": campus.pk})).json()
+        (job,) = body["reliability"]["headline"]["jobs"]
+        # Llama 3 70B: 70.6e9 x 14 bytes at the 10 GB/s write (8 nodes x 50 GB/s of ports are faster)
+        assert job["checkpoint_minutes"] == pytest.approx(70.6e9 * 14 / 10e9 / 60)
+        assert job["restart_minutes"] == pytest.approx((300 + 70.6e9 * 14 / 20e9) / 60)
+        assert body["power"]["storage_mw"] == pytest.approx(0.04)
+        assert body["power"]["design_it_mw"] - base["power"]["design_it_mw"] == pytest.approx(0.04)
+        # retired on a later day: that day's summary has neither its checkpoint nor its power
+        later = viewer_client.get(
+            reverse("campus-summary", kwargs={"pk": campus.pk}), {"as_of": "2031-01-01"}
+        ).json()
+        assert later["power"]["storage_mw"] == 0.0
+        assert later["reliability"]["headline"]["jobs"][0]["checkpoint_minutes_source"].startswith("catalog")

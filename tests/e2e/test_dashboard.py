@@ -133,6 +133,10 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
     assert "ETTR and effective compute for one synchronous job per island" in page.inner_text(
         "[data-testid=ettr-jobs]"
     )
+    # the first job's preset workload and its step-time MFU (docs/training.md, "The summary's jobs")
+    first = summary["reliability"]["headline"]["jobs"][0]
+    if first["training"]["workload"]:
+        assert first["training"]["workload"]["model"] in page.inner_text("[data-testid=job-workload]")
     assert shown("fig-fabric-switches") == summary["network"]["switches"]
     assert shown("risk-dark") == power["racks_without_power"]
     assert shown("risk-redundancy") == power["redundancy_findings_count"]

@@ -90,3 +90,43 @@ def test_its_words_name_the_step_and_the_mfu():
     summary["by_cause"] = agg["by_cause"]
     words = catalogue.explain("training_step", summary, params)
     assert "MFU" in words[0] and "256 GPUs" in words[0]
+
+
+def _with_storage(snap, write=50.0, read=80.0, port_gbps=400.0):
+    from campus.analysis.snapshot import StorageSnap
+
+    row = StorageSnap(1, "fs", "parallel-fs", 5.0, read, write, 30.0, 2, port_gbps, None)
+    return replace(snap, storage_systems=(row,))
+
+
+def test_the_checkpoint_store_is_the_campus_storage_system():
+    # Llama 3 8B: 8.03e9 x 14 B = 112.42 GB written by the 256 GPUs (ZeRO-1 shards the state) at the storage's
+    # 50 GB/s (32 nodes x 50 GB/s of ports are faster): 2.2484 s; read back at 80 GB/s: 1.40525 s
+    r = run_replica("training_step", _with_storage(campus()), SMALL_JOB, seed=0)
+    ck = r.details["checkpoint"]
+    assert ck["storage"] == "fs"
+    assert r.metrics["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 50e9)
+    assert r.metrics["restart_s"] == pytest.approx(300 + 8.03e9 * 14 / 80e9)
+
+
+def test_the_nodes_front_end_ports_of_the_storage_system_bound_the_checkpoint():
+    # 10 Gb/s per node: 32 nodes x 1.25 GB/s = 40 GB/s, below the store's 1 TB/s
+    snap = _with_storage(campus(), write=1000.0, read=1000.0, port_gbps=10.0)
+    r = run_replica("training_step", snap, SMALL_JOB, seed=0)
+    assert r.metrics["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 40e9)
+    assert r.details["checkpoint"]["write_bound"] == "node NIC"
+
+
+def test_typed_storage_bandwidth_overrides_the_inventory():
+    params = {**SMALL_JOB, "storage_write_gb_s": 10.0}
+    r = run_replica("training_step", _with_storage(campus()), params, seed=0)
+    assert r.metrics["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / 10e9)
+    assert r.metrics["restart_s"] == pytest.approx(300 + 8.03e9 * 14 / 80e9)  # the read stays the inventory's
+
+
+def test_without_a_storage_system_the_store_is_tectonic():
+    r = run_replica("training_step", campus(), SMALL_JOB, seed=0)
+    assert r.details["checkpoint"]["storage"] == "Tectonic (Llama 3)"
+    # Tectonic's 2 TB/s is faster than the 32 nodes' 400 Gb/s ports (1.6 TB/s): those bound it
+    assert r.metrics["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / (32 * 50e9))
+    assert r.details["checkpoint"]["write_bound"] == "node NIC"

@@ -8,6 +8,9 @@ paper leaves a setting out (interleaving, recomputation) the preset's ``assumed`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from campus.analysis.snapshot import GpuSpec
 from campus.analysis.training.workload import ModelSpec, Parallelism, Workload
 
 LLAMA3 = "Llama Team, 'The Llama 3 Herd of Models', arXiv 2407.21783 (2024), table 3 and table 4"
@@ -175,21 +178,34 @@ RUNS: dict[str, dict] = {
         source=BLOOM,
         assumed="full recomputation (Megatron-DeepSpeed's FLOP/s formula counts it)",
     ),
-    # DeepSeek-V3: 2,048 H800, PP16 x EP64, ZeRO-1, FP8; 180K H800 GPU hours per trillion tokens.
+    # DeepSeek-V3: 2,048 H800, PP16 x EP64, ZeRO-1, FP8, DualPipe; 180K H800 GPU hours per trillion tokens
+    # (2.664M for the 14.8T pre-training tokens; 2.788M with context extension and post-training, table 1).
     "deepseek-v3": _run(
         "deepseek-v3",
         "h100-sxm",
         2048,
         15360,
-        Parallelism(tp=1, pp=16, dp=128, ep=64, zero_stage=1, recompute="selective"),
+        Parallelism(tp=1, pp=16, dp=128, ep=64, zero_stage=1, recompute="selective", ep_overlap=1.0),
         {"gpu_hours_per_trillion_tokens": 180e3},
         tokens=14.8e12,
         precision="fp8",
         source=DEEPSEEK,
-        assumed="H800 modelled as H100 SXM (the same compute; H800's NVLink is 400 GB/s, not modelled); "
-        "DualPipe's overlap not modelled",
+        # H800 SXM: the H100 SXM's compute and memory with NVLink cut to 400 GB/s (NVIDIA; DeepSeek-V3 §3.2.2
+        # measures 160 GB/s intra-node per direction, as 400 / 2 x the 0.8 bus efficiency gives)
+        gpu_overrides={"name": "NVIDIA H800 SXM", "scaleup_gbps": 400.0},
+        assumed="H800 as the H100 SXM with NVLink at 400 GB/s; DualPipe hides the expert all-to-all behind "
+        "the other chunk's compute (ep_overlap 1: §3.2.1's full overlap, at most that compute); its smaller "
+        "bubble, node-limited routing (a token to at most 4 nodes), FP8 dispatch and the 20 of 132 SMs kept "
+        "for communication are not modelled; global batch 15,360 sequences of 4,096 tokens (§4.2)",
     ),
 }
+
+
+def run_gpu(name: str, spec: GpuSpec) -> GpuSpec:
+    """The GPU the run ``name`` ran on: the catalog's ``spec`` with the run's ``gpu_overrides`` (the H800 of
+    DeepSeek-V3 is an H100 with less NVLink)."""
+    changes = RUNS[name].get("gpu_overrides") if name in RUNS else None
+    return replace(spec, **changes) if changes else spec
 
 
 def run_workload(name: str) -> Workload:

@@ -4,9 +4,13 @@ Checkpoint size: 14 bytes per parameter (bf16 weights and the fp32 master weight
 Rajbhandari et al., ZeRO, §3). Writers: with a sharded optimizer (ZeRO >= 1, FSDP) every GPU writes its
 shard; without one, one data-parallel replica writes (the others hold copies).
 
-    write_s   = bytes / min(storage write bandwidth, writing nodes x front-end bandwidth per node)
-    restore_s = bytes read / min(storage read bandwidth, all nodes x front-end bandwidth per node)
+    write_s   = bytes / min(storage write bandwidth, front-end fabric, writing nodes x front-end per node)
+    restore_s = bytes read / min(storage read bandwidth, front-end fabric, all nodes x front-end per node)
     restart_s = launch_s + restore_s
+
+The front-end fabric is the bandwidth the job's racks are cabled to the front-end network with (given by the
+caller, e.g. ``campus_jobs.frontend_fabric_gb_s``; None: not in the inventory, the nodes' ports bound it);
+when only some nodes write, they have their share of it.
 
 Without a sharded optimizer every replica reads the whole state back (dp x the bytes). Async checkpointing
 (Mohan et al., "CheckFreq", FAST 2021; PyTorch DCP async save) blocks training only for the copy of each GPU's
@@ -68,11 +72,13 @@ def checkpoint_costs(
     storage: StorageSystem,
     *,
     launch_s: float = LAUNCH_S,
+    frontend_fabric_gb_s: float | None = None,
 ) -> dict:
     """Checkpoint write, restore and restart time of ``workload`` on ``pools`` against ``storage``.
 
     Returns seconds and bytes: ``checkpoint_bytes``, ``bytes_per_gpu`` (the largest shard), ``writers``,
-    ``checkpoint_write_s`` (blocking, synchronous), ``write_bound`` ("storage" or "front-end"),
+    ``checkpoint_write_s`` (blocking, synchronous), ``write_bound`` ("storage", "front-end fabric" or
+    "node NIC": the nodes' front-end ports),
     ``restore_s``, ``restore_bound``, ``restart_s`` (launch + restore), ``launch_s``, ``async_overhead_s``
     (what an async checkpoint blocks), ``async_write_s`` (its background write), ``in_memory_write_s`` and
     ``in_memory_restore_s`` (peers' host memory over the back-end fabric)."""
@@ -83,6 +89,8 @@ def checkpoint_costs(
         raise ValueError("storage: read and write bandwidth must be > 0")
     if launch_s < 0:
         raise ValueError("launch_s: must be >= 0")
+    if frontend_fabric_gb_s is not None and frontend_fabric_gb_s <= 0:
+        raise ValueError("frontend_fabric_gb_s: must be > 0")
     p = workload.parallel
     total = sum(pl.gpus for pl in pools)
     pool = min(pools, key=lambda pl: (pl.frontend_gbps_per_node / pl.gpus_per_node, pl.nic_gbps_per_gpu))
@@ -91,22 +99,33 @@ def checkpoint_costs(
     writers = total if sharded else p.tp * p.pp * p.cp
     per_gpu = size / writers
     fe_node = pool.frontend_gbps_per_node / 8.0 * GB
-    fe_write = _nodes(pool, writers) * fe_node
-    write_bw = min(storage.write_gb_s * GB, fe_write)
-    write_s = size / write_bw
+    fabric = math.inf if frontend_fabric_gb_s is None else frontend_fabric_gb_s * GB
+    write_bounds = {
+        "storage": storage.write_gb_s * GB,
+        "front-end fabric": fabric * min(1.0, _nodes(pool, writers) / _nodes(pool, total)),
+        "node NIC": _nodes(pool, writers) * fe_node,
+    }
+    write_bound = min(write_bounds, key=write_bounds.get)
+    write_s = size / write_bounds[write_bound]
     read_bytes = size if sharded else size * p.dp
-    fe_read = _nodes(pool, total) * fe_node
-    read_bw = min(storage.read_gb_s * GB, fe_read)
-    restore_s = read_bytes / read_bw
+    read_bounds = {
+        "storage": storage.read_gb_s * GB,
+        "front-end fabric": fabric,
+        "node NIC": _nodes(pool, total) * fe_node,
+    }
+    restore_bound = min(read_bounds, key=read_bounds.get)
+    restore_s = read_bytes / read_bounds[restore_bound]
     nic = pool.nic_gbps_per_gpu / 8.0 * GB
     return {
         "checkpoint_bytes": size,
         "bytes_per_gpu": per_gpu,
         "writers": writers,
         "checkpoint_write_s": write_s,
-        "write_bound": "storage" if storage.write_gb_s * GB <= fe_write else "front-end",
+        "write_bound": write_bound,
+        "write_gb_s": write_bounds[write_bound] / GB,
         "restore_s": restore_s,
-        "restore_bound": "storage" if storage.read_gb_s * GB <= fe_read else "front-end",
+        "restore_bound": restore_bound,
+        "restore_gb_s": read_bounds[restore_bound] / GB,
         "launch_s": launch_s,
         "restart_s": launch_s + restore_s,
         "async_overhead_s": per_gpu / (HOST_COPY_GB_S * GB),

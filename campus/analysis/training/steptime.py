@@ -208,7 +208,9 @@ def step_time(
         ep_mb = n_ep * t
         colls["ep"] = Collective("ep", 0.0, 0.0, outer_tier(ep_lv), {k: v * n_ep for k, v in by.items()})
 
-    t_mb = t_compute_mb + tp_mb_exposed + cp_mb + ep_mb
+    # DualPipe-style overlap hides the all-to-all behind the compute of the other chunk, never more than it
+    ep_mb_exposed = ep_mb - min(p.ep_overlap * ep_mb, t_compute_mb)
+    t_mb = t_compute_mb + tp_mb_exposed + cp_mb + ep_mb_exposed
     compute_s = mb * t_compute_mb
     bubble_s = (p.pp - 1) / p.virtual_stages * t_mb
 
@@ -254,7 +256,8 @@ def step_time(
     )
     colls["cp"].time_s = colls["cp"].exposed_s = (mb + (p.pp - 1) / p.virtual_stages) * cp_mb
     if "ep" in colls:
-        colls["ep"].time_s = colls["ep"].exposed_s = (mb + (p.pp - 1) / p.virtual_stages) * ep_mb
+        colls["ep"].time_s = (mb + (p.pp - 1) / p.virtual_stages) * ep_mb
+        colls["ep"].exposed_s = (mb + (p.pp - 1) / p.virtual_stages) * ep_mb_exposed
     for name in ("tp", "cp", "ep"):
         c = colls.get(name)
         if c is not None:

@@ -62,6 +62,9 @@ class Parallelism:
     recompute: str = "selective"
     tp_overlap: float = 0.0  # fraction of tensor-parallel communication hidden behind compute
     dp_overlap: float = 1.0  # fraction of the data-parallel communication that may hide behind backward
+    # fraction of the expert-parallel all-to-all hidden behind another microbatch's compute (DeepSeek's
+    # DualPipe), at most that compute
+    ep_overlap: float = 0.0
 
     @property
     def gpus(self) -> int:
@@ -118,7 +121,7 @@ def validate(w: Workload, gpus: int | None = None) -> None:
         raise ValueError("parallel.zero_stage: must be 0, 1, 2 or 3")
     if p.recompute not in RECOMPUTE:
         raise ValueError(f"parallel.recompute: must be one of {', '.join(RECOMPUTE)}")
-    for name in ("tp_overlap", "dp_overlap"):
+    for name in ("tp_overlap", "dp_overlap", "ep_overlap"):
         if not 0.0 <= getattr(p, name) <= 1.0:
             raise ValueError(f"parallel.{name}: must be between 0 and 1")
     if w.precision not in PRECISIONS:

@@ -52,7 +52,8 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
         required=False,
         min_value=0.01,
         max_value=1.0,
-        help_text="Model FLOPs utilisation for every precision (default: 0.40 BF16, 0.35 FP8).",
+        help_text="Model FLOPs utilisation for every precision and job (default: the step-time model of each "
+        "declared job's preset workload, docs/training.md; 0.40 BF16, 0.35 FP8 where none fits).",
     )
     gpu_power_fraction = serializers.FloatField(
         required=False,
@@ -71,10 +72,18 @@ class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
         "sets (`optics-component`, `infrastructure-estimates`) describe no job's failures and are refused.",
     )
     checkpoint_minutes = serializers.FloatField(
-        required=False, default=SUMMARY_DEFAULTS["checkpoint_minutes"], min_value=0.01, max_value=1440
+        required=False,
+        min_value=0.01,
+        max_value=1440,
+        help_text="Checkpoint write time of every job, min (default: each job's checkpoint model from the "
+        "inventory's storage system and front end, docs/training.md; without a storage system 5 min).",
     )
     restart_minutes = serializers.FloatField(
-        required=False, default=SUMMARY_DEFAULTS["restart_minutes"], min_value=0, max_value=1440
+        required=False,
+        min_value=0,
+        max_value=1440,
+        help_text="Restart time of every job, min (default: each job's launch plus restore from the "
+        "inventory; without a storage system 10 min).",
     )
     air_limit_kw = serializers.FloatField(
         required=False,
@@ -321,8 +330,16 @@ class SummarySerializer(serializers.Serializer):
         '(docs/model.md, "Balance").'
     )
     network = serializers.DictField()
-    compute = serializers.DictField()
-    reliability = serializers.DictField()
+    compute = serializers.DictField(
+        help_text="Peak and effective PFLOPS by precision; effective = the declared jobs' peak x MFU x ETTR. "
+        "`mfu`: the jobs' step-time MFU (their preset workloads, docs/training.md) weighted by peak, "
+        "`mfu_source` `step-time model`, `typed` (the `mfu` parameter) or `catalog default`."
+    )
+    reliability = serializers.DictField(
+        help_text="The campus-wide job (`expected_ettr` and beside it, its recovery's source in "
+        "`checkpoint_minutes_source`) and `headline`: the declared jobs, each with its recovery and its "
+        "`training` model (workload, MFU, checkpoint against the inventory's storage and front end)."
+    )
     grid = serializers.DictField(
         help_text="`region`: the grid the site sits on (from its climate site profile); `rules`: every "
         "large-load interconnection rule as `{id, rule, source, applies, requires, why}` — whether the campus "

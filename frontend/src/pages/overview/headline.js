@@ -283,7 +283,24 @@ function jobsNote(head) {
     "div",
     { "data-testid": "ettr-jobs" },
     el("p", { class: "small" }, `ETTR and effective compute for ${head.basis}: ${shown.join(" · ")}; ${recovery}.`),
+    workloadNote(first),
     head.note ? el("p", { class: "small warn", "data-testid": "ettr-note" }, head.note) : null,
+  );
+}
+
+// What the first job trains (its preset workload, docs/training.md) and the MFU the step-time model gives it.
+function workloadNote(job) {
+  const w = job?.training?.workload;
+  if (!w) return null;
+  const mfu = job.training.mfu?.bf16;
+  const ck = job.training.checkpoint;
+  const bound = ck ? `; checkpoint bound by the ${ck.write_bound} (${ck.storage})` : "";
+  return el(
+    "p",
+    { class: "small", "data-testid": "job-workload" },
+    `${job.name} trains ${w.model} on ${f.num(w.gpus)} GPUs` +
+      (mfu == null ? "" : ` at ${f.pct(mfu, 1)} BF16 MFU (step-time model)`) +
+      `${bound}.`,
   );
 }
 

@@ -248,7 +248,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     # (``heat.it_beyond_at``: a hall's in its building, a building's there, the campus's over the buildings
     # by their running racks' IT); on the first building when no running rack places any
     it = baseline_it(snap)
-    beyond_kw = it.network_kw + it.other_it_kw
+    beyond_kw = it.network_kw + it.other_it_kw + it.storage_kw
     if beyond_kw > 0:
         beyond = it_beyond_at(snap)
         hall_building = {h.id: h.building_id for h in snap.halls}
@@ -257,6 +257,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
             if r.status not in DEAD_RACK_STATUSES:
                 rack_kw[r.building_id] = rack_kw.get(r.building_id, 0.0) + snap.rack_it_kw(r)
         places = list(beyond.network_kw_by_place.items())
+        places += list(beyond.storage_kw_by_place.items())
         places += [(("hall", h), kw) for h, kw in beyond.other_kw_by_hall.items()]
         by_b: dict[int, float] = {}
         for (kind, pid), kw in places:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.training.campus_jobs import as_storage, frontend_fabric_gb_s, storage_in_operation
 from campus.analysis.training.cluster import Pool, pools_from_snapshot
 from campus.analysis.training.presets import MODELS
-from campus.analysis.training.recovery import StorageSystem, checkpoint_costs
+from campus.analysis.training.recovery import TECTONIC_LLAMA3, StorageSystem, checkpoint_costs
 from campus.analysis.training.scaling import scaling_curve, sweep
 from campus.analysis.training.steptime import step_time
 from campus.analysis.training.workload import Parallelism, Workload
@@ -28,6 +29,7 @@ class TrainingStepPlan:
     workload: Workload
     pools: tuple[Pool, ...]
     storage: StorageSystem
+    frontend_fabric_gb_s: float | None = None  # the job's racks' front-end cabling (None: not inventoried)
 
 
 def stochastic(params: TrainingStepParams) -> bool:
@@ -89,8 +91,30 @@ def prepare(snap: CampusSnapshot, params: TrainingStepParams) -> TrainingStepPla
         field = field.removeprefix("parallel.")
         field = field if field in TrainingStepParams.model_fields else "tp"
         raise _error(field, message) from None
-    storage = StorageSystem("storage", read_gb_s=p.storage_read_gb_s, write_gb_s=p.storage_write_gb_s)
-    return TrainingStepPlan(p, w, tuple(pools), storage)
+    storage, fabric = _storage(snap, p)
+    if fabric is not None and job_gpus < total:  # the job's share of its racks' cabling
+        fabric *= job_gpus / total
+    if storage.source == "inventory":
+        row = storage_in_operation(snap)
+        pools = [replace(pl, frontend_gbps_per_node=row.frontend_gbps_per_node) for pl in pools]
+    return TrainingStepPlan(p, w, tuple(pools), storage, fabric)
+
+
+def _storage(snap: CampusSnapshot, p: TrainingStepParams) -> tuple[StorageSystem, float | None]:
+    """The checkpoint store: the campus's fastest storage system in operation (else Llama 3's Tectonic),
+    its read and write bandwidth overridden by the parameters given; and the front-end cabling of the job's
+    racks (``campus_jobs.frontend_fabric_gb_s``)."""
+    row = storage_in_operation(snap)
+    base = as_storage(row) if row is not None else TECTONIC_LLAMA3
+    changes = {
+        k: v
+        for k, v in (("read_gb_s", p.storage_read_gb_s), ("write_gb_s", p.storage_write_gb_s))
+        if v is not None
+    }
+    storage = replace(base, **changes) if changes else base
+    wanted = None if p.pod_ids is None else set(p.pod_ids)
+    racks = {r.id for r in snap.racks if wanted is None or r.pod_id in wanted}
+    return storage, frontend_fabric_gb_s(snap, racks)
 
 
 def _counts(p: TrainingStepParams, w: Workload) -> list[int]:
@@ -109,7 +133,10 @@ def run(plan: TrainingStepPlan, seed: int, progress: Progress | None = None) -> 
     """Deterministic: the seed is accepted for a uniform interface and not used."""
     p, w, pools = plan.params, plan.workload, list(plan.pools)
     st = step_time(w, pools, partition=p.partition)
-    ck = checkpoint_costs(w, pools, plan.storage)
+    ck = {
+        **checkpoint_costs(w, pools, plan.storage, frontend_fabric_gb_s=plan.frontend_fabric_gb_s),
+        "storage": plan.storage.name,
+    }
     largest = max(pools, key=lambda x: x.gpus)
     curve_pool = replace(largest, gpus=w.parallel.gpus)
     curve = scaling_curve(w, curve_pool, _counts(p, w), batch=p.batch_scaling, strict=False)

@@ -52,10 +52,11 @@ class TrainingStepParams(ParamsBase):
     """GPU counts of the scaling curve (none: doublings up to the job's GPUs)."""
     batch_scaling: Literal["fixed", "per_replica"] = Field("fixed", title="Scaling: batch")
     """Keep the global batch as GPUs grow (strong scaling), or the batch per replica (weak scaling)."""
-    storage_read_gb_s: float = Field(2000.0, gt=0, le=1e7, title="Storage read (GB/s)")
-    """Aggregate read bandwidth of the checkpoint store (default: Llama 3's Tectonic, 2 TB/s sustained)."""
-    storage_write_gb_s: float = Field(2000.0, gt=0, le=1e7, title="Storage write (GB/s)")
-    """Aggregate write bandwidth of the checkpoint store."""
+    storage_read_gb_s: float | None = Field(None, gt=0, le=1e7, title="Storage read (GB/s)")
+    """Aggregate read bandwidth of the checkpoint store: an override (default: the campus's fastest storage
+    system in operation, else Llama 3's Tectonic, 2 TB/s sustained)."""
+    storage_write_gb_s: float | None = Field(None, gt=0, le=1e7, title="Storage write (GB/s)")
+    """Aggregate write bandwidth of the checkpoint store: an override (default as the read)."""
 
     @field_validator("tp_values", "pp_values", "gpu_counts")
     @classmethod
