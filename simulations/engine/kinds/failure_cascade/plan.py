@@ -428,14 +428,6 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
             continue
         unmodelled.append(r.component)
     job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
-    if p.work_days is not None and p.server_pool is None:
-        raise ParamsError(
-            [{"field": "work_days", "message": "a run to the end of the work needs a server_pool walk"}]
-        )
-    if p.failure_distribution != "exponential" and p.server_pool is None:
-        raise ParamsError(
-            [{"field": "failure_distribution", "message": "Weibull failure times need a server_pool walk"}]
-        )
     write_h = p.checkpoint_write_minutes / 60.0
     step_h = p.step_seconds / 3600.0
     if p.checkpoint_interval_minutes == "optimal" and p.recovery == "in_memory":
