@@ -16,6 +16,7 @@ from simulations.engine.job import (
     JobTimeline,
 )
 from simulations.engine.kinds.failure_cascade.books import Draws, book, draw, facility_changes, result
+from simulations.engine.kinds.failure_cascade.expected import pool_expected
 from simulations.engine.kinds.failure_cascade.facility import FacilityDown
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 from simulations.engine.kinds.failure_cascade.plan import (
@@ -94,7 +95,10 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     while the job is not training (the thinning of a Poisson process by the job's downtime)."""
     p = plan.params
     if p.server_pool is not None:
-        return run_pool(plan.pool_setup, seed, progress)
+        out = run_pool(plan.pool_setup, seed, progress)
+        # the closed form beside the simulated ETTR, and whether the spares run dry (.expected)
+        out.metrics.update(pool_expected(plan.pool_setup))
+        return out
     if p.failure_distribution == "weibull" or p.work_days is not None:
         return run_renewal(plan, seed, progress)
     if not p.failures_during_recovery:
