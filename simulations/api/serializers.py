@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campus.state import designed_snapshot
@@ -108,14 +109,17 @@ class RunSerializer(serializers.ModelSerializer):
     explanation = serializers.SerializerMethodField(
         help_text="What the finished run showed, in sentences, from its summary and parameters."
     )
-    confidence = serializers.JSONField(
-        read_only=True,
-        allow_null=True,
+    confidence = serializers.SerializerMethodField(
         help_text="A run with a confidence target: the target (metric, relative_half_width, confidence, "
         "min_replicas, max_replicas) and, as replicas are stored, the replicas counted in index order, their "
         "mean, the half-width reached (absolute and relative) and whether the target was met. Null: a run "
         "of a fixed number of replicas.",
     )
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
+    def get_confidence(self, obj: Run) -> dict | None:
+        # the rule's running state (its sums) stays inside
+        return {k: v for k, v in obj.confidence.items() if k != "state"} if obj.confidence else None
 
     class Meta:
         model = Run
