@@ -5,6 +5,8 @@ ETTR, and the reference case of AIReSim (arXiv 2603.07041, Table 1)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from simulations.engine.kinds.failure_cascade.servers import PoolSetup
 from simulations.engine.params import validate_params
 from simulations.engine.runner import aggregate, prepare, replica_seed
 from simulations.engine.words import Summary
+from tests.engine.builders import campus, single_rate
 
 
 def _pool(nodes: int, **params):
@@ -153,3 +156,29 @@ def test_the_closed_form_never_falls_with_more_spares_nor_rises_with_more_failur
     assert ettr(spare_pool=pool + extra) >= base - 1e-9
     assert ettr(warm_standbys=warm + extra) >= base - 1e-9
     assert ettr(base_rate_per_hour=factor / mtbf) <= base + 1e-9
+
+
+def test_the_class_walk_s_closed_form_flags_hot_spares_that_run_dry_too():
+    # a 64-GPU job (8 nodes) on a 256-GPU campus whose GPUs have a 512 h MTBF: 0.125 failures an hour,
+    # each node out for a 100 h repair: 12.5 nodes in repair on average, against 0 or 24 spares
+    snap = campus(failure_rates=(single_rate("gpu", 256 * 2.0, repair_hours=100.0),))
+
+    def run(spares: int):
+        params = {
+            "rate_set": "test-set",
+            "include_infrastructure": False,
+            "recovery": "hot_spares",
+            "hot_spares": spares,
+            "job_gpus": 64,
+            "duration_days": 60,
+        }
+        return prepare(snap, "failure_cascade", params).run(3)
+
+    dry, ample = run(0), run(24)
+    # Poisson(12.5): P(N > 0) = 1 - e^-12.5; P(N > 24) ~ 0.003 (any Poisson table)
+    assert dry.metrics["spares_run_dry_probability"] == pytest.approx(1 - math.exp(-12.5), rel=1e-9)
+    assert ample.metrics["spares_run_dry_probability"] < DRY_FLAG
+    p = validate_params("failure_cascade", {"recovery": "hot_spares"})
+    words = explain(_summary(aggregate([dry])), p)
+    assert any(line.startswith("The spares run dry") for line in words)
+    assert not any(line.startswith("The spares run dry") for line in explain(_summary(aggregate([ample])), p))

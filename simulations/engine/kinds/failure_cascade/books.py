@@ -133,6 +133,9 @@ def result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) -
     }
     if math.isfinite(expected):
         metrics["ettr_expected_job_classes"] = expected
+    if plan.arrays.consumes.any():
+        # the closed form's chance that the spares run dry ("hot_spares": failed nodes wait for repair)
+        metrics["spares_run_dry_probability"] = plan.spare_shortfall[0]
     metrics = {k: v for k, v in metrics.items() if math.isfinite(v)}
     by_cause: dict[str, float] = {}
     for c, cnt in zip(plan.classes, tl.by_cause_count, strict=True):

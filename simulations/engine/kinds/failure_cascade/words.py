@@ -47,8 +47,9 @@ METRICS: dict[str, Metric] = {
     "spares_run_dry_probability": M(
         "Spares run dry",
         "fraction",
-        "Chance that more nodes are in repair than there are standbys and spares (server-pool walk's "
-        "closed form); above 1 % the closed form is a rough guide and the simulated ETTR the figure to read.",
+        "Chance that more nodes are in repair than there are standbys and spares (the closed form: Poisson "
+        "nodes in repair); above 1 % the closed form is a rough guide and the simulated ETTR the figure to "
+        "read.",
         False,
         bounds=SHARE,
     ),
@@ -220,6 +221,8 @@ def explain(s: Summary, p: FailureCascadeParams) -> list[str]:
             "(effective training time ratio)."
         )
     expected = s.mean("ettr_expected")
+    if expected is None:
+        expected = s.mean("ettr_expected_job_classes")
     dry = s.mean("spares_run_dry_probability")
     if expected is not None and dry is not None:
         if dry > DRY_FLAG:
