@@ -1,6 +1,7 @@
 """failure_cascade's server-pool walk on AIReSim's reference case (4,096 servers, 16 warm standbys, a
 spare pool of 200, 15 % bad servers, a repair pipeline, 256 days of work; docs/fidelity.md), and the class
-walk's 2N campus with facility failures combining: replicas per second and events per second.
+walk's 2N campus with facility failures combining, and its renewal walk (time to train, Weibull times):
+replicas per second and events per second.
 
     .venv/bin/python bench/bench_server_pool.py [--replicas 10]
 
@@ -51,6 +52,8 @@ def main() -> None:
             },
         ),
         ("  same, no failures during recovery (per-event walk)", {"failures_during_recovery": False}),
+        ("  same, to the end of 300 d of work (renewal walk)", {"work_days": 300}),
+        ("  same, Weibull k = 1.5 (renewal walk)", {"failure_distribution": "weibull", "weibull_shape": 1.5}),
     ):
         prepared = prepare(snap, "failure_cascade", {"duration_days": 365, **extra})
         prepared.run(replica_seed(1, 999))  # warm the facility impact tables

@@ -142,6 +142,10 @@ class Run(models.Model):
     # campus's revision (``Campus.revision``), the day, and key figures (IT MW,
     # the PUE used). None: not started yet, or a run from before runs recorded it.
     campus_state = models.JSONField(null=True, blank=True)
+    # A confidence target (``runs.confidence``): {metric, relative_half_width, confidence, min_replicas,
+    # max_replicas} from the request, then the stopping rule's state and what it reached so far (replicas,
+    # mean, half_width, converged). None: the run runs ``replicas`` replicas.
+    confidence = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created", "-id")

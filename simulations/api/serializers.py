@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campus.state import designed_snapshot
@@ -108,6 +109,17 @@ class RunSerializer(serializers.ModelSerializer):
     explanation = serializers.SerializerMethodField(
         help_text="What the finished run showed, in sentences, from its summary and parameters."
     )
+    confidence = serializers.SerializerMethodField(
+        help_text="A run with a confidence target: the target (metric, relative_half_width, confidence, "
+        "min_replicas, max_replicas) and, as replicas are stored, the replicas counted in index order, their "
+        "mean, the half-width reached (absolute and relative) and whether the target was met. Null: a run "
+        "of a fixed number of replicas.",
+    )
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
+    def get_confidence(self, obj: Run) -> dict | None:
+        # the rule's running state (its sums) stays inside
+        return {k: v for k, v in obj.confidence.items() if k != "state"} if obj.confidence else None
 
     class Meta:
         model = Run
@@ -124,6 +136,7 @@ class RunSerializer(serializers.ModelSerializer):
             "seed",
             "params",
             "sweep",
+            "confidence",
             "as_of",
             "campus_state",
             "summary",
@@ -150,6 +163,28 @@ class RunSerializer(serializers.ModelSerializer):
             return None
         end = obj.finished or obj.updated
         return max(0.0, (end - obj.started).total_seconds())
+
+
+class ConfidenceTargetSerializer(StrictFieldsMixin, serializers.Serializer):
+    relative_half_width = serializers.FloatField(
+        min_value=1e-6,
+        max_value=1.0,
+        help_text="Stop once the half-width of the confidence interval of the metric's mean is at most this "
+        "share of the mean (0.01: ±1 %).",
+    )
+    metric = serializers.CharField(
+        required=False, default="ettr", help_text="The metric whose mean must be that precise (default ettr)."
+    )
+    confidence = serializers.FloatField(
+        required=False, default=0.95, min_value=0.5, max_value=0.999, help_text="Level of the interval."
+    )
+    min_replicas = serializers.IntegerField(
+        required=False,
+        default=10,
+        min_value=2,
+        max_value=MAX_REPLICAS,
+        help_text="Replicas before the rule may stop the run.",
+    )
 
 
 class RunRequestSerializer(StrictFieldsMixin, serializers.Serializer):
@@ -180,6 +215,13 @@ class RunRequestSerializer(StrictFieldsMixin, serializers.Serializer):
         required=False,
         help_text="Run on what is in service on this day, YYYY-MM-DD (default: today), as the analytics' "
         "`?as_of=`: equipment retired by then or not yet in service does not count. Stored on the run.",
+    )
+    confidence_target = ConfidenceTargetSerializer(
+        required=False,
+        help_text="Stop adding replicas once the confidence interval of a metric's mean is narrow enough "
+        "(Law & Kelton's sequential procedure, replicas taken in index order): `replicas` is then the cap. "
+        "The run reports the replicas used and the half-width reached under `confidence` and in its summary. "
+        "Not with a sweep, nor for a scenario whose replicas never differ.",
     )
 
 

@@ -114,7 +114,10 @@ class ScenarioViewSet(TwinModelViewSet):
         "one replica whatever `replicas` says. The run reads what is in service on `as_of` (YYYY-MM-DD, default "
         "today; stored on the run): equipment retired by then or not yet in service does not count, as in the "
         "analytics' `?as_of=`; a day on which no GPU of the campus is in service is a 400 on `as_of`. Parameters the campus cannot run that day (it changed since the "
-        'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`.',
+        'scenario was saved) are a 400 `{"params": {"<path>": ["message"]}}`. With `confidence_target` the run '
+        "stops adding replicas once the confidence interval of a metric's mean (default `ettr`) is within "
+        "±`relative_half_width` of it, `replicas` being the cap; `confidence` on the run shows the half-width "
+        "so far and, once finished, the replicas used (docs/runs.md, Replicas to a confidence target).",
         request=RunRequestSerializer,
         responses={202: RunSerializer},
         examples=[
@@ -133,6 +136,11 @@ class ScenarioViewSet(TwinModelViewSet):
                         ]
                     },
                 },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Replicas until the ETTR's mean is known to ±0.5 % (95 %), at most 1,000",
+                value={"replicas": 1000, "confidence_target": {"relative_half_width": 0.005}},
                 request_only=True,
             ),
             OpenApiExample(
@@ -187,8 +195,9 @@ class ScenarioViewSet(TwinModelViewSet):
                 user=request.user,
                 sweep=sweep,
                 as_of=as_of,
+                confidence_target=body.validated_data.get("confidence_target"),
             )
-        except runs.SweepError as exc:
+        except (runs.SweepError, runs.ConfidenceTargetError) as exc:
             raise ValidationError(exc.errors) from None
         return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 

@@ -3,6 +3,8 @@
 ``prepare`` does the per-snapshot work once (job placement, failure classes, the facility impact cache) so
 that a worker running a chunk of replicas pays it once. Replica seeds come from a numpy SeedSequence, so a
 run's replicas are independent streams and the same (run seed, index) always gives the same result.
+A run with a confidence target stops its replicas by ``Sequential`` (``simulations.engine.confidence``),
+fed in index order, so it stops where ``run_to_confidence`` over the same replica seeds stops.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pydantic import BaseModel
 from campus.analysis.snapshot import CampusSnapshot
 from simulations.engine import registry
 from simulations.engine.aggregate import aggregate, downsample
+from simulations.engine.confidence import Sequential
 from simulations.engine.params import KINDS, validate_params
 from simulations.engine.results import Progress, ReplicaResult
 
@@ -27,6 +30,7 @@ __all__ = [
     "PlanCache",
     "Prepared",
     "ReplicaResult",
+    "Sequential",
     "aggregate",
     "downsample",
     "prepare",

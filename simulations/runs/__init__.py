@@ -13,6 +13,7 @@ losing its workers, so no run stays *running* for ever.
 Tasks are sent by name (``dispatch``), so nothing here imports ``simulations.tasks``.
 """
 
+from .confidence import ConfidenceTargetError
 from .config import (
     DEFAULT_REPLICAS,
     RunFinishedError,
@@ -30,6 +31,7 @@ from .results import compare_runs, explanation, series_labels, series_metrics, t
 from .sweeps import SweepError, sweep_campus_errors
 
 __all__ = [
+    "ConfidenceTargetError",
     "DEFAULT_REPLICAS",
     "RunFinishedError",
     "RunStopped",

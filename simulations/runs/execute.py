@@ -18,7 +18,7 @@ from simulations.choices import RunStatus
 from simulations.engine import runner
 from simulations.models import ReplicaResult, Run, RunChunk
 
-from . import plans, reaper, sweeps
+from . import confidence, plans, reaper, sweeps
 from .config import CHECK_EVERY_S, HEARTBEAT_S, PROGRESS_EVERY_S, STALE_S, STORE_EVERY_S, RunStopped
 from .results import finalize, json_ready, pack_series, plain
 
@@ -213,7 +213,14 @@ def store_replicas(run_id: int, done: list[tuple[int, int, Any, float]], keep_se
         ReplicaResult.objects.bulk_create(rows)
         run.replicas_done = ReplicaResult.objects.filter(run=run).count()
         run.progress = min(1.0, run.replicas_done / run.replicas)
-        run.save(update_fields=["replicas_done", "progress", "updated"])
+        fields = ["replicas_done", "progress", "updated"]
+        if run.confidence and confidence.advance(run):
+            # the target is met on the first n replicas: the run is those n (runs.confidence)
+            confidence.stop_at(run)
+            fields.append("replicas")
+        if run.confidence:
+            fields.append("confidence")
+        run.save(update_fields=fields)
         if run.replicas_done >= run.replicas:
             try:
                 finalize(run)

@@ -16,6 +16,7 @@ from simulations.engine.params import ParamsError
 from simulations.engine.registry import model
 from simulations.models import MAX_REPLICAS, MAX_SEED, Run, Scenario, Schedule
 
+from . import confidence as confidence_spec
 from . import replay
 from . import sweeps as sweep_spec
 from .config import (
@@ -57,6 +58,7 @@ def launch_run(
     schedule: Schedule | None = None,
     sweep: dict | None = None,
     as_of: date | None = None,
+    confidence_target: dict | None = None,
 ) -> Run:
     """Store a queued run of ``scenario`` and send ``start_run`` once the transaction commits.
 
@@ -69,7 +71,11 @@ def launch_run(
 
     ``as_of``: the day whose in-service campus the run reads (``campus.analysis.phases``: retired equipment
     and equipment not yet in service do not count), default today; stored on the run, so that running it
-    again reads the same day. A scheduled run reads the day it fires."""
+    again reads the same day. A scheduled run reads the day it fires.
+
+    ``confidence_target`` ({"relative_half_width", "metric", "confidence", "min_replicas"}): ``replicas`` is
+    the cap, and the run stops once the confidence interval of the metric's mean is that narrow
+    (``runs.confidence``; ConfidenceTargetError names what is wrong)."""
     validated = validated_params(scenario.kind, scenario.params)
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
@@ -107,9 +113,15 @@ def launch_run(
             replicas = default_replicas(scenario.kind, validated)
         if not 1 <= replicas <= MAX_REPLICAS:
             raise ValueError(f"replicas must be between 1 and {MAX_REPLICAS}")
-        if not stochastic(scenario.kind, validated):
+        random = stochastic(scenario.kind, validated)
+        if not random:
             replicas = 1
         size = chunk_size_for(replicas, scenario.kind)
+    confidence = None
+    if confidence_target is not None:
+        confidence = confidence_spec.normalise(
+            scenario.kind, confidence_target, replicas, random, sweep is not None
+        )
     run = Run.objects.create(
         scenario=scenario,
         # What the run runs, as the scenario is now (a later edit of the scenario changes neither).
@@ -120,6 +132,7 @@ def launch_run(
         seed=new_seed() if seed is None else seed,
         params=params,
         sweep=spec,
+        confidence=confidence,
         as_of=as_of or timezone.localdate(),
         chunk_size=size,
         schedule=schedule,

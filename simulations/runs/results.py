@@ -19,7 +19,7 @@ from simulations.engine.params import param_label, title_of
 from simulations.engine.results import ReplicaResult as EngineResult
 from simulations.models import DISPLAY_POINTS, ReplicaResult, Run, RunChunk, RunSeries, Schedule, pack_floats
 
-from . import campus_state, notify, plans
+from . import campus_state, confidence, notify, plans
 
 
 def pack_series(series: dict[str, Any]) -> bytes:
@@ -115,6 +115,10 @@ def finalize(run: Run) -> None:
         # Engine time summed over the replicas (not wall time: chunks run in parallel).
         "compute_s": float(sum(r.duration_s for r in rows)),
     }
+    target = confidence.summary(run)
+    if target is not None:
+        # replicas used, the half-width reached, and whether the target was met before the cap
+        summary["confidence"] = target
     if rows and rows[0].details:
         # A kind's details (violations, spectrum, sizing): the first replica's (deterministic kinds run one).
         summary["details"] = rows[0].details

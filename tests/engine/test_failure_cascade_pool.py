@@ -264,19 +264,6 @@ def test_a_run_to_the_end_of_the_work_without_failures_takes_the_work_and_one_ho
     assert r.metrics["work_done_fraction"] == 1.0
 
 
-def test_work_days_and_weibull_need_the_server_pool_walk():
-    from simulations.engine.params import ParamsError
-
-    snap = campus(failure_rates=(single_rate("gpu", 1e6),))
-    for extra, field in (
-        ({"work_days": 10}, "work_days"),
-        ({"failure_distribution": "weibull"}, "failure_distribution"),
-    ):
-        with pytest.raises(ParamsError) as e:
-            _prep(snap, **extra)
-        assert e.value.errors[0]["field"] == field
-
-
 # ---------------------------------------------------------------- replicas to a confidence target
 
 

@@ -4,6 +4,7 @@
 import { api } from "../../lib/api.js";
 import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import { destroyCharts } from "../../lib/charts.js";
+import { confidenceText } from "../../lib/confidence.js";
 import * as f from "../../lib/format.js";
 import { renderResults } from "./results.js";
 import { renderRuns } from "./run-list.js";
@@ -120,6 +121,9 @@ function renderRunHead(page, run) {
         )
       : null,
     active ? el("p", { class: "muted small" }, `${pct} % done — this page follows the run.`) : null,
+    run.confidence
+      ? el("p", { class: "small", "data-testid": "run-confidence" }, confidenceText(run.confidence, !active))
+      : null,
     run.status === "failed"
       ? el("p", { class: "notice notice-error", "data-testid": "run-failed" }, run.error || "The run failed.")
       : null,

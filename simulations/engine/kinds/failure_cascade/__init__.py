@@ -36,6 +36,9 @@ Model
   pool that can run dry, bad servers, an automatic then manual repair pipeline, Weibull or exponential
   failure times, and a run that ends when the work is done (``work_days``): the reference case of
   AI-cluster failure simulators. A plain event loop over a heap of repairs, not SimPy (one process).
+- Renewal walk (:mod:`.renewal`): the failure classes and facility failures with Weibull failure times
+  and/or a run that ends when the work is done; the job's failures drawn as it goes (a renewal process,
+  ages afresh at every interruption). A plain event loop too.
 
 Takes a ``CampusSnapshot`` (inventory, failure rate sets, the power and cooling graphs) and
 ``FailureCascadeParams`` (duration, rate sets, the job and its recovery strategy, repair times). Returns

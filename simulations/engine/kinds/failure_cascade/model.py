@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import simpy
 
 from simulations.engine.job import (
     JobTimeline,
-    expected_ettr,
 )
+from simulations.engine.kinds.failure_cascade.books import Draws, book, draw, facility_changes, result
+from simulations.engine.kinds.failure_cascade.expected import pool_expected
 from simulations.engine.kinds.failure_cascade.facility import FacilityDown
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 from simulations.engine.kinds.failure_cascade.plan import (
@@ -35,6 +35,7 @@ from simulations.engine.kinds.failure_cascade.plan import (
     prepare,
     sample_failures,
 )
+from simulations.engine.kinds.failure_cascade.renewal import run_renewal
 from simulations.engine.kinds.failure_cascade.servers import run_pool
 from simulations.engine.results import Progress, ReplicaResult
 
@@ -80,37 +81,6 @@ _BATCH = 4096
 # ---------------------------------------------------------------- one replica
 
 
-@dataclass(frozen=True)
-class Draws:
-    """The random half of a replica: every failure of the run, drawn up front with numpy."""
-
-    job_t: np.ndarray  # times (h, sorted) of the failures that interrupt the job directly
-    job_c: np.ndarray  # their classes
-    fac_t: list[float]  # times (h, sorted) of the facility failures
-    fac_c: list[int]  # their classes
-    fac_u: list[int]  # the failing unit, an index into the class's units
-
-
-def draw(plan: CascadePlan, seed: int) -> Draws:
-    """The failures of replica ``seed``: the superposed Poisson arrivals of every class
-    (:func:`sample_failures`), then one uniform draw per arrival picks the failing unit within its class
-    (only facility units are told apart: every GPU, node or link of the job interrupts it alike)."""
-    a = plan.arrays
-    rng = np.random.default_rng(seed)
-    times, cls = sample_failures(rng, a.rates, plan.params.duration_days * 24.0)
-    u = rng.random(times.size)
-    fac = np.flatnonzero(~a.is_job[cls]) if times.size else np.empty(0, dtype=np.int64)
-    job = a.is_job[cls] if times.size else np.empty(0, dtype=bool)
-    fac_c = cls[fac]
-    return Draws(
-        job_t=times[job],
-        job_c=cls[job],
-        fac_t=times[fac].tolist(),
-        fac_c=fac_c.tolist(),
-        fac_u=(u[fac] * a.counts[fac_c]).astype(np.int64).tolist(),
-    )
-
-
 def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
     """One replica: the SimPy process steps from one event that can change the capacity or end a wait to
     the next (facility failures and repairs, node repairs while the job waits for them, a failure that
@@ -119,12 +89,18 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     restart, so nothing but the job's own books changes. Gives the same result as
     :func:`run_per_event`, which steps on every failure and repair.
 
-    With a ``server_pool`` the replica is the server-pool walk (:mod:`.servers`); with
+    With a ``server_pool`` the replica is the server-pool walk (:mod:`.servers`); with Weibull failure
+    times or ``work_days`` it is the renewal walk (:mod:`.renewal`); with
     ``failures_during_recovery`` off it is the event-by-event walk, which drops the failures that come
     while the job is not training (the thinning of a Poisson process by the job's downtime)."""
     p = plan.params
     if p.server_pool is not None:
-        return run_pool(plan.pool_setup, seed, progress)
+        out = run_pool(plan.pool_setup, seed, progress)
+        # the closed form beside the simulated ETTR, and whether the spares run dry (.expected)
+        out.metrics.update(pool_expected(plan.pool_setup))
+        return out
+    if p.failure_distribution == "weibull" or p.work_days is not None:
+        return run_renewal(plan, seed, progress)
     if not p.failures_during_recovery:
         return run_per_event(plan, seed, progress)
     d = draw(plan, seed)
@@ -263,7 +239,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
             for rid in racks:
                 rack_down += eligible_by_rack[rid]
             was_waiting = tl.waiting
-            _book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
+            book(tl, t, c, hit, node_down(i, t) + rack_down <= slack, extra_h)
             if tl.waiting and not was_waiting:
                 wait_since = t
                 pr = int(np.searchsorted(node_rep, t, side="right"))
@@ -279,44 +255,6 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
         state["outages"] = outages
 
     return _simulate(proc, plan, tl, duration_h, state, progress)
-
-
-def facility_changes(
-    plan: CascadePlan, d: Draws, duration_h: float
-) -> tuple[list[tuple[float, frozenset[int], bool, int, bool]], int]:
-    """The facility failures and repairs of a replica that change which eligible racks are dark, in time
-    order (a repair at the very time of a failure comes first): (time, the racks that go dark or come
-    back, whether they go dark, the failing class, whether a rack holds job nodes), and the number of
-    repairs due within the run."""
-    repair = plan.arrays.repair_hours.tolist()
-    fdown = FacilityDown(plan)
-    out: list[tuple[float, frozenset[int], bool, int, bool]] = []
-    repairs: list[tuple[float, int, tuple[int, int]]] = []
-    done = 0
-    inf = math.inf
-    n = len(d.fac_t)
-    k = 0
-    while True:
-        t_f = d.fac_t[k] if k < n else inf
-        t_r = repairs[0][0] if repairs else inf
-        if t_r <= t_f:
-            if t_r >= duration_h:
-                break
-            _, _, key = heapq.heappop(repairs)
-            done += 1
-            back = fdown.repair(*key)
-            if back:
-                out.append((t_r, back, False, -1, False))
-            continue
-        if t_f >= duration_h:
-            break
-        c, u = d.fac_c[k], d.fac_u[k]
-        k += 1
-        new, hit = fdown.fail(c, u)
-        if new:
-            out.append((t_f, new, True, c, hit))
-        heapq.heappush(repairs, (t_f + repair[c], k, (c, u)))
-    return out, done
 
 
 def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
@@ -412,7 +350,7 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
                 seq += 1
                 heapq.heappush(repairs, (t + repair[c], seq, (c, u)))
             was_waiting = tl.waiting
-            _book(tl, t, c, hit, eligible - down >= need, extra_h)
+            book(tl, t, c, hit, eligible - down >= need, extra_h)
             if tl.waiting and not was_waiting:
                 wait_since = t
             elif was_waiting and not tl.waiting:
@@ -427,15 +365,6 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
     return _simulate(proc, plan, tl, duration_h, state, progress)
 
 
-def _book(tl: JobTimeline, t: float, c: int, hit: bool, ok: bool, extra_h: float) -> None:
-    """A failure of class ``c`` at ``t`` on the job's timeline: ``hit``: it struck the job; ``ok``: enough
-    capacity is left to run it."""
-    if hit:
-        tl.fail(t, c, ok, extra_h)
-    elif not ok and not tl.waiting and t < tl.ready_at:
-        tl.capacity_lost(t)
-
-
 def _simulate(
     proc, plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict, progress
 ) -> ReplicaResult:
@@ -446,64 +375,4 @@ def _simulate(
     tl.finish(duration_h)
     if progress is not None:
         progress(1.0)
-    return _result(plan, tl, duration_h, state)
-
-
-def _result(plan: CascadePlan, tl: JobTimeline, duration_h: float, state: dict) -> ReplicaResult:
-    p = plan.params
-    g = plan.job_gpus
-    lost_h = tl.lost_work_h + tl.down_h
-    # interruptions of a training job; failures that find it restarting or waiting are counted apart
-    n_int = tl.interruptions - tl.during_recovery
-    expected = (
-        expected_ettr(
-            plan.job_rate_per_hour,
-            plan.interval_h,
-            plan.write_h,
-            plan.restart_h + plan.spare_wait_h,
-            p.failures_during_recovery,
-        )
-        if p.recovery != "in_memory"
-        else math.nan
-    )
-    metrics = {
-        "ettr": tl.useful_h / duration_h,
-        "interruptions": float(n_int),
-        "failures_during_recovery": float(tl.during_recovery),
-        "interruptions_per_day": n_int / (duration_h / 24.0),
-        "lost_gpu_hours": lost_h * g,
-        "mean_lost_hours_per_interruption": lost_h / n_int if n_int else 0.0,
-        "lost_work_hours": tl.lost_work_h,
-        "downtime_hours": tl.down_h,
-        "waiting_for_capacity_hours": state["wait_h"],
-        "checkpoint_overhead_hours": tl.overhead_h,
-        "useful_gpu_hours": tl.useful_h * g,
-        "useful_eflop": tl.useful_h * 3600.0 * plan.job_tflops * 1e12 / 1e18,
-        "job_gpus": float(g),
-        "job_nodes": float(plan.job_nodes),
-        "spare_nodes": float(plan.spare_nodes),
-        "job_mtbf_hours_expected": 1.0 / plan.job_rate_per_hour if plan.job_rate_per_hour > 0 else math.inf,
-        "checkpoint_interval_minutes": plan.interval_h * 60.0,
-        "facility_outages": float(state["outages"]),
-    }
-    if math.isfinite(expected):
-        metrics["ettr_expected_job_classes"] = expected
-    metrics = {k: v for k, v in metrics.items() if math.isfinite(v)}
-    by_cause: dict[str, float] = {}
-    for c, cnt in zip(plan.classes, tl.by_cause_count, strict=True):
-        if cnt:
-            by_cause[c.component] = by_cause.get(c.component, 0.0) + cnt
-    # series: cumulative interruptions and committed useful hours on an even grid
-    t_grid = np.linspace(0.0, duration_h, p.series_points)
-    trace_t, trace_useful = tl.trace()
-    fail_t = trace_t[1:-1]
-    useful = np.interp(t_grid, trace_t, trace_useful)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ettr_series = np.where(t_grid > 0, useful / np.where(t_grid > 0, t_grid, 1.0), 1.0)
-    series = {
-        "t_hours": t_grid,
-        "interruptions": np.searchsorted(fail_t, t_grid, side="right").astype(float),
-        "useful_hours": useful,
-        "ettr": ettr_series,
-    }
-    return ReplicaResult(metrics=metrics, by_cause=by_cause, series=series, events=state["events"])
+    return result(plan, tl, duration_h, state)

@@ -115,7 +115,8 @@ class FailureCascadeParams(ParamsBase):
     failure_distribution: Literal["exponential", "weibull"] = Field(
         "exponential", title="Failure times", json_schema_extra=ADVANCED
     )
-    """Distribution of a node's time to failure, mean-matched to its MTBF (server-pool walk only)."""
+    """Distribution of a node's time to failure, mean-matched to its MTBF; the nodes' ages start afresh at
+    every interruption (the class walk: the renewal walk, ``renewal``)."""
     weibull_shape: float = Field(1.0, gt=0, le=20, title="Weibull shape", json_schema_extra=ADVANCED)
     """Weibull k: 1 is exponential, above 1 wear-out, below 1 infant mortality."""
     work_days: float | None = Field(None, gt=0, le=MAX_FAILURE_DAYS, title="Work to do (d)")

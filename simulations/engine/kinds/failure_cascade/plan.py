@@ -124,18 +124,25 @@ class CascadePlan:
         return self._pool
 
     @property
-    def spare_wait_h(self) -> float:
-        """Expected wait for a node per interruption once the spares run out ("hot_spares" recovery): the
-        mean repair time of the node-consuming classes times the chance that more nodes are in repair
-        than there are spares (the Poisson tail of the number in repair, mean = their rate x repair
-        time; ``reliability.spare_shortfall_probability``). 0 when failures take no node out."""
+    def spare_shortfall(self) -> tuple[float, float]:
+        """(P(more nodes in repair than spares), the mean repair time) of the node-consuming classes
+        ("hot_spares" recovery): the Poisson tail of the number in repair, mean = their rate x repair time
+        (``reliability.spare_shortfall_probability``). (0, 0) when failures take no node out."""
         cs = [c for c, k in zip(self.classes, self.arrays.consumes.tolist(), strict=True) if k]
         rate = sum(c.rate_per_hour for c in cs)
         if rate <= 0:
-            return 0.0
+            return 0.0, 0.0
         repair_h = sum(c.rate_per_hour * c.repair_hours for c in cs) / rate
         slack = max(self.eligible_nodes - self.job_nodes, 0)
-        return spare_shortfall_probability(rate, repair_h, slack) * repair_h
+        return spare_shortfall_probability(rate, repair_h, slack), repair_h
+
+    @property
+    def spare_wait_h(self) -> float:
+        """Expected wait for a node per interruption once the spares run out ("hot_spares" recovery): the
+        mean repair time of the node-consuming classes times the chance that more nodes are in repair
+        than there are spares (``spare_shortfall``). 0 when failures take no node out."""
+        short, repair_h = self.spare_shortfall
+        return short * repair_h
 
     @property
     def total_rate_per_hour(self) -> float:
@@ -428,14 +435,6 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
             continue
         unmodelled.append(r.component)
     job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
-    if p.work_days is not None and p.server_pool is None:
-        raise ParamsError(
-            [{"field": "work_days", "message": "a run to the end of the work needs a server_pool walk"}]
-        )
-    if p.failure_distribution != "exponential" and p.server_pool is None:
-        raise ParamsError(
-            [{"field": "failure_distribution", "message": "Weibull failure times need a server_pool walk"}]
-        )
     write_h = p.checkpoint_write_minutes / 60.0
     step_h = p.step_seconds / 3600.0
     if p.checkpoint_interval_minutes == "optimal" and p.recovery == "in_memory":

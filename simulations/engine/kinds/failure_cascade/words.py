@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from simulations.engine.kinds.failure_cascade.expected import DRY_FLAG
 from simulations.engine.kinds.failure_cascade.params import FailureCascadeParams
 from simulations.engine.words import (
     NON_NEGATIVE,
@@ -33,6 +34,39 @@ METRICS: dict[str, Metric] = {
         "The closed-form ETTR for the job's failure rate (Young/Daly).",
         True,
         bounds=SHARE,
+    ),
+    "ettr_expected": M(
+        "Expected ETTR with spares",
+        "fraction",
+        "Closed form beside the server-pool walk: Daly's renewal formula at the job's rate, the restart "
+        "lengthened by host selections, preemptions and waits for repairs as the nodes in repair exceed "
+        "the standbys, the working pool and the spare pool (Poisson, M/G/inf).",
+        True,
+        bounds=SHARE,
+    ),
+    "spares_run_dry_probability": M(
+        "Spares run dry",
+        "fraction",
+        "Chance that more nodes are in repair than there are standbys and spares (the closed form: Poisson "
+        "nodes in repair); above 1 % the closed form is a rough guide and the simulated ETTR the figure to "
+        "read.",
+        False,
+        bounds=SHARE,
+    ),
+    "working_pool_short_probability": M(
+        "Working pool short",
+        "fraction",
+        "Chance that more nodes are in repair than the standbys and the working pool's idle nodes: the job "
+        "then takes nodes from the spare pool (server-pool walk's closed form).",
+        False,
+        bounds=SHARE,
+    ),
+    "nodes_in_repair_expected": M(
+        "Nodes in repair",
+        "",
+        "Expected nodes in the repair pipeline at a time (failures per hour x mean repair time).",
+        False,
+        bounds=NON_NEGATIVE,
     ),
     "interruptions": M(
         "Interruptions", "", "Failures that stopped the job while it trained.", False, bounds=NON_NEGATIVE
@@ -186,6 +220,19 @@ def explain(s: Summary, p: FailureCascadeParams) -> list[str]:
             f"Goodput: the job did useful training for {pct(ettr)} of the {num(days)} days "
             "(effective training time ratio)."
         )
+    expected = s.mean("ettr_expected")
+    if expected is None:
+        expected = s.mean("ettr_expected_job_classes")
+    dry = s.mean("spares_run_dry_probability")
+    if expected is not None and dry is not None:
+        if dry > DRY_FLAG:
+            out.append(
+                f"The spares run dry: more nodes are in repair than there are standbys and spares "
+                f"{pct(dry)} of the time, so the closed form ({pct(expected)}) is only a rough guide; "
+                "read the simulated goodput."
+            )
+        else:
+            out.append(f"Closed form with spares (Daly 2006, spares rarely short): {pct(expected)}.")
     n = s.mean("interruptions")
     causes = s.cause_means()
     if n is not None:

@@ -1,0 +1,121 @@
+"""Runs with a confidence target, through the real tasks in this process: replicas stop once the
+confidence interval of the ETTR's mean is narrow enough, at the replica ``run_to_confidence`` stops at on
+the same replica seeds (an independent path: the engine called directly, one replica after another), and
+the run says how many replicas it used and the half-width it reached."""
+
+import pytest
+
+from simulations import runs
+from simulations.choices import RunStatus
+from simulations.engine.confidence import half_width, run_to_confidence
+from simulations.engine.runner import prepare, replica_seed
+from simulations.models import ReplicaResult, Scenario
+from simulations.runs.campus_state import snapshot_with_version
+from simulations.tasks import run_chunk
+
+from .helpers import run_all, start
+
+pytestmark = pytest.mark.django_db
+
+PARAMS = {"duration_days": 5, "rate_overrides": {"gpu": 2000.0}}
+TARGET = {"relative_half_width": 0.01, "min_replicas": 10}
+
+
+@pytest.fixture
+def noisy(campus, planner):
+    return Scenario.objects.create(
+        campus=campus, kind="failure_cascade", name="Noisy", params=PARAMS, owner=planner
+    )
+
+
+def _direct(run, target):
+    """The same replicas, called one by one in this process until the same rule stops them."""
+    snap, _ = snapshot_with_version(run.campus_id, run.as_of)
+    prepared = prepare(snap, "failure_cascade", run.params)
+    return run_to_confidence(
+        lambda i: prepared.run(replica_seed(run.seed, i)).metrics["ettr"],
+        relative_accuracy=target["relative_half_width"],
+        min_replicas=target["min_replicas"],
+        max_replicas=run.confidence["max_replicas"],
+    )
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_run_stops_once_the_ettr_is_known_to_the_target(noisy, reverse):
+    run = run_all(runs.launch_run(noisy, replicas=400, seed=7, confidence_target=TARGET), reverse=reverse)
+    assert run.status == RunStatus.SUCCEEDED
+    want = _direct(run, TARGET)
+    assert want.converged and 10 < want.replicas < 400
+    # the run used exactly the replicas the rule needed, whatever order its chunks finished in
+    assert run.replicas == run.replicas_done == want.replicas
+    assert ReplicaResult.objects.filter(run=run).count() == want.replicas
+    c = run.summary["confidence"]
+    assert c["converged"] is True
+    assert c["replicas"] == run.summary["replicas"] == want.replicas
+    assert c["half_width"] == pytest.approx(want.half_width, rel=1e-9)
+    assert c["half_width"] == pytest.approx(half_width(want.values), rel=1e-9)
+    assert c["relative_half_width_achieved"] <= 0.01
+    assert run.summary["metrics"]["ettr"]["mean"] == pytest.approx(want.mean, rel=1e-12)
+
+
+def test_a_target_out_of_reach_runs_to_the_cap_and_says_so(noisy):
+    target = {"relative_half_width": 1e-6, "min_replicas": 5}
+    run = run_all(runs.launch_run(noisy, replicas=30, seed=3, confidence_target=target))
+    assert run.status == RunStatus.SUCCEEDED
+    assert run.replicas == 30
+    c = run.summary["confidence"]
+    assert c["converged"] is False and c["replicas"] == 30
+    values = list(ReplicaResult.objects.filter(run=run).order_by("index").values_list("metrics", flat=True))
+    assert c["half_width"] == pytest.approx(half_width([m["ettr"] for m in values]), rel=1e-9)
+
+
+def test_a_running_run_shows_the_half_width_so_far(noisy, viewer_client):
+    # ±0.3 %: some hundred replicas (the ±1 % target above needs a few dozen)
+    target = {"relative_half_width": 0.003, "min_replicas": 10}
+    run = runs.launch_run(noisy, replicas=400, seed=7, confidence_target=target)
+    chunks = start(run)
+    # the second chunk alone: a gap at index 0, nothing counted yet
+    run_chunk(run.pk, chunks[1].indices, chunks[1].number)
+    body = viewer_client.get(f"/api/runs/{run.pk}/").json()
+    assert body["status"] == "running"
+    assert body["confidence"]["replicas"] == 0
+    run_chunk(run.pk, chunks[0].indices, chunks[0].number)
+    body = viewer_client.get(f"/api/runs/{run.pk}/").json()
+    assert body["status"] == "running"
+    c = body["confidence"]
+    assert c["replicas"] == len(chunks[0].indices) + len(chunks[1].indices)
+    assert c["converged"] is False
+    values = [
+        m["ettr"]
+        for m in ReplicaResult.objects.filter(run=run).order_by("index").values_list("metrics", flat=True)
+    ]
+    assert c["half_width"] == pytest.approx(half_width(values), rel=1e-9)
+    assert c["relative_half_width_achieved"] > 0.003
+
+
+def test_the_api_takes_a_confidence_target_and_names_what_is_wrong(planner_client, noisy):
+    url = f"/api/scenarios/{noisy.pk}/run/"
+    ok = planner_client.post(url, {"replicas": 200, "confidence_target": TARGET}, format="json")
+    assert ok.status_code == 202, ok.json()
+    assert ok.json()["confidence"]["max_replicas"] == 200
+    assert ok.json()["confidence"]["metric"] == "ettr"
+    cases = [
+        ({"confidence_target": {**TARGET, "halfwidth": 0.1}}, ("confidence_target", "halfwidth")),
+        ({"confidence_target": {"min_replicas": 10}}, ("confidence_target", "relative_half_width")),
+        ({"confidence_target": {**TARGET, "metric": "goodput"}}, ("confidence_target.metric",)),
+        ({"replicas": 5, "confidence_target": TARGET}, ("confidence_target.min_replicas",)),
+        (
+            {
+                "confidence_target": TARGET,
+                "sweep": {"parameters": [{"name": "restart_minutes", "values": [5, 10]}]},
+            },
+            ("confidence_target",),
+        ),
+    ]
+    for body, path in cases:
+        response = planner_client.post(url, body, format="json")
+        assert response.status_code == 400, body
+        errors = response.json()
+        for key in path:
+            assert key in errors, (body, errors)
+            errors = errors[key]
