@@ -2,6 +2,7 @@ from campus.api import (
     battery_sizing_views,
     bom_views,
     calculators,
+    calibration_views,
     campus_views,
     device_views,
     inventory_views,
@@ -61,6 +62,7 @@ urlpatterns = [
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
     *measured_views.urlpatterns,
+    *calibration_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]
