@@ -64,9 +64,16 @@ def window_series(campus_id: int, days: int, all_metrics: bool = False):
     if latest is None:
         return None, None, {}
     start, end = m.window(latest, days)
-    if all_metrics:
-        return start, end, store.all_series(source, start, end)
-    return start, end, store.series(source, start, end)
+    if not all_metrics:
+        return start, end, store.series(source, start, end)
+    series = store.all_series(source, start, end)
+    if source != campus_id:  # the site's campus-wide series name the ancestor: they are this campus's too
+        names = dict(Campus.objects.filter(pk__in=[source, campus_id]).values_list("pk", "name"))
+        series = {
+            (k, names[campus_id] if (k, n) == ("campus", names[source]) else n, metric): b
+            for (k, n, metric), b in series.items()
+        }
+    return start, end, series
 
 
 def measured_against_modelled(
