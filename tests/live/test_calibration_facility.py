@@ -214,7 +214,17 @@ def test_a_metric_the_object_has_not_is_a_400_naming_the_field(site, planner_cli
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("fresh_analytics")
-def test_nothing_to_apply_is_a_400_and_writes_no_branch(site, planner_client):
+def test_nothing_to_apply_is_a_400_and_writes_no_branch(site, planner_client, viewer_client):
+    r = planner_client.post(
+        url("calibration-apply", site), {"name": "X", "dayz": 3}, content_type="application/json"
+    )
+    assert r.status_code == 400 and "dayz" in r.json()
+    assert (
+        viewer_client.post(
+            url("calibration-apply", site), {"name": "X"}, content_type="application/json"
+        ).status_code
+        == 403
+    )
     r = planner_client.post(
         url("calibration-apply", site), {"name": "Nothing"}, content_type="application/json"
     )
