@@ -169,7 +169,8 @@ def readings(p: Profile, t: float, t0: float, rng: np.random.Generator) -> list[
     return out
 
 
-# (metric, object kinds) -> Prometheus family name, its help, its labels and the factor from the stored unit
+# metric -> Prometheus family name ("{group}": cooling_unit or cooling_plant), its help, the factor from the
+# stored unit to the served one
 FAMILIES = {
     "power_out_kw": ("device_output_power_watts", "Power device output (emulated)", 1000.0),
     "heat_kw": ("{group}_heat_watts", "Heat taken (emulated)", 1000.0),
