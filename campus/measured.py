@@ -13,7 +13,7 @@ from campus.analysis import measurements as m
 from campus.analysis.calibration import calibrate
 from campus.analysis.calibration_facility import fit_conversion, fit_plant
 from campus.analysis.heat import rack_it_kw_by_id
-from campus.analysis.measured_model import modelled_figures, plant_conditions
+from campus.analysis.measured_model import device_outputs_kw, modelled_figures, plant_conditions
 from campus.analysis.snapshot import CampusSnapshot
 from campus.models import Campus
 from campus.state import CampusState
@@ -109,21 +109,22 @@ def facility_calibration(state: CampusState, days: int) -> dict:
     snap = state.snap
     start, end, series = window_series(snap.id, days, all_metrics=True)
     conversion, plants, skipped = [], [], []
+    outputs = device_outputs_kw(snap, state.rollup(), rack_it_kw_by_id(snap), series)
     for d in snap.power_devices:
-        out = series.get((d.kind, d.name, "power_out_kw"), {})
+        if d.id not in outputs:
+            continue
+        source, out = outputs[d.id]
         inp = series.get((d.kind, d.name, "power_kw"), {})
         times = sorted(set(out) & set(inp))
-        if not out:
-            continue
         try:
             fit = fit_conversion(
                 d.kind,
                 d.name,
-                np.array([out[t].mean for t in times]),
+                np.array([out[t] for t in times]),
                 np.array([inp[t].mean for t in times]),
                 d.efficiency,
             )
-            conversion.append(fit.as_dict())
+            conversion.append({**fit.as_dict(), "output_from": source})
         except (ValueError, RuntimeError) as exc:  # RuntimeError: the fit did not converge
             skipped.append({"object": f"{d.kind} {d.name}", "reason": str(exc)})
     for c in plant_conditions(snap, series).values():

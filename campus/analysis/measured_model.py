@@ -87,17 +87,72 @@ def plant_conditions(snap: CampusSnapshot, series: Series) -> dict[int, PlantCon
     return out
 
 
+def downstream_output_kw(
+    snap: CampusSnapshot, roll: PowerRollup, rack_kw: Mapping[int, float], series: Series
+) -> dict[int, dict[datetime, float]]:
+    """A device's output read from what it feeds, per bucket: the sum of its children's measured power (racks'
+    power, devices' input), where every child is fed by this device alone and is measured, and the children
+    make up the device's whole modelled output (within 0.5 %: no cooling or other load on it that is not
+    measured). Buckets where every child has a figure."""
+    racks = {r.id: r for r in snap.racks}
+    devices = {d.id: d for d in snap.power_devices}
+
+    def child(f) -> tuple[tuple[str, str, str], float, tuple[str, int]] | None:
+        """(its measured series, its modelled load, its key) of what a feed supplies."""
+        if f.rack_id is not None and f.rack_id in racks:
+            r = racks[f.rack_id]
+            return ("rack", r.name, "power_kw"), rack_kw.get(r.id, 0.0), ("rack", r.id)
+        if f.downstream_device_id is not None and f.downstream_device_id in devices:
+            d = devices[f.downstream_device_id]
+            return (d.kind, d.name, "power_kw"), roll.device_load_kw.get(d.id, 0.0), ("device", d.id)
+        return None
+
+    feeds = [(f.upstream_id, child(f)) for f in snap.power_feeds]
+    fed_by: dict[tuple[str, int], int] = {}
+    for _, c in feeds:
+        if c is not None:
+            fed_by[c[2]] = fed_by.get(c[2], 0) + 1
+    kids: dict[int, list] = {}
+    for upstream, c in feeds:
+        kids.setdefault(upstream, []).append(c if c is not None and fed_by[c[2]] == 1 else None)
+    out = {}
+    for did, cs in kids.items():
+        modelled = roll.device_output_kw.get(did, 0.0)
+        if None in cs or modelled <= 0 or abs(sum(c[1] for c in cs) - modelled) > 0.005 * modelled:
+            continue
+        measured = [series.get(c[0]) for c in cs]
+        if all(measured):
+            times = set.intersection(*(set(b) for b in measured))
+            out[did] = {t: sum(b[t].mean for b in measured) for t in sorted(times)}
+    return out
+
+
+def device_outputs_kw(
+    snap: CampusSnapshot, roll: PowerRollup, rack_kw: Mapping[int, float], series: Series
+) -> dict[int, tuple[str, dict[datetime, float]]]:
+    """Each device's measured output per bucket and where it comes from: ``"meter"`` (its own
+    ``power_out_kw``) or ``"downstream"`` (``downstream_output_kw``)."""
+    out = {
+        did: ("downstream", b) for did, b in downstream_output_kw(snap, roll, rack_kw, series).items() if b
+    }
+    for d in snap.power_devices:
+        own = series.get((d.kind, d.name, "power_out_kw"))
+        if own:
+            out[d.id] = ("meter", {t: b.mean for t, b in own.items()})
+    return out
+
+
 def modelled_figures(snap: CampusSnapshot, roll: PowerRollup, rack_kw: Mapping[int, float], series: Series):
     """(kind, id, metric) -> the model's figure: one number, or one per bucket (``measurements.compare``)."""
     out: dict[tuple[str, int, str], Figure] = {
         (kind, oid, "power_kw"): kw
         for (kind, oid), kw in modelled_kw(snap, rack_kw, roll.device_load_kw, roll.total_input_kw).items()
     }
+    outputs = device_outputs_kw(snap, roll, rack_kw, series)
     for d in snap.power_devices:
         out[(d.kind, d.id, "power_out_kw")] = roll.device_output_kw.get(d.id, 0.0)
-        measured_out = series.get((d.kind, d.name, "power_out_kw"))
-        if measured_out and d.efficiency > 0:  # the roll-up's rule: input = output / efficiency
-            out[(d.kind, d.id, "power_kw")] = {t: b.mean / d.efficiency for t, b in measured_out.items()}
+        if d.id in outputs and d.efficiency > 0:  # the roll-up's rule: input = output / efficiency
+            out[(d.kind, d.id, "power_kw")] = {t: kw / d.efficiency for t, kw in outputs[d.id][1].items()}
     balance = cooling_balance(snap, rack_load_kw=rack_kw)
     units = {u.id: u for u in snap.cooling_units}
     for ul in balance.units:

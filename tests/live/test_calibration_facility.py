@@ -247,3 +247,43 @@ def test_the_prometheus_templates_cover_the_metrics_beyond_power(site, planner_c
         assert want in metrics, want
     r = planner_client.put(url("prometheus", site), {"mapping": templates}, content_type="application/json")
     assert r.status_code == 200, r.content
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fresh_analytics")
+def test_a_pdu_without_an_output_meter_is_calibrated_from_the_racks_it_alone_feeds(planner_client):
+    """A PDU of hidden efficiency 0.97 (0.99 in the inventory) feeding two racks of 50 and 30 kW, each on
+    that PDU alone: its output is the racks' measured sum, and the fit gives 0.97 back within three standard
+    errors. A third rack fed from it and from another PDU makes its output unknown: no fit."""
+    campus = f.CampusFactory(name="Down", other_it_fraction=0.0, design_pue=None)
+    feed = f.UtilityFeedFactory(campus=campus)
+    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
+    pdu = f.PowerDeviceFactory(
+        campus=campus, name="PDU-1", rated_kw=500.0, efficiency=0.99, utility_feed=feed
+    )
+    for name, kw in (("R1", 50.0), ("R2", 30.0)):
+        f.PowerFeedFactory(
+            rack=f.RackFactory(hall=hall, name=name, extra_it_kw=kw, design_kw=60.0), upstream=pdu
+        )
+    p = Profile(
+        campus="Down",
+        objects=[
+            {"kind": "rack", "name": "R1", "nominal_kw": 50.0},
+            {"kind": "rack", "name": "R2", "nominal_kw": 30.0},
+            {"kind": "pdu", "name": "PDU-1", "nominal_kw": 80.0, "efficiency": 0.97},
+        ],
+        load_swing=0.4,
+    )
+    rows = [r for r in emulated_rows(p, days=1.0) if r[2] != "power_out_kw"]  # no output meter
+    upload(planner_client, campus, rows)
+    (fit,) = planner_client.get(url("calibration-facility", campus)).json()["conversion"]
+    assert fit["output_from"] == "downstream"
+    assert abs(fit["efficiency"] - 0.97) < 3 * fit["efficiency_se"]
+    measured = by_metric(planner_client.get(url("measured", campus)).json())
+    assert measured[("pdu", "PDU-1", "power_kw")]["basis"] == "paired"
+
+    other = f.PowerDeviceFactory(campus=campus, name="PDU-2", rated_kw=500.0, utility_feed=feed)
+    r3 = f.RackFactory(hall=hall, name="R3", extra_it_kw=10.0, design_kw=60.0)
+    f.PowerFeedFactory(rack=r3, upstream=pdu, side="A")
+    f.PowerFeedFactory(rack=r3, upstream=other, side="B")
+    assert planner_client.get(url("calibration-facility", campus)).json()["conversion"] == []
