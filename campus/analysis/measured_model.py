@@ -148,11 +148,14 @@ def modelled_figures(snap: CampusSnapshot, roll: PowerRollup, rack_kw: Mapping[i
         (kind, oid, "power_kw"): kw
         for (kind, oid), kw in modelled_kw(snap, rack_kw, roll.device_load_kw, roll.total_input_kw).items()
     }
-    outputs = device_outputs_kw(snap, roll, rack_kw, series)
     for d in snap.power_devices:
         out[(d.kind, d.id, "power_out_kw")] = roll.device_output_kw.get(d.id, 0.0)
-        if d.id in outputs and d.efficiency > 0:  # the roll-up's rule: input = output / efficiency
-            out[(d.kind, d.id, "power_kw")] = {t: kw / d.efficiency for t, kw in outputs[d.id][1].items()}
+        # with its own output meter, the roll-up's rule (input = output / efficiency) bucket by bucket; an
+        # output read from what the device feeds stays calibration's (its deviation would mix the device's
+        # meter with its children's)
+        metered = series.get((d.kind, d.name, "power_out_kw"))
+        if metered and d.efficiency > 0:
+            out[(d.kind, d.id, "power_kw")] = {t: b.mean / d.efficiency for t, b in metered.items()}
     balance = cooling_balance(snap, rack_load_kw=rack_kw)
     units = {u.id: u for u in snap.cooling_units}
     for ul in balance.units:
