@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campus', '0025_measurement_sync_periodic_task'),
+        ('campus', '0026_job_placement_kind'),
     ]
 
     operations = [
