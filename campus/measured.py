@@ -4,21 +4,28 @@ with its racks at their measured peak for headroom on measured load (``basis=mea
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
+
+import numpy as np
 
 from campus import measurements_store as store
 from campus.analysis import facility
 from campus.analysis import measurements as m
 from campus.analysis.calibration import calibrate
+from campus.analysis.calibration_facility import fit_conversion, fit_plant
 from campus.analysis.heat import rack_it_kw_by_id
+from campus.analysis.measured_model import device_outputs_kw, modelled_figures, plant_conditions
 from campus.analysis.replay import replay_weather
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.summary import _clean
 from campus.analysis.weather import weather_of
+from campus.models import Campus
 from campus.state import CampusState
 
 DEFAULT_WINDOW_DAYS = 30  # the peak is the highest 5-minute mean of the last 30 days held
 DEFAULT_BAND = 0.10  # an alarm when the measured peak is more than 10 % above or below the model
+DEFAULT_BAND_K = 2.0  # a temperature's alarm: more than 2 K from the model
 DEFAULT_MARGIN = 0.10  # headroom on measured peak: the peak plus 10 %
 
 
@@ -41,33 +48,115 @@ def ingest(campus_id: int, samples: list[m.Sample]) -> dict:
     return {"rows": len(samples), **result}
 
 
-def window_series(campus_id: int, days: int):
-    latest = store.latest_bucket(campus_id)
+def measurement_campus_id(campus_id: int) -> int:
+    """The campus whose measurements a campus is set against: its own; a branch holding none, its nearest
+    ancestor's that holds some (a branch is another design of the same site, its objects keep their names)."""
+    cid: int | None = campus_id
+    seen: set[int] = set()
+    while cid is not None and cid not in seen:
+        if store.holds(cid):
+            return cid
+        seen.add(cid)
+        cid = Campus.objects.filter(pk=cid).values_list("parent_id", flat=True).first()
+    return campus_id
+
+
+def window_series(campus_id: int, days: int, all_metrics: bool = False):
+    """(start, end, series) of the window: power series by (kind, name), or with ``all_metrics`` every
+    series by (kind, name, metric)."""
+    source = measurement_campus_id(campus_id)
+    latest = store.latest_bucket(source)
     if latest is None:
         return None, None, {}
     start, end = m.window(latest, days)
-    return start, end, store.series(campus_id, start, end)
+    if not all_metrics:
+        return start, end, store.series(source, start, end)
+    series = store.all_series(source, start, end)
+    if source != campus_id:  # the site's campus-wide series name the ancestor: they are this campus's too
+        names = dict(Campus.objects.filter(pk__in=[source, campus_id]).values_list("pk", "name"))
+        series = {
+            (k, names[campus_id] if (k, n) == ("campus", names[source]) else n, metric): b
+            for (k, n, metric), b in series.items()
+        }
+    return start, end, series
 
 
-def measured_against_modelled(state: CampusState, days: int, band: float) -> dict:
+def measured_against_modelled(
+    state: CampusState, days: int, band: float, band_k: float = DEFAULT_BAND_K, metric: str | None = None
+) -> dict:
     snap = state.snap
-    start, end, series = window_series(snap.id, days)
-    roll = state.rollup()
-    modelled = m.modelled_kw(snap, rack_it_kw_by_id(snap), roll.device_load_kw, roll.total_input_kw)
+    start, end, series = window_series(snap.id, days, all_metrics=True)
+    figures = modelled_figures(snap, state.rollup(), rack_it_kw_by_id(snap), series)
     known = m.objects(snap)
     rows = []
-    for (kind, name), buckets in sorted(series.items()):
+    for (kind, name, stored), buckets in sorted(series.items()):
+        if metric is not None and stored != metric:
+            continue
         ids = known.get((kind, name), [])
         oid = ids[0] if len(ids) == 1 else None
-        figure = modelled.get((kind, oid)) if oid is not None else None
-        rows.append(m.compare(kind, name, oid, buckets, figure, band).as_dict())
+        figure = figures.get((kind, oid, stored)) if oid is not None else None
+        rows.append(m.compare(kind, name, oid, buckets, figure, band, stored, band_k).as_dict())
     return {
         "window_start": start,
         "window_end": end,
         "band": band,
+        "band_k": band_k,
+        "measurements_of": measurement_campus_id(snap.id),
         "count": len(rows),
         "alarms": sum(1 for r in rows if r["alarm"]),
         "objects": rows,
+    }
+
+
+def facility_calibration(state: CampusState, days: int) -> dict:
+    """Conversion efficiencies and plant coefficients fitted to the window's measurements
+    (``calibration_facility``); an object whose series do not allow a fit is listed in ``skipped``."""
+    snap = state.snap
+    start, end, series = window_series(snap.id, days, all_metrics=True)
+    conversion, plants, skipped = [], [], []
+    outputs = device_outputs_kw(snap, state.rollup(), rack_it_kw_by_id(snap), series)
+    for d in snap.power_devices:
+        if d.id not in outputs:
+            continue
+        source, out = outputs[d.id]
+        inp = series.get((d.kind, d.name, "power_kw"), {})
+        times = sorted(set(out) & set(inp))
+        try:
+            fit = fit_conversion(
+                d.kind,
+                d.name,
+                np.array([out[t] for t in times]),
+                np.array([inp[t].mean for t in times]),
+                d.efficiency,
+            )
+            conversion.append({**fit.as_dict(), "output_from": source})
+        except (ValueError, RuntimeError) as exc:  # RuntimeError: the fit did not converge
+            skipped.append({"object": f"{d.kind} {d.name}", "reason": str(exc)})
+    for c in plant_conditions(snap, series).values():
+        power = series.get((c.plant.kind, c.plant.name, "power_kw"), {})
+        keep = [i for i, t in enumerate(c.times) if t in power]
+        sub = replace(
+            c,
+            times=[c.times[i] for i in keep],
+            heat_kw=c.heat_kw[keep],
+            dry_bulb_c=c.dry_bulb_c[keep],
+            wet_bulb_c=c.wet_bulb_c[keep],
+        )
+        measured = np.array([power[t].mean for t in sub.times])
+        try:
+            fit = fit_plant(
+                c.plant.kind, c.plant.name, sub.heat_kw, sub.dry_bulb_c, measured, c.plant.cop, sub.power_kw
+            )
+            plants.append(fit.as_dict())
+        except (ValueError, RuntimeError) as exc:  # RuntimeError: the fit did not converge
+            skipped.append({"object": f"{c.plant.kind} {c.plant.name}", "reason": str(exc)})
+    return {
+        "window_start": start,
+        "window_end": end,
+        "measurements_of": measurement_campus_id(snap.id),
+        "conversion": conversion,
+        "plants": plants,
+        "skipped": skipped,
     }
 
 

@@ -160,3 +160,19 @@ def object_series(
         .order_by("bucket_start")
         .values_list("bucket_start", "mean", "samples")
     )
+
+
+def all_series(
+    campus_id: int, start: datetime, end: datetime
+) -> dict[tuple[str, str, str], dict[datetime, Bucket]]:
+    """The 5-minute buckets of ``[start, end)`` per (object kind, object name, metric)."""
+    out: dict[tuple[str, str, str], dict[datetime, Bucket]] = defaultdict(dict)
+    for kind, name, metric, t, mean, top, samples in MeasurementRollup.objects.filter(
+        campus_id=campus_id, resolution=FIVE, bucket_start__gte=start, bucket_start__lt=end
+    ).values_list("object_kind", "object_name", "metric", "bucket_start", "mean", "max", "samples"):
+        out[(kind, name, metric)][t] = Bucket(mean, top, samples)
+    return out
+
+
+def holds(campus_id: int) -> bool:
+    return MeasurementRollup.objects.filter(campus_id=campus_id).exists()

@@ -58,8 +58,8 @@ def check_mapping(mapping: object) -> list[dict]:
             raise MappingError(i, "object_kind", f"one of {', '.join(m.OBJECT_KINDS)}")
         if entry.get("metric") not in m.METRICS:
             raise MappingError(i, "metric", f"one of {', '.join(m.METRICS)}")
-        if entry["metric"] in m.WEATHER_METRICS and entry["object_kind"] != "campus":
-            raise MappingError(i, "object_kind", "the outdoor weather is measured for the campus (campus)")
+        if entry["object_kind"] not in m.METRIC_SPECS[entry["metric"]].kinds:
+            raise MappingError(i, "metric", f"{entry['metric']} is not measured on a {entry['object_kind']}")
         label, name = entry.get("name_label"), entry.get("object_name")
         if (label is None) == (name is None):
             raise MappingError(i, "name_label", "give name_label or object_name, one of them")
@@ -68,6 +68,66 @@ def check_mapping(mapping: object) -> list[dict]:
         if name is not None and (not isinstance(name, str) or not 0 < len(name) <= 128):
             raise MappingError(i, "object_name", "1 to 128 characters")
         out.append({k: entry[k] for k in ENTRY_FIELDS if k in entry})
+    return out
+
+
+def mapping_templates(campus_name: str, kinds: set[str]) -> list[dict]:
+    """Mapping entries for the series the emulator serves (``campus.emulator``; the names follow DCGM's
+    and the node exporter's conventions, base units in the name), one per metric and object kind present
+    (``kinds``): a starting point to edit for a site's own series names."""
+    c = campus_name.replace("\\", "\\\\").replace('"', '\\"')
+    out = [
+        {
+            "query": f'sum by (rack) (dcgm_power_usage_watts{{campus="{c}"}})',
+            "object_kind": "rack",
+            "name_label": "rack",
+            "metric": "power_w",
+        },
+        {
+            "query": f'campus_power_watts{{campus="{c}"}}',
+            "object_kind": "campus",
+            "object_name": campus_name,
+            "metric": "power_w",
+        },
+        {
+            "query": f'campus_pue_ratio{{campus="{c}"}}',
+            "object_kind": "campus",
+            "object_name": campus_name,
+            "metric": "pue",
+        },
+        {
+            "query": f'outdoor_temperature_celsius{{campus="{c}"}}',
+            "object_kind": "campus",
+            "object_name": campus_name,
+            "metric": "dry_bulb_c",
+        },
+    ]
+    families = {
+        "device": (
+            m.POWER_DEVICE_KINDS,
+            [("device_power_watts", "power_w"), ("device_output_power_watts", "power_out_w")],
+        ),
+        "unit": (
+            m.COOLING_UNIT_KINDS,
+            [
+                ("cooling_unit_heat_watts", "heat_kw"),
+                ("cooling_unit_supply_temperature_celsius", "supply_temp_c"),
+                ("cooling_unit_return_temperature_celsius", "return_temp_c"),
+                ("cooling_unit_flow_litres_per_minute", "flow_lpm"),
+            ],
+        ),
+        "plant": (
+            m.COOLING_PLANT_KINDS,
+            [("cooling_plant_power_watts", "power_w"), ("cooling_plant_heat_watts", "heat_kw")],
+        ),
+    }
+    for label, (group, series) in families.items():
+        for kind in sorted(kinds & set(group)):
+            for name, metric in series:
+                query = f'{name}{{campus="{c}", kind="{kind}"}}'
+                if metric == "heat_kw":  # served in W, stored in kW
+                    query = f"{query} / 1000"
+                out.append({"query": query, "object_kind": kind, "name_label": label, "metric": metric})
     return out
 
 
@@ -109,8 +169,8 @@ class SourceError(RuntimeError):
 
 
 def samples_of(entry: dict, result: list[dict], unmatched: set[str]) -> list[m.Sample]:
-    factor = m.METRICS[entry["metric"]]
-    metric = m.STORED_METRIC[entry["metric"]]
+    spec = m.METRIC_SPECS[entry["metric"]]
+    factor, metric = spec.factor, spec.stored
     out = []
     for series in result:
         name = entry.get("object_name") or series.get("metric", {}).get(entry.get("name_label", ""))
@@ -119,7 +179,7 @@ def samples_of(entry: dict, result: list[dict], unmatched: set[str]) -> list[m.S
             continue
         for t, v in series.get("values", []):
             value = float(v) * factor
-            if m.in_range(metric, value):  # NaN and out-of-range samples dropped
+            if value == value and spec.low <= value <= spec.high:  # NaN and out-of-range samples dropped
                 out.append(
                     m.Sample(entry["object_kind"], name, metric, datetime.fromtimestamp(float(t), UTC), value)
                 )

@@ -32,28 +32,66 @@ POWER_DEVICE_KINDS = (
     "rectifier",
     "dc-busway",
 )  # campus.choices.PowerDeviceKind
-OBJECT_KINDS = ("campus", "building", "hall", "rack", *POWER_DEVICE_KINDS)
-# metric -> factor to the stored unit (power: kW)
-METRICS = {
-    "power_kw": 1.0,
-    "power_w": 0.001,
-    "dry_bulb_c": 1.0,
-    "wet_bulb_c": 1.0,
-    "relative_humidity_pct": 1.0,
-}
-STORED_METRIC = {m: m for m in METRICS} | {"power_w": "power_kw"}
+COOLING_UNIT_KINDS = ("crah", "cdu", "rear-door", "immersion")  # campus.choices.CoolingUnitKind
+COOLING_PLANT_KINDS = (
+    "chiller",
+    "dry-cooler",
+    "cooling-tower",
+    "air-chiller",
+    "adiabatic-cooler",
+)  # campus.choices.CoolingPlantKind
+OBJECT_KINDS = (
+    "campus",
+    "building",
+    "hall",
+    "rack",
+    *POWER_DEVICE_KINDS,
+    *COOLING_UNIT_KINDS,
+    *COOLING_PLANT_KINDS,
+)
 MAX_ABS_KW = 1e7  # 10 GW: no object of a campus draws more; a larger figure is a unit mistake
-# The outdoor weather at the campus (object kind ``campus``): what the plant model reads in place of its
-# typical year for the measured hours (docs/live.md, "Replay"). Bounds: the extremes ever recorded at the
-# surface (-89.2 °C Vostok 1983, 56.7 °C Death Valley 1913, WMO) with a margin; a wet bulb past 40 °C has
-# never been observed.
-WEATHER_METRICS = ("dry_bulb_c", "wet_bulb_c", "relative_humidity_pct")
-RANGES = {
-    "power_kw": (0.0, MAX_ABS_KW, "a power between 0 and 1e+07 kW"),
-    "dry_bulb_c": (-95.0, 65.0, "an outdoor temperature between -95 and 65 °C"),
-    "wet_bulb_c": (-95.0, 45.0, "a wet-bulb temperature between -95 and 45 °C"),
-    "relative_humidity_pct": (0.0, 100.0, "a relative humidity between 0 and 100 %"),
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A metric a row may carry: what it is stored as, the factor to the stored unit, the range a value in
+    the stored unit must fall in (outside it: a unit mistake), and the object kinds that have it."""
+
+    stored: str
+    factor: float
+    low: float
+    high: float
+    unit: str
+    kinds: tuple[str, ...]
+
+
+_COOLING = (*COOLING_UNIT_KINDS, *COOLING_PLANT_KINDS)
+METRIC_SPECS = {
+    "power_kw": MetricSpec("power_kw", 1.0, 0.0, MAX_ABS_KW, "kW", OBJECT_KINDS),
+    "power_w": MetricSpec("power_kw", 0.001, 0.0, MAX_ABS_KW, "kW", OBJECT_KINDS),
+    # what a power device delivers (a UPS's or transformer's output meter), beside its input (power_kw)
+    "power_out_kw": MetricSpec("power_out_kw", 1.0, 0.0, MAX_ABS_KW, "kW", POWER_DEVICE_KINDS),
+    "power_out_w": MetricSpec("power_out_kw", 0.001, 0.0, MAX_ABS_KW, "kW", POWER_DEVICE_KINDS),
+    # heat taken (a CDU's or a plant's heat meter: flow × ΔT × ρc_p)
+    "heat_kw": MetricSpec("heat_kw", 1.0, 0.0, MAX_ABS_KW, "kW", _COOLING),
+    "supply_temp_c": MetricSpec("supply_temp_c", 1.0, -20.0, 120.0, "°C", _COOLING),
+    "return_temp_c": MetricSpec("return_temp_c", 1.0, -20.0, 120.0, "°C", _COOLING),
+    "flow_lpm": MetricSpec("flow_lpm", 1.0, 0.0, 1e8, "L/min", _COOLING),
+    # The outdoor weather at the campus: what /measured/ compares with the weather year and what the plant
+    # model reads in place of its typical year for the measured hours (docs/live.md, "Replay"). Bounds: the
+    # extremes ever recorded at the surface (-89.2 °C Vostok 1983, 56.7 °C Death Valley 1913, WMO) with a
+    # margin; a wet bulb past 40 °C has never been observed.
+    "dry_bulb_c": MetricSpec("dry_bulb_c", 1.0, -95.0, 65.0, "°C", ("campus",)),
+    "wet_bulb_c": MetricSpec("wet_bulb_c", 1.0, -95.0, 45.0, "°C", ("campus",)),
+    "relative_humidity_pct": MetricSpec("relative_humidity_pct", 1.0, 0.0, 100.0, "%", ("campus",)),
+    "pue": MetricSpec("pue", 1.0, 1.0, 10.0, "", ("campus",)),
 }
+# metric -> factor to the stored unit
+METRICS = {k: s.factor for k, s in METRIC_SPECS.items()}
+STORED_METRIC = {k: s.stored for k, s in METRIC_SPECS.items()}
+STORED_UNITS = {s.stored: s.unit for s in METRIC_SPECS.values()}
+TEMPERATURE_METRICS = ("supply_temp_c", "return_temp_c", "dry_bulb_c", "wet_bulb_c")
+WEATHER_METRICS = ("dry_bulb_c", "wet_bulb_c", "relative_humidity_pct")
 COLUMNS = ("object_kind", "object_name", "metric", "time", "value")
 
 
@@ -118,6 +156,11 @@ def parse_row(row: Mapping[str, object], line: int) -> Sample:
     metric = str(row["metric"]).strip()
     if metric not in METRICS:
         raise RowError(line, "metric", f"one of {', '.join(METRICS)}")
+    spec = METRIC_SPECS[metric]
+    if kind not in spec.kinds:
+        raise RowError(
+            line, "metric", f"{metric} is not measured on a {kind} (kinds: {', '.join(spec.kinds)})"
+        )
     raw = row["value"]
     if isinstance(raw, bool):
         raise RowError(line, "value", "a number")
@@ -125,19 +168,11 @@ def parse_row(row: Mapping[str, object], line: int) -> Sample:
         value = float(raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise RowError(line, "value", "a number") from None
-    value *= METRICS[metric]
-    if metric in WEATHER_METRICS and kind != "campus":
-        raise RowError(
-            line, "object_kind", "the outdoor weather is measured for the campus (object_kind campus)"
-        )
-    if not in_range(STORED_METRIC[metric], value):
-        raise RowError(line, "value", RANGES[STORED_METRIC[metric]][2])
-    return Sample(kind, name, STORED_METRIC[metric], parse_time(row["time"], line), value)
-
-
-def in_range(stored_metric: str, value: float) -> bool:
-    lo, hi, _ = RANGES[stored_metric]
-    return math.isfinite(value) and lo <= value <= hi
+    value *= spec.factor
+    if not math.isfinite(value) or not spec.low <= value <= spec.high:
+        what = "a power" if spec.unit == "kW" else "a value"
+        raise RowError(line, "value", f"{what} between {spec.low:g} and {spec.high:g} {spec.unit}".rstrip())
+    return Sample(kind, name, spec.stored, parse_time(row["time"], line), value)
 
 
 def parse_csv(text: str) -> list[Sample]:
@@ -198,21 +233,30 @@ class Comparison:
     object_name: str
     object_id: int | None
     metric: str
-    measured_peak_kw: float
-    measured_max_kw: float
-    measured_mean_kw: float
-    modelled_kw: float | None
-    deviation: float | None  # (measured peak - modelled) / modelled
-    trend_kw_per_day: float | None  # slope of the daily peaks (least squares)
+    unit: str
+    measured_peak: float  # the highest 5-minute mean
+    measured_max: float  # the highest sample
+    measured_mean: float
+    modelled: float | None  # the model's figure (per bucket: its mean over the buckets paired)
+    basis: str  # "peak": the peak against one modelled figure; "paired": bucket by bucket
+    deviation: float | None  # a fraction of the model, or K for a temperature (``deviation_unit``)
+    deviation_unit: str  # "fraction" | "K"
+    rms_residual: float | None  # RMS of (5-minute mean - model), in ``unit``
+    trend_per_day: float | None  # slope of the daily peaks (least squares), ``unit`` per day
     alarm: str | None  # "over" | "under" | None
     days: int
 
     def as_dict(self) -> dict:
-        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+        out = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in self.__dict__.items()}
+        if self.unit == "kW":  # the power rows' names since the first version of the API
+            for name in ("measured_peak", "measured_max", "measured_mean", "modelled"):
+                out[f"{name}_kw"] = out[name]
+            out["trend_kw_per_day"] = out["trend_per_day"]
+        return out
 
 
 def trend_kw_per_day(daily_peaks: Mapping[datetime, float]) -> float | None:
-    """Least-squares slope of the daily peaks, kW per day; None below two days."""
+    """Least-squares slope of the daily peaks, per day (kW per day for a power); None below two days."""
     if len(daily_peaks) < 2:
         return None
     days = sorted(daily_peaks)
@@ -226,10 +270,14 @@ def compare(
     object_name: str,
     object_id: int | None,
     buckets: Mapping[datetime, Bucket],
-    modelled_kw: float | None,
+    modelled: float | Mapping[datetime, float] | None,
     band: float,
+    metric: str = "power_kw",
+    band_k: float = 2.0,
 ) -> Comparison:
-    """One object's measured peak (the highest 5-minute mean) against its modelled figure."""
+    """One object's measured series against the model: with one modelled figure, its peak (the highest
+    5-minute mean) against it; with a figure per bucket (the model at the measured conditions), bucket by
+    bucket. A temperature's deviation is in K against ``band_k``; any other's a fraction against ``band``."""
     peak = max(b.mean for b in buckets.values())
     top = max(b.max for b in buckets.values())
     weight = sum(b.samples for b in buckets.values())
@@ -237,21 +285,49 @@ def compare(
     daily: dict[datetime, float] = {}
     for start, b in buckets.items():
         day = start.replace(hour=0, minute=0, second=0, microsecond=0)
-        daily[day] = max(daily.get(day, 0.0), b.mean)
-    deviation = alarm = None
-    if modelled_kw is not None and modelled_kw > 0:
-        deviation = (peak - modelled_kw) / modelled_kw
-        alarm = "over" if deviation > band else "under" if deviation < -band else None
+        daily[day] = max(daily.get(day, float("-inf")), b.mean)
+    kelvin = metric in TEMPERATURE_METRICS
+    figure = deviation = alarm = rms = None
+    basis = "peak"
+    if isinstance(modelled, Mapping):
+        basis = "paired"
+        paired = sorted(t for t in buckets if t in modelled)
+        if paired:
+            got = np.array([buckets[t].mean for t in paired])
+            want = np.array([modelled[t] for t in paired])
+            figure = float(want.mean())
+            rms = float(np.sqrt(np.mean((got - want) ** 2)))
+            measured, reference = float(got.mean()), figure
+        else:
+            measured = reference = None
+    elif modelled is not None:
+        figure = float(modelled)
+        rms = float(np.sqrt(np.mean([(b.mean - figure) ** 2 for b in buckets.values()])))
+        measured, reference = peak, figure
+    else:
+        measured = reference = None
+    if measured is not None and reference is not None:
+        if kelvin:
+            deviation = measured - reference
+        elif reference > 0:
+            deviation = (measured - reference) / reference
+        limit = band_k if kelvin else band
+        if deviation is not None:
+            alarm = "over" if deviation > limit else "under" if deviation < -limit else None
     return Comparison(
         object_kind,
         object_name,
         object_id,
-        "power_kw",
+        metric,
+        STORED_UNITS.get(metric, ""),
         peak,
         top,
         mean,
-        modelled_kw,
+        figure,
+        basis,
         deviation,
+        "K" if kelvin else "fraction",
+        rms,
         trend_kw_per_day(daily),
         alarm,
         len(daily),
@@ -283,13 +359,14 @@ def window(latest: datetime, days: int) -> tuple[datetime, datetime]:
 
 def objects(snap: CampusSnapshot) -> dict[tuple[str, str], list[int | None]]:
     """The inventory objects a measurement can name, (kind, name) -> ids (more than one: an ambiguous name).
-    A power device is named by its own kind; the campus by its name."""
+    A power device, a cooling unit and a cooling plant are named by their own kind; the campus by its name."""
     out: dict[tuple[str, str], list[int | None]] = {("campus", snap.name): [snap.id]}
     for kind, rows in (("building", snap.buildings), ("hall", snap.halls), ("rack", snap.racks)):
         for row in rows:
             out.setdefault((kind, row.name), []).append(row.id)
-    for d in snap.power_devices:
-        out.setdefault((d.kind, d.name), []).append(d.id)
+    for group in (snap.power_devices, snap.cooling_units, snap.cooling_plants):
+        for d in group:
+            out.setdefault((d.kind, d.name), []).append(d.id)
     return out
 
 

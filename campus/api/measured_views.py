@@ -123,6 +123,18 @@ class MeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
         max_value=10.0,
         help_text="Alarm when the measured peak is more than this fraction above or below the model.",
     )
+    band_k = serializers.FloatField(
+        required=False,
+        default=measured.DEFAULT_BAND_K,
+        min_value=0.0,
+        max_value=100.0,
+        help_text="A temperature's alarm: more than this many K from the model.",
+    )
+    metric = serializers.ChoiceField(
+        required=False,
+        choices=sorted(set(m.STORED_METRIC.values())),
+        help_text="Only the series of this (stored) metric.",
+    )
 
 
 class MeasuredView(APIView):
@@ -135,7 +147,14 @@ class MeasuredView(APIView):
             "`measured_mean_kw`, `modelled_kw` (a rack's IT load, a hall's or building's rack IT summed, a "
             "power device's input in the healthy roll-up, the campus's draw from its utility feeds), "
             "`deviation` = (peak - modelled) / modelled, `trend_kw_per_day` (least-squares slope of the "
-            "daily peaks) and `alarm` (`over`/`under` when the deviation leaves ±`band`)."
+            "daily peaks) and `alarm` (`over`/`under` when the deviation leaves ±`band`). Beyond power "
+            "(docs/live.md): a power device's output, cooling units' and plants' heat, supply and return "
+            "temperature and flow, a plant's power, the campus's PUE and outdoor temperature; each row names "
+            "its `metric` and `unit`, and gives `measured_peak`, `modelled`, `deviation` (a fraction, or K "
+            "for a temperature against `band_k`) and `rms_residual`. Where the model is evaluated at the "
+            "measured conditions (`basis` `paired`: a device's input at its measured output, a plant's "
+            "power at its measured heat and the outdoor temperature) the deviation and residual are bucket "
+            "by bucket. A branch without measurements is set against its parent's (`measurements_of`)."
         ),
         parameters=[MeasuredQuerySerializer],
         responses={200: OpenApiTypes.OBJECT},
@@ -146,7 +165,10 @@ class MeasuredView(APIView):
         query = MeasuredQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         v = query.validated_data
-        return Response(measured.measured_against_modelled(states.campus_state(campus), v["days"], v["band"]))
+        state = states.campus_state(campus)
+        return Response(
+            measured.measured_against_modelled(state, v["days"], v["band"], v["band_k"], v.get("metric"))
+        )
 
 
 class CalibrationQuerySerializer(StrictQueryMixin, serializers.Serializer):
@@ -183,9 +205,11 @@ class CalibrationView(APIView):
             raise field_error(exc) from None
 
 
-def source_answer(source: PrometheusSource | None) -> dict:
+def source_answer(source: PrometheusSource | None, campus: Campus) -> dict:
     url = getattr(settings, "TWIN_PROMETHEUS_URL", "")
+    kinds = {k for k, _ in m.objects(states.designed_state(campus).snap)}
     return {
+        "templates": prometheus_sync.mapping_templates(campus.name, kinds),
         "url": prometheus_sync.public_url(url),  # never the credentials
         "configured": bool(url),
         "mapping": source.mapping if source else [],
@@ -200,13 +224,13 @@ class PrometheusSourceView(APIView):
 
     @extend_schema(
         operation_id="campuses_prometheus_retrieve",
-        summary="The campus's Prometheus mapping and how far its sync has read",
+        summary="The campus's Prometheus mapping, how far its sync has read, and mapping templates",
         responses={200: OpenApiTypes.OBJECT},
         tags=["measurements"],
     )
     def get(self, request, pk: int):
         campus = get_object_or_404(Campus, pk=pk)
-        return Response(source_answer(PrometheusSource.objects.filter(campus=campus).first()))
+        return Response(source_answer(PrometheusSource.objects.filter(campus=campus).first(), campus))
 
     @extend_schema(
         operation_id="campuses_prometheus_update",
@@ -240,7 +264,7 @@ class PrometheusSourceView(APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         source, _ = PrometheusSource.objects.update_or_create(campus=campus, defaults={"mapping": mapping})
-        return Response(source_answer(source))
+        return Response(source_answer(source, campus))
 
     @extend_schema(
         operation_id="campuses_prometheus_destroy",

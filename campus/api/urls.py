@@ -2,6 +2,7 @@ from campus.api import (
     battery_sizing_views,
     bom_views,
     calculators,
+    calibration_views,
     campus_views,
     device_views,
     inventory_views,
@@ -63,6 +64,7 @@ urlpatterns = [
     *site_climate_views.urlpatterns,
     *measured_views.urlpatterns,
     *replay_views.urlpatterns,
+    *calibration_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]

@@ -26,3 +26,9 @@ def test_the_demo_campus_gets_a_day_of_measurements_once_and_shows_its_pdu_alarm
     racks = [o for o in body["objects"] if o["object_kind"] == "rack"]
     # racks near 80 % of their full-TDP model: an `under` alarm, provisioned power never drawn
     assert racks and all(o["alarm"] == "under" for o in racks)
+    # the plants draw 25 % above their model at the emulated heat and weather (the demo's hidden truth)
+    plants = [o for o in body["objects"] if o["object_kind"] == "chiller" and o["metric"] == "power_kw"]
+    assert plants and all(o["basis"] == "paired" and o["alarm"] == "over" for o in plants)
+    assert all(0.15 < o["deviation"] < 0.35 for o in plants)
+    (outdoor,) = [o for o in body["objects"] if o["metric"] == "dry_bulb_c"]
+    assert outdoor["alarm"] is None  # the emulated day follows the campus's weather year

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis import measurements as m
+from campus.analysis.measured_model import hour_of_year
 from campus.analysis.snapshot import CampusSnapshot, RackSnap
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
@@ -87,3 +88,29 @@ def test_the_measured_basis_puts_a_measured_rack_at_its_peak_plus_margin(peak, m
     out = m.measured_snapshot(snap, {1: peak}, margin)
     assert out.rack_it_kw(out.racks[0]) == pytest.approx(peak * (1 + margin))
     assert out.rack_it_kw(out.racks[1]) == 40.0
+
+
+def test_a_paired_comparison_is_bucket_by_bucket():
+    t1, t2 = datetime(2026, 11, 29, 3, tzinfo=UTC), datetime(2026, 11, 29, 3, 5, tzinfo=UTC)
+    buckets = {t1: m.Bucket(10.0, 11.0, 5), t2: m.Bucket(20.0, 21.0, 5)}
+    c = m.compare("ups", "U", 1, buckets, {t1: 8.0, t2: 16.0}, 0.1)
+    # means 15 against 12: +25 %; residuals 2 and 4: RMS √10
+    assert c.basis == "paired" and c.deviation == pytest.approx(0.25) and c.alarm == "over"
+    assert c.rms_residual == pytest.approx(10**0.5)
+
+
+def test_a_temperature_deviates_in_kelvin_against_its_own_band():
+    t1, t2 = datetime(2026, 11, 29, 3, tzinfo=UTC), datetime(2026, 11, 29, 3, 5, tzinfo=UTC)
+    buckets = {t1: m.Bucket(31.0, 31.5, 5), t2: m.Bucket(33.0, 33.5, 5)}
+    c = m.compare("cdu", "C", 1, buckets, 30.0, 0.1, "supply_temp_c", band_k=2.0)
+    assert (c.unit, c.deviation_unit, c.deviation, c.alarm) == ("°C", "K", pytest.approx(3.0), "over")
+    assert m.compare("cdu", "C", 1, buckets, 30.0, 0.1, "supply_temp_c", band_k=4.0).alarm is None
+
+
+def test_the_hour_of_the_typical_year_skips_29_february():
+    assert hour_of_year(datetime(2027, 3, 1, tzinfo=UTC)) == 59 * 24
+    assert hour_of_year(datetime(2028, 3, 1, tzinfo=UTC)) == 59 * 24
+    assert hour_of_year(datetime(2028, 2, 29, 5, tzinfo=UTC)) == hour_of_year(
+        datetime(2027, 2, 28, 5, tzinfo=UTC)
+    )
+    assert hour_of_year(datetime(2028, 12, 31, 23, tzinfo=UTC)) == 8759

@@ -257,3 +257,70 @@ def test_calibration_recovers_the_emulators_hidden_gpu_fraction_and_overhead_sca
     assert abs(c["gpu_power_fraction"] - 0.78) < 3 * c["gpu_power_fraction_se"]
     assert abs(c["overhead_scale"] - 1.08) < 3 * c["overhead_scale_se"]
     assert c["rms_residual_after_kw"] < c["rms_residual_before_kw"]
+
+
+def test_the_mapping_templates_read_every_metric_beyond_power(emulated, planner_client, viewer_client):
+    """A UPS of efficiency 0.95 with both meters, a CDU of 100 kW at 143.54 L/min (a 10.0 K rise: 40 °C back
+    against the modelled 45 °C), an air-cooled chiller plant, the campus meter and the weather, all served by
+    the emulator and read through the templates ``GET /prometheus/`` offers: every series is known, and
+    ``/measured/`` sets each against the model."""
+    campus = f.CampusFactory(name="Beyond", other_it_fraction=0.0, design_pue=None)
+    feed = f.UtilityFeedFactory(campus=campus)
+    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
+    plant = f.CoolingPlantFactory(campus=campus, name="AC-1", kind="air-chiller", capacity_kw=400.0, cop=4.0)
+    cdu = f.CoolingUnitFactory(
+        campus=campus,
+        hall=hall,
+        plant=plant,
+        name="CDU-1",
+        capacity_kw=300.0,
+        supply_temp_c=30.0,
+        return_temp_c=45.0,
+    )
+    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=100.0, design_kw=120.0, cooling_unit=cdu)
+    ups = f.PowerDeviceFactory(
+        campus=campus, name="UPS-1", kind="ups", rated_kw=500.0, efficiency=0.95, utility_feed=feed
+    )
+    f.PowerFeedFactory(rack=rack, upstream=ups, rating_kw=200.0)
+    procs = emulated(
+        {
+            "campus": "Beyond",
+            "objects": [
+                {"kind": "rack", "name": "R1", "nominal_kw": 100.0},
+                {"kind": "ups", "name": "UPS-1", "nominal_kw": 100.0, "efficiency": 0.95},
+                {"kind": "cdu", "name": "CDU-1", "heat_kw": 100.0, "supply_c": 30.0, "flow_lpm": 143.54},
+                {"kind": "air-chiller", "name": "AC-1", "heat_kw": 100.0, "fixed_kw": 12.0, "eir_ref": 0.22},
+            ],
+            "noise": 0.01,
+        }
+    )
+    templates = viewer_client.get(url("prometheus", campus)).json()["templates"]
+    assert (
+        planner_client.put(url("prometheus", campus), {"mapping": templates}, format="json").status_code
+        == 200
+    )
+    wait_for(lambda: scrapes(procs, 'cooling_unit_flow_litres_per_minute{campus="Beyond"}') >= 12)
+    sync = planner_client.post(url("prometheus-sync", campus)).json()
+    assert sync["status"] == "ok" and not sync["unknown_objects"] and not sync["unmatched_series"], sync
+    rows = {
+        (o["object_kind"], o["object_name"], o["metric"]): o
+        for o in viewer_client.get(url("measured", campus)).json()["objects"]
+    }
+    for key in (
+        ("ups", "UPS-1", "power_out_kw"),
+        ("cdu", "CDU-1", "heat_kw"),
+        ("cdu", "CDU-1", "flow_lpm"),
+        ("air-chiller", "AC-1", "heat_kw"),
+        ("air-chiller", "AC-1", "power_kw"),
+        ("campus", "Beyond", "power_kw"),
+        ("campus", "Beyond", "pue"),
+        ("campus", "Beyond", "dry_bulb_c"),
+    ):
+        assert key in rows, key
+    assert rows[("cdu", "CDU-1", "return_temp_c")]["deviation"] == pytest.approx(-5.0, abs=0.3)
+    assert rows[("cdu", "CDU-1", "supply_temp_c")]["alarm"] is None
+    # the UPS's input at its measured output over the inventory's (true) efficiency: no deviation
+    ups_in = rows[("ups", "UPS-1", "power_kw")]
+    assert ups_in["basis"] == "paired" and ups_in["deviation"] == pytest.approx(0.0, abs=0.02)
+    # 12 kW + 100 kW × 0.22 at the emulated outdoor temperature (no slope): 34 kW
+    assert rows[("air-chiller", "AC-1", "power_kw")]["measured_mean"] == pytest.approx(34.0, rel=0.03)

@@ -72,7 +72,7 @@ def free_cooling_fraction(dry_bulb_c: np.ndarray | float, supply_c: float, retur
 
 
 def air_chiller_year(
-    heat_kw: float,
+    heat_kw: float | np.ndarray,
     rated_kw: float,
     rated_cop: float,
     supply_c: float,
@@ -83,7 +83,7 @@ def air_chiller_year(
     for what the free-cooling coil cannot take, condenser fans of the coil (``air_chiller_fan_share`` of the
     rated input, affinity laws), chilled-water pumps; no water."""
     db = np.asarray(dry_bulb_c, dtype=float)
-    q = np.full(db.shape, float(heat_kw))
+    q = np.broadcast_to(np.asarray(heat_kw, dtype=float), db.shape).astype(float)  # per hour or one figure
     free = free_cooling_fraction(db, supply_c, return_c)
     q_chiller = (1.0 - free) * q
     cap = air_chiller_capacity_kw(rated_kw, db)
@@ -118,7 +118,7 @@ def adiabatic_capacity_kw(
 
 
 def adiabatic_year(
-    heat_kw: float,
+    heat_kw: float | np.ndarray,
     rated_kw: float,
     fan_design_kw: float,
     supply_c: float,
@@ -134,7 +134,7 @@ def adiabatic_year(
     flow's heat capacity (rating / ``dry_cooler_air_rise_k``) × the precooling × 3,600 / h_fg."""
     db = np.asarray(dry_bulb_c, dtype=float)
     wb = np.asarray(wet_bulb_c, dtype=float)
-    q = np.full(db.shape, float(heat_kw))
+    q = np.broadcast_to(np.asarray(heat_kw, dtype=float), db.shape).astype(float)  # per hour or one figure
     q_dry = fc.dry_cooler_capacity_kw(rated_kw, supply_c, return_c, db)
     q_max = adiabatic_capacity_kw(rated_kw, supply_c, return_c, db, wb)
     wet = (q > q_dry) & (db >= default_value("adiabatic_switch_c"))

@@ -258,6 +258,23 @@ def _plant_year(
     )
 
 
+def plant_power_kw(
+    p: CoolingPlantSnap,
+    heat_kw: np.ndarray,
+    supply_c: float,
+    return_c: float,
+    dry_bulb_c: np.ndarray,
+    wet_bulb_c: np.ndarray,
+) -> np.ndarray:
+    """A plant's electrical power (compressors, fans, pumps), kW, at a heat load and weather per interval:
+    the same equations as the year (calibration sets it against measured plant power)."""
+    db, wb = _weather(dry_bulb_c, wet_bulb_c)
+    q = np.asarray(heat_kw, dtype=float).ravel()
+    if q.shape != db.shape:
+        raise ValueError("heat_kw: must have one value per interval of dry_bulb_c")
+    return _plant_year(p, q, supply_c, return_c, db, wb).power_kw  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- the power chain
 
 
