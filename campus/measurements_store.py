@@ -126,6 +126,52 @@ def latest_bucket(campus_id: int) -> datetime | None:
     )["t"]
 
 
+def peaks(
+    campus_id: int, start: datetime, end: datetime, object_kind: str, metric: str = "power_kw"
+) -> dict[str, float]:
+    """Each object of ``object_kind``'s highest 5-minute mean in ``[start, end)``, by name: one grouped
+    query, so a campus of 31k racks sends 31k rows, not its month of buckets."""
+    return dict(
+        MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            metric=metric,
+            object_kind=object_kind,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by()
+        .values("object_name")
+        .annotate(peak=Max("mean"))
+        .values_list("object_name", "peak")
+    )
+
+
+def object_series(
+    campus_id: int,
+    object_kind: str,
+    object_name: str,
+    start: datetime,
+    end: datetime,
+    metric: str = "power_kw",
+) -> dict[datetime, Bucket]:
+    """One object's 5-minute buckets of ``[start, end)``, in time order."""
+    return {
+        t: Bucket(mean, top, samples)
+        for t, mean, top, samples in MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            metric=metric,
+            object_kind=object_kind,
+            object_name=object_name,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by("bucket_start")
+        .values_list("bucket_start", "mean", "max", "samples")
+    }
+
+
 def series(
     campus_id: int, start: datetime, end: datetime, metric: str = "power_kw"
 ) -> dict[tuple[str, str], dict[datetime, Bucket]]:

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from campus import state as states
 from campus.analysis.placement import PlacementRequest, RowGeo, place
 from campus.analysis.placement.proposal import propose
+from campus.api import analytics
 from campus.api.redundancy_warnings import STRICT_PARAMETER, run_with_guard, with_warnings
 from campus.api.serializers_ import placement as p
 from campus.models import DataHall, Row
@@ -114,7 +115,8 @@ class PlacementActionsMixin:
         "`apply_as_branch` the best option (when nothing fits: the proposal, additions and racks) is written "
         "to a new design branch of that name (`branch`, 201), judged against the campus's declared "
         "redundancy like every write: `warnings` when the branch falls below it (`?strict=true`: a 409 and no "
-        'branch; docs/api.md, "Redundancy warnings"). Planner role.',
+        'branch; docs/api.md, "Redundancy warnings"). `basis=measured` places against the existing racks at '
+        "their measured peak plus `margin` (docs/live.md); the answer states its `basis`. Planner role.",
         parameters=[STRICT_PARAMETER],
         request=p.PlacementRequestSerializer,
         responses={
@@ -140,7 +142,7 @@ class PlacementActionsMixin:
         hall_id = data.get("hall")
         if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
             raise ValidationError({"hall": [f"No hall {hall_id} in this campus."]})
-        state = states.campus_state(campus)
+        state = analytics.on_basis(states.campus_state(campus), data)
         if hall_id is not None and all(h.id != hall_id for h in state.snap.halls):
             raise ValidationError(
                 {
@@ -157,6 +159,7 @@ class PlacementActionsMixin:
                 result["proposal"] = propose(state.snap, req, state.rack_size, rows)
         except ValueError as exc:
             raise field_error(exc, rename={"hall_id": "hall"}) from None
+        result.update(state.basis)
         name = data.get("apply_as_branch")
         if name is None:
             return Response(p.PlacementSerializer(result).data)

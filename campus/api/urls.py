@@ -6,6 +6,7 @@ from campus.api import (
     device_views,
     inventory_views,
     job_views,
+    measured_series_views,
     measured_views,
     site_climate_views,
     spec_views,
@@ -61,6 +62,7 @@ urlpatterns = [
     *weather_views.urlpatterns,
     *site_climate_views.urlpatterns,
     *measured_views.urlpatterns,
+    *measured_series_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]
