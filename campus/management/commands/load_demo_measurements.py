@@ -23,7 +23,7 @@ GPU_FRACTION, SWING, NOISE, OFFSET = 0.8, 0.1, 0.01, 0.5
 
 class Command(BaseCommand):
     help = (
-        "Emulate the last 24 hours of rack and power-device measurements for the demo campus, once: "
+        "Emulate the last 24 hours of rack, PDU and UPS measurements for the demo campus, once: "
         "nothing when a Prometheus is configured or the campus already holds measurements."
     )
 
@@ -44,11 +44,12 @@ class Command(BaseCommand):
             {"kind": "rack", "name": names[rid], "nominal_kw": kw}
             for rid, kw in rack_it_kw_by_id(snap).items()
         ]
-        devices = [d for d in snap.power_devices if d.kind == "pdu" and roll.device_load_kw.get(d.id, 0) > 0]
+        loaded = [d for d in snap.power_devices if roll.device_load_kw.get(d.id, 0) > 0]
+        devices = [d for kind in ("pdu", "ups") for d in loaded if d.kind == kind]  # the PDUs first
         objects += [
             {"kind": d.kind, "name": d.name, "nominal_kw": roll.device_load_kw[d.id]} for d in devices
         ]
-        offsets = {f"pdu:{devices[0].name}": OFFSET} if devices else {}
+        offsets = {f"pdu:{devices[0].name}": OFFSET} if devices and devices[0].kind == "pdu" else {}
         profile = Profile(DEMO_NAME, objects, GPU_FRACTION, SWING, noise=NOISE, offsets=offsets)
         known = m.objects(snap)
         objects = [o for o in objects if len(known.get((o["kind"], o["name"]), ())) == 1]
