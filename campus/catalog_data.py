@@ -2050,6 +2050,16 @@ PRICES: list[Row] = [
         "(the racks priced apart)",
         2024,
     ),
+    _p(
+        "building",
+        "hall",
+        "m2",
+        1_200.0,
+        "estimate: white-space fit-out of a new hall inside a standing building (slab or raised floor, walls, "
+        "fire detection and suppression, lighting, access control): about half of 'shell', whose shell and core "
+        "stand already; power and cooling equipment priced apart",
+        2024,
+    ),
     _p("rack", "rack", "rack", 4_000.0, "estimate: 48U enclosure with containment and cabling trays", 2024),
 ]
 
@@ -2196,6 +2206,19 @@ LEAD_TIMES_WEEKS: dict[str, Row] = {
         "weeks": 30.0,
         "source": "Linesight data centre market research (2024): extended cooling equipment lead times; 30 weeks "
         "is an estimate",
+        "estimate": True,
+    },
+    "building": {
+        "weeks": 78.0,
+        "source": "estimate: design and construction of a data-centre building shell in about 18 months "
+        "(18-24 months is the range commonly quoted for large builds); less than its utility feed, which sets "
+        "a new building's time to power",
+        "estimate": True,
+    },
+    "hall": {
+        "weeks": 26.0,
+        "source": "estimate: fit-out of a hall inside a standing shell (floor, containment, fire "
+        "suppression) in about 6 months",
         "estimate": True,
     },
     "utility_feed": {

@@ -12,6 +12,7 @@ in proportion). Rows are laid by the racks
 from __future__ import annotations
 
 from campus.models import Campus, CoolingPlant, CoolingUnit, Link, PowerDevice, PowerFeed, Switch, UtilityFeed
+from campus.proposal_space import build_space
 
 SWITCH_TIERS = ("leaf", "spine", "core")
 _UNIT_FIELDS = (
@@ -31,6 +32,9 @@ _UNIT_FIELDS = (
 def build_additions(branch: Campus, additions: list[dict], save) -> None:
     """Write ``additions`` into ``branch``; ``save(obj)`` validates and saves each changed row."""
     for add in additions:
+        if add.get("clone"):
+            build_space(branch, add, save)  # new space: a building, hall, and what stands in them
+            continue
         kind, n, target = add["kind"], int(add["count"]), add["target"]
         grow = n * float(add.get("capacity_kw") or 0.0)
         category = add["category"]

@@ -299,7 +299,8 @@ def test_every_proposal_on_a_generated_campus_holds(gpu_model, gpus, margin, pow
         return
     assert proposal["capex_usd"] == pytest.approx(sum(a["capex_usd"] for a in proposal["additions"]))
     assert all(
-        a["reason"] in {"fabric_ports", "cooling", "power", "grid", "space"} for a in proposal["additions"]
+        a["reason"] in {"fabric_ports", "spine_ports", "cooling", "power", "grid", "space"}
+        for a in proposal["additions"]
     )
     # N+1 (distributed redundant blocks): placement's failover scenarios are each block's loss, not a whole
     # side's (headroom.scenarios), while the reference design checks also take a whole side out; only the

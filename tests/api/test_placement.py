@@ -85,14 +85,16 @@ def test_shape_of_the_answer(planner_client, generated):
 
 
 def test_infeasible_names_the_binding_constraint(planner_client, generated):
-    res = planner_client.post(url(generated.pk), {"node_model": NODE, "racks": 500}, format="json")
+    # in one named hall: no new hall or building is proposed, so nothing makes 500 racks fit there
+    hall = DataHall.objects.filter(building__campus=generated).order_by("pk").first().pk
+    request = {"node_model": NODE, "racks": 500, "hall": hall}
+    res = planner_client.post(url(generated.pk), request, format="json")
     assert res.status_code == 200
     body = res.json()
     assert body["feasible"] is False and body["options"] == []
     assert body["binding_constraint"] == body["binding"]["constraint"]
-    res = planner_client.post(
-        url(generated.pk), {"node_model": NODE, "racks": 500, "apply_as_branch": "Nope"}, format="json"
-    )
+    assert body["proposal"]["feasible"] is False
+    res = planner_client.post(url(generated.pk), {**request, "apply_as_branch": "Nope"}, format="json")
     assert res.status_code == 400 and "apply_as_branch" in res.json()
     assert not Campus.objects.filter(name="Nope").exists()
 

@@ -47,7 +47,7 @@ def test_nothing_fits_answers_with_the_cheapest_proposal(planner_client, full_fa
     kinds = {a["kind"] for a in proposal["additions"]}
     assert {"leaf", "spine", "core", "optic"} <= kinds
     for add in proposal["additions"]:
-        assert add["reason"] in {"fabric_ports", "cooling", "power", "grid", "space"}
+        assert add["reason"] in {"fabric_ports", "spine_ports", "cooling", "power", "grid", "space"}
         assert add["count"] >= 1 and add["capex_usd"] >= 0
     assert proposal["capex_usd"] == pytest.approx(sum(a["capex_usd"] for a in proposal["additions"]))
     days = [a["lead_time_days"] for a in proposal["additions"] if a["lead_time_days"] is not None]

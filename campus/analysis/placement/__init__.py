@@ -51,7 +51,7 @@ from campus.analysis.cooling import cooling_balance, cooling_pools
 from campus.analysis.headroom import grid_it_kw
 from campus.analysis.heat import other_it_per_server_kw
 from campus.analysis.placement.cooling_fit import short_at_design
-from campus.analysis.placement.fabric_fit import _rack_cables, _used_ports
+from campus.analysis.placement.fabric_fit import _rack_cables, _used_ports, uplinks
 from campus.analysis.placement.hall import _Candidate, _evaluate_hall
 from campus.analysis.placement.positions import free_positions
 from campus.analysis.placement.power_fit import hall_network
@@ -135,6 +135,7 @@ def place_with_failure(
         pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
         network=_memo(g, "placement_network", lambda: hall_network(snap)),
         optics_kw_per_rack=npr * node.nics * 2 * _CABLE_END_W / 1000.0 if snap.switches else 0.0,
+        uplinks=_memo(g, "placement_uplinks", lambda: uplinks(snap)),
     )
     short = _memo(g, "placement_short", lambda: short_at_design(snap, inp.balance))
     candidates: list[_Candidate] = []

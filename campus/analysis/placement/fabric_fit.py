@@ -29,6 +29,7 @@ def _fabric(inp: _HallInput, hall, hall_racks: list) -> tuple[dict | None, _Fail
     rails = max(1, inp.node.nics)
     best = None
     best_short = None
+    spine_fail = None  # (ports short, upper group) of the closest pod whose leaves fit but not above them
     for pid in sorted(by_pod):
         groups = sorted(by_pod[pid], key=lambda s: s.name)
         free = {}
@@ -53,6 +54,11 @@ def _fabric(inp: _HallInput, hall, hall_racks: list) -> tuple[dict | None, _Fail
             need[sid] = rails * inp.nodes_per_rack * inp.racks
         short = min(free[s] - n for s, n in need.items())
         if short >= 0:
+            spine = _spine_short(inp, need)
+            if spine is not None:
+                if spine_fail is None or spine[0] < spine_fail[0]:
+                    spine_fail = spine
+                continue
             if best is None or short > best["free_after"]:
                 best = {"pod": pid, "groups": per_rack, "free_after": short}
         elif best_short is None or short > best_short[0]:
@@ -64,6 +70,19 @@ def _fabric(inp: _HallInput, hall, hall_racks: list) -> tuple[dict | None, _Fail
             best_short = (short, name, worst_sid, others)
     if best is not None:
         return best, None
+    if spine_fail is not None:
+        short, sid = spine_fail
+        name = next(s.name for s in snap.switches if s.id == sid)
+        return None, _Fail(
+            "spine_ports",
+            hall.name,
+            next(s.tier for s in snap.switches if s.id == sid),
+            name,
+            f"{name} is {short} port(s) short for the uplinks of the new racks' leaves",
+            margin=float(-short),
+            element_id=sid,
+            short=float(short),
+        )
     if best_short is None:
         return None, _Fail(
             "fabric_ports", hall.name, "hall", hall.name, "no back-end leaf switch in this hall"
@@ -131,3 +150,53 @@ def _used_ports(snap: CampusSnapshot) -> dict[int, int]:
         reserved = s.count * (spec.radix - spec.radix // 2) + node_cables.get(sid, 0)
         used[sid] = max(used.get(sid, 0), reserved)
     return used
+
+
+def _spine_short(inp: _HallInput, need: dict[int, int]) -> tuple[int, int] | None:
+    """(ports short, upper group) when the groups above the leaf groups taking ``need`` new node cables
+    cannot take their uplinks (None: they can). A leaf group cabled up is non-blocking inside its island:
+    its uplinks must reach its node cables, so node cables beyond its cabled uplinks need as many new
+    uplinks, spread over its upper groups as its uplinks are; an upper group is short by what lands on it
+    beyond ``count × radix`` (its free ports less the new uplinks, and any group already over, up the tree)."""
+    snap = inp.snap
+    switches = {s.id: s for s in snap.switches}
+    nodes, ups = inp.uplinks if inp.uplinks is not None else uplinks(snap)
+    demand: dict[int, float] = {}
+    for sid, n in need.items():
+        up = {u: c for u, c in ups.get(sid, {}).items() if u in switches}
+        total = sum(up.values())
+        if not total:
+            continue  # not cabled up: nothing above to check
+        extra = nodes.get(sid, 0) + n - total
+        for u, c in up.items():
+            demand[u] = demand.get(u, 0.0) + max(extra, 0) * c / total
+    seen: set[int] = set()
+    todo = sorted({u for sid in need for u in ups.get(sid, {}) if u in switches})
+    worst: tuple[int, int] | None = None
+    while todo:
+        u = todo.pop()
+        if u in seen:
+            continue
+        seen.add(u)
+        spec = snap.switch_models.get(switches[u].model)
+        if spec is not None:
+            short = math.ceil(demand.get(u, 0.0) - 1e-9) - (
+                switches[u].count * spec.radix - inp.used_ports.get(u, 0)
+            )
+            if short > 0 and (worst is None or short > worst[0]):
+                worst = (short, u)
+        todo.extend(x for x in ups.get(u, {}) if x in switches and x not in seen)
+    return worst
+
+
+def uplinks(snap: CampusSnapshot) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """(node cables per switch group, cables up from each group per upper group)."""
+    nodes: dict[int, int] = {}
+    ups: dict[int, dict[int, int]] = {}
+    for lk in snap.links:
+        if lk.a_rack_id is not None:
+            nodes[lk.b_switch_id] = nodes.get(lk.b_switch_id, 0) + lk.count
+        elif lk.a_switch_id is not None:
+            per = ups.setdefault(lk.a_switch_id, {})
+            per[lk.b_switch_id] = per.get(lk.b_switch_id, 0) + lk.count
+    return nodes, ups

@@ -23,7 +23,9 @@ runs the check again and adds more while the same element is short:
   planning limit by ``module × max_utilization``; a short utility feed and the grid connection by steps of
   ``EXPANSION_MODULE_KW["utility_feed"]``.
 
-Floor space (a new hall or building) and rack density are not lifted: the proposal then says so.
+* **spine ports**: switches in the short upper group, with their cables up (``_lift_spines``).
+
+Floor space is lifted by new space (``expansion``, from ``proposal``); rack density is not lifted.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from dataclasses import replace
 from campus import catalog_data as cat
 from campus.analysis.cooling import cooling_pools, plant_loop_name
 from campus.analysis.heat import plant_loops
+from campus.analysis.placement.expansion import apply_space
 from campus.analysis.placement.request import _building_name, _Fail
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 
@@ -112,7 +115,7 @@ def _grow_up(snap: CampusSnapshot, group, added: int, used: dict[int, int], out:
                 "optic",
                 medium,
                 cables,
-                "fabric_ports",
+                "fabric_ports" if group.tier == "leaf" else "spine_ports",
                 "network",
                 _switch_where(snap, group),
                 target=group.name,
@@ -136,7 +139,7 @@ def _grow_up(snap: CampusSnapshot, group, added: int, used: dict[int, int], out:
                 upper.tier if upper.tier in SWITCH_TIERS else "spine",
                 upper.model,
                 more,
-                "fabric_ports",
+                "spine_ports",
                 "network",
                 _switch_where(snap, upper),
                 target=upper.name,
@@ -330,10 +333,33 @@ def fail_of_short(snap: CampusSnapshot, entry: dict) -> _Fail | None:
     )
 
 
+def _lift_spines(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
+    """Switches in the upper group whose ports are short (each with the ports its group's switches keep
+    for their own uplinks taken off), with the cables up from them and what they need above."""
+    sw = next((s for s in snap.switches if s.id == fail.element_id), None)
+    spec = snap.switch_models.get(sw.model) if sw is not None else None
+    if sw is None or spec is None or fail.short <= 0:
+        return None
+    own_up = sum(lk.count for lk in snap.links if lk.a_switch_id == sw.id)
+    keep_up = math.ceil(own_up / max(sw.count, 1) - 1e-9) if own_up else 0
+    down = spec.radix - keep_up
+    if down <= 0:
+        return None
+    n = math.ceil(fail.short / down - 1e-9)
+    tier = sw.tier if sw.tier in SWITCH_TIERS else "spine"
+    out = [_addition(tier, sw.model, n, "spine_ports", "network", _switch_where(snap, sw), target=sw.name)]
+    used = _raw_used(snap)
+    used[sw.id] = used.get(sw.id, 0) - n * down
+    _grow_up(snap, sw, n, used, out)
+    return out
+
+
 def lift(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
     """The additions that lift ``fail`` (None: nothing the proposal adds lifts it)."""
     if fail.constraint == "fabric_ports":
         return _lift_fabric(snap, fail)
+    if fail.constraint == "spine_ports":
+        return _lift_spines(snap, fail)
     if fail.constraint == "cooling":
         return _lift_cooling(snap, fail)
     if fail.constraint in ("power", "grid"):
@@ -345,6 +371,19 @@ def lift(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
 
 
 def apply_additions(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapshot:
+    """``snap`` with ``additions`` built in order: new space (lines with a ``clone``: ``expansion.apply_space``)
+    and what grows what stands (``_apply_growth``)."""
+    batch: list[dict] = []
+    for add in additions:
+        if add.get("clone"):
+            snap = apply_space(_apply_growth(snap, batch), add)
+            batch = []
+        else:
+            batch.append(add)
+    return _apply_growth(snap, batch)
+
+
+def _apply_growth(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapshot:
     """``snap`` with ``additions`` built (by the names they carry): switches added to their group, cables to
     the first link of the group up to ``to``, units cloned from ``target`` under ``names``, plants, devices,
     utility feeds and the grid connection grown by ``count × capacity_kw`` (a device's feeds from upstream

@@ -70,6 +70,41 @@ def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[t
     return out
 
 
+def _empty_hall_pairs(g: PowerGraph, hall_id: int, single: bool = False) -> list[tuple[int, int | None]]:
+    """A hall with no rack yet (a new hall of a proposal): its last devices (those feeding no device) paired
+    by name, each with the first after it on a distinct upstream path (neither upstream of the other, fed
+    from other devices); ``single``: each on its own."""
+    live = baseline_state(g).live
+    last = sorted(
+        (
+            d
+            for d in g.devices.values()
+            if d.hall_id == hall_id
+            and d.id not in g.generators
+            and live.get(d.id, False)
+            and not any(g.feeds[f].downstream_device_id is not None for f in g.down_feeds[d.id])
+        ),
+        key=lambda d: (d.name, d.id),
+    )
+    if single:
+        return [(d.id, None) for d in last]
+    ups = {d.id: {g.feeds[f].upstream_id for f in g.up_feeds[d.id]} for d in last}
+    out: list[tuple[int, int | None]] = []
+    taken: set[int] = set()
+    for i, a in enumerate(last):
+        if a.id in taken:
+            continue
+        for b in last[i + 1 :]:
+            if b.id in taken or ups[a.id] & ups[b.id]:
+                continue
+            if a.id in g.ancestors([b.id]) or b.id in g.ancestors([a.id]):
+                continue
+            out.append((a.id, b.id))
+            taken |= {a.id, b.id}
+            break
+    return out
+
+
 def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     snap = inp.snap
     g = power_graph(snap)
@@ -116,6 +151,8 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         return [], cfail
     # ---- power
     pairs = _feed_pairs(g, hall_racks, single=snap.power_redundancy == "N")
+    if not hall_racks:
+        pairs = _empty_hall_pairs(g, hall.id, single=snap.power_redundancy == "N")
     if not pairs:
         return [], _Fail("power", hall.name, "hall", hall.name, "no A/B feed pair feeds racks of this hall")
     # The new racks' feeds carry their own IT; the allowance their servers bring (``inp.per_server``, kW per

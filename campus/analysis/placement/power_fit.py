@@ -308,4 +308,15 @@ def hall_network(snap: CampusSnapshot) -> dict[int, tuple[float, float]]:
     for r in snap.racks:
         if g.rack_feeds.get(r.id):
             racks_kw[r.hall_id] = racks_kw.get(r.hall_id, 0.0) + g.load_kw.get(r.id, 0.0)
-    return {h: (network.get(h, 0.0), kw) for h, kw in racks_kw.items()}
+    out = {h: (network.get(h, 0.0), kw) for h, kw in racks_kw.items()}
+    # A hall with no fed rack yet (a proposal's new hall) carries nothing now; its first racks will carry
+    # its own network and, in a building with no fed rack either, the building's (``_it_beside_racks``).
+    by_place = it_beyond_at(snap).network_kw_by_place
+    fed_buildings = {h.building_id for h in snap.halls if h.id in racks_kw}
+    for h in snap.halls:
+        if h.id not in out:
+            kw = by_place.get(("hall", h.id), 0.0)
+            if h.building_id not in fed_buildings:
+                kw += by_place.get(("building", h.building_id), 0.0)
+            out[h.id] = (kw, 0.0)
+    return out

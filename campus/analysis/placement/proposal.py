@@ -4,8 +4,10 @@ Pure. Per candidate hall the placement is run for that hall alone; while it fail
 lifted by the fewest additions of the kind that lifts it (``growth.lift``: leaves, spines and their optics;
 cooling units or plant modules; power device modules, utility feed and grid capacity), written into the
 snapshot (``growth.apply_additions``), and the placement run again, until the request fits or a check fails
-that no addition lifts (floor space, rack density). What already stands is used first, the generator's
-planning margin included: only the shortfall beyond it is added. The proposal is the hall whose additions
+that no addition lifts (rack density). When floor space runs out in every hall, new space like one hall
+(a hall in its building, or a new building: ``expansion``) is grown the same way, the cheaper taken. What
+already stands is used first, the generator's planning margin included: only the shortfall beyond it is
+added. The proposal is the hall whose additions
 cost least (then the shortest time to power), with the placement option on the grown campus.
 
 Prices: ``_price`` reads every one from the price catalog (``capex.unit_price``) with the campus's overrides
@@ -30,12 +32,15 @@ from campus import catalog_data as cat
 from campus.analysis.bom import cables_usd
 from campus.analysis.capex import snapshot_overrides, unit_price
 from campus.analysis.placement import PlacementRequest, RowGeo, place_with_failure
+from campus.analysis.placement.expansion import hall_fits, space_lines
 from campus.analysis.placement.growth import SWITCH_TIERS, apply_additions, fail_of_short, lift
-from campus.analysis.placement.request import CONSTRAINTS, _Fail
+from campus.analysis.placement.positions import free_positions
+from campus.analysis.placement.request import CONSTRAINTS, DEFAULT_RACK_SIZE_M, _Fail
 from campus.analysis.snapshot import CampusSnapshot
 
 MAX_STEPS = 100  # lifts per hall before the proposal gives up on it
 MAX_HALLS = 2  # halls grown: those that came closest (every hall when there are no more)
+MAX_HALL_LENGTHS = 8  # a new hall is at most this many times its template's length
 
 
 def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> float:
@@ -43,6 +48,20 @@ def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> f
     materials counts what the addition builds (module doc)."""
     kind, n = add["kind"], add["count"]
     kw = n * (add.get("capacity_kw") or 0.0)
+    table = (add.get("clone") or {}).get("table")
+    if table == "building":
+        return add["clone"]["area_m2"] * unit_price("building", "shell", overrides).unit_price_usd
+    if table == "hall":
+        if add["clone"]["in_new_building"]:
+            return 0.0  # the building's shell price includes its white space
+        return add["clone"]["area_m2"] * unit_price("building", "hall", overrides).unit_price_usd
+    if table == "pod":
+        return 0.0  # a name for its switches: they are priced on their own lines
+    if table == "link":
+        c = add["clone"]
+        return cables_usd(snap, c["medium"], c["speed_gbps"], c["length_m"], n, 2, overrides)
+    if table == "plant":
+        return kw * unit_price("cooling-plant", kind, overrides).unit_price_usd
     if add["category"] == "network" and kind in SWITCH_TIERS:
         return n * unit_price("switch", add["model"], overrides).unit_price_usd
     if kind == "optic":
@@ -61,6 +80,8 @@ def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> f
 
 
 def _lead_days(kind: str) -> int | None:
+    if kind == "pod":
+        return None
     key = cat.LEAD_TIME_KIND.get(kind, kind)
     row = cat.LEAD_TIMES_WEEKS.get(key)
     return None if row is None else int(round(row["weeks"] * 7))
@@ -75,6 +96,9 @@ def _merge(additions: list[dict]) -> list[dict]:
     """One line per (kind, model, element grown, where): counts, names and capex summed."""
     out: dict[tuple, dict] = {}
     for add in additions:
+        if add.get("clone"):
+            out[(id(add),)] = dict(add)  # new space: one line per element built
+            continue
         key = (add["kind"], add["model"], add["target"], add["to"], add["hall_id"], add["building_id"])
         if key in out:
             line = out[key]
@@ -113,13 +137,16 @@ def _grow(
     request: PlacementRequest,
     rack_size: Mapping[int, tuple[float, float]] | None,
     rows: Mapping[int, list[RowGeo]] | None,
+    before: set | None = None,
+    stop=None,
 ) -> tuple[list[dict], dict | None, _Fail | None]:
     """(additions, option, fail): the additions that make ``request`` (one hall) fit and the option placed
-    on the grown campus; option None with the check no addition lifts."""
+    on the grown campus; option None with the check no addition lifts. ``before``: what was short at design
+    before any addition (default: on ``snap``); ``stop(fail)``: words when ``fail`` is not to be lifted
+    here (a new hall's building whose feed has no headroom), else None."""
     additions: list[dict] = []
     grown = snap
     fail: _Fail | None = None
-    before: set | None = None
     for _ in range(MAX_STEPS):
         result, fail = place_with_failure(grown, request, rack_size, rows)
         # what the additions themselves made short (more switches draw more beside the racks): lifted first
@@ -130,14 +157,23 @@ def _grow(
         if new:
             # every element the additions made short, at once (each is lifted on its own element)
             fails = [f for f in (fail_of_short(grown, s) for s in new) if f is not None]
-            lifted = [lift(grown, f) for f in fails]
-            step = [a for one in lifted if one for a in one]
+            # one after the other: two may grow the same element (new units' names must not repeat)
+            step, ahead = [], grown
+            for f in fails:
+                one = lift(ahead, f)
+                if one:
+                    step += one
+                    ahead = apply_additions(ahead, one)
             fail = fails[0] if fails else None
         elif result["feasible"]:
             return additions, result["options"][0], None
         else:
             step = lift(grown, fail) if fail is not None else None
         if not step:
+            return additions, None, fail
+        why = next((w for w in (stop(f) for f in (fails if new else [fail])) if w), None) if stop else None
+        if why:
+            fail.detail = f"{why}: {fail.detail}"
             return additions, None, fail
         step = [_priced(grown, a) for a in step]
         additions.extend(step)
@@ -193,8 +229,18 @@ def propose(
                 "option": option,
                 "detail": "",
             }
+    if (
+        best is None
+        and request.hall_id is None
+        and closest is not None
+        and closest.constraint == "floor_space"
+    ):
+        # floor space runs out in every hall: new space like the hall that came closest
+        best, space_fail = _new_space(snap, request, rack_size, rows, halls)
+        if space_fail is not None:
+            closest = space_fail
     if best is not None:
-        best.pop("_key")
+        best.pop("_key", None)
         return best
     detail = "no hall can be grown to fit"
     if closest is not None:
@@ -226,3 +272,82 @@ def _closest(snap, request, halls, rack_size, rows) -> list:
         scored.append((score, -hall.id, hall))
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [h for _, _, h in scored[:MAX_HALLS]]
+
+
+def _template(snap: CampusSnapshot, request: PlacementRequest, halls: list):
+    """The hall new space is laid out like: one holding racks of the requested model, else the largest."""
+    holding = {r.hall_id for r in snap.racks if any(slug == request.node_model for slug, _ in r.nodes)}
+    return max(halls, key=lambda h: (h.id in holding, h.width_m * h.length_m, -h.id))
+
+
+def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fail | None]:
+    """The cheaper of a new hall in the template's building (when its floor holds one and its utility feed
+    and substation take the load) and a new building like the template's (``expansion``), grown until the
+    request fits there; (proposal, None) or (None, what no addition lifts)."""
+    template = _template(snap, request, halls)
+    before = {_short_key(s) for s in place_with_failure(snap, request, rack_size, rows)[0]["short_at_design"]}
+    length = _hall_length(template, request.racks)
+    choices = [True]
+    if hall_fits(snap, template.building_id, template.width_m, length):
+        choices.insert(0, False)
+    best: dict | None = None
+    closest: _Fail | None = None
+    for new_building in choices:
+        lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, length)]
+        grown = apply_additions(snap, lines)
+        spot = next(a for a in lines if a["kind"] == "hall")
+        bid = next(b.id for b in grown.buildings if b.name == spot["building"])
+        hall = next(h for h in grown.halls if h.name == spot["names"][0] and h.building_id == bid)
+        stop = None if new_building else _feed_has_no_headroom
+        additions, option, fail = _grow(
+            grown, replace(request, hall_id=hall.id), rack_size, rows, before, stop
+        )
+        if option is None:
+            if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
+                closest = fail
+            continue
+        old_b, old_h = {b.id for b in snap.buildings}, {h.id for h in snap.halls}
+        additions = [_unnew(a, old_b, old_h) for a in lines + _merge(additions) + _rows_added(snap, option)]
+        option = _unnew(option, old_b, old_h)
+        capex, days = _summary(additions)
+        key = (capex, days if days is not None else -1, new_building)
+        if best is None or key < best["_key"]:
+            best = {
+                "_key": key,
+                "feasible": True,
+                **{k: option[k] for k in ("hall", "hall_id", "building", "building_id")},
+                "additions": additions,
+                "capex_usd": capex,
+                "time_to_power_days": days,
+                "option": option,
+                "detail": "",
+            }
+    if best is not None:
+        return best, None
+    return None, closest
+
+
+def _hall_length(template, racks: int) -> float:
+    """The template hall's length, or as many times it as an empty hall of its width needs to hold ``racks``
+    (``MAX_HALL_LENGTHS`` at most), m."""
+    for k in range(1, MAX_HALL_LENGTHS + 1):
+        length = template.length_m * k
+        if len(free_positions(template.width_m, length, [], DEFAULT_RACK_SIZE_M, racks)) >= racks:
+            return length
+    return template.length_m * MAX_HALL_LENGTHS
+
+
+def _feed_has_no_headroom(fail: _Fail) -> str | None:
+    if fail.constraint == "power" and fail.level in ("utility", "substation"):
+        return "the building's utility feed or substation has no headroom (a new building instead)"
+    return None
+
+
+def _unnew(item: dict, buildings: set[int], halls: set[int]) -> dict:
+    """``item`` with the ids of a new building or hall (the grown snapshot's own) left null."""
+    out = dict(item)
+    if out.get("building_id") is not None and out["building_id"] not in buildings:
+        out["building_id"] = None
+    if out.get("hall_id") is not None and out["hall_id"] not in halls:
+        out["hall_id"] = None
+    return out

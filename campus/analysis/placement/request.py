@@ -24,7 +24,7 @@ MAX_FREE_POSITIONS = 100_000  # free positions counted in a hall after placing (
 FEED_RATING_STEP_KW = 5.0  # rack feed breakers rounded up to 5 kW (as the generator)
 TOL = 1e-9
 # What can bind, in the order the checks run in a hall (a hall that fails early has passed fewer checks).
-CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "cooling", "power", "grid")
+CONSTRAINTS = ("floor_space", "rack_density", "fabric_ports", "spine_ports", "cooling", "power", "grid")
 TOP_K = 64  # worst scenario loads kept per element
 # What a declared cooling redundancy takes out of a group (cooling.usable_capacity_kw)
 REDUNDANCY_OUT = {"N": "nothing", "N+1": "largest unit", "2N": "larger half of the units"}
@@ -139,6 +139,7 @@ class _HallInput:
     # per hall: (the network beside its racks, kW; its fed racks' IT, kW) (``power_fit.hall_network``)
     network: dict = field(default_factory=dict)
     optics_kw_per_rack: float = 0.0  # the transceivers of a new rack's fabric cables, kW
+    uplinks: tuple | None = None  # fabric_fit.uplinks: node cables per group, cables up per upper group
 
 
 def _memo(g: PowerGraph, key: str, compute):

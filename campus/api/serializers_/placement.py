@@ -168,7 +168,7 @@ class AdditionSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="leaf, spine, core, optic; a cooling unit kind (cdu, crah, ...) or plant kind (chiller, "
         "dry-cooler, ...); a power device kind (pdu, ups, transformer, switchgear, substation, ...), "
-        "utility_feed, grid; row."
+        "utility_feed, grid; row; hall, building, pod (new space)."
     )
     model = serializers.CharField(
         help_text="Switch model or cable class (link-media slug); unit kind; the module added (e.g. '250 kW ups "
@@ -187,12 +187,21 @@ class AdditionSerializer(serializers.Serializer):
     target = serializers.CharField(
         allow_null=True,
         help_text="The element it grows: switch group, cooling unit cloned, plant, power device, utility feed, "
-        "grid connection, hall.",
+        "grid connection, hall; with `new`, the element it is built like.",
     )
     to = serializers.CharField(allow_null=True, help_text="Optics: the switch group the cables go up to.")
-    names = serializers.ListField(child=serializers.CharField(), help_text="Names of the new cooling units.")
+    names = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Names of the new cooling units, or of the new element (`new`: hall, building, device, ...).",
+    )
     reason = serializers.ChoiceField(
-        choices=["fabric_ports", "cooling", "power", "grid", "space"], help_text="The constraint it lifts."
+        choices=["fabric_ports", "spine_ports", "cooling", "power", "grid", "space"],
+        help_text="The constraint it lifts (space: floor space, a new row, hall or building).",
+    )
+    new = serializers.BooleanField(
+        default=False,
+        help_text="A new element (hall, building, utility feed, device, unit, plant, pod, switch group or "
+        "cables) built like `target`, under `names`; false: `target` grows.",
     )
     category = serializers.ChoiceField(choices=["network", "cooling", "power", "grid", "building"])
     capex_usd = serializers.FloatField(help_text="Capital cost of this line, USD (docs/placement.md).")

@@ -6,7 +6,7 @@
 import { api, ApiError } from "../../lib/api.js";
 import { $, clear, el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
-import { proposalBlock } from "./proposal.js";
+import { newSpace, proposalBlock } from "./proposal.js";
 
 // Proposed racks without a size in the answer are drawn at the usual 600 × 1200 mm footprint.
 const RACK_W_M = 0.6;
@@ -207,11 +207,11 @@ async function propose(page, body) {
           ),
         )
       : null,
-    proposalBlock(answer.proposal, () => showOption(page, answer.proposal.option)),
+    proposalBlock(answer.proposal, () => showOption(page, answer.proposal.option, answer.proposal)),
     (options.length && answer.feasible) || answer.proposal?.feasible ? applyForm(page, body) : null,
   );
   if (options.length) await showOption(page, options[0]);
-  else if (answer.proposal?.feasible) await showOption(page, answer.proposal.option);
+  else if (answer.proposal?.feasible) await showOption(page, answer.proposal.option, answer.proposal);
 }
 
 /** An option's hall id: `hall_id`, or `hall` when that is the id. */
@@ -279,8 +279,34 @@ function headroom(after) {
   );
 }
 
-/** Draw an option's racks dashed on the map, opening its hall first when the map shows another. */
-async function showOption(page, option) {
+/**
+ * Draw an option's racks dashed on the map, opening its hall first when the map shows another; a proposal's new
+ * hall (no id yet) on the campus map, dashed with its new building and the racks in it.
+ */
+async function showOption(page, option, proposal = null) {
+  if (option.hall_id == null && proposal) {
+    if (page.hallId || page.buildingId) await page.go({});
+    const space = newSpace(proposal, page.scene.outlines);
+    if (!space.hall) return;
+    const racks = option.racks.map((r) => ({
+      x: space.hall.x + Number(r.x_m),
+      y: space.hall.y + Number(r.y_m),
+      w: Number(r.width_m ?? RACK_W_M),
+      h: Number(r.depth_m ?? RACK_D_M),
+    }));
+    // widen the fitted view to the new building beside the campus
+    const b = page.map.bounds;
+    const x0 = Math.min(b.x, ...space.rects.map((r) => r.x));
+    const y0 = Math.min(b.y, ...space.rects.map((r) => r.y));
+    const x1 = Math.max(b.x + b.w, ...space.rects.map((r) => r.x + r.w));
+    const y1 = Math.max(b.y + b.h, ...space.rects.map((r) => r.y + r.h));
+    page.map.bounds = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    page.map.fit();
+    page.map.setGhosts([...space.rects, ...racks]);
+    $("placement-result").dataset.newSpace = String(space.rects.length);
+    $("placement-result").dataset.ghosts = String(racks.length);
+    return;
+  }
   const hallId = hallIdOf(option);
   // Open the option's hall: proposed racks are too small to see on a whole campus.
   if (page.hallId !== hallId) await page.go({ hallId });
