@@ -44,7 +44,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
-from campus import branching, state
+from campus import branching, placement_job, state
 from campus.interchange.catalog import db_catalog
 from campus.interchange.formats import SpecFormatError, ZlibReader, parse_json_stream, parse_spec
 from campus.interchange.generate import GeneratorError, generate
@@ -288,6 +288,9 @@ def _work(job: Job, progress: JobProgress) -> None:
     if job.kind == Job.Kind.BRANCH:
         _branch(job, progress)
         return
+    if job.kind == Job.Kind.PLACEMENT:
+        _placement(job, progress)
+        return
     notes: list[str] = []
     replace = bool(job.params.get("replace", False))
     started = time.perf_counter()
@@ -461,6 +464,19 @@ def _branch(job: Job, progress: JobProgress) -> None:
     _analyse(job.pk, branch, progress)
     seconds["analyse"] = round(time.perf_counter() - mark, 2)
     succeed_job(job.pk, result)
+
+
+def _placement(job: Job, progress: JobProgress) -> None:
+    """A placement (``campus.placement_job``): its answer is the job's result, its campus the one it read."""
+    try:
+        result = placement_job.run(job.params, progress.set)
+    except placement_job.PlacementJobError as exc:
+        raise JobFailure(exc.field, exc.detail) from None
+    campus = job.params["campus"]
+    if not Campus.objects.filter(pk=campus).exists():
+        raise JobFailure("campus", f"No campus {campus}: it was deleted while the job ran.")
+    if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(campus_id=campus, result=result):
+        succeed_job(job.pk)
 
 
 _STRICT_DETAIL = "The write would take a campus below its declared redundancy; nothing was written (strict)."

@@ -128,6 +128,14 @@ def measured_state(state: CampusState, margin: float, days: int = DEFAULT_WINDOW
     return state.memo(("measured_state", margin, days, digest), build)
 
 
+def on_basis(state: CampusState, params: dict) -> CampusState:
+    """The state an answer reads for its ``basis`` and ``margin`` parameters: the campus's own, or the one
+    with its measured racks at their peak plus the margin (docs/live.md)."""
+    if params.get("basis") == "measured":
+        return measured_state(state, params["margin"])
+    return state
+
+
 def basis_of(kind: str, margin: float | None = None, racks: int = 0, days: int = DEFAULT_WINDOW_DAYS) -> dict:
     """What an answer states about its load basis: ``design`` (the model's load), or ``measured`` with the
     margin over the measured peak, the measured racks and the window."""

@@ -32,7 +32,7 @@ from django.db import transaction
 
 from campus import models
 from campus.analysis.redundancy_levels import DOMAINS, RANK, DomainLevel, domain_level
-from campus.state import campus_state, revision_key, today
+from campus.state import CampusState, adopt, campus_state, revision_key, today
 
 CODE = "redundancy_below_declared"
 
@@ -68,10 +68,18 @@ def levels_of(campus_id: int, keep: bool) -> tuple[_Levels, dict[str, DomainLeve
     """The levels of the campus as the database holds it now, its declared domains only (None: no such
     campus). ``keep``: the state may be kept in the campus state's cache (only before a write: after it,
     inside the transaction, the rows may still be rolled back)."""
+    found = _levels_and_state(campus_id, keep)
+    return None if found is None else found[:2]
+
+
+def _levels_and_state(
+    campus_id: int, keep: bool
+) -> tuple[_Levels, dict[str, DomainLevel], CampusState] | None:
     campus = models.Campus.objects.filter(pk=campus_id).first()
     if campus is None:
         return None
-    snap = campus_state(campus, keep=keep).snap
+    state = campus_state(campus, keep=keep)
+    snap = state.snap
     declared = {"power": snap.power_redundancy or "", "cooling": snap.cooling_redundancy or ""}
     found = {d: domain_level(snap, d) for d in DOMAINS if declared[d]}
     levels = _Levels(
@@ -79,7 +87,7 @@ def levels_of(campus_id: int, keep: bool) -> tuple[_Levels, dict[str, DomainLeve
         racks={d: dict(found[d].rack_level) if d in found else {} for d in DOMAINS},
         achieved={d: found[d].achieved if d in found else "" for d in DOMAINS},
     )
-    return levels, found
+    return levels, found, state
 
 
 def _levels_before(campus_id: int) -> _Levels | None:
@@ -92,12 +100,15 @@ def _levels_before(campus_id: int) -> _Levels | None:
     return found[0] if found is not None else None
 
 
-def _keep_after_commit(campus_id: int, levels: _Levels) -> None:
+def _keep_after_commit(campus_id: int, levels: _Levels, state: CampusState) -> None:
+    """Once the write is committed, its levels (the next write's "before") and the state they were found on
+    (the next read's, with its pair search: ``state.adopt``), while the campus still holds the revision."""
     key, day = revision_key(campus_id), today()
 
     def keep() -> None:
         if key is None or revision_key(campus_id) != key:
             return  # written again since: these levels are not the campus's
+        adopt(state, campus_id)
         with _committed_lock:
             _committed[(campus_id, key, day)] = levels
             while len(_committed) > MAX_COMMITTED:
@@ -162,11 +173,11 @@ class RedundancyGuard:
                 continue
             if cid in self.revisions and cid not in self.before:
                 continue  # a campus outside the write's scope (a merged branch's own row): not judged
-            found = levels_of(cid, keep=False)
+            found = _levels_and_state(cid, keep=False)
             if found is None:
                 continue
-            after, domains = found
-            _keep_after_commit(cid, after)
+            after, domains, state = found
+            _keep_after_commit(cid, after, state)
             self.warnings.extend(self._compare(cid, self.before.get(cid), after, domains))
         if self.warnings and self.strict:
             raise RedundancyShortfall(self.warnings)

@@ -267,6 +267,29 @@ def _state(campus: models.Campus, as_of: date | None, keep: bool) -> CampusState
     return state
 
 
+def adopt(state: CampusState, campus_id: int) -> bool:
+    """Keep ``state`` (built for one use, ``keep=False``) as the campus's state when the campus still holds
+    its revision and nothing newer is kept: a write's guard built the state of the rows it wrote, and once
+    they are committed the next read takes it with the figures worked out from it (the pair search) instead
+    of building the snapshot and searching again. False when it is not the campus's state (anymore)."""
+    if state.as_of is None or revision_key(campus_id) != state.revision:
+        return False
+    key = (campus_id, state.as_of)
+    with _states_lock:
+        held = _states.get(key)
+        if held is not None and held.revision == state.revision:
+            return False  # another thread built it meanwhile: keep the one readers may already hold
+        for old in [k for k, v in _states.items() if k[0] == campus_id and v.revision != state.revision]:
+            del _states[old]
+        _states[key] = state
+        _states.move_to_end(key)
+        while len({k[0] for k in _states}) > MAX_CAMPUSES:
+            oldest = next(iter(_states))[0]
+            for old in [k for k in _states if k[0] == oldest]:
+                del _states[old]
+    return True
+
+
 def forget(campus_id: int | None = None) -> None:
     """Drop cached states (tests, jobs; a campus's state also expires by itself when its revision grows)."""
     with _shared_hits_lock:

@@ -17,9 +17,15 @@ from dataclasses import dataclass, field
 
 from campus.analysis.cooling import pools_failing_redundancy
 from campus.analysis.facility import heat_rejection_risks
-from campus.analysis.failures import design_state, fail
+from campus.analysis.failures import design_state
 from campus.analysis.power import power_graph
-from campus.analysis.redundancy_levels import DOMAIN_OF_KIND, RANK, domain_level, redundancy_elements
+from campus.analysis.redundancy_levels import (
+    DOMAIN_OF_KIND,
+    RANK,
+    domain_level,
+    redundancy_elements,
+    single_failures,
+)
 from campus.analysis.snapshot import CampusSnapshot
 
 _KIND_ORDER = {"utility": 0, "power": 1, "plant": 2, "cooling": 3}
@@ -63,8 +69,8 @@ def redundancy_check(snap: CampusSnapshot, include_single_points: bool = True) -
     """Every element whose loss alone trips another or costs GPUs, the worst first. Without
     ``include_single_points`` only the cascades are listed."""
     findings: list[RedundancyFinding] = []
-    for kind, ident, name in redundancy_elements(snap):
-        res = fail(snap, [(kind, ident)])
+    # the sweep the pair search of the achieved level reads too (``redundancy_levels.single_failures``)
+    for (kind, ident, name), (res, _) in zip(redundancy_elements(snap), single_failures(snap), strict=True):
         effect = res.effect
         if effect is None or (effect != "cascade" and not include_single_points):
             continue

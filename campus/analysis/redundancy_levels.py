@@ -5,7 +5,9 @@ The definitions (docs/model.md, "Achieved redundancy"), after the Uptime Institu
 the IT; fault tolerant: any single failure without impact) and ANSI/TIA-942-B (N, N+1, 2N):
 
 * **2N**: any one element of the domain may be out for maintenance and then any single failure of another
-  still costs no GPU (every pair of the domain's elements out at once costs none);
+  still costs no GPU, and no element of the other domain out and one of this domain failed costs one (every
+  pair holding an element of the domain costs no GPU that neither of its two loses alone: a CRAH failing
+  while the PDU of its partners is out is a pair of both domains);
 * **N+1**: any single failure costs no GPU, and some pair does;
 * **N**: some single failure costs GPUs (or racks are down at design, nothing failed).
 
@@ -17,7 +19,7 @@ pool of cooling units that back each other up, for cooling) and the campus achie
 their racks. Every failure is judged by ``failures.fail``, the core of impact mode: the power cascade runs
 to its end, cooling follows power, spare capacity is counted once.
 
-The pair search. E elements make E(E-1)/2 pairs; a 100k-GPU campus has thousands of elements, so the
+The pair search (``pair_search``, one for both domains). E elements make E(E-1)/2 pairs; a 100k-GPU campus has thousands of elements, so the
 search keeps only the pairs whose failures can meet. Each single failure leaves marks: the devices, feeds
 and utility feeds whose liveness it flips (hard marks), the load it adds to or takes off each of them, and
 the capacity it takes out of each pool of cooling units, each hall's air units and each plant loop. Two
@@ -35,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from campus.analysis.failures import _cooling_index, design_state, fail, fail_with_solve
+from campus.analysis.failures import FailureOutcome, _cooling_index, design_state, fail, fail_with_solve
 from campus.analysis.heat import AIR_UNIT_KINDS
 from campus.analysis.memo import snapshot_memo
 from campus.analysis.power import power_graph
@@ -249,21 +251,24 @@ def _headroom(snap: CampusSnapshot, g: PowerGraph, design: _Outcome) -> dict[tup
     return room
 
 
-def candidate_pairs(marks: list[Marks], room: dict[tuple[str, object], float]) -> set[tuple[int, int]]:
+def candidate_pairs(
+    marks: list[Marks], room: dict[tuple[str, object], float], keep: set[int] | None = None
+) -> set[tuple[int, int]]:
     """The pairs (i < j) of failures whose marks meet: a shared element one flips, or one both load past
-    its headroom. Any other pair loses what its two failures lose alone."""
+    its headroom. Any other pair loses what its two failures lose alone. With ``keep``, only the pairs
+    holding one of those failures (a pair meets at an element one of its own marks)."""
     by_key: dict[tuple[str, object], list[tuple[int, float | None]]] = {}
     for i, m in enumerate(marks):
         for key, delta in m.items():
             by_key.setdefault(key, []).append((i, delta))
     pairs: set[tuple[int, int]] = set()
     for key, members in by_key.items():
-        if len(members) < 2:
+        if len(members) < 2 or (keep is not None and not any(i in keep for i, _ in members)):
             continue
         hard = [i for i, delta in members if delta is _HARD]
         for h in hard:
             for j, _ in members:
-                if j != h:
+                if j != h and (keep is None or h in keep or j in keep):
                     pairs.add((min(h, j), max(h, j)))
         limit = room.get(key)
         if limit is None:
@@ -275,7 +280,8 @@ def candidate_pairs(marks: list[Marks], room: dict[tuple[str, object], float]) -
                 db, j = adds[b]
                 if da + db <= limit + _EPS:
                     break  # sorted: every later one adds less
-                pairs.add((min(i, j), max(i, j)))
+                if keep is None or i in keep or j in keep:
+                    pairs.add((min(i, j), max(i, j)))
     return pairs
 
 
@@ -308,11 +314,152 @@ def redundancy_levels(snap: CampusSnapshot, prune: bool = True) -> dict[str, Dom
     return {domain: domain_level(snap, domain, prune) for domain in DOMAINS}
 
 
+@dataclass
+class PairSearch:
+    """Every element of both domains failed alone, and the pairs whose marks meet: what both domains' levels
+    are read from (``domain_level``), kept with the snapshot. A domain's pairs are found (``candidates``)
+    and failed (``lost_together``) when it first asks for them: the cooling domain (the summary asks for
+    it) looks at no pair of two power elements."""
+
+    snap: CampusSnapshot
+    elements: list[Element]  # utility feeds, power devices, plants, cooling units (``redundancy_elements``)
+    names: dict[Element, str]
+    lost: list[frozenset[int]]  # racks each loses alone (every rack; a domain keeps those it counts)
+    cooling_marks: list[Marks]  # ``single_failures``
+    room: dict[tuple[str, object], float]  # ``_headroom``
+    prune: bool
+    rep: list[int]  # the element each fails as in every pair (``series_representatives``)
+    solved: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)  # failed through impact mode
+    _candidates: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def candidates(self, domain: str) -> list[tuple[int, int]]:
+        """The pairs (i < j) holding an element of ``domain`` whose marks meet (every such pair without
+        pruning), in order."""
+        hit = self._candidates.get(domain)
+        if hit is None:
+            mine = {n for n, (kind, _) in enumerate(self.elements) if DOMAIN_OF_KIND[kind] == domain}
+            if self.prune:
+                # a cooling element's marks are cooling marks only (it changes nothing in the power chain),
+                # so a pair holding one meets, if at all, at a pool, a hall's air units or a loop
+                marks = self.cooling_marks if domain == "cooling" else full_marks(self.snap)
+                hit = sorted(candidate_pairs(marks, self.room, mine))
+            else:
+                n = len(self.elements)
+                hit = [(i, j) for i in range(n) for j in range(i + 1, n) if i in mine or j in mine]
+            self._candidates[domain] = hit
+        return hit
+
+    def lost_together(self, i: int, j: int) -> frozenset[int]:
+        """The racks elements ``i`` and ``j`` lose failed together."""
+        a, b = sorted((self.rep[i], self.rep[j]))
+        if a == b:  # two elements of one series chain: the pair is its lowest element failed alone
+            return self.lost[a]
+        hit = self.solved.get((a, b))
+        if hit is None:
+            outcome = fail(self.snap, [self.elements[a], self.elements[b]])
+            hit = self.solved[(a, b)] = outcome.racks_lost_power | outcome.racks_lost_cooling
+        return hit
+
+
+def single_failures(snap: CampusSnapshot) -> list[tuple[FailureOutcome, Marks]]:
+    """Every element (``redundancy_elements``, in order) failed alone: its outcome and its cooling marks
+    (the capacity it takes out of pools, halls' air units and loops), kept with the snapshot: the
+    redundancy check and the pair search read the same sweep. The power marks (``full_marks``) are worked
+    out only for the power domain's pairs and not kept: at 1M GPUs they would hold millions of entries."""
+    memo = snapshot_memo(snap)
+    hit = memo.get("redundancy_singles")
+    if hit is not None:
+        return hit  # type: ignore[return-value]
+    g = power_graph(snap)
+    units_at_design, plants_at_design = _design_stopped(snap, g)
+    out: list[tuple[FailureOutcome, Marks]] = []
+    for kind, ident, _ in redundancy_elements(snap):
+        outcome = fail(snap, [(kind, ident)])
+        stopped = (outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design)
+        out.append((outcome, _cooling_marks(snap, g, *stopped)))
+    memo["redundancy_singles"] = out
+    return out
+
+
+def full_marks(snap: CampusSnapshot) -> list[Marks]:
+    """Every element's marks, power and cooling (``_power_marks``, ``_cooling_marks``): a power element is
+    failed again for the power solve it runs, a cooling element's marks are its cooling marks."""
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    out: list[Marks] = []
+    for (kind, ident, _), (_, cooling) in zip(redundancy_elements(snap), single_failures(snap), strict=True):
+        if DOMAIN_OF_KIND[kind] == "cooling":
+            out.append(cooling)
+            continue
+        _, res = fail_with_solve(snap, [(kind, ident)])
+        marks = _power_marks(g, res, start.outcome)
+        marks.update(cooling)
+        out.append(marks)
+    return out
+
+
+def pair_search(snap: CampusSnapshot, prune: bool = True) -> PairSearch:
+    """Every element of both domains failed alone, and the pairs whose marks meet (``prune=False``: every
+    pair, the check of the pruning). A pair may hold a power and a cooling element: a CDU failing while the
+    feed of its partner is out for maintenance (docs/model.md, "Achieved redundancy")."""
+    memo = snapshot_memo(snap)
+    key = f"redundancy_pairs:{prune}"
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    g = power_graph(snap)
+    start = design_state(snap, g)
+    room = _headroom(snap, g, start.outcome)
+    found = redundancy_elements(snap)
+    elements: list[Element] = [(k, i) for k, i, _ in found]
+    singles = single_failures(snap)
+    lost = [outcome.racks_lost_power | outcome.racks_lost_cooling for outcome, _ in singles]
+    cooling = [m for _, m in singles]
+    rep = series_representatives(snap, g, elements) if prune else list(range(len(elements)))
+    names = {(k, i): n for k, i, n in found}
+    result = memo[key] = PairSearch(snap, elements, names, lost, cooling, room, prune, rep)
+    return result
+
+
+def series_representatives(snap: CampusSnapshot, g: PowerGraph, elements: list[Element]) -> list[int]:
+    """Per element (by index), the element whose failure it equals in every pair: itself, or for a power
+    device in series above another, the lowest device of its series chain.
+
+    A device d is in series above c when d's one output feeds c, that feed is c's only input (c has no
+    utility connection of its own), and d supplies no cooling unit or plant. Then for any set S of elements
+    failed with it, S + d and S + c leave every device but d equally live (every path from below through d
+    passes c, and c is dead either way: fed by d alone, or failed) and every load equal (d carries nothing:
+    dead, or alive above a dead c, which cannot overload it or draw on its utility), so the cascade, the
+    cooling that follows the power, and the racks lost are the same (docs/model.md, "Achieved redundancy")."""
+    idx = _cooling_index(snap, g)
+    index = {el: n for n, el in enumerate(elements)}
+
+    def below(d: int) -> int | None:
+        downs = g.down_feeds[d]
+        if len(downs) != 1 or d in idx.units_fed_by or d in idx.plants_fed_by:
+            return None
+        c = g.feeds[downs[0]].downstream_device_id
+        if c is None or len(g.up_feeds[c]) != 1 or g.devices[c].utility_feed_id is not None:
+            return None
+        return c if ("power", c) in index else None
+
+    rep = list(range(len(elements)))
+    for n, (kind, ident) in enumerate(elements):
+        if kind != "power":
+            continue
+        d, seen = ident, {ident}
+        while (c := below(d)) is not None and c not in seen:
+            d = c
+            seen.add(c)
+        rep[n] = index[("power", d)]
+    return rep
+
+
 def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> DomainLevel:
-    """The achieved level of one domain, its chains and racks, kept with the snapshot: every element of
-    the domain failed alone, then the pairs whose marks meet failed together (``prune=False``: every pair,
-    the check of the pruning). The cooling domain's search is cheap (no power solve); the power domain's
-    is what ``bench/bench_redundancy_levels.py`` measures."""
+    """The achieved level of one domain, its chains and racks, kept with the snapshot, read from the pair
+    search of both domains (``pair_search``): the domain's elements failed alone, and every pair holding
+    one of them (with another of the domain or of the other domain). Pairs whose marks do not meet lose
+    what their two elements lose alone and are not failed; ``bench/bench_redundancy_levels.py`` measures
+    the search."""
     memo = snapshot_memo(snap)
     key = f"redundancy_level:{domain}:{prune}"
     if key in memo:
@@ -323,45 +470,32 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
     if domain == "cooling":
         # a rack without power at design is the power chain's shortfall; no cooling can lose it
         gpus = {r: n for r, n in gpus.items() if r not in start.dark and r not in g.unfed_racks}
-    room = _headroom(snap, g, start.outcome)
     declared = snap.power_redundancy if domain == "power" else snap.cooling_redundancy
-    elements = redundancy_elements(snap)
-    names = {(k, i): n for k, i, n in elements}
+    search = pair_search(snap, prune)
+    elements, names = search.elements, search.names
     if domain == "power":
         down = sorted(r for r in start.dark | g.unfed_racks if r in gpus)
     else:
         down = sorted(r for r in start.uncooled - start.dark if r in gpus)
-    mine: list[Element] = [(k, i) for k, i, _ in elements if DOMAIN_OF_KIND[k] == domain]
-    lost: list[frozenset[int]] = []
-    marks: list[Marks] = []
-    units_at_design, plants_at_design = _design_stopped(snap, g)
-    for el in mine:
-        outcome, res = fail_with_solve(snap, [el])
-        lost.append(frozenset(r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus))
-        m = _power_marks(g, res, start.outcome)
-        m.update(
-            _cooling_marks(
-                snap, g, outcome.units_stopped - units_at_design, outcome.plants_stopped - plants_at_design
-            )
-        )
-        marks.append(m)
+    mine = [DOMAIN_OF_KIND[k] == domain for k, _ in elements]
+    lost = [frozenset(r for r in racks if r in gpus) for racks in search.lost]
     level = dict.fromkeys(gpus, "2N")
     for r in down:
         level[r] = "N"
     singles = []
-    for el, racks in zip(mine, lost, strict=True):
+    for el, racks, ours in zip(elements, lost, mine, strict=True):
+        if not ours:
+            continue
         for r in racks:
             level[r] = "N"
         if racks:
             singles.append(_named(el, names, racks, gpus))
-    if prune:
-        pairs = candidate_pairs(marks, room)
-    else:
-        pairs = {(i, j) for i in range(len(mine)) for j in range(i + 1, len(mine))}
     found = []
-    for i, j in sorted(pairs):
-        outcome = fail(snap, [mine[i], mine[j]])
-        racks = {r for r in outcome.racks_lost_power | outcome.racks_lost_cooling if r in gpus}
+    checked = 0
+    for i, j in search.candidates(domain):
+        checked += 1
+        racks = {r for r in search.lost_together(i, j) if r in gpus}
+        # what neither loses alone (a rack the other domain's element loses alone is that domain's N)
         extra = racks - lost[i] - lost[j]
         if not extra:
             continue
@@ -370,14 +504,15 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
                 level[r] = "N+1"
         found.append(
             {
-                "maintenance": _named(mine[i], names, (), gpus)["element"],
-                "failure": _named(mine[j], names, (), gpus)["element"],
+                "maintenance": _named(elements[i], names, (), gpus)["element"],
+                "failure": _named(elements[j], names, (), gpus)["element"],
                 "gpus_lost": sum(gpus[r] for r in racks),
                 "racks_lost": sorted(racks),
             }
         )
     singles.sort(key=lambda s: (-s["gpus_lost"], s["element"]["kind"], s["element"]["id"]))
     found.sort(key=lambda p: (-p["gpus_lost"], p["maintenance"]["id"], p["failure"]["id"]))
+    n_mine = sum(mine)
     result = DomainLevel(
         domain=domain,
         declared=declared or "",
@@ -386,9 +521,10 @@ def domain_level(snap: CampusSnapshot, domain: str, prune: bool = True) -> Domai
         single_failures=singles[:MAX_LISTED],
         pairs=found[:MAX_LISTED],
         pairs_count=len(found),
-        elements=len(mine),
-        pairs_total=len(mine) * (len(mine) - 1) // 2,
-        pairs_checked=len(pairs),
+        elements=n_mine,
+        # the domain's own pairs and those with one element of the other domain
+        pairs_total=n_mine * (n_mine - 1) // 2 + n_mine * (len(elements) - n_mine),
+        pairs_checked=checked,
         racks_down_at_design=down,
         _gpu_count=gpus,
     )

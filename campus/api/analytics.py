@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from campus import measured, models
+from campus import models
 from campus.analysis import facility, summary
 from campus.analysis import impact as impact_mod
 from campus.analysis import power_chain as power_chain_mod
@@ -84,14 +84,6 @@ def power_chain(state: CampusState, rack_id: int) -> dict:
         ("power_chain", rack_id),
         lambda: {**state.basis, **power_chain_mod.power_chain(state.snap, rack_id, state.rollup())},
     )
-
-
-def on_basis(state: CampusState, params: dict) -> CampusState:
-    """The state an answer reads for its ``basis`` and ``margin`` parameters (``BasisQuery``): the campus's
-    own, or the one with its measured racks at their peak plus the margin (docs/live.md)."""
-    if params.get("basis") == "measured":
-        return measured.measured_state(state, params["margin"])
-    return state
 
 
 # decimals kept per hourly series of the facility year (0.01 °C, 0.1 kW, 1e-4 of PUE, 0.1 L)

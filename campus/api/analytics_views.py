@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from campus import measured
 from campus import state as states
 from campus.api import analytics
 from campus.api.serializers_ import analytics as a
@@ -106,7 +107,7 @@ class AnalyticsActionsMixin:
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="power-chain")
     def power_chain(self, request, pk=None):
         params = validated_query(a.PowerChainQuerySerializer, request)
-        state = analytics.on_basis(self._state(params), params)
+        state = measured.on_basis(self._state(params), params)
         try:
             return Response(analytics.power_chain(state, params["rack"]))
         except ValueError as exc:
@@ -233,7 +234,7 @@ class AnalyticsActionsMixin:
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def stranded(self, request, pk=None):
         params = validated_query(a.StrandedQuerySerializer, request)
-        state = analytics.on_basis(self._state(params), params)
+        state = measured.on_basis(self._state(params), params)
         return Response(analytics.stranded(state, params["racks"]))
 
     @extend_schema(

@@ -1,4 +1,5 @@
-"""``/api/jobs/``: the background jobs that generate, import or branch a campus (``campus.jobs``).
+"""``/api/jobs/``: the background jobs that generate, import or branch a campus, or place racks in one
+(``campus.jobs``).
 
 Everyone reads their own jobs; admins read everyone's. A job is written only by its worker.
 """
@@ -9,6 +10,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
+from campus.api.serializers_.placement import PlacementSerializer
 from campus.models import Job
 from twin.api.mixins import QueryParametersMixin
 from twin.api.permissions import has_role
@@ -32,7 +34,8 @@ class JobSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text="id, name, counts and notes of the campus written, and the seconds each stage took "
         "(generate or read, validate, write; the commit is the rest of started to finished); for a branch: "
-        "id, name, parent, branched_at and the seconds of the copy, the commit and the analysis.",
+        "id, name, parent, branched_at and the seconds of the copy, the commit and the analysis; for a "
+        "placement (`async`): the answer of POST /api/campuses/{id}/placement/, the job's campus the one read.",
     )
 
     class Meta:
@@ -55,6 +58,13 @@ class JobSerializer(serializers.ModelSerializer):
             "finished",
         )
         read_only_fields = fields
+
+    def to_representation(self, job: Job) -> dict:
+        data = super().to_representation(job)
+        if job.kind == Job.Kind.PLACEMENT and job.result is not None:
+            # stored as the analysis answered it; shaped on the way out as the request answers it
+            data["result"] = PlacementSerializer(job.result).data
+        return data
 
     def get_url(self, job: Job) -> str:
         path = reverse("job-detail", args=[job.pk])

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from campus import jobs, measured
 from campus import state as states
-from campus.analysis.placement import PlacementRequest, RowGeo, place
-from campus.analysis.placement.proposal import propose
-from campus.api import analytics
+from campus.analysis.placement import PlacementRequest
 from campus.api.redundancy_warnings import STRICT_PARAMETER, run_with_guard, with_warnings
 from campus.api.serializers_ import placement as p
-from campus.models import DataHall, Row
+from campus.models import DataHall, Job
 from campus.placement_branch import PlacementInvalid, apply_as_branch
+from campus.placement_job import job_params, placement
 from twin.api.exceptions import field_error
 
 PLACEMENT_EXAMPLE = {
@@ -81,15 +82,6 @@ PLACEMENT_EXAMPLE = {
 }
 
 
-def rows_by_hall(campus_id: int) -> dict[int, list[RowGeo]]:
-    out: dict[int, list[RowGeo]] = {}
-    for pk, hall_id, name, x, y in Row.objects.filter(hall__building__campus_id=campus_id).values_list(
-        "id", "hall_id", "name", "x_m", "y_m"
-    ):
-        out.setdefault(hall_id, []).append(RowGeo(pk, hall_id, name, x, y))
-    return out
-
-
 class PlacementActionsMixin:
     """``placement/`` on a campus (campus.analysis.placement, campus.placement_branch)."""
 
@@ -115,13 +107,18 @@ class PlacementActionsMixin:
         "`apply_as_branch` the best option (when nothing fits: the proposal, additions and racks) is written "
         "to a new design branch of that name (`branch`, 201), judged against the campus's declared "
         "redundancy like every write: `warnings` when the branch falls below it (`?strict=true`: a 409 and no "
-        'branch; docs/api.md, "Redundancy warnings"). `basis=measured` places against the existing racks at '
-        "their measured peak plus `margin` (docs/live.md); the answer states its `basis`. Planner role.",
+        'branch; docs/api.md, "Redundancy warnings"). With `async` the placement runs as a background job '
+        "(202, the job's `url`; its `result` is this answer, its `progress` the proposal's): a proposal on a "
+        "100k-GPU campus takes tens of seconds. `basis=measured` places against the existing racks at their "
+        "measured peak plus `margin` (docs/live.md); the answer states its `basis`. Planner role.",
         parameters=[STRICT_PARAMETER],
         request=p.PlacementRequestSerializer,
         responses={
             200: p.PlacementSerializer,
             201: OpenApiResponse(p.PlacementSerializer, description="Applied as a new branch (`branch`)."),
+            202: OpenApiResponse(
+                p.PlacementJobSerializer, description="`async`: the placement runs as a job (`url`)."
+            ),
         },
         examples=[
             OpenApiExample(
@@ -142,7 +139,7 @@ class PlacementActionsMixin:
         hall_id = data.get("hall")
         if hall_id is not None and not DataHall.objects.filter(pk=hall_id, building__campus=campus).exists():
             raise ValidationError({"hall": [f"No hall {hall_id} in this campus."]})
-        state = analytics.on_basis(states.campus_state(campus), data)
+        state = states.campus_state(campus)
         if hall_id is not None and all(h.id != hall_id for h in state.snap.halls):
             raise ValidationError(
                 {
@@ -151,15 +148,18 @@ class PlacementActionsMixin:
                     ]
                 }
             )
+        if data["async"]:
+            job = jobs.create_job(Job.Kind.PLACEMENT, job_params(campus.pk, data), request.user)
+            url = request.build_absolute_uri(reverse("job-detail", args=[job.pk]))
+            return Response(
+                {"job": job.pk, "url": url}, status=status.HTTP_202_ACCEPTED, headers={"Location": url}
+            )
         req = PlacementRequest(data["node_model"].slug, data["racks"], data.get("nodes_per_rack"), hall_id)
-        rows = rows_by_hall(campus.pk)
+        state = measured.on_basis(state, data)
         try:
-            result = place(state.snap, req, state.rack_size, rows)
-            if data["propose"] or not result["feasible"]:
-                result["proposal"] = propose(state.snap, req, state.rack_size, rows)
+            result = placement(state, campus.pk, req, data["propose"])
         except ValueError as exc:
             raise field_error(exc, rename={"hall_id": "hall"}) from None
-        result.update(state.basis)
         name = data.get("apply_as_branch")
         if name is None:
             return Response(p.PlacementSerializer(result).data)

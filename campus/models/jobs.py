@@ -1,4 +1,5 @@
-"""A background job that builds a campus: a generation, a spec import or a branch too large for one request.
+"""A background job: a generation, a spec import or a branch too large for one request, or a capacity
+placement whose expansion proposal takes too long for one (it writes nothing).
 
 Like a run, everything about a job lives on its own row (Celery only carries the message): status, a progress
 that only rises, the cause of a failure, the campus once it succeeded. The spec of an import is stored
@@ -14,6 +15,7 @@ class Job(models.Model):
         GENERATE = "generate", "Generate"
         IMPORT = "import", "Import"
         BRANCH = "branch", "Branch"
+        PLACEMENT = "placement", "Placement"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -33,14 +35,19 @@ class Job(models.Model):
     params = models.JSONField(
         default=dict,
         blank=True,
-        help_text="The generator's parameters, the import's, or the branch's (parent, name).",
+        help_text="The generator's parameters, the import's, the branch's (parent, name), or the placement's "
+        "(campus and the placement request).",
     )
     input = models.BinaryField(null=True, blank=True, help_text="An import's spec, zlib-compressed JSON.")
     input_bytes = models.BigIntegerField(default=0, help_text="Size of the uploaded spec, bytes.")
     campus = models.ForeignKey(
         "campus.Campus", null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs"
     )
-    result = models.JSONField(null=True, blank=True, help_text="Counts of what was written, and notes.")
+    result = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Counts of what was written, and notes; for a placement, its answer.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="campus_jobs"
     )

@@ -21,7 +21,15 @@ from hypothesis import strategies as st
 from campus.analysis.impact import impact
 from campus.analysis.power import baseline_rollup, power_graph
 from campus.analysis.redundancy import DOMAIN_OF_KIND, redundancy_elements
-from campus.analysis.redundancy_levels import domain_level, redundancy_levels
+from campus.analysis.redundancy_levels import (
+    candidate_pairs,
+    domain_level,
+    full_marks,
+    pair_search,
+    redundancy_levels,
+    series_representatives,
+)
+from campus.analysis.snapshot import CoolingUnitSnap
 from campus.interchange.generate import generate_spec
 from tests.analysis.builders import UtilityFeedSnap, campus, device, feed, rack, two_n
 from tests.analysis.spec_snapshot import spec_snapshot
@@ -41,24 +49,28 @@ def _lost(snap, elements) -> set[int]:
 
 
 def brute_force_levels(snap, domain: str) -> dict[int, str]:
-    """Every single and every pair of the domain's elements failed through impact mode."""
+    """Every single of the domain's elements and every pair holding one of them (the other of either
+    domain) failed through impact mode; a pair counts for the racks neither of its elements loses alone."""
     g = power_graph(snap)
     # racks with GPUs or IT load count (storage and network racks stop the jobs too)
     gpus = {r for r in g.racks if g.rack_gpu_count.get(r, 0) > 0 or g.load_kw.get(r, 0.0) > 0}
     if domain == "cooling":  # racks without power at design are the power chain's
         gpus -= set(baseline_rollup(snap).racks_without_power)
-    els = [(k, i) for k, i, _ in redundancy_elements(snap) if DOMAIN_OF_KIND[k] == domain]
+    every = [(k, i) for k, i, _ in redundancy_elements(snap)]
+    ours = {el for el in every if DOMAIN_OF_KIND[el[0]] == domain}
+    alone = {el: _lost(snap, [el]) for el in every}
     one = set()
-    for el in els:
-        one |= _lost(snap, [el])
+    for el in ours:
+        one |= alone[el]
     two = set()
-    for a, b in combinations(els, 2):
-        two |= _lost(snap, [a, b])
+    for a, b in combinations(every, 2):
+        if a in ours or b in ours:
+            two |= _lost(snap, [a, b]) - alone[a] - alone[b]
     # racks down with nothing failed (no power, or powered and without cooling) are N whatever fails
     if domain == "power":
         down = set(baseline_rollup(snap).racks_without_power)
     else:
-        down = set(impact(snap, failed=[els[0]]).racks_uncooled_at_design) if els else set()
+        down = set(impact(snap, failed=[every[0]]).racks_uncooled_at_design) if every else set()
     level = {}
     for r in gpus:
         level[r] = "N" if r in one or r in down else ("N+1" if r in two else "2N")
@@ -197,3 +209,84 @@ def test_the_pruned_pair_search_equals_every_pair(base, cuts, drop):
 def test_levels_are_kept_with_the_snapshot():
     snap = BASES[0]
     assert redundancy_levels(snap)["power"] is redundancy_levels(snap)["power"]
+
+
+def _units_on_a_side(b_side_units: int = 1):
+    """two_n (racks of 10 kW on PDU 11 (A) and PDU 12 (B)) with one group of 50 kW CRAHs cooling them: two
+    on PDU 11, ``b_side_units`` on PDU 12. Any one or two units failed leave 50 kW or more for 20 kW."""
+
+    def unit(uid: int, pdu: int) -> CoolingUnitSnap:
+        return CoolingUnitSnap(uid, f"CRAH-{uid}", "crah", 50.0, 18.0, 30.0, 0.0, None, pdu, 1, group="g")
+
+    units = [unit(21, 11), unit(22, 11)] + [unit(23 + n, 12) for n in range(b_side_units)]
+    snap = two_n(power_redundancy="2N", cooling_redundancy="2N")
+    racks = tuple(replace(r, cooling_type="air", cooling_unit_id=21) for r in snap.racks)
+    return replace(snap, racks=racks, cooling_units=tuple(units))
+
+
+def test_a_unit_failing_while_the_other_sides_feed_is_out_is_a_pair_of_both_domains():
+    # PDU 11 out for maintenance stops CRAH-21 and CRAH-22 (their only supply); CRAH-23 then fails: no
+    # cooling. No two units alone do that (50 kW left), so within the cooling domain the group reads 2N.
+    snap = _units_on_a_side()
+    level = domain_level(snap, "cooling")
+    assert level.single_failures == []
+    assert level.achieved == "N+1"
+    pairs = {(p["maintenance"]["name"], p["failure"]["name"]) for p in level.pairs}
+    # everything above CRAH-21 and CRAH-22 on the A side, each with CRAH-23
+    assert pairs == {("U1", "CRAH-23"), ("UPS-1", "CRAH-23"), ("PDU-11", "CRAH-23")}
+    assert level.rack_level == brute_force_levels(snap, "cooling")
+    # the power domain counts the same pairs (its level is N+1 already: A and B out darken every rack)
+    power = domain_level(snap, "power")
+    assert pairs <= {(p["maintenance"]["name"], p["failure"]["name"]) for p in power.pairs}
+    assert power.rack_level == brute_force_levels(snap, "power")
+
+
+def test_a_second_unit_on_the_b_side_makes_the_cooling_2n_across_domains():
+    snap = _units_on_a_side(b_side_units=2)
+    level = domain_level(snap, "cooling")
+    assert level.achieved == "2N", level.pairs
+    assert level.rack_level == brute_force_levels(snap, "cooling")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    base=st.sampled_from(range(len(BASES))),
+    cuts=st.lists(st.sampled_from([0.3, 0.5, 0.8, 1.0, 1.0]), min_size=1, max_size=4),
+    drop=st.lists(st.integers(0, 50), max_size=2),
+    domain=st.sampled_from(["power", "cooling"]),
+)
+def test_levels_by_pairs_equal_both_elements_failed_through_impact_mode(base, cuts, drop, domain):
+    snap = _perturbed(BASES[base], cuts, drop)
+    assert domain_level(snap, domain).rack_level == brute_force_levels(snap, domain)
+
+
+def test_a_device_in_series_above_another_fails_in_every_pair_as_that_one_does():
+    # the generator's 2N design: each UPS feeds one PDU, its only input. Failed through impact mode, every
+    # pair with the UPS loses what the same pair with its PDU loses (the rule the search dedupes by).
+    snap = BASES[0]
+    every = [(k, i) for k, i, _ in redundancy_elements(snap)]
+    series = [
+        (d, every[r])
+        for d, r in zip(every, series_representatives_of(snap, every), strict=True)
+        if d != every[r]
+    ]
+    assert series, "the 2N design has UPSs in series above PDUs"
+    for upper, lower in series[:2]:
+        for other in every:
+            if other in (upper, lower):
+                continue
+            assert _lost(snap, [upper, other]) == _lost(snap, [lower, other]), (upper, lower, other)
+        assert _lost(snap, [upper, lower]) == _lost(snap, [lower])
+
+
+def series_representatives_of(snap, every):
+    return series_representatives(snap, power_graph(snap), every)
+
+
+@pytest.mark.parametrize("snap", BASES)
+def test_a_domains_pairs_are_those_of_the_whole_search_holding_one_of_its_elements(snap):
+    search = pair_search(snap)
+    every = candidate_pairs(full_marks(snap), search.room)
+    for domain in ("power", "cooling"):
+        mine = {n for n, (kind, _) in enumerate(search.elements) if DOMAIN_OF_KIND[kind] == domain}
+        assert set(search.candidates(domain)) == {(i, j) for i, j in every if i in mine or j in mine}

@@ -12,6 +12,8 @@ import pytest
 from django.urls import reverse
 
 from campus import models, redundancy_guard, state
+from campus.analysis.memo import snapshot_memo
+from campus.snapshot_adapter import build_snapshot
 from tests import factories as f
 
 pytestmark = pytest.mark.usefixtures("fresh_analytics")
@@ -143,3 +145,35 @@ def test_a_committed_writes_levels_are_the_next_writes_before(
     # the next write starts from them and still finds what it does
     response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}))
     assert (response.json()["warnings"][0]["before"], response.json()["warnings"][0]["after"]) == ("N+1", "N")
+
+
+@pytest.mark.django_db
+def test_the_next_read_after_a_committed_write_takes_the_state_its_guard_searched(
+    planner_client, viewer_client, django_capture_on_commit_callbacks
+):
+    campus, rack, a, b, feed_b = _campus()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}))
+    assert response.json()["warnings"][0]["after"] == "N"
+    held = state.cached_state(campus.pk)
+    # the state the guard built after the write, its pair search done: the read searches nothing again
+    assert held is not None and held.revision == state.revision_key(campus.pk)
+    assert "redundancy_pairs:True" in snapshot_memo(held.snap)
+    read = _levels(viewer_client, campus)["power"]
+    assert state.cached_state(campus.pk) is held
+    # the same levels as the rows read afresh
+    fresh = build_snapshot(campus.pk, state.today())
+    assert fresh == held.snap
+    assert read["achieved"] == "N" and read["racks_at_risk"] == [rack.pk]
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_write_leaves_no_state_of_its_rows(planner_client):
+    campus, rack, a, b, feed_b = _campus()
+    response = planner_client.delete(reverse("powerfeed-detail", kwargs={"pk": feed_b.pk}) + "?strict=true")
+    assert response.status_code == 409
+    held = state.cached_state(campus.pk)
+    # what is kept (the guard's "before") is the campus as committed: the B feed still there
+    if held is not None:
+        assert held.snap == build_snapshot(campus.pk, state.today())
+        assert feed_b.pk in {fd.id for fd in held.snap.power_feeds}

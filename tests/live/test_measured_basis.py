@@ -14,6 +14,7 @@ from django.urls import reverse
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.snapshot_adapter import build_snapshot
+from campus.tasks import run_job
 from tests import factories as f
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
@@ -196,3 +197,12 @@ def test_placement_on_measured_peak(planner_client):
     assert (
         lower["options"][0]["headroom_after"]["power_kw"] > design["options"][0]["headroom_after"]["power_kw"]
     )
+    # as a background job: the job's result is the inline answer on the same basis
+    r = planner_client.post(
+        f"/api/campuses/{campus.pk}/placement/",
+        {**request, "basis": "measured", "margin": 0.0, "async": True},
+        format="json",
+    )
+    assert r.status_code == 202, r.content
+    assert run_job(r.json()["job"]) == "succeeded"
+    assert planner_client.get(f"/api/jobs/{r.json()['job']}/").json()["result"] == lower

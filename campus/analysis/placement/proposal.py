@@ -16,8 +16,9 @@ it: a switch per box of its model; the cables up from new switches with one opti
 end (by reach class and rate) and their fibre by length, or copper per cable; cooling units, plant
 modules and power device modules per kW of their kind; a utility feed's and the grid connection's kW at
 ``utility-feed/utility-feed``; a new row at ``building/row``. So the proposal's capex is the bill of
-materials' growth from the additions, but for rows and the grid connection, which the bill of materials
-does not list (its racks are priced, not their rows; the grid connection is the utility's). Time to power:
+materials' growth from the additions, but for rows, which the bill of materials does not list (its racks
+are priced, not their rows), and a raise of the campus's grid capacity, which is no inventory item (a new
+utility feed is: its grid-connection line). Time to power:
 the longest lead time among the additions (``catalog_data.LEAD_TIMES_WEEKS``), in days; null when no
 addition has one in the catalog (switches and optics).
 """
@@ -25,7 +26,7 @@ addition has one in the catalog (switches and optics).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from campus import catalog_data as cat
@@ -132,6 +133,9 @@ def _rows_added(snap: CampusSnapshot, option: dict) -> list[dict]:
     return [_priced(snap, add)]
 
 
+Progress = Callable[[float, str], None]  # (share of the proposal done 0-1, what it is at)
+
+
 def _grow(
     snap: CampusSnapshot,
     request: PlacementRequest,
@@ -139,15 +143,19 @@ def _grow(
     rows: Mapping[int, list[RowGeo]] | None,
     before: set | None = None,
     stop=None,
+    report: Callable[[int], None] | None = None,
 ) -> tuple[list[dict], dict | None, _Fail | None]:
     """(additions, option, fail): the additions that make ``request`` (one hall) fit and the option placed
     on the grown campus; option None with the check no addition lifts. ``before``: what was short at design
     before any addition (default: on ``snap``); ``stop(fail)``: words when ``fail`` is not to be lifted
-    here (a new hall's building whose feed has no headroom), else None."""
+    here (a new hall's building whose feed has no headroom), else None. ``report(round)`` before each
+    placement on the grown campus."""
     additions: list[dict] = []
     grown = snap
     fail: _Fail | None = None
-    for _ in range(MAX_STEPS):
+    for step_no in range(MAX_STEPS):
+        if report is not None:
+            report(step_no)
         result, fail = place_with_failure(grown, request, rack_size, rows)
         # what the additions themselves made short (more switches draw more beside the racks): lifted first
         shorts = {_short_key(s): s for s in result["short_at_design"]}
@@ -198,19 +206,33 @@ def propose(
     request: PlacementRequest,
     rack_size: Mapping[int, tuple[float, float]] | None = None,
     rows: Mapping[int, list[RowGeo]] | None = None,
+    progress: Progress | None = None,
 ) -> dict:
     """The cheapest additions that make ``request`` fit (module doc): ``{"feasible", "hall", "hall_id",
     "building", "building_id", "additions", "capex_usd", "time_to_power_days", "option", "detail"}``;
-    ``feasible`` false when no hall can be grown to fit (``detail`` says what no addition lifts)."""
+    ``feasible`` false when no hall can be grown to fit (``detail`` says what no addition lifts).
+    ``progress(share, stage)``, when given, hears where the proposal is (a background job reports it)."""
+    say: Progress = progress if progress is not None else (lambda share, stage: None)
     halls = [h for h in snap.halls if request.hall_id in (None, h.id)]
     if not halls:
         raise ValueError(f"hall: no hall {request.hall_id} in this campus")
+    # a fifth of the work ranking the halls when there are more than MAX_HALLS, the rest growing them
+    share_ranked = 0.2 if len(halls) > MAX_HALLS else 0.0
     if len(halls) > MAX_HALLS:
-        halls = _closest(snap, request, halls, rack_size, rows)
+        halls = _closest(snap, request, halls, rack_size, rows, say, share_ranked)
     best: dict | None = None
     closest: _Fail | None = None
-    for hall in halls:
-        additions, option, fail = _grow(snap, replace(request, hall_id=hall.id), rack_size, rows)
+    for n, hall in enumerate(halls):
+        share = share_ranked + (1.0 - share_ranked) * n / len(halls)
+
+        def report(step_no: int, hall=hall, share=share) -> None:
+            # the rounds of a hall are not known before they run: each takes half of what is left
+            part = (1.0 - share_ranked) / len(halls) * (1.0 - 0.5**step_no)
+            say(share + part, f"growing hall {hall.name}: round {step_no + 1}")
+
+        additions, option, fail = _grow(
+            snap, replace(request, hall_id=hall.id), rack_size, rows, report=report
+        )
         if option is None:
             if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
                 closest = fail.located(snap, hall)
@@ -236,9 +258,11 @@ def propose(
         and closest.constraint == "floor_space"
     ):
         # floor space runs out in every hall: new space like the hall that came closest
+        say(0.99, "laying out new space")
         best, space_fail = _new_space(snap, request, rack_size, rows, halls)
         if space_fail is not None:
             closest = space_fail
+    say(1.0, "proposed")
     if best is not None:
         best.pop("_key", None)
         return best
@@ -263,10 +287,11 @@ def _rank(fail: _Fail) -> tuple[int, float]:
     return (CONSTRAINTS.index(fail.constraint), fail.margin)
 
 
-def _closest(snap, request, halls, rack_size, rows) -> list:
+def _closest(snap, request, halls, rack_size, rows, say: Progress, share: float) -> list:
     """The ``MAX_HALLS`` halls whose placement came closest (most checks passed, then smallest shortfall)."""
     scored = []
-    for hall in halls:
+    for n, hall in enumerate(halls):
+        say(share * n / len(halls), f"ranking hall {hall.name}")
         result, fail = place_with_failure(snap, replace(request, hall_id=hall.id), rack_size, rows)
         score = (len(CONSTRAINTS), math.inf) if result["feasible"] or fail is None else _rank(fail)
         scored.append((score, -hall.id, hall))

@@ -55,8 +55,32 @@ class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text=f"With basis=measured: the fraction added to each measured peak (default {DEFAULT_MARGIN}).",
     )
 
+    def get_fields(self):
+        fields = super().get_fields()
+        # "async" is a Python keyword: the field cannot be a class attribute
+        fields["async"] = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Run the placement (and its proposal) as a background job: 202 with the job's `url`; "
+            "the job's `result` is the body this request would answer, its `progress` the proposal's "
+            "(docs/placement.md). Not with `apply_as_branch`.",
+        )
+        return fields
+
     def validate_apply_as_branch(self, value: str) -> str:
         return new_campus_name(value)
+
+    def validate(self, attrs):
+        if attrs.get("async") and attrs.get("apply_as_branch") is not None:
+            raise serializers.ValidationError(
+                {"async": ["Not with apply_as_branch: a branch is applied inside the request."]}
+            )
+        return attrs
+
+
+class PlacementJobSerializer(serializers.Serializer):
+    job = serializers.IntegerField(help_text="The job's id.")
+    url = serializers.URLField(help_text="GET it for status, progress and, once succeeded, the result.")
 
 
 class PlacedLinkSerializer(serializers.Serializer):
@@ -258,6 +282,7 @@ class PlacementSerializer(serializers.Serializer):
     branch = serializers.IntegerField(required=False, help_text="With apply_as_branch: the new campus's id.")
     basis = serializers.ChoiceField(
         choices=[("design", "design"), ("measured", "measured")],
+        required=False,  # a placement job stored before the basis was stated has none
         help_text="The existing racks' load the placement stood on.",
     )
     margin = serializers.FloatField(
