@@ -1,17 +1,21 @@
 """Measurement sync benchmark: a day of every rack at a 60 s step, rolled up and stored (docs/live.md).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin .venv/bin/python bench/bench_measurements.py [--sizes 1000,4000]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/twin .venv/bin/python bench/bench_measurements.py \
+        [--sizes 1000,4000] [--chunk-hours 24]
 
 ``--sizes`` are rack counts (a 1M-GPU campus has ~31k racks). Per size: the samples a sync reads for one day
 (1,440 per rack, what ``query_range`` answers at a 60 s step), their 5-minute rollup
 (``measurements.rollup``) and the store (``measurements_store.store``: the upsert of 288 buckets per rack,
-the daily peaks, the retention), in a throwaway database next to the one DATABASE_URL names. The Prometheus
+the daily peaks, the retention), in a throwaway database next to the one DATABASE_URL names. With
+``--chunk-hours 6`` the day is rolled up and stored in 6-hour chunks, as the Prometheus sync writes it (and
+as memory allows at 31k racks: a day of them is 45 M samples); the times are the chunks' sums. The Prometheus
 side (its query time) is not in it. Prints a table with the time per rack and the same extrapolated to 31k
 racks; asserts nothing (timings depend on the machine and its load).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -27,7 +31,7 @@ django.setup()
 
 from django.utils import timezone  # noqa: E402
 
-from bench.scratch import in_scratch_database, sizes_argument  # noqa: E402
+from bench.scratch import in_scratch_database  # noqa: E402
 from campus import measurements_store as store  # noqa: E402
 from campus.analysis import measurements as m  # noqa: E402
 from campus.models import Campus  # noqa: E402
@@ -36,26 +40,37 @@ RACKS_1M_GPUS = 31_000
 STEP_S = 60
 
 
-def run(racks: int) -> dict:
+def run(racks: int, chunk_hours: int = 24) -> dict:
     campus = Campus.objects.create(name=f"Bench measurements {racks}", grid_capacity_mw=1000.0)
     day = m.bucket_start(timezone.now() - timedelta(days=1), 86400)
-    t0 = time.perf_counter()
-    samples = [
-        m.Sample("rack", f"R{r:05d}", "power_kw", day + timedelta(seconds=s), 40.0 + (s % 300) / 100.0)
-        for r in range(racks)
-        for s in range(0, 86400, STEP_S)
-    ]
-    t1 = time.perf_counter()
-    buckets = m.rollup(samples)
-    t2 = time.perf_counter()
-    store.store(campus.pk, buckets)
-    t3 = time.perf_counter()
-    return {"racks": racks, "samples": len(samples), "make": t1 - t0, "rollup": t2 - t1, "store": t3 - t2}
+    make = roll = put = 0.0
+    count = 0
+    for start in range(0, 86400, chunk_hours * 3600):
+        t0 = time.perf_counter()
+        samples = [
+            m.Sample("rack", f"R{r:05d}", "power_kw", day + timedelta(seconds=s), 40.0 + (s % 300) / 100.0)
+            for r in range(racks)
+            for s in range(start, min(86400, start + chunk_hours * 3600), STEP_S)
+        ]
+        t1 = time.perf_counter()
+        buckets = m.rollup(samples)
+        t2 = time.perf_counter()
+        store.store(campus.pk, buckets)
+        t3 = time.perf_counter()
+        count += len(samples)
+        make, roll, put = make + t1 - t0, roll + t2 - t1, put + t3 - t2
+        del samples, buckets
+    return {"racks": racks, "samples": count, "make": make, "rollup": roll, "store": put}
 
 
 def main() -> None:
-    sizes = sizes_argument(__doc__.splitlines()[0], "1000,4000")
-    rows = in_scratch_database(run, sizes)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,4000", help="rack counts, comma-separated")
+    parser.add_argument("--chunk-hours", type=int, default=24, help="hours of the day per store (24: one)")
+    args = parser.parse_args()
+    chunk = args.chunk_hours
+    rows = in_scratch_database(lambda n: run(n, chunk), [int(x) for x in args.sizes.split(",")])
+    print(f"chunks of {chunk} h")
     print(f"{'racks':>7} {'samples':>10} {'rollup s':>9} {'store s':>8} {'ms/rack':>8} {'31k racks s':>12}")
     for r in rows:
         per_rack = (r["rollup"] + r["store"]) / r["racks"]

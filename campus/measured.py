@@ -4,6 +4,7 @@ with its racks at their measured peak for headroom on measured load (``basis=mea
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from datetime import datetime
 
@@ -163,8 +164,19 @@ def facility_calibration(state: CampusState, days: int) -> dict:
 def rack_peaks_kw(campus_id: int, snap: CampusSnapshot, days: int, mean: bool = False) -> dict[int, float]:
     """Each measured rack's peak (highest 5-minute mean in the window; ``mean``: its sample-weighted mean
     over the window), by rack id."""
-    _, _, series = window_series(campus_id, days)
     known = m.objects(snap)
+    if not mean:
+        latest = store.latest_bucket(campus_id)
+        if latest is None:
+            return {}
+        start, end = m.window(latest, days)
+        out: dict[int, float] = {}
+        for name, peak in store.peaks(campus_id, start, end, "rack").items():
+            ids = known.get(("rack", name), [])
+            if len(ids) == 1 and ids[0] is not None:
+                out[ids[0]] = peak
+        return out
+    _, _, series = window_series(campus_id, days)
     out = {}
     for (kind, name), buckets in series.items():
         ids = known.get((kind, name), [])
@@ -186,8 +198,78 @@ def calibration(state: CampusState, days: int) -> dict:
 
 def measured_basis(state: CampusState, margin: float, days: int = DEFAULT_WINDOW_DAYS) -> CampusSnapshot:
     """The campus with each measured rack at its peak × (1 + margin) (``measurements.measured_snapshot``)."""
+    return measured_state(state, margin, days).snap
+
+
+def measured_state(state: CampusState, margin: float, days: int = DEFAULT_WINDOW_DAYS) -> CampusState:
+    """``state`` with each measured rack at its peak × (1 + margin): a state of its own, so the summary, the
+    floor map and placement computed on it are kept with it like the design basis's figures. It is kept
+    with the design state under the racks' peaks themselves (measurements are not part of the campus
+    revision): new measurements that move a peak give a new state, the same peaks the one held."""
+    peaks = rack_peaks_kw(state.snap.id, state.snap, days)
+    digest = hashlib.sha256(repr(sorted(peaks.items())).encode()).hexdigest()[:16]
+
+    def build() -> CampusState:
+        return CampusState(
+            revision=state.revision,
+            as_of=state.as_of,
+            snap=m.measured_snapshot(state.snap, peaks, margin),
+            hall_geometry=state.hall_geometry,
+            rack_size=state.rack_size,
+            basis=basis_of("measured", margin, len(peaks), days),
+        )
+
+    return state.memo(("measured_state", margin, days, digest), build)
+
+
+def on_basis(state: CampusState, params: dict) -> CampusState:
+    """The state an answer reads for its ``basis`` and ``margin`` parameters: the campus's own, or the one
+    with its measured racks at their peak plus the margin (docs/live.md)."""
+    if params.get("basis") == "measured":
+        return measured_state(state, params["margin"])
+    return state
+
+
+def basis_of(kind: str, margin: float | None = None, racks: int = 0, days: int = DEFAULT_WINDOW_DAYS) -> dict:
+    """What an answer states about its load basis: ``design`` (the model's load), or ``measured`` with the
+    margin over the measured peak, the measured racks and the window."""
+    if kind == "design":
+        return {"basis": "design"}
+    return {"basis": "measured", "margin": margin, "measured_racks": racks, "window_days": days}
+
+
+def object_measured(state: CampusState, kind: str, name: str, days: int, band: float) -> dict:
+    """One object's 5-minute means and maxima over the window (``days`` ending with the latest bucket held
+    for the campus) beside its modelled figure, and its comparison (``/measured/``'s row) when measured.
+    Raises ``ValueError`` naming ``object_name`` when the campus has no such object."""
     snap = state.snap
-    return m.measured_snapshot(snap, rack_peaks_kw(snap.id, snap, days), margin)
+    ids = m.objects(snap).get((kind, name), [])
+    if len(ids) != 1:
+        why = f"no {kind} named {name!r}" if not ids else f"{len(ids)} objects of kind {kind} are so named"
+        raise ValueError(f"object_name: {why}")
+    roll = state.rollup()
+    modelled = m.modelled_kw(snap, rack_it_kw_by_id(snap), roll.device_load_kw, roll.total_input_kw)
+    figure = modelled.get((kind, ids[0]))
+    latest = store.latest_bucket(snap.id)
+    buckets = {}
+    start = end = None
+    if latest is not None:
+        start, end = m.window(latest, days)
+        buckets = store.object_series(snap.id, kind, name, start, end)
+    comparison = m.compare(kind, name, ids[0], buckets, figure, band).as_dict() if buckets else None
+    return {
+        "object_kind": kind,
+        "object_name": name,
+        "object_id": ids[0],
+        "modelled_kw": None if figure is None else round(figure, 4),
+        "window_start": start,
+        "window_end": end,
+        "band": band,
+        "comparison": comparison,
+        "times": [int(t.timestamp()) for t in buckets],
+        "mean_kw": [round(b.mean, 4) for b in buckets.values()],
+        "max_kw": [round(b.max, 4) for b in buckets.values()],
+    }
 
 
 def replayed_facility(
@@ -198,7 +280,7 @@ def replayed_facility(
     and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
     snap = state.snap
     series = {
-        metric: store.object_series(snap.id, "campus", snap.name, start, end, metric=metric)
+        metric: store.object_points(snap.id, "campus", snap.name, start, end, metric=metric)
         for metric in m.WEATHER_METRICS
     }
     if not series["dry_bulb_c"]:

@@ -10,10 +10,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, FloatField, Max, Sum
 from django.utils import timezone
 
 from campus.analysis.measurements import Bucket
+from campus.interchange import bulk
 from campus.models import MeasurementRollup
 
 FIVE = MeasurementRollup.Resolution.FIVE_MINUTES
@@ -35,17 +36,17 @@ def store(campus_id: int, buckets: Mapping[tuple[str, str, str, datetime], Bucke
     five_cutoff, _ = retention_cutoffs()
     kept = {k: b for k, b in buckets.items() if k[3] >= five_cutoff}
     rows = [
-        MeasurementRollup(
-            campus_id=campus_id,
-            object_kind=kind,
-            object_name=name,
-            metric=metric,
-            resolution=FIVE,
-            bucket_start=start,
-            mean=b.mean,
-            max=b.max,
-            samples=b.samples,
-        )
+        {
+            "campus_id": campus_id,
+            "object_kind": kind,
+            "object_name": name,
+            "metric": metric,
+            "resolution": FIVE,
+            "bucket_start": start,
+            "mean": b.mean,
+            "max": b.max,
+            "samples": b.samples,
+        }
         for (kind, name, metric, start), b in kept.items()
     ]
     with transaction.atomic():
@@ -56,14 +57,8 @@ def store(campus_id: int, buckets: Mapping[tuple[str, str, str, datetime], Bucke
     return {"buckets": len(rows), "dropped_older_than_retention": len(buckets) - len(kept), "pruned": pruned}
 
 
-def _upsert(rows: list[MeasurementRollup]) -> None:
-    for i in range(0, len(rows), 2000):
-        MeasurementRollup.objects.bulk_create(
-            rows[i : i + 2000],
-            update_conflicts=True,
-            unique_fields=_KEY,
-            update_fields=["mean", "max", "samples"],
-        )
+def _upsert(rows: list[dict]) -> None:
+    bulk.upsert_rows(MeasurementRollup, rows, _KEY, ["mean", "max", "samples"])
 
 
 def _day(t: datetime) -> datetime:
@@ -72,42 +67,43 @@ def _day(t: datetime) -> datetime:
 
 def _daily(campus_id: int, days: Iterable[tuple[str, str, str, datetime]]) -> None:
     """The daily rows of the touched (object, metric, day): ``max`` is the day's peak (its highest 5-minute
-    mean), ``mean`` the sample-weighted mean of its 5-minute means."""
+    mean), ``mean`` the sample-weighted mean of its 5-minute means. One grouped query per day: the database
+    sums the day's buckets and sends one row per series, not the day's buckets."""
     by_day: dict[datetime, set[tuple[str, str, str]]] = defaultdict(set)
     for kind, name, metric, day in days:
         by_day[day].add((kind, name, metric))
     rows = []
     for day, series in by_day.items():
-        acc: dict[tuple[str, str, str], list[float]] = {}
-        names = sorted({s[1] for s in series})
-        for i in range(0, len(names), 500):  # bounded IN lists (SQLite's variable limit)
-            for kind, name, metric, mean, samples in MeasurementRollup.objects.filter(
+        grouped = (
+            MeasurementRollup.objects.filter(
                 campus_id=campus_id,
                 resolution=FIVE,
                 bucket_start__gte=day,
                 bucket_start__lt=day + timedelta(days=1),
-                object_name__in=names[i : i + 500],
-            ).values_list("object_kind", "object_name", "metric", "mean", "samples"):
-                key = (kind, name, metric)
-                if key not in series:
-                    continue
-                a = acc.setdefault(key, [0.0, 0, 0.0])
-                a[0] += mean * samples
-                a[1] += samples
-                a[2] = max(a[2], mean)
-        rows += [
-            MeasurementRollup(
-                campus_id=campus_id,
-                object_kind=k[0],
-                object_name=k[1],
-                metric=k[2],
-                resolution=DAY,
-                bucket_start=day,
-                mean=total / count,
-                max=peak,
-                samples=count,
             )
-            for k, (total, count, peak) in acc.items()
+            .order_by()
+            .values("object_kind", "object_name", "metric")
+            .annotate(
+                total=Sum(F("mean") * F("samples"), output_field=FloatField()),
+                count=Sum("samples"),
+                peak=Max("mean"),
+            )
+            .values_list("object_kind", "object_name", "metric", "total", "count", "peak")
+        )
+        rows += [
+            {
+                "campus_id": campus_id,
+                "object_kind": kind,
+                "object_name": name,
+                "metric": metric,
+                "resolution": DAY,
+                "bucket_start": day,
+                "mean": total / count,
+                "max": peak,
+                "samples": count,
+            }
+            for kind, name, metric, total, count, peak in grouped
+            if (kind, name, metric) in series
         ]
     _upsert(rows)
 
@@ -126,6 +122,52 @@ def latest_bucket(campus_id: int) -> datetime | None:
     )["t"]
 
 
+def peaks(
+    campus_id: int, start: datetime, end: datetime, object_kind: str, metric: str = "power_kw"
+) -> dict[str, float]:
+    """Each object of ``object_kind``'s highest 5-minute mean in ``[start, end)``, by name: one grouped
+    query, so a campus of 31k racks sends 31k rows, not its month of buckets."""
+    return dict(
+        MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            metric=metric,
+            object_kind=object_kind,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by()
+        .values("object_name")
+        .annotate(peak=Max("mean"))
+        .values_list("object_name", "peak")
+    )
+
+
+def object_series(
+    campus_id: int,
+    object_kind: str,
+    object_name: str,
+    start: datetime,
+    end: datetime,
+    metric: str = "power_kw",
+) -> dict[datetime, Bucket]:
+    """One object's 5-minute buckets of ``[start, end)``, in time order."""
+    return {
+        t: Bucket(mean, top, samples)
+        for t, mean, top, samples in MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            metric=metric,
+            object_kind=object_kind,
+            object_name=object_name,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by("bucket_start")
+        .values_list("bucket_start", "mean", "max", "samples")
+    }
+
+
 def series(
     campus_id: int, start: datetime, end: datetime, metric: str = "power_kw"
 ) -> dict[tuple[str, str], dict[datetime, Bucket]]:
@@ -138,7 +180,7 @@ def series(
     return out
 
 
-def object_series(
+def object_points(
     campus_id: int,
     object_kind: str,
     object_name: str,
@@ -146,20 +188,11 @@ def object_series(
     end: datetime,
     metric: str = "power_kw",
 ) -> list[tuple[datetime, float, int]]:
-    """One object's 5-minute (start, mean, samples) of ``[start, end)``, in time order."""
-    return list(
-        MeasurementRollup.objects.filter(
-            campus_id=campus_id,
-            object_kind=object_kind,
-            object_name=object_name,
-            metric=metric,
-            resolution=FIVE,
-            bucket_start__gte=start,
-            bucket_start__lt=end,
-        )
-        .order_by("bucket_start")
-        .values_list("bucket_start", "mean", "samples")
-    )
+    """One object's 5-minute (start, mean, samples) of ``[start, end)``, in time order (what a replay reads)."""
+    return [
+        (t, b.mean, b.samples)
+        for t, b in object_series(campus_id, object_kind, object_name, start, end, metric).items()
+    ]
 
 
 def all_series(

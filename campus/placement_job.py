@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from campus import measured
 from campus import state as states
 from campus.analysis.placement import PlacementRequest, RowGeo, place
 from campus.analysis.placement.proposal import propose
+from campus.measured import DEFAULT_MARGIN
 from campus.models import Campus, NodeModel, Row
 from twin.api.renderers import dumps
 
@@ -53,6 +55,7 @@ def placement(
     result = place(state.snap, req, state.rack_size, rows)
     if always_propose or not result["feasible"]:
         result["proposal"] = propose(state.snap, req, state.rack_size, rows, progress)
+    result.update(state.basis)  # the existing racks' load it stood on (docs/live.md)
     return result
 
 
@@ -65,6 +68,8 @@ def job_params(campus_id: int, data: dict) -> dict:
         "nodes_per_rack": data.get("nodes_per_rack"),
         "hall": data.get("hall"),
         "propose": bool(data.get("propose")),
+        "basis": data.get("basis", "design"),
+        "margin": data.get("margin", DEFAULT_MARGIN),
     }
 
 
@@ -86,6 +91,9 @@ def run(params: dict, report: Callable[[float, str], None]) -> dict:
             "hall", f"Hall {hall} is not in service today; placement reads the campus as in service today."
         )
     req = PlacementRequest(params["node_model"], params["racks"], params.get("nodes_per_rack"), hall)
+    state = measured.on_basis(
+        state, {"basis": params.get("basis"), "margin": params.get("margin", DEFAULT_MARGIN)}
+    )
     report(0.05, "placing")
     try:
         result = placement(

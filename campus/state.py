@@ -84,6 +84,9 @@ class CampusState:
     snap: CampusSnapshot
     hall_geometry: dict[int, dict]  # hall id -> x_m, y_m (position in its building)
     rack_size: dict[int, tuple[float, float]]  # rack id -> (width_m, depth_m)
+    # the load basis the figures stand on, stated in every body computed here (docs/live.md): the model's
+    # load, or the racks at their measured peak plus a margin (``campus.measured.measured_state``)
+    basis: dict = field(default_factory=lambda: {"basis": "design"})
     results: OrderedDict = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -447,20 +450,26 @@ def warm(campus: models.Campus, report: Callable[[str], None] | None = None) -> 
 
 def campus_summary(state: CampusState, **params) -> dict:
     key = ("summary", tuple(sorted(params.items())))
-    return state.memo(key, lambda: summary.campus_summary(state.snap, **params))
+    return state.memo(key, lambda: {**summary.campus_summary(state.snap, **params), **state.basis})
 
 
 def floor_map(state: CampusState, hall_id: int | None) -> dict:
     if hall_id is not None:
         return state.memo(
             ("floor_map", hall_id),
-            lambda: floor_map_mod.hall_floor_map(
-                state.snap, hall_id, state.hall_geometry, state.rack_size, state.rollup()
-            ),
+            lambda: {
+                **floor_map_mod.hall_floor_map(
+                    state.snap, hall_id, state.hall_geometry, state.rack_size, state.rollup()
+                ),
+                **state.basis,
+            },
         )
     return state.memo(
         ("floor_map", None),
-        lambda: floor_map_mod.campus_floor_map(
-            state.snap, state.hall_geometry, state.rack_size, state.rollup()
-        ),
+        lambda: {
+            **floor_map_mod.campus_floor_map(
+                state.snap, state.hall_geometry, state.rack_size, state.rollup()
+            ),
+            **state.basis,
+        },
     )

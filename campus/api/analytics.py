@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from campus import measured, models
-from campus.analysis import facility, power, summary
+from campus import models
+from campus.analysis import facility, summary
 from campus.analysis import impact as impact_mod
 from campus.analysis import power_chain as power_chain_mod
 from campus.analysis import redundancy as redundancy_mod
@@ -64,9 +64,11 @@ def redundancy_declared(state: CampusState) -> list[dict]:
 
 
 def stranded(state: CampusState, include_racks: bool) -> dict:
+    """Stranded capacity on the state's load basis (``state.basis``: design, or ``measured.measured_state``)."""
+
     def compute():
         result = stranded_mod.stranded_capacity(state.snap)
-        body = result.as_dict()
+        body = {**state.basis, **result.as_dict()}
         if include_racks:
             body["racks"] = [row.as_dict() for row in result.racks.values()]
         return body
@@ -74,32 +76,13 @@ def stranded(state: CampusState, include_racks: bool) -> dict:
     return state.memo(("stranded", include_racks), compute)
 
 
-def stranded_measured(state: CampusState, include_racks: bool, margin: float) -> dict:
-    """``stranded`` on measured peak (``measured.measured_basis``); not kept: measurements are not part of
-    the campus revision."""
-    result = stranded_mod.stranded_capacity(measured.measured_basis(state, margin))
-    body = {"basis": "measured", "margin": margin, **result.as_dict()}
-    if include_racks:
-        body["racks"] = [row.as_dict() for row in result.racks.values()]
-    return body
-
-
-def power_chain_measured(state: CampusState, rack_id: int, margin: float) -> dict:
-    if not any(r.id == rack_id for r in state.snap.racks):
-        raise ValueError(f"rack: no rack {rack_id} in this campus")
-    snap = measured.measured_basis(state, margin)
-    return {
-        "basis": "measured",
-        "margin": margin,
-        **power_chain_mod.power_chain(snap, rack_id, power.rollup(snap)),
-    }
-
-
 def power_chain(state: CampusState, rack_id: int) -> dict:
+    """The rack's power chain on the state's load basis (``state.basis``)."""
     if not any(r.id == rack_id for r in state.snap.racks):
         raise ValueError(f"rack: no rack {rack_id} in this campus")
     return state.memo(
-        ("power_chain", rack_id), lambda: power_chain_mod.power_chain(state.snap, rack_id, state.rollup())
+        ("power_chain", rack_id),
+        lambda: {**state.basis, **power_chain_mod.power_chain(state.snap, rack_id, state.rollup())},
     )
 
 

@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from campus import measured
 from campus import state as states
 from campus.api import analytics
 from campus.api.serializers_ import analytics as a
@@ -106,10 +107,8 @@ class AnalyticsActionsMixin:
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None, url_path="power-chain")
     def power_chain(self, request, pk=None):
         params = validated_query(a.PowerChainQuerySerializer, request)
-        state = self._state(params)
+        state = measured.on_basis(self._state(params), params)
         try:
-            if params["basis"] == "measured":
-                return Response(analytics.power_chain_measured(state, params["rack"], params["margin"]))
             return Response(analytics.power_chain(state, params["rack"]))
         except ValueError as exc:
             raise field_error(exc) from None
@@ -235,11 +234,8 @@ class AnalyticsActionsMixin:
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def stranded(self, request, pk=None):
         params = validated_query(a.StrandedQuerySerializer, request)
-        if params["basis"] == "measured":
-            return Response(
-                analytics.stranded_measured(self._state(params), params["racks"], params["margin"])
-            )
-        return Response(analytics.stranded(self._state(params), params["racks"]))
+        state = measured.on_basis(self._state(params), params)
+        return Response(analytics.stranded(state, params["racks"]))
 
     @extend_schema(
         summary="The facility hour by hour: PUE, facility power, water and cooling margin over a year",

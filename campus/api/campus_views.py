@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus import models
+from campus import measured, models
 from campus import state as states
 from campus.analysis import phases
 from campus.api import analytics, filtersets
@@ -125,7 +125,8 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, AnalyticsActionsM
         }
         if (shared := self._default_body(request, "summary")) is not None:
             return shared
-        state = self._state({"as_of": params.pop("as_of", None)})
+        basis = {"basis": params.pop("basis"), "margin": params.pop("margin")}
+        state = measured.on_basis(self._state({"as_of": params.pop("as_of", None)}), basis)
         try:
             return cached_json(
                 state,
@@ -254,7 +255,7 @@ class CampusViewSet(BranchActionsMixin, PlacementActionsMixin, AnalyticsActionsM
         params = validated_query(a.FloorMapQuerySerializer, request)
         if (shared := self._default_body(request, "floor-map")) is not None:
             return shared
-        state = self._state(params)
+        state = measured.on_basis(self._state(params), params)
         try:
             hall = params.get("hall")
             return cached_json(state, ("floor_map", hall), lambda: states.floor_map(state, hall))

@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from campus import jobs
+from campus import jobs, measured
 from campus import state as states
 from campus.analysis.placement import PlacementRequest
 from campus.api.redundancy_warnings import STRICT_PARAMETER, run_with_guard, with_warnings
@@ -109,7 +109,8 @@ class PlacementActionsMixin:
         "redundancy like every write: `warnings` when the branch falls below it (`?strict=true`: a 409 and no "
         'branch; docs/api.md, "Redundancy warnings"). With `async` the placement runs as a background job '
         "(202, the job's `url`; its `result` is this answer, its `progress` the proposal's): a proposal on a "
-        "100k-GPU campus takes tens of seconds. Planner role.",
+        "100k-GPU campus takes tens of seconds. `basis=measured` places against the existing racks at their "
+        "measured peak plus `margin` (docs/live.md); the answer states its `basis`. Planner role.",
         parameters=[STRICT_PARAMETER],
         request=p.PlacementRequestSerializer,
         responses={
@@ -154,6 +155,7 @@ class PlacementActionsMixin:
                 {"job": job.pk, "url": url}, status=status.HTTP_202_ACCEPTED, headers={"Location": url}
             )
         req = PlacementRequest(data["node_model"].slug, data["racks"], data.get("nodes_per_rack"), hall_id)
+        state = measured.on_basis(state, data)
         try:
             result = placement(state, campus.pk, req, data["propose"])
         except ValueError as exc:

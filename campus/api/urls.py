@@ -7,6 +7,7 @@ from campus.api import (
     device_views,
     inventory_views,
     job_views,
+    measured_series_views,
     measured_views,
     replay_views,
     site_climate_views,
@@ -65,6 +66,7 @@ urlpatterns = [
     *measured_views.urlpatterns,
     *replay_views.urlpatterns,
     *calibration_views.urlpatterns,
+    *measured_series_views.urlpatterns,
     *bom_views.urlpatterns,
     *router.urls,
 ]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
-from django.db import connections, models, router
+from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from campus.models import (
@@ -192,3 +192,52 @@ def analyze_inventory() -> None:
     tables = [model._meta.db_table for model in campus_models]
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(table) for table in tables))
+
+
+def upsert_rows(
+    model, rows: list[dict[str, Any]], unique_fields: list[str], update_fields: list[str], batch: int = 2000
+) -> None:
+    """Insert rows (dicts of column attnames, the same keys in every row, no primary key), replacing the
+    ``update_fields`` of a row that already holds the same ``unique_fields`` (which a unique constraint
+    covers; no two rows given share them).
+
+    On PostgreSQL: one COPY into a temporary table and one ``INSERT ... SELECT ... ON CONFLICT DO UPDATE``
+    from it, rather than a multi-row INSERT per ``batch`` rows through the ORM (docs/performance.md,
+    "Measurements"). Elsewhere: ``bulk_create`` with ``update_conflicts``."""
+    if not rows:
+        return
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor != "postgresql":
+        objs = [model(**row) for row in rows]
+        for i in range(0, len(objs), batch):
+            model.objects.bulk_create(
+                objs[i : i + batch],
+                update_conflicts=True,
+                unique_fields=unique_fields,
+                update_fields=update_fields,
+            )
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    attnames = list(rows[0])
+    column_of = {f.attname: f.column for f in model._meta.concrete_fields}
+    columns = [column_of[name] for name in attnames]
+    listed = ", ".join(quote(c) for c in columns)
+    conflict = ", ".join(quote(model._meta.get_field(f).column) for f in unique_fields)
+    updates = ", ".join(
+        f"{quote(model._meta.get_field(f).column)} = EXCLUDED.{quote(model._meta.get_field(f).column)}"
+        for f in update_fields
+    )
+    staging = quote(f"staging_{model._meta.db_table}")
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {staging} ON COMMIT DROP AS SELECT {listed} FROM {table} WITH NO DATA"
+        )
+        with cursor.cursor.copy(f"COPY {staging} ({listed}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row([row[name] for name in attnames])
+        cursor.execute(
+            f"INSERT INTO {table} ({listed}) SELECT {listed} FROM {staging} "
+            f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}"
+        )
+        cursor.execute(f"DROP TABLE {staging}")

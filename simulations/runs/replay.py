@@ -42,7 +42,7 @@ def resolve(kind: str, params: dict | None, campus_id: int, campus_name: str) ->
             raise _error("object_name", f"no building named {name!r} in the campus")
     if (ls.end - ls.start).total_seconds() / BUCKET_S > MAX_REPLAY_VALUES:
         raise _error("end", f"at most {MAX_REPLAY_VALUES:,} 5-minute means (about a year) in one window")
-    points = store.object_series(campus_id, ls.object_kind, name, ls.start, ls.end)
+    points = store.object_points(campus_id, ls.object_kind, name, ls.start, ls.end)
     if not points:
         raise _error(
             "start",

@@ -7,6 +7,7 @@ from campus.analysis.impact import KINDS
 from campus.analysis.job_reliability import JOB_SETS
 from campus.analysis.weather import CLIMATES
 from campus.api.serializers_.redundancy_levels import RedundancyLevelSerializer
+from campus.measured import DEFAULT_MARGIN
 from campus.state import SUMMARY_DEFAULTS
 from twin.api.serializers.base import DayField, StrictQueryMixin
 
@@ -41,7 +42,26 @@ def tco_discount_field() -> serializers.FloatField:
     )
 
 
-class SummaryQuerySerializer(StrictQueryMixin, AsOfQuery):
+class BasisQuery(serializers.Serializer):
+    """Headroom on design load or on measured peak (docs/live.md, "Headroom on measured peak")."""
+
+    basis = serializers.ChoiceField(
+        choices=[("design", "design"), ("measured", "measured")],
+        required=False,
+        default="design",
+        help_text="`design`: the racks' modelled load; `measured`: each measured rack at its measured peak "
+        "(highest 5-minute mean of the last 30 days held) plus `margin`, the others at their modelled load.",
+    )
+    margin = serializers.FloatField(
+        required=False,
+        default=DEFAULT_MARGIN,
+        min_value=0.0,
+        max_value=2.0,
+        help_text=f"With basis=measured: the fraction added to each measured peak (default {DEFAULT_MARGIN}).",
+    )
+
+
+class SummaryQuerySerializer(StrictQueryMixin, BasisQuery, AsOfQuery):
     pue = serializers.FloatField(
         required=False,
         min_value=1.0,
@@ -165,31 +185,12 @@ class ImpactQuerySerializer(StrictQueryMixin, AsOfQuery):
         return attrs
 
 
-class FloorMapQuerySerializer(StrictQueryMixin, AsOfQuery):
+class FloorMapQuerySerializer(StrictQueryMixin, BasisQuery, AsOfQuery):
     hall = serializers.IntegerField(
         required=False,
         min_value=1,
         max_value=2**63 - 1,
         help_text="One hall in detail; without it, the whole campus in compact form.",
-    )
-
-
-class BasisQuery(serializers.Serializer):
-    """Headroom on design load or on measured peak (docs/live.md, "Headroom on measured peak")."""
-
-    basis = serializers.ChoiceField(
-        choices=[("design", "design"), ("measured", "measured")],
-        required=False,
-        default="design",
-        help_text="`design`: the racks' modelled load; `measured`: each measured rack at its measured peak "
-        "(highest 5-minute mean of the last 30 days held) plus `margin`, the others at their modelled load.",
-    )
-    margin = serializers.FloatField(
-        required=False,
-        default=0.10,
-        min_value=0.0,
-        max_value=2.0,
-        help_text="With basis=measured: the fraction added to each measured peak (default 0.10).",
     )
 
 

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from campus.analysis.placement import CONSTRAINTS, MAX_RACKS
 from campus.api.serializers_.branches import TextOnlyField, new_campus_name
+from campus.measured import DEFAULT_MARGIN
 from campus.models import NodeModel
 from twin.api.serializers.base import StrictFieldsMixin
 
@@ -36,6 +37,22 @@ class PlacementRequestSerializer(StrictFieldsMixin, serializers.Serializer):
         default=False,
         help_text="Answer with an expansion `proposal` even when the racks fit (it always comes when nothing "
         "fits).",
+    )
+
+    basis = serializers.ChoiceField(
+        choices=[("design", "design"), ("measured", "measured")],
+        required=False,
+        default="design",
+        help_text="The existing racks' load: `design` (the model's) or `measured` (each measured rack at its "
+        "measured peak, the highest 5-minute mean of the last 30 days held, plus `margin`; the others at "
+        "their modelled load; docs/live.md).",
+    )
+    margin = serializers.FloatField(
+        required=False,
+        default=DEFAULT_MARGIN,
+        min_value=0.0,
+        max_value=2.0,
+        help_text=f"With basis=measured: the fraction added to each measured peak (default {DEFAULT_MARGIN}).",
     )
 
     def get_fields(self):
@@ -263,3 +280,17 @@ class PlacementSerializer(serializers.Serializer):
         help_text="The cheapest additions that make the request fit (when nothing fits, or with `propose`).",
     )
     branch = serializers.IntegerField(required=False, help_text="With apply_as_branch: the new campus's id.")
+    basis = serializers.ChoiceField(
+        choices=[("design", "design"), ("measured", "measured")],
+        required=False,  # a placement job stored before the basis was stated has none
+        help_text="The existing racks' load the placement stood on.",
+    )
+    margin = serializers.FloatField(
+        required=False, help_text="With basis=measured: the margin over the peak."
+    )
+    measured_racks = serializers.IntegerField(
+        required=False, help_text="With basis=measured: the racks set to their measured peak."
+    )
+    window_days = serializers.IntegerField(
+        required=False, help_text="With basis=measured: the peak's window."
+    )

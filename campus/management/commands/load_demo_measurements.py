@@ -55,11 +55,12 @@ class Command(BaseCommand):
             {"kind": "rack", "name": names[rid], "nominal_kw": kw}
             for rid, kw in rack_it_kw_by_id(snap).items()
         ]
-        devices = [d for d in snap.power_devices if d.kind == "pdu" and roll.device_load_kw.get(d.id, 0) > 0]
+        loaded = [d for d in snap.power_devices if roll.device_load_kw.get(d.id, 0) > 0]
+        devices = [d for kind in ("pdu", "ups") for d in loaded if d.kind == kind]  # the PDUs first
         objects += [
             {"kind": d.kind, "name": d.name, "nominal_kw": roll.device_load_kw[d.id]} for d in devices
         ]
-        offsets = {f"pdu:{devices[0].name}": OFFSET} if devices else {}
+        offsets = {f"pdu:{devices[0].name}": OFFSET} if devices and devices[0].kind == "pdu" else {}
         day_start = m.bucket_start(timezone.now()) - timedelta(days=1)
         hours = [hour_of_year(day_start + timedelta(hours=h)) for h in range(24)]
         objects += cooling_objects(snap, hours)

@@ -64,6 +64,19 @@ function categorical(entries) {
   };
 }
 
+// Measured against modelled (docs/live.md): blue under the model, green within the band, orange and red over it.
+const DEVIATION = binned([-25, -10, 10, 25], ["#1d4ed8", "#7aa7f0", "#1f9d55", "#f08a1c", "#b42318"], "%");
+DEVIATION.bins = DEVIATION.bins.map((b, i) => ({
+  ...b,
+  label: [
+    "under the model by more than 25 %",
+    "under by 10–25 %",
+    "within ±10 % (no alarm)",
+    "over by 10–25 %",
+    "over the model by more than 25 %",
+  ][i],
+}));
+
 /**
  * What the floor map can colour racks by: title, unit, the value read from a rack, its scale and its tooltip line.
  * @type {Record<string, {title: string, unit: string, value: (r: RackFigures) => any, scale: Scale,
@@ -76,6 +89,28 @@ export const METRICS = {
     value: (r) => r.load_kw,
     scale: binned([10, 20, 40, 60, 80, 100, 130], SEQUENTIAL, "kW"),
     describe: (r) => `${fmt1(r.load_kw)} kW of ${fmt1(r.design_kw)} kW design`,
+  },
+  measured_kw: {
+    title: "Measured peak",
+    unit: "kW",
+    // the highest 5-minute mean of the window (GET /measured/), on the load scale so the two maps compare
+    value: (r) => r.measured_peak_kw,
+    scale: binned([10, 20, 40, 60, 80, 100, 130], SEQUENTIAL, "kW"),
+    describe: (r) =>
+      r.measured_peak_kw == null
+        ? "not measured"
+        : `${fmt1(r.measured_peak_kw)} kW measured peak · ${fmt1(r.modelled_kw)} kW modelled`,
+  },
+  deviation: {
+    title: "Measured against modelled",
+    unit: "%",
+    value: (r) => (r.deviation == null ? null : r.deviation * 100),
+    scale: DEVIATION,
+    describe: (r) =>
+      r.deviation == null
+        ? "not measured"
+        : `${r.deviation > 0 ? "+" : ""}${fmt1(r.deviation * 100)} % (peak ${fmt1(r.measured_peak_kw)} kW, ` +
+          `modelled ${fmt1(r.modelled_kw)} kW)${r.alarm ? `: alarm, ${r.alarm} the model` : ""}`,
   },
   feed_pct: {
     title: "% of feed rating",

@@ -5,6 +5,7 @@
 import { api } from "../../lib/api.js";
 import { el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { measuredCard } from "../../lib/measured.js";
 
 /** @param {string} term @param {any} value @param {string} [testid] */
 const item = (term, value, testid) => [el("dt", {}, term), el("dd", { "data-testid": testid }, value)];
@@ -185,6 +186,7 @@ export async function devicePage(root, campusId, id) {
         "div",
         { class: "grid" },
         figures(d),
+        measuredCard(campusId, d.kind, d.name),
         serves(d, campusId),
         el(
           "section",

@@ -5,6 +5,7 @@
 import { api } from "../../lib/api.js";
 import { el, errorBox, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
+import { measuredCard } from "../../lib/measured.js";
 import { layoutRack } from "../../lib/rackunits.js";
 import { history } from "./device.js";
 
@@ -262,6 +263,7 @@ export async function rackPage(root, campusId, id) {
       items.some((i) => i.kind === "server" && i.position_u == null)
         ? el("p", { class: "muted" }, "Servers without a recorded position are stacked from U1 upward in name order.")
         : null,
+      measuredCard(campusId, "rack", rack.name),
       history(changes.results ?? []),
     );
   } catch (error) {

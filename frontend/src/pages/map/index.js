@@ -8,6 +8,7 @@ import { enableExports } from "../../lib/export.js";
 import { FloorMap } from "../../lib/floormap.js";
 import { METRICS } from "../../lib/colors.js";
 import { loadDevices, loadWorstFailures, wireImpact } from "./impact.js";
+import { loadMeasured } from "./legend.js";
 import { buildPicker, go, load, wireNavigation } from "./navigation.js";
 import { exposeForTests } from "./probe.js";
 import { enterHallAt, openRack, showPaths, showTooltip, wireRackControls } from "./racks.js";
@@ -27,6 +28,8 @@ const page = {
   byId: new Map(), // rack id -> index in scene.racks
   impact: null, // {kindOf: Map(rack id -> impact key), data, counts}
   replayValues: null, // Map(rack id -> °C) at the replay slider's time
+  measured: null, // GET /measured/: each measured object's peak against its model (docs/live.md)
+  measuredByRack: null, // Map(rack id -> its /measured/ row)
   ready: false,
   campusCache: null, // the whole campus's floor map, fetched once
   deviceLists: null, // {devices, units, plants, feeds} for the impact picker
@@ -82,6 +85,7 @@ loadDevices(page).catch((error) => {
 });
 // After the map: a replay named in the URL zooms to its racks, which needs them placed.
 loaded.then(() => loadWorstFailures(page));
+loaded.then(() => loadMeasured(page));
 loaded.then(() => wirePlacement(page));
 loaded
   .then(() => replay.init(page.runId))

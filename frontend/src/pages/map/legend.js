@@ -1,9 +1,11 @@
 // @ts-check
 // Colours and legend: racks coloured by the chosen metric (or by what a failure does to them in impact mode), with
 // a legend counting the racks of each colour.
+import { api } from "../../lib/api.js";
 import { $, clear, el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT, METRICS, NO_DATA } from "../../lib/colors.js";
+import { deviationText } from "../../lib/measured.js";
 
 export function recolor(page) {
   if (!page.scene) return;
@@ -18,12 +20,15 @@ export function recolor(page) {
     return;
   }
   const metric = METRICS[page.metric];
+  const live = MEASURED.has(page.metric);
+  if (live) annotate(page);
   if (page.metric === "temperature") {
     const values = page.replayValues;
     for (const r of page.scene.racks) r.temperature_c = values ? (values.get(r.id) ?? null) : null;
   }
   page.map.setColors((r) => metric.scale.color(metric.value(r)));
-  page.map.setHighlight([]);
+  // on a measured colouring the racks with an alarm are outlined
+  page.map.setHighlight(live ? page.scene.racks.flatMap((r, i) => (r.alarm ? [i] : [])) : []);
   const counts = new Map();
   for (const c of page.map.colors) counts.set(c, (counts.get(c) ?? 0) + 1);
   const bins = metric.scale.bins.map((b) => ({ ...b, count: counts.get(b.color) ?? 0 }));
@@ -32,6 +37,7 @@ export function recolor(page) {
     bins.push({ color: NO_DATA, label, count: counts.get(NO_DATA) });
   }
   renderLegend(metric.title + (metric.unit ? ` (${metric.unit})` : ""), bins);
+  if (live) measuredNote(page);
   if (page.metric === "temperature" && !page.replayValues) {
     $("legend").append(
       el("p", { class: "muted small" }, "Temperatures come from a run: pick one under “Replay a run”."),
@@ -63,5 +69,79 @@ function renderLegend(title, bins) {
         ),
       ),
     ),
+  );
+}
+
+const MEASURED = new Set(["measured_kw", "deviation"]);
+const DEVICES_SHOWN = 8; // power devices with an alarm listed under the legend, furthest from the model first
+
+/** Read GET /measured/ once (racks by id, the rest by kind and name) and recolour when a measured metric is shown. */
+export async function loadMeasured(page) {
+  let answer;
+  try {
+    answer = await api.get(`/api/campuses/${page.campusId}/measured/`);
+  } catch (error) {
+    answer = { objects: [], count: 0, band: 0.1, error: String(error?.message ?? error) };
+  }
+  page.measured = answer;
+  page.measuredByRack = new Map(
+    answer.objects.filter((o) => o.object_kind === "rack" && o.object_id != null).map((o) => [o.object_id, o]),
+  );
+  if (MEASURED.has(page.metric)) recolor(page);
+}
+
+/** Each rack of the scene with its measured peak, modelled figure, deviation and alarm (null: not measured). */
+function annotate(page) {
+  const byRack = page.measuredByRack ?? new Map();
+  for (const r of page.scene.racks) {
+    const o = byRack.get(r.id);
+    r.measured_peak_kw = o?.measured_peak_kw ?? null;
+    r.modelled_kw = o?.modelled_kw ?? null;
+    r.deviation = o?.deviation ?? null;
+    r.alarm = o?.alarm ?? null;
+  }
+}
+
+/** Under the measured legend: the racks with an alarm (outlined) and the power devices with one, by name. */
+function measuredNote(page) {
+  const legend = $("legend");
+  if (!page.measured) {
+    legend.append(el("p", { class: "muted small" }, "Loading the measurements…"));
+    return;
+  }
+  const racks = page.scene.racks.filter((r) => r.alarm);
+  const over = racks.filter((r) => r.alarm === "over").length;
+  const devices = page.measured.objects
+    .filter((o) => o.alarm && !["rack", "campus", "building", "hall"].includes(o.object_kind))
+    .sort((a, b) => Math.abs(b.deviation) - Math.abs(a.deviation));
+  const shown = devices.slice(0, DEVICES_SHOWN);
+  const base = `/campuses/${page.campusId}/inventory/power-devices`;
+  legend.append(
+    el(
+      "p",
+      { class: "small", "data-testid": "measured-alarms", "data-racks": racks.length, "data-devices": devices.length },
+      page.measured.count
+        ? `Alarms (peak beyond ±${f.pct(page.measured.band)} of the model), outlined: ${f.num(racks.length)} ` +
+            `racks here (${f.num(over)} over, ${f.num(racks.length - over)} under). Peak: the highest 5-minute ` +
+            "mean of the last 30 days held."
+        : "No measurements yet: every rack shows as no data.",
+    ),
+    devices.length
+      ? el(
+          "ul",
+          { class: "legend-list small", "data-testid": "measured-device-alarms" },
+          shown.map((o) =>
+            el(
+              "li",
+              {},
+              el("a", { href: `${base}/${o.object_id}/` }, o.object_name),
+              ` (${o.object_kind}): ${o.alarm} the model, ${deviationText(o.deviation)}`,
+            ),
+          ),
+          devices.length > shown.length
+            ? el("li", { class: "muted" }, `and ${f.num(devices.length - shown.length)} more`)
+            : null,
+        )
+      : null,
   );
 }

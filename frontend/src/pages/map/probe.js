@@ -6,6 +6,10 @@ import { openRack, showPaths } from "./racks.js";
 
 export function exposeForTests(page) {
   window.floorMap = {
+    /** How many objects GET /measured/ answered (null until it has). */
+    get measured() {
+      return page.measured ? page.measured.count : null;
+    },
     get racks() {
       const racks = page.scene?.racks ?? [];
       return racks.map((r, i) => {

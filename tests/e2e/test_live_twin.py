@@ -1,0 +1,180 @@
+"""The live twin on the dashboard (docs/dashboard.md, "Measured against modelled"), on the demo campus with its
+day of emulated measurements (``load_demo_measurements``, as ``make run`` loads them): the overview's side-by-side
+figures and basis toggle agree with the summary API on each basis; the floor map's measured-load and deviation
+colourings give each rack the colour of its API figure's bin and outline the racks with an alarm; the rack, PDU
+and UPS pages show the measured peak beside the modelled figure with a trend chart. Every page passes axe-core's
+WCAG AA checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
+
+AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+"""
+
+# frontend/src/lib/colors.js: the load scale and the deviation scale, bin edges and colours
+LOAD_EDGES, LOAD_COLORS = (
+    [10, 20, 40, 60, 80, 100, 130],
+    ["#2f6fde", "#1aa5c7", "#17a77a", "#7cbd2f", "#e3b50f", "#f08a1c", "#e0452b", "#9b1c1c"],
+)
+DEVIATION_EDGES, DEVIATION_COLORS = (
+    [-25, -10, 10, 25],
+    ["#1d4ed8", "#7aa7f0", "#1f9d55", "#f08a1c", "#b42318"],
+)
+NO_DATA = "#c3cad5"
+
+
+def binned(value, edges, colors):
+    if value is None:
+        return NO_DATA
+    return colors[sum(1 for e in edges if value >= e)]
+
+
+@pytest.fixture(scope="module")
+def measured_demo(demo, django_db_blocker):
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    with django_db_blocker.unblock(), override_settings(TWIN_PROMETHEUS_URL=""):
+        call_command("load_demo_measurements")
+    return demo
+
+
+def api(page, path: str):
+    response = page.request.get(path)
+    assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
+    return response.json()
+
+
+def value(page, testid: str) -> float:
+    return float(page.get_attribute(f"[data-testid={testid}]", "data-value"))
+
+
+def axe_clean(page) -> None:
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
+
+
+def test_the_overview_sets_measured_beside_modelled_and_switches_basis(planner_page, measured_demo):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    design = api(page, f"/api/campuses/{campus}/summary/")
+    onpeak = api(page, f"/api/campuses/{campus}/summary/?basis=measured")
+    measured = api(page, f"/api/campuses/{campus}/measured/")
+    assert (design["basis"], onpeak["basis"]) == ("design", "measured") and onpeak["measured_racks"] > 0
+    page.goto(f"/campuses/{campus}/")
+    page.wait_for_selector("#overview[data-ready=true]")
+    page.wait_for_selector("[data-testid=live-side-by-side]")
+    for key, read in (
+        ("it", lambda s: s["power"]["it_mw"]),
+        ("headroom", lambda s: s["power"]["headroom_after_failover_mw"]),
+    ):
+        assert value(page, f"live-{key}-design") == pytest.approx(read(design))
+        assert value(page, f"live-{key}-measured") == pytest.approx(read(onpeak))
+    # the demo's racks draw ~80 % of their full-TDP model: less IT and more headroom on measured peak
+    assert onpeak["power"]["it_mw"] < design["power"]["it_mw"]
+    assert onpeak["power"]["headroom_after_failover_mw"] > design["power"]["headroom_after_failover_mw"]
+    alarms = page.locator("[data-testid=live-alarms]")
+    over = sum(1 for o in measured["objects"] if o["alarm"] == "over")
+    assert int(alarms.get_attribute("data-over")) == over >= 1
+    assert value(page, "fig-it-mw") == pytest.approx(design["power"]["it_mw"])
+    screenshot(page, "live-overview-design", full_page=True)
+
+    page.check("[data-testid=basis-measured]")
+    page.wait_for_selector("[data-testid=basis-note][data-basis=measured]")
+    page.wait_for_selector("#overview[data-ready=true]")
+    assert "basis=measured" in page.url
+    assert value(page, "fig-it-mw") == pytest.approx(onpeak["power"]["it_mw"])
+    assert value(page, "fig-failover-headroom") == pytest.approx(
+        onpeak["power"]["headroom_after_failover_mw"]
+    )
+    screenshot(page, "live-overview-measured", full_page=True)
+    axe_clean(page)
+    page.reload()  # the basis stays in the URL
+    page.wait_for_selector("[data-testid=basis-note][data-basis=measured]")
+    watch.check()
+
+
+def test_the_floor_map_colours_racks_by_measured_load_and_deviation_and_outlines_alarms(
+    planner_page, measured_demo
+):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    rows = {
+        o["object_id"]: o
+        for o in api(page, f"/api/campuses/{campus}/measured/")["objects"]
+        if o["object_kind"] == "rack"
+    }
+    devices = [
+        o
+        for o in api(page, f"/api/campuses/{campus}/measured/")["objects"]
+        if o["alarm"] and o["object_kind"] not in ("rack", "campus", "building", "hall")
+    ]
+    page.goto(f"/campuses/{campus}/map/?metric=deviation")
+    page.wait_for_function("window.floorMap && floorMap.ready === true && floorMap.measured !== null")
+    racks = page.evaluate("floorMap.racks")
+    assert racks and rows
+    for r in racks:
+        row = rows.get(r["id"])
+        deviation = None if row is None or row["deviation"] is None else row["deviation"] * 100
+        assert r["color"] == binned(deviation, DEVIATION_EDGES, DEVIATION_COLORS), r
+        assert r["highlighted"] == bool(row and row["alarm"]), r
+    note = page.locator("[data-testid=measured-alarms]")
+    assert int(note.get_attribute("data-racks")) == sum(
+        1 for r in racks if rows.get(r["id"], {}).get("alarm")
+    )
+    assert int(note.get_attribute("data-devices")) == len(devices) >= 1
+    assert "within ±10 %" in page.inner_text("[data-testid=legend]")
+    screenshot(page, "live-map-deviation")
+
+    page.select_option("[data-testid=metric-picker]", "measured_kw")
+    page.wait_for_function("floorMap.metric === 'measured_kw'")
+    for r in page.evaluate("floorMap.racks"):
+        row = rows.get(r["id"])
+        assert r["color"] == binned(row and row["measured_peak_kw"], LOAD_EDGES, LOAD_COLORS), r
+    assert "Measured peak (kW)" in page.inner_text("[data-testid=legend]")
+    screenshot(page, "live-map-measured-load")
+    axe_clean(page)
+    watch.check()
+
+
+@pytest.mark.parametrize("kind", ["rack", "pdu", "ups"])
+def test_a_device_page_sets_its_measured_peak_beside_its_model_with_a_trend(
+    planner_page, measured_demo, kind
+):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    rows = [o for o in api(page, f"/api/campuses/{campus}/measured/")["objects"] if o["object_kind"] == kind]
+    assert rows, f"the demo measures no {kind}"
+    # the PDU whose meter reads high (the demo's `over` alarm), else the first
+    row = next((o for o in rows if o["alarm"] == "over"), rows[0])
+    where = "racks" if kind == "rack" else "power-devices"
+    page.goto(f"/campuses/{campus}/inventory/{where}/{row['object_id']}/")
+    page.wait_for_selector("[data-testid=measured-card][data-ready=true]")
+    assert value(page, "measured-peak") == pytest.approx(row["measured_peak_kw"])
+    assert value(page, "measured-modelled") == pytest.approx(row["modelled_kw"])
+    assert value(page, "measured-deviation") == pytest.approx(row["deviation"])
+    if row["alarm"]:
+        assert f"{row['alarm']} the model" in page.inner_text("[data-testid=measured-deviation]")
+    chart = page.locator("[data-testid=measured-chart]")
+    assert int(chart.get_attribute("data-points")) >= 200  # a day of 5-minute buckets (288, less the last)
+    page.wait_for_selector("[data-testid=measured-chart] .uplot")
+    page.locator("[data-testid=measured-card]").scroll_into_view_if_needed()
+    screenshot(page, f"live-{kind}-page")
+    axe_clean(page)
+    watch.check()
