@@ -228,3 +228,99 @@ def test_every_new_element_has_a_name_of_its_own():
         x.name for x in (*snap.power_devices, *snap.cooling_units, *snap.cooling_plants, *snap.switches)
     }
     assert not standing & set(names)
+
+
+# ---------------------------------------------------------------- what a new building brings with it
+
+
+def _new_building(snap):
+    request = PlacementRequest("hgx-h100-8", 40)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    assert proposal["additions"][0]["kind"] == "building"
+    return proposal, request
+
+
+def test_a_new_building_gets_the_template_buildings_energy_storage_on_its_own_devices():
+    # 2 MW of storage per building, half on each substation bus (the generator's layout), 4 h each
+    snap = _full_halls(
+        spec_snapshot(generate_spec("G", 1024, gpu_model="h100-sxm", bess_mw_per_building=2, bess_hours=4))
+    )
+    proposal, request = _new_building(snap)
+    lines = [a for a in proposal["additions"] if a["kind"] == "energy_storage"]
+    assert len(lines) == len(snap.energy_storage) == 2
+    new_devices = {
+        n
+        for a in proposal["additions"]
+        if (a.get("clone") or {}).get("table") == "device"
+        for n in a["names"]
+    }
+    assert {a["clone"]["device"] for a in lines} <= new_devices
+    # priced per kWh of energy as the bill of materials prices storage: 1 MW x 4 h = 4,000 kWh each
+    bess = unit_price("energy-storage", "bess").unit_price_usd
+    assert all(a["capex_usd"] == pytest.approx(4000 * bess, abs=0.01) for a in lines)
+    grown = apply_additions(snap, proposal["additions"])
+    b2 = next(b.id for b in grown.buildings if b.name == "B2")
+    assert sum(e.power_kw for e in grown.energy_storage if e.building_id == b2) == pytest.approx(2000.0)
+    _independent_check(snap, proposal, request)
+
+
+def _campus_level_substations(snap, times: float = 1.0):
+    subs = {d.id for d in snap.power_devices if d.kind == "substation"}
+    return subs, replace(
+        snap,
+        power_devices=tuple(
+            replace(d, building_id=None, rated_kw=d.rated_kw * times) if d.id in subs else d
+            for d in snap.power_devices
+        ),
+        utility_feeds=tuple(replace(u, capacity_kw=u.capacity_kw * times) for u in snap.utility_feeds),
+    )
+
+
+def test_a_new_building_under_a_campus_substation_gets_its_own_substation_and_utility_feed():
+    # the generated substations taken out of the building (campus-level): the new building gets its own,
+    # each on a utility feed of its own
+    subs, snap = _campus_level_substations(_generated())
+    proposal, request = _new_building(snap)
+    adds = proposal["additions"]
+    feeds = [a for a in adds if a["kind"] == "utility_feed" and a.get("new")]
+    new_subs = [a for a in adds if a["kind"] == "substation" and a.get("new")]
+    assert len(feeds) == len(snap.utility_feeds) and len(new_subs) == len(subs)
+    assert {s["clone"]["utility_feed"] for s in new_subs} == {n for a in feeds for n in a["names"]}
+    grown = apply_additions(snap, adds)
+    b2 = next(b.id for b in grown.buildings if b.name == "B2")
+    mine = [d for d in grown.power_devices if d.building_id == b2 and d.kind == "substation"]
+    old_feeds = {u.id for u in snap.utility_feeds}
+    assert len(mine) == len(subs) and all(d.utility_feed_id not in (None, *old_feeds) for d in mine)
+    _independent_check(snap, proposal, request)
+
+
+def test_a_campus_substation_is_cloned_at_the_buildings_share_of_it():
+    # rated for three such buildings: the new building's own is rated for what the template building's
+    # devices draw from it (the ratings of its feeds into them), its utility feed likewise
+    subs, snap = _campus_level_substations(_generated(), times=3.0)
+    lines = space_lines(snap, snap.halls[0], True)
+    new_subs = [a for a in lines if a["kind"] == "substation"]
+    assert len(new_subs) == len(subs)
+    for sub in new_subs:
+        src = next(d for d in snap.power_devices if d.name == sub["target"])
+        drawn = sum(f.rating_kw for f in snap.power_feeds if f.upstream_id == src.id)
+        assert sub["capacity_kw"] == pytest.approx(min(src.rated_kw, drawn))
+        assert sub["capacity_kw"] < src.rated_kw
+        feed = next(
+            a for a in lines if a["kind"] == "utility_feed" and sub["clone"]["utility_feed"] in a["names"]
+        )
+        assert feed["capacity_kw"] == pytest.approx(sub["capacity_kw"])
+
+
+def test_a_new_halls_cooling_units_stand_where_the_templates_stand():
+    snap = _generated()
+    proposal, _request = _new_building(snap)
+    grown = apply_additions(snap, proposal["additions"])
+    template = {u.name: u for u in snap.cooling_units}
+    units = [a for a in proposal["additions"] if (a.get("clone") or {}).get("table") == "unit"]
+    assert units
+    made = {u.name: u for u in grown.cooling_units}
+    for a in units:
+        src, new = template[a["target"]], made[a["names"][0]]
+        assert (new.x_m, new.y_m) == (src.x_m, src.y_m) and src.x_m is not None

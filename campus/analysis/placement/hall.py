@@ -11,7 +11,7 @@ from campus.analysis.headroom.bounds import GRID_BINDING_NAME
 from campus.analysis.headroom.results import HEALTHY
 from campus.analysis.heat import AIR_UNIT_KINDS, COLD_PLATE
 from campus.analysis.placement.cooling_fit import _cooling, _mechanical_loads
-from campus.analysis.placement.fabric_fit import _fabric, _link_length
+from campus.analysis.placement.fabric_fit import _fabric, _link_length, new_uplinks, uplinks
 from campus.analysis.placement.positions import UNIT_FOOTPRINT_M, free_positions
 from campus.analysis.placement.power_fit import PowerCheck, _Load, power_check, side_bound
 from campus.analysis.placement.request import (
@@ -374,6 +374,7 @@ def _option(
         "building": _building_name(snap, hall.building_id),
         "building_id": hall.building_id,
         "racks": racks,
+        "uplinks": _uplinks(inp, fabric),
         "headroom_after": {
             "power_kw": round(check.headroom_kw, 3),
             "power_level": level,
@@ -388,3 +389,30 @@ def _option(
             "fabric_ports": fabric["free_after"] if fabric else None,
         },
     }
+
+
+def _uplinks(inp: _HallInput, fabric: dict | None) -> list[dict]:
+    """The cables up from the leaf groups taking the new racks that the spine-port check counts
+    (``fabric_fit.new_uplinks``), each like the group's first link up to that group."""
+    if not fabric or not fabric["groups"]:
+        return []
+    snap = inp.snap
+    need = {sid: ports * inp.racks for sid, ports in fabric["groups"]}
+    cabled = inp.uplinks if inp.uplinks is not None else uplinks(snap)
+    names = {s.id: s.name for s in snap.switches}
+    out = []
+    for (sid, up), count in sorted(new_uplinks(snap, cabled, need).items()):
+        link = min(
+            (lk for lk in snap.links if lk.a_switch_id == sid and lk.b_switch_id == up), key=lambda lk: lk.id
+        )
+        out.append(
+            {
+                "switch": names[sid],
+                "to": names[up],
+                "count": count,
+                "medium": link.medium,
+                "length_m": link.length_m,
+                "speed_gbps": link.speed_gbps,
+            }
+        )
+    return out
