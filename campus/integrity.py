@@ -197,6 +197,14 @@ def _hall_errors(hall) -> dict[str, str]:
             count = beyond.count()
             others = f" and {count - 1} other rack(s)" if count > 1 else ""
             errors[name] = f'Rack "{rack.name}"{others} would lie outside the hall ({size} m).'
+    units = CoolingUnit.objects.filter(hall_id=hall.pk)
+    for name, size, beyond in (
+        ("width_m", hall.width_m, units.filter(x_m__gt=hall.width_m + EPS).order_by("-x_m")),
+        ("length_m", hall.length_m, units.filter(y_m__gt=hall.length_m + EPS).order_by("-y_m")),
+    ):
+        unit = beyond.first()
+        if unit is not None and name not in errors:
+            errors[name] = f'Cooling unit "{unit.name}" would lie outside the hall ({size} m).'
     if hall.building_id and "building" not in errors:
         errors.update(_moved_hall_errors(hall))
     return errors

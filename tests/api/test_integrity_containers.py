@@ -162,3 +162,18 @@ def test_the_spec_importer_refuses_a_cooling_unit_outside_its_hall():
     spec["cooling_units"][0].update(x_m=25.0, y_m=2.0)
     errors = check_spec(spec, lambda: CATALOG)
     assert [e["path"] for e in errors] == ["cooling_units[0].x_m"]
+
+
+def test_shrinking_a_hall_under_a_cooling_unit_is_400(planner_client, campus):
+    unit = CoolingUnit.objects.get(campus=campus, name="CDU-1")
+    assert (
+        planner_client.patch(
+            f"/api/cooling-units/{unit.pk}/", {"x_m": 15.0, "y_m": 2.0}, format="json"
+        ).status_code
+        == 200
+    )
+    h = hall(campus)
+    response = planner_client.patch(f"/api/halls/{h.pk}/", {"width_m": 10.0}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["width_m"]
+    assert "CDU-1" in response.json()["width_m"][0]
+    assert planner_client.patch(f"/api/halls/{h.pk}/", {"width_m": 15.0}, format="json").status_code == 200
