@@ -324,3 +324,22 @@ def test_a_new_halls_cooling_units_stand_where_the_templates_stand():
     for a in units:
         src, new = template[a["target"]], made[a["names"][0]]
         assert (new.x_m, new.y_m) == (src.x_m, src.y_m) and src.x_m is not None
+
+
+def test_a_new_hall_is_longer_when_its_cooling_units_take_the_floor_the_racks_need():
+    # a generated 4,608-GB300 hall is 25.2 x 20 m: empty, it holds 266 racks; with its 14 units standing
+    # where they stand (1.2 m square each), 222. 240 racks: a new hall one template length long would hold
+    # them were it empty, not with the units it is built with, so it is two lengths long
+    snap = spec_snapshot(generate_spec("G", 4608, gpu_model="gb300"))
+    h1 = snap.halls[0]
+    units = [(u.x_m, u.y_m, 1.2, 1.2) for u in snap.cooling_units if u.hall_id == h1.id]
+    assert len(free_positions(h1.width_m, h1.length_m, [], DEFAULT_RACK_SIZE_M, 10_000)) == 266
+    assert (
+        len(free_positions(h1.width_m, h1.length_m, [], DEFAULT_RACK_SIZE_M, 10_000, obstacles=units)) == 222
+    )
+    request = PlacementRequest("gb300-nvl72-tray", 240, 18)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    hall = next(a for a in proposal["additions"] if a["kind"] == "hall")
+    assert hall["clone"]["length_m"] == pytest.approx(2 * h1.length_m)
+    _independent_check(snap, proposal, request)

@@ -327,15 +327,23 @@ def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fai
     best: dict | None = None
     closest: _Fail | None = None
     for new_building in choices:
-        lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, length)]
-        grown = apply_additions(snap, lines)
-        spot = next(a for a in lines if a["kind"] == "hall")
-        bid = next(b.id for b in grown.buildings if b.name == spot["building"])
-        hall = next(h for h in grown.halls if h.name == spot["names"][0] and h.building_id == bid)
-        stop = None if new_building else _feed_has_no_headroom
-        additions, option, fail = _grow(
-            grown, replace(request, hall_id=hall.id), rack_size, rows, before, stop
-        )
+        # a longer hall when the one sized for the racks alone has no room left for them (the cooling units
+        # standing in it and those added take floor too)
+        for k in range(round(length / template.length_m), MAX_HALL_LENGTHS + 1):
+            size = template.length_m * k
+            if not new_building and not hall_fits(snap, template.building_id, template.width_m, size):
+                break
+            lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, size)]
+            grown = apply_additions(snap, lines)
+            spot = next(a for a in lines if a["kind"] == "hall")
+            bid = next(b.id for b in grown.buildings if b.name == spot["building"])
+            hall = next(h for h in grown.halls if h.name == spot["names"][0] and h.building_id == bid)
+            stop = None if new_building else _feed_has_no_headroom
+            additions, option, fail = _grow(
+                grown, replace(request, hall_id=hall.id), rack_size, rows, before, stop
+            )
+            if option is not None or fail is None or fail.constraint != "floor_space":
+                break
         if option is None:
             if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
                 closest = fail
