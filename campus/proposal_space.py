@@ -97,6 +97,8 @@ def build_space(branch: Campus, add: dict, save) -> None:
                 power_device=devices(a),
                 power_device_b=devices(b),
                 group=c["group"],
+                x_m=c["position"][0] if c["position"] else None,
+                y_m=c["position"][1] if c["position"] else None,
             )  # where the template stands in its hall (the new hall is laid out like it)
         )
     elif table == "pod":

@@ -123,6 +123,7 @@ def test_a_new_building_branch_brings_storage_its_own_substation_feed_unit_posit
         hall.length_m = max(r.y_m for r in Rack.objects.filter(hall=hall)) + 1.2 + 2.4
         hall.save()
     PowerDevice.objects.filter(campus=campus, kind="substation").update(building=None)
+    CoolingUnit.objects.filter(campus=campus).update(y_m=0.0)  # inside the hall cut down to its racks
     url = f"/api/campuses/{campus.pk}/placement/"
     res = planner_client.post(
         url, {"node_model": "hgx-h100-8", "racks": 40, "apply_as_branch": "With B2"}, format="json"

@@ -275,6 +275,7 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
                     "plant": ren.get(plant, plant) if plant else None,
                     "devices": _mapped_devices(unit, names, ren),
                     "group": groups.get(unit.group, ""),
+                    "position": _inside(unit, hall.width_m, hall.length_m + extra),
                 },
             )
         )
@@ -330,6 +331,16 @@ def _storage_lines(snap: CampusSnapshot, devices: list, bd, dest: str, ren, new_
             )
         )
     return out
+
+
+def _inside(unit, width_m: float, length_m: float) -> list[float] | None:
+    """The template unit's corner, where the new unit stands in the new hall (None: it has none, or one
+    outside the hall, as an inventory written before positions were checked may hold)."""
+    if unit.x_m is None or unit.y_m is None:
+        return None
+    if not (0.0 <= unit.x_m <= width_m and 0.0 <= unit.y_m <= length_m):
+        return None
+    return [unit.x_m, unit.y_m]
 
 
 def _mapped_devices(obj, names: dict[int, str], ren: dict[str, str]) -> list[str | None]:
@@ -516,6 +527,8 @@ def apply_space(snap: CampusSnapshot, add: dict) -> CampusSnapshot:
             power_device_id=ids[0],
             power_device_b_id=ids[1],
             group=c["group"],
+            x_m=c["position"][0] if c["position"] else None,
+            y_m=c["position"][1] if c["position"] else None,
         )  # where the template stands in its hall (the new hall is laid out like it)
         return replace(snap, cooling_units=(*snap.cooling_units, made))
     if table == "pod":
