@@ -22,6 +22,7 @@ from campus.analysis.placement import DEFAULT_RACK_SIZE_M, PlacementRequest, fre
 from campus.analysis.placement.expansion import hall_fits, space_lines
 from campus.analysis.placement.growth import apply_additions
 from campus.analysis.placement.proposal import _price, propose
+from campus.interchange.demo import demo_spec
 from campus.interchange.generate import generate_spec
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.analysis.builders import BuildingSnap, HallSnap
@@ -350,4 +351,18 @@ def test_a_new_hall_is_longer_when_its_cooling_units_take_the_floor_the_racks_ne
     assert proposal["feasible"], proposal["detail"]
     hall = next(a for a in proposal["additions"] if a["kind"] == "hall")
     assert hall["clone"]["length_m"] == pytest.approx(2 * h1.length_m)
+    _independent_check(snap, proposal, request)
+
+
+@pytest.mark.django_db
+def test_the_racks_cable_transceivers_are_cooled_by_the_new_halls_air_units():
+    # 400 GB300 NVL72 racks on the demo campus: a new building whose CRAHs take the air share of the racks'
+    # heat and the heat of their cables' transceivers (12 W an end: 400 x 72 node cables and their uplinks,
+    # about 0.7 MW). Checked with the cables written into the snapshot as a branch writes them: the new
+    # hall's cooling pools hold with the declared redundancy, as the power chain does
+    snap = spec_snapshot(demo_spec())
+    request = PlacementRequest("gb300-nvl72-tray", 400, 18)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    assert proposal["additions"][0]["kind"] == "building"
     _independent_check(snap, proposal, request)
