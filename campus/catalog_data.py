@@ -1848,9 +1848,12 @@ PRICES: list[Row] = [
         "utility-feed",
         "kW",
         100.0,
-        "estimate: the campus's share of its grid connection "
-        "(substation bay, line, metering) per kW of capacity; utility charges vary by an order of magnitude",
+        "estimate for 2024 anchored on Valley Electric Association, 'Generator Interconnection Unit Cost "
+        "Guide' (2017-02-10): a complete three-breaker 230 kV ring-bus substation terminating one line, "
+        "$8.805 M in 2017 USD, is $88/kW of a 100 MW feed; rounded up to $100/kW for the price rises since",
         2024,
+        notes="the utility's switching station and line terminal; the step-down transformers are the "
+        "campus's own power devices; interconnection study fees and network upgrades excluded",
     ),
     _p(
         "energy-storage",
@@ -2061,6 +2064,28 @@ PRICES: list[Row] = [
         2024,
     ),
     _p("rack", "rack", "rack", 4_000.0, "estimate: 48U enclosure with containment and cabling trays", 2024),
+    # the rack's own power and cooling parts: one in-rack PDU or busbar per feed that ends at the rack,
+    # one manifold per direct-to-chip rack (its CDU is a cooling unit of the inventory)
+    _p(
+        "rack-power",
+        "rack-pdu",
+        "kW",
+        75.0,
+        "estimate: a metered three-phase rack PDU of 415 V 60 A (about 35 kW) near $2,600 in 2024, or an "
+        "in-rack busbar with its tap-off, per kW of the feed's rating",
+        2024,
+        notes="one per power feed ending at a rack (A, B or N side)",
+    ),
+    _p(
+        "rack-cooling",
+        "rack-manifold",
+        "rack",
+        8_000.0,
+        "estimate: a direct-to-chip rack's supply and return manifolds with dripless quick disconnects and "
+        "hoses to the row CDU, 2024",
+        2024,
+        notes="one per direct-to-chip rack; rear-door and immersion units are cooling units of their own",
+    ),
 ]
 
 # ---------------------------------------------------------------- accessors

@@ -3,7 +3,9 @@
 Power devices, cooling units and plants are priced per kW of rating or heat, utility feeds per kW of
 capacity, energy storage per kWh; switches per box by model; optical modules per module by reach class and
 line rate; cables per cable by type and length bin (copper with its ends, fibre by its length plus its
-terminations); servers per server by model; buildings per m² of footprint and racks per rack. Prices are
+terminations); servers per server by model; buildings per m² of footprint and racks per rack, with the
+rack's own parts: an in-rack PDU or busbar per power feed that ends at the rack (per kW of the feed's rating)
+and a manifold per direct-to-chip rack. The utility feeds are the grid connection (per kW). Prices are
 ``campus.analysis.capex.unit_price`` rows with the campus's overrides. ``group`` splits the lines by
 building, hall or pod (an item that belongs to none of that level is left ungrouped).
 
@@ -27,10 +29,35 @@ from campus.analysis.capex import (
     unit_price,
 )
 from campus.analysis.energy import GridSupply
-from campus.analysis.fabric.design import OPTICAL_MEDIA, TRANSCEIVERS_PER_NIC, FabricDesign
+from campus.analysis.fabric.campus import CampusFabricDesign
+from campus.analysis.fabric.design import (
+    OPTICAL_MEDIA,
+    SPINE_CORE_M,
+    TRANSCEIVERS_PER_NIC,
+    FabricDesign,
+    medium_for_length,
+)
 from campus.analysis.snapshot import CampusSnapshot, LinkSnap, RackSnap
 
 GROUPS = ("campus", "building", "hall", "pod")
+# What ``Bom.counts`` reports: every kind of line, each an inventory item counted once.
+COUNTED_KINDS = (
+    "utility-feed",
+    "power-device",
+    "energy-storage",
+    "rack-power",
+    "cooling-unit",
+    "cooling-plant",
+    "rack-cooling",
+    "switch",
+    "optic",
+    "cable",
+    "server",
+    "rack",
+    "building",
+)
+# Racks whose cold plates take water from a row CDU through a rack manifold.
+MANIFOLD_COOLING = frozenset({"direct-to-chip"})
 # Cable length bins, m: the reach classes of the media (DAC 3 m, AEC 7 m, multimode 50 m, DR 500 m, FR 2 km)
 LENGTH_BINS_M = (3.0, 7.0, 50.0, 500.0, 2000.0)
 COPPER_CABLES = ("dac", "aec")
@@ -112,18 +139,7 @@ class Bom:
             "group": self.group,
             "lines": [line.as_dict(self.group_names) for line in self.lines],
             "capex_usd": self.capex_usd(),
-            "counts": {
-                k: self.count(k)
-                for k in (
-                    "power-device",
-                    "cooling-unit",
-                    "cooling-plant",
-                    "switch",
-                    "optic",
-                    "cable",
-                    "server",
-                )
-            },
+            "counts": {k: self.count(k) for k in COUNTED_KINDS},
         }
 
 
@@ -302,10 +318,17 @@ def campus_bom(snap: CampusSnapshot, group: str = "campus") -> Bom:
         else:
             item = f"{x.medium}-{rate}" if x.medium in COPPER_CABLES else x.medium
             out.add("cable", item, place, x.count, x.count, detail)
-    # compute
+    # compute, and the racks with their own power and cooling parts
+    for f in snap.power_feeds:
+        rack = places.racks.get(f.rack_id) if f.rack_id is not None else None
+        if rack is not None:
+            place = places.at(rack.building_id, rack.hall_id, rack.pod_id)
+            out.add("rack-power", "rack-pdu", place, 1, f.rating_kw)
     for r in snap.racks:
         place = places.at(r.building_id, r.hall_id, r.pod_id)
         out.add("rack", "rack", place, 1, 1)
+        if r.cooling_type in MANIFOLD_COOLING:
+            out.add("rack-cooling", "rack-manifold", place, 1, 1)
         for slug, n in r.nodes:
             price = unit_price("server", slug, overrides)
             if price.unit == "gpu":  # a model without its own row: priced per GPU
@@ -393,3 +416,30 @@ def fabric_design_cost(
         "cables_usd": cables,
         "total_usd": switches + optics + cables,
     }
+
+
+def campus_fabric_design_cost(
+    design: CampusFabricDesign, switch_model: str, overrides: dict[str, float] | None = None
+) -> dict:
+    """What a campus fabric (``fabric.design_campus_fabric``) costs: each island as ``fabric_design_cost``,
+    and the layer joining them (its switches, and its cables with a module at each end), at the same rows."""
+    parts = [fabric_design_cost(d, switch_model, overrides) for d in design.islands]
+    out = {k: sum(p[k] for p in parts) for k in ("switches_usd", "optics_usd", "cables_usd")}
+    inter = design.inter_island
+    if inter.uplinks:
+        rate = rate_class(design.islands[0].port_speed_gbps)
+        out["switches_usd"] += inter.switches * unit_price("switch", switch_model, overrides).unit_price_usd
+        fiber_m = unit_price("cable", "fiber-m", overrides).unit_price_usd
+        termination = unit_price("cable", "fiber-termination", overrides).unit_price_usd
+        inner_m = SPINE_CORE_M
+        hops = [(inter.medium, inter.length_m)] + [(medium_for_length(inner_m), inner_m)] * (inter.tiers - 1)
+        for medium, length_m in hops:
+            if medium in OPTICAL_MEDIA:
+                module = unit_price("optic", f"{medium}-{rate}", overrides).unit_price_usd
+                out["optics_usd"] += 2 * inter.uplinks * module
+                out["cables_usd"] += inter.uplinks * (length_m * fiber_m + termination)
+            else:
+                item = f"{medium}-{rate}" if medium in COPPER_CABLES else medium
+                out["cables_usd"] += inter.uplinks * unit_price("cable", item, overrides).unit_price_usd
+    out["total_usd"] = out["switches_usd"] + out["optics_usd"] + out["cables_usd"]
+    return out

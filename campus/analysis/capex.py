@@ -37,6 +37,8 @@ CATEGORY_OF_KIND: dict[str, str] = {
     "server": "compute",
     "building": "building",
     "rack": "building",
+    "rack-power": "power",
+    "rack-cooling": "cooling",
 }
 CATEGORIES = ("power", "cooling", "network", "compute", "building")
 # The item a kind falls back to when the catalog has no row for the model or class asked for.
@@ -118,7 +120,8 @@ def validate_overrides(overrides: object) -> dict[str, float]:
 
 def unit_price(kind: str, item: str, overrides: Mapping[str, float] | None = None) -> PriceRow:
     """The price of one ``item`` of ``kind`` ("power-device", "cooling-unit", "cooling-plant", "switch",
-    "optic", "cable", "server", "building", "rack", "utility-feed", "energy-storage"), with the campus's
+    "optic", "cable", "server", "building", "rack", "rack-power", "rack-cooling", "utility-feed",
+    "energy-storage"), with the campus's
     ``overrides`` (``{"kind/item": USD}``) applied; an item without its own row takes the kind's
     ``"other"`` row (a server's is per GPU). ``KeyError`` for a kind the catalog does not price."""
     if kind not in CATEGORY_OF_KIND:

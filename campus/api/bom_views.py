@@ -122,7 +122,9 @@ class BomSerializer(serializers.Serializer):
     )
     counts = serializers.DictField(
         child=serializers.FloatField(),
-        help_text="Power devices, cooling units, plants, switches, optics, cables, servers.",
+        help_text="Items by kind, each the inventory's count: utility feeds, power devices, energy storage, "
+        "in-rack PDUs (one per feed ending at a rack), cooling units, plants, rack manifolds (direct-to-chip "
+        "racks), switches, optical modules, cables, servers, racks, buildings.",
     )
     it_mw = serializers.FloatField(help_text="The design IT load, MW (the summary's `power.design_it_mw`).")
     usd_per_mw_it = serializers.FloatField(allow_null=True)
@@ -154,7 +156,7 @@ BOM_EXAMPLE = {
             "overridden": False,
         }
     ],
-    "capex_usd": {"power": 3.9e8, "cooling": 9.6e7, "network": 9.0e8, "compute": 3.9e9, "building": 4.3e8},
+    "capex_usd": {"power": 4.3e8, "cooling": 1.2e8, "network": 9.0e8, "compute": 3.9e9, "building": 4.3e8},
     "usd_per_mw_it": 3.6e7,
 }
 
@@ -165,9 +167,11 @@ class BomView(APIView):
     @extend_schema(
         operation_id="campuses_bom_retrieve",
         summary="Bill of materials: every item by category, counted once, with its unit price and source",
-        description="Power devices and utility feeds (per kW), energy storage (per kWh), cooling units and "
-        "plants (per kW of heat), switches by model, optical modules by reach class and line rate, cables "
-        "by type and length bin, servers by model, racks, buildings (per m2). Counts equal the inventory's: "
+        description="Power devices and the grid connection of each utility feed (per kW), energy storage "
+        "(per kWh), cooling units and plants (per kW of heat), switches by model, optical modules by reach "
+        "class and line rate, cables by type and length bin, servers by model, racks with their in-rack PDUs "
+        "(one per feed ending at the rack, per kW) and manifolds (direct-to-chip racks), buildings (per m2). "
+        "Counts equal the inventory's: "
         "a switch group of n boxes is n switches, a link bundle of n cables n cables; the modules are one "
         "per switch end of an optical cable and one per node end (a half for twin-port NICs). Prices are the "
         "price catalog's rows with the campus's `price_overrides`. `capex_usd` sums the lines by category; "

@@ -10,6 +10,7 @@ from campus.fidelity.distribution import CASES as DISTRIBUTION_CASES
 from campus.fidelity.dynamics import CASES as DYNAMICS_CASES
 from campus.fidelity.facility import CASES as FACILITY_CASES
 from campus.fidelity.grid import CASES as GRID_CASES
+from campus.fidelity.network_bom import CASES as NETWORK_BOM_CASES
 from campus.fidelity.plant import CASES as PLANT_CASES
 from campus.fidelity.scorecard import Case, Outcome, evaluate, failed, summary_line, table
 from campus.fidelity.step_time import CASES as STEP_TIME_CASES
@@ -24,6 +25,7 @@ CASES: list[Case] = [
     *CLUSTER_CASES,
     *DYNAMICS_CASES,
     *CAPEX_CASES,
+    *NETWORK_BOM_CASES,
     *GRID_CASES,
 ]
 

@@ -17,8 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.bom import campus_bom, length_bin
+from campus.analysis.bom import COUNTED_KINDS, campus_bom, campus_fabric_design_cost, length_bin
 from campus.analysis.capex import infrastructure_capex, price_catalog, tco, unit_price, validate_overrides
+from campus.analysis.catalog import catalog_specs
+from campus.analysis.fabric import design_campus_fabric
 from campus.analysis.snapshot import (
     BuildingSnap,
     CampusSnapshot,
@@ -28,6 +30,7 @@ from campus.analysis.snapshot import (
     LinkSnap,
     PodSnap,
     PowerDeviceSnap,
+    PowerFeedSnap,
     RackSnap,
     SwitchSnap,
     UtilityFeedSnap,
@@ -38,9 +41,9 @@ from tests.analysis.spec_snapshot import spec_snapshot
 
 
 def small_campus(**over) -> CampusSnapshot:
-    """One 20 m x 30 m building, one hall, two racks of 4 DGX H100, a 1 MW UPS, two 500 kW PDUs, an 800 kW
-    CDU, a 1 MW chiller, a 2 MW utility feed; a pod of 2 leaves (one group) and 1 spine, 64 rack-leaf SR
-    cables of 20 m and 16 leaf-spine DACs of 2 m."""
+    """One 20 m x 30 m building, one hall, two direct-to-chip racks of 4 DGX H100 fed A and B at 60 kW each,
+    a 1 MW UPS, two 500 kW PDUs, an 800 kW CDU, a 1 MW chiller, a 2 MW utility feed; a pod of 2 leaves (one
+    group) and 1 spine, 64 rack-leaf SR cables of 20 m and 16 leaf-spine DACs of 2 m."""
     racks = tuple(
         RackSnap(i, f"R{i}", 1, 1, float(i), 0.0, "direct-to-chip", 60.0, 10, 1, "active", (("dgx-h100", 4),))
         for i in (1, 2)
@@ -66,6 +69,11 @@ def small_campus(**over) -> CampusSnapshot:
             PowerDeviceSnap(2, "PDU-A", "pdu", 500.0, 0.99, 0.8, 1, None, hall_id=1),
             PowerDeviceSnap(3, "PDU-B", "pdu", 500.0, 0.99, 0.8, 1, None, hall_id=1),
         ),
+        power_feeds=tuple(
+            PowerFeedSnap(10 * rack + n, pdu, None, rack, side, 60.0)
+            for rack in (1, 2)
+            for n, (pdu, side) in enumerate(((2, "A"), (3, "B")))
+        ),
         cooling_plants=(CoolingPlantSnap(1, "CH1", "chiller", 1000.0, 6.0, 1, None),),
         cooling_units=(CoolingUnitSnap(10, "CDU1", "cdu", 800.0, 30.0, 40.0, 1000.0, 1, None, 1),),
         pods=(PodSnap(1, "POD1", "infiniband-ndr", "rail-optimized", 1.0, "qm9700", 1),),
@@ -85,10 +93,11 @@ def small_campus(**over) -> CampusSnapshot:
 def test_a_small_campus_priced_by_hand():
     bom = campus_bom(small_campus())
     capex = bom.capex_usd()
-    # power: UPS 1,000 kW x $300 + PDUs 1,000 kW x $50 + the 2 MW feed x $100/kW (estimates, docs/capex.md)
-    assert capex["power"] == pytest.approx(1000 * 300 + 1000 * 50 + 2000 * 100)
-    # cooling: CDU 800 kW x $100 + chiller 1,000 kW x $300
-    assert capex["cooling"] == pytest.approx(800 * 100 + 1000 * 300)
+    # power: UPS 1,000 kW x $300 + PDUs 1,000 kW x $50 + the 2 MW grid connection x $100/kW + 4 rack feeds of
+    # 60 kW x $75/kW of in-rack PDU (estimates, docs/capex.md)
+    assert capex["power"] == pytest.approx(1000 * 300 + 1000 * 50 + 2000 * 100 + 4 * 60 * 75)
+    # cooling: CDU 800 kW x $100 + chiller 1,000 kW x $300 + 2 direct-to-chip rack manifolds at $8,000
+    assert capex["cooling"] == pytest.approx(800 * 100 + 1000 * 300 + 2 * 8000)
     # network: 3 QM9700 at $36,000 (Cheah 2024-08); 64 SR cables = 128 modules at $650, and 64 fibres of
     # 20 m at $2.5/m plus $40 of terminations; 16 DACs at $150
     assert capex["network"] == pytest.approx(3 * 36_000 + 128 * 650 + 64 * (20 * 2.5 + 40) + 16 * 150)
@@ -199,7 +208,21 @@ def _brute_force_counts(snap: CampusSnapshot) -> dict[str, float]:
             if x.a_rack_id is not None:
                 # a twin-port NIC module serves two ports: half a module per cable
                 modules += 0.5 if rack_nics.get(x.a_rack_id) == {"dual-port"} else 1.0
-    return {"switch": switches, "cable": cables, "optic": modules}
+    return {
+        "switch": switches,
+        "cable": cables,
+        "optic": modules,
+        "server": sum(n for r in snap.racks for _, n in r.nodes),
+        "rack": len(snap.racks),
+        "rack-power": sum(1 for f in snap.power_feeds if f.rack_id is not None),
+        "rack-cooling": sum(1 for r in snap.racks if r.cooling_type == "direct-to-chip"),
+        "power-device": len(snap.power_devices),
+        "utility-feed": len(snap.utility_feeds),
+        "energy-storage": len(snap.energy_storage),
+        "cooling-unit": len(snap.cooling_units),
+        "cooling-plant": len(snap.cooling_plants),
+        "building": len(snap.buildings),
+    }
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -233,16 +256,29 @@ def test_every_switch_module_and_cable_appears_once(gpus, fabric, topology, cool
         raise
     snap = spec_snapshot(spec)
     expected = _brute_force_counts(snap)
+    assert set(expected) == set(COUNTED_KINDS)
+    assert expected["rack-power"] > 0 and expected["rack"] > 0
+    whole = campus_bom(snap)
     for group in ("campus", "building", "hall", "pod"):
         bom = campus_bom(snap, group)
-        assert bom.count("switch") == expected["switch"]
-        assert bom.count("cable") == expected["cable"]
-        assert bom.count("optic") == pytest.approx(expected["optic"])
-        assert bom.count("server") == sum(n for r in snap.racks for _, n in r.nodes)
-        assert bom.count("power-device") == len(snap.power_devices)
-        assert bom.count("cooling-unit") == len(snap.cooling_units)
-        assert bom.count("cooling-plant") == len(snap.cooling_plants)
-        assert bom.capex_usd()["total"] == pytest.approx(campus_bom(snap).capex_usd()["total"])
+        for kind, n in expected.items():
+            assert bom.count(kind) == pytest.approx(n), kind
+        # grouping only splits the lines: every category's total stays
+        for category, usd in whole.capex_usd().items():
+            assert bom.capex_usd()[category] == pytest.approx(usd), (group, category)
+        # and every line of a split adds back to its ungrouped line
+        split, joined = _by_line(bom), _by_line(whole)
+        assert split.keys() == joined.keys()
+        for key, (count, usd) in joined.items():
+            assert split[key][0] == pytest.approx(count) and split[key][1] == pytest.approx(usd), key
+
+
+def _by_line(bom) -> dict[tuple[str, str, str], tuple[float, float]]:
+    out: dict[tuple[str, str, str], tuple[float, float]] = {}
+    for x in bom.lines:
+        count, usd = out.get((x.kind, x.item, x.detail), (0.0, 0.0))
+        out[(x.kind, x.item, x.detail)] = (count + x.count, usd + x.total_usd)
+    return out
 
 
 def test_every_price_row_is_in_the_docs_with_its_source():
@@ -264,3 +300,18 @@ def test_tco_grows_with_the_horizon_and_falls_with_the_rate(capex, energy, horiz
     assert tco(capex, energy, 0.0, horizon, rate + 0.01)["total_usd"] <= base * (1 + 1e-12) + 1e-6
     # never more than the undiscounted sum, never less than the capex
     assert capex - 1e-6 <= base <= capex + energy * horizon * (1 + 1e-12) + 1e-6
+
+
+def test_a_campus_fabric_priced_by_hand():
+    """The 3-tier Spectrum-X design of 98,304 H100 (24 rail islands of 4,096 end points at 7:1) at the catalog's
+    prices: 2,534 SN5600 at $45,000; 98,304 node-leaf SR links of 30 m (2 modules at $650, 30 m of fibre at
+    $2.5 and $40 of terminations), 98,304 leaf-spine SR links of 40 m, 14,064 FR links of 600 m between
+    buildings (2 modules at $1,300)."""
+    switch = catalog_specs()["switch_models"]["spectrum-x-sn5600"]
+    design = design_campus_fabric([4096] * 24, switch, "rail-optimized", 7.0)
+    cost = campus_fabric_design_cost(design, "spectrum-x-sn5600")
+    assert cost["switches_usd"] == pytest.approx(2534 * 45_000)
+    node_leaf = 98_304 * (2 * 650 + 30 * 2.5 + 40)
+    leaf_spine = 98_304 * (2 * 650 + 40 * 2.5 + 40)
+    between = 14_064 * (2 * 1300 + 600 * 2.5 + 40)
+    assert cost["total_usd"] == pytest.approx(2534 * 45_000 + node_leaf + leaf_spine + between)

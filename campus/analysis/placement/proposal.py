@@ -16,8 +16,9 @@ it: a switch per box of its model; the cables up from new switches with one opti
 end (by reach class and rate) and their fibre by length, or copper per cable; cooling units, plant
 modules and power device modules per kW of their kind; a utility feed's and the grid connection's kW at
 ``utility-feed/utility-feed``; a new row at ``building/row``. So the proposal's capex is the bill of
-materials' growth from the additions, but for rows and the grid connection, which the bill of materials
-does not list (its racks are priced, not their rows; the grid connection is the utility's). Time to power:
+materials' growth from the additions, but for rows, which the bill of materials does not list (its racks
+are priced, not their rows), and a raise of the campus's grid capacity, which is no inventory item (a new
+utility feed is: its grid-connection line). Time to power:
 the longest lead time among the additions (``catalog_data.LEAD_TIMES_WEEKS``), in days; null when no
 addition has one in the catalog (switches and optics).
 """
