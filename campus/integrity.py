@@ -44,6 +44,7 @@ from campus.interchange.rules import (
     power_cycles,
     server_power_w,
     unit_in_other_hall,
+    unit_position_problems,
     utility_capacity_problem,
     whole_rack_nodes,
 )
@@ -196,6 +197,14 @@ def _hall_errors(hall) -> dict[str, str]:
             count = beyond.count()
             others = f" and {count - 1} other rack(s)" if count > 1 else ""
             errors[name] = f'Rack "{rack.name}"{others} would lie outside the hall ({size} m).'
+    units = CoolingUnit.objects.filter(hall_id=hall.pk)
+    for name, size, beyond in (
+        ("width_m", hall.width_m, units.filter(x_m__gt=hall.width_m + EPS).order_by("-x_m")),
+        ("length_m", hall.length_m, units.filter(y_m__gt=hall.length_m + EPS).order_by("-y_m")),
+    ):
+        unit = beyond.first()
+        if unit is not None and name not in errors:
+            errors[name] = f'Cooling unit "{unit.name}" would lie outside the hall ({size} m).'
     if hall.building_id and "building" not in errors:
         errors.update(_moved_hall_errors(hall))
     return errors
@@ -338,6 +347,26 @@ def _storage_errors(storage) -> dict[str, str]:
     return {}
 
 
+def _unit_errors(unit, errors: dict[str, str]) -> dict[str, str]:
+    """A cooling unit serves the racks of its own hall and stands inside it (its corner, when recorded)."""
+    out: dict[str, str] = {}
+    if "hall" in errors:
+        return out
+    hall = unit.hall if unit.hall_id else None
+    for name, message in unit_position_problems(
+        unit.x_m, unit.y_m, hall.width_m if hall else None, hall.length_m if hall else None
+    ):
+        out.setdefault(name, f"{message[0].upper()}{message[1:]}.")
+    if unit.pk is not None and unit.hall_id:
+        elsewhere = Rack.objects.filter(cooling_unit_id=unit.pk).exclude(hall_id=unit.hall_id).count()
+        if elsewhere:
+            out["hall"] = (
+                f"{elsewhere} rack{'s' if elsewhere != 1 else ''} of other halls "
+                f"{'are' if elsewhere != 1 else 'is'} cooled by this unit; a unit serves the racks of its own hall."
+            )
+    return out
+
+
 def instance_errors(obj: models.Model) -> dict[str, str]:
     """Every rule ``obj`` breaks on its own, as ``{field: message}``.
 
@@ -366,13 +395,9 @@ def instance_errors(obj: models.Model) -> dict[str, str]:
         values = {name: getattr(obj, name) for name in GENERATION_FIELDS}
         for name, message in generation_problems(obj.kind, obj.rated_kw, values):
             errors.setdefault(name, f"{message[0].upper()}{message[1:]}.")
-    elif isinstance(obj, CoolingUnit) and obj.pk is not None and obj.hall_id and "hall" not in errors:
-        elsewhere = Rack.objects.filter(cooling_unit_id=obj.pk).exclude(hall_id=obj.hall_id).count()
-        if elsewhere:
-            errors["hall"] = (
-                f"{elsewhere} rack{'s' if elsewhere != 1 else ''} of other halls "
-                f"{'are' if elsewhere != 1 else 'is'} cooled by this unit; a unit serves the racks of its own hall."
-            )
+    elif isinstance(obj, CoolingUnit):
+        for name, message in _unit_errors(obj, errors).items():
+            errors.setdefault(name, message)
     elif isinstance(obj, EnergyStorage) and "power_device" not in errors and "building" not in errors:
         errors.update(_storage_errors(obj))
     elif isinstance(obj, Campus):

@@ -172,6 +172,15 @@ def apply_as_branch(
                     speed_gbps=link["speed_gbps"],
                 )
                 _save(cable, reason, check)
+        # the cables up from the leaves that take the racks, as many as the spine-port check counted
+        for up in option.get("uplinks", ()):
+            link = (
+                Link.objects.filter(campus=branch, a_switch__name=up["switch"], b_switch__name=up["to"])
+                .order_by("pk")
+                .first()
+            )
+            link.count += up["count"]
+            _save(link, reason, check)
         problems = check.problems()
         if problems:
             raise PlacementInvalid(

@@ -38,6 +38,8 @@ def build_additions(branch: Campus, additions: list[dict], save) -> None:
         kind, n, target = add["kind"], int(add["count"]), add["target"]
         grow = n * float(add.get("capacity_kw") or 0.0)
         category = add["category"]
+        if add.get("with_racks"):
+            continue  # the racks' uplinks: written with the racks (placement_branch)
         if category == "network" and kind in SWITCH_TIERS:
             sw = Switch.objects.get(campus=branch, name=target)
             sw.count += n
@@ -52,9 +54,11 @@ def build_additions(branch: Campus, additions: list[dict], save) -> None:
             save(link)
         elif category == "cooling" and add["names"]:
             src = CoolingUnit.objects.get(campus=branch, name=target)
-            for name in add["names"]:
-                unit = CoolingUnit(campus=branch, name=name, **{f: getattr(src, f) for f in _UNIT_FIELDS})
-                save(unit)
+            spots = add.get("positions") or [None] * len(add["names"])
+            for name, spot in zip(add["names"], spots, strict=True):
+                x, y = spot if spot is not None else (None, None)
+                fields = {f: getattr(src, f) for f in _UNIT_FIELDS}
+                save(CoolingUnit(campus=branch, name=name, x_m=x, y_m=y, **fields))
         elif category == "cooling":
             plant = CoolingPlant.objects.get(campus=branch, name=target)
             plant.capacity_kw += grow

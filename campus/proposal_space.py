@@ -1,7 +1,7 @@
 """An expansion proposal's new space written into a design branch (docs/placement.md, "New halls and buildings").
 
 The lines ``campus.analysis.placement.expansion.space_lines`` makes (a new building, hall, utility feeds,
-power devices with their feeds in, plants, units, a pod, switch groups and their cables), each built by
+power devices with their feeds in, energy storage, plants, units, a pod, switch groups and their cables), each built by
 copying the row it is cloned from (``target``) under its new name and rewiring it by name as the line says,
 as ``expansion.apply_space`` builds them into a snapshot. Each saved through ``save`` (its model's validation).
 """
@@ -14,6 +14,7 @@ from campus.models import (
     CoolingPlant,
     CoolingUnit,
     DataHall,
+    EnergyStorage,
     Link,
     LinkMedium,
     Pod,
@@ -56,14 +57,25 @@ def build_space(branch: Campus, add: dict, save) -> None:
     hall = DataHall.objects.filter(building=building, name=add["hall"]).first() if add.get("hall") else None
     devices = lambda name: PowerDevice.objects.get(campus=branch, name=name) if name else None  # noqa: E731
     if table == "utility_feed":
-        save(_copy(UtilityFeed.objects.get(campus=branch, name=add["target"]), name=new))
+        src = UtilityFeed.objects.get(campus=branch, name=add["target"])
+        save(_copy(src, name=new, capacity_mw=add["capacity_kw"] / 1000.0))
+    elif table == "storage":
+        src = EnergyStorage.objects.get(campus=branch, name=add["target"])
+        save(_copy(src, name=new, building=building, power_device=devices(c["device"])))
     elif table == "device":
         src = PowerDevice.objects.get(campus=branch, name=add["target"])
         feeds_in = list(
             PowerFeed.objects.filter(campus=branch, downstream_device=src).select_related("upstream")
         )
         feed = UtilityFeed.objects.get(campus=branch, name=c["utility_feed"]) if c["utility_feed"] else None
-        made = _copy(src, name=new, building=building, hall=hall if src.hall_id else None, utility_feed=feed)
+        made = _copy(
+            src,
+            name=new,
+            building=building,
+            hall=hall if src.hall_id else None,
+            utility_feed=feed,
+            rated_kw=add["capacity_kw"],
+        )
         save(made)
         for f in feeds_in:
             up = f.upstream.name
@@ -85,9 +97,9 @@ def build_space(branch: Campus, add: dict, save) -> None:
                 power_device=devices(a),
                 power_device_b=devices(b),
                 group=c["group"],
-                x_m=None,
-                y_m=None,
-            )
+                x_m=c["position"][0] if c["position"] else None,
+                y_m=c["position"][1] if c["position"] else None,
+            )  # where the template stands in its hall (the new hall is laid out like it)
         )
     elif table == "pod":
         save(_copy(Pod.objects.get(campus=branch, name=add["target"]), name=new, building=building))

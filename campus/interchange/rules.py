@@ -53,6 +53,7 @@ __all__ = [
     "hall_outside_building",
     "outside_hall",
     "unit_in_other_hall",
+    "unit_position_problems",
     "overlapping_racks",
     "partial_domain_message",
     "phase_problem",
@@ -210,6 +211,26 @@ def hall_outside_building(
             out.append(
                 (size_field, f"the hall ({start} + {extent} m) extends beyond its building ({size} m)")
             )
+    return out
+
+
+def unit_position_problems(
+    x_m: float | None, y_m: float | None, hall_width_m: float | None, hall_length_m: float | None
+) -> list[tuple[str, str]]:
+    """``(field, message)`` for a cooling unit's floor position that says nothing true: its corner is a point
+    of its hall (``x_m`` and ``y_m`` together, 0..width and 0..length; ``hall_width_m`` None: the unit stands in
+    no hall, so it has no floor position)."""
+    if x_m is None and y_m is None:
+        return []
+    if x_m is None or y_m is None:
+        missing = "x_m" if x_m is None else "y_m"
+        return [(missing, "x_m and y_m go together (the unit's corner in its hall)")]
+    if hall_width_m is None or hall_length_m is None:
+        return [("x_m", "a position is the unit's corner in its hall; the unit stands in no hall")]
+    out = []
+    for axis, start, size in (("x_m", x_m, hall_width_m), ("y_m", y_m, hall_length_m)):
+        if start < -EPS or start > size + EPS:
+            out.append((axis, f"the unit at {axis}={start:g} lies outside its hall (0..{size:g} m)"))
     return out
 
 

@@ -42,6 +42,7 @@ from campus.interchange.rules import (
     phase_problem,
     power_cycles,
     unit_in_other_hall,
+    unit_position_problems,
     whole_rack_nodes,
 )
 from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
@@ -349,6 +350,17 @@ class SpecChecker:
             self.error(f"{path}.design_kw", message)
         return place
 
+    def _hall_size(self, building: str | None, hall: str | None):
+        """(width, length) of a hall named in the spec, (None, None) for no hall, False for one not found."""
+        if hall is None:
+            return (None, None)
+        for b in self.data.get("buildings", []):
+            if b["name"] == building:
+                for h in b.get("halls", []):
+                    if h["name"] == hall:
+                        return (h["width_m"], h["length_m"])
+        return False
+
     def _check_place(self, item: dict, path: str) -> None:
         """A building (and hall inside it) referenced by name."""
         building = item.get("building")
@@ -426,6 +438,10 @@ class SpecChecker:
             self._ref(self.plants, unit.get("plant"), f"{path}.plant", "cooling plant")
             self._ref(self.devices, unit.get("power_device"), f"{path}.power_device", "power device")
             self._ref(self.devices, unit.get("power_device_b"), f"{path}.power_device_b", "power device")
+            size = self._hall_size(unit.get("building"), unit.get("hall"))
+            if size is not False:
+                for axis, message in unit_position_problems(unit.get("x_m"), unit.get("y_m"), *size):
+                    self.error(f"{path}.{axis}", f'cooling unit "{unit["name"]}": {message}')
             supply, ret = unit.get("supply_temp_c", 25.0), unit.get("return_temp_c", 45.0)
             if ret < supply:
                 self.error(f"{path}.return_temp_c", f"return {ret} °C is below supply {supply} °C")

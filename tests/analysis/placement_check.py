@@ -7,13 +7,15 @@ import dataclasses
 
 from campus.analysis.cooling import cooling_balance, cooling_pools
 from campus.analysis.power import rollup
-from campus.analysis.snapshot import CampusSnapshot, PowerFeedSnap, RackSnap
+from campus.analysis.snapshot import CampusSnapshot, LinkSnap, PowerFeedSnap, RackSnap
 
 TOL = 1e-6
 
 
 def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSnapshot:
-    """``snap`` with the option's racks, their A/B feeds and their cooling units added."""
+    """``snap`` with the option's racks, their A/B feeds and their cooling units added, and their cables: the
+    racks' node cables and the uplinks the option adds (as a branch writes them), whose transceivers the
+    network's power and heat count."""
     dev = {d.name: d.id for d in snap.power_devices}
     units = {u.name: u.id for u in snap.cooling_units}
     pods = {p.name: p.id for p in snap.pods}
@@ -21,6 +23,16 @@ def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSn
     rack_id = max((r.id for r in snap.racks), default=0)
     feed_id = max((f.id for f in snap.power_feeds), default=0)
     racks, feeds = list(snap.racks), list(snap.power_feeds)
+    switches = {sw.name: sw.id for sw in snap.switches}
+    links = list(snap.links)
+    link_id = max((lk.id for lk in links), default=0)
+    for up in option.get("uplinks", ()):
+        a, b = switches[up["switch"]], switches[up["to"]]
+        k = min(
+            (i for i, lk in enumerate(links) if (lk.a_switch_id, lk.b_switch_id) == (a, b)),
+            key=lambda i: links[i].id,
+        )
+        links[k] = dataclasses.replace(links[k], count=links[k].count + up["count"])
     for spec in option["racks"]:
         rack_id += 1
         racks.append(
@@ -39,14 +51,32 @@ def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSn
                 nodes=((node_model, spec["nodes"]),),
             )
         )
+        for link in spec.get("links", ()):
+            link_id += 1
+            links.append(
+                LinkSnap(
+                    link_id,
+                    pods.get(spec["pod"]),
+                    "backend",
+                    link["medium"],
+                    link["count"],
+                    link["length_m"],
+                    link["speed_gbps"],
+                    rack_id,
+                    None,
+                    switches[link["switch"]],
+                )
+            )
         for side in "AB":
+            if spec[f"feed_{side.lower()}"] is None:
+                continue
             feed_id += 1
             feeds.append(
                 PowerFeedSnap(
                     feed_id, dev[spec[f"feed_{side.lower()}"]], None, rack_id, side, spec["feed_rating_kw"]
                 )
             )
-    return dataclasses.replace(snap, racks=tuple(racks), power_feeds=tuple(feeds))
+    return dataclasses.replace(snap, racks=tuple(racks), power_feeds=tuple(feeds), links=tuple(links))
 
 
 def scenarios(snap: CampusSnapshot) -> list[tuple[str, dict]]:

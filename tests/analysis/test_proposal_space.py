@@ -22,6 +22,7 @@ from campus.analysis.placement import DEFAULT_RACK_SIZE_M, PlacementRequest, fre
 from campus.analysis.placement.expansion import hall_fits, space_lines
 from campus.analysis.placement.growth import apply_additions
 from campus.analysis.placement.proposal import _price, propose
+from campus.interchange.demo import demo_spec
 from campus.interchange.generate import generate_spec
 from campus.interchange.spec_snapshot import spec_snapshot
 from tests.analysis.builders import BuildingSnap, HallSnap
@@ -228,3 +229,140 @@ def test_every_new_element_has_a_name_of_its_own():
         x.name for x in (*snap.power_devices, *snap.cooling_units, *snap.cooling_plants, *snap.switches)
     }
     assert not standing & set(names)
+
+
+# ---------------------------------------------------------------- what a new building brings with it
+
+
+def _new_building(snap):
+    request = PlacementRequest("hgx-h100-8", 40)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    assert proposal["additions"][0]["kind"] == "building"
+    return proposal, request
+
+
+def test_a_new_building_gets_the_template_buildings_energy_storage_on_its_own_devices():
+    # 2 MW of storage per building, half on each substation bus (the generator's layout), 4 h each
+    snap = _full_halls(
+        spec_snapshot(generate_spec("G", 1024, gpu_model="h100-sxm", bess_mw_per_building=2, bess_hours=4))
+    )
+    proposal, request = _new_building(snap)
+    lines = [a for a in proposal["additions"] if a["kind"] == "energy_storage"]
+    assert len(lines) == len(snap.energy_storage) == 2
+    new_devices = {
+        n
+        for a in proposal["additions"]
+        if (a.get("clone") or {}).get("table") == "device"
+        for n in a["names"]
+    }
+    assert {a["clone"]["device"] for a in lines} <= new_devices
+    # priced per kWh of energy as the bill of materials prices storage: 1 MW x 4 h = 4,000 kWh each
+    bess = unit_price("energy-storage", "bess").unit_price_usd
+    assert all(a["capex_usd"] == pytest.approx(4000 * bess, abs=0.01) for a in lines)
+    grown = apply_additions(snap, proposal["additions"])
+    b2 = next(b.id for b in grown.buildings if b.name == "B2")
+    assert sum(e.power_kw for e in grown.energy_storage if e.building_id == b2) == pytest.approx(2000.0)
+    _independent_check(snap, proposal, request)
+
+
+def _campus_level_substations(snap, times: float = 1.0):
+    subs = {d.id for d in snap.power_devices if d.kind == "substation"}
+    return subs, replace(
+        snap,
+        power_devices=tuple(
+            replace(d, building_id=None, rated_kw=d.rated_kw * times) if d.id in subs else d
+            for d in snap.power_devices
+        ),
+        utility_feeds=tuple(replace(u, capacity_kw=u.capacity_kw * times) for u in snap.utility_feeds),
+    )
+
+
+def test_a_new_building_under_a_campus_substation_gets_its_own_substation_and_utility_feed():
+    # the generated substations taken out of the building (campus-level): the new building gets its own,
+    # each on a utility feed of its own
+    subs, snap = _campus_level_substations(_generated())
+    proposal, request = _new_building(snap)
+    adds = proposal["additions"]
+    feeds = [a for a in adds if a["kind"] == "utility_feed" and a.get("new")]
+    new_subs = [a for a in adds if a["kind"] == "substation" and a.get("new")]
+    assert len(feeds) == len(snap.utility_feeds) and len(new_subs) == len(subs)
+    assert {s["clone"]["utility_feed"] for s in new_subs} == {n for a in feeds for n in a["names"]}
+    grown = apply_additions(snap, adds)
+    b2 = next(b.id for b in grown.buildings if b.name == "B2")
+    mine = [d for d in grown.power_devices if d.building_id == b2 and d.kind == "substation"]
+    old_feeds = {u.id for u in snap.utility_feeds}
+    assert len(mine) == len(subs) and all(d.utility_feed_id not in (None, *old_feeds) for d in mine)
+    _independent_check(snap, proposal, request)
+
+
+def test_a_campus_substation_is_cloned_at_the_buildings_share_of_it():
+    # rated for three such buildings: the new building's own is rated for what the template building's
+    # devices draw from it (the ratings of its feeds into them), its utility feed likewise
+    subs, snap = _campus_level_substations(_generated(), times=3.0)
+    lines = space_lines(snap, snap.halls[0], True)
+    new_subs = [a for a in lines if a["kind"] == "substation"]
+    assert len(new_subs) == len(subs)
+    for sub in new_subs:
+        src = next(d for d in snap.power_devices if d.name == sub["target"])
+        drawn = sum(f.rating_kw for f in snap.power_feeds if f.upstream_id == src.id)
+        assert sub["capacity_kw"] == pytest.approx(min(src.rated_kw, drawn))
+        assert sub["capacity_kw"] < src.rated_kw
+        feed = next(
+            a for a in lines if a["kind"] == "utility_feed" and sub["clone"]["utility_feed"] in a["names"]
+        )
+        assert feed["capacity_kw"] == pytest.approx(sub["capacity_kw"])
+
+
+def test_a_new_halls_cooling_units_stand_where_the_templates_stand():
+    # the units moved inside the hall cut down to its racks; one left outside (as an inventory written before
+    # positions were checked may hold) is built with no position
+    snap = _generated()
+    units = [replace(u, y_m=0.0) for u in snap.cooling_units]
+    units[-1] = replace(units[-1], y_m=1000.0)
+    snap = replace(snap, cooling_units=tuple(units))
+    proposal, _request = _new_building(snap)
+    grown = apply_additions(snap, proposal["additions"])
+    template = {u.name: u for u in snap.cooling_units}
+    units = [a for a in proposal["additions"] if (a.get("clone") or {}).get("table") == "unit"]
+    assert units
+    made = {u.name: u for u in grown.cooling_units}
+    for a in units:
+        src, new = template[a["target"]], made[a["names"][0]]
+        if src.y_m == 1000.0:
+            assert (new.x_m, new.y_m) == (None, None)
+        else:
+            assert (new.x_m, new.y_m) == (src.x_m, src.y_m) and src.x_m is not None
+
+
+def test_a_new_hall_is_longer_when_its_cooling_units_take_the_floor_the_racks_need():
+    # a generated 4,608-GB300 hall is 25.2 x 20 m: empty, it holds 266 racks; with its 14 units standing
+    # where they stand (1.2 m square each), 222. 240 racks: a new hall one template length long would hold
+    # them were it empty, not with the units it is built with, so it is two lengths long
+    snap = spec_snapshot(generate_spec("G", 4608, gpu_model="gb300"))
+    h1 = snap.halls[0]
+    units = [(u.x_m, u.y_m, 1.2, 1.2) for u in snap.cooling_units if u.hall_id == h1.id]
+    assert len(free_positions(h1.width_m, h1.length_m, [], DEFAULT_RACK_SIZE_M, 10_000)) == 266
+    assert (
+        len(free_positions(h1.width_m, h1.length_m, [], DEFAULT_RACK_SIZE_M, 10_000, obstacles=units)) == 222
+    )
+    request = PlacementRequest("gb300-nvl72-tray", 240, 18)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    hall = next(a for a in proposal["additions"] if a["kind"] == "hall")
+    assert hall["clone"]["length_m"] == pytest.approx(2 * h1.length_m)
+    _independent_check(snap, proposal, request)
+
+
+@pytest.mark.django_db
+def test_the_racks_cable_transceivers_are_cooled_by_the_new_halls_air_units():
+    # 400 GB300 NVL72 racks on the demo campus: a new building whose CRAHs take the air share of the racks'
+    # heat and the heat of their cables' transceivers (12 W an end: 400 x 72 node cables and their uplinks,
+    # about 0.7 MW). Checked with the cables written into the snapshot as a branch writes them: the new
+    # hall's cooling pools hold with the declared redundancy, as the power chain does
+    snap = spec_snapshot(demo_spec())
+    request = PlacementRequest("gb300-nvl72-tray", 400, 18)
+    proposal = propose(snap, request)
+    assert proposal["feasible"], proposal["detail"]
+    assert proposal["additions"][0]["kind"] == "building"
+    _independent_check(snap, proposal, request)

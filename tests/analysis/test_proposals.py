@@ -65,6 +65,20 @@ def _capex_is_the_bom_growth(snap, proposal) -> None:
     materials does not list, apart: docs/placement.md)."""
     built = [a for a in proposal["additions"] if a["kind"] not in ("row", "grid")]
     grown = apply_additions(snap, built)
+    # the racks' uplinks are built with the racks: added here by hand to the leaf group's first link up
+    links = list(grown.links)
+    ids = {s.name: s.id for s in grown.switches}
+    for up in (a for a in built if a.get("with_racks")):
+        k = min(
+            (
+                i
+                for i, lk in enumerate(links)
+                if (lk.a_switch_id, lk.b_switch_id) == (ids[up["target"]], ids[up["to"]])
+            ),
+            key=lambda i: links[i].id,
+        )
+        links[k] = replace(links[k], count=links[k].count + up["count"])
+    grown = replace(grown, links=tuple(links))
     delta = campus_bom(grown).capex_usd()["total"] - campus_bom(snap).capex_usd()["total"]
     assert delta == pytest.approx(sum(a["capex_usd"] for a in built), abs=0.01 * max(len(built), 1))
     rows = [a for a in proposal["additions"] if a["kind"] == "row"]
@@ -124,11 +138,12 @@ def test_the_planning_margin_is_used_before_anything_is_added():
     assert twelve["feasible"], twelve["binding"]
     assert len({r["feed_a"] for r in twelve["options"][0]["racks"]}) > 1  # over several rows' feeds
     nothing = propose(snap, PlacementRequest(NVL72, 12))
-    assert {a["kind"] for a in nothing["additions"]} <= {"row"}
+    # nothing but rows and the racks' own uplinks (cables, on spine ports the margin left free)
+    assert {a["kind"] for a in nothing["additions"] if not a.get("with_racks")} <= {"row"}
     _holds(snap, nothing, PlacementRequest(NVL72, 12))
     fits = propose(snap, PlacementRequest(NVL72, 14))
     assert fits["feasible"]
-    assert not [a for a in fits["additions"] if a["category"] == "network"]
+    assert not [a for a in fits["additions"] if a["category"] == "network" and not a.get("with_racks")]
     _holds(snap, fits, PlacementRequest(NVL72, 14))
     beyond = propose(snap, PlacementRequest(NVL72, 15))
     assert beyond["feasible"]
@@ -136,12 +151,18 @@ def test_the_planning_margin_is_used_before_anything_is_added():
     _holds(snap, beyond, PlacementRequest(NVL72, 15))
 
 
-def test_a_request_that_fits_proposes_nothing_but_its_new_rows():
+def test_a_request_that_fits_proposes_nothing_but_its_new_rows_and_uplinks():
+    # one rack of 8-GPU servers: 8 node cables a server, one per rail, each needing one uplink (the fabric
+    # is non-blocking: each rail group has as many uplinks as node cables)
     snap = spec_snapshot(generate_spec("Roomy", 1024, gpu_model="h100-sxm", planning_margin_pct=30))
     res = place(snap, PlacementRequest("hgx-h100-8", 1))
     assert res["feasible"]
     proposal = propose(snap, PlacementRequest("hgx-h100-8", 1))
-    assert proposal["feasible"] and {a["kind"] for a in proposal["additions"]} <= {"row"}
+    assert proposal["feasible"]
+    assert {a["kind"] for a in proposal["additions"] if not a.get("with_racks")} <= {"row"}
+    ups = [a for a in proposal["additions"] if a.get("with_racks")]
+    servers = proposal["option"]["racks"][0]["nodes"]
+    assert sum(a["count"] for a in ups) == 8 * servers and all(a["kind"] == "optic" for a in ups)
 
 
 # ---------------------------------------------------------------- brute force over small halls
@@ -321,3 +342,51 @@ def test_a_campus_price_override_moves_the_proposal_s_capex(full_fabric):
     assert switches == 23 * 4 + 92 + 46
     assert {a["model"] for a in cheaper["additions"] if a["kind"] in ("leaf", "spine", "core")} == {model}
     assert base["capex_usd"] - cheaper["capex_usd"] == pytest.approx(6_000.0 * switches, abs=0.05)
+
+
+def test_the_racks_uplinks_are_listed_and_priced_as_the_bill_of_materials_prices_cables():
+    # 20 % margin on a 4,608-GB200 fabric: each rail's leaf group has 1,152 node cables and 1,152 uplinks
+    # (non-blocking). 12 NVL72 racks bring 12 x 18 = 216 node cables per rail, so 216 new uplinks per rail,
+    # each a 20 m SR optical cable like the group's: two 400G SR modules and 20 m of fibre with its
+    # termination (the bill of materials' count, docs/capex.md).
+    snap = spec_snapshot(generate_spec("Margin", 4608, gpu_model="gb200", planning_margin_pct=20))
+    proposal = propose(snap, PlacementRequest(NVL72, 12))
+    ups = [a for a in proposal["additions"] if a.get("with_racks")]
+    assert len(ups) == 4 and {a["count"] for a in ups} == {216}
+    assert {(a["kind"], a["reason"], a["to"]) for a in ups} == {("optic", "spine_ports", "POD-01-SPINE")}
+    one = (
+        2 * unit_price("optic", "sr-400g").unit_price_usd
+        + 20 * unit_price("cable", "fiber-m").unit_price_usd
+        + unit_price("cable", "fiber-termination").unit_price_usd
+    )
+    assert all(a["capex_usd"] == pytest.approx(216 * one, abs=0.01) for a in ups)
+    assert proposal["option"]["uplinks"][0]["count"] == 216
+
+
+def _overlap(a, b) -> bool:
+    (ax, ay, aw, ad), (bx, by, bw, bd) = a, b
+    return ax < bx + bw - 1e-6 and bx < ax + aw - 1e-6 and ay < by + bd - 1e-6 and by < ay + ad - 1e-6
+
+
+def test_new_cooling_units_stand_inside_their_hall_off_every_unit_and_rack():
+    # 40 NVL72 racks on a generated 4,608-GB200 campus: its CDUs and CRAHs grow by units like theirs
+    snap = spec_snapshot(generate_spec("Cool", 4608, gpu_model="gb200"))
+    proposal = propose(snap, PlacementRequest(NVL72, 40))
+    assert proposal["feasible"], proposal["detail"]
+    units = [a for a in proposal["additions"] if a["category"] == "cooling" and a["names"]]
+    assert units
+    grown = apply_additions(snap, proposal["additions"])
+    new = {n for a in units for n in a["names"]}
+    halls = {h.id: h for h in grown.halls}
+    for u in (u for u in grown.cooling_units if u.name in new):
+        assert u.x_m is not None and u.y_m is not None, u.name
+        hall = halls[u.hall_id]
+        box = (u.x_m, u.y_m, 1.2, 1.2)  # a unit's footprint (placement.positions.UNIT_FOOTPRINT_M)
+        assert 0 <= u.x_m <= hall.width_m - 1.2 + 1e-6 and 0 <= u.y_m <= hall.length_m - 1.2 + 1e-6
+        others = [
+            (o.x_m, o.y_m, 1.2, 1.2)
+            for o in grown.cooling_units
+            if o.hall_id == u.hall_id and o.name != u.name and o.x_m is not None
+        ]
+        racks = [(r.x_m, r.y_m, 0.6, 1.2) for r in grown.racks if r.hall_id == u.hall_id]
+        assert not any(_overlap(box, o) for o in others + racks), u.name

@@ -12,7 +12,7 @@ from django.forms.models import model_to_dict
 from django.test import Client
 
 from campus.interchange.importer import import_campus
-from campus.models import Campus, Node, NodeModel, PowerDevice, PowerFeed, Rack
+from campus.models import Campus, CoolingUnit, Node, NodeModel, PowerDevice, PowerFeed, Rack
 from tests.interchange.conftest import SMALL_SPEC
 
 
@@ -138,3 +138,16 @@ def test_the_admin_saves_a_blank_price_overrides_field_as_no_override(rf, full_r
     assert form.is_valid(), form.errors
     form.save()
     assert Campus.objects.get(pk=campus.pk).price_overrides == {}
+
+
+def test_the_admin_refuses_a_cooling_unit_outside_its_hall(rf, db):
+    # hall H1 of the small campus is 20 x 20 m: a unit's corner at x = 25 m is outside it
+    campus = import_campus(copy.deepcopy(SMALL_SPEC))
+    unit = CoolingUnit.objects.get(campus=campus, name="CDU-1")
+    request = rf.post("/admin/")
+    request.user = get_user_model().objects.create_superuser("unituser", "u@example.org", "pw")
+    form_class = admin.site._registry[CoolingUnit].get_form(request, unit)
+    data = {k: v for k, v in {**model_to_dict(unit), "x_m": 25.0, "y_m": 2.0}.items() if v is not None}
+    form = form_class(data=data, instance=unit)
+    assert not form.is_valid()
+    assert "x_m" in form.errors and "outside its hall" in form.errors["x_m"][0]

@@ -11,8 +11,10 @@ import copy
 import pytest
 
 from campus.interchange.importer import import_campus
-from campus.models import Building, DataHall, Rack
+from campus.interchange.validation import check_spec
+from campus.models import Building, CoolingUnit, DataHall, Rack
 from tests.interchange.conftest import SMALL_SPEC
+from tests.interchange.test_validation_pure import CATALOG
 
 
 @pytest.fixture
@@ -121,3 +123,57 @@ def test_the_admin_form_refuses_a_hall_shrunk_under_its_racks(campus, admin_user
     form_class = admin.site._registry[Building].get_form(request, b)
     form = form_class(data={**model_to_dict(b), "length_m": 20.0}, instance=b)
     assert not form.is_valid() and "H1" in form.errors["length_m"][0]
+
+
+# A cooling unit's floor position is its corner in its hall (the floor map and placement read it): H1 is
+# 20 x 20 m, so a corner at x = -5 m or y = 1e9 m says nothing true about where the unit stands.
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"x_m": -5.0, "y_m": 1.0}, "x_m"),
+        ({"x_m": 1.0, "y_m": 1e9}, "y_m"),
+        ({"x_m": 1.0}, "y_m"),  # half a position
+    ],
+)
+def test_a_cooling_unit_outside_its_hall_is_400_naming_the_field(planner_client, campus, body, field):
+    unit = CoolingUnit.objects.get(campus=campus, name="CDU-1")
+    response = planner_client.patch(f"/api/cooling-units/{unit.pk}/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == [field]
+    new = {"campus": campus.pk, "hall": hall(campus).pk, "name": "CDU-2", "kind": "cdu", "capacity_kw": 100}
+    response = planner_client.post("/api/cooling-units/", [{**new, **body}], format="json")
+    assert response.status_code == 400 and list(response.json()["0"]) == [field]
+    assert (
+        planner_client.post(
+            "/api/cooling-units/", {**new, "x_m": 20.0, "y_m": 0.0}, format="json"
+        ).status_code
+        == 201
+    )
+
+
+def test_a_cooling_unit_in_no_hall_has_no_floor_position(planner_client, campus):
+    body = {"campus": campus.pk, "name": "CDU-9", "kind": "cdu", "capacity_kw": 100, "x_m": 1.0, "y_m": 1.0}
+    response = planner_client.post("/api/cooling-units/", body, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["x_m"]
+
+
+def test_the_spec_importer_refuses_a_cooling_unit_outside_its_hall():
+    spec = copy.deepcopy(SMALL_SPEC)
+    spec["cooling_units"][0].update(x_m=25.0, y_m=2.0)
+    errors = check_spec(spec, lambda: CATALOG)
+    assert [e["path"] for e in errors] == ["cooling_units[0].x_m"]
+
+
+def test_shrinking_a_hall_under_a_cooling_unit_is_400(planner_client, campus):
+    unit = CoolingUnit.objects.get(campus=campus, name="CDU-1")
+    assert (
+        planner_client.patch(
+            f"/api/cooling-units/{unit.pk}/", {"x_m": 15.0, "y_m": 2.0}, format="json"
+        ).status_code
+        == 200
+    )
+    h = hall(campus)
+    response = planner_client.patch(f"/api/halls/{h.pk}/", {"width_m": 10.0}, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["width_m"]
+    assert "CDU-1" in response.json()["width_m"][0]
+    assert planner_client.patch(f"/api/halls/{h.pk}/", {"width_m": 15.0}, format="json").status_code == 200

@@ -18,7 +18,18 @@ from campus.analysis.placement import PlacementRequest, place
 from campus.interchange.exporter import export_campus
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
-from campus.models import Building, Campus, DataHall, PowerDevice, Rack, Switch, UtilityFeed
+from campus.models import (
+    Building,
+    Campus,
+    CoolingUnit,
+    DataHall,
+    EnergyStorage,
+    Link,
+    PowerDevice,
+    Rack,
+    Switch,
+    UtilityFeed,
+)
 from campus.snapshot_adapter import build_snapshot
 from tests.analysis.placement_check import overloads
 from tests.interchange.design_checks import design_problems
@@ -97,3 +108,48 @@ def test_a_new_building_written_as_a_branch_passes_every_check_and_takes_the_req
 
     assert effects(branch) <= effects(full_hall)
     assert export_campus(Campus.objects.get(pk=full_hall.pk)) == parent_export
+
+
+def test_a_new_building_branch_brings_storage_its_own_substation_feed_unit_positions_and_uplinks(
+    planner_client,
+):
+    # the template building has 2 MW of storage on its substations' buses, and its substations stand outside
+    # it (campus-level): the branch's new building gets the storage, substations of its own on utility feeds
+    # of its own, its units where the template's stand, and the racks' uplinks cabled
+    campus = import_campus(
+        generate_spec("Campus subs", 1024, gpu_model="h100-sxm", bess_mw_per_building=2, bess_hours=4)
+    )
+    for hall in DataHall.objects.filter(building__campus=campus):
+        hall.length_m = max(r.y_m for r in Rack.objects.filter(hall=hall)) + 1.2 + 2.4
+        hall.save()
+    PowerDevice.objects.filter(campus=campus, kind="substation").update(building=None)
+    CoolingUnit.objects.filter(campus=campus).update(y_m=0.0)  # inside the hall cut down to its racks
+    url = f"/api/campuses/{campus.pk}/placement/"
+    res = planner_client.post(
+        url, {"node_model": "hgx-h100-8", "racks": 40, "apply_as_branch": "With B2"}, format="json"
+    )
+    assert res.status_code == 201, res.content
+    proposal = res.json()["proposal"]
+    branch = Campus.objects.get(pk=res.json()["branch"])
+    b2 = Building.objects.get(campus=branch, name="B2")
+    storage = EnergyStorage.objects.filter(campus=branch, building=b2)
+    assert storage.count() == 2 and all(e.power_device.building_id == b2.pk for e in storage)
+    subs = PowerDevice.objects.filter(campus=branch, building=b2, kind="substation")
+    parent_feeds = set(UtilityFeed.objects.filter(campus=campus).values_list("name", flat=True))
+    assert subs.count() == 2 and all(s.utility_feed.name not in parent_feeds for s in subs)
+    template = {u.name: (u.x_m, u.y_m) for u in CoolingUnit.objects.filter(campus=campus)}
+    for add in proposal["additions"]:
+        if add["new"] and add["category"] == "cooling" and add["kind"] in ("cdu", "crah"):
+            unit = CoolingUnit.objects.get(campus=branch, name=add["names"][0])
+            assert (unit.x_m, unit.y_m) == template[add["target"]] != (None, None)
+    # every leaf group cabled up has as many uplinks as node cables (non-blocking inside its island),
+    # the racks' uplinks (written with them) counted
+    nodes: dict[str, int] = {}
+    up: dict[str, int] = {}
+    for link in Link.objects.filter(campus=branch, network="backend").select_related("a_switch", "b_switch"):
+        if link.a_rack_id is not None:
+            nodes[link.b_switch.name] = nodes.get(link.b_switch.name, 0) + link.count
+        elif link.a_switch is not None and link.a_switch.tier == "leaf":
+            up[link.a_switch.name] = up.get(link.a_switch.name, 0) + link.count
+    assert up and all(up[leaf] >= nodes.get(leaf, 0) for leaf in up)
+    assert design_problems(build_snapshot(branch)) == []

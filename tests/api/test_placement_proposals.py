@@ -19,7 +19,7 @@ from campus.analysis.capex import unit_price
 from campus.interchange.exporter import export_campus
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
-from campus.models import Campus, CoolingUnit, PowerDevice, Rack, Switch
+from campus.models import Campus, CoolingUnit, Link, PowerDevice, Rack, Switch
 from campus.snapshot_adapter import build_snapshot
 from tests.interchange.design_checks import design_problems
 
@@ -163,3 +163,32 @@ def test_a_price_override_moves_the_proposal_s_capex(planner_client, full_fabric
     switches = sum(x["count"] for x in b["additions"] if x["kind"] in ("leaf", "spine", "core"))
     catalog = unit_price("switch", model).unit_price_usd
     assert a["capex_usd"] - b["capex_usd"] == pytest.approx((catalog - 1_000.0) * switches, abs=0.05)
+
+
+def test_racks_placed_as_a_branch_bring_the_uplinks_their_leaves_need(planner_client):
+    # a generated 1,024-GPU H100 fabric with a 30 % margin is non-blocking: each rail's leaf group has as
+    # many uplinks as node cables. One rack of 4 servers fits as it stands; its 4 x 8 node cables need
+    # 4 new uplinks on each of the 8 rails, written into the branch with the rack
+    campus = import_campus(generate_spec("Roomy", 1024, gpu_model="h100-sxm", planning_margin_pct=30))
+    res = planner_client.post(
+        url(campus.pk),
+        {"node_model": "hgx-h100-8", "racks": 1, "nodes_per_rack": 4, "apply_as_branch": "One more"},
+        format="json",
+    )
+    assert res.status_code == 201, res.content
+    uplinks = res.json()["options"][0]["uplinks"]
+    assert len(uplinks) == 8 and {u["count"] for u in uplinks} == {4}
+    branch = Campus.objects.get(pk=res.json()["branch"])
+
+    def cables(c):
+        nodes, up = {}, {}
+        for link in Link.objects.filter(campus=c, network="backend").select_related("a_switch", "b_switch"):
+            if link.a_rack_id is not None:
+                nodes[link.b_switch.name] = nodes.get(link.b_switch.name, 0) + link.count
+            elif link.a_switch is not None and link.a_switch.tier == "leaf":
+                up[link.a_switch.name] = up.get(link.a_switch.name, 0) + link.count
+        return nodes, up
+
+    (n0, u0), (n1, u1) = cables(campus), cables(branch)
+    assert all(u1[leaf] - u0[leaf] == 4 and n1[leaf] - n0[leaf] == 4 for leaf in u0)
+    assert all(u1[leaf] >= n1[leaf] for leaf in u1)

@@ -135,6 +135,7 @@ def place_with_failure(
         pools=_memo(g, "placement_pools", lambda: cooling_pools(snap, hall_air=True)),
         network=_memo(g, "placement_network", lambda: hall_network(snap)),
         optics_kw_per_rack=npr * node.nics * 2 * _CABLE_END_W / 1000.0 if snap.switches else 0.0,
+        cable_kw=2 * _CABLE_END_W / 1000.0 if snap.switches else 0.0,
         uplinks=_memo(g, "placement_uplinks", lambda: uplinks(snap)),
     )
     short = _memo(g, "placement_short", lambda: short_at_design(snap, inp.balance))

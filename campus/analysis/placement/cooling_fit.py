@@ -38,7 +38,7 @@ def _mechanical_loads(g: PowerGraph, cool: dict) -> list[_Load]:
 
 
 def _cooling(
-    inp: _HallInput, hall, ctype: str, main_units: list, hall_units: list
+    inp: _HallInput, hall, ctype: str, main_units: list, hall_units: list, optics_kw: float = 0.0
 ) -> tuple[dict, _Fail | None]:
     snap = inp.snap
     bal = inp.balance
@@ -72,6 +72,8 @@ def _cooling(
     for kw, targets, what in (
         (air_kw * inp.racks, hall_air, "the air share of the racks' heat"),
         (inp.rack_kw * per_server * inp.racks, hall_air or building_air, "the other IT the servers bring"),
+        # the transceivers of the racks' cables (node cables and new uplinks): the hall's network heat
+        (optics_kw, hall_air or building_air, "the transceivers of the racks' cables"),
     ):
         if kw <= 0:
             continue

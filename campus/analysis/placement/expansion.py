@@ -18,8 +18,9 @@ hall (``proposal._grow``):
   kept (so its core ports are checked).
 
 Each element is one addition line (``clone`` names what it is cloned from and how it is wired, by name: the
-same lines write the snapshot here and the branch in ``campus.proposal_space``). Energy storage, racks and
-rack feeds are not cloned.
+same lines write the snapshot here and the branch in ``campus.proposal_space``). A new building also gets
+the template building's energy storage and, when its chain hangs off campus-level devices, its own
+(``_campus_level_above``) on a utility feed of its own. Racks and rack feeds are not cloned.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
         | {s.name for s in snap.switches}
         | {p.name for p in snap.pods}
         | {f.name for f in snap.utility_feeds}
+        | {e.name for e in snap.energy_storage}
     )
     old_token, new_token = hall.name, hall.name
     if new_building:
@@ -175,19 +177,27 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
 
     # ---- power: utility feeds, then the devices upstream first, each with its feeds in
     devices = [d for d in snap.power_devices if d.hall_id == hall.id]
+    rating = {d.id: d.rated_kw for d in snap.power_devices}
     if new_building:
         devices += [d for d in snap.power_devices if d.building_id == bd.id and d.hall_id is None]
+        above = _campus_level_above(snap, devices)
+        rating.update(above)
+        devices += [d for d in snap.power_devices if d.id in above]
         feed_ids = sorted({d.utility_feed_id for d in devices if d.utility_feed_id is not None})
         for feed in (u for u in snap.utility_feeds if u.id in feed_ids):
+            on_it = [d for d in devices if d.utility_feed_id == feed.id]
+            cap = feed.capacity_kw
+            if all(d.id in above for d in on_it):  # only campus-level devices, cut to the building's share
+                cap = min(cap, sum(rating[d.id] for d in on_it))
             lines.append(
                 _line(
                     "utility_feed",
                     "utility_feed",
-                    f"{feed.capacity_kw / 1000.0:g} MW utility feed like {feed.name}",
+                    f"{cap / 1000.0:g} MW utility feed like {feed.name}",
                     1,
                     "power",
                     "power",
-                    capacity_kw=feed.capacity_kw,
+                    capacity_kw=cap,
                     building=dest,
                     target=feed.name,
                     names=[new_name(feed.name)],
@@ -206,11 +216,11 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
             _line(
                 "device",
                 dev.kind,
-                f"{dev.rated_kw:g} kW {dev.kind} like {dev.name}",
+                f"{rating[dev.id]:g} kW {dev.kind} like {dev.name}",
                 1,
                 "power",
                 "power",
-                capacity_kw=dev.rated_kw,
+                capacity_kw=rating[dev.id],
                 building=dest,
                 hall=new_hall if dev.hall_id is not None else None,
                 target=dev.name,
@@ -221,6 +231,8 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
                 },
             )
         )
+    if new_building:
+        lines += _storage_lines(snap, devices, bd, dest, ren, new_name)
     # ---- cooling: the building's plants (a new building), the hall's units
     if new_building:
         for plant in (p for p in snap.cooling_plants if p.building_id == bd.id):
@@ -263,11 +275,72 @@ def space_lines(snap: CampusSnapshot, hall, new_building: bool, length_m: float 
                     "plant": ren.get(plant, plant) if plant else None,
                     "devices": _mapped_devices(unit, names, ren),
                     "group": groups.get(unit.group, ""),
+                    "position": _inside(unit, hall.width_m, hall.length_m + extra),
                 },
             )
         )
     lines += _fabric_lines(snap, hall, dest, new_hall, new_building, ren, new_name)
     return lines
+
+
+def _campus_level_above(snap: CampusSnapshot, devices: list) -> dict[int, float]:
+    """The campus-level devices (in no building) upstream of ``devices``, each with the share the new
+    building takes of it, kW: the ratings of its feeds into the building's chain (above another campus-level
+    device: that one's share), at most its own rating. A new building gets its own (a substation like the
+    campus's, with a utility feed of its own)."""
+    ids = {d.id for d in devices}
+    top = {d.id: d for d in snap.power_devices if d.building_id is None and d.hall_id is None}
+    share: dict[int, float] = {}
+    frontier = ids
+    for _ in range(len(top) + 1):  # one level up per round (a loop in the chain stops here)
+        step: dict[int, float] = {}
+        for f in snap.power_feeds:
+            d = f.downstream_device_id
+            if d in frontier and f.upstream_id in top and f.upstream_id not in ids:
+                step[f.upstream_id] = step.get(f.upstream_id, 0.0) + (f.rating_kw if d in ids else share[d])
+        if not step:
+            break
+        for u, kw in step.items():
+            share[u] = share.get(u, 0.0) + kw
+        frontier = set(step)
+    return {u: min(top[u].rated_kw, kw) if kw > 0 else top[u].rated_kw for u, kw in share.items()}
+
+
+def _storage_lines(snap: CampusSnapshot, devices: list, bd, dest: str, ren, new_name) -> list[dict]:
+    """The template building's energy storage (and any on its cloned devices), on the new devices."""
+    ids = {d.id for d in devices}
+    names = {d.id: d.name for d in snap.power_devices}
+    out = []
+    for e in snap.energy_storage:
+        if e.building_id != bd.id and e.power_device_id not in ids:
+            continue
+        dev = names.get(e.power_device_id) if e.power_device_id is not None else None
+        out.append(
+            _line(
+                "storage",
+                "energy_storage",
+                f"{e.power_kw / 1000.0:g} MW / {e.energy_kwh / 1000.0:g} MWh storage like {e.name}",
+                1,
+                "power",
+                "power",
+                capacity_kw=e.power_kw,
+                building=dest,
+                target=e.name,
+                names=[new_name(e.name)],
+                clone={"device": ren.get(dev, dev) if dev else None, "energy_kwh": e.energy_kwh},
+            )
+        )
+    return out
+
+
+def _inside(unit, width_m: float, length_m: float) -> list[float] | None:
+    """The template unit's corner, where the new unit stands in the new hall (None: it has none, or one
+    outside the hall, as an inventory written before positions were checked may hold)."""
+    if unit.x_m is None or unit.y_m is None:
+        return None
+    if not (0.0 <= unit.x_m <= width_m and 0.0 <= unit.y_m <= length_m):
+        return None
+    return [unit.x_m, unit.y_m]
 
 
 def _mapped_devices(obj, names: dict[int, str], ren: dict[str, str]) -> list[str | None]:
@@ -395,8 +468,18 @@ def apply_space(snap: CampusSnapshot, add: dict) -> CampusSnapshot:
     hall_id = _hall_id(snap, add)
     if table == "utility_feed":
         src = next(u for u in snap.utility_feeds if u.name == add["target"])
-        made = replace(src, id=next_id(snap.utility_feeds), name=new)
+        made = replace(src, id=next_id(snap.utility_feeds), name=new, capacity_kw=add["capacity_kw"])
         return replace(snap, utility_feeds=(*snap.utility_feeds, made))
+    if table == "storage":
+        src = next(e for e in snap.energy_storage if e.name == add["target"])
+        made = replace(
+            src,
+            id=next_id(snap.energy_storage),
+            name=new,
+            building_id=bid[add["building"]],
+            power_device_id=dev[c["device"]].id if c["device"] else None,
+        )
+        return replace(snap, energy_storage=(*snap.energy_storage, made))
     if table == "device":
         src = dev[add["target"]]
         feed_id = next((u.id for u in snap.utility_feeds if u.name == c["utility_feed"]), None)
@@ -407,6 +490,7 @@ def apply_space(snap: CampusSnapshot, add: dict) -> CampusSnapshot:
             building_id=bid[add["building"]],
             hall_id=hall_id if src.hall_id is not None else None,
             utility_feed_id=feed_id,
+            rated_kw=add["capacity_kw"],
         )
         fid = next_id(snap.power_feeds)
         feeds = []
@@ -443,9 +527,9 @@ def apply_space(snap: CampusSnapshot, add: dict) -> CampusSnapshot:
             power_device_id=ids[0],
             power_device_b_id=ids[1],
             group=c["group"],
-            x_m=None,
-            y_m=None,
-        )
+            x_m=c["position"][0] if c["position"] else None,
+            y_m=c["position"][1] if c["position"] else None,
+        )  # where the template stands in its hall (the new hall is laid out like it)
         return replace(snap, cooling_units=(*snap.cooling_units, made))
     if table == "pod":
         src = next(p for p in snap.pods if p.name == add["target"])

@@ -162,14 +162,8 @@ def _spine_short(inp: _HallInput, need: dict[int, int]) -> tuple[int, int] | Non
     switches = {s.id: s for s in snap.switches}
     nodes, ups = inp.uplinks if inp.uplinks is not None else uplinks(snap)
     demand: dict[int, float] = {}
-    for sid, n in need.items():
-        up = {u: c for u, c in ups.get(sid, {}).items() if u in switches}
-        total = sum(up.values())
-        if not total:
-            continue  # not cabled up: nothing above to check
-        extra = nodes.get(sid, 0) + n - total
-        for u, c in up.items():
-            demand[u] = demand.get(u, 0.0) + max(extra, 0) * c / total
+    for (_sid, u), cables in new_uplinks(snap, (nodes, ups), need).items():
+        demand[u] = demand.get(u, 0.0) + cables
     seen: set[int] = set()
     todo = sorted({u for sid in need for u in ups.get(sid, {}) if u in switches})
     worst: tuple[int, int] | None = None
@@ -187,6 +181,33 @@ def _spine_short(inp: _HallInput, need: dict[int, int]) -> tuple[int, int] | Non
                 worst = (short, u)
         todo.extend(x for x in ups.get(u, {}) if x in switches and x not in seen)
     return worst
+
+
+def new_uplinks(snap: CampusSnapshot, cabled: tuple, need: dict[int, int]) -> dict[tuple[int, int], int]:
+    """The uplinks ``need`` new node cables on each leaf group bring, per (leaf group, upper group): a
+    group cabled up is non-blocking inside its island, so its node cables beyond its cabled uplinks need as
+    many new ones, spread over its upper groups as its uplinks are; per upper group the total is rounded up
+    once, shared over the leaf groups by largest remainder (so the cables written are the ones checked)."""
+    switches = {s.id for s in snap.switches}
+    nodes, ups = cabled
+    exact: dict[int, list[tuple[int, float]]] = {}
+    for sid, n in sorted(need.items()):
+        up = {u: c for u, c in ups.get(sid, {}).items() if u in switches}
+        total = sum(up.values())
+        if not total:
+            continue  # not cabled up: nothing above to check
+        extra = max(nodes.get(sid, 0) + n - total, 0)
+        for u, c in sorted(up.items()):
+            exact.setdefault(u, []).append((sid, extra * c / total))
+    out: dict[tuple[int, int], int] = {}
+    for u, parts in exact.items():
+        whole = math.ceil(sum(x for _, x in parts) - 1e-9)
+        floors = {sid: math.floor(x + 1e-9) for sid, x in parts}
+        left = whole - sum(floors.values())
+        for sid, _x in sorted(parts, key=lambda p: (-(p[1] - floors[p[0]]), p[0]))[: max(left, 0)]:
+            floors[sid] += 1
+        out.update({(sid, u): k for sid, k in floors.items() if k > 0})
+    return out
 
 
 def uplinks(snap: CampusSnapshot) -> tuple[dict[int, int], dict[int, dict[int, int]]]:

@@ -37,7 +37,8 @@ from campus import catalog_data as cat
 from campus.analysis.cooling import cooling_pools, plant_loop_name
 from campus.analysis.heat import plant_loops
 from campus.analysis.placement.expansion import apply_space
-from campus.analysis.placement.request import _building_name, _Fail
+from campus.analysis.placement.positions import UNIT_FOOTPRINT_M
+from campus.analysis.placement.request import DEFAULT_RACK_SIZE_M, _building_name, _Fail
 from campus.analysis.snapshot import CampusSnapshot, CoolingUnitSnap
 
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -73,6 +74,7 @@ def _addition(kind: str, model: str, count: int, reason: str, category: str, whe
         "names": kw.pop("names", []),
         "reason": reason,
         "category": category,
+        **({"positions": kw.pop("positions")} if "positions" in kw else {}),
     }
 
 
@@ -189,6 +191,45 @@ def _unit_names(snap: CampusSnapshot, base: str, n: int) -> list[str]:
     return names
 
 
+def unit_spots(snap: CampusSnapshot, src: CoolingUnitSnap, n: int) -> list[tuple[float, float] | None]:
+    """Floor positions (corners) for ``n`` units like ``src`` in its hall: on the template's line at its
+    units' pitch (one unit footprint, ``UNIT_FOOTPRINT_M``, when it stands alone), then on lines a pitch
+    behind and ahead of it, inside the hall, off every unit's and rack's footprint (None: the template has no
+    position, or no room is left)."""
+    hall = next((h for h in snap.halls if h.id == src.hall_id), None)
+    if hall is None or src.x_m is None or src.y_m is None:
+        return [None] * n
+    fw, fd = UNIT_FOOTPRINT_M
+    here = [(u.x_m, u.y_m) for u in snap.cooling_units if u.hall_id == hall.id and u.x_m is not None]
+    taken = [(x, y, fw, fd) for x, y in here if y is not None]
+    taken += [(r.x_m, r.y_m, *DEFAULT_RACK_SIZE_M) for r in snap.racks if r.hall_id == hall.id]
+    xs = sorted({x for x, y in here if y is not None and abs(y - src.y_m) < 1e-6})
+    gaps = [b - a for a, b in zip(xs, xs[1:], strict=False) if b - a > 1e-6]
+    pitch = max(min(gaps), fw) if gaps else fw
+
+    def free(x: float, y: float) -> bool:
+        return not any(
+            x < tx + tw - 1e-6 and tx < x + fw - 1e-6 and y < ty + td - 1e-6 and ty < y + fd - 1e-6
+            for tx, ty, tw, td in taken
+        )
+
+    start = src.x_m - pitch * math.floor(src.x_m / pitch + 1e-9)
+    lines = [src.y_m]
+    for k in range(1, math.ceil(hall.length_m / pitch) + 1):
+        lines += [src.y_m + k * pitch, src.y_m - k * pitch]
+    out: list[tuple[float, float] | None] = []
+    for y in (y for y in lines if 0.0 <= y <= hall.length_m - fd + 1e-6):
+        x = start
+        while x <= hall.width_m - fw + 1e-6 and len(out) < n:
+            if free(x, y):
+                out.append((round(x, 3), round(y, 3)))
+                taken.append((x, y, fw, fd))
+            x += pitch
+        if len(out) == n:
+            break
+    return out + [None] * (n - len(out))
+
+
 def _lift_cooling(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
     if fail.element_id is None or fail.short <= 0:
         return None
@@ -228,6 +269,7 @@ def _lift_cooling(snap: CampusSnapshot, fail: _Fail) -> list[dict] | None:
             capacity_kw=unit.capacity_kw,
             target=unit.name,
             names=_unit_names(snap, unit.name, n),
+            positions=unit_spots(snap, unit, n),
         )
     ]
 
@@ -400,6 +442,8 @@ def _apply_growth(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapshot
     for add in additions:
         kind, n, target = add["kind"], add["count"], add["target"]
         grow = n * (add.get("capacity_kw") or 0.0)
+        if add.get("with_racks"):
+            continue  # the racks' uplinks: built with the racks (placement_branch)
         if add["category"] == "network" and kind in SWITCH_TIERS:
             k = next(i for i, s in enumerate(switches) if s.name == target)
             switches[k] = replace(switches[k], count=switches[k].count + n)
@@ -416,8 +460,10 @@ def _apply_growth(snap: CampusSnapshot, additions: list[dict]) -> CampusSnapshot
             links[k] = replace(links[k], count=links[k].count + n)
         elif add["category"] == "cooling" and add["names"]:
             src: CoolingUnitSnap = next(u for u in units if u.name == target)
-            for name in add["names"]:
-                units.append(replace(src, id=next_unit, name=name, x_m=None, y_m=None, status="active"))
+            spots = add.get("positions") or [None] * len(add["names"])
+            for name, spot in zip(add["names"], spots, strict=True):
+                x, y = spot if spot is not None else (None, None)
+                units.append(replace(src, id=next_unit, name=name, x_m=x, y_m=y, status="active"))
                 next_unit += 1
         elif add["category"] == "cooling":
             k = next(i for i, p in enumerate(plants) if p.name == target)

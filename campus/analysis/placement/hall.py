@@ -11,7 +11,7 @@ from campus.analysis.headroom.bounds import GRID_BINDING_NAME
 from campus.analysis.headroom.results import HEALTHY
 from campus.analysis.heat import AIR_UNIT_KINDS, COLD_PLATE
 from campus.analysis.placement.cooling_fit import _cooling, _mechanical_loads
-from campus.analysis.placement.fabric_fit import _fabric, _link_length
+from campus.analysis.placement.fabric_fit import _fabric, _link_length, new_uplinks, uplinks
 from campus.analysis.placement.positions import UNIT_FOOTPRINT_M, free_positions
 from campus.analysis.placement.power_fit import PowerCheck, _Load, power_check, side_bound
 from campus.analysis.placement.request import (
@@ -145,8 +145,12 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     fabric, ffail = _fabric(inp, hall, hall_racks)
     if ffail is not None:
         return [], ffail
+    # the transceivers of the racks' cables, node cables and the uplinks the spine-port check counts: on
+    # the power beside the racks and on the hall's air units
+    ups = _uplinks(inp, fabric)
+    optics_kw = inp.racks * inp.optics_kw_per_rack + sum(u["count"] for u in ups) * inp.cable_kw
     # ---- cooling
-    cool, cfail = _cooling(inp, hall, ctype, main_units, units)
+    cool, cfail = _cooling(inp, hall, ctype, main_units, units, optics_kw)
     if cfail is not None:
         return [], cfail
     # ---- power
@@ -163,7 +167,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
     # between the hall's feeds: an upper bound there.
     net_kw, hall_racks_kw = inp.network.get(hall.id, (0.0, 0.0))
     it_after = hall_racks_kw + inp.racks * inp.rack_kw
-    net_share = (net_kw + inp.racks * inp.optics_kw_per_rack) / it_after if it_after > 0 else 0.0
+    net_share = (net_kw + optics_kw) / it_after if it_after > 0 else 0.0
     fed_kw = inp.rack_kw * (1.0 + inp.per_server + net_share)
     mech = _mechanical_loads(g, cool)
 
@@ -261,7 +265,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         free = free_positions(
             hall.width_m, hall.length_m, boxes, size, MAX_FREE_POSITIONS, frozenset(), obstacles
         )
-        option = _option(inp, hall, here, ctype, assign, ratings, cool, fabric, check)
+        option = _option(inp, hall, here, ctype, assign, ratings, cool, fabric, check, ups)
         option["headroom_after"]["floor_positions"] = len(free) - inp.racks
         return option, None
 
@@ -326,7 +330,7 @@ class _Candidate:
 
 
 def _option(
-    inp: _HallInput, hall, positions, ctype, assign, ratings, cool, fabric, check: PowerCheck
+    inp: _HallInput, hall, positions, ctype, assign, ratings, cool, fabric, check: PowerCheck, ups: list
 ) -> dict:
     snap = inp.snap
     g = power_graph(snap)
@@ -374,6 +378,7 @@ def _option(
         "building": _building_name(snap, hall.building_id),
         "building_id": hall.building_id,
         "racks": racks,
+        "uplinks": ups,
         "headroom_after": {
             "power_kw": round(check.headroom_kw, 3),
             "power_level": level,
@@ -388,3 +393,30 @@ def _option(
             "fabric_ports": fabric["free_after"] if fabric else None,
         },
     }
+
+
+def _uplinks(inp: _HallInput, fabric: dict | None) -> list[dict]:
+    """The cables up from the leaf groups taking the new racks that the spine-port check counts
+    (``fabric_fit.new_uplinks``), each like the group's first link up to that group."""
+    if not fabric or not fabric["groups"]:
+        return []
+    snap = inp.snap
+    need = {sid: ports * inp.racks for sid, ports in fabric["groups"]}
+    cabled = inp.uplinks if inp.uplinks is not None else uplinks(snap)
+    names = {s.id: s.name for s in snap.switches}
+    out = []
+    for (sid, up), count in sorted(new_uplinks(snap, cabled, need).items()):
+        link = min(
+            (lk for lk in snap.links if lk.a_switch_id == sid and lk.b_switch_id == up), key=lambda lk: lk.id
+        )
+        out.append(
+            {
+                "switch": names[sid],
+                "to": names[up],
+                "count": count,
+                "medium": link.medium,
+                "length_m": link.length_m,
+                "speed_gbps": link.speed_gbps,
+            }
+        )
+    return out

@@ -56,6 +56,8 @@ def _price(snap: CampusSnapshot, add: dict, overrides: Mapping[str, float]) -> f
         if add["clone"]["in_new_building"]:
             return 0.0  # the building's shell price includes its white space
         return add["clone"]["area_m2"] * unit_price("building", "hall", overrides).unit_price_usd
+    if table == "storage":
+        return add["clone"]["energy_kwh"] * unit_price("energy-storage", "bess", overrides).unit_price_usd
     if table == "pod":
         return 0.0  # a name for its switches: they are priced on their own lines
     if table == "link":
@@ -105,6 +107,8 @@ def _merge(additions: list[dict]) -> list[dict]:
             line = out[key]
             line["count"] += add["count"]
             line["names"] = line["names"] + add["names"]
+            if "positions" in line or "positions" in add:
+                line["positions"] = line.get("positions", []) + add.get("positions", [])
             line["capex_usd"] = round(line["capex_usd"] + add["capex_usd"], 2)
         else:
             out[key] = dict(add)
@@ -131,6 +135,36 @@ def _rows_added(snap: CampusSnapshot, option: dict) -> list[dict]:
         "category": "building",
     }
     return [_priced(snap, add)]
+
+
+def _uplinks_added(snap: CampusSnapshot, option: dict) -> list[dict]:
+    """The cables up from the leaves taking the racks that the spine-port check counts (the option's
+    ``uplinks``), as ``optic`` additions priced as the bill of materials prices them. Written into a branch
+    with the racks (``placement_branch``), so ``with_racks``: not built with the other additions."""
+    overrides = snapshot_overrides(snap)
+    where = {k: option[k] for k in ("building", "building_id", "hall", "hall_id")}
+    out = []
+    for up in option.get("uplinks", ()):
+        usd = cables_usd(snap, up["medium"], up["speed_gbps"], up["length_m"], up["count"], 2, overrides)
+        out.append(
+            {
+                "kind": "optic",
+                "model": up["medium"],
+                "count": up["count"],
+                "capacity_kw": None,
+                **where,
+                "row": None,
+                "target": up["switch"],
+                "to": up["to"],
+                "names": [],
+                "reason": "spine_ports",
+                "category": "network",
+                "with_racks": True,
+                "capex_usd": round(usd, 2),
+                "lead_time_days": _lead_days("optic"),
+            }
+        )
+    return out
 
 
 Progress = Callable[[float, str], None]  # (share of the proposal done 0-1, what it is at)
@@ -237,7 +271,7 @@ def propose(
             if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
                 closest = fail.located(snap, hall)
             continue
-        additions = _merge(additions) + _rows_added(snap, option)
+        additions = _merge(additions) + _rows_added(snap, option) + _uplinks_added(snap, option)
         capex, days = _summary(additions)
         key = (capex, days if days is not None else -1, hall.id)
         if best is None or key < best["_key"]:
@@ -318,21 +352,30 @@ def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fai
     best: dict | None = None
     closest: _Fail | None = None
     for new_building in choices:
-        lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, length)]
-        grown = apply_additions(snap, lines)
-        spot = next(a for a in lines if a["kind"] == "hall")
-        bid = next(b.id for b in grown.buildings if b.name == spot["building"])
-        hall = next(h for h in grown.halls if h.name == spot["names"][0] and h.building_id == bid)
-        stop = None if new_building else _feed_has_no_headroom
-        additions, option, fail = _grow(
-            grown, replace(request, hall_id=hall.id), rack_size, rows, before, stop
-        )
+        # a longer hall when the one sized for the racks alone has no room left for them (the cooling units
+        # standing in it and those added take floor too)
+        for k in range(round(length / template.length_m), MAX_HALL_LENGTHS + 1):
+            size = template.length_m * k
+            if not new_building and not hall_fits(snap, template.building_id, template.width_m, size):
+                break
+            lines = [_priced(snap, a) for a in space_lines(snap, template, new_building, size)]
+            grown = apply_additions(snap, lines)
+            spot = next(a for a in lines if a["kind"] == "hall")
+            bid = next(b.id for b in grown.buildings if b.name == spot["building"])
+            hall = next(h for h in grown.halls if h.name == spot["names"][0] and h.building_id == bid)
+            stop = None if new_building else _feed_has_no_headroom
+            additions, option, fail = _grow(
+                grown, replace(request, hall_id=hall.id), rack_size, rows, before, stop
+            )
+            if option is not None or fail is None or fail.constraint != "floor_space":
+                break
         if option is None:
             if fail is not None and (closest is None or _rank(fail) > _rank(closest)):
                 closest = fail
             continue
         old_b, old_h = {b.id for b in snap.buildings}, {h.id for h in snap.halls}
-        additions = [_unnew(a, old_b, old_h) for a in lines + _merge(additions) + _rows_added(snap, option)]
+        extra = _rows_added(snap, option) + _uplinks_added(snap, option)
+        additions = [_unnew(a, old_b, old_h) for a in lines + _merge(additions) + extra]
         option = _unnew(option, old_b, old_h)
         capex, days = _summary(additions)
         key = (capex, days if days is not None else -1, new_building)

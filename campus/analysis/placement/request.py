@@ -139,6 +139,7 @@ class _HallInput:
     # per hall: (the network beside its racks, kW; its fed racks' IT, kW) (``power_fit.hall_network``)
     network: dict = field(default_factory=dict)
     optics_kw_per_rack: float = 0.0  # the transceivers of a new rack's fabric cables, kW
+    cable_kw: float = 0.0  # the transceivers of one fabric cable (both ends), kW: the racks' new uplinks
     uplinks: tuple | None = None  # fabric_fit.uplinks: node cables per group, cables up per upper group
 
 

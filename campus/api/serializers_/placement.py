@@ -91,6 +91,15 @@ class PlacedLinkSerializer(serializers.Serializer):
     speed_gbps = serializers.FloatField()
 
 
+class PlacedUplinkSerializer(serializers.Serializer):
+    switch = serializers.CharField(help_text="Leaf switch group the cables go up from.")
+    to = serializers.CharField(help_text="Upper switch group (spine) they land on.")
+    count = serializers.IntegerField(help_text="Cables added, as many as the spine-port check counts.")
+    medium = serializers.CharField(help_text="As the group's first link up to `to` (link-media slug).")
+    length_m = serializers.FloatField()
+    speed_gbps = serializers.FloatField()
+
+
 class PlacedRackSerializer(serializers.Serializer):
     x_m = serializers.FloatField(help_text="Corner of the rack in its hall, m.")
     y_m = serializers.FloatField()
@@ -145,6 +154,12 @@ class PlacementOptionSerializer(serializers.Serializer):
     building = serializers.CharField(allow_null=True, help_text="Name of the hall's building.")
     building_id = serializers.IntegerField(allow_null=True)
     racks = PlacedRackSerializer(many=True)
+    uplinks = PlacedUplinkSerializer(
+        many=True,
+        required=False,
+        help_text="Cables up from the leaves taking the racks: a leaf group cabled up is non-blocking, so node "
+        "cables beyond its uplinks need as many new uplinks (written into a branch with the racks).",
+    )
     headroom_after = HeadroomAfterSerializer()
 
 
@@ -192,7 +207,7 @@ class AdditionSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="leaf, spine, core, optic; a cooling unit kind (cdu, crah, ...) or plant kind (chiller, "
         "dry-cooler, ...); a power device kind (pdu, ups, transformer, switchgear, substation, ...), "
-        "utility_feed, grid; row; hall, building, pod (new space)."
+        "utility_feed, grid; row; hall, building, pod, energy_storage (new space)."
     )
     model = serializers.CharField(
         help_text="Switch model or cable class (link-media slug); unit kind; the module added (e.g. '250 kW ups "
@@ -226,6 +241,18 @@ class AdditionSerializer(serializers.Serializer):
         default=False,
         help_text="A new element (hall, building, utility feed, device, unit, plant, pod, switch group or "
         "cables) built like `target`, under `names`; false: `target` grows.",
+    )
+    positions = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.FloatField(), min_length=2, max_length=2, allow_null=True
+        ),
+        required=False,
+        help_text="New cooling units beside the one they are built like: each one's corner in the hall, "
+        "[x_m, y_m] (null: no room found, or the template has no position).",
+    )
+    with_racks = serializers.BooleanField(
+        default=False,
+        help_text="Built with the racks (the cables up from the leaves taking them: spine_ports).",
     )
     category = serializers.ChoiceField(choices=["network", "cooling", "power", "grid", "building"])
     capex_usd = serializers.FloatField(help_text="Capital cost of this line, USD (docs/placement.md).")
