@@ -19,7 +19,7 @@ from campus.analysis.heat import rack_it_kw_by_id
 from campus.analysis.measured_model import device_outputs_kw, modelled_figures, plant_conditions
 from campus.analysis.replay import replay_weather
 from campus.analysis.snapshot import CampusSnapshot
-from campus.analysis.summary import _clean
+from campus.analysis.summary import finite_json
 from campus.analysis.weather import weather_of
 from campus.models import Campus
 from campus.state import CampusState
@@ -307,7 +307,7 @@ def replayed_facility(
         "facility_mw": span.facility_mw.round(4),
         "pue": span.pue.round(4),
     }
-    return _clean(
+    return finite_json(
         {
             "window_start": start,
             "window_end": end,

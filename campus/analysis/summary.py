@@ -50,14 +50,14 @@ PUE_TOLERANCE = 0.005
 MAX_FINDINGS = 50
 
 
-def _clean(value: Any) -> Any:
+def finite_json(value: Any) -> Any:
     """Replace non-finite floats (JSON has no inf/NaN) with None, recursively."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: finite_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
+        return [finite_json(v) for v in value]
     return value
 
 
@@ -388,7 +388,7 @@ def campus_summary(
         # what the design cannot do: the grid below the peak (typical or design), plants short of heat rejection
         "risks": grid_risks(snap, supply, chain) + risks,
     }
-    return _clean(summary)
+    return finite_json(summary)
 
 
 def grid_risks(snap: CampusSnapshot, supply, chain: PowerRollup) -> list[dict]:

@@ -123,9 +123,9 @@ def facility_year(state: CampusState, gpu_power_fraction: float = 1.0, climate: 
         for name, decimals in _FACILITY_DECIMALS.items():
             values = getattr(year, name).round(decimals)
             body[name] = [v if v == v else None for v in values.tolist()]  # NaN (no IT) -> null
-        body["annual"] = summary._clean(year.annual())
+        body["annual"] = summary.finite_json(year.annual())
         if climate is None:  # the design hours belong to the campus's own site
-            body["design"] = summary._clean(facility.design_facility(snap, gpu_power_fraction).as_dict())
+            body["design"] = summary.finite_json(facility.design_facility(snap, gpu_power_fraction).as_dict())
         return body
 
     return state.memo(("facility_year", gpu_power_fraction, climate), compute)
