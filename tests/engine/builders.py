@@ -201,3 +201,73 @@ def campus(
         cooling_units=tuple(units),
         pods=pod_snaps,
     )
+
+
+# ---------------------------------------------------------------- failure_cascade set-ups
+
+
+def cascade_prep(snap: CampusSnapshot, **params):
+    """failure_cascade on ``snap`` with its ``test-set`` rates and no facility failures unless asked."""
+    from simulations.engine.runner import prepare
+
+    return prepare(
+        snap, "failure_cascade", {"rate_set": "test-set", "include_infrastructure": False, **params}
+    )
+
+
+def cascade_runs(prepared, n: int, seed: int = 7) -> list:
+    from simulations.engine.runner import replica_seed
+
+    return [prepared.run(replica_seed(seed, i)) for i in range(n)]
+
+
+def cascade_mean(prepared, metric: str, n: int, seed: int = 11) -> float:
+    from simulations.engine.runner import aggregate
+
+    return aggregate(cascade_runs(prepared, n, seed))[metric]["mean"]
+
+
+def server_pool(nodes: int, **params):
+    """failure_cascade on a campus of ``nodes`` DGX H100 servers with the catalog's rates."""
+    from campus.fidelity.campuses import servers
+    from simulations.engine.runner import prepare
+
+    return prepare(
+        servers({"dgx-h100": nodes}), "failure_cascade", {"include_infrastructure": False, **params}
+    )
+
+
+def pool_setup(**over):
+    """The server-pool walk's set-up: 64 job nodes, 4 warm standbys, 4 headroom and 4 pool spares, one failure
+    per node every 500 h, 20 days of work in a 400-day run; ``over`` replaces any of them."""
+    from simulations.engine.kinds.failure_cascade.servers import PoolSetup
+
+    base = dict(
+        job_nodes=64,
+        warm_standbys=4,
+        headroom=4,
+        spare_pool=4,
+        base_rate_per_hour=1 / 500,
+        bad_fraction=0.0,
+        bad_multiple=1.0,
+        auto_h=2.0,
+        manual_h=48.0,
+        p_escalate=0.5,
+        p_auto_miss=0.0,
+        p_manual_miss=0.0,
+        restart_h=0.25,
+        host_h=0.05,
+        preempt_h=0.3,
+        interval_h=1.0,
+        write_h=0.05,
+        step_h=1 / 360,
+        in_memory=False,
+        weibull_shape=None,
+        during_recovery=False,
+        work_h=24 * 20.0,
+        duration_h=24 * 400.0,
+        gpus_per_node=8.0,
+        job_tflops=1.0,
+        series_points=10,
+    )
+    return PoolSetup(**{**base, **over})

@@ -14,28 +14,18 @@ from simulations.engine.job import (
 )
 from simulations.engine.kinds.failure_cascade import model as failure_cascade
 from simulations.engine.params import ParamsError, validate_params
-from simulations.engine.runner import aggregate, prepare, replica_seed
-from tests.engine.builders import campus, catalog_rates, single_rate
+from simulations.engine.runner import aggregate, prepare
+from tests.engine.builders import campus, cascade_prep, cascade_runs, catalog_rates, single_rate
 
 # 8 racks x 4 nodes x 8 GPUs = 256 GPUs in the default test campus.
 GPUS = 256
 
 
-def _plan(snap, **params):
-    return prepare(
-        snap, "failure_cascade", {"rate_set": "test-set", "include_infrastructure": False, **params}
-    )
-
-
-def _runs(prepared, n, run_seed=7):
-    return [prepared.run(replica_seed(run_seed, i)) for i in range(n)]
-
-
 def test_interruption_count_matches_the_poisson_rate():
     mtbf_h = 50_000.0  # per GPU -> job rate 256/50,000 per hour
     snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
-    prepared = _plan(snap, duration_days=200, checkpoint_interval_minutes=60)
-    results = _runs(prepared, 200)
+    prepared = cascade_prep(snap, duration_days=200, checkpoint_interval_minutes=60)
+    results = cascade_runs(prepared, 200)
     counts = np.array([r.metrics["interruptions"] for r in results])
     expected = GPUS / mtbf_h * 200 * 24.0
     # Poisson: the mean of n counts has standard error sqrt(expected / n) ...
@@ -47,14 +37,14 @@ def test_interruption_count_matches_the_poisson_rate():
 def test_mean_lost_time_per_interruption_is_half_the_checkpoint_period_plus_restart():
     mtbf_h = 256 * 200.0  # job MTBF 200 h, much longer than the 1 h checkpoint period
     snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
-    prepared = _plan(
+    prepared = cascade_prep(
         snap,
         duration_days=2000,
         checkpoint_interval_minutes=60,
         checkpoint_write_minutes=0,
         restart_minutes=12,
     )
-    results = _runs(prepared, 10)
+    results = cascade_runs(prepared, 10)
     lost = np.array([r.metrics["mean_lost_hours_per_interruption"] for r in results])
     rate = 1 / 200.0
     expected = expected_lost_hours_per_interruption(rate, 1.0, 0.0) + 0.2
@@ -66,14 +56,14 @@ def test_mean_lost_time_per_interruption_is_half_the_checkpoint_period_plus_rest
 def test_ettr_matches_the_renewal_expectation_within_the_monte_carlo_ci():
     mtbf_h = 256 * 5.0  # job MTBF 5 h: many failures, a strong effect
     snap = campus(failure_rates=(single_rate("gpu", mtbf_h),))
-    prepared = _plan(
+    prepared = cascade_prep(
         snap,
         duration_days=200,
         checkpoint_interval_minutes=60,
         checkpoint_write_minutes=6,
         restart_minutes=12,
     )
-    agg = aggregate(_runs(prepared, 30))
+    agg = aggregate(cascade_runs(prepared, 30))
     expected = expected_ettr(1 / 5.0, 1.0, 0.1, 0.2)
     half = agg["ettr"]["ci95_high"] - agg["ettr"]["mean"]
     # 2x the 95 % half-width, plus the end effect of one unfinished segment in 4,800 h
@@ -83,7 +73,7 @@ def test_ettr_matches_the_renewal_expectation_within_the_monte_carlo_ci():
 
 def test_optimal_checkpoint_interval_follows_young_daly_for_the_job_rate():
     snap = campus(failure_rates=(single_rate("gpu", 256 * 20.0),))
-    plan = _plan(snap, checkpoint_write_minutes=5).plan
+    plan = cascade_prep(snap, checkpoint_write_minutes=5).plan
     assert plan.job_rate_per_hour == pytest.approx(1 / 20.0)
     assert plan.interval_h == pytest.approx(young_daly_interval_hours(5 / 60, 20.0))
     # Young's first-order form is close when the write is short against the MTBF
@@ -93,11 +83,11 @@ def test_optimal_checkpoint_interval_follows_young_daly_for_the_job_rate():
 def test_in_memory_recovery_loses_about_one_step_instead_of_half_a_checkpoint_period():
     snap = campus(failure_rates=(single_rate("gpu", 256 * 10.0),))
     common = dict(duration_days=100, checkpoint_interval_minutes=120, restart_minutes=6, step_seconds=20)
-    ckpt = _plan(snap, recovery="checkpoint_restart", **common)
-    mem = _plan(snap, recovery="in_memory", state_gb_per_gpu=80, fabric_gbps=400, **common)
+    ckpt = cascade_prep(snap, recovery="checkpoint_restart", **common)
+    mem = cascade_prep(snap, recovery="in_memory", state_gb_per_gpu=80, fabric_gbps=400, **common)
     assert mem.plan.copy_h == pytest.approx(80 * 8 / 400 / 3600)
-    r_ckpt = aggregate(_runs(ckpt, 5))
-    r_mem = aggregate(_runs(mem, 5))
+    r_ckpt = aggregate(cascade_runs(ckpt, 5))
+    r_mem = aggregate(cascade_runs(mem, 5))
     assert r_mem["ettr"]["mean"] > r_ckpt["ettr"]["mean"] + 0.05
     per_int = r_mem["mean_lost_hours_per_interruption"]["mean"]
     # half a 20 s step on average + the 1.6 s copy + the 6 min restart
@@ -107,9 +97,13 @@ def test_in_memory_recovery_loses_about_one_step_instead_of_half_a_checkpoint_pe
 def test_hot_spare_pool_runs_dry_and_the_job_waits_for_repairs():
     rates = (single_rate("gpu", 256 * 2.0, repair_hours=100.0),)
     snap = campus(failure_rates=rates)
-    few = aggregate(_runs(_plan(snap, recovery="hot_spares", hot_spares=1, duration_days=30), 3))
+    few = aggregate(
+        cascade_runs(cascade_prep(snap, recovery="hot_spares", hot_spares=1, duration_days=30), 3)
+    )
     many = aggregate(
-        _runs(_plan(snap, recovery="hot_spares", hot_spares=24, job_gpus=8 * 8, duration_days=30), 3)
+        cascade_runs(
+            cascade_prep(snap, recovery="hot_spares", hot_spares=24, job_gpus=8 * 8, duration_days=30), 3
+        )
     )
     assert few["waiting_for_capacity_hours"]["mean"] > 100
     # 64-GPU job on a 256-GPU campus with 24 of its free nodes as hot spares: they absorb failures every ~8 h repaired in 100 h
@@ -120,7 +114,9 @@ def test_hot_spare_pool_runs_dry_and_the_job_waits_for_repairs():
 def test_repairs_refill_the_hot_spare_pool():
     # one failure every 20 h per job, repaired in 10 h, one spare: the pool is always back in time
     snap = campus(failure_rates=(single_rate("gpu", 256 * 20.0, repair_hours=1.0),))
-    agg = aggregate(_runs(_plan(snap, recovery="hot_spares", hot_spares=1, duration_days=60), 3))
+    agg = aggregate(
+        cascade_runs(cascade_prep(snap, recovery="hot_spares", hot_spares=1, duration_days=60), 3)
+    )
     assert agg["interruptions"]["mean"] > 50
     assert agg["waiting_for_capacity_hours"]["mean"] < 5.0
 
@@ -133,9 +129,11 @@ def _pdu_only_snapshot(**kwargs):
 
 def test_pdu_failure_interrupts_the_job_only_when_the_other_side_trips():
     params = dict(rate_set="test-set", include_infrastructure=True, duration_days=100)
-    redundant = aggregate(_runs(prepare(_pdu_only_snapshot(), "failure_cascade", params), 3))
+    redundant = aggregate(cascade_runs(prepare(_pdu_only_snapshot(), "failure_cascade", params), 3))
     # B-side feeds rated 30 kW for 40.8 kW racks: losing an A-side PDU trips the B feeds (a cascade)
-    fragile = aggregate(_runs(prepare(_pdu_only_snapshot(feed_rating_kw=30.0), "failure_cascade", params), 3))
+    fragile = aggregate(
+        cascade_runs(prepare(_pdu_only_snapshot(feed_rating_kw=30.0), "failure_cascade", params), 3)
+    )
     assert "pdu" not in redundant["by_cause"]
     assert redundant["interruptions"]["mean"] == 0
     assert fragile["by_cause"]["pdu"]["mean"] > 5
@@ -150,7 +148,7 @@ def test_cdu_loss_is_covered_by_its_redundancy_group_but_not_alone():
     grouped = prepare(campus(failure_rates=rates, cdu_groups=True), "failure_cascade", params)
     assert alone.plan.impact(1, 0)[1] is True
     assert grouped.plan.impact(1, 0) == ((), False)
-    assert aggregate(_runs(alone, 2))["by_cause"]["cdu"]["mean"] > 5
+    assert aggregate(cascade_runs(alone, 2))["by_cause"]["cdu"]["mean"] > 5
     # alone a unit's loss is carried by its group; only two units of a group down together darken racks
     # (facility failures combine), which repairs too short to overlap never allow
     brief = prepare(
@@ -158,11 +156,11 @@ def test_cdu_loss_is_covered_by_its_redundancy_group_but_not_alone():
         "failure_cascade",
         {**params, "repair_hours_overrides": {"cdu": 1e-9}},
     )
-    assert aggregate(_runs(brief, 2))["interruptions"]["mean"] == 0
+    assert aggregate(cascade_runs(brief, 2))["interruptions"]["mean"] == 0
     assert (
         0
-        < aggregate(_runs(grouped, 2))["interruptions"]["mean"]
-        < aggregate(_runs(alone, 2))["interruptions"]["mean"]
+        < aggregate(cascade_runs(grouped, 2))["interruptions"]["mean"]
+        < aggregate(cascade_runs(alone, 2))["interruptions"]["mean"]
     )
 
 
@@ -285,15 +283,15 @@ def test_on_the_synthetic_2n_campus_only_cooling_feeds_can_darken_racks():
 
 def test_in_memory_recovery_checkpoints_only_for_durability():
     snap = campus(failure_rates=(single_rate("gpu", 256 * 2.0),))
-    mem = _plan(snap, recovery="in_memory").plan
-    ckpt = _plan(snap, recovery="checkpoint_restart").plan
+    mem = cascade_prep(snap, recovery="in_memory").plan
+    ckpt = cascade_prep(snap, recovery="checkpoint_restart").plan
     assert mem.interval_h == pytest.approx(3.0)  # catalog: every 3 h
     assert ckpt.interval_h < 1.0  # Young/Daly for a 2 h job MTBF
 
 
 def test_useful_flops_count_every_gpu_model_of_a_mixed_job():
     snap = campus(node_models=("hgx-h100-8", "dgx-a100"), failure_rates=(single_rate("gpu", 256 * 50.0),))
-    plan = _plan(snap, precision="fp8", mfu=0.35).plan
+    plan = cascade_prep(snap, precision="fp8", mfu=0.35).plan
     assert plan.job_gpus_by_model == {"h100-sxm": 128, "a100-sxm": 128}
     h100, a100 = snap.gpus["h100-sxm"], snap.gpus["a100-sxm"]
     # the A100 has no FP8: it counts at its BF16 peak

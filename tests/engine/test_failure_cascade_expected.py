@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campus.analysis.reliability import daly_interval_hours, ettr_checkpoint
-from campus.fidelity.campuses import servers
 from campus.fidelity.cluster import AIRESIM_TABLE1
 from simulations.engine.kinds.failure_cascade import explain
 from simulations.engine.kinds.failure_cascade.expected import DRY_FLAG, pool_expected
@@ -20,13 +19,7 @@ from simulations.engine.kinds.failure_cascade.servers import PoolSetup
 from simulations.engine.params import validate_params
 from simulations.engine.runner import aggregate, prepare, replica_seed
 from simulations.engine.words import Summary
-from tests.engine.builders import campus, single_rate
-
-
-def _pool(nodes: int, **params):
-    return prepare(
-        servers({"dgx-h100": nodes}), "failure_cascade", {"include_infrastructure": False, **params}
-    )
+from tests.engine.builders import campus, pool_setup, server_pool, single_rate
 
 
 def _summary(agg: dict) -> Summary:
@@ -40,7 +33,7 @@ def test_with_spares_ample_the_closed_form_is_daly_s_and_the_walk_agrees(during)
     # 1,024 nodes of 2,048 h: a job MTBF of 2 h; 3-min writes at Daly's interval, 30-min restarts; 64
     # standbys against ~10 nodes in repair (2 h automatic, 80 % then 24 h manual)
     mtbf, d, r = 2.0, 3.0 / 60.0, 0.5
-    prepared = _pool(
+    prepared = server_pool(
         1024 + 64,
         duration_days=120,
         checkpoint_write_minutes=3.0,
@@ -65,7 +58,7 @@ def test_with_spares_ample_the_closed_form_is_daly_s_and_the_walk_agrees(during)
 def test_the_closed_form_flags_spares_that_run_dry_and_the_walk_stalls():
     # 64 nodes of 200 h (a failure every ~3 h), repairs of ~26 h on average: ~8 nodes in repair against
     # 2 standbys and a spare pool of 2
-    prepared = _pool(
+    prepared = server_pool(
         64 + 4,
         duration_days=60,
         restart_minutes=10.0,
@@ -84,7 +77,7 @@ def test_the_closed_form_flags_spares_that_run_dry_and_the_walk_stalls():
 
 
 def test_airesim_s_working_pool_of_64_spares_runs_short_and_its_spare_pool_never_dry():
-    plan = _pool(4360, **AIRESIM_TABLE1).plan
+    plan = server_pool(4360, **AIRESIM_TABLE1).plan
     s = plan.pool_setup
     assert s.warm_standbys + s.headroom == 64 and s.spare_pool == 200
     e = pool_expected(s)
@@ -96,35 +89,9 @@ def test_airesim_s_working_pool_of_64_spares_runs_short_and_its_spare_pool_never
 
 
 def _setup(**over) -> PoolSetup:
-    base = dict(
-        job_nodes=256,
-        warm_standbys=4,
-        headroom=4,
-        spare_pool=4,
-        base_rate_per_hour=1 / 2000,
-        bad_fraction=0.0,
-        bad_multiple=1.0,
-        auto_h=2.0,
-        manual_h=48.0,
-        p_escalate=0.5,
-        p_auto_miss=0.0,
-        p_manual_miss=0.0,
-        restart_h=0.25,
-        host_h=0.05,
-        preempt_h=0.3,
-        interval_h=1.0,
-        write_h=0.05,
-        step_h=1 / 360,
-        in_memory=False,
-        weibull_shape=None,
-        during_recovery=False,
-        work_h=None,
-        duration_h=24 * 30.0,
-        gpus_per_node=8.0,
-        job_tflops=1.0,
-        series_points=10,
+    return pool_setup(
+        **{"job_nodes": 256, "base_rate_per_hour": 1 / 2000, "work_h": None, "duration_h": 24 * 30.0, **over}
     )
-    return PoolSetup(**{**base, **over})
 
 
 @settings(max_examples=60, deadline=None)

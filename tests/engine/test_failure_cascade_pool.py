@@ -18,20 +18,18 @@ from campus.fidelity.cluster import (
 from simulations.engine.confidence import half_width, run_to_confidence
 from simulations.engine.job import expected_ettr
 from simulations.engine.kinds.failure_cascade.facility import FacilityDown
-from simulations.engine.runner import aggregate, prepare, replica_seed
-from tests.engine.builders import campus, catalog_rates, single_rate
+from simulations.engine.runner import aggregate, replica_seed
+from tests.engine.builders import (
+    campus,
+    cascade_mean,
+    cascade_prep,
+    catalog_rates,
+    pool_setup,
+    server_pool,
+    single_rate,
+)
 
 GPUS = 256  # 8 racks x 4 nodes x 8 GPUs in the default test campus
-
-
-def _prep(snap, **params):
-    return prepare(
-        snap, "failure_cascade", {"rate_set": "test-set", "include_infrastructure": False, **params}
-    )
-
-
-def _mean(prepared, metric, n, seed=11):
-    return aggregate([prepared.run(replica_seed(seed, i)) for i in range(n)])[metric]["mean"]
 
 
 # ---------------------------------------------------------------- spares
@@ -41,14 +39,16 @@ def test_hot_spares_given_with_the_job_size_are_the_job_s_pool():
     # a 64-GPU job (8 nodes) on a 256-GPU campus; node failures every ~8 h repaired in 100 h
     snap = campus(failure_rates=(single_rate("gpu", GPUS * 2.0, repair_hours=100.0),))
     ettr = {
-        spares: _mean(
-            _prep(snap, recovery="hot_spares", hot_spares=spares, job_gpus=64, duration_days=60), "ettr", 4
+        spares: cascade_mean(
+            cascade_prep(snap, recovery="hot_spares", hot_spares=spares, job_gpus=64, duration_days=60),
+            "ettr",
+            4,
         )
         for spares in (0, 2, 8, 24)
     }
     assert len(set(ettr.values())) == 4, "each spare count gives its own answer"
     assert ettr[0] <= ettr[2] <= ettr[8] <= ettr[24]
-    plan = _prep(snap, recovery="hot_spares", hot_spares=2, job_gpus=64).plan
+    plan = cascade_prep(snap, recovery="hot_spares", hot_spares=2, job_gpus=64).plan
     assert (plan.job_nodes, plan.spare_nodes, plan.eligible_nodes) == (8, 2, 10)
 
 
@@ -57,7 +57,7 @@ def test_asking_more_spares_than_the_campus_has_outside_the_job_is_refused():
 
     snap = campus(failure_rates=(single_rate("gpu", 1e6),))
     with pytest.raises(ParamsError) as e:
-        _prep(snap, hot_spares=25, job_gpus=64)
+        cascade_prep(snap, hot_spares=25, job_gpus=64)
     assert e.value.errors[0]["field"] == "hot_spares"
 
 
@@ -85,7 +85,7 @@ def test_expected_ettr_never_falls_with_more_spares_nor_rises_with_more_failures
 
 def test_the_expected_ettr_counts_the_wait_once_spares_run_out():
     snap = campus(failure_rates=(single_rate("gpu", GPUS * 2.0, repair_hours=100.0),))
-    r = _prep(snap, recovery="hot_spares", hot_spares=0, job_gpus=64, duration_days=60).run(3)
+    r = cascade_prep(snap, recovery="hot_spares", hot_spares=0, job_gpus=64, duration_days=60).run(3)
     # 8 nodes fail every 2 h x 8 GPUs... the job's rate is 64 / 512 per hour, 12.5 nodes in repair on
     # average: with no spare the job waits a repair (100 h) at nearly every failure
     assert r.metrics["ettr_expected_job_classes"] < 0.1
@@ -102,7 +102,7 @@ def test_ettr_matches_the_closed_form_of_each_recovery_failure_mode(during):
     mtbf_job = 1.0
     snap = campus(failure_rates=(single_rate("gpu", GPUS * mtbf_job),))
     d, r = 3.0 / 60.0, 0.5
-    prepared = _prep(
+    prepared = cascade_prep(
         snap,
         duration_days=120,
         restart_minutes=30.0,
@@ -118,15 +118,15 @@ def test_ettr_matches_the_closed_form_of_each_recovery_failure_mode(during):
         # written out here: a restart always completes, (e^{lambda s} - 1) failures per committed segment
         s = tau + d
         want = tau / ((math.exp(s / mtbf_job) - 1.0) * (mtbf_job + r))
-    got = _mean(prepared, "ettr", 6)
+    got = cascade_mean(prepared, "ettr", 6)
     assert got == pytest.approx(want, rel=0.02)
-    fdr = _mean(prepared, "failures_during_recovery", 6)
+    fdr = cascade_mean(prepared, "failures_during_recovery", 6)
     assert (fdr > 0) if during else (fdr == 0)
 
 
 def test_interruptions_are_counted_only_while_the_job_trains():
     snap = campus(failure_rates=(single_rate("gpu", GPUS * 0.5),))
-    r = _prep(snap, duration_days=30, restart_minutes=120.0).run(5)
+    r = cascade_prep(snap, duration_days=30, restart_minutes=120.0).run(5)
     # a failure every 30 min, restarts of 2 h: the job trains e^{-4} ~ 2 % of the time; failures that
     # find it restarting are not interruptions
     assert r.metrics["failures_during_recovery"] > 10 * r.metrics["interruptions"]
@@ -145,7 +145,7 @@ def test_both_sides_of_a_2n_chain_down_together_darken_the_racks():
         "rate_overrides": {"pdu": 10.0},
         "repair_hours_overrides": {"pdu": 48.0},
     }
-    prepared = _prep(snap, **params)
+    prepared = cascade_prep(snap, **params)
     plan = prepared.plan
     pdu = next(i for i, c in enumerate(plan.classes) if c.component == "pdu")
     n = len(plan.classes[pdu].units)
@@ -169,16 +169,8 @@ def test_both_sides_of_a_2n_chain_down_together_darken_the_racks():
 # ---------------------------------------------------------------- the server-pool walk
 
 
-def _pool(snap_nodes: int, **params):
-    from campus.fidelity.campuses import servers
-
-    return prepare(
-        servers({"dgx-h100": snap_nodes}), "failure_cascade", {"include_infrastructure": False, **params}
-    )
-
-
 def test_the_reference_case_of_airesim_matches_its_published_results():
-    prepared = _pool(4360, **AIRESIM_TABLE1)
+    prepared = server_pool(4360, **AIRESIM_TABLE1)
     runs = [prepared.run(replica_seed(42, i)) for i in range(6)]
     mean = aggregate(runs)
     # docs/SIMULATION_REPORT.md of karthikp-ubc/airesim (30 replications): ETR 0.6228, training time
@@ -196,7 +188,7 @@ def test_the_reference_case_of_airesim_matches_its_published_results():
 
 def test_weibull_failure_times_match_brute_force_sampling_of_the_first_of_n_nodes():
     k, mtbf, n = 2.0, 2400.0, 4096
-    prepared = _pool(
+    prepared = server_pool(
         n + 64,
         duration_days=3650,
         work_days=1000,
@@ -213,7 +205,7 @@ def test_weibull_failure_times_match_brute_force_sampling_of_the_first_of_n_node
         },
         failures_during_recovery=False,
     )
-    got = _mean(prepared, "interruptions", 3)
+    got = cascade_mean(prepared, "interruptions", 3)
     rng = np.random.default_rng(0)
     scale = mtbf / math.gamma(1 + 1 / k)
     first = (scale * rng.weibull(k, size=(400, n))).min(axis=1).mean()
@@ -221,7 +213,7 @@ def test_weibull_failure_times_match_brute_force_sampling_of_the_first_of_n_node
 
 
 def test_a_spare_pool_runs_dry_and_the_job_stalls_for_repairs():
-    prepared = _pool(
+    prepared = server_pool(
         128,
         duration_days=60,
         restart_minutes=10.0,
@@ -241,8 +233,8 @@ def test_a_spare_pool_runs_dry_and_the_job_stalls_for_repairs():
 def test_bad_servers_fail_more_until_repairs_find_them():
     base = {"duration_days": 60, "restart_minutes": 10.0}
     pool = {"warm_standbys": 16, "spare_pool_nodes": 40, "node_mtbf_hours": 2400.0}
-    clean = _mean(_pool(1080, **base, server_pool=pool), "interruptions", 3)
-    bad = _pool(
+    clean = cascade_mean(server_pool(1080, **base, server_pool=pool), "interruptions", 3)
+    bad = server_pool(
         1080, **base, server_pool={**pool, "bad_server_fraction": 0.2, "bad_server_rate_multiple": 10.0}
     )
     r = aggregate([bad.run(replica_seed(11, i)) for i in range(3)])
@@ -251,7 +243,7 @@ def test_bad_servers_fail_more_until_repairs_find_them():
 
 
 def test_a_run_to_the_end_of_the_work_without_failures_takes_the_work_and_one_host_selection():
-    prepared = _pool(
+    prepared = server_pool(
         64,
         duration_days=400,
         work_days=100,
@@ -294,7 +286,7 @@ def test_the_server_pool_walk_in_each_recovery_failure_mode_matches_its_closed_f
     # 4,096 good nodes of 2,400 h MTBF (one failure every 35 min), 20-min recovery, no work lost, standbys
     # enough never to need a host selection: failures during the recovery restart it (ETTR e^(-lambda R),
     # the recovery lasting (e^(lambda R) - 1) / lambda on average) or never come (1 / (1 + lambda R))
-    prepared = _pool(
+    prepared = server_pool(
         4096 + 256,
         duration_days=120,
         checkpoint_write_minutes=0.0,
@@ -310,8 +302,8 @@ def test_the_server_pool_walk_in_each_recovery_failure_mode_matches_its_closed_f
     )
     lam_r = 4096 / 2400.0 * 20 / 60
     want = math.exp(-lam_r) if during else 1.0 / (1.0 + lam_r)
-    assert _mean(prepared, "ettr", 4) == pytest.approx(want, rel=0.01)
-    assert (_mean(prepared, "failures_during_recovery", 4) > 0) is during
+    assert cascade_mean(prepared, "ettr", 4) == pytest.approx(want, rel=0.01)
+    assert (cascade_mean(prepared, "failures_during_recovery", 4) > 0) is during
 
 
 def test_a_run_to_the_end_of_the_work_says_how_long_it_took():
@@ -337,7 +329,7 @@ def test_a_run_to_the_end_of_the_work_says_how_long_it_took():
 
 
 def test_a_job_stalled_for_good_runs_to_the_end_of_the_run():
-    prepared = _pool(
+    prepared = server_pool(
         64,
         duration_days=30,
         server_pool={"node_mtbf_hours": 200.0, "auto_repair_hours": 80_000.0, "escalation_probability": 0.0},
@@ -353,40 +345,6 @@ def test_a_job_stalled_for_good_runs_to_the_end_of_the_run():
 
 
 # ---------------------------------------------------------------- properties of the server-pool walk
-
-
-def _pool_setup(**over):
-    from simulations.engine.kinds.failure_cascade.servers import PoolSetup
-
-    base = dict(
-        job_nodes=64,
-        warm_standbys=4,
-        headroom=4,
-        spare_pool=4,
-        base_rate_per_hour=1 / 500,
-        bad_fraction=0.0,
-        bad_multiple=1.0,
-        auto_h=2.0,
-        manual_h=48.0,
-        p_escalate=0.5,
-        p_auto_miss=0.0,
-        p_manual_miss=0.0,
-        restart_h=0.25,
-        host_h=0.05,
-        preempt_h=0.3,
-        interval_h=1.0,
-        write_h=0.05,
-        step_h=1 / 360,
-        in_memory=False,
-        weibull_shape=None,
-        during_recovery=False,
-        work_h=24 * 20.0,
-        duration_h=24 * 400.0,
-        gpus_per_node=8.0,
-        job_tflops=1.0,
-        series_points=10,
-    )
-    return PoolSetup(**{**base, **over})
 
 
 @settings(max_examples=30, deadline=None)
@@ -408,7 +366,7 @@ def test_a_higher_failure_rate_never_raises_the_ettr_and_more_standbys_never_low
     # preemptions and stalls. A checkpoint every one-second step keeps the lost work (which depends on
     # where in a checkpoint period a failure falls) under a second a failure: the tolerance.
     def ettr(rate: float, warm: int) -> tuple[float, float]:
-        setup = _pool_setup(
+        setup = pool_setup(
             base_rate_per_hour=rate, warm_standbys=warm, interval_h=1 / 3600, write_h=0.0, step_h=1 / 3600
         )
         m = run_pool(setup, seed).metrics

@@ -11,26 +11,16 @@ import pytest
 
 from campus.analysis.reliability import daly_interval_hours, ettr_checkpoint
 from simulations.engine.runner import aggregate, prepare, replica_seed
-from tests.engine.builders import campus, catalog_rates, single_rate
+from tests.engine.builders import campus, cascade_mean, cascade_prep, catalog_rates, single_rate
 
 GPUS = 256  # 8 racks x 4 nodes x 8 GPUs: 32 nodes in the default test campus
 NODES = 32
 
 
-def _prep(snap, **params):
-    return prepare(
-        snap, "failure_cascade", {"rate_set": "test-set", "include_infrastructure": False, **params}
-    )
-
-
-def _mean(prepared, metric, n, seed=11):
-    return aggregate([prepared.run(replica_seed(seed, i)) for i in range(n)])[metric]["mean"]
-
-
 def test_weibull_times_in_the_class_walk_match_brute_force_sampling_of_the_first_of_n_nodes():
     k, node_mtbf = 2.0, 400.0
     snap = campus(failure_rates=(single_rate("gpu", node_mtbf * 8),))  # 8 GPUs a node
-    prepared = _prep(
+    prepared = cascade_prep(
         snap,
         duration_days=3650,
         work_days=500,
@@ -41,7 +31,7 @@ def test_weibull_times_in_the_class_walk_match_brute_force_sampling_of_the_first
         weibull_shape=k,
         failures_during_recovery=False,
     )
-    got = _mean(prepared, "interruptions", 3)
+    got = cascade_mean(prepared, "interruptions", 3)
     rng = np.random.default_rng(0)
     scale = node_mtbf / math.gamma(1 + 1 / k)
     first = (scale * rng.weibull(k, size=(20_000, NODES))).min(axis=1).mean()
@@ -57,7 +47,7 @@ def test_time_to_train_with_failures_is_the_work_over_daly_s_ettr(during):
     mtbf_job = 2.0
     snap = campus(failure_rates=(single_rate("gpu", GPUS * mtbf_job),))
     d, r = 3.0 / 60.0, 0.5
-    prepared = _prep(
+    prepared = cascade_prep(
         snap,
         duration_days=3650,
         work_days=200,
@@ -77,14 +67,16 @@ def test_time_to_train_with_failures_is_the_work_over_daly_s_ettr(during):
 def test_weibull_of_shape_one_is_the_exponential_walk():
     snap = campus(failure_rates=(single_rate("gpu", GPUS * 3.0),))
     base = {"duration_days": 60, "restart_minutes": 20.0, "checkpoint_write_minutes": 2.0}
-    expo = _mean(_prep(snap, **base), "ettr", 8)
-    weib = _mean(_prep(snap, **base, failure_distribution="weibull", weibull_shape=1.0), "ettr", 8, seed=3)
+    expo = cascade_mean(cascade_prep(snap, **base), "ettr", 8)
+    weib = cascade_mean(
+        cascade_prep(snap, **base, failure_distribution="weibull", weibull_shape=1.0), "ettr", 8, seed=3
+    )
     assert weib == pytest.approx(expo, abs=0.01)
 
 
 def test_a_run_to_the_end_of_the_work_without_failures_takes_the_work_and_its_checkpoints():
     snap = campus(failure_rates=(single_rate("gpu", 1e12),))
-    prepared = _prep(snap, duration_days=400, work_days=100, checkpoint_interval_minutes=60.0)
+    prepared = cascade_prep(snap, duration_days=400, work_days=100, checkpoint_interval_minutes=60.0)
     m = prepared.run(1).metrics
     # 2,400 h of work in 60-min intervals: 2,399 checkpoint writes of 5 min between them
     assert m["time_to_train_days"] == pytest.approx((2400 + 2399 * 5 / 60) / 24, rel=1e-9)
@@ -94,7 +86,7 @@ def test_a_run_to_the_end_of_the_work_without_failures_takes_the_work_and_its_ch
 
 def test_work_left_undone_at_the_end_of_the_run_says_how_much_was_done():
     snap = campus(failure_rates=(single_rate("gpu", 1e12),))
-    m = _prep(snap, duration_days=10, work_days=100, checkpoint_write_minutes=0.0).run(1).metrics
+    m = cascade_prep(snap, duration_days=10, work_days=100, checkpoint_write_minutes=0.0).run(1).metrics
     assert "time_to_train_days" not in m
     assert m["work_done_fraction"] == pytest.approx(0.1)
     assert m["run_days"] == 10
@@ -102,7 +94,7 @@ def test_work_left_undone_at_the_end_of_the_run_says_how_much_was_done():
 
 def _facility_prep(**params):
     rates = (single_rate("gpu", 1e12), *catalog_rates("infrastructure-estimates"))
-    return _prep(
+    return cascade_prep(
         campus(failure_rates=rates),
         include_infrastructure=True,
         rate_overrides={"ups": 10.0, "pdu": 10.0},

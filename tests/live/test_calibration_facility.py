@@ -15,6 +15,7 @@ from campus.analysis.calibration_facility import fit_conversion, fit_plant
 from campus.emulator import Profile, readings
 from campus.models import Campus
 from tests import factories as f
+from tests.live.sites import cooled_rack, url
 
 NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(hours=1)
 HIDDEN = {"efficiency": 0.95, "fixed_kw": 12.0, "eir_ref": 0.22, "eir_per_k": 0.006}
@@ -105,29 +106,7 @@ def test_a_plant_whose_heat_load_never_varies_is_refused_with_the_reason():
 
 @pytest.fixture
 def site():
-    campus = f.CampusFactory(name="Calib", other_it_fraction=0.0, design_pue=None)
-    feed = f.UtilityFeedFactory(campus=campus)
-    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    plant = f.CoolingPlantFactory(campus=campus, name="AC-1", kind="air-chiller", capacity_kw=400.0, cop=8.0)
-    cdu = f.CoolingUnitFactory(
-        campus=campus,
-        hall=hall,
-        plant=plant,
-        name="CDU-1",
-        capacity_kw=300.0,
-        supply_temp_c=30.0,
-        return_temp_c=45.0,
-    )
-    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=100.0, design_kw=120.0, cooling_unit=cdu)
-    ups = f.PowerDeviceFactory(
-        campus=campus, name="UPS-1", kind="ups", rated_kw=500.0, efficiency=0.99, utility_feed=feed
-    )
-    f.PowerFeedFactory(rack=rack, upstream=ups, rating_kw=200.0)
-    return campus
-
-
-def url(name, campus):
-    return reverse(f"campus-{name}", kwargs={"pk": campus.pk})
+    return cooled_rack("Calib", plant_cop=8.0, ups_efficiency=0.99)[0]
 
 
 def upload(client, campus, rows):

@@ -9,13 +9,13 @@ on measured racks whose peak × 1.1 is their modelled load giving back the desig
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.urls import reverse
 
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.snapshot_adapter import build_snapshot
 from campus.tasks import run_job
-from tests import factories as f
+from tests.live.sites import rack_on_pdu, url
+from tests.live.sites import upload as upload_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 
@@ -24,26 +24,12 @@ NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(h
 
 @pytest.fixture
 def site():
-    campus = f.CampusFactory(name="Live", other_it_fraction=0.0)
-    feed = f.UtilityFeedFactory(campus=campus)
-    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=40.0, design_kw=60.0)
-    pdu = f.PowerDeviceFactory(
-        campus=campus, name="PDU-1", rated_kw=100.0, max_utilization=0.8, efficiency=1.0, utility_feed=feed
-    )
-    f.PowerFeedFactory(rack=rack, upstream=pdu, rating_kw=200.0)
-    return campus, rack, pdu
-
-
-def url(name, campus):
-    return reverse(f"campus-{name}", kwargs={"pk": campus.pk})
+    return rack_on_pdu()
 
 
 def upload(client, campus, rows):
-    lines = ["object_kind,object_name,metric,time,value"]
-    lines += [f"{k},{n},power_kw,{t.isoformat()},{v}" for k, n, t, v in rows]
-    r = client.post(url("measurements", campus), "\n".join(lines) + "\n", content_type="text/csv")
-    assert r.status_code == 201, r.content
+    """Rows of (object_kind, object_name, time, kW)."""
+    upload_rows(client, campus, [(k, n, "power_kw", t, v) for k, n, t, v in rows])
 
 
 def every(figures: dict, value: float) -> dict:

@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from django.urls import reverse
 
 from campus.analysis import measurements as m
 from campus.choices import PowerDeviceKind
 from campus.models import MeasurementRollup
 from tests import factories as f
+from tests.live.sites import csv_of, rack_on_pdu, url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 
@@ -21,25 +21,7 @@ NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) - timedelta(h
 
 @pytest.fixture
 def site():
-    campus = f.CampusFactory(name="Live", other_it_fraction=0.0)
-    feed = f.UtilityFeedFactory(campus=campus)
-    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=40.0, design_kw=60.0)
-    pdu = f.PowerDeviceFactory(
-        campus=campus, name="PDU-1", rated_kw=100.0, max_utilization=0.8, efficiency=1.0, utility_feed=feed
-    )
-    f.PowerFeedFactory(rack=rack, upstream=pdu, rating_kw=200.0)
-    return campus, rack, pdu
-
-
-def url(name, campus):
-    return reverse(f"campus-{name}", kwargs={"pk": campus.pk})
-
-
-def csv_of(rows):
-    lines = ["object_kind,object_name,metric,time,value"]
-    lines += [f"{k},{n},{m},{t.isoformat()},{v}" for k, n, m, t, v in rows]
-    return "\n".join(lines) + "\n"
+    return rack_on_pdu()
 
 
 def rack_rows(t0):

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 import requests
-from django.urls import reverse
 from django.utils import timezone
 
 from campus import prometheus_sync
 from campus.models import MeasurementRollup, PrometheusSource
 from tests import factories as f
+from tests.live.sites import cooled_rack, rack_on_pdu, url
 
 PROMETHEUS = shutil.which("prometheus") or "/usr/bin/prometheus"
 pytestmark = [
@@ -98,14 +98,7 @@ def emulated(tmp_path, settings):
 
 @pytest.fixture
 def live(emulated):
-    campus = f.CampusFactory(name="Live", other_it_fraction=0.0)
-    feed = f.UtilityFeedFactory(campus=campus)
-    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=40.0, design_kw=60.0)
-    pdu = f.PowerDeviceFactory(
-        campus=campus, name="PDU-1", rated_kw=100.0, max_utilization=0.8, efficiency=1.0, utility_feed=feed
-    )
-    f.PowerFeedFactory(rack=rack, upstream=pdu, rating_kw=200.0)
+    campus, _, _ = rack_on_pdu()
     procs = emulated(
         {
             "campus": "Live",
@@ -157,10 +150,6 @@ MAPPING = [
         "metric": "power_w",
     },
 ]
-
-
-def url(name, campus):
-    return reverse(f"campus-{name}", kwargs={"pk": campus.pk})
 
 
 def rollups(campus, values=False):
@@ -264,24 +253,7 @@ def test_the_mapping_templates_read_every_metric_beyond_power(emulated, planner_
     against the modelled 45 °C), an air-cooled chiller plant, the campus meter and the weather, all served by
     the emulator and read through the templates ``GET /prometheus/`` offers: every series is known, and
     ``/measured/`` sets each against the model."""
-    campus = f.CampusFactory(name="Beyond", other_it_fraction=0.0, design_pue=None)
-    feed = f.UtilityFeedFactory(campus=campus)
-    hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    plant = f.CoolingPlantFactory(campus=campus, name="AC-1", kind="air-chiller", capacity_kw=400.0, cop=4.0)
-    cdu = f.CoolingUnitFactory(
-        campus=campus,
-        hall=hall,
-        plant=plant,
-        name="CDU-1",
-        capacity_kw=300.0,
-        supply_temp_c=30.0,
-        return_temp_c=45.0,
-    )
-    rack = f.RackFactory(hall=hall, name="R1", extra_it_kw=100.0, design_kw=120.0, cooling_unit=cdu)
-    ups = f.PowerDeviceFactory(
-        campus=campus, name="UPS-1", kind="ups", rated_kw=500.0, efficiency=0.95, utility_feed=feed
-    )
-    f.PowerFeedFactory(rack=rack, upstream=ups, rating_kw=200.0)
+    campus, _ = cooled_rack("Beyond", plant_cop=4.0, ups_efficiency=0.95)
     procs = emulated(
         {
             "campus": "Beyond",
