@@ -32,7 +32,7 @@ from campus.analysis.cooling import cooling_balance  # noqa: E402
 from campus.analysis.energy import it_breakdown  # noqa: E402
 from campus.analysis.fabric import fabric_from_inventory  # noqa: E402
 from campus.analysis.headroom.chain import _compute  # noqa: E402
-from campus.analysis.headroom.scenarios import _scenarios  # noqa: E402
+from campus.analysis.headroom.scenarios import failure_scenarios  # noqa: E402
 from campus.analysis.impact import impact  # noqa: E402
 from campus.analysis.power import power_graph, rollup  # noqa: E402
 from campus.analysis.redundancy import redundancy_check  # noqa: E402
@@ -154,7 +154,7 @@ def bench_headroom(sizes: list[int], with_reference: bool) -> None:
 
             solves.append(("per-scenario re-solve (reference)", reference))
         for name, solve in solves:
-            scenarios = len(_scenarios(g)) + 1
+            scenarios = len(failure_scenarios(g)) + 1
             wall, cpu = timed(lambda solve=solve, g=g: solve(g), 3 if name == "incremental" else 1)
             print(
                 f"| {gpus:,} | {len(snap.racks):,} | {len(snap.power_devices):,} | {len(snap.power_feeds):,} "

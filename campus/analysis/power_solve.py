@@ -62,7 +62,7 @@ def _alive(
     return any(fid not in dead_feeds and is_live(feeds[fid].upstream_id) for fid in ups)
 
 
-def _liveness_changes(
+def liveness_changes(
     g: PowerGraph,
     base: _State,
     seeds: Iterable[int],
@@ -293,7 +293,7 @@ def failure_seeds(
     return seeds
 
 
-def _resolve(
+def resolve(
     g: PowerGraph,
     base: _State,
     dead_devices: set[int],
@@ -306,7 +306,7 @@ def _resolve(
     seeds = failure_seeds(g, dead_devices, dead_feeds, utility_hit)
     if not seeds and not dead_feeds:
         return _State()
-    changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
+    changed = liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_feeds)
     # Loads change only below devices whose liveness flips: their racks move to the other side
     # and their children re-split their input. Everything else keeps its baseline values.
     core = set(seeds) | changed
@@ -354,7 +354,7 @@ def _run(
     utilities = set(failed_feeds)
     utility_hit = {d for u in utilities for d in g.by_utility.get(u, ())}
     while True:
-        st = _resolve(g, base, dead_devices, dead_feeds, frozenset(utilities), utility_hit, rack_load_kw)
+        st = resolve(g, base, dead_devices, dead_feeds, frozenset(utilities), utility_hit, rack_load_kw)
         skip = utilities if grid_limits else utilities | g.utility_capacity_kw.keys()
         over = _overloads(g, st, base, dead_devices, dead_feeds, skip)
         if not over:

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from campus import calibration_branch, measured
 from campus import state as states
-from campus.api.measured_views import CalibrationQuerySerializer
+from campus.api.measured_views import CalibrationQuerySerializer, window_days_field
 from campus.api.redundancy_warnings import run_with_guard, with_warnings
 from campus.api.serializers_.branches import TextOnlyField, new_campus_name
 from campus.models import Campus
@@ -52,13 +52,7 @@ class ApplyRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     name = TextOnlyField(
         max_length=128, help_text="Name of the branch (unique among campuses), as JSON text."
     )
-    days = serializers.IntegerField(
-        required=False,
-        default=measured.DEFAULT_WINDOW_DAYS,
-        min_value=1,
-        max_value=400,
-        help_text="The window: this many days ending with the latest 5-minute bucket held.",
-    )
+    days = window_days_field()
 
     def validate_name(self, value: str) -> str:
         return new_campus_name(value)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from campus import measured
 from campus import state as states
 from campus.analysis import measurements as m
+from campus.api.measured_views import band_field
 from campus.models import Campus
 from twin.api.exceptions import field_error
 from twin.api.serializers.base import StrictQueryMixin
@@ -33,13 +34,7 @@ class ObjectMeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
         help_text="The window: this many days ending with the latest 5-minute bucket held for the campus "
         "(default 7; the 5-minute rollups are kept 35 days).",
     )
-    band = serializers.FloatField(
-        required=False,
-        default=measured.DEFAULT_BAND,
-        min_value=0.0,
-        max_value=10.0,
-        help_text="Alarm when the measured peak is more than this fraction above or below the model.",
-    )
+    band = band_field()
 
 
 class ObjectMeasuredView(APIView):

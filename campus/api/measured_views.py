@@ -108,21 +108,31 @@ class MeasurementsView(APIView):
         return Response(measured.ingest(campus.pk, samples), status=status.HTTP_201_CREATED)
 
 
-class MeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
-    days = serializers.IntegerField(
+def window_days_field() -> serializers.IntegerField:
+    """The window of the measured figures a query or a request reads."""
+    return serializers.IntegerField(
         required=False,
         default=measured.DEFAULT_WINDOW_DAYS,
         min_value=1,
         max_value=400,
         help_text="The window: this many days ending with the latest 5-minute bucket held.",
     )
-    band = serializers.FloatField(
+
+
+def band_field() -> serializers.FloatField:
+    """The alarm band of measured against modelled, as a fraction of the model."""
+    return serializers.FloatField(
         required=False,
         default=measured.DEFAULT_BAND,
         min_value=0.0,
         max_value=10.0,
         help_text="Alarm when the measured peak is more than this fraction above or below the model.",
     )
+
+
+class MeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
+    days = window_days_field()
+    band = band_field()
     band_k = serializers.FloatField(
         required=False,
         default=measured.DEFAULT_BAND_K,
@@ -172,13 +182,7 @@ class MeasuredView(APIView):
 
 
 class CalibrationQuerySerializer(StrictQueryMixin, serializers.Serializer):
-    days = serializers.IntegerField(
-        required=False,
-        default=measured.DEFAULT_WINDOW_DAYS,
-        min_value=1,
-        max_value=400,
-        help_text="The window: this many days ending with the latest 5-minute bucket held.",
-    )
+    days = window_days_field()
 
 
 class CalibrationView(APIView):

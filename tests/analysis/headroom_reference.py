@@ -11,7 +11,7 @@ The design redundancy is written into the chain itself, so it is checked by fail
   separate devices, each whole side lost (2N: either side carries everything; not in a distributed
   redundant design, where one block feeds A sides and B sides). Generators are standby sources: they carry load
   only in the scenarios that cut their switchboard's normal supply. Loads are the untripped roll-up of
-  the scenario (``power._resolve``), so an element over its limit shows as negative headroom instead of
+  the scenario (``power_solve.resolve``), so an element over its limit shows as negative headroom instead of
   vanishing in a trip.
 * **device headroom** = planning limit − worst load over the scenarios, in kW at the device's input.
   The planning limit is ``rated_kw × max_utilization`` (a utility feed: its ``capacity_kw``). The scenario
@@ -45,7 +45,7 @@ from campus.analysis.heat import (
 )
 from campus.analysis.mechanical import mechanical_sensitivity
 from campus.analysis.power import PowerGraph, baseline_state, power_graph
-from campus.analysis.power_solve import _resolve, _State
+from campus.analysis.power_solve import _State, resolve
 from campus.analysis.snapshot import CampusSnapshot
 
 # Sensitivities below this (kW per added kW) mean the scope does not load the device.
@@ -345,7 +345,7 @@ def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozens
     out = []
     for d in g.order:
         # addition: a generator that carries load in the healthy chain is failed too (the scenario set of
-        # ``headroom.scenarios._scenarios``, ``_generator_carries``); the reference checks the solve, not the set
+        # ``headroom.scenarios.failure_scenarios``, ``_generator_carries``); the reference checks the solve, not the set
         if not base.live.get(d, False) or (d in g.generators and not _generator_carries(g, base.live, d)):
             continue
         out.append((Failure("power", d, g.devices[d].name), set(g.status_dead) | {d}, set(), frozenset()))
@@ -510,7 +510,7 @@ def _compute(g: PowerGraph) -> Headroom:
     scenarios = _scenarios(g)
     for failure, dead_devices, dead_feeds, failed_utilities in scenarios:
         utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
-        st = _resolve(g, base, set(dead_devices), set(dead_feeds), failed_utilities, utility_hit, None)
+        st = resolve(g, base, set(dead_devices), set(dead_feeds), failed_utilities, utility_hit, None)
         affected = set(st.in_kw)
         if not affected:
             continue

@@ -195,6 +195,29 @@ def generated_campus(django_db_blocker, name: str, username: str, **spec):
         get_user_model().objects.filter(username=username).delete()
 
 
+def ask_placement(page, campus_id: int, **request) -> None:
+    """Asks the floor map's placement panel of the campus for ``request`` (``node_model``, ``racks`` and
+    optionally ``nodes_per_rack``, as ``POST /api/campuses/{id}/placement/`` takes them)."""
+    page.goto(f"/campuses/{campus_id}/map/")
+    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
+    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
+    page.select_option("[data-testid=placement-node_model]", request["node_model"])
+    page.fill("[data-testid=placement-racks]", str(request["racks"]))
+    if "nodes_per_rack" in request:
+        page.fill("[data-testid=placement-nodes_per_rack]", str(request["nodes_per_rack"]))
+    page.click("[data-testid=placement-submit]")
+
+
+def placement_answer(page, campus_id: int, **request) -> dict:
+    """The API's answer to the placement ``request``, asked in the page's session."""
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    return page.request.post(
+        f"/api/campuses/{campus_id}/placement/",
+        data=request,
+        headers={"X-CSRFToken": csrf, "Referer": page.url},
+    ).json()
+
+
 def load_campus() -> int:
     """The demo campus (load_demo_campus) when the command is there, else a generated mixed campus."""
     from django.core.management import call_command

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import SCREENSHOTS, generated_campus, login, new_page, screenshot
+from .conftest import (
+    SCREENSHOTS,
+    ask_placement,
+    generated_campus,
+    login,
+    new_page,
+    placement_answer,
+    screenshot,
+)
 from .test_dashboard import AXE, AXE_RUN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -135,20 +143,10 @@ def test_placement_lists_what_is_already_short_at_design(page, short_campus):
 
     campus_id, _ = short_campus
     group = CoolingUnit.objects.filter(campus_id=campus_id, capacity_kw=1.0).first().group
-    page.goto(f"/campuses/{campus_id}/map/")
-    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
-    page.select_option("[data-testid=placement-node_model]", "hgx-h100-8")
-    page.fill("[data-testid=placement-racks]", "1")
-    page.fill("[data-testid=placement-nodes_per_rack]", "1")
-    page.click("[data-testid=placement-submit]")
+    request = {"node_model": "hgx-h100-8", "racks": 1, "nodes_per_rack": 1}
+    ask_placement(page, campus_id, **request)
     page.wait_for_selector("[data-testid=placement-short-at-design]")
-    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    answer = page.request.post(
-        f"/api/campuses/{campus_id}/placement/",
-        data={"node_model": "hgx-h100-8", "racks": 1, "nodes_per_rack": 1},
-        headers={"X-CSRFToken": csrf, "Referer": page.url},
-    ).json()
+    answer = placement_answer(page, campus_id, **request)
     shorts = answer["short_at_design"]
     assert group in {short["element"] for short in shorts}
     items = page.locator("[data-testid=placement-short]")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import PASSWORD, ask_placement, login, new_page, placement_answer, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -264,21 +264,10 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
     node = api_get(page, f"/api/nodes/?campus={parent}&limit=1")["results"][0]["node_model"]
     model_id = node["id"] if isinstance(node, dict) else node
     slug = api_get(page, f"/api/node-models/{model_id}/")["slug"]
-    page.goto(f"/campuses/{parent}/map/")
-    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
-    page.select_option("[data-testid=placement-node_model]", slug)
-    page.fill("[data-testid=placement-racks]", "1")
-    page.fill("[data-testid=placement-nodes_per_rack]", "1")
-    page.click("[data-testid=placement-submit]")
-    page.wait_for_selector("[data-testid=placement-verdict]")
     body = {"node_model": slug, "racks": 1, "nodes_per_rack": 1}
-    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    answer = page.request.post(
-        f"/api/campuses/{parent}/placement/",
-        data=body,
-        headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
-    ).json()
+    ask_placement(page, parent, **body)
+    page.wait_for_selector("[data-testid=placement-verdict]")
+    answer = placement_answer(page, parent, **body)
     assert page.get_attribute("[data-testid=placement-verdict]", "data-feasible") == "true"
     assert answer["feasible"] is True
     # hall names repeat from building to building: the binding is named with its building

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import ask_placement, generated_campus, login, new_page, placement_answer, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -20,48 +20,24 @@ NODE = "hgx-h100-8"
 
 @pytest.fixture(scope="module")
 def full_hall(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
+    from campus.models import DataHall, Rack
 
-    from campus.interchange.generate import generate_spec
-    from campus.interchange.importer import import_campus
-    from campus.models import Campus, DataHall, Rack
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        campus = import_campus(
-            generate_spec("New space campus", 1024, gpu_model="h100-sxm", planning_margin_pct=20)
-        )
-        for hall in DataHall.objects.filter(building__campus=campus):
-            hall.length_m = max(r.y_m for r in Rack.objects.filter(hall=hall)) + 1.2 + 2.4
-            hall.save()
-        user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield campus.id
-    with django_db_blocker.unblock():
-        Campus.objects.filter(parent_id=campus.id).delete()
-        Campus.objects.filter(pk=campus.id).delete()
-        get_user_model().objects.filter(username=PLANNER).delete()
+    spec = dict(gpus=1024, gpu_model="h100-sxm", planning_margin_pct=20)
+    with generated_campus(django_db_blocker, "New space campus", PLANNER, **spec) as campus_id:
+        with django_db_blocker.unblock():
+            for hall in DataHall.objects.filter(building__campus_id=campus_id):
+                hall.length_m = max(r.y_m for r in Rack.objects.filter(hall=hall)) + 1.2 + 2.4
+                hall.save()
+        yield campus_id
 
 
 def test_the_map_draws_a_new_building_dashed_with_its_cost_table(chromium, live_url, full_hall):
     context, page, watch = new_page(chromium, live_url, width=1440, height=1000)
     login(page, PLANNER)
     campus = full_hall
-    page.goto(f"/campuses/{campus}/map/")
-    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
-    page.select_option("[data-testid=placement-node_model]", NODE)
-    page.fill("[data-testid=placement-racks]", "40")
-    page.click("[data-testid=placement-submit]")
+    ask_placement(page, campus, node_model=NODE, racks=40)
     page.wait_for_selector("[data-testid=proposal-table]")
-    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    answer = page.request.post(
-        f"/api/campuses/{campus}/placement/",
-        data={"node_model": NODE, "racks": 40},
-        headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
-    ).json()
+    answer = placement_answer(page, campus, node_model=NODE, racks=40)
     assert answer["binding_constraint"] == "floor_space" and answer["proposal"]["feasible"] is True
     proposal = answer["proposal"]
     rows = page.locator("[data-testid=proposal-addition]")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import ask_placement, generated_campus, login, new_page, placement_answer, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -20,44 +20,20 @@ NVL72 = "gb200-nvl72-tray"
 
 @pytest.fixture(scope="module")
 def full(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.interchange.generate import generate_spec
-    from campus.interchange.importer import import_campus
-    from campus.models import Campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        campus = import_campus(generate_spec("Proposal campus", 1152, gpu_model="gb200"))
-        user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield campus.id
-    with django_db_blocker.unblock():
-        Campus.objects.filter(parent_id=campus.id).delete()
-        Campus.objects.filter(pk=campus.id).delete()
-        get_user_model().objects.filter(username=PLANNER).delete()
+    with generated_campus(
+        django_db_blocker, "Proposal campus", PLANNER, gpus=1152, gpu_model="gb200"
+    ) as campus_id:
+        yield campus_id
 
 
 def test_the_map_draws_the_proposal_with_its_cost_table_and_applies_it(chromium, live_url, full):
     context, page, watch = new_page(chromium, live_url, width=1440, height=1000)
     login(page, PLANNER)
     campus = full
-    page.goto(f"/campuses/{campus}/map/")
-    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
-    page.select_option("[data-testid=placement-node_model]", NVL72)
-    page.fill("[data-testid=placement-racks]", "2")
-    page.click("[data-testid=placement-submit]")
+    ask_placement(page, campus, node_model=NVL72, racks=2)
     page.wait_for_selector("[data-testid=proposal-table]")
     # the same request straight to the API: the table shows exactly its additions and totals
-    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    answer = page.request.post(
-        f"/api/campuses/{campus}/placement/",
-        data={"node_model": NVL72, "racks": 2},
-        headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
-    ).json()
+    answer = placement_answer(page, campus, node_model=NVL72, racks=2)
     assert answer["feasible"] is False and answer["proposal"]["feasible"] is True
     proposal = answer["proposal"]
     assert page.get_attribute("[data-testid=placement-verdict]", "data-feasible") == "false"

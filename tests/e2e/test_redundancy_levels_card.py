@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import ask_placement, generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -23,27 +23,9 @@ SMALL = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "
 
 @pytest.fixture(scope="module")
 def below(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.interchange.generate import generate_spec
-    from campus.interchange.importer import import_campus
-    from campus.models import Campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        spec = generate_spec(
-            "Levels campus", 256, cooling="air", power_redundancy="2N", cooling_redundancy="N+1", **SMALL
-        )
-        campus = import_campus(spec)
-        user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield campus.id
-    with django_db_blocker.unblock():
-        Campus.objects.filter(parent_id=campus.id).delete()
-        Campus.objects.filter(pk=campus.id).delete()
-        get_user_model().objects.filter(username=PLANNER).delete()
+    spec = dict(gpus=256, cooling="air", power_redundancy="2N", cooling_redundancy="N+1", **SMALL)
+    with generated_campus(django_db_blocker, "Levels campus", PLANNER, **spec) as campus_id:
+        yield campus_id
 
 
 @pytest.fixture
@@ -74,13 +56,7 @@ def test_the_risk_card_shows_declared_and_achieved_levels_with_the_pairs_named(p
 
 
 def test_a_placement_below_the_declared_level_warns_where_it_was_made(page, below):
-    page.goto(f"/campuses/{below}/map/")
-    page.wait_for_function("window.floorMap && window.floorMap.ready === true")
-    page.wait_for_selector("[data-testid=placement-node_model] option", state="attached")
-    page.select_option("[data-testid=placement-node_model]", NODE)
-    page.fill("[data-testid=placement-racks]", "1")
-    page.fill("[data-testid=placement-nodes_per_rack]", "1")
-    page.click("[data-testid=placement-submit]")
+    ask_placement(page, below, node_model=NODE, racks=1, nodes_per_rack=1)
     page.wait_for_selector("[data-testid=placement-apply]")
     page.fill("[data-testid=placement-branch-name]", "Levels campus – one more")
     page.click("[data-testid=placement-apply]")

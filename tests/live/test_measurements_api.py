@@ -12,7 +12,7 @@ from campus.analysis import measurements as m
 from campus.choices import PowerDeviceKind
 from campus.models import MeasurementRollup
 from tests import factories as f
-from tests.live.sites import csv_of, rack_on_pdu, url
+from tests.live.sites import csv_of, rack_on_pdu, upload, url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_analytics")]
 
@@ -98,6 +98,24 @@ def test_measured_against_modelled_flags_the_pdu_over_its_model(site, planner_cl
     assert p["alarm"] is None  # exactly on the band's edge
     assert viewer_client.get(url("measured", campus), {"band": 0.05}).json()["alarms"] == 2
     assert viewer_client.get(url("measured", campus), {"bnd": 1}).status_code == 400
+
+
+def test_one_object_s_series_reads_the_same_band_as_measured(site, planner_client, viewer_client):
+    # the PDU's meter reads 44 kW against its modelled 40 kW: 10 % over, on the default band's edge
+    campus, _, _ = site
+    upload(planner_client, campus, rack_rows(NOW))
+
+    def pdu(**params):
+        query = {"object_kind": "pdu", "object_name": "PDU-1", **params}
+        return viewer_client.get(url("measured-object", campus), query)
+
+    body = pdu().json()
+    assert body["band"] == 0.10 and body["modelled_kw"] == pytest.approx(40.0)
+    assert body["comparison"]["deviation"] == pytest.approx(0.10) and body["comparison"]["alarm"] is None
+    assert pdu(band=0.05).json()["comparison"]["alarm"] == "over"
+    for bad in (-0.1, 10.5, "wide"):
+        r = pdu(band=bad)
+        assert r.status_code == 400 and "band" in r.json()
 
 
 def test_headroom_on_measured_peak_equals_the_hand_calculation(site, planner_client, viewer_client):

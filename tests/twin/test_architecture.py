@@ -17,6 +17,19 @@ CORE = ("campus/analysis", "simulations/engine")
 # Project modules the core may use besides itself: plain data, no framework.
 CORE_MAY_USE = ("campus.catalog_data",)
 FRAMEWORKS = ("django", "rest_framework", "celery", "kombu", "drf_spectacular", "django_filters")
+# What makes an endpoint: REST framework's views, viewsets, generic views, ``@api_view`` and routers, and the
+# project's viewset bases.
+ENDPOINT_MODULES = (
+    "rest_framework.views",
+    "rest_framework.viewsets",
+    "rest_framework.generics",
+    "rest_framework.decorators",
+    "rest_framework.routers",
+    "twin.api.viewsets",
+    "twin.api.routers",
+)
+# The liveness, readiness and deep health checks answer outside /api/ for the orchestrator.
+ENDPOINTS_OUTSIDE_API = {"twin/health.py"}
 
 
 def module_name(path: Path) -> str:
@@ -45,6 +58,19 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> set[
                 found.update(f"{target}.{alias.name}" for alias in node.names)
             else:
                 found.add(target)
+    return found
+
+
+def imported_names(source: str) -> set[str]:
+    """Every ``module`` of ``import module`` and both ``module`` and ``module.name`` of ``from module import
+    name`` (absolute imports; a relative one stays within its package)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
     return found
 
 
@@ -140,6 +166,27 @@ def test_below_its_api_the_campus_app_never_imports_it():
         return api not in path.parents and within(name, "campus.api")
 
     assert violations(project_files("campus"), forbidden) == []
+
+
+def test_the_checker_sees_an_endpoint_module_imported_by_name():
+    source = "from rest_framework import serializers, viewsets\nimport rest_framework.views\n"
+    names = imported_names(source)
+    assert {"rest_framework.viewsets", "rest_framework.views"} <= names
+    assert not any(within(n, "rest_framework.generics") for n in names)
+
+
+def test_endpoints_live_in_an_api_package():
+    """An endpoint is written in its app's ``api/`` package (``campus/api``, ``simulations/api``) or in the
+    project's ``twin/api`` plumbing, where the URLs, the schema and the error answers find it."""
+    found = sorted(
+        f"{path.relative_to(REPO)} imports {name}"
+        for path in project_files(*PROJECT)
+        if "api" not in path.relative_to(REPO).parts[:-1]
+        and path.relative_to(REPO).as_posix() not in ENDPOINTS_OUTSIDE_API
+        for name in imported_names(path.read_text(encoding="utf-8"))
+        if any(within(name, m) for m in ENDPOINT_MODULES)
+    )
+    assert found == []
 
 
 def test_the_project_wide_api_plumbing_imports_no_app():

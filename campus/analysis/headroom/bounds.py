@@ -18,7 +18,7 @@ from campus.analysis.headroom.results import (
 from campus.analysis.headroom.rows import _by_scope, _ratios, _scope_value, _ScopeMins
 from campus.analysis.headroom.scenarios import _split_factors
 from campus.analysis.power import PowerGraph, baseline_state, power_graph
-from campus.analysis.power_solve import _liveness_changes, failure_seeds
+from campus.analysis.power_solve import failure_seeds, liveness_changes
 from campus.analysis.snapshot import CampusSnapshot
 
 GRID_BINDING_NAME = "grid connection"
@@ -66,7 +66,7 @@ def _feed_bound(g: PowerGraph, result: Headroom, context: dict) -> Headroom:
     for failure, dead_devices, dead_feeds, failed_utilities in context["scenarios"]:
         utility_hit = {d for u in failed_utilities for d in g.by_utility.get(u, ())}
         seeds = failure_seeds(g, dead_devices, dead_feeds, utility_hit)
-        changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
+        changed = liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
         hit: set[int] = set()
         for d in changed:
             for fid in g.down_feeds[d]:

@@ -23,7 +23,7 @@ from campus.analysis.headroom.rows import (
     _scenario_rows,
     _ScopeMins,
 )
-from campus.analysis.headroom.scenarios import _placement, _scenarios
+from campus.analysis.headroom.scenarios import _placement, failure_scenarios
 from campus.analysis.power import PowerGraph, baseline_state
 
 
@@ -80,7 +80,7 @@ def _compute(g: PowerGraph, context: dict | None = None) -> Headroom:
         rows.add(probe.dev_row[d], element_of[("device", d)], 0)
     for u, i in util_index.items():
         rows.add(n_dev + i, element_of[("utility", u)], 0)
-    scenarios = _scenarios(g)
+    scenarios = failure_scenarios(g)
     for scenario in scenarios:
         dev_rows, util_delta = _scenario_rows(probe, scenario)
         if not dev_rows and not util_delta:

@@ -9,7 +9,7 @@ import numpy as np
 from campus.analysis.headroom.probe import Coefs, _add_into, _Probe
 from campus.analysis.headroom.results import MIN_SENSITIVITY, TIE_RELATIVE, Failure
 from campus.analysis.headroom.scenarios import _split_factors
-from campus.analysis.power_solve import _liveness_changes, failure_seeds
+from campus.analysis.power_solve import failure_seeds, liveness_changes
 
 
 def _scenario_rows(
@@ -25,7 +25,7 @@ def _scenario_rows(
     if not seeds and not dead_feeds:
         return [], {}
     base_live = base.live
-    changed = _liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
+    changed = liveness_changes(g, base, seeds, dead_devices, dead_feeds, failed_utilities)
 
     def live(d: int) -> bool:
         return base_live[d] != (d in changed)

@@ -100,7 +100,7 @@ def _generator_carries(g: PowerGraph, base_live: Mapping[int, bool], d: int) -> 
     return False
 
 
-def _scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozenset[int]]]:
+def failure_scenarios(g: PowerGraph) -> list[tuple[Failure, set[int], set[int], frozenset[int]]]:
     """(failure, dead devices, dead feeds, failed utilities) of every scenario after the healthy one.
 
     Every live device is lost alone, generators included where they carry load in the healthy chain

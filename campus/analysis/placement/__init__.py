@@ -21,7 +21,7 @@ answer out (docs/planning.md, "Capacity placement"). Per candidate hall:
 * **power**: a feed pair (A, B) already feeding racks of the hall, from distinct upstream paths (neither
   device upstream of the other), every device and utility feed above it within its planning limit
   (``rated_kw × max_utilization``) in every scenario of the failover headroom
-  (``headroom.scenarios._scenarios``: healthy, each live device lost, a generator only where it carries load in the
+  (``headroom.scenarios.failure_scenarios``: healthy, each live device lost, a generator only where it carries load in the
   healthy chain, each utility feed lost, each whole side lost), loads before any trip. Each side carries 100 % of the new racks when the other is lost. The
   headroom left is rack IT, as the failover headroom counts it: each element's margin after placing over
   its added kW per kW of the racks' IT in that scenario (``power_check``), so the element named is the one

@@ -7,11 +7,11 @@ import math
 from dataclasses import dataclass
 
 from campus.analysis.headroom import Failure
-from campus.analysis.headroom.scenarios import _scenarios
+from campus.analysis.headroom.scenarios import failure_scenarios
 from campus.analysis.heat import it_beyond_at
 from campus.analysis.placement.request import TOL, TOP_K, _memo
 from campus.analysis.power import PowerGraph, baseline_state, power_graph
-from campus.analysis.power_solve import _resolve
+from campus.analysis.power_solve import resolve
 from campus.analysis.snapshot import CampusSnapshot
 
 # ---------------------------------------------------------------- the scenario sweep (kept with the graph)
@@ -23,7 +23,7 @@ class _Sweep:
     def __init__(self, g: PowerGraph) -> None:
         self.g = g
         base = self.base = baseline_state(g)
-        self.scenarios = _scenarios(g)
+        self.scenarios = failure_scenarios(g)
         self.sid: dict[tuple[str, object], int] = {}
         self.util_devices: dict[int, list[int]] = {}
         for d, dev in g.devices.items():
@@ -47,7 +47,7 @@ class _Sweep:
         for sid, (failure, dead, dead_feeds, failed_utils) in enumerate(self.scenarios):
             self.sid[(failure.kind, failure.id)] = sid
             hit = {d for u in failed_utils for d in g.by_utility.get(u, ())}
-            st = _resolve(g, base, set(dead), set(dead_feeds), failed_utils, hit, None)
+            st = resolve(g, base, set(dead), set(dead_feeds), failed_utils, hit, None)
             live = {d: v for d, v in st.live.items() if v != base.live.get(d)}
             self.live.append(live)
             loads = {d: kw for d, kw in st.in_kw.items() if st.live.get(d, base.live.get(d, False))}
