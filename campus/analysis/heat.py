@@ -210,11 +210,10 @@ def heat_map(
     return hit  # type: ignore[return-value]
 
 
-def _heat_map(
-    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None, gpu_power_fraction: float
-) -> HeatMap:
-    units = {u.id: u for u in snap.cooling_units}
-    hall_building = {h.id: h.building_id for h in snap.halls}
+def _air_units(
+    snap: CampusSnapshot, hall_building: Mapping[int, int]
+) -> tuple[dict[int, list[CoolingUnitSnap]], dict[int, list[CoolingUnitSnap]]]:
+    """The air units placed in a hall, by hall and by the hall's building, in the snapshot's order."""
     air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
     air_by_building: dict[int, list[CoolingUnitSnap]] = {}
     for u in snap.cooling_units:
@@ -222,6 +221,15 @@ def _heat_map(
             air_by_hall.setdefault(u.hall_id, []).append(u)
             if u.hall_id in hall_building:
                 air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
+    return air_by_hall, air_by_building
+
+
+def _heat_map(
+    snap: CampusSnapshot, rack_load_kw: Mapping[int, float] | None, gpu_power_fraction: float
+) -> HeatMap:
+    units = {u.id: u for u in snap.cooling_units}
+    hall_building = {h.id: h.building_id for h in snap.halls}
+    air_by_hall, air_by_building = _air_units(snap, hall_building)
     all_air = [u for u in snap.cooling_units if u.kind in AIR_UNIT_KINDS]
     liquid: dict[int, float] = {}
     air: dict[int, float] = {}
@@ -384,13 +392,7 @@ def heat_sensitivity(
     """
     units = {u.id: u for u in snap.cooling_units}
     hall_building = {h.id: h.building_id for h in snap.halls}
-    air_by_hall: dict[int, list[CoolingUnitSnap]] = {}
-    air_by_building: dict[int, list[CoolingUnitSnap]] = {}
-    for u in snap.cooling_units:
-        if u.kind in AIR_UNIT_KINDS and u.hall_id is not None:
-            air_by_hall.setdefault(u.hall_id, []).append(u)
-            if u.hall_id in hall_building:
-                air_by_building.setdefault(hall_building[u.hall_id], []).append(u)
+    air_by_hall, air_by_building = _air_units(snap, hall_building)
     if other_per_server is None:
         other_per_server = other_it_per_server_kw(snap)
     hall_servers: dict[int, float] = {}  # server kW per kW added to the hall

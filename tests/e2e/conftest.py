@@ -27,6 +27,18 @@ SCREENSHOTS = Path(os.environ.get("TWIN_SCREENSHOTS", ROOT / "test-results" / "s
 BUNDLE = ROOT / "frontend" / "static" / "frontend" / "dist"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 PASSWORD = "e2e-password-1"
+# axe-core (frontend/node_modules): the WCAG 2.1 AA checks, serious and critical violations only
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_RUN = """
+async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+}
+"""
 
 
 # ---------------------------------------------------------------- the bundle and the browser
@@ -166,6 +178,27 @@ def live_url(django_db_setup, django_db_blocker, frontend_bundle):
 
 
 @contextmanager
+def planner_user(django_db_blocker, username: str):
+    """A planner ``username`` for a module, removed after it with every campus made meanwhile; yields the
+    name."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        before = set(Campus.objects.values_list("id", flat=True))
+        user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield username
+    with django_db_blocker.unblock():
+        Campus.objects.exclude(id__in=before).delete()
+        get_user_model().objects.filter(username=username).delete()
+
+
+@contextmanager
 def generated_campus(django_db_blocker, name: str, username: str, **spec):
     """A generated campus (``generate_spec(name, **spec)``) and a planner ``username``, written for a module
     and removed after it with any branch made of the campus meanwhile; yields the campus id."""
@@ -193,6 +226,12 @@ def generated_campus(django_db_blocker, name: str, username: str, **spec):
                 clear_campus(campus)
                 campus.delete()
         get_user_model().objects.filter(username=username).delete()
+
+
+def axe_violations(page) -> list[dict]:
+    """The page's serious and critical WCAG 2.1 AA violations as axe-core finds them."""
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(AXE_RUN)
 
 
 def ask_placement(page, campus_id: int, **request) -> None:

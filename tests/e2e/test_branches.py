@@ -3,11 +3,9 @@ branch, and the compare page shows the change and the figure deltas the diff end
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from .conftest import generated_campus, login, new_page, screenshot
+from .conftest import axe_violations, generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -51,17 +49,6 @@ OVERVIEW_FIGURES = {
     "cooling.heat_load_mw": "fig-heat-mw",
     "cooling.spare_mw": "fig-cooling-headroom",
 }
-AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_RUN = """
-async () => {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-}
-"""
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +125,7 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         # (a 10-kW change to one rack may move some megawatt figures by float rounding only, ~1e-14 MW: each
         # is shown as "0" above; whether any does depends on the order of sums, so none is required)
         screenshot(page, "branches-compare", full_page=True)
-        page.add_script_tag(path=str(AXE))
-        assert page.evaluate(AXE_RUN) == []
+        assert axe_violations(page) == []
         # the parent's figures as the comparison writes them (its own column) ...
         compared = {
             path: page.locator(f'tr[data-figure="{path}"] td').first.inner_text() for path in OVERVIEW_FIGURES
@@ -155,8 +141,7 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
         assert "(branch)" in page.inner_text(f"[data-testid=branch-{branch['id']}]")
         assert "(this" not in page.inner_text(f"[data-testid=branch-{branch['id']}]")
         screenshot(page, "branches-overview", full_page=True)
-        page.add_script_tag(path=str(AXE))
-        assert page.evaluate(AXE_RUN) == []
+        assert axe_violations(page) == []
         # the compare page of the parent opens on a placeholder: picking the only branch is a change
         page.goto(f"/campuses/{campus}/compare/")
         picker = page.locator("[data-testid=compare-against]")

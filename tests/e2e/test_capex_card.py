@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import login, new_page, planner_user, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -17,21 +17,8 @@ SPEC = dict(gpus=512, gpu_model="h100-sxm", cooling="liquid", hall_max_it_mw=0.4
 
 @pytest.fixture(scope="module")
 def planner(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.models import Campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        before = set(Campus.objects.values_list("id", flat=True))
-        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield USER
-    with django_db_blocker.unblock():
-        Campus.objects.exclude(id__in=before).delete()
-        get_user_model().objects.filter(username=USER).delete()
+    with planner_user(django_db_blocker, USER) as name:
+        yield name
 
 
 @pytest.fixture

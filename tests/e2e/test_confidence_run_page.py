@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api, post
+from .conftest import axe_violations
+from .test_dashboard import RUN_TIMEOUT_MS, api, post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -28,6 +29,5 @@ def test_a_run_with_a_confidence_target_says_how_many_replicas_met_it(planner_pa
     line = page.locator("[data-testid=run-confidence]").inner_text()
     assert line.startswith("Target met: ettr to ±2.0 % (95 % interval)")
     assert f"after {c['replicas']} of at most 200 replicas" in line
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()

@@ -6,11 +6,9 @@ sent no request beyond localhost.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
+from .conftest import PASSWORD, axe_violations, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -55,8 +53,7 @@ def test_pages_need_a_login_and_the_login_page_signs_in(chromium, live_url, demo
     page.fill("#id_password", "wrong-password")
     page.click("[data-testid=login-submit]")
     assert page.locator("[data-testid=login-error]").is_visible()
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     screenshot(page, "login-error")
     page.fill("#id_password", PASSWORD)
     page.click("[data-testid=login-submit]")
@@ -593,18 +590,6 @@ def test_a_scheduled_run_shows_with_its_flag(admin_page, demo, celery_worker):
 
 # ---------------------------------------------------------------- accessibility
 
-AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_RUN = """
-async () => {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-}
-"""
-
 
 @pytest.mark.parametrize("page_path", ["/campuses/{id}/", "/campuses/{id}/map/", "/campuses/{id}/scenarios/"])
 def test_pages_pass_the_wcag_aa_checks(planner_page, demo, page_path):
@@ -617,8 +602,7 @@ def test_pages_pass_the_wcag_aa_checks(planner_page, demo, page_path):
         page.click("[data-testid=kind-grid_limit]")
     else:
         page.wait_for_selector("#overview[data-ready=true]")
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()
 
 
@@ -648,8 +632,7 @@ def test_the_map_works_from_the_keyboard(planner_page, demo):
     assert panel.locator("[data-testid=rack-panel-name]").inner_text() == name
     assert page.evaluate("document.activeElement.dataset.testid") == "rack-panel"
     page.wait_for_selector("[data-testid=rack-panel][data-ready=true]")
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     page.keyboard.press("Escape")
     panel.wait_for(state="hidden")
     watch.check()

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, login, new_page, screenshot
-from .test_dashboard import AXE, AXE_RUN
+from .conftest import axe_violations, login, new_page, planner_user, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -33,21 +32,8 @@ SHORT_GRID_MW = 0.5  # a 1,024-H100 campus draws ~1.6 MW at its peak: a third of
 
 @pytest.fixture(scope="module")
 def planner(django_db_setup, django_db_blocker):
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-    from django.core.management import call_command
-
-    from campus.models import Campus
-
-    with django_db_blocker.unblock():
-        call_command("sync_catalog", verbosity=0)
-        before = set(Campus.objects.values_list("id", flat=True))
-        user = get_user_model().objects.create_user(username=USER, password=PASSWORD)
-        user.groups.add(Group.objects.get_or_create(name="planner")[0])
-    yield USER
-    with django_db_blocker.unblock():
-        Campus.objects.exclude(id__in=before).delete()
-        get_user_model().objects.filter(username=USER).delete()
+    with planner_user(django_db_blocker, USER) as name:
+        yield name
 
 
 @pytest.fixture
@@ -126,8 +112,7 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
         in conditions.inner_text()
     )
     assert f"20-year extreme {dc['extreme_db_20y_c']:.1f} °C" in conditions.inner_text()
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     card.scroll_into_view_if_needed()
     screenshot(page, "overview-design-card")
 
@@ -138,8 +123,7 @@ def test_the_design_card_says_800_vdc_and_air_cooled_chillers_in_words(page):
     assert "Air-cooled chillers (closed loop)" in text
     assert "Solid-state transformer" in text and "DC busway" in text
     assert kinds.locator("li[data-kind=air-chiller]").count() == 1
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     kinds.scroll_into_view_if_needed()
     screenshot(page, "map-plant-kinds")
 
@@ -177,8 +161,7 @@ def test_a_grid_below_the_peak_shows_the_shortfall_risk_in_words(page):
     assert f"{risk['generator_energy_mwh']:,.0f} MWh a year from generators" in text
     assert risk["message"] in text
     assert page.get_attribute("[data-testid=risk-grid-shortfall]", "data-value") == "1"
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []  # the risk's words and border keep the WCAG AA contrast
+    assert axe_violations(page) == []  # the risk's words and border keep the WCAG AA contrast
     page.locator("[data-testid=risk-card]").scroll_into_view_if_needed()
     screenshot(page, "overview-grid-shortfall-risk")
 

@@ -15,13 +15,13 @@ import pytest
 from .conftest import (
     SCREENSHOTS,
     ask_placement,
+    axe_violations,
     generated_campus,
     login,
     new_page,
     placement_answer,
     screenshot,
 )
-from .test_dashboard import AXE, AXE_RUN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -100,8 +100,7 @@ def test_the_overview_says_the_typed_pue_is_below_the_plant_model(page, short_ca
     # The note spans the card: no line of it is wider than the card it stands in.
     card = page.locator("[data-testid=fig-pue]").locator("xpath=ancestor::div[contains(@class,'card')][1]")
     assert note.bounding_box()["width"] <= card.bounding_box()["width"]
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []  # the warning's colour keeps the WCAG AA contrast
+    assert axe_violations(page) == []  # the warning's colour keeps the WCAG AA contrast
     screenshot(page, "shortfall-overview", full_page=True)
     card.screenshot(path=str(SCREENSHOTS / "shortfall-pue.png"))
 
@@ -130,8 +129,7 @@ def test_impact_mode_counts_the_gpus_without_cooling_at_design(page, short_campu
     assert "not counted as lost" in line.inner_text()
     lost = impact["gpus"]["lost_power"] + impact["gpus"]["lost_cooling"]
     assert int(page.get_attribute("[data-testid=impact-gpus-lost]", "data-value")) == lost
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     screenshot(page, "shortfall-map")
     page.locator("[data-testid=impact-result]").screenshot(path=str(SCREENSHOTS / "shortfall-impact.png"))
 

@@ -16,21 +16,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from .conftest import SCREENSHOTS, login, new_page, screenshot
+from .conftest import SCREENSHOTS, axe_violations, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
-AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_RUN = """
-async () => {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-}
-"""
 SHEET = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 
 
@@ -286,5 +275,4 @@ def test_the_inventory_pages_pass_the_wcag_aa_checks(planner, demo, path, ready)
     device = api(planner, f"/api/power-devices/?campus={campus}&kind=ups&limit=1")["results"][0]
     planner.goto(path.format(id=campus, rack=rack["id"], device=device["id"]))
     planner.wait_for_selector(ready)
-    planner.add_script_tag(path=str(AXE))
-    assert planner.evaluate(AXE_RUN) == []
+    assert axe_violations(planner) == []

@@ -7,25 +7,12 @@ WCAG AA checks."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from .conftest import screenshot
+from .conftest import axe_violations, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
-AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_RUN = """
-async () => {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-}
-"""
 
 # frontend/src/lib/colors.js: the load scale and the deviation scale, bin edges and colours
 LOAD_EDGES, LOAD_COLORS = (
@@ -66,8 +53,7 @@ def value(page, testid: str) -> float:
 
 
 def axe_clean(page) -> None:
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
 
 
 def test_the_overview_sets_measured_beside_modelled_and_switches_basis(planner_page, measured_demo):

@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from .conftest import screenshot
-from .test_dashboard import AXE, AXE_RUN, api, campus_racks, wait_map_ready
+from .conftest import axe_violations, screenshot
+from .test_dashboard import api, campus_racks, wait_map_ready
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -148,8 +148,7 @@ def test_the_floor_map_draws_the_plant_and_a_racks_power_and_cooling_paths(plann
         entry = next(s for s in chain["sides"] if s["side"] == side)
         standby = {d["name"] for d in entry["devices"] if d["standby"]}
         assert set(power.locator(f".path[data-side={side}] .chain-standby-name").all_inner_texts()) == standby
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()
 
 
@@ -270,8 +269,7 @@ def test_the_impact_picker_groups_by_kind_and_building_with_search(planner_page,
     assert int(page.get_attribute("[data-testid=impact-gpus-lost]", "data-value")) == lost
     assert "null" not in page.inner_text("[data-testid=impact-result]")
     assert page.evaluate("floorMap.paths.node") == f"power:{ups['id']}"
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot
-from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api
+from .conftest import axe_violations, screenshot
+from .test_dashboard import RUN_TIMEOUT_MS, api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -152,6 +152,5 @@ def test_a_power_dynamics_run_shows_its_verdict_waveform_spectrum_and_sizing(
     page.locator("[data-testid=dynamics]").scroll_into_view_if_needed()
     screenshot(page, "dynamics-run", full_page=True)
 
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot
-from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api
+from .conftest import axe_violations, screenshot
+from .test_dashboard import RUN_TIMEOUT_MS, api
 from .test_scenario_forms import open_kind, sent_scenarios
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -48,6 +48,5 @@ def test_a_pasted_series_is_replayed_and_the_run_says_so(planner_page, demo, cel
     assert page.locator("[data-testid=sizing-floor]").count() == 0
     assert page.locator("[data-testid=sizing-bess] canvas").count() == 1
     screenshot(page, "replayed-series-run", full_page=True)
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()

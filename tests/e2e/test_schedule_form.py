@@ -3,25 +3,11 @@ words; thresholds are picked by their catalogue labels; a webhook is kept; the A
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from .conftest import screenshot
+from .conftest import axe_violations, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
-
-AXE = Path(__file__).resolve().parents[2] / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-AXE_RUN = """
-async () => {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-}
-"""
 
 
 def call(page, method: str, path: str, data: dict | None = None):
@@ -61,8 +47,7 @@ def test_an_administrator_creates_and_edits_a_schedule_in_the_dashboard(admin_pa
     threshold.locator("[data-part=value]").fill("90")
     page.fill("[data-testid=sf-webhook]", "https://alerts.example.org/hooks/campus")
     screenshot(page, "schedule-form", full_page=True)
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     page.click("[data-testid=sf-save]")
     page.wait_for_selector("[data-testid=schedule-table] tr[data-schedule-id]")
     made = next(

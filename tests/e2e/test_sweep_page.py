@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import SCREENSHOTS, screenshot
-from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api
+from .conftest import SCREENSHOTS, axe_violations, screenshot
+from .test_dashboard import RUN_TIMEOUT_MS, api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -56,8 +56,7 @@ def test_a_sweep_made_in_the_form_charts_a_metric_against_its_parameter(planner_
         cell.inner_text() != "–"
         and abs(float(cell.inner_text().replace(",", "")) - first) <= 0.01 * abs(first) + 1e-3
     )
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     detail.scroll_into_view_if_needed()
     screenshot(page, "sweep-results", full_page=True)
     page.locator("[data-testid=sweep-results]").screenshot(path=str(SCREENSHOTS / "sweep-chart.png"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot
-from .test_dashboard import AXE, AXE_RUN, RUN_TIMEOUT_MS, api
+from .conftest import axe_violations, screenshot
+from .test_dashboard import RUN_TIMEOUT_MS, api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -45,6 +45,5 @@ def test_a_training_step_run_shows_its_breakdown_scaling_and_sweep(planner_page,
     assert page.locator("[data-testid=sweep-table] tbody tr").count() == len(details["sweep"]) == 2
     page.locator("[data-testid=training]").scroll_into_view_if_needed()
     screenshot(page, "training-step-run")
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(AXE_RUN) == []
+    assert axe_violations(page) == []
     watch.check()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from campus import catalog_data
 from campus.analysis.snapshot import (
     CampusSnapshot,
     CoolingPlantSnap,
     CoolingUnitSnap,
+    EnergyStorageSnap,
     FailureRate,
     GpuSpec,
     NodeSpec,
@@ -201,6 +204,28 @@ def campus(
         cooling_units=tuple(units),
         pods=pod_snaps,
     )
+
+
+def prime_generator(id_: int, name: str, prime_kw: float, **fields) -> PowerDeviceSnap:
+    """An on-site generator of ``prime_kw`` for continuous duty (nameplate 10 % above) in the test campus's
+    building; ``fields``: any other of its fields."""
+    return PowerDeviceSnap(
+        id_, name, "generator", prime_kw * 1.1, 1.0, 0.8, 1, None, prime_rating_kw=prime_kw, **fields
+    )
+
+
+def with_onsite(
+    racks: int = 320,
+    bess: tuple[float, float, float] | None = (5_000.0, 10_000.0, 0.9),
+    prime_kw: float = 4_000.0,
+    **generator,
+) -> CampusSnapshot:
+    """The test campus with a battery BESS on the switchgear (``bess``: kW, kWh, round-trip efficiency; 100 ms
+    response) and a prime generator GT-1 of ``prime_kw`` (``generator``: its other fields); none when None/0."""
+    snap = campus(racks=racks)
+    storage = () if bess is None else (EnergyStorageSnap(1, "BESS", *bess, 100.0, 1, 1),)
+    gens = (prime_generator(99, "GT-1", prime_kw, **generator),) if prime_kw else ()
+    return replace(snap, energy_storage=storage, power_devices=snap.power_devices + gens)
 
 
 # ---------------------------------------------------------------- failure_cascade set-ups

@@ -10,46 +10,23 @@ $40/MWh. In the default order the battery gives 5 MW x 2 h = 10 MWh (wear 10 x $
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.snapshot import EnergyStorageSnap, PowerDeviceSnap
 from simulations.engine.fields import ParamsError
 from simulations.engine.kinds import grid_limit
 from simulations.engine.params import validate_params
 from simulations.engine.runner import run_replica
 from simulations.engine.words import Summary
-from tests.engine.builders import campus
+from tests.engine.builders import campus, with_onsite
 
 
 def _snap(bess=(5_000.0, 10_000.0, 0.9), prime_kw=4_000.0, fuel=40.0, start_delay_s=0.0):
-    snap = campus(racks=320)
-    storage = ()
-    if bess is not None:
-        storage = (EnergyStorageSnap(1, "BESS", bess[0], bess[1], bess[2], 100.0, 1, 1),)
-    devices = snap.power_devices
-    if prime_kw:
-        devices += (
-            PowerDeviceSnap(
-                99,
-                "GT-1",
-                "generator",
-                prime_kw * 1.1,
-                1.0,
-                0.8,
-                1,
-                None,
-                start_delay_s=start_delay_s,
-                prime_rating_kw=prime_kw,
-                ramp_kw_per_s=1e6,
-                fuel_usd_per_mwh=fuel,
-            ),
-        )
-    return replace(snap, energy_storage=storage, power_devices=devices)
+    return with_onsite(
+        320, bess, prime_kw, start_delay_s=start_delay_s, ramp_kw_per_s=1e6, fuel_usd_per_mwh=fuel
+    )
 
 
 def _run(snap, event=None, **extra):

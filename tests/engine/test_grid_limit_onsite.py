@@ -15,38 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campus.analysis.snapshot import EnergyStorageSnap, PowerDeviceSnap
 from simulations.engine.runner import run_replica
-from tests.engine.builders import campus
+from tests.engine.builders import campus, with_onsite
 
 SHORT_KW = 10_000.0
 HEADROOM_KW = 6_000.0  # above the battery's 5 MW, so it recharges at its full rating
 
 
 def _snap(bess=(5_000.0, 10_000.0, 0.9), prime_kw=4_000.0, ramp_kw_per_s=1e6, fuel=40.0, racks=320):
-    snap = campus(racks=racks)
-    storage = ()
-    if bess is not None:
-        power, energy, eff = bess
-        storage = (EnergyStorageSnap(1, "BESS", power, energy, eff, 100.0, 1, 1),)
-    devices = snap.power_devices
-    if prime_kw:
-        devices += (
-            PowerDeviceSnap(
-                99,
-                "GT-1",
-                "generator",
-                prime_kw * 1.1,
-                1.0,
-                0.8,
-                1,
-                None,
-                prime_rating_kw=prime_kw,
-                ramp_kw_per_s=ramp_kw_per_s,
-                fuel_usd_per_mwh=fuel,
-            ),
-        )
-    return replace(snap, energy_storage=storage, power_devices=devices)
+    return with_onsite(racks, bess, prime_kw, ramp_kw_per_s=ramp_kw_per_s, fuel_usd_per_mwh=fuel)
 
 
 def _demand_kw(snap) -> float:

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from campus.analysis.snapshot import EnergyStorageSnap, PowerDeviceSnap
+from campus.analysis.snapshot import EnergyStorageSnap
 from simulations.engine.runner import prepare
-from tests.engine.builders import campus
+from tests.engine.builders import campus, prime_generator
 
 BASE = {
     "events": [],
@@ -26,19 +26,7 @@ def _owned(storage=((60.0, 30.0, 0.81, 0.0), (40.0, 20.0, 0.9, 0.0)), prime=()):
         for i, (kw, kwh, eff, ms) in enumerate(storage)
     )
     gens = tuple(
-        PowerDeviceSnap(
-            90 + i,
-            f"GT-{i}",
-            "generator",
-            kw * 1.1,
-            1.0,
-            0.8,
-            1,
-            None,
-            prime_rating_kw=kw,
-            ramp_kw_per_s=ramp,
-        )
-        for i, (kw, ramp) in enumerate(prime)
+        prime_generator(90 + i, f"GT-{i}", kw, ramp_kw_per_s=ramp) for i, (kw, ramp) in enumerate(prime)
     )
     return replace(snap, energy_storage=systems, power_devices=snap.power_devices + gens)
 

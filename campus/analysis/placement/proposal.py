@@ -235,6 +235,25 @@ def _summary(additions: list[dict]) -> tuple[float, int | None]:
     return capex, (max(days) if days else None)
 
 
+def _cheaper(best: dict | None, additions: list[dict], option: dict, tie: int | bool) -> dict | None:
+    """The proposal of ``additions`` for ``option`` when it costs less than ``best`` (then powers sooner, then
+    ranks first by ``tie``), else ``best``; its ``_key`` is the ranking."""
+    capex, days = _summary(additions)
+    key = (capex, days if days is not None else -1, tie)
+    if best is not None and not key < best["_key"]:
+        return best
+    return {
+        "_key": key,
+        "feasible": True,
+        **{k: option[k] for k in ("hall", "hall_id", "building", "building_id")},
+        "additions": additions,
+        "capex_usd": capex,
+        "time_to_power_days": days,
+        "option": option,
+        "detail": "",
+    }
+
+
 def propose(
     snap: CampusSnapshot,
     request: PlacementRequest,
@@ -272,19 +291,7 @@ def propose(
                 closest = fail.located(snap, hall)
             continue
         additions = _merge(additions) + _rows_added(snap, option) + _uplinks_added(snap, option)
-        capex, days = _summary(additions)
-        key = (capex, days if days is not None else -1, hall.id)
-        if best is None or key < best["_key"]:
-            best = {
-                "_key": key,
-                "feasible": True,
-                **{k: option[k] for k in ("hall", "hall_id", "building", "building_id")},
-                "additions": additions,
-                "capex_usd": capex,
-                "time_to_power_days": days,
-                "option": option,
-                "detail": "",
-            }
+        best = _cheaper(best, additions, option, hall.id)
     if (
         best is None
         and request.hall_id is None
@@ -377,19 +384,7 @@ def _new_space(snap, request, rack_size, rows, halls) -> tuple[dict | None, _Fai
         extra = _rows_added(snap, option) + _uplinks_added(snap, option)
         additions = [_unnew(a, old_b, old_h) for a in lines + _merge(additions) + extra]
         option = _unnew(option, old_b, old_h)
-        capex, days = _summary(additions)
-        key = (capex, days if days is not None else -1, new_building)
-        if best is None or key < best["_key"]:
-            best = {
-                "_key": key,
-                "feasible": True,
-                **{k: option[k] for k in ("hall", "hall_id", "building", "building_id")},
-                "additions": additions,
-                "capex_usd": capex,
-                "time_to_power_days": days,
-                "option": option,
-                "detail": "",
-            }
+        best = _cheaper(best, additions, option, new_building)
     if best is not None:
         return best, None
     return None, closest

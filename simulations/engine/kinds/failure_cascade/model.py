@@ -106,14 +106,7 @@ def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> Repli
     d = draw(plan, seed)
     duration_h = p.duration_days * 24.0
     a = plan.arrays
-    tl = JobTimeline(
-        plan.interval_h,
-        plan.write_h,
-        plan.restart_h,
-        len(plan.classes),
-        step_h=p.step_seconds / 3600.0,
-        in_memory=p.recovery == "in_memory",
-    )
+    tl = plan.timeline()
     extra_h = plan.copy_h
     eligible_by_rack = plan.eligible_by_rack
     # nodes that may be down with the job still able to run (restart) on the rest
@@ -275,14 +268,7 @@ def run_per_event(plan: CascadePlan, seed: int, progress: Progress | None = None
         order
     ].tolist()
 
-    tl = JobTimeline(
-        plan.interval_h,
-        plan.write_h,
-        plan.restart_h,
-        len(classes),
-        step_h=p.step_seconds / 3600.0,
-        in_memory=p.recovery == "in_memory",
-    )
+    tl = plan.timeline()
     extra_h = plan.copy_h
     target = [c.target for c in classes]
     repair = a.repair_hours.tolist()

@@ -19,6 +19,7 @@ from campus.analysis.snapshot import CampusSnapshot, FailureRate
 from campus.catalog_data import default_value
 from simulations.engine.fields import ParamsError
 from simulations.engine.job import (
+    JobTimeline,
     in_memory_copy_hours,
     job_tflops,
     young_daly_interval_hours,
@@ -122,6 +123,18 @@ class CascadePlan:
         if self._pool is None:
             self._pool = setup_from_plan(self)
         return self._pool
+
+    def timeline(self) -> JobTimeline:
+        """A new job timeline (one a replica) with the plan's checkpoint interval, write, restart and recovery."""
+        p = self.params
+        return JobTimeline(
+            self.interval_h,
+            self.write_h,
+            self.restart_h,
+            len(self.classes),
+            step_h=p.step_seconds / 3600.0,
+            in_memory=p.recovery == "in_memory",
+        )
 
     @property
     def spare_shortfall(self) -> tuple[float, float]:

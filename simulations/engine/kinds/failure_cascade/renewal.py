@@ -85,14 +85,7 @@ def run_renewal(plan: CascadePlan, seed: int, progress: Progress | None = None) 
     # a second stream
     fac_events, fac_repairs_done = facility_changes(plan, draw(plan, seed), duration_h)
     clock = _JobClock(plan, np.random.default_rng([seed, 1]))
-    tl = JobTimeline(
-        plan.interval_h,
-        plan.write_h,
-        plan.restart_h,
-        len(plan.classes),
-        step_h=p.step_seconds / 3600.0,
-        in_memory=p.recovery == "in_memory",
-    )
+    tl = plan.timeline()
     extra_h = plan.copy_h
     during = p.failures_during_recovery
     a = plan.arrays
