@@ -234,6 +234,12 @@ def axe_violations(page) -> list[dict]:
     return page.evaluate(AXE_RUN)
 
 
+def csrf_headers(page) -> dict:
+    """The headers of a write in the page's session: its CSRF token (set by the first page of the site)."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    return {"X-CSRFToken": token, "Referer": page.url}
+
+
 def ask_placement(page, campus_id: int, **request) -> None:
     """Asks the floor map's placement panel of the campus for ``request`` (``node_model``, ``racks`` and
     optionally ``nodes_per_rack``, as ``POST /api/campuses/{id}/placement/`` takes them)."""
@@ -249,11 +255,8 @@ def ask_placement(page, campus_id: int, **request) -> None:
 
 def placement_answer(page, campus_id: int, **request) -> dict:
     """The API's answer to the placement ``request``, asked in the page's session."""
-    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     return page.request.post(
-        f"/api/campuses/{campus_id}/placement/",
-        data=request,
-        headers={"X-CSRFToken": csrf, "Referer": page.url},
+        f"/api/campuses/{campus_id}/placement/", data=request, headers=csrf_headers(page)
     ).json()
 
 

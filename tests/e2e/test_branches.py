@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import axe_violations, generated_campus, login, new_page, screenshot
+from .conftest import axe_violations, csrf_headers, generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -90,11 +90,8 @@ def test_branch_from_the_overview_and_compare_it_with_its_parent(chromium, live_
             0
         ]
         old_kw = rack["design_kw"]
-        csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
         changed = page.request.patch(
-            f"/api/racks/{rack['id']}/",
-            data={"design_kw": old_kw + 10.0},
-            headers={"X-CSRFToken": csrf, "Referer": live_url + "/"},
+            f"/api/racks/{rack['id']}/", data={"design_kw": old_kw + 10.0}, headers=csrf_headers(page)
         )
         assert changed.ok, changed.text()
         page.wait_for_selector(f"[data-testid=branch-{campus}]")

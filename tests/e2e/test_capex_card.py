@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import login, new_page, planner_user, screenshot
+from .conftest import csrf_headers, login, new_page, planner_user, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -42,11 +42,8 @@ def usd(value: float) -> str:
 
 
 def test_the_capex_card_shows_the_summary_and_the_bill_of_materials(page):
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     made = page.request.post(
-        "/api/campuses/generate/",
-        data={"name": "Capex card campus", **SPEC},
-        headers={"X-CSRFToken": token, "Referer": page.url},
+        "/api/campuses/generate/", data={"name": "Capex card campus", **SPEC}, headers=csrf_headers(page)
     )
     assert made.status == 201, made.text()[:500]
     campus_id = made.json()["id"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, axe_violations, login, new_page, screenshot
+from .conftest import PASSWORD, axe_violations, csrf_headers, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -77,11 +77,10 @@ def test_a_viewer_sees_scenarios_but_cannot_launch(viewer_page, demo):
     launch = page.locator("[data-testid=launch]")
     assert launch.is_disabled()
     # The API refuses the write as well: the page only hides what the server enforces.
-    token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
     response = page.request.post(
         "/api/scenarios/",
         data={"campus": demo["campus_id"], "kind": "failure_cascade", "name": "not allowed", "params": {}},
-        headers={"X-CSRFToken": token},
+        headers=csrf_headers(page),
     )
     assert response.status == 403
     screenshot(page, "scenarios-viewer")
@@ -534,8 +533,7 @@ def test_two_runs_compare_side_by_side(planner_page, demo, celery_worker):
 
 
 def post(page, path: str, data: dict) -> dict:
-    token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
-    response = page.request.post(path, data=data, headers={"X-CSRFToken": token})
+    response = page.request.post(path, data=data, headers=csrf_headers(page))
     assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
     return response.json()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import axe_violations, login, new_page, planner_user, screenshot
+from .conftest import axe_violations, csrf_headers, login, new_page, planner_user, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -45,13 +45,10 @@ def page(chromium, live_url, planner):
     context.close()
 
 
-def _csrf(page) -> dict:
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
-    return {"X-CSRFToken": token, "Referer": page.url}
-
-
 def generate(page, name: str) -> int:
-    response = page.request.post("/api/campuses/generate/", data={"name": name, **SPEC}, headers=_csrf(page))
+    response = page.request.post(
+        "/api/campuses/generate/", data={"name": name, **SPEC}, headers=csrf_headers(page)
+    )
     assert response.status == 201, response.text()[:500]
     return response.json()["id"]
 
@@ -143,7 +140,7 @@ def test_a_grid_below_the_peak_shows_the_shortfall_risk_in_words(page):
     campus_id = generate(page, "Short-grid campus")
     page.goto(f"/campuses/{campus_id}/")
     answer = page.request.patch(
-        f"/api/campuses/{campus_id}/", data={"grid_capacity_mw": SHORT_GRID_MW}, headers=_csrf(page)
+        f"/api/campuses/{campus_id}/", data={"grid_capacity_mw": SHORT_GRID_MW}, headers=csrf_headers(page)
     )
     assert answer.ok, answer.text()[:300]
     page.goto(f"/campuses/{campus_id}/")

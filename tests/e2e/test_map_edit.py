@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, ask_placement, login, new_page, placement_answer, screenshot
+from .conftest import PASSWORD, ask_placement, csrf_headers, login, new_page, placement_answer, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -59,9 +59,8 @@ def api_get(page, path: str):
     return response.json()
 
 
-def api_patch(context, page, live_url: str, path: str, body: dict):
-    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
-    return page.request.patch(path, data=body, headers={"X-CSRFToken": csrf, "Referer": live_url + "/"})
+def api_patch(page, path: str, body: dict):
+    return page.request.patch(path, data=body, headers=csrf_headers(page))
 
 
 def only_expected_errors(watch, *statuses: int) -> None:
@@ -145,9 +144,7 @@ def test_edit_mode_moves_a_rack_rates_a_device_and_shows_the_history(planner, de
     before = next(r for r in page.evaluate("floorMap.racks") if r["id"] == rack["id"])
     drag_rack(page, rack["id"], other["x_m"] - stored["x_m"], other["y_m"] - stored["y_m"])
     page.wait_for_selector("[data-testid=edit-flag]:not([hidden])")
-    refused = api_patch(
-        context, page, live_url, f"/api/racks/{rack['id']}/", {"x_m": other["x_m"], "y_m": other["y_m"]}
-    )
+    refused = api_patch(page, f"/api/racks/{rack['id']}/", {"x_m": other["x_m"], "y_m": other["y_m"]})
     assert refused.status == 400
     message = " ".join(" ".join(v) for v in refused.json().values())
     assert "overlaps" in message and other["name"] in message
@@ -168,7 +165,7 @@ def test_edit_mode_moves_a_rack_rates_a_device_and_shows_the_history(planner, de
     page.fill("[data-testid=edit-rated_kw]", "-5")
     page.click("[data-testid=edit-save]")
     page.wait_for_selector("[data-testid=edit-rated_kw-error]")
-    expected = api_patch(context, page, live_url, f"/api/power-devices/{device['id']}/", {"rated_kw": -5})
+    expected = api_patch(page, f"/api/power-devices/{device['id']}/", {"rated_kw": -5})
     assert expected.status == 400
     assert page.inner_text("[data-testid=edit-rated_kw-error]") == expected.json()["rated_kw"][0]
     assert page.get_attribute("[data-testid=edit-rated_kw]", "aria-invalid") == "true"
@@ -205,13 +202,9 @@ def test_compare_shows_both_maps_and_merges_after_a_conflict(planner, design, li
     parent, branch = design["parent"], design["branch"]
     rack = api_get(page, f"/api/racks/?campus={branch}&ordering=name&limit=1&offset=5")["results"][0]
     mine = api_get(page, f"/api/racks/?campus={parent}&name={rack['name']}")["results"][0]
-    assert api_patch(
-        context, page, live_url, f"/api/racks/{rack['id']}/", {"design_kw": rack["design_kw"] + 7}
-    ).ok
+    assert api_patch(page, f"/api/racks/{rack['id']}/", {"design_kw": rack["design_kw"] + 7}).ok
     # The parent changes the same rack meanwhile: a conflict.
-    assert api_patch(
-        context, page, live_url, f"/api/racks/{mine['id']}/", {"design_kw": mine["design_kw"] + 3}
-    ).ok
+    assert api_patch(page, f"/api/racks/{mine['id']}/", {"design_kw": mine["design_kw"] + 3}).ok
 
     page.goto(f"/campuses/{branch}/compare/")
     page.wait_for_selector("#compare[data-ready=true]")
@@ -238,9 +231,7 @@ def test_compare_shows_both_maps_and_merges_after_a_conflict(planner, design, li
     only_expected_errors(watch, 409)
 
     # The parent takes its change back: the branch's changes now merge.
-    assert api_patch(
-        context, page, live_url, f"/api/racks/{mine['id']}/", {"design_kw": mine["design_kw"]}
-    ).ok
+    assert api_patch(page, f"/api/racks/{mine['id']}/", {"design_kw": mine["design_kw"]}).ok
     page.click("[data-testid=merge-button]")
     page.wait_for_selector("[data-testid=merge-done]")
     merged = api_get(page, f"/api/racks/{mine['id']}/")

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from .conftest import axe_violations, screenshot
+from .conftest import axe_violations, csrf_headers, screenshot
 from .test_dashboard import api, campus_racks, wait_map_ready
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -283,10 +283,9 @@ def test_the_worst_single_failures_come_first(planner_page, demo):
     row_y = racks[0]["y_m"]
     row = [r["id"] for r in racks if r["hall_id"] == racks[0]["hall_id"] and r["y_m"] == row_y]
     page.goto(f"/campuses/{campus_id}/map/")  # a page of the site first: the CSRF cookie
-    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     for rack_id in row:
         for feed in api(page, f"/api/power-feeds/?rack={rack_id}&side=B")["results"]:
-            response = page.request.delete(f"/api/power-feeds/{feed['id']}/", headers={"X-CSRFToken": csrf})
+            response = page.request.delete(f"/api/power-feeds/{feed['id']}/", headers=csrf_headers(page))
             # 200 with the redundancy warnings when the deletion takes racks below the declared level
             assert response.status in (200, 204), response.text()[:300]
     findings = api(page, f"/api/campuses/{campus_id}/redundancy/")["findings"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import axe_violations, screenshot
+from .conftest import axe_violations, csrf_headers, screenshot
 from .test_dashboard import RUN_TIMEOUT_MS, api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -71,7 +71,7 @@ def _run_dynamics(page, campus_id: int) -> dict:
         "sizing_points": 5,
     }
     body = {"campus": campus_id, "kind": "power_dynamics", "name": "E2E power dynamics", "params": params}
-    headers = {"X-CSRFToken": page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")}
+    headers = csrf_headers(page)
     response = page.request.post("/api/scenarios/", data=body, headers=headers)
     assert response.status == 201, response.text()
     scenario = response.json()

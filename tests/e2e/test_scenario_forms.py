@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import SCREENSHOTS, axe_violations, screenshot
+from .conftest import SCREENSHOTS, axe_violations, csrf_headers, screenshot
 from .test_dashboard import RUN_TIMEOUT_MS, api, post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -42,8 +42,7 @@ def cancel_open_run(page) -> None:
     """The run a test launched but does not follow is cancelled, so no queued work outlives the test."""
     run_id = page.get_attribute("[data-testid=run-detail]", "data-run-id")
     if run_id:
-        token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
-        page.request.post(f"/api/runs/{run_id}/cancel/", headers={"X-CSRFToken": token})
+        page.request.post(f"/api/runs/{run_id}/cancel/", headers=csrf_headers(page))
 
 
 def test_every_kind_has_a_form_without_json_with_labels_units_and_help(planner_page, demo):

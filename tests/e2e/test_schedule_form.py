@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import axe_violations, screenshot
+from .conftest import axe_violations, csrf_headers, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
 
 def call(page, method: str, path: str, data: dict | None = None):
-    token = page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")
-    response = page.request.fetch(path, method=method, data=data, headers={"X-CSRFToken": token})
+    response = page.request.fetch(path, method=method, data=data, headers=csrf_headers(page))
     assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
     return response.json() if response.status != 204 else None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import axe_violations, screenshot
+from .conftest import axe_violations, csrf_headers, screenshot
 from .test_dashboard import RUN_TIMEOUT_MS, api
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 def _run_training(page, campus_id: int) -> dict:
     params = {"model": "llama3-8b", "tp": 8, "pp": 1, "global_batch": 64, "tp_values": [4, 8]}
     body = {"campus": campus_id, "kind": "training_step", "name": "E2E training step", "params": params}
-    headers = {"X-CSRFToken": page.evaluate("document.cookie.match(/csrftoken=([^;]+)/)[1]")}
+    headers = csrf_headers(page)
     response = page.request.post("/api/scenarios/", data=body, headers=headers)
     assert response.status == 201, response.text()
     scenario = response.json()
