@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from campus.analysis import measurements as m
 from campus.analysis.measured_model import hour_of_year
-from campus.analysis.snapshot import CampusSnapshot, RackSnap
+from campus.analysis.snapshot import CampusSnapshot
+from tests.analysis.builders import rack
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -68,21 +69,7 @@ def test_a_bad_csv_row_names_its_line_and_field():
 )
 def test_the_measured_basis_puts_a_measured_rack_at_its_peak_plus_margin(peak, margin):
     racks = tuple(
-        RackSnap(
-            id=i,
-            name=f"R{i}",
-            hall_id=1,
-            building_id=1,
-            x_m=0,
-            y_m=0,
-            cooling_type="air",
-            design_kw=60,
-            cooling_unit_id=None,
-            pod_id=None,
-            status="active",
-            extra_it_kw=40.0,
-        )
-        for i in (1, 2)
+        rack(i, 0, x_m=0, y_m=0, cooling_type="air", design_kw=60, extra_it_kw=40.0) for i in (1, 2)
     )
     snap = CampusSnapshot(1, "c", 1e6, 0.1, None, 25.0, 0.0, racks=racks)
     out = m.measured_snapshot(snap, {1: peak}, margin)
