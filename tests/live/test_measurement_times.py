@@ -18,7 +18,9 @@ HEADER = "object_kind,object_name,metric,time,value\n"
 @pytest.fixture
 def campus():
     campus = f.CampusFactory(name="Times", other_it_fraction=0.0)
-    f.RackFactory(hall=f.DataHallFactory(building=f.BuildingFactory(campus=campus)), name="R1", extra_it_kw=40.0)
+    f.RackFactory(
+        hall=f.DataHallFactory(building=f.BuildingFactory(campus=campus)), name="R1", extra_it_kw=40.0
+    )
     return campus
 
 
