@@ -85,6 +85,19 @@ class PoolInput(StrictFieldsMixin, serializers.Serializer):
     fabric = serializers.ChoiceField(choices=Fabric.choices, required=False)
     frontend_gbps_per_node = serializers.FloatField(min_value=1, max_value=1e6, required=False)
 
+    def validate(self, attrs):
+        # A server's GPUs share its NVLink domain: a domain is whole servers (8 of an HGX, 72 = 18 x 4 of an NVL72).
+        domain, node = attrs.get("domain_gpus", 8), attrs.get("gpus_per_node", 8)
+        if domain % node:
+            raise serializers.ValidationError(
+                {
+                    "domain_gpus": [
+                        f"{domain} GPUs is not a whole number of {node}-GPU servers (gpus_per_node)"
+                    ]
+                }
+            )
+        return attrs
+
 
 class SweepPointInput(ParallelInput):
     gpus = serializers.IntegerField(min_value=1, max_value=10_000_000, required=False)

@@ -150,6 +150,15 @@ class TestStepTimeRefusesWhatCannotRun:
         r = post(viewer_client, {"preset": "bloom-176b", "pool": {"fabric": "spectrum-x"}})
         assert r.status_code == 200, r.data
 
+    def test_a_scale_up_domain_of_part_of_a_server_is_400_naming_it(self, viewer_client):
+        # 3 GPUs of an 8-GPU server cannot be its NVLink domain: TP8 was priced over the fabric instead
+        for pool in ({"domain_gpus": 3}, {"domain_gpus": 8, "gpus_per_node": 16}):
+            r = post(viewer_client, {"preset": "bloom-176b", "pool": pool})
+            assert r.status_code == 400, r.data
+            assert list(r.data) == ["pool.domain_gpus"]
+        r = post(viewer_client, {"preset": "bloom-176b", "pool": {"domain_gpus": 72, "gpus_per_node": 4}})
+        assert r.status_code == 200, r.data  # an NVL72 rack of 18 four-GPU trays
+
 
 @pytest.mark.django_db
 def test_a_sweep_point_without_dp_fills_the_gpus_as_the_job_itself_does(viewer_client):
