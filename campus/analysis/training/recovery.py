@@ -137,7 +137,9 @@ def checkpoint_costs(
     }
 
 
-def shared_write_s(sizes_bytes: Sequence[float], caps_gb_s: Sequence[float], storage_gb_s: float) -> list[float]:
+def shared_write_s(
+    sizes_bytes: Sequence[float], caps_gb_s: Sequence[float], storage_gb_s: float
+) -> list[float]:
     """Write time of each of several jobs' checkpoints started together on one storage system, seconds.
 
     The storage's ``storage_gb_s`` is shared max-min fairly (processor sharing: every job writing gets an
