@@ -190,11 +190,17 @@ def _run(s: PoolSetup, bad0: float) -> dict[str, float]:
     e_start = start[2] / start[1]
     horizon = s.duration_h if s.work_h is None or e_start <= 0 else min(s.duration_h, s.work_h / e_start)
     k = q * m * lam0  # a bad node in the job is found at this rate, per clock hour
-    h = horizon / _STEPS if k <= 0 else min(horizon / _STEPS, 0.05 / k)
+    h = horizon / _STEPS
+    if k > 0 and bad0 > 0:
+        # B falls at k b/B per clock hour: fastest at the start, slowest at the end (b/B falls with B,
+        # to J / (J + (1 - q) m (W + H))); steps of at most 0.05 of the slowest and 0.5 of the fastest
+        slowest = k * j / (j + (1.0 - q) * m * (s.warm_standbys + s.headroom))
+        fastest = k * bad_in_job(s, bad0) / bad0
+        h = min(h, 0.05 / slowest, 0.5 / fastest)
     target = s.work_h if s.work_h is not None else math.inf
     bad, t, u, nb = bad0, 0.0, 0.0, 0.0
     while True:
-        if k <= 0 or bad_in_job(s, bad) * (m - 1.0) <= 1e-12 * j:
+        if k <= 0 or bad_in_job(s, bad) * (m - 1.0) <= 1e-10 * j:
             # every bad server found, or none ever will be: a constant rate to the end
             _, wall, useful, fb, r_wall = rates(bad)
             e = useful / wall
