@@ -26,7 +26,7 @@ def storage(campus):
     return StorageSystem.objects.create(campus=campus, **STORAGE)
 
 
-def _run(client, campus, kind: str, params: dict) -> dict:
+def _launch(client, campus, kind: str, params: dict):
     name = f"{kind} job {Scenario.objects.count()}"
     r = client.post(
         "/api/scenarios/",
@@ -36,7 +36,11 @@ def _run(client, campus, kind: str, params: dict) -> dict:
     assert r.status_code == 201, r.json()
     run = run_all(runs.launch_run(Scenario.objects.get(pk=r.json()["id"]), replicas=1))
     assert run.status == "succeeded", run.error
-    return run.summary["details"]["job"]
+    return run
+
+
+def _run(client, campus, kind: str, params: dict) -> dict:
+    return _launch(client, campus, kind, params).summary["details"]["job"]
 
 
 def _step_time(client, campus, workload: dict, precision: str = "bf16") -> dict:
@@ -75,9 +79,13 @@ def test_a_failure_cascade_with_no_job_figures_takes_the_step_time_and_checkpoin
 
 def test_typed_job_figures_override_the_hardware_and_are_reported_as_typed(planner_client, campus, storage):
     params = {"duration_days": 2, "mfu": 0.3, "checkpoint_write_minutes": 7.0, "restart_minutes": 12.0}
-    job = _run(planner_client, campus, "failure_cascade", params)
+    run = _launch(planner_client, campus, "failure_cascade", params)
+    job = run.summary["details"]["job"]
     assert (job["mfu"], job["checkpoint_minutes"], job["restart_minutes"]) == (0.3, 7.0, 12.0)
     assert job["mfu_source"] == job["checkpoint_minutes_source"] == job["restart_minutes_source"] == "typed"
+    # the run's words say so
+    words = planner_client.get(f"/api/runs/{run.pk}/").json()["explanation"]
+    assert any("30 % MFU (typed), 7 min checkpoint write (typed), 12 min restart (typed)" in w for w in words)
 
 
 def test_without_a_storage_system_the_checkpoint_keeps_the_catalog_figures(planner_client, campus):

@@ -331,6 +331,7 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
         checkpoint_minutes=p.job.checkpoint_write_minutes,
         restart_minutes=p.job.restart_minutes,
     )
+    job = {k: v for k, v in job.items() if not k.startswith("mfu")}  # the kind reads no throughput
     return CoolingPlan(
         p,
         groups,
