@@ -114,3 +114,16 @@ def test_a_liquid_cooling_job_restarts_as_the_checkpoint_model_says(planner_clie
     st = _step_time(planner_client, campus, job["workload"])
     assert job["restart_minutes"] == pytest.approx(st["checkpoint"]["restart_s"] / 60.0, rel=1e-9)
     assert job["checkpoint_minutes"] == pytest.approx(st["checkpoint"]["checkpoint_write_s"] / 60.0, rel=1e-9)
+
+
+def test_a_power_dynamics_checkpoint_lasts_what_the_checkpoint_model_says(planner_client, campus, storage):
+    run = _launch(planner_client, campus, "power_dynamics", {"jobs": [{"checkpoint_every_seconds": 600.0}]})
+    (job,) = run.summary["details"]["jobs"]
+    assert job["checkpoint_seconds_source"].startswith("checkpoint model")
+    wl = _run(planner_client, campus, "failure_cascade", {"duration_days": 1})["workload"]
+    ck = _step_time(planner_client, campus, wl)["checkpoint"]
+    assert job["checkpoint_seconds"] == pytest.approx(ck["checkpoint_write_s"], rel=1e-9)
+    typed = _launch(planner_client, campus, "power_dynamics", {"jobs": [{"checkpoint_seconds": 30.0}]})
+    assert typed.summary["details"]["jobs"] == [
+        {"checkpoint_seconds": 30.0, "checkpoint_seconds_source": "typed"}
+    ]
