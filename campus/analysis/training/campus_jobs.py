@@ -169,18 +169,21 @@ def declared_job_models(snap: CampusSnapshot, jobs: Sequence[dict]) -> list[dict
     racks_by_pod: dict[int | None, list] = {}
     for r in snap.racks:
         racks_by_pod.setdefault(None if whole else r.pod_id, []).append(r)
-    out = []
-    for job in jobs:
-        racks = racks_by_pod.get(job["pod_id"], [])
-        sub = replace(snap, racks=tuple(racks))
-        try:
-            pools = pools_from_snapshot(sub)
-        except ValueError:
-            out.append({"gpus": 0, "workload": None, "mfu": {}, "island_mfu": {}, "checkpoint": None})
-            continue
-        out.append(job_model(snap, pools, {r.id for r in racks}))
+    out = [job_on_racks(snap, racks_by_pod.get(job["pod_id"], [])) for job in jobs]
     share_storage(snap, out)
     return out
+
+
+def job_on_racks(snap: CampusSnapshot, racks: Sequence, gpus: int | None = None) -> dict:
+    """``job_model`` of one synchronous job over ``racks`` (RackSnap), on ``gpus`` of their GPUs when given
+    (taken from the largest GPU model first, as ``fit_pools``; the rest stay idle and out of the job)."""
+    try:
+        pools = pools_from_snapshot(replace(snap, racks=tuple(racks)))
+    except ValueError:
+        return {"gpus": 0, "workload": None, "mfu": {}, "island_mfu": {}, "checkpoint": None}
+    if gpus is not None:
+        pools = fit_pools(pools, gpus)
+    return job_model(snap, pools, {r.id for r in racks})
 
 
 def share_storage(snap: CampusSnapshot, models: Sequence[dict]) -> None:
