@@ -29,7 +29,7 @@ from simulations.engine.fields import MAX_KW, FieldError, ParamsBase
 
 MAX_REPLAY_VALUES = 110_000  # a year of 5-minute means (105,120) and some
 MEASURED_STEP_S = 300.0  # the twin's rollup bucket (campus.analysis.measurements.BUCKET_S)
-MAX_LAST_HOURS = 8_784.0  # a leap year of hours: the longest window the rollups can hold (daily ones, 400 days)
+MAX_LAST_HOURS = 8_784.0  # a leap year of hours (the daily rollups are kept 400 days)
 
 
 class LoadSource(ParamsBase):
