@@ -37,7 +37,12 @@ def cooled(planner_client):
         hall=hall, name="R1", extra_it_kw=RACK_KW, design_kw=60.0, cooling_unit=cdu, cooling_type="rear-door"
     )
     pdu = f.PowerDeviceFactory(
-        campus=campus, name="PDU-1", kind=PowerDeviceKind.PDU, rated_kw=100.0, efficiency=1.0, utility_feed=feed
+        campus=campus,
+        name="PDU-1",
+        kind=PowerDeviceKind.PDU,
+        rated_kw=100.0,
+        efficiency=1.0,
+        utility_feed=feed,
     )
     f.PowerFeedFactory(rack=rack, upstream=pdu, rating_kw=200.0)
     lines = ["object_kind,object_name,metric,time,value"]
@@ -45,7 +50,9 @@ def cooled(planner_client):
         for i, v in enumerate(values):
             lines.append(f"cdu,CDU-A,{metric},{(NOW + timedelta(minutes=5 * i, seconds=30)).isoformat()},{v}")
     answer = planner_client.post(
-        reverse("campus-measurements", kwargs={"pk": campus.pk}), "\n".join(lines) + "\n", content_type="text/csv"
+        reverse("campus-measurements", kwargs={"pk": campus.pk}),
+        "\n".join(lines) + "\n",
+        content_type="text/csv",
     )
     assert answer.status_code == 201, answer.content
     return campus
