@@ -316,8 +316,8 @@ def replayed_facility(
     state: CampusState, start: datetime, end: datetime, gpu_power_fraction: float, max_gap_h: int
 ) -> dict:
     """The plant model in the campus's measured outdoor weather over [start, end) (``replay.replay_weather``):
-    the window's hours and their figures, the year with the window laid over the campus's own weather year,
-    and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
+    the window's hours and their figures beside the same hours of the typical year, the year with the window
+    laid over the campus's own weather year, and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
     snap = state.snap
     series = {
         metric: store.object_points(snap.id, "campus", snap.name, start, end, metric=metric)
@@ -339,6 +339,10 @@ def replayed_facility(
     )
     span = facility.facility_year(snap, rw.dry_bulb_c, rw.wet_bulb_c, gpu_power_fraction)
     over = facility.facility_year(snap, *rw.over(year), gpu_power_fraction)
+    # the same hours in the typical year: the window's figures as the planner's year has them
+    same = facility.facility_year(
+        snap, year.dry_bulb_c[rw.year_hours], year.wet_bulb_c[rw.year_hours], gpu_power_fraction
+    )
     typical = facility.campus_facility_year(snap, gpu_power_fraction)
     hourly = {
         "dry_bulb_c": rw.dry_bulb_c.round(2),
@@ -356,6 +360,7 @@ def replayed_facility(
             "how": rw.counts(),
             "max_gap_hours": max_gap_h,
             "span": span.annual(),
+            "typical_span": same.annual(),
             "hourly": {
                 **{k: v.tolist() for k, v in hourly.items()},
                 "dry_bulb_how": rw.dry_bulb_how.astype(str).tolist(),

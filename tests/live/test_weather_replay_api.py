@@ -97,6 +97,11 @@ def test_a_replayed_week_equals_the_plant_model_hour_by_hour(campus, planner_cli
     # a hot week raises the PUE above the typical year's same hours
     typical_week_pue = sum(typical["facility_mw"][i] for i in week) / sum(typical["it_mw"][i] for i in week)
     assert span["pue"] > typical_week_pue
+    # the same hours of the typical year, beside the window: the facility year's own hours summed
+    same = body["typical_span"]
+    assert same["hours"] == HOURS
+    assert same["annual_energy_mwh"] == pytest.approx(sum(typical["facility_mw"][i] for i in week), rel=1e-5)
+    assert same["pue"] == pytest.approx(typical_week_pue, rel=2e-4)  # the hourly API rounds its figures
 
 
 def test_a_window_without_measured_weather_is_a_400_naming_the_start(campus, viewer_client):
