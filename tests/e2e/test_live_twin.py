@@ -254,7 +254,6 @@ def test_a_cooling_units_page_sets_its_temperatures_flow_and_heat_beside_the_mod
     assert "under the model" in page.inner_text("[data-testid=measured-heat_kw-deviation]")
     assert "K" in page.inner_text("[data-testid=measured-supply_temp_c-deviation]")
     page.wait_for_selector("[data-testid=measured-chart-heat_kw] .uplot")
-    page.locator("[data-testid=measured-card]").scroll_into_view_if_needed()
     screenshot(page, "live-cdu-page", full_page=True)
     axe_clean(page)
     watch.check()
@@ -280,12 +279,15 @@ def test_the_weather_card_sets_the_year_in_the_measured_weather_beside_the_typic
     page.goto(f"/campuses/{campus}/")
     page.wait_for_selector("[data-testid=weather-replay][data-ready=true]", timeout=60_000)
     for key in ("pue", "annual_energy_mwh", "peak_facility_mw", "water_m3", "hours_short"):
-        assert value(page, f"weather-replay-{key}-typical") == pytest.approx(replay["typical_year"][key])
-        assert value(page, f"weather-replay-{key}-measured") == pytest.approx(replay["year"][key])
-    span = page.locator("[data-testid=weather-replay-span]")
-    assert float(span.get_attribute("data-pue")) == pytest.approx(replay["span"]["pue"])
-    assert int(span.get_attribute("data-hours")) == replay["hours"] >= 24
-    assert f"{replay['how']['dry_bulb'].get('measured', 0)} measured" in span.inner_text()
+        for scope, typical, measured in (("span", "typical_span", "span"), ("year", "typical_year", "year")):
+            a, b = replay[typical][key], replay[measured][key]
+            assert value(page, f"weather-replay-{scope}-{key}-typical") == pytest.approx(a)
+            assert value(page, f"weather-replay-{scope}-{key}-measured") == pytest.approx(b)
+            assert value(page, f"weather-replay-{scope}-{key}-difference") == pytest.approx(b - a)
+    summary = page.locator("[data-testid=weather-replay-summary]")
+    assert float(summary.get_attribute("data-pue")) == pytest.approx(replay["span"]["pue"])
+    assert int(summary.get_attribute("data-hours")) == replay["hours"] >= 24
+    assert f"{replay['how']['dry_bulb'].get('measured', 0)} measured" in summary.inner_text()
     page.wait_for_selector("[data-testid=weather-replay-chart] .uplot")
     page.locator("[data-testid=weather-replay]").scroll_into_view_if_needed()
     screenshot(page, "live-weather-replay")

@@ -2,7 +2,8 @@
 // The facility year in the measured weather beside the typical year (docs/live.md, "Measured weather for the
 // plant"): the hours the campus's outdoor dry bulb is held (GET /api/campuses/{id}/measured/object/ of the campus's
 // dry_bulb_c) replayed through the plant model (GET /api/campuses/{id}/facility-replay/), the year with those hours
-// laid over the typical one set against the typical year, the window's own figures and its hours on a chart.
+// laid over the typical one set against the typical year, the window's figures against the same hours of the
+// typical year, and its hours on a chart.
 import { api, qs } from "../../lib/api.js";
 import { timeChart } from "../../lib/charts.js";
 import { el, errorBox, fill } from "../../lib/dom.js";
@@ -77,20 +78,16 @@ async function load(page, box) {
   }
 }
 
-/** @param {HTMLElement} box @param {Element | null} title @param {any} r the facility-replay answer */
-function render(box, title, r) {
-  const how = Object.entries(r.how.dry_bulb)
-    .map(([k, n]) => `${f.num(n)} ${HOW_WORDS[k] ?? k}`)
-    .join(", ");
-  const table = el(
+/**
+ * Typical against measured, figure by figure, with the difference.
+ * @param {string} scope "span" (the window's hours) or "year" @param {string} caption
+ * @param {any} typical @param {any} measured @param {[string, string]} heads
+ */
+function sideBySide(scope, caption, typical, measured, heads) {
+  return el(
     "table",
-    { class: "table", "data-testid": "weather-replay-year" },
-    el(
-      "caption",
-      {},
-      `The weather year (${r.weather_source}) as it is, and with its hours from ${utc(r.window_start)} to ` +
-        `${utc(r.window_end)} replaced by the measured weather`,
-    ),
+    { class: "table", "data-testid": `weather-replay-${scope}` },
+    el("caption", {}, caption),
     el(
       "thead",
       {},
@@ -98,8 +95,8 @@ function render(box, title, r) {
         "tr",
         {},
         el("th", { scope: "col" }, "Figure"),
-        el("th", { scope: "col", class: "num" }, "Typical year"),
-        el("th", { scope: "col", class: "num" }, "With the measured weather"),
+        el("th", { scope: "col", class: "num" }, heads[0]),
+        el("th", { scope: "col", class: "num" }, heads[1]),
         el("th", { scope: "col", class: "num" }, "Difference"),
       ),
     ),
@@ -107,49 +104,60 @@ function render(box, title, r) {
       "tbody",
       {},
       ROWS.map(([label, key, digits, unit]) => {
-        const a = r.typical_year[key];
-        const b = r.year[key];
+        const a = typical[key];
+        const b = measured[key];
         const d = a == null || b == null ? null : b - a;
+        const id = `weather-replay-${scope}-${key}`;
+        // the difference one decimal finer than the figures: a day replaced moves a year's total a little
+        const dd = key === "hours_short" ? 0 : digits + 1;
         return el(
           "tr",
-          { "data-testid": `weather-replay-${key}` },
+          {},
           el("th", { scope: "row" }, label),
+          el("td", { class: "num", "data-testid": `${id}-typical`, "data-value": a }, withUnit(a, digits, unit)),
+          el("td", { class: "num", "data-testid": `${id}-measured`, "data-value": b }, withUnit(b, digits, unit)),
           el(
             "td",
-            { class: "num", "data-testid": `weather-replay-${key}-typical`, "data-value": a },
-            withUnit(a, digits, unit),
-          ),
-          el(
-            "td",
-            { class: "num", "data-testid": `weather-replay-${key}-measured`, "data-value": b },
-            withUnit(b, digits, unit),
-          ),
-          el(
-            "td",
-            { class: "num", "data-value": d },
-            d == null ? "–" : `${d > 0 ? "+" : d < 0 ? "−" : "±"}${withUnit(Math.abs(d), digits, unit)}`,
+            { class: "num", "data-testid": `${id}-difference`, "data-value": d },
+            d == null ? "–" : `${d > 0 ? "+" : d < 0 ? "−" : "±"}${withUnit(Math.abs(d), dd, unit)}`,
           ),
         );
       }),
     ),
   );
+}
+
+/** @param {HTMLElement} box @param {Element | null} title @param {any} r the facility-replay answer */
+function render(box, title, r) {
+  const how = Object.entries(r.how.dry_bulb)
+    .map(([k, n]) => `${f.num(n)} ${HOW_WORDS[k] ?? k}`)
+    .join(", ");
+  const when = `${utc(r.window_start)} to ${utc(r.window_end)}`;
   const s = r.span;
   const spanText = el(
     "p",
-    { "data-testid": "weather-replay-span", "data-pue": s.pue, "data-hours": r.hours },
+    { "data-testid": "weather-replay-summary", "data-pue": s.pue, "data-hours": r.hours },
     el("strong", {}, `${f.num(r.hours)} hours replayed`),
-    ` (dry bulb ${how}): PUE ${withUnit(s.pue, 3, "")}, facility ${withUnit(s.annual_energy_mwh, 1, "MWh")} for `,
-    `${withUnit(s.annual_it_energy_mwh, 1, "MWh")} of IT, peak ${withUnit(s.peak_facility_mw, 2, "MW")} at `,
-    `${withUnit(s.peak_dry_bulb_c, 1, "°C")} outdoors.`,
+    ` from ${when} (dry bulb ${how}): the plant model in the weather measured at the site, beside the same `,
+    "hours of the typical year, and the typical year with those hours replaced.",
   );
-  fill(box, title, spanText, table);
+  fill(
+    box,
+    title,
+    spanText,
+    sideBySide("span", `The ${f.num(r.hours)} hours replayed`, r.typical_span, s, [
+      "Typical weather",
+      "Measured weather",
+    ]),
+    sideBySide("year", "The facility year", r.typical_year, r.year, ["Typical year", "With the measured hours"]),
+  );
   const hours = r.hourly.dry_bulb_c.map((_, i) => i + 1);
   timeChart(box, {
-    title: "Replayed hours",
+    title: "Replayed hours (hour of the window)",
     series: [
       { label: "dry bulb (°C)", t: hours, values: r.hourly.dry_bulb_c },
       { label: "wet bulb (°C)", t: hours, values: r.hourly.wet_bulb_c },
-      { label: "PUE × 10", t: hours, values: r.hourly.pue.map((/** @type {number} */ v) => v * 10) },
+      { label: "facility (MW)", t: hours, values: r.hourly.facility_mw },
     ],
     testid: "weather-replay-chart",
   });
