@@ -47,7 +47,7 @@ class LoadSource(ParamsBase):
     """Measured: the first instant replayed (ISO 8601 with its zone)."""
     end: datetime | None = Field(None, title="Window end")
     """Measured: the end of the window replayed (not included)."""
-    last_hours: float | None = Field(None, gt=0, le=MAX_LAST_HOURS, title="Last hours")
+    last_hours: float | None = Field(None, gt=0, le=MAX_LAST_HOURS, title="Last hours before the run (h)")
     """Measured: instead of start and end, the window of this many hours before the run is launched (a
     schedule's firing), ending on the last whole 5-minute bucket; start and end are filled in then."""
     step_seconds: float | None = Field(None, gt=0, le=86_400, title="Step (s)")

@@ -201,16 +201,26 @@ def test_the_deviation_colouring_paints_the_power_devices_by_their_own_deviation
         assert p["highlighted"] == bool(row and row["alarm"]), p
         measured += row is not None
         alarms += bool(row and row["alarm"])
-    assert measured >= 1 and alarms >= 1  # the demo's PDU reading 50 % high is drawn, red and outlined
+    assert measured >= 1 and alarms >= 1  # the demo's PDU reading 50 % high is drawn, over the model and outlined
     note = page.locator("[data-testid=measured-device-colours]")
     assert int(note.get_attribute("data-measured")) == measured
     assert int(note.get_attribute("data-alarms")) == alarms
     assert int(note.get_attribute("data-unmeasured")) == len(devices) - measured
     assert "power devices alike" in page.inner_text("[data-testid=legend]")
-    # the over-alarmed PDU, zoomed in on
-    pdu = next(p for p in devices if (rows.get((p["kind"], p["id"])) or {}).get("alarm") == "over")
-    page.evaluate(f"floorMap.showPaths('power:{pdu['id']}')")
     screenshot(page, "live-map-devices-deviation")
+    # the hall of the PDU whose meter reads high: it is drawn there, over the model (orange or red) and outlined
+    pdu = next(p for p in devices if (rows.get((p["kind"], p["id"])) or {}).get("alarm") == "over")
+    hall = api(page, f"/api/power-devices/{pdu['id']}/")["hall"]
+    page.goto(f"/campuses/{campus}/map/?metric=deviation&hall={hall['id']}")
+    page.wait_for_function("window.floorMap && floorMap.ready === true && floorMap.measured !== null")
+    page.wait_for_function("floorMap.plant.some((p) => p.highlighted)")
+    (drawn,) = [p for p in page.evaluate("floorMap.plant") if p["key"] == f"power:{pdu['id']}"]
+    row = rows[(pdu["kind"], pdu["id"])]
+    assert (
+        drawn["color"] == binned(row["deviation"] * 100, DEVIATION_EDGES, DEVIATION_COLORS)
+        and drawn["highlighted"]
+    )
+    screenshot(page, "live-map-hall-devices-deviation")
     # another colouring gives the devices back their kind's fill
     page.select_option("[data-testid=metric-picker]", "load_kw")
     page.wait_for_function("floorMap.metric === 'load_kw'")

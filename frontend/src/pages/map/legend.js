@@ -77,7 +77,7 @@ function renderLegend(title, bins) {
 }
 
 const MEASURED = new Set(["measured_kw", "deviation"]);
-const DEVICES_SHOWN = 8; // power devices with an alarm listed under the legend, furthest from the model first
+const DEVICES_SHOWN = 8; // objects beyond the racks with an alarm listed under the legend, furthest first (in bands)
 
 /** Read GET /measured/ once (racks by id, the rest by kind and name) and recolour when a measured metric is shown. */
 export async function loadMeasured(page) {
@@ -155,6 +155,11 @@ function devicesNote(d) {
   );
 }
 
+/** How far a row is from the model in bands (a temperature's K against band_k, the rest against band). */
+function beyond(measured, o) {
+  return Math.abs(o.deviation) / ((o.deviation_unit === "K" ? measured.band_k : measured.band) || 1);
+}
+
 /** Under the measured legend: the racks with an alarm (outlined) and the power devices with one, by name. */
 function measuredNote(page) {
   const legend = $("legend");
@@ -166,7 +171,7 @@ function measuredNote(page) {
   const over = racks.filter((r) => r.alarm === "over").length;
   const devices = page.measured.objects
     .filter((o) => o.alarm && !["rack", "campus", "building", "hall"].includes(o.object_kind))
-    .sort((a, b) => Math.abs(b.deviation) - Math.abs(a.deviation));
+    .sort((a, b) => beyond(page.measured, b) - beyond(page.measured, a));
   const shown = devices.slice(0, DEVICES_SHOWN);
   legend.append(
     el(
