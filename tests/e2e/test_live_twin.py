@@ -201,7 +201,9 @@ def test_the_deviation_colouring_paints_the_power_devices_by_their_own_deviation
         assert p["highlighted"] == bool(row and row["alarm"]), p
         measured += row is not None
         alarms += bool(row and row["alarm"])
-    assert measured >= 1 and alarms >= 1  # the demo's PDU reading 50 % high is drawn, over the model and outlined
+    assert (
+        measured >= 1 and alarms >= 1
+    )  # the demo's PDU reading 50 % high is drawn, over the model and outlined
     note = page.locator("[data-testid=measured-device-colours]")
     assert int(note.get_attribute("data-measured")) == measured
     assert int(note.get_attribute("data-alarms")) == alarms
