@@ -317,10 +317,16 @@ def replayed_facility(
 ) -> dict:
     """The plant model in the campus's measured outdoor weather over [start, end) (``replay.replay_weather``):
     the window's hours and their figures beside the same hours of the typical year, the year with the window
-    laid over the campus's own weather year, and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
+    laid over the campus's own weather year, and that year untouched beside it. A branch holding no
+    measurements reads its ancestor's site weather. ValueError naming ``start`` when no dry bulb is held in
+    the window."""
     snap = state.snap
+    source = measurement_campus_id(snap.id)
+    site = snap.name
+    if source != snap.id:
+        site = Campus.objects.filter(pk=source).values_list("name", flat=True).first() or snap.name
     series = {
-        metric: store.object_points(snap.id, "campus", snap.name, start, end, metric=metric)
+        metric: store.object_points(source, "campus", site, start, end, metric=metric)
         for metric in m.WEATHER_METRICS
     }
     if not series["dry_bulb_c"]:

@@ -118,3 +118,16 @@ def test_an_unmeasured_metric_keeps_its_model_and_no_comparison(cooled, viewer_c
     assert answer.status_code == 200 and body["comparison"] is None and body["times"] == []
     # the PDU carries the rack's 40 kW and the CDU's (no fan power modelled on a CDU), lossless
     assert body["modelled_kw"] == body["modelled"] == pytest.approx(RACK_KW)
+
+
+def test_a_branch_without_measurements_reads_its_sites(cooled, planner_client, viewer_client):
+    branch = planner_client.post(
+        reverse("campus-branch", kwargs={"pk": cooled.pk}),
+        {"name": "Cooled b"},
+        content_type="application/json",
+    )
+    assert branch.status_code == 201, branch.content
+    trunk = _object(viewer_client, cooled, metric="return_temp_c").json()
+    other = _object(viewer_client, type(cooled)(pk=branch.json()["id"]), metric="return_temp_c").json()
+    assert other["comparison"]["measured_peak"] == trunk["comparison"]["measured_peak"] == 43.0
+    assert other["times"] == trunk["times"]
