@@ -195,6 +195,27 @@ def object_points(
     ]
 
 
+def object_all_series(
+    campus_id: int, object_kind: str, object_name: str, start: datetime, end: datetime
+) -> dict[str, dict[datetime, Bucket]]:
+    """One object's 5-minute buckets of ``[start, end)`` per metric, in time order."""
+    out: dict[str, dict[datetime, Bucket]] = defaultdict(dict)
+    for metric, t, mean, top, samples in (
+        MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            object_kind=object_kind,
+            object_name=object_name,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by("bucket_start")
+        .values_list("metric", "bucket_start", "mean", "max", "samples")
+    ):
+        out[metric][t] = Bucket(mean, top, samples)
+    return out
+
+
 def all_series(
     campus_id: int, start: datetime, end: datetime
 ) -> dict[tuple[str, str, str], dict[datetime, Bucket]]:

@@ -57,7 +57,8 @@ class FacilityReplayView(APIView):
             "drive the plant model over [start, end) in place of the typical year: hourly means of the "
             "5-minute means; a gap of at most `max_gap_hours` between measured hours interpolated, a longer "
             "one (or one at either end) taking the typical year's hours; `how` counts each (docs/live.md, "
-            "\"Replay\"). `span` holds the window's energy-weighted PUE, energy and peak; `year` the campus's "
+            '"Replay"). `span` holds the window\'s energy-weighted PUE, energy and peak; `typical_span` the same '
+            "figures for the same hours of the typical year; `year` the campus's "
             "weather year with the window laid over it; `typical_year` the year untouched. No dry bulb "
             "measured in the window: 400 on `start`."
         ),
