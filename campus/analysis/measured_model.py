@@ -59,7 +59,13 @@ class PlantConditions:
     return_c: float
 
     def power_kw(self, cop: float | None = None) -> np.ndarray:
-        p = self.plant if cop is None else replace(self.plant, cop=cop)
+        """The plant's modelled power in these buckets; at ``cop``: its kind's equations at that rated COP
+        (any fitted coefficients set aside)."""
+        p = (
+            self.plant
+            if cop is None
+            else replace(self.plant, cop=cop, fixed_kw=None, eir_ref=None, eir_per_k=None)
+        )
         return plant_power_kw(p, self.heat_kw, self.supply_c, self.return_c, self.dry_bulb_c, self.wet_bulb_c)
 
 
