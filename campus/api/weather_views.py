@@ -215,6 +215,7 @@ class CampusWeatherView(APIView):
                     "latitude": epw.latitude,
                     "longitude": epw.longitude,
                     "elevation_m": epw.elevation_m,
+                    "utc_offset_h": epw.utc_offset_h,
                     "pressure_pa": float(epw.pressure_pa.mean()),
                     "leap_day_dropped": epw.leap_day_dropped,
                     "hours": CampusWeather.pack(epw.dry_bulb_c, wet, epw.relative_humidity),

@@ -1,5 +1,6 @@
 """The calibrated model parameters (docs/live.md, "Applying a calibration"): ``Campus.gpu_power_fraction`` and
-``server_overhead_scale``, and a cooling plant's fitted ``fixed_kw``, ``eir_ref`` and ``eir_per_k``.
+``server_overhead_scale``, and a cooling plant's fitted ``fixed_kw``, ``eir_ref`` and ``eir_per_k``; an uploaded
+weather year's ``utc_offset_h`` (its hours' local standard time; a year uploaded before reads as UTC, as it did).
 
 SQLite adds a non-null column by rebuilding the table, and the revision triggers of the other tables name
 ``campus_campus``: they are dropped around the change and made again (``campus.revision``)."""
@@ -155,6 +156,18 @@ class Migration(migrations.Migration):
                 validators=[
                     django.core.validators.MinValueValidator(0),
                     django.core.validators.MaxValueValidator(2000000),
+                ],
+            ),
+        ),
+        migrations.AddField(
+            model_name="campusweather",
+            name="utc_offset_h",
+            field=models.FloatField(
+                default=0.0,
+                help_text="The hours' local standard time, hours east of UTC (the EPW file's LOCATION time zone).",
+                validators=[
+                    django.core.validators.MinValueValidator(-12),
+                    django.core.validators.MaxValueValidator(14),
                 ],
             ),
         ),

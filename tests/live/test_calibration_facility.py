@@ -187,7 +187,10 @@ def test_measured_against_modelled_beyond_power_and_the_calibrated_branch_fits_b
     for name in ("cop", "fixed_kw", "eir_ref", "eir_per_k"):
         assert applied[("air-chiller AC-1", name)]["to"] == pytest.approx(plant[name], abs=1e-6), name
     # R1 holds no GPU server: the rack fit has nothing to fit, and says so
-    assert {n["parameter"] for n in r.json()["not_applied"]} == {"gpu_power_fraction", "server_overhead_scale"}
+    assert {n["parameter"] for n in r.json()["not_applied"]} == {
+        "gpu_power_fraction",
+        "server_overhead_scale",
+    }
     branch_id = r.json()["id"]
 
     trunk = rows
