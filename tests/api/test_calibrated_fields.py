@@ -101,3 +101,20 @@ def test_the_admin_form_refuses_a_partial_fit(rf, plant):
     form = form_class(data=data, instance=plant)
     assert not form.is_valid()
     assert "eir_ref" in form.errors
+
+
+def test_the_rack_list_gives_each_campus_its_own_calibrated_it_load(viewer_client):
+    # one server of 8 × 700 W GPUs and 4,600 W overhead (tests.factories) in a rack of each of two campuses,
+    # one of them calibrated: 0.8 × 5.6 + 1.1 × 4.6 = 9.54 kW against 10.2 kW
+    node_model = f.NodeModelFactory()
+    loads = {}
+    for name, fraction, scale in (("Design", 1.0, 1.0), ("Calibrated", 0.8, 1.1)):
+        campus = f.CampusFactory(name=name, gpu_power_fraction=fraction, server_overhead_scale=scale)
+        rack = f.RackFactory(
+            hall=f.DataHallFactory(building=f.BuildingFactory(campus=campus)), name=f"{name}-R1"
+        )
+        f.NodeFactory(rack=rack, node_model=node_model)
+        loads[rack.name] = 8 * 0.7 * fraction + 4.6 * scale
+    rows = viewer_client.get("/api/racks/", {"limit": 100}).json()["results"]
+    got = {r["name"]: r["power"]["it_load_kw"] for r in rows if r["name"] in loads}
+    assert got == pytest.approx(loads) and got["Calibrated-R1"] == pytest.approx(9.54)
