@@ -206,4 +206,5 @@ def test_a_time_zone_makes_the_years_hours_local_standard_time(planner_client, c
     # Arizona keeps Mountain Standard Time (UTC-7) all year: the tz database's America/Phoenix
     created = planner_client.post(url(campus), body(time_zone="America/Phoenix"), format="json")
     assert created.status_code == 201, created.content
+    assert created.json()["utc_offset_h"] == -7.0
     assert weather_of(state.campus_state(campus).snap).utc_offset_h == -7.0
