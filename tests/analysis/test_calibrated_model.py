@@ -64,3 +64,12 @@ def test_a_fitted_plant_draws_its_regression_at_the_hours_weather(fixed, eir, sl
     for a, b in zip(fy.plants, before.plants, strict=True):
         assert a.heat_kw == pytest.approx(b.heat_kw)
         np.testing.assert_allclose(a.margin_kw, b.margin_kw)
+
+
+def test_the_scenarios_servers_carry_the_calibrated_overhead_and_model_their_gpus_themselves() -> None:
+    from simulations.engine.loads import campus_load
+
+    snap = replace(campus(racks=(rack(1, nodes=10),)), gpu_power_fraction=0.8, server_overhead_scale=1.25)
+    (group,) = campus_load(snap, "bf16", 0.4).groups
+    assert group.fixed_kw == pytest.approx(10 * 200 * 1.25 / 1000)  # 2.5 kW by hand
+    assert group.gpu_tdp_kw == pytest.approx(10 * 8 * 100 / 1000)  # the scenario sets the GPUs' draw
