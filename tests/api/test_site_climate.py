@@ -15,7 +15,6 @@ from campus import state
 from campus.analysis import weather as w
 from campus.analysis.climate_normals import STATION_BY_CLIMATE
 from campus.analysis.design_weather import design_conditions_of
-from campus.analysis.weather import weather_of
 from campus.interchange.generate import generate_spec
 from campus.interchange.importer import import_campus
 from campus.snapshot_adapter import build_snapshot
@@ -207,4 +206,4 @@ def test_a_time_zone_makes_the_years_hours_local_standard_time(planner_client, c
     created = planner_client.post(url(campus), body(time_zone="America/Phoenix"), format="json")
     assert created.status_code == 201, created.content
     assert created.json()["utc_offset_h"] == -7.0
-    assert weather_of(state.campus_state(campus).snap).utc_offset_h == -7.0
+    assert w.weather_of(state.campus_state(campus).snap).utc_offset_h == -7.0
