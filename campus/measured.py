@@ -146,7 +146,14 @@ def facility_calibration(state: CampusState, days: int) -> dict:
         measured = np.array([power[t].mean for t in sub.times])
         try:
             fit = fit_plant(
-                c.plant.kind, c.plant.name, sub.heat_kw, sub.dry_bulb_c, measured, c.plant.cop, sub.power_kw
+                c.plant.kind,
+                c.plant.name,
+                sub.heat_kw,
+                sub.dry_bulb_c,
+                measured,
+                c.plant.cop,
+                sub.power_kw,
+                sub.power_kw(),
             )
             plants.append(fit.as_dict())
         except (ValueError, RuntimeError) as exc:  # RuntimeError: the fit did not converge

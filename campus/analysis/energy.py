@@ -67,7 +67,8 @@ def it_breakdown(
     gpu_power_fraction: float = 1.0,
     network_kw: float | None = None,
 ) -> ItBreakdown:
-    """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its TDP (1.0 = full TDP).
+    """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its modelled draw (1.0 = the
+    campus's own ``gpu_power_fraction`` of TDP, full TDP unless the campus is calibrated).
 
     Only the GPUs draw less: the servers' other parts, the network, the racks' extras and the allowance
     (storage, CPU nodes, management, worked out at full GPU power by the rule above and held) do not idle
@@ -80,11 +81,10 @@ def it_breakdown(
     for r in snap.racks:
         extra_kw += r.extra_it_kw
         for slug, count in r.nodes:
-            spec = snap.node_models[slug]
-            full_w = count * spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
+            full_w = count * snap.node_gpu_w(slug)
             gpu_full_w += full_w
             gpu_w += full_w * gpu_power_fraction
-            overhead_w += count * (spec.overhead_w + spec.nics * spec.nic_extra_w)
+            overhead_w += count * snap.node_overhead_w(slug)
     if network_kw is None:
         networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
         network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))

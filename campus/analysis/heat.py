@@ -102,10 +102,9 @@ def _spread_shares(kw: float, shares: tuple[tuple[int, float], ...], into: dict[
 
 
 def node_kw_at(snap: CampusSnapshot, slug: str, gpu_power_fraction: float = 1.0) -> float:
-    """One server's power with its GPUs at ``gpu_power_fraction`` of TDP, kW (as ``energy.it_breakdown``)."""
-    spec = snap.node_models[slug]
-    gpu_w = spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
-    return (snap.node_power_w(slug) - gpu_w * (1.0 - gpu_power_fraction)) / 1000.0
+    """One server's power with its GPUs at ``gpu_power_fraction`` of their modelled draw (TDP × the campus's
+    own fraction), kW (as ``energy.it_breakdown``)."""
+    return (snap.node_gpu_w(slug) * gpu_power_fraction + snap.node_overhead_w(slug)) / 1000.0
 
 
 def rack_heat_split(

@@ -27,7 +27,11 @@ class FacilityReplayQuerySerializer(StrictQueryMixin, serializers.Serializer):
     start = AwareDateTimeField(help_text="First hour replayed (ISO 8601 with its zone; floored to the hour).")
     end = AwareDateTimeField(help_text="End of the window (not included; at most 366 days after start).")
     gpu_power_fraction = serializers.FloatField(
-        required=False, default=1.0, min_value=0.0, max_value=1.0, help_text="GPU power as a fraction of TDP."
+        required=False,
+        default=1.0,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="GPU power as a fraction of the campus's modelled draw (TDP unless the campus is calibrated).",
     )
     max_gap_hours = serializers.IntegerField(
         required=False,

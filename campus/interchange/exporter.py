@@ -110,6 +110,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 "design_pue",
                 "ambient_temp_c",
                 "other_it_fraction",
+                "gpu_power_fraction",
+                "server_overhead_scale",
                 "climate",
                 "power_redundancy",
                 "cooling_redundancy",
@@ -311,7 +313,12 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         plant = _fields(CoolingPlant, row, ("name", "kind"), ("name", "kind"))
         plant.update(place(row, with_building=True))
         plant.update(
-            _fields(CoolingPlant, row, ("capacity_kw", "cop", "restart_minutes", "status"), ("capacity_kw",))
+            _fields(
+                CoolingPlant,
+                row,
+                ("capacity_kw", "cop", "restart_minutes", "status", "fixed_kw", "eir_ref", "eir_per_k"),
+                ("capacity_kw",),
+            )
         )
         if row["power_device_id"] is not None:
             plant["power_device"] = device_name[row["power_device_id"]]

@@ -40,6 +40,7 @@ from campus.interchange.rules import (
     partial_domain_day,
     peak_in_service,
     phase_problem,
+    plant_fit_problem,
     power_cycles,
     unit_in_other_hall,
     unit_position_problems,
@@ -432,6 +433,8 @@ class SpecChecker:
             self._check_place(plant, path)
             self._ref(self.devices, plant.get("power_device"), f"{path}.power_device", "power device")
             self._ref(self.devices, plant.get("power_device_b"), f"{path}.power_device_b", "power device")
+            if problem := plant_fit_problem(plant):
+                self.error(f"{path}.{problem[0]}", f'cooling plant "{plant["name"]}": {problem[1]}')
         for i, unit in enumerate(self.data.get("cooling_units", [])):
             path = f"cooling_units[{i}]"
             self._check_place(unit, path)

@@ -38,7 +38,7 @@ class ServerGroup:
     gpu: GpuSpec
     nodes: int
     gpus: int
-    node_fixed_w: float  # overhead + extra NIC power per node, W
+    node_fixed_w: float  # overhead + extra NIC power per node (× the campus's server_overhead_scale), W
     nominal_tflops: float  # sustained at full power: gpus x peak x MFU
 
     @property
@@ -147,7 +147,7 @@ def campus_load(
                 gpu=gpu,
                 nodes=n,
                 gpus=gpus,
-                node_fixed_w=spec.overhead_w + spec.nics * spec.nic_extra_w,
+                node_fixed_w=snap.node_overhead_w(slug),  # the campus's calibrated overhead scale
                 nominal_tflops=gpus * peak_tflops(gpu, precision) * mfu * utilization,
             )
         )

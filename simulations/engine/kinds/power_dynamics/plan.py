@@ -246,7 +246,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
                 continue
             spec = snap.node_models[slug]
             gpu = snap.gpus[spec.gpu]
-            const_w[b] += n * (spec.overhead_w + spec.nics * spec.nic_extra_w)
+            const_w[b] += n * snap.node_overhead_w(slug)  # the campus's calibrated overhead scale
             count = n * spec.gpus_per_node
             if job is None:
                 const_w[b] += count * gpu.tdp_w * idle
