@@ -9,7 +9,7 @@
 the daily rows, the retention), in a throwaway database next to the one DATABASE_URL names. With
 ``--chunk-hours 1`` the day is rolled up and stored in 24 hourly chunks, as a sync that runs every hour writes
 it (and as memory allows at 31k racks: a day of them is 45 M samples); the times are the chunks' sums, and
-``--per-chunk`` prints each chunk's (a store late in the day must cost what an early one does). The
+``--per-chunk`` prints each chunk's as it goes (a store late in the day must cost what an early one does). The
 Prometheus side (its query time) is not in it. Prints tables with the time per rack and the same
 extrapolated to 31k racks; asserts nothing (timings depend on the machine and its load).
 """
@@ -41,7 +41,7 @@ RACKS_1M_GPUS = 31_000
 STEP_S = 60
 
 
-def run(racks: int, chunk_hours: int = 24) -> dict:
+def run(racks: int, chunk_hours: int = 24, per_chunk: bool = False) -> dict:
     campus = Campus.objects.create(name=f"Bench measurements {racks}", grid_capacity_mw=1000.0)
     day = m.bucket_start(timezone.now() - timedelta(days=1), 86400)
     count = 0
@@ -59,6 +59,12 @@ def run(racks: int, chunk_hours: int = 24) -> dict:
         t3 = time.perf_counter()
         count += len(samples)
         chunks.append({"hour": start // 3600, "buckets": len(buckets), "rollup": t2 - t1, "store": t3 - t2})
+        if per_chunk:  # as it goes: a day of 31k racks takes a while
+            c = chunks[-1]
+            print(
+                f"{racks:>7} {c['hour']:>6} {c['buckets']:>9,} {c['rollup']:>9.2f} {c['store']:>8.2f}",
+                flush=True,
+            )
         del samples, buckets
     return {
         "racks": racks,
@@ -76,7 +82,11 @@ def main() -> None:
     parser.add_argument("--per-chunk", action="store_true", help="print each chunk's times")
     args = parser.parse_args()
     chunk = args.chunk_hours
-    rows = in_scratch_database(lambda n: run(n, chunk), [int(x) for x in args.sizes.split(",")])
+    if args.per_chunk:
+        print(f"{'racks':>7} {'from h':>6} {'buckets':>9} {'rollup s':>9} {'store s':>8}", flush=True)
+    rows = in_scratch_database(
+        lambda n: run(n, chunk, args.per_chunk), [int(x) for x in args.sizes.split(",")]
+    )
     print(f"chunks of {chunk} h")
     print(f"{'racks':>7} {'samples':>10} {'rollup s':>9} {'store s':>8} {'ms/rack':>8} {'31k racks s':>12}")
     for r in rows:
@@ -85,12 +95,6 @@ def main() -> None:
             f"{r['racks']:>7} {r['samples']:>10,} {r['rollup']:>9.2f} {r['store']:>8.2f} "
             f"{per_rack * 1000:>8.2f} {per_rack * RACKS_1M_GPUS:>12.0f}"
         )
-    if args.per_chunk:
-        for r in rows:
-            print(f"\n{r['racks']} racks, per chunk")
-            print(f"{'from h':>6} {'buckets':>9} {'rollup s':>9} {'store s':>8}")
-            for c in r["chunks"]:
-                print(f"{c['hour']:>6} {c['buckets']:>9,} {c['rollup']:>9.2f} {c['store']:>8.2f}")
 
 
 if __name__ == "__main__":
