@@ -338,7 +338,7 @@ def _hall_power_2n(
                 for ups in ups_names[s]:
                     b.feed(ups, pdu, pdu_kw, s)
         for spec, rack in members:
-            whip_kw = ceil_to(rack.kw / 2 / b.max_util, 5.0)
+            whip_kw = ceil_to(rack.kw / b.max_util, 5.0) / 2  # a side: a rack feed's rating, as in N+1
             spec["feed_a"], spec["feed_b"] = f"{row_name}-A1", f"{row_name}-B1"
             spec["feed_rating_kw"] = whip_kw
             for s in SIDES:
