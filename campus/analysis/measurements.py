@@ -19,6 +19,9 @@ import numpy as np
 from campus.analysis.snapshot import CampusSnapshot
 
 BUCKET_S = 300  # the rollup bucket: 5 minutes
+# How far past the server's clock an uploaded time may lie: a meter's clock a little ahead. A choice, not a
+# sourced figure: an hour is far beyond NTP's skew and below any time zone's offset (a local time sent as UTC).
+FUTURE_TOLERANCE = timedelta(hours=1)
 POWER_DEVICE_KINDS = (
     "substation",
     "transformer",
@@ -119,28 +122,57 @@ class Bucket:
     samples: int
 
 
-def parse_time(text: object, line: int) -> datetime:
+def _from_unix(seconds: float, line: int) -> datetime:
+    if not math.isfinite(seconds):
+        raise RowError(line, "time", "not a finite number")
+    try:
+        return datetime.fromtimestamp(seconds, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        raise RowError(line, "time", f"{seconds:g} Unix seconds is out of range") from None
+
+
+def parse_time(text: object, line: int, not_after: datetime | None = None) -> datetime:
+    """A row's time in UTC; with ``not_after``, a time past it is refused (a future time would end the
+    window of ``/measured/`` there, and the site's measurements would fall out of it)."""
+    t = _parse_time(text, line)
+    if not_after is not None and t > not_after:
+        raise RowError(
+            line,
+            "time",
+            f"{t.isoformat()} is in the future (after {not_after.isoformat()}): "
+            "a local time labelled UTC, or a clock set wrong?",
+        )
+    return t
+
+
+def _parse_time(text: object, line: int) -> datetime:
     if isinstance(text, int | float) and not isinstance(text, bool):
-        if not math.isfinite(text):
-            raise RowError(line, "time", "not a finite number")
-        return datetime.fromtimestamp(float(text), tz=UTC)
+        try:
+            return _from_unix(float(text), line)
+        except OverflowError:  # an integer beyond a float
+            raise RowError(line, "time", "Unix seconds out of range") from None
     if not isinstance(text, str) or not text.strip():
         raise RowError(line, "time", "give an ISO 8601 time or Unix seconds")
     s = text.strip()
     try:
-        return datetime.fromtimestamp(float(s), tz=UTC)
+        seconds = float(s)
     except ValueError:
         pass
+    else:
+        return _from_unix(seconds, line)
     try:
         t = datetime.fromisoformat(s.replace("Z", "+00:00"))
     except ValueError:
         raise RowError(line, "time", f"not an ISO 8601 time: {s[:40]!r}") from None
     if t.tzinfo is None:
         raise RowError(line, "time", "give the time zone (e.g. Z or +00:00)")
-    return t.astimezone(UTC)
+    try:
+        return t.astimezone(UTC)
+    except OverflowError:
+        raise RowError(line, "time", f"out of range: {s[:40]!r}") from None
 
 
-def parse_row(row: Mapping[str, object], line: int) -> Sample:
+def parse_row(row: Mapping[str, object], line: int, not_after: datetime | None = None) -> Sample:
     unknown = set(row) - set(COLUMNS)
     if unknown:
         raise RowError(line, sorted(unknown)[0], "unknown field")
@@ -172,35 +204,40 @@ def parse_row(row: Mapping[str, object], line: int) -> Sample:
     if not math.isfinite(value) or not spec.low <= value <= spec.high:
         what = "a power" if spec.unit == "kW" else "a value"
         raise RowError(line, "value", f"{what} between {spec.low:g} and {spec.high:g} {spec.unit}".rstrip())
-    return Sample(kind, name, spec.stored, parse_time(row["time"], line), value)
+    return Sample(kind, name, spec.stored, parse_time(row["time"], line, not_after), value)
 
 
-def parse_csv(text: str) -> list[Sample]:
-    """Rows of a CSV file with the header ``object_kind,object_name,metric,time,value`` (any order)."""
+def parse_csv(text: str, not_after: datetime | None = None) -> list[Sample]:
+    """Rows of a CSV file with the header ``object_kind,object_name,metric,time,value`` (any order); with
+    ``not_after``, a time past it is refused."""
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in (reader.fieldnames or [])]
     if not header:
         raise RowError(1, "header", f"the first line names the columns {', '.join(COLUMNS)}")
     reader.fieldnames = header
+    seen: set[str] = set()
     for name in header:
         if name not in COLUMNS:
             raise RowError(1, name, "unknown column")
+        if name in seen:  # the reader would keep the last of the two, silently
+            raise RowError(1, name, "the column is named twice")
+        seen.add(name)
     out = []
     for row in reader:
         if None in row:
             raise RowError(reader.line_num, "row", "more fields than the header names")
-        out.append(parse_row(row, reader.line_num))
+        out.append(parse_row(row, reader.line_num, not_after))
     return out
 
 
-def parse_json(rows: object) -> list[Sample]:
+def parse_json(rows: object, not_after: datetime | None = None) -> list[Sample]:
     if not isinstance(rows, list):
         raise RowError(0, "rows", "a list of rows")
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             raise RowError(i, "row", "an object with " + ", ".join(COLUMNS))
-        out.append(parse_row(row, i))
+        out.append(parse_row(row, i, not_after))
     return out
 
 

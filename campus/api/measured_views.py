@@ -8,6 +8,7 @@ import json
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -39,7 +40,9 @@ class MeasurementsParser(BaseParser):
 
 
 def parse_body(body: bytes, media_type: str) -> tuple[list[m.Sample], int]:
-    """The samples of a body and the line number of its first row (CSV: 2, after the header; JSON: 0)."""
+    """The samples of a body and the line number of its first row (CSV: 2, after the header; JSON: 0); a
+    time more than ``FUTURE_TOLERANCE`` past the server's clock is refused."""
+    not_after = timezone.now() + m.FUTURE_TOLERANCE
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -54,8 +57,8 @@ def parse_body(body: bytes, media_type: str) -> tuple[list[m.Sample], int]:
             if unknown:
                 raise m.RowError(0, sorted(unknown)[0], 'unknown field; give {"rows": [...]}')
             data = data.get("rows")
-        return m.parse_json(data), 0
-    return m.parse_csv(text), 2
+        return m.parse_json(data, not_after), 0
+    return m.parse_csv(text, not_after), 2
 
 
 def row_error(exc: m.RowError) -> Response:
@@ -99,7 +102,8 @@ class MeasurementsView(APIView):
         campus = get_object_or_404(Campus, pk=pk)
         data = request.data
         try:
-            samples, first = parse_body(data["body"], data["media_type"])
+            # An empty body reaches no parser: REST framework gives an empty mapping.
+            samples, first = parse_body(data.get("body", b""), data.get("media_type", ""))
             if not samples:
                 raise m.RowError(first, "rows", "no rows")
             measured.check_names(states.designed_state(campus).snap, samples, first)

@@ -18,18 +18,14 @@ from campus import state as states
 from campus.analysis.replay import MAX_GAP_H
 from campus.models import Campus
 from twin.api.exceptions import field_error
-from twin.api.serializers.base import StrictQueryMixin
+from twin.api.serializers.base import AwareDateTimeField, StrictQueryMixin
 
 MAX_WINDOW = timedelta(days=366)
 
 
 class FacilityReplayQuerySerializer(StrictQueryMixin, serializers.Serializer):
-    start = serializers.DateTimeField(
-        help_text="First hour replayed (ISO 8601 with its zone; floored to the hour)."
-    )
-    end = serializers.DateTimeField(
-        help_text="End of the window (not included; at most 366 days after start)."
-    )
+    start = AwareDateTimeField(help_text="First hour replayed (ISO 8601 with its zone; floored to the hour).")
+    end = AwareDateTimeField(help_text="End of the window (not included; at most 366 days after start).")
     gpu_power_fraction = serializers.FloatField(
         required=False, default=1.0, min_value=0.0, max_value=1.0, help_text="GPU power as a fraction of TDP."
     )

@@ -28,6 +28,7 @@ from campus.analysis.training.recovery import TECTONIC_LLAMA3, StorageSystem, ch
 from campus.analysis.training.scaling import BATCH_MODES, scaling_curve, sweep
 from campus.analysis.training.steptime import PARTITIONS, step_time
 from campus.analysis.training.workload import PRECISIONS, RECOMPUTE, ModelSpec, Parallelism, Workload
+from campus.choices import Fabric
 from campus.models import Campus, GPUModel
 from campus.models import StorageSystem as StorageSystemRow
 from campus.snapshot_adapter import gpu_spec
@@ -81,8 +82,21 @@ class PoolInput(StrictFieldsMixin, serializers.Serializer):
     nic_gbps_per_gpu = serializers.FloatField(min_value=1, max_value=1e6, required=False)
     island_gpus = serializers.IntegerField(min_value=1, max_value=100_000_000, required=False)
     oversubscription = serializers.FloatField(min_value=1, max_value=1000, required=False)
-    fabric = serializers.CharField(max_length=64, required=False)
+    fabric = serializers.ChoiceField(choices=Fabric.choices, required=False)
     frontend_gbps_per_node = serializers.FloatField(min_value=1, max_value=1e6, required=False)
+
+    def validate(self, attrs):
+        # A server's GPUs share its NVLink domain: a domain is whole servers (8 of an HGX, 72 = 18 x 4 of an NVL72).
+        domain, node = attrs.get("domain_gpus", 8), attrs.get("gpus_per_node", 8)
+        if domain % node:
+            raise serializers.ValidationError(
+                {
+                    "domain_gpus": [
+                        f"{domain} GPUs is not a whole number of {node}-GPU servers (gpus_per_node)"
+                    ]
+                }
+            )
+        return attrs
 
 
 class SweepPointInput(ParallelInput):
@@ -330,10 +344,8 @@ class StepTimeView(GenericAPIView):
         w, run = _workload(data)
         pools = _pools(data, run, w)
         total = sum(p.gpus for p in pools)
-        if not data.get("parallel", {}).get("dp") and w.parallel.gpus != total:
-            split = w.parallel.tp * w.parallel.pp * w.parallel.cp
-            if total % split == 0:  # DP takes whatever the model split leaves
-                w = w.with_parallel(dp=total // split)
+        if not data.get("parallel", {}).get("dp"):
+            w = w.with_dp_filling(total)
         kw = {"partition": data["partition"], "algorithm": data["algorithm"]}
         try:
             out = step_time(w, pools, **kw).as_dict()

@@ -9,13 +9,14 @@ documented in docs/scenarios.md.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     ValidationInfo,
+    model_validator,
 )
 
 from campus.catalog_data import default_value
@@ -154,6 +155,31 @@ def title_of(name: str, _field: Any = None) -> str:
     return f"{text} ({unit})" if unit else text
 
 
+def _leaf_types(annotation: Any) -> set[Any]:
+    """The types a value of ``annotation`` may hold at its leaves (through unions, lists, dicts, Annotated)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _leaf_types(get_args(annotation)[0])
+    if origin is Literal:
+        return {type(v) for v in get_args(annotation)}
+    args = get_args(annotation)
+    if args:
+        return set().union(*(_leaf_types(a) for a in args))
+    return {annotation}
+
+
+def _boolean_in(value: Any, path: str) -> str | None:
+    """The path of the first JSON boolean in ``value`` (itself, a list's item or a mapping's value)."""
+    if isinstance(value, bool):
+        return path
+    items = enumerate(value) if isinstance(value, list) else value.items() if isinstance(value, dict) else ()
+    for key, item in items:
+        found = _boolean_in(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+        if found:
+            return found
+    return None
+
+
 class ParamsBase(BaseModel):
     """Every Params model's base: unknown keys rejected, field docstrings become the descriptions the form
     shows as help, and every title carries the unit of its name (``title_of``)."""
@@ -161,6 +187,28 @@ class ParamsBase(BaseModel):
     model_config = ConfigDict(
         extra="forbid", frozen=True, use_attribute_docstrings=True, field_title_generator=title_of
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_boolean_numbers(cls, data: Any) -> Any:
+        """A JSON true/false given for a number is refused (pydantic reads True as 1, so ``"tp": true`` ran
+        with tp = 1), as every REST write refuses it (RFC 8259 §3: booleans are literals, not numbers)."""
+        if not isinstance(data, dict):
+            return data
+        for name, value in data.items():
+            field = cls.model_fields.get(name)
+            if field is None:
+                continue
+            leaves = _leaf_types(field.annotation)
+            if bool in leaves or Any in leaves or not leaves & {int, float}:
+                continue
+            if any(isinstance(t, type) and issubclass(t, BaseModel) for t in leaves):
+                found = name if isinstance(value, bool) else None  # a nested model checks its own fields
+            else:
+                found = _boolean_in(value, name)
+            if found:
+                raise FieldError(found, f"{found} must be a number, not a boolean.")
+        return data
 
 
 def picker(kind: str, **extra: Any) -> dict[str, Any]:

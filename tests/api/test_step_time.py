@@ -95,3 +95,81 @@ class TestStepTime:
 
     def test_anonymous_is_401(self, anon_client):
         assert post(anon_client, {"preset": "bloom-176b"}).status_code == 401
+
+
+MOE = {
+    "name": "moe",
+    "parameters": 47e9,
+    "layers": 32,
+    "hidden": 4096,
+    "heads": 32,
+    "kv_heads": 8,
+    "seq_len": 4096,
+    "experts": 8,
+    "top_k": 2,
+    "active_parameters": 13e9,
+    "expert_parameters": 45e9,
+}
+
+
+@pytest.mark.django_db
+class TestStepTimeRefusesWhatCannotRun:
+    """A model no transformer can be, a fabric the catalog does not know: 400s naming the field, never a
+    figure (an expert share above the parameters gave a negative dense part and a smaller memory)."""
+
+    def body(self, **model):
+        return {
+            "model": {**MOE, **model},
+            "global_batch": 512,
+            "gpu_model": "h100-sxm",
+            "gpus": 512,
+            "parallel": {"tp": 8, "ep": 8},
+        }
+
+    def test_the_moe_model_as_given_runs(self, viewer_client):
+        assert post(viewer_client, self.body()).status_code == 200
+
+    @pytest.mark.parametrize(
+        "change, field",
+        [
+            ({"top_k": 16}, "model.top_k"),  # 16 of 8 experts
+            ({"expert_parameters": 50e9}, "model.expert_parameters"),  # more than the 47e9 parameters
+            ({"kv_heads": 5}, "model.kv_heads"),  # 32 query heads do not share 5 key/value heads
+            ({"kv_heads": 64}, "model.kv_heads"),  # more key/value heads than heads
+        ],
+    )
+    def test_a_model_that_cannot_be_is_400_naming_its_field(self, viewer_client, change, field):
+        r = post(viewer_client, self.body(**change))
+        assert r.status_code == 400, r.data
+        assert list(r.data) == [field]
+
+    def test_an_unknown_fabric_is_400_naming_it(self, viewer_client):
+        r = post(viewer_client, {"preset": "bloom-176b", "pool": {"fabric": "carrier-pigeon"}})
+        assert r.status_code == 400
+        assert list(r.data) == ["pool.fabric"]
+        r = post(viewer_client, {"preset": "bloom-176b", "pool": {"fabric": "spectrum-x"}})
+        assert r.status_code == 200, r.data
+
+    def test_a_scale_up_domain_of_part_of_a_server_is_400_naming_it(self, viewer_client):
+        # 3 GPUs of an 8-GPU server cannot be its NVLink domain: TP8 was priced over the fabric instead
+        for pool in ({"domain_gpus": 3}, {"domain_gpus": 8, "gpus_per_node": 16}):
+            r = post(viewer_client, {"preset": "bloom-176b", "pool": pool})
+            assert r.status_code == 400, r.data
+            assert list(r.data) == ["pool.domain_gpus"]
+        r = post(viewer_client, {"preset": "bloom-176b", "pool": {"domain_gpus": 72, "gpus_per_node": 4}})
+        assert r.status_code == 200, r.data  # an NVL72 rack of 18 four-GPU trays
+
+
+@pytest.mark.django_db
+def test_a_sweep_point_without_dp_fills_the_gpus_as_the_job_itself_does(viewer_client):
+    """Megatron-LM 146B on 1,536 A100 (TP8 PP8 DP24): a point naming only TP x PP, or only the GPUs, answers
+    what the same split given as the job answers (DP = GPUs / (TP x PP)), not a refusal keeping DP 24."""
+    r = post(viewer_client, {"preset": "megatron-146b", "sweep": [{"tp": 8, "pp": 4}, {"gpus": 768}]})
+    assert r.status_code == 200, r.data
+    by_split, by_gpus = r.data["sweep"]
+    assert "error" not in by_split and "error" not in by_gpus, r.data["sweep"]
+    assert by_split["dp"] == 1536 // (8 * 4) and by_gpus["dp"] == 768 // (8 * 8)
+    job = post(viewer_client, {"preset": "megatron-146b", "parallel": {"tp": 8, "pp": 4}})
+    assert by_split["step_s"] == pytest.approx(job.data["step_s"])
+    job = post(viewer_client, {"preset": "megatron-146b", "gpus": 768})
+    assert by_gpus["step_s"] == pytest.approx(job.data["step_s"])

@@ -43,6 +43,10 @@ def test_a_training_step_run_shows_its_breakdown_scaling_and_sweep(planner_page,
     note = page.locator("[data-testid=scaling] p").inner_text()
     assert "linear" in note.lower()
     assert page.locator("[data-testid=sweep-table] tbody tr").count() == len(details["sweep"]) == 2
+    # one replica: no distributions, and nothing written for them (the DOM's append wrote "nullnull")
+    assert "null" not in page.locator("[data-testid=run-detail]").inner_text()
+    # the step's causes are the breakdown above, in words; not a second list titled "Interruptions by cause"
+    assert page.locator("[data-testid=by-cause]").count() == 0
     page.locator("[data-testid=training]").scroll_into_view_if_needed()
     screenshot(page, "training-step-run")
     page.add_script_tag(path=str(AXE))

@@ -102,3 +102,30 @@ def test_json_schema_lists_every_default_parameter(kind):
 )
 def test_a_parameter_path_is_labelled_by_the_titles_its_kind_declares(kind, path, label):
     assert param_label(kind, path) == label
+
+
+@pytest.mark.parametrize(
+    "kind, params, field",
+    [
+        ("training_step", {"cp": True}, "cp"),  # read as cp = 1, silently
+        ("training_step", {"tp_values": [8, True]}, "tp_values[1]"),
+        ("grid_limit", {"duration_hours": True}, "duration_hours"),
+        ("grid_limit", {"events": [{"kind": "cap", "start_hours": False}]}, "events[0].start_hours"),
+        ("failure_cascade", {"server_pool": {"warm_standbys": True}}, "server_pool.warm_standbys"),
+        ("failure_cascade", {"rate_overrides": {"gpu": True}}, "rate_overrides.gpu"),
+        ("failure_cascade", {"checkpoint_interval_minutes": True}, "checkpoint_interval_minutes"),
+    ],
+)
+def test_a_boolean_given_for_a_number_is_refused_by_its_path(kind, params, field):
+    """JSON true/false are literals, not numbers (RFC 8259 §3), as every REST write has it."""
+    with pytest.raises(ParamsError) as exc:
+        validate_params(kind, params)
+    assert [e["field"] for e in exc.value.errors] == [field]
+    assert "not a boolean" in exc.value.errors[0]["message"]
+
+
+def test_a_boolean_field_still_takes_a_boolean():
+    p = validate_params(
+        "failure_cascade", {"include_infrastructure": False, "failures_during_recovery": False}
+    )
+    assert p.include_infrastructure is False and p.failures_during_recovery is False

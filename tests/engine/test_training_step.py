@@ -130,3 +130,15 @@ def test_without_a_storage_system_the_store_is_tectonic():
     # Tectonic's 2 TB/s is faster than the 32 nodes' 400 Gb/s ports (1.6 TB/s): those bound it
     assert r.metrics["checkpoint_write_s"] == pytest.approx(8.03e9 * 14 / (32 * 50e9))
     assert r.details["checkpoint"]["write_bound"] == "node NIC"
+
+
+def test_the_scaling_curve_leaves_out_the_counts_whose_states_do_not_fit():
+    """Llama 3 70B at TP8 with ZeRO-1 on 256 H100 (80 GB): weights and gradients 4 B x 70.6e9 / 8 = 35.3 GB,
+    activations 34 x 8192 x 8192 / 8 B x 80 layers = 22.8 GB, the optimizer 12 B x 70.6e9 / 8 / DP: it fits
+    from DP = 105.9 / (80 - 58.1) = 4.8 up, so of the doublings 8 ... 256 GPUs the curve holds 64, 128 and
+    256 (DP 8, 16, 32). The run once failed on the 8-GPU point instead."""
+    job = {"model": "llama3-70b", "tp": 8, "pp": 1, "global_batch": 256, "zero_stage": 1}
+    r = run_replica("training_step", campus(), job, seed=0)
+    assert r.metrics["gpus"] == 256
+    assert [p["gpus"] for p in r.details["scaling"]] == [64, 128, 256]
+    assert r.details["scaling"][0]["linearity"] == 1.0

@@ -117,6 +117,16 @@ def test_bad_windows_and_unknown_parameters_are_400s_naming_them(campus, viewer_
     assert list(viewer_client.get(path, query).json()) == ["start"]
 
 
+def test_a_window_without_its_time_zone_is_a_400_not_read_as_utc(campus, viewer_client):
+    naive = T0.replace(tzinfo=None)
+    path, query = _url(campus, start=naive.isoformat(), end=(T0 + timedelta(days=1)).isoformat())
+    answer = viewer_client.get(path, query)
+    assert answer.status_code == 400 and list(answer.json()) == ["start"]
+    assert "time zone" in answer.json()["start"][0]
+    path, query = _url(campus, start=T0.isoformat(), end=(naive + timedelta(days=1)).isoformat())
+    assert list(viewer_client.get(path, query).json()) == ["end"]
+
+
 def test_weather_rows_belong_to_the_campus_and_stay_in_their_range(campus, planner_client):
     body = "object_kind,object_name,metric,time,value\n"
     t = T0.isoformat()

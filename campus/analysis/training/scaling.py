@@ -60,7 +60,13 @@ def scaling_curve(
                 raise ValueError(problem)
             continue
         wn = replace(w, global_batch=gb, parallel=replace(p, dp=dp))
-        st = step_time(wn, [_scaled_pool(pool, n)], **kw)
+        try:
+            st = step_time(wn, [_scaled_pool(pool, n)], **kw)
+        except ValueError:
+            # a count the model cannot run at (EP over fewer data-parallel ranks, states over fewer shards)
+            if strict:
+                raise
+            continue
         pt = _point(st)
         per_gpu = st.tokens_per_s / n
         shares = {k: v / st.step_s for k, v in st.breakdown().items() if k != "compute"}
@@ -76,16 +82,19 @@ def scaling_curve(
 
 
 def sweep(w: Workload, pool: Pool, points: Sequence[dict], **kw) -> list[dict]:
-    """Step time of each parallelism in ``points`` (each a dict of Parallelism fields, and ``gpus``); a
-    point the GPUs or their memory cannot run carries its ``error`` instead."""
+    """Step time of each parallelism in ``points`` (each a dict of Parallelism fields, and ``gpus``; without
+    ``dp``, DP is what the GPUs leave after TP x PP x CP, as for the job itself); a point the GPUs or their
+    memory cannot run carries its ``error`` instead."""
     out = []
     for changes in points:
         changes = dict(changes)
         gpus = int(changes.pop("gpus", pool.gpus))
         try:
             wn = w.with_parallel(**changes)
+            if "dp" not in changes:
+                wn = wn.with_dp_filling(gpus)
             st = step_time(wn, [_scaled_pool(pool, gpus)], **kw)
-            out.append({**changes, **_point(st)})
+            out.append({**changes, "dp": wn.parallel.dp, **_point(st)})
         except (ValueError, TypeError) as exc:
             out.append({**changes, "gpus": gpus, "error": str(exc)})
     return out

@@ -94,6 +94,12 @@ class Workload:
     def with_parallel(self, **changes) -> Workload:
         return replace(self, parallel=replace(self.parallel, **changes))
 
+    def with_dp_filling(self, gpus: int) -> Workload:
+        """DP as what ``gpus`` leave after TP x PP x CP (unchanged when they do not split evenly: the
+        validation then names the mismatch)."""
+        split = self.parallel.tp * self.parallel.pp * self.parallel.cp
+        return self.with_parallel(dp=gpus // split) if gpus % split == 0 else self
+
 
 def model_flops_per_token(model: ModelSpec) -> float:
     """Model FLOPs per trained token (PaLM appendix B): 6 N_active + 12 L H S."""
@@ -130,6 +136,13 @@ def validate(w: Workload, gpus: int | None = None) -> None:
         raise ValueError("model: parameters, layers, hidden, heads and seq_len must be positive")
     if m.active > m.parameters:
         raise ValueError("model.active_parameters: more than the parameters")
+    if m.expert_parameters > m.parameters:
+        raise ValueError("model.expert_parameters: more than the parameters")
+    if m.top_k > m.experts:
+        raise ValueError(f"model.top_k: a token cannot go to {m.top_k} of {m.experts} experts")
+    if m.kv_heads and (m.kv_heads > m.heads or m.heads % m.kv_heads):
+        # grouped-query attention shares each key/value head among heads / kv_heads query heads
+        raise ValueError(f"model.kv_heads: {m.kv_heads} does not divide the attention heads ({m.heads})")
     _divides("parallel.tp", p.tp, m.heads, "the attention heads")
     _divides("parallel.cp", p.cp, m.seq_len, "the sequence length")
     if p.pp * p.virtual_stages > m.layers:

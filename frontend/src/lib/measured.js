@@ -4,21 +4,9 @@
 // (GET /api/campuses/{id}/measured/object/). Used on the rack and power-device pages.
 import { api } from "./api.js";
 import { mount } from "./charts.js";
+import { ALARM, deviationText } from "./deviation.js";
 import { el, errorBox, fill } from "./dom.js";
 import * as f from "./format.js";
-
-/** Words of an alarm, and its CSS class. */
-export const ALARM = {
-  over: { text: "over the model", cls: "bad" },
-  under: { text: "under the model", cls: "alarm-under" },
-};
-
-/** "+12 %" / "−25 %" for a deviation given as a fraction. @param {number | null | undefined} d */
-export function deviationText(d) {
-  if (d === null || d === undefined) return "–";
-  const sign = d > 0 ? "+" : d < 0 ? "−" : "";
-  return `${sign}${f.num(Math.abs(d) * 100, 1)} %`;
-}
 
 /** @param {string} term @param {any} value @param {string} testid @param {any} [raw] */
 const fact = (term, value, testid, raw) => [

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import CheckConstraint, F, Q, UniqueConstraint
 from django.urls import reverse
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
@@ -468,6 +469,24 @@ class TwinModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
         )
         validate_model_instance(instance)
         return attrs
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 instant with its zone, in UTC. A time without one is refused rather than read in the
+    server's zone: a site's local time would be taken for UTC, hours off, silently (as the measurements'
+    and a replay's ``load_source`` times are)."""
+
+    default_error_messages = {"naive": "give the time zone (e.g. Z or +00:00)."}
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            try:
+                parsed = parse_datetime(value.strip())
+            except ValueError:
+                parsed = None  # written right but not on the calendar: the parent names it
+            if parsed is not None and parsed.tzinfo is None:
+                self.fail("naive")
+        return super().to_internal_value(value)
 
 
 class DayField(serializers.DateField):

@@ -5,7 +5,7 @@ import { api } from "../../lib/api.js";
 import { $, clear, el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT, METRICS, NO_DATA } from "../../lib/colors.js";
-import { deviationText } from "../../lib/measured.js";
+import { beyondBand, deviationText, objectHref } from "../../lib/deviation.js";
 
 export function recolor(page) {
   if (!page.scene) return;
@@ -113,9 +113,8 @@ function measuredNote(page) {
   const over = racks.filter((r) => r.alarm === "over").length;
   const devices = page.measured.objects
     .filter((o) => o.alarm && !["rack", "campus", "building", "hall"].includes(o.object_kind))
-    .sort((a, b) => Math.abs(b.deviation) - Math.abs(a.deviation));
+    .sort((a, b) => beyondBand(b, page.measured) - beyondBand(a, page.measured));
   const shown = devices.slice(0, DEVICES_SHOWN);
-  const base = `/campuses/${page.campusId}/inventory/power-devices`;
   legend.append(
     el(
       "p",
@@ -134,8 +133,10 @@ function measuredNote(page) {
             el(
               "li",
               {},
-              el("a", { href: `${base}/${o.object_id}/` }, o.object_name),
-              ` (${o.object_kind}): ${o.alarm} the model, ${deviationText(o.deviation)}`,
+              objectHref(page.campusId, o)
+                ? el("a", { href: objectHref(page.campusId, o) }, o.object_name)
+                : o.object_name,
+              ` (${o.object_kind}, ${o.metric}): ${o.alarm} the model, ${deviationText(o.deviation, o.deviation_unit)}`,
             ),
           ),
           devices.length > shown.length

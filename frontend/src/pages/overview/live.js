@@ -4,7 +4,7 @@
 // the measured objects whose peak leaves the model's band, worst first.
 import { el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
-import { ALARM, deviationText } from "../../lib/measured.js";
+import { ALARM, beyondBand, deviationText, objectHref, peakText } from "../../lib/deviation.js";
 
 /** The basis named in the page's URL (?basis=measured), else the design load. */
 export function basisFromUrl() {
@@ -128,15 +128,12 @@ function signed(v) {
 
 /** The measured objects and their alarms, the five furthest from the model first. */
 function alarms(campusId, measured) {
-  const base = `/campuses/${campusId}/inventory`;
   const over = measured.objects.filter((o) => o.alarm === "over");
   const under = measured.objects.filter((o) => o.alarm === "under");
-  const worst = [...over, ...under].sort((a, b) => Math.abs(b.deviation) - Math.abs(a.deviation)).slice(0, 5);
+  const worst = [...over, ...under].sort((a, b) => beyondBand(b, measured) - beyondBand(a, measured)).slice(0, 5);
   const link = (o) => {
-    if (o.object_id == null) return o.object_name;
-    if (o.object_kind === "rack") return el("a", { href: `${base}/racks/${o.object_id}/` }, o.object_name);
-    if (["campus", "building", "hall"].includes(o.object_kind)) return o.object_name;
-    return el("a", { href: `${base}/power-devices/${o.object_id}/` }, o.object_name);
+    const href = objectHref(campusId, o);
+    return href ? el("a", { href }, o.object_name) : o.object_name;
   };
   return el(
     "div",
@@ -144,11 +141,12 @@ function alarms(campusId, measured) {
     el(
       "p",
       { class: "small" },
-      `${f.num(measured.count)} objects measured; `,
+      `${f.num(measured.count)} series measured (an object and a metric); `,
       el("strong", { class: over.length ? "bad" : null }, `${f.num(over.length)} over`),
       " and ",
       el("strong", { class: under.length ? "alarm-under" : null }, `${f.num(under.length)} under`),
-      ` their model by more than ±${f.pct(measured.band)} (peak: the highest 5-minute mean of the window).`,
+      ` their model by more than ±${f.pct(measured.band)} ` +
+        `(a temperature by more than ±${f.num(measured.band_k, 1)} K; peak: the highest 5-minute mean of the window).`,
     ),
     worst.length
       ? el(
@@ -160,8 +158,8 @@ function alarms(campusId, measured) {
               {},
               `${o.object_kind} `,
               link(o),
-              `: measured peak ${f.kw(o.measured_peak_kw)}, modelled ${f.kw(o.modelled_kw)} (`,
-              el("span", { class: ALARM[o.alarm]?.cls ?? null }, deviationText(o.deviation)),
+              ` ${peakText(o)} (`,
+              el("span", { class: ALARM[o.alarm]?.cls ?? null }, deviationText(o.deviation, o.deviation_unit)),
               ")",
             ),
           ),

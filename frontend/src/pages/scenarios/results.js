@@ -2,7 +2,7 @@
 // A finished run's results: time series with their percentile bands, distributions over the replicas, the
 // summary table, interruptions by cause, the spread of every metric, and a link to replay per-rack series.
 import { api, qs } from "../../lib/api.js";
-import { $, el, errorBox } from "../../lib/dom.js";
+import { $, add, el, errorBox } from "../../lib/dom.js";
 import { histogram, timeChart } from "../../lib/charts.js";
 import * as f from "../../lib/format.js";
 import { rackSeriesMetrics } from "../../lib/replay.js";
@@ -201,12 +201,15 @@ export async function renderResults(page, run) {
   const metrics = run.summary?.metrics ?? {};
   const chartsBox = el("div", { class: "charts", "data-testid": "run-charts" });
   const dist = el("div", { class: "charts", "data-testid": "run-distributions" });
-  const byCause = run.summary?.by_cause ?? {};
+  // a training step's causes are the seconds of its step, shown with their words above ("Where the step goes")
+  const byCause = run.kind === "training_step" ? {} : (run.summary?.by_cause ?? {});
   box.append(loadSource(run) ?? "", explanation(run) ?? "");
   if (run.kind === "power_dynamics") renderDynamics(box, run);
   if (run.kind === "training_step") renderTraining(box, run);
   const single = singleValued(run);
-  box.append(
+  // add, not the DOM's append: a one-replica run leaves the distributions out (null), which append wrote as "null"
+  add(
+    box,
     el(
       "h3",
       { class: "results-title series-title" },
