@@ -3,9 +3,10 @@ per domain, the level declared and the level achieved as ``GET /redundancy/`` fi
 that cost GPUs named; a write made on the floor map that takes the campus below its declared level (a rack
 placed as a branch) shows its warning there, in the placement panel, and the map stays on the campus.
 
-The campus: the generator's 2N design declared 2N (two paths of one UPS each, docs/generator.md). One path's
-UPS out for maintenance and the other's failed darken the racks, so it achieves N+1; a rack placed on the
-same two paths is N+1 too, newly below the declared 2N.
+The campus: the generator's N+1 design (k + 1 blocks, each rack on two of them, docs/generator.md) declared
+2N. One of a rack's two blocks out for maintenance and the other failed darken it, so it achieves N+1; a
+rack placed on two blocks is N+1 too, newly below the declared 2N. (The generator's own 2N, 2(N+1),
+achieves 2N: tests/interchange/test_generator_2n.py.)
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ def below(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         call_command("sync_catalog", verbosity=0)
         spec = generate_spec(
-            "Levels campus", 256, cooling="air", power_redundancy="2N", cooling_redundancy="N+1", **SMALL
+            "Levels campus", 256, cooling="air", power_redundancy="N+1", cooling_redundancy="N+1", **SMALL
         )
+        spec["campus"]["power_redundancy"] = "2N"  # declared above what is built
         campus = import_campus(spec)
         user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
         user.groups.add(Group.objects.get_or_create(name="planner")[0])
