@@ -6,7 +6,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campus", "0027_measurement_kinds_beyond_power"),
+        ("campus", "0029_measurement_daily_merge_state"),
     ]
 
     operations = [
