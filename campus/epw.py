@@ -62,6 +62,9 @@ class EPWYear:
     latitude: float
     longitude: float
     elevation_m: float
+    utc_offset_h: (
+        float  # LOCATION's time zone: the hours are local standard time, this many hours east of UTC
+    )
     dry_bulb_c: np.ndarray  # 8,760 hours
     dew_point_c: np.ndarray
     relative_humidity: np.ndarray  # fraction 0-1
@@ -98,7 +101,7 @@ def _decode(body: bytes) -> str:
         return body.decode("latin-1")  # EPW files from older converters are Latin-1
 
 
-def _check_header(lines: list[str]) -> tuple[str, float, float, float]:
+def _check_header(lines: list[str]) -> tuple[str, float, float, float, float]:
     for i, keyword in enumerate(HEADER_KEYWORDS):
         if i >= len(lines):
             raise EPWError(i + 1, f"the file ends in its header: {keyword} expected")
@@ -111,11 +114,14 @@ def _check_header(lines: list[str]) -> tuple[str, float, float, float]:
         )
     latitude = _number(loc[6], 1, "LOCATION latitude")
     longitude = _number(loc[7], 1, "LOCATION longitude")
+    zone = _number(loc[8], 1, "LOCATION time zone")
     elevation = _number(loc[9], 1, "LOCATION elevation")
     if not -90 <= latitude <= 90:
         raise EPWError(1, f"LOCATION latitude {latitude:g} is outside -90..90")
     if not -180 <= longitude <= 180:
         raise EPWError(1, f"LOCATION longitude {longitude:g} is outside -180..180")
+    if not -12 <= zone <= 14:
+        raise EPWError(1, f"LOCATION time zone {zone:g} h is outside -12..+14")
     if not -1000 <= elevation < 9000:
         raise EPWError(1, f"LOCATION elevation {elevation:g} m is outside -1000..9000")
     periods = lines[HEADER_LINES - 1].split(",")
@@ -128,7 +134,7 @@ def _check_header(lines: list[str]) -> tuple[str, float, float, float]:
         p.strip() for p in (loc[4], f"WMO {loc[5].strip()}") if p.strip() and p.strip() != "WMO"
     )
     source = f"EPW file: {place or 'unnamed site'}" + (f" ({detail})" if detail else "")
-    return source[:512], latitude, longitude, elevation
+    return source[:512], latitude, longitude, elevation, zone
 
 
 def _calendar(leap: bool) -> list[tuple[int, int, int]]:
@@ -191,7 +197,7 @@ def parse_epw(body: bytes) -> EPWYear:
     lines = text.splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
-    source, latitude, longitude, elevation = _check_header(lines)
+    source, latitude, longitude, elevation, zone = _check_header(lines)
     leap = _check_hours(lines)
     try:
         data, _meta = pvlib.iotools.read_epw(io.StringIO("\n".join(lines) + "\n"))
@@ -209,6 +215,7 @@ def parse_epw(body: bytes) -> EPWYear:
         latitude=latitude,
         longitude=longitude,
         elevation_m=elevation,
+        utc_offset_h=zone,
         dry_bulb_c=columns["temp_air"],
         dew_point_c=columns["temp_dew"],
         relative_humidity=np.clip(columns["relative_humidity"] / 100.0, 0.0, 1.0),

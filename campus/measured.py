@@ -146,7 +146,14 @@ def facility_calibration(state: CampusState, days: int) -> dict:
         measured = np.array([power[t].mean for t in sub.times])
         try:
             fit = fit_plant(
-                c.plant.kind, c.plant.name, sub.heat_kw, sub.dry_bulb_c, measured, c.plant.cop, sub.power_kw
+                c.plant.kind,
+                c.plant.name,
+                sub.heat_kw,
+                sub.dry_bulb_c,
+                measured,
+                c.plant.cop,
+                sub.power_kw,
+                sub.power_kw(),
             )
             plants.append(fit.as_dict())
         except (ValueError, RuntimeError) as exc:  # RuntimeError: the fit did not converge
@@ -238,49 +245,95 @@ def basis_of(kind: str, margin: float | None = None, racks: int = 0, days: int =
     return {"basis": "measured", "margin": margin, "measured_racks": racks, "window_days": days}
 
 
-def object_measured(state: CampusState, kind: str, name: str, days: int, band: float) -> dict:
-    """One object's 5-minute means and maxima over the window (``days`` ending with the latest bucket held
-    for the campus) beside its modelled figure, and its comparison (``/measured/``'s row) when measured.
-    Raises ``ValueError`` naming ``object_name`` when the campus has no such object."""
+def object_measured(
+    state: CampusState,
+    kind: str,
+    name: str,
+    days: int,
+    band: float,
+    metric: str = "power_kw",
+    band_k: float = DEFAULT_BAND_K,
+) -> dict:
+    """One object's 5-minute means and maxima of one metric over the window (``days`` ending with the latest
+    bucket held for the campus, or the ancestor it is measured through) beside the model's figure for it, and
+    its comparison (``/measured/``'s row: the same figures, ``modelled_figures``) when measured. A figure
+    given per bucket (the model at the measured conditions) is ``modelled_series``, aligned with ``times``.
+    Raises ``ValueError`` naming ``object_name`` when the campus has no such object, ``metric`` when the
+    kind has not that metric."""
     snap = state.snap
     ids = m.objects(snap).get((kind, name), [])
     if len(ids) != 1:
         why = f"no {kind} named {name!r}" if not ids else f"{len(ids)} objects of kind {kind} are so named"
         raise ValueError(f"object_name: {why}")
-    roll = state.rollup()
-    modelled = m.modelled_kw(snap, rack_it_kw_by_id(snap), roll.device_load_kw, roll.total_input_kw)
-    figure = modelled.get((kind, ids[0]))
-    latest = store.latest_bucket(snap.id)
-    buckets = {}
+    if kind not in m.METRIC_SPECS[metric].kinds:
+        raise ValueError(f"metric: {metric} is not measured on a {kind}")
+    source = measurement_campus_id(snap.id)
+    latest = store.latest_bucket(source)
     start = end = None
+    series: dict = {}
     if latest is not None:
         start, end = m.window(latest, days)
-        buckets = store.object_series(snap.id, kind, name, start, end)
-    comparison = m.compare(kind, name, ids[0], buckets, figure, band).as_dict() if buckets else None
-    return {
+        stored_campus = Campus.objects.filter(pk=source).values_list("name", flat=True).first() or snap.name
+        stored_name = stored_campus if kind == "campus" else name
+        series = {
+            (kind, name, k): b
+            for k, b in store.object_all_series(source, kind, stored_name, start, end).items()
+        }
+        # the outdoor temperature a plant's power is modelled at (``plant_conditions``)
+        series[("campus", snap.name, "dry_bulb_c")] = store.object_series(
+            source, "campus", stored_campus, start, end, metric="dry_bulb_c"
+        )
+    roll = state.rollup()
+    figure = modelled_figures(snap, roll, rack_it_kw_by_id(snap), series).get((kind, ids[0], metric))
+    buckets = series.get((kind, name, metric), {})
+    comparison = (
+        m.compare(kind, name, ids[0], buckets, figure, band, metric, band_k).as_dict() if buckets else None
+    )
+    if isinstance(figure, dict):
+        modelled = comparison["modelled"] if comparison else None
+        per_bucket = [None if t not in figure else round(figure[t], 4) for t in buckets]
+    else:
+        modelled = None if figure is None else round(figure, 4)
+        per_bucket = None
+    means = [round(b.mean, 4) for b in buckets.values()]
+    maxima = [round(b.max, 4) for b in buckets.values()]
+    out = {
         "object_kind": kind,
         "object_name": name,
         "object_id": ids[0],
-        "modelled_kw": None if figure is None else round(figure, 4),
+        "metric": metric,
+        "unit": m.STORED_UNITS.get(metric, ""),
+        "modelled": modelled,
+        "modelled_series": per_bucket,
         "window_start": start,
         "window_end": end,
         "band": band,
+        "band_k": band_k,
         "comparison": comparison,
         "times": [int(t.timestamp()) for t in buckets],
-        "mean_kw": [round(b.mean, 4) for b in buckets.values()],
-        "max_kw": [round(b.max, 4) for b in buckets.values()],
+        "mean": means,
+        "max": maxima,
     }
+    if metric == "power_kw":  # the names of the first version of the answer
+        out.update(modelled_kw=modelled, mean_kw=means, max_kw=maxima)
+    return out
 
 
 def replayed_facility(
     state: CampusState, start: datetime, end: datetime, gpu_power_fraction: float, max_gap_h: int
 ) -> dict:
     """The plant model in the campus's measured outdoor weather over [start, end) (``replay.replay_weather``):
-    the window's hours and their figures, the year with the window laid over the campus's own weather year,
-    and that year untouched beside it. ValueError naming ``start`` when no dry bulb is held in the window."""
+    the window's hours and their figures beside the same hours of the typical year, the year with the window
+    laid over the campus's own weather year, and that year untouched beside it. A branch holding no
+    measurements reads its ancestor's site weather. ValueError naming ``start`` when no dry bulb is held in
+    the window."""
     snap = state.snap
+    source = measurement_campus_id(snap.id)
+    site = snap.name
+    if source != snap.id:
+        site = Campus.objects.filter(pk=source).values_list("name", flat=True).first() or snap.name
     series = {
-        metric: store.object_points(snap.id, "campus", snap.name, start, end, metric=metric)
+        metric: store.object_points(source, "campus", site, start, end, metric=metric)
         for metric in m.WEATHER_METRICS
     }
     if not series["dry_bulb_c"]:
@@ -299,6 +352,10 @@ def replayed_facility(
     )
     span = facility.facility_year(snap, rw.dry_bulb_c, rw.wet_bulb_c, gpu_power_fraction)
     over = facility.facility_year(snap, *rw.over(year), gpu_power_fraction)
+    # the same hours in the typical year: the window's figures as the planner's year has them
+    same = facility.facility_year(
+        snap, year.dry_bulb_c[rw.year_hours], year.wet_bulb_c[rw.year_hours], gpu_power_fraction
+    )
     typical = facility.campus_facility_year(snap, gpu_power_fraction)
     hourly = {
         "dry_bulb_c": rw.dry_bulb_c.round(2),
@@ -316,6 +373,7 @@ def replayed_facility(
             "how": rw.counts(),
             "max_gap_hours": max_gap_h,
             "span": span.annual(),
+            "typical_span": same.annual(),
             "hourly": {
                 **{k: v.tolist() for k, v in hourly.items()},
                 "dry_bulb_how": rw.dry_bulb_how.astype(str).tolist(),

@@ -1,21 +1,22 @@
 """Measurement rollups in the database: written bucket by bucket (a bucket given again replaces the one
-held, so the same rows never count twice), daily peaks kept from the 5-minute buckets, and the retention
-bound applied on every write (docs/live.md)."""
+held, so the same rows never count twice), daily rows merged from the buckets written and those they
+replace, and the retention bound applied on every write (docs/live.md, "Storage")."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, FloatField, Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 
+from campus.analysis import measurements as m
 from campus.analysis.measurements import Bucket
 from campus.interchange import bulk
-from campus.models import MeasurementRollup
+from campus.models import Campus, MeasurementRollup
 
 FIVE = MeasurementRollup.Resolution.FIVE_MINUTES
 DAY = MeasurementRollup.Resolution.DAY
@@ -31,8 +32,9 @@ def retention_cutoffs(now: datetime | None = None) -> tuple[datetime, datetime]:
 
 
 def store(campus_id: int, buckets: Mapping[tuple[str, str, str, datetime], Bucket]) -> dict:
-    """Upsert the 5-minute buckets, recompute the daily peaks of the days they touch, prune what is older
-    than the retention. One transaction: a failure leaves nothing half-written."""
+    """Upsert the 5-minute buckets, merge them into the daily rows of the days they touch, prune what is
+    older than the retention. One transaction: a failure leaves nothing half-written. Stores of one campus
+    take turns (a lock on its row): each merges into the daily rows the other left."""
     five_cutoff, _ = retention_cutoffs()
     kept = {k: b for k, b in buckets.items() if k[3] >= five_cutoff}
     rows = [
@@ -50,62 +52,114 @@ def store(campus_id: int, buckets: Mapping[tuple[str, str, str, datetime], Bucke
         for (kind, name, metric, start), b in kept.items()
     ]
     with transaction.atomic():
-        _upsert(rows)
-        days = {(k[0], k[1], k[2], _day(k[3])) for k in kept}
-        _daily(campus_id, days)
+        list(Campus.objects.select_for_update().filter(pk=campus_id).values_list("pk"))
+        replaced = bulk.upsert_rows(
+            MeasurementRollup, rows, _KEY, ["mean", "max", "samples"], previous=["mean", "max", "samples"]
+        )
+        _daily(campus_id, kept, {k[1:4] + (k[5],): Bucket(*v) for k, v in replaced.items()})
         pruned = prune(campus_id)
     return {"buckets": len(rows), "dropped_older_than_retention": len(buckets) - len(kept), "pruned": pruned}
-
-
-def _upsert(rows: list[dict]) -> None:
-    bulk.upsert_rows(MeasurementRollup, rows, _KEY, ["mean", "max", "samples"])
 
 
 def _day(t: datetime) -> datetime:
     return t.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _daily(campus_id: int, days: Iterable[tuple[str, str, str, datetime]]) -> None:
-    """The daily rows of the touched (object, metric, day): ``max`` is the day's peak (its highest 5-minute
-    mean), ``mean`` the sample-weighted mean of its 5-minute means. One grouped query per day: the database
-    sums the day's buckets and sends one row per series, not the day's buckets."""
-    by_day: dict[datetime, set[tuple[str, str, str]]] = defaultdict(set)
+def _daily(
+    campus_id: int,
+    written: Mapping[tuple[str, str, str, datetime], Bucket],
+    replaced: Mapping[tuple[str, str, str, datetime], Bucket],
+) -> None:
+    """Merge the written buckets into the daily rows of their (object, metric, day): ``max`` is the day's
+    peak (its highest 5-minute mean), ``mean`` the sample-weighted mean of its 5-minute means. The held
+    daily rows are read by key and merged with the buckets written and those they replaced
+    (``measurements.merge_day``), so the cost follows the write, not the day so far; a day the merge cannot
+    tell is recomputed from its buckets."""
+    by_day: dict[tuple[str, str, str, datetime], dict[datetime, tuple[Bucket, Bucket | None]]] = defaultdict(
+        dict
+    )
+    for (kind, name, metric, start), b in written.items():
+        by_day[(kind, name, metric, _day(start))][start] = (b, replaced.get((kind, name, metric, start)))
+    keys = [_key(campus_id, kind, name, metric, DAY, day) for kind, name, metric, day in by_day]
+    held = {
+        k[1:4] + (k[5],): v
+        for k, v in bulk.held_rows(
+            MeasurementRollup, keys, _KEY, ["total", "samples", "max", "earlier_peak", "last_start"]
+        ).items()
+    }
+    merged: dict[tuple[str, str, str, datetime], m.DayRollup] = {}
+    unknown = []
+    for key, days_buckets in by_day.items():
+        row = held.get(key)
+        day = None
+        if row is None:
+            day = m.merge_day(None, days_buckets)
+        elif row[0] is not None and row[4] is not None:
+            total, samples, peak, earlier, last = row
+            day = m.merge_day(m.DayRollup(total, samples, peak, earlier, last), days_buckets)
+        if day is None:
+            unknown.append(key)
+        else:
+            merged[key] = day
+    merged.update(_recomputed(campus_id, unknown))
+    bulk.upsert_rows(
+        MeasurementRollup,
+        [
+            {
+                **_key(campus_id, kind, name, metric, DAY, day),
+                "mean": d.mean,
+                "max": d.peak,
+                "samples": d.samples,
+                "total": d.total,
+                "earlier_peak": d.earlier_peak,
+                "last_start": d.last_start,
+            }
+            for (kind, name, metric, day), d in merged.items()
+        ],
+        _KEY,
+        ["mean", "max", "samples", "total", "earlier_peak", "last_start"],
+    )
+
+
+def _key(campus_id: int, kind: str, name: str, metric: str, resolution: str, start: datetime) -> dict:
+    return {
+        "campus_id": campus_id,
+        "object_kind": kind,
+        "object_name": name,
+        "metric": metric,
+        "resolution": resolution,
+        "bucket_start": start,
+    }
+
+
+def _recomputed(
+    campus_id: int, days: list[tuple[str, str, str, datetime]]
+) -> dict[tuple[str, str, str, datetime], m.DayRollup]:
+    """The daily rollups of these (object, metric, day) from the 5-minute buckets held (after the write):
+    the rare day whose merge cannot tell (``measurements.merge_day``). Read a few hundred series at a time,
+    by the unique index."""
+    groups: dict[tuple[str, str, datetime], list[str]] = defaultdict(list)
     for kind, name, metric, day in days:
-        by_day[day].add((kind, name, metric))
-    rows = []
-    for day, series in by_day.items():
-        grouped = (
-            MeasurementRollup.objects.filter(
+        groups[(kind, metric, day)].append(name)
+    out = {}
+    for (kind, metric, day), names in groups.items():
+        for i in range(0, len(names), 500):
+            buckets: dict[str, dict[datetime, tuple[Bucket, None]]] = defaultdict(dict)
+            for name, t, mean, top, samples in MeasurementRollup.objects.filter(
                 campus_id=campus_id,
                 resolution=FIVE,
+                object_kind=kind,
+                metric=metric,
+                object_name__in=names[i : i + 500],
                 bucket_start__gte=day,
                 bucket_start__lt=day + timedelta(days=1),
-            )
-            .order_by()
-            .values("object_kind", "object_name", "metric")
-            .annotate(
-                total=Sum(F("mean") * F("samples"), output_field=FloatField()),
-                count=Sum("samples"),
-                peak=Max("mean"),
-            )
-            .values_list("object_kind", "object_name", "metric", "total", "count", "peak")
-        )
-        rows += [
-            {
-                "campus_id": campus_id,
-                "object_kind": kind,
-                "object_name": name,
-                "metric": metric,
-                "resolution": DAY,
-                "bucket_start": day,
-                "mean": total / count,
-                "max": peak,
-                "samples": count,
-            }
-            for kind, name, metric, total, count, peak in grouped
-            if (kind, name, metric) in series
-        ]
-    _upsert(rows)
+            ).values_list("object_name", "bucket_start", "mean", "max", "samples"):
+                buckets[name][t] = (Bucket(mean, top, samples), None)
+            for name, held in buckets.items():
+                merged = m.merge_day(None, held)
+                if merged is not None:
+                    out[(kind, name, metric, day)] = merged
+    return out
 
 
 def prune(campus_id: int) -> int:
@@ -193,6 +247,27 @@ def object_points(
         (t, b.mean, b.samples)
         for t, b in object_series(campus_id, object_kind, object_name, start, end, metric).items()
     ]
+
+
+def object_all_series(
+    campus_id: int, object_kind: str, object_name: str, start: datetime, end: datetime
+) -> dict[str, dict[datetime, Bucket]]:
+    """One object's 5-minute buckets of ``[start, end)`` per metric, in time order."""
+    out: dict[str, dict[datetime, Bucket]] = defaultdict(dict)
+    for metric, t, mean, top, samples in (
+        MeasurementRollup.objects.filter(
+            campus_id=campus_id,
+            resolution=FIVE,
+            object_kind=object_kind,
+            object_name=object_name,
+            bucket_start__gte=start,
+            bucket_start__lt=end,
+        )
+        .order_by("bucket_start")
+        .values_list("metric", "bucket_start", "mean", "max", "samples")
+    ):
+        out[metric][t] = Bucket(mean, top, samples)
+    return out
 
 
 def all_series(

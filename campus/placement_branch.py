@@ -71,6 +71,29 @@ def _save(obj, reason: str, check: WriteCheck) -> None:
     check.note(obj)
 
 
+def whips_beside(branch: Campus, hall: DataHall, feeds: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The other feeds, (device, side), of a rack of ``hall`` fed by ``feeds`` (its first A and B device):
+    the second whip a side of a 2(N+1) design (docs/generator.md), so that a rack placed beside it keeps
+    its redundancy; none where the racks have one feed a side."""
+    if len(feeds) < 2:
+        return []
+    (a, _), (b, _) = feeds
+    neighbour = (
+        PowerFeed.objects.filter(campus=branch, rack__hall=hall, upstream_id=a, side="A")
+        .filter(rack__feeds__upstream_id=b, rack__feeds__side="B")
+        .values_list("rack_id", flat=True)
+        .first()
+    )
+    if neighbour is None:
+        return []
+    return list(
+        PowerFeed.objects.filter(rack_id=neighbour, side__in=("A", "B"))
+        .exclude(upstream_id__in=(a, b))
+        .order_by("side", "id")
+        .values_list("upstream_id", "side")
+    )
+
+
 def apply_as_branch(
     parent: Campus,
     name: str,
@@ -148,15 +171,20 @@ def apply_as_branch(
             for node in nodes:
                 node._in_bulk = True  # whole rack-scale domains: checked on the final state below
                 _save(node, reason, check)
-            for side in "AB":
-                if spec[f"feed_{side.lower()}"] is None:  # a campus declared N: one feed
-                    continue
+            feeds = [
+                (devices[spec[f"feed_{side.lower()}"]], side)
+                for side in "AB"
+                if spec[f"feed_{side.lower()}"] is not None  # a campus declared N: one feed
+            ]
+            more = whips_beside(branch, hall, feeds)
+            for upstream_id, side in feeds + more:
                 feed = PowerFeed(
                     campus=branch,
-                    upstream_id=devices[spec[f"feed_{side.lower()}"]],
+                    upstream_id=upstream_id,
                     rack=rack,
                     side=side,
-                    rating_kw=spec["feed_rating_kw"],
+                    # the rack's rating a side, shared by its whips
+                    rating_kw=spec["feed_rating_kw"] / (2 if more else 1),
                 )
                 _save(feed, reason, check)
             for link in spec["links"]:

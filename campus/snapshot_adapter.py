@@ -284,6 +284,8 @@ CAMPUS_TABLE = Table(
             "climate",
             "power_redundancy",
             "cooling_redundancy",
+            "gpu_power_fraction",
+            "server_overhead_scale",
         ),
         # the catalog and the campus's contents: read by their own tables
         **{
@@ -400,6 +402,9 @@ COOLING_PLANT_TABLE = Table(
         "status",
         "in_service_date",
         "retire_date",
+        "fixed_kw",
+        "eir_ref",
+        "eir_per_k",
     ),
     scope="campus_id",
 )

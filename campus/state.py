@@ -160,8 +160,9 @@ _catalogs: OrderedDict[int, tuple[str, CampusSnapshot]] = OrderedDict()
 
 
 def catalog(campus_id: int) -> CampusSnapshot:
-    """The catalog as a snapshot (no campus rows: the specs a server's power is worked out from), kept while
-    the campus's revision holds: a catalog write raises every campus's revision."""
+    """The catalog as a snapshot (no campus rows: the specs a server's power is worked out from, with the
+    campus's calibrated ``gpu_power_fraction`` and ``server_overhead_scale``), kept while the campus's revision
+    holds: a catalog write raises every campus's revision."""
     key = revision_key(campus_id)
     with _states_lock:
         hit = _catalogs.get(campus_id)
@@ -176,6 +177,16 @@ def catalog(campus_id: int) -> CampusSnapshot:
         ambient_temp_c=25,
         other_it_fraction=0,
         **catalog_snapshot_parts(),
+        **dict(
+            zip(
+                ("gpu_power_fraction", "server_overhead_scale"),
+                models.Campus.objects.filter(pk=campus_id)
+                .values_list("gpu_power_fraction", "server_overhead_scale")
+                .first()
+                or (1.0, 1.0),
+                strict=True,
+            )
+        ),
     )
     with _states_lock:
         _catalogs[campus_id] = (key, snap)

@@ -21,6 +21,12 @@ urlpatterns = [
         name="inventory-device",
     ),
     path(
+        "campuses/<int:campus_id>/inventory/cooling-units/<int:object_id>/",
+        views.inventory,
+        {"view": "cooling"},
+        name="inventory-cooling-unit",
+    ),
+    path(
         "campuses/<int:campus_id>/inventory/racks/<int:object_id>/",
         views.inventory,
         {"view": "rack"},

@@ -176,8 +176,8 @@ def compare(request, campus_id: int):
 
 @login_required
 def inventory(request, campus_id: int, view: str = "tables", object_id: int | None = None):
-    """The inventory's tables and the top bar's search (``?table=``, ``?q=``), a power device's page, a rack's
-    page with its elevations, and the capacity report; the page's module reads the rest from the API."""
+    """The inventory's tables and the top bar's search (``?table=``, ``?q=``), a power device's page, a cooling
+    unit's page, a rack's page with its elevations, and the capacity report; the page's module reads the rest from the API."""
     campus = get_object_or_404(Campus, pk=campus_id)
     page = "capacity" if view == "capacity" else "inventory"
     context = _context(

@@ -318,6 +318,9 @@ class Schedule(models.Model):
     )
     # [{"metric": "ettr", "op": "<", "value": 0.9, "stat": "mean"}]; "campus.<name>" tests the campus summary.
     thresholds = models.JSONField(default=list, blank=True)
+    # A confidence target each run carries (``runs.confidence``: {relative_half_width, metric, confidence,
+    # min_replicas}), ``replicas`` being the cap; None: every run runs ``replicas`` replicas.
+    confidence_target = models.JSONField(null=True, blank=True)
     # Where a flagged run is announced: an HTTP(S) URL that receives a JSON POST (simulations.runs.notify).
     webhook_url = models.URLField(
         max_length=512,

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import curve_fit
 
+from campus.analysis.facility.year import FIT_REFERENCE_C as REFERENCE_C
+from campus.analysis.facility.year import fitted_plant_power_kw
+
 MIN_BUCKETS = 3  # a fit of up to three parameters needs more points than parameters
-REFERENCE_C = 20.0  # outdoor temperature the plant's electric input ratio is stated at, °C (a choice)
 
 
 def _rms(x: np.ndarray) -> float:
@@ -88,7 +90,7 @@ class PlantFit:
     modelled_cop: float
     cop: float  # the rated COP fitted through the twin's plant model
     cop_se: float
-    rms_residual_before_kw: float  # the twin's model at the inventory's COP
+    rms_residual_before_kw: float  # the twin's model as the inventory stands (its COP or its fit)
     rms_residual_after_kw: float  # the twin's model at the fitted COP
     rms_residual_regression_kw: float  # the three-parameter regression
 
@@ -97,8 +99,7 @@ class PlantFit:
 
 
 def _plant_regression(x: np.ndarray, fixed: float, eir: float, slope: float) -> np.ndarray:
-    q, t = x
-    return fixed + q * (eir + slope * (t - REFERENCE_C))
+    return fitted_plant_power_kw(fixed, eir, slope, x[0], x[1])
 
 
 def fit_plant(
@@ -109,11 +110,14 @@ def fit_plant(
     power_kw: np.ndarray,
     modelled_cop: float,
     model: Callable[[float], np.ndarray],
+    current_kw: np.ndarray | None = None,
 ) -> PlantFit:
     """A plant's coefficients from its 5-minute mean heat load (kW), the outdoor dry bulb (°C) and its
-    electrical power (kW), same buckets. ``model(cop)``: the twin's plant power in those buckets at a rated
-    COP. The regression needs the heat load and the temperature to vary independently (else its columns
-    are collinear: a ``ValueError``)."""
+    electrical power (kW), same buckets. ``model(cop)``: the twin's plant equations in those buckets at a
+    rated COP; ``current_kw``: the twin's plant power as the inventory stands (default ``model`` at the
+    inventory's COP; a plant already holding fitted coefficients draws those). The regression needs the
+    heat load and the temperature to vary independently (else its columns are collinear: a
+    ``ValueError``)."""
     q = np.asarray(heat_kw, dtype=float)
     t = np.asarray(outdoor_c, dtype=float)
     p = np.asarray(power_kw, dtype=float)
@@ -145,7 +149,7 @@ def fit_plant(
         float(modelled_cop),
         float(cop),
         float(np.sqrt(cop_cov[0, 0])),
-        _rms(p - model(modelled_cop)),
+        _rms(p - (model(modelled_cop) if current_kw is None else np.asarray(current_kw, dtype=float))),
         _rms(p - model(float(cop))),
         _rms(p - _plant_regression(x, fixed, eir, slope)),
     )

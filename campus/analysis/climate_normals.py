@@ -25,11 +25,14 @@ class StationNormals:
     tmin: tuple[float, ...]  # mean daily minimum dry bulb, Jan..Dec
     dew_point: tuple[float, ...] | None = None  # mean dew point, Jan..Dec (same unit)
     relative_humidity_pct: tuple[float, ...] | None = None  # mean relative humidity %, Jan..Dec
+    # the station's time zone (IANA tz database name): the year's hours are its local standard time
+    time_zone: str = ""
 
 
 STATIONS: tuple[StationNormals, ...] = (
     StationNormals(
         climate="memphis-us",
+        time_zone="America/Chicago",
         label="Memphis, Tennessee, United States",
         station="Memphis International Airport (GHCN-D USW00013893, WBAN 13893)",
         source=(
@@ -46,6 +49,7 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
     StationNormals(
         climate="phoenix-us",
+        time_zone="America/Phoenix",
         label="Phoenix, Arizona, United States",
         station="Phoenix Sky Harbor International Airport (GHCN-D USW00023183, WBAN 23183)",
         source=(
@@ -62,6 +66,7 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
     StationNormals(
         climate="ashburn-us",
+        time_zone="America/New_York",
         label="Ashburn, Virginia, United States (Northern Virginia)",
         station="Washington Dulles International Airport (GHCN-D USW00093738, WBAN 93738)",
         source=(
@@ -78,6 +83,7 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
     StationNormals(
         climate="dublin-ie",
+        time_zone="Europe/Dublin",
         label="Dublin, Ireland",
         station="Dublin Airport (Met Éireann synoptic station 3969)",
         source=(
@@ -94,6 +100,7 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
     StationNormals(
         climate="singapore-sg",
+        time_zone="Asia/Singapore",
         label="Singapore",
         station="Changi climate station (WMO 48698)",
         source=(
@@ -111,6 +118,7 @@ STATIONS: tuple[StationNormals, ...] = (
     ),
     StationNormals(
         climate="ulanqab-cn",
+        time_zone="Asia/Shanghai",
         label="Ulanqab, Inner Mongolia, China",
         station="Jining, Ulanqab (CMA / WMO 53480)",
         source=(
@@ -131,6 +139,7 @@ STATIONS: tuple[StationNormals, ...] = (
 STATIONS = STATIONS + (
     StationNormals(
         climate="abilene-us",
+        time_zone="America/Chicago",
         label="Abilene, Texas, United States",
         station="Abilene Regional Airport (GHCN-D USW00013962, WBAN 13962)",
         source=(
@@ -147,6 +156,7 @@ STATIONS = STATIONS + (
     ),
     StationNormals(
         climate="columbus-us",
+        time_zone="America/New_York",
         label="Columbus, Ohio, United States",
         station="John Glenn Columbus International Airport (GHCN-D USW00014821, WBAN 14821)",
         source=(

@@ -9,7 +9,10 @@ allowance = servers x fraction / (1 - fraction), worked out with the GPUs at ful
 nothing else inventoried IT = servers / (1 - fraction), so the default 0.10 reproduces the published
 budget (SemiAnalysis, 100k H100 clusters, 2024-06: storage servers, switches, CPU nodes and optics add
 roughly 10% of IT power); a campus that inventories part of it lowers the fraction (the generator writes
-the share it does not inventory).
+the share it does not inventory). The storage systems of the inventory (``StorageSystem.power_kw``) are
+taken out of the allowance they were part of, down to nothing: allowance = max(servers x f / (1 - f) -
+storage, 0), so inventorying the storage of a campus whose fraction still counts it moves its watts from
+the allowance to where the storage is, without counting them twice; storage beyond the allowance adds.
 """
 
 from __future__ import annotations
@@ -44,16 +47,19 @@ def _check_fraction(name: str, value: float, upper: float = 1.0) -> None:
         raise ValueError(f"{name}: must be between 0 and {upper:g}")
 
 
-def allowance_kw(servers_kw: float, other_it_fraction: float) -> float:
-    """The allowance for IT outside the servers that the inventory does not hold, kW: servers x f / (1 - f)."""
+def allowance_kw(servers_kw: float, other_it_fraction: float, storage_kw: float = 0.0) -> float:
+    """The allowance for IT outside the servers that the inventory does not hold, kW: servers x f / (1 - f)
+    less the inventory's storage systems (``storage_kw``), never below 0 (the rule above)."""
     _check_fraction("other_it_fraction", other_it_fraction, 0.99)
-    return servers_kw * other_it_fraction / (1.0 - other_it_fraction)
+    return max(servers_kw * other_it_fraction / (1.0 - other_it_fraction) - storage_kw, 0.0)
 
 
-def it_total_kw(servers_kw: float, itemised_kw: float, other_it_fraction: float) -> float:
-    """IT power from the servers, the itemised rest (network, racks' extras) and the allowance: the rule
-    above."""
-    return servers_kw + itemised_kw + allowance_kw(servers_kw, other_it_fraction)
+def it_total_kw(
+    servers_kw: float, itemised_kw: float, other_it_fraction: float, storage_kw: float = 0.0
+) -> float:
+    """IT power from the servers, the itemised rest (network, racks' extras, storage systems: ``storage_kw``
+    of ``itemised_kw``) and the allowance: the rule above."""
+    return servers_kw + itemised_kw + allowance_kw(servers_kw, other_it_fraction, storage_kw)
 
 
 def it_breakdown(
@@ -61,7 +67,8 @@ def it_breakdown(
     gpu_power_fraction: float = 1.0,
     network_kw: float | None = None,
 ) -> ItBreakdown:
-    """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its TDP (1.0 = full TDP).
+    """IT power of the campus with every GPU drawing ``gpu_power_fraction`` of its modelled draw (1.0 = the
+    campus's own ``gpu_power_fraction`` of TDP, full TDP unless the campus is calibrated).
 
     Only the GPUs draw less: the servers' other parts, the network, the racks' extras and the allowance
     (storage, CPU nodes, management, worked out at full GPU power by the rule above and held) do not idle
@@ -74,11 +81,10 @@ def it_breakdown(
     for r in snap.racks:
         extra_kw += r.extra_it_kw
         for slug, count in r.nodes:
-            spec = snap.node_models[slug]
-            full_w = count * spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
+            full_w = count * snap.node_gpu_w(slug)
             gpu_full_w += full_w
             gpu_w += full_w * gpu_power_fraction
-            overhead_w += count * (spec.overhead_w + spec.nics * spec.nic_extra_w)
+            overhead_w += count * snap.node_overhead_w(slug)
     if network_kw is None:
         networks = {s.network for s in snap.switches} | {x.network for x in snap.links}
         network_kw = sum(fabric_from_inventory(snap, n).fabric_power_kw for n in sorted(networks))
@@ -86,8 +92,8 @@ def it_breakdown(
     full_servers_kw = (gpu_full_w + overhead_w) / 1000.0
     storage = storage_kw(snap)
     itemised_kw = network_kw + extra_kw + storage
-    # the allowance at full GPU power, held whatever the GPUs draw
-    other_kw = allowance_kw(full_servers_kw, snap.other_it_fraction)
+    # the allowance at full GPU power, held whatever the GPUs draw; the storage systems come out of it
+    other_kw = allowance_kw(full_servers_kw, snap.other_it_fraction, storage)
     return ItBreakdown(
         gpu_kw=gpu_w / 1000.0,
         server_overhead_kw=overhead_w / 1000.0,

@@ -18,8 +18,8 @@ racks' extras, network, the rest of ``other_it_fraction``). Each part is placed 
    does not hold) is spread over the halls in proportion to their server heat at full load (the fraction
    is defined against the servers; the design's shares, so a capped hall keeps its storage), each hall's
    share to its air units by capacity, or to its building's air units when the hall has none. It is
-   worked out with the GPUs at full power (other IT = k·S at S the servers' full-load heat, k = f / (1 − f))
-   and held when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the
+   worked out with the GPUs at full power (other IT = k·S at S the servers' full-load heat, k = f / (1 − f),
+   less the storage systems the inventory holds, rule 4, never below 0: ``energy.allowance_kw``) and held when ``gpu_power_fraction`` lowers the GPUs' draw: storage and CPU nodes do not idle with the
    GPUs.
 
 ``it_beyond_racks`` is the one placement of rules 4 (with storage) and 5; the power chain carries the same watts at the
@@ -102,10 +102,9 @@ def _spread_shares(kw: float, shares: tuple[tuple[int, float], ...], into: dict[
 
 
 def node_kw_at(snap: CampusSnapshot, slug: str, gpu_power_fraction: float = 1.0) -> float:
-    """One server's power with its GPUs at ``gpu_power_fraction`` of TDP, kW (as ``energy.it_breakdown``)."""
-    spec = snap.node_models[slug]
-    gpu_w = spec.gpus_per_node * snap.gpus[spec.gpu].tdp_w
-    return (snap.node_power_w(slug) - gpu_w * (1.0 - gpu_power_fraction)) / 1000.0
+    """One server's power with its GPUs at ``gpu_power_fraction`` of their modelled draw (TDP × the campus's
+    own fraction), kW (as ``energy.it_breakdown``)."""
+    return (snap.node_gpu_w(slug) * gpu_power_fraction + snap.node_overhead_w(slug)) / 1000.0
 
 
 def rack_heat_split(
@@ -146,12 +145,13 @@ def it_beyond_racks(snap: CampusSnapshot, server_kw: float, extra_kw: float) -> 
     for net in sorted(networks):
         for place, kw in fabric_from_inventory(snap, net).power_kw_by_place.items():
             network[place] = network.get(place, 0.0) + kw
-    other_kw = allowance_kw(server_kw, snap.other_it_fraction)
+    storage = storage_kw_by_place(snap)
+    other_kw = allowance_kw(server_kw, snap.other_it_fraction, sum(storage.values()))
     by_hall: dict[int, float] = {}
     shares = other_it_hall_shares(snap)
     if other_kw > 0:
         by_hall = {h: other_kw * w for h, w in shares.items()}
-    return ItBeyondRacks(network, by_hall, other_kw, storage_kw_by_place(snap))
+    return ItBeyondRacks(network, by_hall, other_kw, storage)
 
 
 def rack_it_kw_by_id(snap: CampusSnapshot) -> Mapping[int, float]:

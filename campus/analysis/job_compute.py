@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from campus.analysis.compute import peak_pflops, synchronous_pflops
-from campus.analysis.job_reliability import WHOLE_CAMPUS
+from campus.analysis.job_reliability import WHOLE_CAMPUS, declared_jobs, recovery_for_job
 from campus.analysis.snapshot import CampusSnapshot
+from campus.analysis.training.campus_jobs import declared_job_models, job_on_racks
 from campus.catalog_data import default_value
 
 PRECISIONS = ("fp8", "bf16", "fp16")
@@ -58,6 +59,78 @@ def _counts_by_job(snap: CampusSnapshot, jobs: Sequence[dict], skip: Collection[
     return out
 
 
+def _jobs_mfu(
+    snap: CampusSnapshot, counts: Sequence[dict[str, int]], models: Sequence[dict], mfu: float | None
+) -> tuple[list[dict[str, float]], dict[str, float], str]:
+    """Each job's MFU at each precision (``job_mfu``), their mean weighted by each job's peak at that
+    precision, and where they come from ("typed", "step-time model", "catalog default" or "mixed")."""
+    mfus, sources = [], set()
+    for model in models:
+        m, source = job_mfu(model, mfu)
+        mfus.append(m)
+        sources.add(source)
+    peaks = [peak_pflops(c, snap.gpus) for c in counts]
+    weights = {p: sum(pk.get(p, 0.0) for pk in peaks) for p in PRECISIONS}
+    mean = {
+        p: sum(pk.get(p, 0.0) * m[p] for pk, m in zip(peaks, mfus, strict=True)) / weights[p]
+        if weights[p] > 0
+        else (mfus[0][p] if mfus else (mfu if mfu is not None else DEFAULT_MFU[p]))
+        for p in PRECISIONS
+    }
+    source = (
+        sources.pop()
+        if len(sources) == 1
+        else ("mixed" if sources else (TYPED if mfu is not None else CATALOG))
+    )
+    return mfus, mean, source
+
+
+def campus_mfu(snap: CampusSnapshot, precision: str, mfu: float | None = None) -> dict:
+    """The MFU of the campus's jobs at ``precision`` as the summary gives it (``compute.mfu``: one job per
+    island, the step-time model of its preset workload, weighted by the jobs' peak), or ``mfu`` when typed:
+    ``{"precision", "mfu", "mfu_source"}``. What the scenario kinds that load the whole campus train at."""
+    if mfu is not None:
+        return {"precision": precision, "mfu": float(mfu), "mfu_source": TYPED}
+    if precision not in PRECISIONS:  # the step-time model knows the tensor-core formats only
+        return {"precision": precision, "mfu": DEFAULT_MFU["bf16"], "mfu_source": CATALOG}
+    jobs = declared_jobs(snap)
+    models = declared_job_models(snap, jobs)
+    _, mean, source = _jobs_mfu(snap, _counts_by_job(snap, jobs, ()), models, None)
+    return {"precision": precision, "mfu": mean[precision], "mfu_source": source}
+
+
+def job_figures(
+    snap: CampusSnapshot,
+    racks: Sequence | None,
+    precision: str,
+    *,
+    gpus: int | None = None,
+    mfu: float | None = None,
+    checkpoint_minutes: float | None = None,
+    restart_minutes: float | None = None,
+) -> dict:
+    """One synchronous job's MFU at ``precision``, checkpoint write and restart, minutes, each with its
+    source: the typed value when given, else the hardware's (``campus_jobs.job_on_racks``: the step-time
+    model of the preset workload over ``racks`` (None: every rack), on ``gpus`` of their GPUs; its checkpoint
+    against the campus's storage), else the catalog's (``job_mfu``, ``recovery_for_job``). The MFU is over
+    every GPU of the job's pools, as ``island_mfu`` (the GPUs the preset's split leaves idle counted)."""
+    model = job_on_racks(snap, snap.racks if racks is None else racks, gpus)
+    if mfu is None and precision not in PRECISIONS:  # the step-time model knows the tensor-core formats only
+        m, source = {precision: DEFAULT_MFU["bf16"]}, CATALOG
+    else:
+        m, source = job_mfu(model, mfu)
+        m.setdefault(precision, m["bf16"])
+    rec = recovery_for_job(model["gpus"], checkpoint_minutes, restart_minutes, costs=model["checkpoint"])
+    wl = model["workload"]
+    return {
+        "precision": precision,
+        "mfu": m[precision],
+        "mfu_source": source,
+        **rec,
+        "workload": None if wl is None else {k: wl[k] for k in ("model", "parallel", "global_batch", "gpus")},
+    }
+
+
 def effective_compute(
     snap: CampusSnapshot,
     jobs: Sequence[dict],
@@ -73,22 +146,10 @@ def effective_compute(
     ettr_on = bool(snap.failure_rates)
     rows = headline["jobs"]
     by_name = {(r["name"], r["pod_id"]): r for r in rows}
-    mfus, sources = [], set()
-    for model in models:
-        m, source = job_mfu(model, mfu)
-        mfus.append(m)
-        sources.add(source)
     ettrs = [by_name[(job["name"], job["pod_id"])]["expected_ettr"] if ettr_on else 1.0 for job in jobs]
     design = _counts_by_job(snap, jobs, ())
     running = _counts_by_job(snap, jobs, down_racks) if down_racks else design
-    design_peaks = [peak_pflops(c, snap.gpus) for c in design]
-    weights = {p: sum(pk.get(p, 0.0) for pk in design_peaks) for p in PRECISIONS}
-    mean_mfu = {
-        p: sum(pk.get(p, 0.0) * m[p] for pk, m in zip(design_peaks, mfus, strict=True)) / weights[p]
-        if weights[p] > 0
-        else (mfus[0][p] if mfus else DEFAULT_MFU[p])
-        for p in PRECISIONS
-    }
+    mfus, mean_mfu, source = _jobs_mfu(snap, design, models, mfu)
     ettr = headline["ettr"]
 
     def figures(counts: list[dict[str, int]]) -> tuple[dict[str, float], dict[str, float]]:
@@ -111,7 +172,7 @@ def effective_compute(
     effective, sync = figures(running) if down_racks else (design_effective, design_sync)
     return {
         "mfu": mean_mfu,
-        "mfu_source": sources.pop() if len(sources) == 1 else ("mixed" if sources else CATALOG),
+        "mfu_source": source,
         "effective_pflops": effective,
         "effective_pflops_synchronous": sync,
         "design_effective_pflops": design_effective,

@@ -211,11 +211,13 @@ def training_row(model: dict) -> dict:
         "checkpoint": None
         if ck is None
         else {
-            k: ck[k]
+            k: ck.get(k)
             for k in (
                 "storage",
                 "checkpoint_bytes",
                 "checkpoint_write_s",
+                "write_alone_s",
+                "storage_jobs",
                 "write_bound",
                 "write_gb_s",
                 "restore_s",

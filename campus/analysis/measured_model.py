@@ -1,7 +1,8 @@
 """The model's figure for each measured series (docs/live.md, "Measured against modelled"): one figure for a
 series the model gives at design conditions, a figure per 5-minute bucket where the model is evaluated at the
 measured conditions (a device's input at its measured output, a plant's power at its measured heat load and
-the measured outdoor temperature, the outdoor temperature of the campus's weather year at that hour).
+the measured outdoor temperature, the outdoor temperature of the campus's weather year at that hour, read in
+the year's local standard time).
 
 Pure: the snapshot, its healthy roll-up and the measured buckets in, figures out.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 
 import numpy as np
 
@@ -20,28 +21,17 @@ from campus.analysis.facility.year import plant_power_kw
 from campus.analysis.measurements import Bucket, modelled_kw
 from campus.analysis.power import PowerRollup
 from campus.analysis.snapshot import CampusSnapshot, CoolingPlantSnap
-from campus.analysis.weather import HOURS_PER_YEAR, weather_of
+from campus.analysis.weather import hour_of_year, weather_of
 
 Series = Mapping[tuple[str, str, str], Mapping[datetime, Bucket]]  # (kind, name, metric) -> buckets
 Figure = float | dict[datetime, float]
-
-
-def hour_of_year(t: datetime) -> int:
-    """The hour of a typical year a time falls in (UTC; 29 February reads 28 February's hours)."""
-    t = t.astimezone(UTC)
-    start = datetime(t.year, 1, 1, tzinfo=UTC)
-    hour = int((t - start).total_seconds() // 3600)
-    leap = t.year % 4 == 0 and (t.year % 100 != 0 or t.year % 400 == 0)
-    if leap and (t.month, t.day) >= (2, 29):
-        hour -= 24
-    return min(max(hour, 0), HOURS_PER_YEAR - 1)
 
 
 def wet_bulb_estimate_c(snap: CampusSnapshot, dry_bulb_c: np.ndarray, times: list[datetime]) -> np.ndarray:
     """A wet bulb for a measured dry bulb: the measured dry bulb less the weather year's wet-bulb depression
     at that hour (an estimate: the outdoor humidity is not measured)."""
     w = weather_of(snap)
-    hours = np.array([hour_of_year(t) for t in times], dtype=int)
+    hours = np.array([hour_of_year(t, w.utc_offset_h) for t in times], dtype=int)
     depression = w.dry_bulb_c[hours] - w.wet_bulb_c[hours]
     return np.asarray(dry_bulb_c, dtype=float) - np.maximum(depression, 0.0)
 
@@ -59,7 +49,13 @@ class PlantConditions:
     return_c: float
 
     def power_kw(self, cop: float | None = None) -> np.ndarray:
-        p = self.plant if cop is None else replace(self.plant, cop=cop)
+        """The plant's modelled power in these buckets; at ``cop``: its kind's equations at that rated COP
+        (any fitted coefficients set aside)."""
+        p = (
+            self.plant
+            if cop is None
+            else replace(self.plant, cop=cop, fixed_kw=None, eir_ref=None, eir_per_k=None)
+        )
         return plant_power_kw(p, self.heat_kw, self.supply_c, self.return_c, self.dry_bulb_c, self.wet_bulb_c)
 
 
@@ -175,5 +171,7 @@ def modelled_figures(snap: CampusSnapshot, roll: PowerRollup, rack_kw: Mapping[i
     out[("campus", snap.id, "pue")] = campus_pue(snap).peak_pue
     outdoor = series.get(("campus", snap.name, "dry_bulb_c"), {})
     w = weather_of(snap)
-    out[("campus", snap.id, "dry_bulb_c")] = {t: float(w.dry_bulb_c[hour_of_year(t)]) for t in outdoor}
+    out[("campus", snap.id, "dry_bulb_c")] = {
+        t: float(w.dry_bulb_c[hour_of_year(t, w.utc_offset_h)]) for t in outdoor
+    }
     return out

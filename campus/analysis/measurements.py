@@ -261,6 +261,73 @@ def rollup(samples: Iterable[Sample]) -> dict[tuple[str, str, str, datetime], Bu
     }
 
 
+@dataclass(frozen=True)
+class DayRollup:
+    """One series's day, kept so that the buckets a write brings merge into it exactly (docs/live.md,
+    "Storage"): the sum and count of its samples (the mean is their ratio), its peak (highest 5-minute mean),
+    and the highest mean before its last bucket: the one bucket a sync writes again (its unfinished last
+    bucket, read again whole) may come back lower, and the peak is then that of the others."""
+
+    total: float  # sum over the day's buckets of mean x samples
+    samples: int
+    peak: float
+    earlier_peak: float | None  # highest 5-minute mean before ``last_start``; None: no earlier bucket
+    last_start: datetime  # the day's last bucket
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.samples
+
+
+def merge_day(
+    held: DayRollup | None, written: Mapping[datetime, tuple[Bucket, Bucket | None]]
+) -> DayRollup | None:
+    """The day after ``written`` (bucket start -> (new bucket, the bucket it replaces or None)) is stored
+    over ``held``: sums less the replaced buckets' plus the new ones', the peak from the held peaks and the
+    new means. Its cost is that of ``written``, never of the day so far.
+
+    None when ``held`` cannot tell: a bucket before the last that held the earlier peak came back lower (the
+    next highest is not kept), or the replaced buckets do not match ``held`` (a day written before these
+    sums were kept). The day is then recomputed from its buckets: ``merge_day(None, {start: (bucket, None)})``."""
+    if not written:
+        return held
+    last = max(written)
+    if held is None:
+        if any(old is not None for _, old in written.values()):
+            return None
+        earlier = max((b.mean for t, (b, _) in written.items() if t < last), default=None)
+        return DayRollup(
+            sum(b.mean * b.samples for b, _ in written.values()),
+            sum(b.samples for b, _ in written.values()),
+            written[last][0].mean if earlier is None else max(earlier, written[last][0].mean),
+            earlier,
+            last,
+        )
+    total, samples = held.total, held.samples
+    low = float("-inf") if held.earlier_peak is None else held.earlier_peak
+    before = low  # the highest mean before the held last bucket, after the write
+    for t, (new, old) in written.items():
+        total += new.mean * new.samples - (old.mean * old.samples if old is not None else 0.0)
+        samples += new.samples - (old.samples if old is not None else 0)
+        if t < held.last_start:
+            if old is not None and old.mean == low and new.mean < old.mean:
+                return None
+            before = max(before, new.mean)
+        elif t > held.last_start and old is not None:
+            return None
+    # the held last bucket after the write; ``held.peak`` stands for it beside ``before``: max(before,
+    # held.peak) = max(before, its mean), as before >= held.earlier_peak
+    at_last = written[held.last_start][0].mean if held.last_start in written else held.peak
+    if last <= held.last_start:
+        return DayRollup(total, samples, max(before, at_last), _finite(before), held.last_start)
+    earlier = max(before, at_last, *(b.mean for t, (b, _) in written.items() if held.last_start < t < last))
+    return DayRollup(total, samples, max(earlier, written[last][0].mean), earlier, last)
+
+
+def _finite(x: float) -> float | None:
+    return None if x == float("-inf") else x
+
+
 # ---------------------------------------------------------------- measured against modelled
 
 

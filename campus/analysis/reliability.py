@@ -243,6 +243,8 @@ def spare_shortfall_probability(failures_per_hour_: float, repair_hours: float, 
     for k in range(1, spares + 1):
         term *= mean / k
         cdf += term
+        if k > mean and term < 1e-18 * cdf:
+            break  # past the mode the terms only shrink: the rest cannot change 1 - cdf in a double
     return max(0.0, 1.0 - cdf)
 
 

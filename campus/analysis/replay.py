@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from campus.analysis import weather as w
-from campus.analysis.weather import WeatherYear
+from campus.analysis.weather import WeatherYear, hour_of_year
 
 
 @dataclass(frozen=True)
@@ -45,20 +45,6 @@ def regular(points: Sequence[tuple[datetime, float]], step_s: float) -> RegularS
 
 
 HOUR = timedelta(hours=1)
-
-
-def hour_of_year(t: datetime) -> int:
-    """Hour index 0..8759 of ``t`` (UTC) in a 365-day year (``weather`` convention: hour i is the hour ending
-    at clock hour i % 24 + 1 of day i // 24 + 1; in a leap year 29 February is read as 28 February and the days after it as the
-    typical year's same dates)."""
-    day = t.timetuple().tm_yday - 1
-    if _leap(t.year) and (t.month > 2 or t.day == 29 and t.month == 2):
-        day -= 1
-    return day * 24 + t.hour
-
-
-def _leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
 @dataclass(frozen=True)
@@ -157,7 +143,7 @@ def replay_weather(
     hours = int((end - start) / HOUR)
     if hours < 1:
         raise ValueError("end: at least one whole hour after start")
-    year_hours = np.array([hour_of_year(start + i * HOUR) for i in range(hours)])
+    year_hours = np.array([hour_of_year(start + i * HOUR, year.utc_offset_h) for i in range(hours)])
     db, db_how = fill_gaps(hourly_means(dry_bulb, start, end), max_gap_h)
     typical = db_how == "typical"
     db[typical] = year.dry_bulb_c[year_hours[typical]]

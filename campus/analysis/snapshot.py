@@ -229,11 +229,22 @@ class CoolingPlantSnap:
     # service dates (models.InventoryModel); campus.analysis.phases keeps what is in service on a day
     in_service_date: date | None = None
     retire_date: date | None = None
+    # fitted coefficients (campus.analysis.calibration_facility): all three, or None for the kind's equations
+    fixed_kw: float | None = None
+    eir_ref: float | None = None
+    eir_per_k: float | None = None
 
     @property
     def supply_ids(self) -> tuple[int, ...]:
         """The power devices feeding the plant (none: not modelled on the electrical chain)."""
         return _supplies(self.power_device_id, self.power_device_b_id)
+
+    @property
+    def fitted(self) -> tuple[float, float, float] | None:
+        """(fixed_kw, eir_ref, eir_per_k) when the plant holds a fit, else None."""
+        if self.fixed_kw is None or self.eir_ref is None or self.eir_per_k is None:
+            return None
+        return (self.fixed_kw, self.eir_ref, self.eir_per_k)
 
 
 @dataclass(frozen=True)
@@ -376,6 +387,10 @@ class CampusSnapshot:
     as_of: date | None = None
     # the campus's own unit prices, ("kind/item", USD) sorted by key (Campus.price_overrides; campus.analysis.capex)
     price_overrides: tuple[tuple[str, float], ...] = ()
+    # the modelled server power (Campus.gpu_power_fraction, Campus.server_overhead_scale; 1, 1: the GPUs at
+    # TDP and the catalog's overhead, the design load): a calibration from measured rack power sets them
+    gpu_power_fraction: float = 1.0
+    server_overhead_scale: float = 1.0
 
     def __post_init__(self) -> None:
         # Figures worked out from this snapshot, kept with it (``campus.analysis.memo``). Not a field: never
@@ -391,11 +406,21 @@ class CampusSnapshot:
         self.__dict__.update(state)
         object.__setattr__(self, "_memo", {})
 
-    def node_power_w(self, node_slug: str) -> float:
-        """Electrical power of one server at full GPU TDP, W."""
+    def node_gpu_w(self, node_slug: str) -> float:
+        """The GPUs' modelled draw in one server: their TDP × the campus's ``gpu_power_fraction``, W."""
         spec = self.node_models[node_slug]
-        gpu = self.gpus[spec.gpu]
-        return spec.gpus_per_node * gpu.tdp_w + spec.overhead_w + spec.nics * spec.nic_extra_w
+        return spec.gpus_per_node * self.gpus[spec.gpu].tdp_w * self.gpu_power_fraction
+
+    def node_overhead_w(self, node_slug: str) -> float:
+        """One server's modelled power beyond its GPUs (CPUs, NICs, fans, PSU losses; the catalog's × the
+        campus's ``server_overhead_scale``), W."""
+        spec = self.node_models[node_slug]
+        return (spec.overhead_w + spec.nics * spec.nic_extra_w) * self.server_overhead_scale
+
+    def node_power_w(self, node_slug: str) -> float:
+        """Modelled electrical power of one server (at full GPU TDP and the catalog's overhead unless the
+        campus is calibrated), W."""
+        return self.node_gpu_w(node_slug) + self.node_overhead_w(node_slug)
 
     def rack_gpus(self, rack: RackSnap) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -405,6 +430,6 @@ class CampusSnapshot:
         return out
 
     def rack_it_kw(self, rack: RackSnap) -> float:
-        """IT load of a rack at full GPU TDP (servers plus in-rack extras), kW."""
+        """Modelled IT load of a rack (servers, ``node_power_w``, plus in-rack extras), kW."""
         servers_w = sum(self.node_power_w(slug) * count for slug, count in rack.nodes)
         return w_to_kw(servers_w) + rack.extra_it_kw

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -67,6 +69,9 @@ class WeatherYear:
     pressure_pa: float = STANDARD_PRESSURE_PA  # the station's mean air pressure, Pa
     # the site's design conditions when they were supplied with it (design_weather.DesignConditions)
     design: object | None = None
+    # the local standard time of the hours, hours east of UTC (EPW's LOCATION time zone; a shipped station's
+    # zone): ``hour_of_year`` reads a moment of measurement against the hour it falls in at the site
+    utc_offset_h: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("dry_bulb_c", "wet_bulb_c", "relative_humidity"):
@@ -84,6 +89,7 @@ class WeatherYear:
             self.climate,
             self.source,
             self.pressure_pa,
+            self.utc_offset_h,
             self.dry_bulb_c.tobytes(),
             self.wet_bulb_c.tobytes(),
             self.relative_humidity.tobytes(),
@@ -258,8 +264,10 @@ def year_from_dew_point(
     dry_bulb_c: np.ndarray,
     dew_point_c: np.ndarray,
     pressure_pa: float = STANDARD_PRESSURE_PA,
+    utc_offset_h: float = 0.0,
 ) -> WeatherYear:
-    """A ``WeatherYear`` from hourly dry bulb and dew point (°C) at a mean station pressure."""
+    """A ``WeatherYear`` from hourly dry bulb and dew point (°C) at a mean station pressure, its hours in the
+    local standard time ``utc_offset_h`` hours east of UTC."""
     t = np.asarray(dry_bulb_c, dtype=float)
     td = np.minimum(np.asarray(dew_point_c, dtype=float), t)
     return WeatherYear(
@@ -269,6 +277,7 @@ def year_from_dew_point(
         wet_bulb_c=wet_bulb_c(t, td, pressure_pa),
         relative_humidity=relative_humidity(t, td),
         pressure_pa=float(pressure_pa),
+        utc_offset_h=float(utc_offset_h),
     )
 
 
@@ -369,8 +378,31 @@ def year_from_normals(station: StationNormals, design: object | None = None) -> 
         dry_bulb,
         dew,
         pressure_at_elevation_pa(station.elevation_m),
+        standard_offset_h(station.time_zone),
     )
     return replace(year, design=design) if design is not None else year
+
+
+def standard_offset_h(time_zone: str) -> float:
+    """A time zone's standard (winter) offset from UTC, hours east (the tz database's, by ``zoneinfo``; its
+    offset on 15 January, every shipped station being north of the tropic of Capricorn); 0 for none."""
+    if not time_zone:
+        return 0.0
+    return ZoneInfo(time_zone).utcoffset(datetime(2001, 1, 15)).total_seconds() / 3600.0
+
+
+def hour_of_year(t: datetime, utc_offset_h: float = 0.0) -> int:
+    """Hour index 0..8759 of the moment ``t`` in a 365-day year read in the local standard time
+    ``utc_offset_h`` hours east of UTC (the year's, ``WeatherYear.utc_offset_h``; a naive ``t`` is UTC): hour
+    i is the hour ending at clock hour i % 24 + 1 of day i // 24 + 1; in a leap year 29 February is read as
+    28 February and the days after it as the typical year's same dates."""
+    utc = t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+    local = utc + timedelta(hours=utc_offset_h)
+    day = local.timetuple().tm_yday - 1
+    leap = local.year % 4 == 0 and (local.year % 100 != 0 or local.year % 400 == 0)
+    if leap and (local.month, local.day) >= (2, 29):
+        day -= 1
+    return min(max(day * 24 + local.hour, 0), HOURS_PER_YEAR - 1)
 
 
 class Sited(Protocol):
@@ -416,4 +448,5 @@ def with_heat_wave(year: WeatherYear, start_day: int, days: int, temperature_ris
         wet_bulb_c=wet,
         relative_humidity=rh,
         pressure_pa=year.pressure_pa,
+        utc_offset_h=year.utc_offset_h,
     )

@@ -64,11 +64,13 @@ class CalibrationApplyView(APIView):
         summary="Apply the fitted values as a design branch",
         description=(
             "Branches the campus as `name` (like `POST /api/campuses/{id}/branch/`) and writes into the "
-            "branch every fitted value the inventory holds: each power device's `efficiency` and each "
-            "cooling plant's `cop` from `GET /calibration/facility/` (clipped to the fields' bounds). "
-            "`applied` lists each change (from, to); `not_applied` the fitted figures no inventory field "
-            "holds. The branch's `/measured/` reads its parent's measurements. Nothing to apply: 400 on "
-            "`measurements`; a taken name: 400 on `name`."
+            "branch every fitted value: the campus's `gpu_power_fraction` and `server_overhead_scale` from "
+            "`GET /calibration/`, each power device's `efficiency` and each cooling plant's `cop`, "
+            "`fixed_kw`, `eir_ref` and `eir_per_k` from `GET /calibration/facility/`, each clipped to its "
+            "field's bounds. `applied` lists each change (object, field, from, to, fitted, clipped); "
+            "`not_applied` what the measurements could not determine, with the reason. The branch's "
+            "`/measured/` reads its parent's measurements. Nothing to apply: 400 on `measurements`; a taken "
+            "name: 400 on `name`."
         ),
         request=ApplyRequestSerializer,
         responses={

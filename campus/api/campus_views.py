@@ -46,8 +46,8 @@ SUMMARY_EXAMPLE = {
         "headroom_binding": {
             "kind": "pdu",
             "id": 316,
-            "name": "B1-H4-R08-PDU-A",
-            "failure": {"kind": "power", "id": 278, "name": "B1-H4-SWGR-B"},
+            "name": "B1-H4-R08-PDU-A1",
+            "failure": {"kind": "power", "id": 278, "name": "B1-H4-SWGR-B01"},
         },
         "redundancy_findings_count": 0,
     },

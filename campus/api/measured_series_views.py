@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from campus import measured
 from campus import state as states
 from campus.analysis import measurements as m
-from campus.api.measured_views import band_field
+from campus.api.measured_views import band_field, band_k_field
 from campus.models import Campus
 from twin.api.exceptions import field_error
 from twin.api.serializers.base import StrictQueryMixin
@@ -34,7 +34,15 @@ class ObjectMeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
         help_text="The window: this many days ending with the latest 5-minute bucket held for the campus "
         "(default 7; the 5-minute rollups are kept 35 days).",
     )
+    metric = serializers.ChoiceField(
+        choices=[(k, k) for k in dict.fromkeys(m.STORED_METRIC.values())],
+        required=False,
+        default="power_kw",
+        help_text="The series: power_kw (default), or another metric the object's kind has (a cooling unit's "
+        "heat_kw, supply_temp_c, return_temp_c, flow_lpm...).",
+    )
     band = band_field()
+    band_k = band_k_field()
 
 
 class ObjectMeasuredView(APIView):
@@ -42,10 +50,13 @@ class ObjectMeasuredView(APIView):
         operation_id="campuses_measured_object_retrieve",
         summary="One object's measured 5-minute series beside its modelled figure",
         description=(
-            "`times` (Unix seconds of each 5-minute bucket's start), `mean_kw` and `max_kw` of the object's "
-            "buckets in the window, its `modelled_kw` (as `/measured/` sets it against) and `comparison`, "
-            "the object's `/measured/` row (null when nothing is measured for it in the window). An object "
-            "the campus does not hold is a 400 naming `object_name`."
+            "`times` (Unix seconds of each 5-minute bucket's start), `mean` and `max` of the object's "
+            "buckets of `metric` in the window (in `unit`), its `modelled` figure (as `/measured/` sets it "
+            "against; for a figure per bucket, the mean over the buckets paired, with `modelled_series` "
+            "aligned with `times`) and `comparison`, the object's `/measured/` row (null when nothing is "
+            "measured for it in the window). A power series also carries `mean_kw`, `max_kw` and "
+            "`modelled_kw`. An object the campus does not hold is a 400 naming `object_name`; a metric its "
+            "kind has not, a 400 naming `metric`."
         ),
         parameters=[ObjectMeasuredQuerySerializer],
         responses={200: OpenApiTypes.OBJECT},
@@ -57,12 +68,19 @@ class ObjectMeasuredView(APIView):
                     "object_kind": "pdu",
                     "object_name": "PDU-1",
                     "object_id": 7,
+                    "metric": "power_kw",
+                    "unit": "kW",
+                    "modelled": 40.0,
+                    "modelled_series": None,
                     "modelled_kw": 40.0,
                     "window_start": "2026-11-22T03:05:00Z",
                     "window_end": "2026-11-29T03:05:00Z",
                     "band": 0.1,
+                    "band_k": 2.0,
                     "comparison": {"measured_peak_kw": 44.0, "deviation": 0.1, "alarm": None},
                     "times": [1795921200, 1795921500],
+                    "mean": [43.1, 44.0],
+                    "max": [43.9, 44.6],
                     "mean_kw": [43.1, 44.0],
                     "max_kw": [43.9, 44.6],
                 },
@@ -77,7 +95,13 @@ class ObjectMeasuredView(APIView):
         v = query.validated_data
         try:
             body = measured.object_measured(
-                states.campus_state(campus), v["object_kind"], v["object_name"], v["days"], v["band"]
+                states.campus_state(campus),
+                v["object_kind"],
+                v["object_name"],
+                v["days"],
+                v["band"],
+                v["metric"],
+                v["band_k"],
             )
         except ValueError as exc:
             raise field_error(exc) from None

@@ -134,16 +134,21 @@ def band_field() -> serializers.FloatField:
     )
 
 
-class MeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
-    days = window_days_field()
-    band = band_field()
-    band_k = serializers.FloatField(
+def band_k_field() -> serializers.FloatField:
+    """The alarm band of a measured temperature against the modelled one, K."""
+    return serializers.FloatField(
         required=False,
         default=measured.DEFAULT_BAND_K,
         min_value=0.0,
         max_value=100.0,
         help_text="A temperature's alarm: more than this many K from the model.",
     )
+
+
+class MeasuredQuerySerializer(StrictQueryMixin, serializers.Serializer):
+    days = window_days_field()
+    band = band_field()
+    band_k = band_k_field()
     metric = serializers.ChoiceField(
         required=False,
         choices=sorted(set(m.STORED_METRIC.values())),
@@ -195,9 +200,10 @@ class CalibrationView(APIView):
         summary="Calibration: GPU power fraction of TDP and overhead scale fitted to the measured racks",
         description=(
             "Each measured rack's mean power over the window against its modelled terms: GPUs at TDP × "
-            "`gpu_power_fraction` + the rest × `overhead_scale`, fitted by least squares "
-            "(scipy.optimize.curve_fit) with standard errors and the RMS residual before (both 1) and after. "
-            "Racks of one make fit the fraction alone. Fewer than two measured racks with GPUs: 400."
+            "`gpu_power_fraction` + the servers' overhead × `overhead_scale` + the rack's typed extras, "
+            "fitted by least squares (scipy.optimize.curve_fit) with standard errors and the RMS residual "
+            "before (the campus's own `gpu_power_fraction` and `server_overhead_scale`) and after. Racks of "
+            "one make of server fit the fraction alone. Fewer than two measured racks with GPUs: 400."
         ),
         parameters=[CalibrationQuerySerializer],
         responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="Too few measured racks.")},

@@ -29,8 +29,8 @@ PLACEMENT_EXAMPLE = {
         "building": "B1",
         "building_id": 1,
         "level": "pdu",
-        "element": "B1-H1-R05-PDU-A",
-        "detail": "19.0 kW of rack IT left before B1-H1-R05-PDU-A reaches its planning limit after B1-H1-SWGR-B "
+        "element": "B1-H1-R05-PDU-A1",
+        "detail": "19.0 kW of rack IT left before B1-H1-R05-PDU-A1 reaches its planning limit after B1-H1-SWGR-B01 "
         "(21.5 kW at its input)",
     },
     "options": [
@@ -44,8 +44,8 @@ PLACEMENT_EXAMPLE = {
                     "x_m": 20.4,
                     "y_m": 15.0,
                     "row": "R05",
-                    "feed_a": "B1-H1-R05-PDU-A",
-                    "feed_b": "B1-H1-R05-PDU-B",
+                    "feed_a": "B1-H1-R05-PDU-A1",
+                    "feed_b": "B1-H1-R05-PDU-B1",
                     "cooling_unit": "B1-H1-CDU-01",
                     "pod": "POD-01",
                     "cooling_type": "direct-to-chip",
@@ -66,9 +66,9 @@ PLACEMENT_EXAMPLE = {
             "headroom_after": {
                 "power_kw": 18.972,
                 "power_level": "pdu",
-                "power_element": "B1-H1-R05-PDU-A",
+                "power_element": "B1-H1-R05-PDU-A1",
                 "power_element_headroom_kw": 21.508,
-                "power_failure": {"kind": "power", "id": 22, "name": "B1-H1-SWGR-B"},
+                "power_failure": {"kind": "power", "id": 22, "name": "B1-H1-SWGR-B01"},
                 "cooling_kw": 42.81,
                 "cooling_level": "cooling unit",
                 "cooling_element": "B1-H1-CRAH-01",

@@ -50,10 +50,13 @@ def attach_power_rows(racks) -> None:
 
 
 def catalog_snapshot(context: dict, campus_id: int) -> CampusSnapshot:
-    """The catalog as a snapshot (its specs give a server's power), asked for once per request."""
-    snap = context.get(_CONTEXT_KEY)
+    """The catalog as a snapshot with the campus's calibrated server power (its specs and the campus's
+    ``gpu_power_fraction`` and ``server_overhead_scale`` give a server's power), asked for once per request
+    and campus."""
+    by_campus = context.setdefault(_CONTEXT_KEY, {})
+    snap = by_campus.get(campus_id)
     if snap is None:
-        snap = context[_CONTEXT_KEY] = state.catalog(campus_id)
+        snap = by_campus[campus_id] = state.catalog(campus_id)
     return snap
 
 
@@ -63,7 +66,7 @@ _feed_rating = itemgetter(1, 2)  # a feed row's (side, rating_kw)
 
 def _figures(snap: CampusSnapshot, counts: tuple, extra_it_kw: float, ratings: tuple) -> tuple:
     """A rack's power figures but its feeds, from its active ``(node model, count)``, its in-rack extras (kW)
-    and its feeds' ``(side, rating_kw)``: GPUs, GPUs by model, IT load at full GPU TDP (kW), side A's and
+    and its feeds' ``(side, rating_kw)``: GPUs, GPUs by model, modelled IT load (kW; GPUs at TDP unless the campus is calibrated), side A's and
     side B's rating (kW) and the IT load as a % of what the rack may draw with its redundancy intact."""
     servers_w = 0.0
     gpus_by_model: dict[str, int] = {}
@@ -107,9 +110,9 @@ def rack_power(rack, context: dict) -> dict:
     if made is None:
         made = context[_MADE_KEY] = {}
     key = (tuple(counts), rack.extra_it_kw, tuple(map(_feed_rating, feeds)))
-    figures = made.get(key)
+    figures = made.get((rack.campus_id, key))
     if figures is None:
-        figures = made[key] = _figures(catalog_snapshot(context, rack.campus_id), *key)
+        figures = made[(rack.campus_id, key)] = _figures(catalog_snapshot(context, rack.campus_id), *key)
     gpus, gpus_by_model, it_load_kw, feed_a_kw, feed_b_kw, single_side_load_pct = figures
     return {
         "gpus": gpus,

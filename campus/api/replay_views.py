@@ -27,7 +27,11 @@ class FacilityReplayQuerySerializer(StrictQueryMixin, serializers.Serializer):
     start = AwareDateTimeField(help_text="First hour replayed (ISO 8601 with its zone; floored to the hour).")
     end = AwareDateTimeField(help_text="End of the window (not included; at most 366 days after start).")
     gpu_power_fraction = serializers.FloatField(
-        required=False, default=1.0, min_value=0.0, max_value=1.0, help_text="GPU power as a fraction of TDP."
+        required=False,
+        default=1.0,
+        min_value=0.0,
+        max_value=1.0,
+        help_text="GPU power as a fraction of the campus's modelled draw (TDP unless the campus is calibrated).",
     )
     max_gap_hours = serializers.IntegerField(
         required=False,
@@ -57,7 +61,8 @@ class FacilityReplayView(APIView):
             "drive the plant model over [start, end) in place of the typical year: hourly means of the "
             "5-minute means; a gap of at most `max_gap_hours` between measured hours interpolated, a longer "
             "one (or one at either end) taking the typical year's hours; `how` counts each (docs/live.md, "
-            "\"Replay\"). `span` holds the window's energy-weighted PUE, energy and peak; `year` the campus's "
+            '"Replay"). `span` holds the window\'s energy-weighted PUE, energy and peak; `typical_span` the same '
+            "figures for the same hours of the typical year; `year` the campus's "
             "weather year with the window laid over it; `typical_year` the year untouched. No dry bulb "
             "measured in the window: 400 on `start`."
         ),

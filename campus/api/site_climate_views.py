@@ -10,6 +10,7 @@ climate's reference year.
 from __future__ import annotations
 
 from dataclasses import asdict
+from zoneinfo import ZoneInfoNotFoundError
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
@@ -21,7 +22,7 @@ from rest_framework.views import APIView
 
 from campus.analysis.climate_normals import StationNormals
 from campus.analysis.design_weather import DesignConditions
-from campus.analysis.weather import pressure_at_elevation_pa, year_from_normals
+from campus.analysis.weather import pressure_at_elevation_pa, standard_offset_h, year_from_normals
 from campus.api.weather_views import WEATHER_ANSWER, weather_answer
 from campus.models import Campus, CampusWeather
 
@@ -71,6 +72,23 @@ class SiteClimateSerializer(serializers.Serializer):
         "Mean relative humidity %, January to December.", min_value=1, max_value=100
     )
     design = DesignConditionsSerializer(required=False, allow_null=True, default=None)
+    time_zone = serializers.CharField(
+        max_length=64,
+        default="",
+        allow_blank=True,
+        help_text="The station's time zone, a tz database name (`America/Phoenix`): the year's hours are its "
+        "local standard time. Blank: UTC.",
+    )
+
+    def validate_time_zone(self, value: str) -> str:
+        if value:
+            try:
+                standard_offset_h(value)
+            except (ZoneInfoNotFoundError, ValueError, OSError):
+                raise serializers.ValidationError(
+                    f"no time zone named {value!r} in the tz database"
+                ) from None
+        return value
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -143,6 +161,7 @@ class SiteClimateView(APIView):
             tmin=tuple(v["tmin"]),
             dew_point=tuple(v["dew_point"]) if "dew_point" in v else None,
             relative_humidity_pct=tuple(v["relative_humidity_pct"]) if "relative_humidity_pct" in v else None,
+            time_zone=v["time_zone"],
         )
         design = v.get("design_conditions")
         year = year_from_normals(station, design)
@@ -155,6 +174,7 @@ class SiteClimateView(APIView):
                     "longitude": None,
                     "elevation_m": v["elevation_m"],
                     "pressure_pa": year.pressure_pa,
+                    "utc_offset_h": year.utc_offset_h,
                     "leap_day_dropped": False,
                     "design_conditions": asdict(design) if design is not None else None,
                     "hours": CampusWeather.pack(year.dry_bulb_c, year.wet_bulb_c, year.relative_humidity),

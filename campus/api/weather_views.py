@@ -71,6 +71,7 @@ def weather_answer(campus: Campus, year: WeatherYear, row: CampusWeather | None)
         "leap_day_dropped": bool(row.leap_day_dropped) if row is not None else False,
         "hours": int(year.dry_bulb_c.size),
         "pressure_pa": round(year.pressure_pa, 1),
+        "utc_offset_h": year.utc_offset_h,
         "monthly_means": {
             "dry_bulb_c": _round(means["dry_bulb_c"]),
             "wet_bulb_c": _round(means["wet_bulb_c"]),
@@ -111,6 +112,9 @@ WEATHER_ANSWER = inline_serializer(
         "leap_day_dropped": serializers.BooleanField(),
         "hours": serializers.IntegerField(),
         "pressure_pa": serializers.FloatField(),
+        "utc_offset_h": serializers.FloatField(
+            help_text="The hours' local standard time, hours east of UTC (docs/model.md, Local time)."
+        ),
         "monthly_means": _MONTHLY,
         "annual": inline_serializer(
             "WeatherAnnual",
@@ -215,6 +219,7 @@ class CampusWeatherView(APIView):
                     "latitude": epw.latitude,
                     "longitude": epw.longitude,
                     "elevation_m": epw.elevation_m,
+                    "utc_offset_h": epw.utc_offset_h,
                     "pressure_pa": float(epw.pressure_pa.mean()),
                     "leap_day_dropped": epw.leap_day_dropped,
                     "hours": CampusWeather.pack(epw.dry_bulb_c, wet, epw.relative_humidity),

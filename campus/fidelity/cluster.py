@@ -8,6 +8,7 @@ from functools import cache
 from campus.fidelity.campuses import servers
 from campus.fidelity.scorecard import Case, relative
 from simulations.engine.confidence import run_to_confidence
+from simulations.engine.kinds.failure_cascade.expected import pool_expected
 from simulations.engine.runner import prepare, replica_seed
 
 AIRESIM = (
@@ -64,6 +65,12 @@ def airesim_table1() -> dict[str, float]:
     return {**means, "time_to_train_hours": out.mean, "replicas": float(out.replicas)}
 
 
+def airesim_table1_closed_form() -> float:
+    """The closed form's ETTR on the reference case (two-class renewal of the bad servers, spares)."""
+    prepared = prepare(servers({"dgx-h100": 4360}), "failure_cascade", AIRESIM_TABLE1)
+    return pool_expected(prepared.plan.pool_setup)["ettr_expected"]
+
+
 CASES: list[Case] = [
     Case(
         "airesim-table1-ettr",
@@ -74,6 +81,16 @@ CASES: list[Case] = [
         "0.6228",
         *relative(0.6228, 0.015),
         twin=lambda: airesim_table1()["ettr"],
+    ),
+    Case(
+        "airesim-table1-ettr-closed-form",
+        "reliability",
+        "closed-form ETTR of AIReSim's reference job (bad servers found over the run, spare pool)",
+        "",
+        f"{AIRESIM}: ETR 0.6228",
+        "0.6228",
+        *relative(0.6228, 0.015),
+        twin=airesim_table1_closed_form,
     ),
     Case(
         "airesim-table1-time-to-train",

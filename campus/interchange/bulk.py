@@ -6,6 +6,7 @@ thousands of edits."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.apps import apps
@@ -195,19 +196,27 @@ def analyze_inventory() -> None:
 
 
 def upsert_rows(
-    model, rows: list[dict[str, Any]], unique_fields: list[str], update_fields: list[str], batch: int = 2000
-) -> None:
+    model,
+    rows: list[dict[str, Any]],
+    unique_fields: list[str],
+    update_fields: list[str],
+    batch: int = 2000,
+    previous: list[str] | None = None,
+) -> dict[tuple, tuple]:
     """Insert rows (dicts of column attnames, the same keys in every row, no primary key), replacing the
     ``update_fields`` of a row that already holds the same ``unique_fields`` (which a unique constraint
-    covers; no two rows given share them).
+    covers; no two rows given share them). With ``previous``: those fields of the rows replaced, as they
+    were, by their ``unique_fields`` values (``held_rows``).
 
     On PostgreSQL: one COPY into a temporary table and one ``INSERT ... SELECT ... ON CONFLICT DO UPDATE``
     from it, rather than a multi-row INSERT per ``batch`` rows through the ORM (docs/performance.md,
-    "Measurements"). Elsewhere: ``bulk_create`` with ``update_conflicts``."""
+    "Measurements"); the replaced rows are read by a join with the same temporary table. Elsewhere:
+    ``bulk_create`` with ``update_conflicts``."""
     if not rows:
-        return
+        return {}
     connection = connections[router.db_for_write(model)]
     if connection.vendor != "postgresql":
+        held = _held_orm(model, rows, unique_fields, previous) if previous else {}
         objs = [model(**row) for row in rows]
         for i in range(0, len(objs), batch):
             model.objects.bulk_create(
@@ -216,28 +225,111 @@ def upsert_rows(
                 unique_fields=unique_fields,
                 update_fields=update_fields,
             )
-        return
+        return held
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    attnames = list(rows[0])
-    column_of = {f.attname: f.column for f in model._meta.concrete_fields}
-    columns = [column_of[name] for name in attnames]
-    listed = ", ".join(quote(c) for c in columns)
+    listed = ", ".join(quote(c) for c in _columns(model, list(rows[0])))
     conflict = ", ".join(quote(model._meta.get_field(f).column) for f in unique_fields)
     updates = ", ".join(
         f"{quote(model._meta.get_field(f).column)} = EXCLUDED.{quote(model._meta.get_field(f).column)}"
         for f in update_fields
     )
-    staging = quote(f"staging_{model._meta.db_table}")
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE {staging} ON COMMIT DROP AS SELECT {listed} FROM {table} WITH NO DATA"
+        staging = _staged(connection, cursor, model, rows)
+        held = (
+            _held_join(connection, cursor, model, staging, unique_fields, previous, rows) if previous else {}
         )
-        with cursor.cursor.copy(f"COPY {staging} ({listed}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row([row[name] for name in attnames])
         cursor.execute(
             f"INSERT INTO {table} ({listed}) SELECT {listed} FROM {staging} "
             f"ON CONFLICT ({conflict}) DO UPDATE SET {updates}"
         )
         cursor.execute(f"DROP TABLE {staging}")
+    return held
+
+
+def held_rows(
+    model, keys: list[dict[str, Any]], unique_fields: list[str], fields: list[str]
+) -> dict[tuple, tuple]:
+    """``fields`` of the rows held under the given keys (dicts of the ``unique_fields``' attnames), by their
+    ``unique_fields`` values in that order; keys with no row are left out. The cost follows the keys, not
+    the table: on PostgreSQL a COPY of the keys into a temporary table joined on the unique index;
+    elsewhere ``IN`` lists of a hundred keys at a time."""
+    if not keys:
+        return {}
+    connection = connections[router.db_for_read(model)]
+    if connection.vendor != "postgresql":
+        return _held_orm(model, keys, unique_fields, fields)
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        staging = _staged(connection, cursor, model, keys)
+        held = _held_join(connection, cursor, model, staging, unique_fields, fields, keys)
+        cursor.execute(f"DROP TABLE {staging}")
+    return held
+
+
+def _columns(model, attnames: list[str]) -> list[str]:
+    column_of = {f.attname: f.column for f in model._meta.concrete_fields}
+    return [column_of[name] for name in attnames]
+
+
+def _staged(connection, cursor, model, rows: list[dict[str, Any]]) -> str:
+    """A temporary table of ``model``'s columns named by the rows' keys, filled by one COPY; its quoted
+    name."""
+    quote = connection.ops.quote_name
+    attnames = list(rows[0])
+    listed = ", ".join(quote(c) for c in _columns(model, attnames))
+    staging = quote(f"staging_{model._meta.db_table}")
+    cursor.execute(
+        f"CREATE TEMPORARY TABLE {staging} ON COMMIT DROP AS SELECT {listed} "
+        f"FROM {quote(model._meta.db_table)} WITH NO DATA"
+    )
+    with cursor.cursor.copy(f"COPY {staging} ({listed}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row([row[name] for name in attnames])
+    # its size, so that the join probes the unique index rather than reading the table
+    cursor.execute(f"ANALYZE {staging}")
+    return staging
+
+
+def _held_join(
+    connection, cursor, model, staging: str, unique_fields: list[str], fields: list[str], rows: list[dict]
+):
+    quote = connection.ops.quote_name
+    keys = [quote(model._meta.get_field(f).column) for f in unique_fields]
+    values = [quote(model._meta.get_field(f).column) for f in fields]
+    on = " AND ".join(f"t.{k} = s.{k}" for k in keys)
+    # What the keys share, on the table's side too: a value all of them hold, the range of numbers and
+    # times (whose order Python and the database share; not text's, which is the collation's). The planner
+    # then reads the table's rows in that range by an index (a sync's new hour: hardly any) rather than
+    # the whole table, which it may otherwise do for a hash join when its statistics are behind.
+    where, params = [], []
+    for f, k in zip(unique_fields, keys, strict=True):
+        seen = {row[model._meta.get_field(f).attname] for row in rows}
+        if len(seen) == 1:
+            where.append(f"t.{k} = %s")
+            params.append(next(iter(seen)))
+        elif all(isinstance(v, int | float | datetime) and not isinstance(v, bool) for v in seen):
+            where.append(f"t.{k} BETWEEN %s AND %s")
+            params += [min(seen), max(seen)]
+    cursor.execute(
+        f"SELECT {', '.join(f's.{k}' for k in keys)}, {', '.join(f't.{v}' for v in values)} "
+        f"FROM {staging} s JOIN {quote(model._meta.db_table)} t ON {on}"
+        + (f" WHERE {' AND '.join(where)}" if where else ""),
+        params,
+    )
+    n = len(keys)
+    return {row[:n]: row[n:] for row in cursor.fetchall()}
+
+
+def _held_orm(model, rows: list[dict[str, Any]], unique_fields: list[str], fields: list[str]):
+    names = [model._meta.get_field(f).attname for f in unique_fields]
+    wanted = {tuple(row[n] for n in names) for row in rows}
+    out: dict[tuple, tuple] = {}
+    # a hundred keys at a time keeps each query under SQLite's 999 parameters; the rows of the IN lists'
+    # cross product that no key names are dropped here
+    for i in range(0, len(rows), 100):
+        part = rows[i : i + 100]
+        q = model.objects.filter(**{f"{n}__in": {row[n] for row in part} for n in names})
+        for values in q.order_by().values_list(*names, *fields):
+            if values[: len(names)] in wanted:
+                out[values[: len(names)]] = values[len(names) :]
+    return out

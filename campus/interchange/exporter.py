@@ -110,6 +110,8 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
                 "design_pue",
                 "ambient_temp_c",
                 "other_it_fraction",
+                "gpu_power_fraction",
+                "server_overhead_scale",
                 "climate",
                 "power_redundancy",
                 "cooling_redundancy",
@@ -189,9 +191,18 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
 
     rack_sides: dict[int, dict[str, tuple[str, float]]] = defaultdict(dict)
     power_feeds = []
-    for row in PowerFeed.objects.filter(campus_id=cid).values():
+    feed_rows = list(PowerFeed.objects.filter(campus_id=cid).values())
+    # A rack's A and B feeds go inline (feed_a, feed_b); where a side has several (a 2(N+1) rack's two
+    # whips), the one from the first device by name, the others as power_feeds.
+    inline_feed: dict[tuple[int, str], tuple[str, int]] = {}
+    for row in feed_rows:
         inline = rack_dates.get(row["rack_id"]) == (row["in_service_date"], row["retire_date"])
         if row["rack_id"] is not None and row["side"] != FeedSide.N and inline:
+            key, here = (row["rack_id"], row["side"]), (device_name[row["upstream_id"]], row["id"])
+            inline_feed[key] = min(inline_feed.get(key, here), here)
+    for row in feed_rows:
+        side_key = (row["rack_id"], row["side"])
+        if row["rack_id"] is not None and inline_feed.get(side_key, ("", None))[1] == row["id"]:
             rack_sides[row["rack_id"]][row["side"]] = (device_name[row["upstream_id"]], row["rating_kw"])
             continue
         feed: dict[str, Any] = {"from": device_name[row["upstream_id"]]}
@@ -311,7 +322,12 @@ def export_campus(campus: Campus | int) -> dict[str, Any]:
         plant = _fields(CoolingPlant, row, ("name", "kind"), ("name", "kind"))
         plant.update(place(row, with_building=True))
         plant.update(
-            _fields(CoolingPlant, row, ("capacity_kw", "cop", "restart_minutes", "status"), ("capacity_kw",))
+            _fields(
+                CoolingPlant,
+                row,
+                ("capacity_kw", "cop", "restart_minutes", "status", "fixed_kw", "eir_ref", "eir_per_k"),
+                ("capacity_kw",),
+            )
         )
         if row["power_device_id"] is not None:
             plant["power_device"] = device_name[row["power_device_id"]]

@@ -146,6 +146,8 @@ _CAMPUS_FIELDS = (
     "design_pue",
     "ambient_temp_c",
     "other_it_fraction",
+    "gpu_power_fraction",
+    "server_overhead_scale",
     "climate",
     "power_redundancy",
     "cooling_redundancy",
@@ -370,7 +372,7 @@ def _write(data: dict, catalog: CatalogIndex, progress: Progress | None, replace
                 power_device_id=device_id.get(p.get("power_device")),
                 power_device_b_id=device_id.get(p.get("power_device_b")),
                 **place(p),
-                **_given(p, ("cop", "restart_minutes", "status")),
+                **_given(p, ("cop", "restart_minutes", "status", "fixed_kw", "eir_ref", "eir_per_k")),
                 **_dates(p),
             )
             for p in data.get("cooling_plants", [])

@@ -21,6 +21,7 @@ rule is written here once.
   (once read as "no limit" by the importer and the admin) is refused on every write path with one message;
 - a utility feed's ``capacity_mw`` is greater than 0 likewise: 0 was read as "not rated" and the feed
   dropped out of the utility and failover headroom without a word;
+- a cooling plant's fitted coefficients (``fixed_kw``, ``eir_ref``, ``eir_per_k``) come all three or none;
 - only a generator carries on-site generation fields (prime rating, load-following ramp, fuel price), and
   its prime rating is at most its rated (standby) power (ISO 8528-1: prime power is the continuous,
   variable-load rating, below the standby rating).
@@ -400,10 +401,26 @@ def generation_problems(
     return out
 
 
+# ---------------------------------------------------------------- a fitted cooling plant
+
+PLANT_FIT_FIELDS = ("fixed_kw", "eir_ref", "eir_per_k")  # a fitted plant's coefficients (docs/model.md)
+
+
+def plant_fit_problem(values: Mapping[str, float | None]) -> tuple[str, str] | None:
+    """A cooling plant's fitted coefficients come all three or none: (the first one missing, the message)."""
+    given = [f for f in PLANT_FIT_FIELDS if values.get(f) is not None]
+    if not given or len(given) == len(PLANT_FIT_FIELDS):
+        return None
+    missing = next(f for f in PLANT_FIT_FIELDS if values.get(f) is None)
+    return (
+        missing,
+        f"{', '.join(PLANT_FIT_FIELDS)} are set together: {', '.join(given)} given without {missing}.",
+    )
+
+
 # ---------------------------------------------------------------- declared redundancy
 
 REDUNDANCY_LEVELS = ("N", "N+1", "2N")
-
 
 # the check itself is the core's (campus.analysis.redundancy); kept here under its old names
 from campus.analysis.redundancy import design_redundancy, redundancy_declaration_checks  # noqa: E402

@@ -155,6 +155,9 @@ CAMPUS = _obj(
         "design_pue": {**_num(1, 3), "type": ["number", "null"]},  # null or absent: the plant model
         "ambient_temp_c": _num(-60, 60),
         "other_it_fraction": _num(0, 0.9),
+        # the modelled server power, as a calibration from measured rack power sets it (docs/live.md)
+        "gpu_power_fraction": _num(0.05, 1.2),
+        "server_overhead_scale": _num(0.1, 3),
         "climate": _enum(Climate),
         # declared, checked against the topology by the design check (campus.analysis.redundancy)
         "power_redundancy": _enum(Redundancy),
@@ -262,6 +265,10 @@ COOLING_PLANT = _obj(
         "capacity_kw": _num(1, 2_000_000),
         "cop": _num(0.5, 100),
         "restart_minutes": _num(0, 240),
+        # a fitted plant (docs/model.md): all three or none (validation.check_spec)
+        "fixed_kw": {**_num(0, 2_000_000), "type": ["number", "null"]},
+        "eir_ref": {**_num(0, 2), "type": ["number", "null"]},
+        "eir_per_k": {**_num(-0.1, 0.1), "type": ["number", "null"]},
         "power_device": _name(),
         "power_device_b": _name(),
         "status": _enum(Status),

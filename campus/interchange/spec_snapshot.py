@@ -226,6 +226,7 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
             power_device_id=device_id.get(p.get("power_device")),
             restart_minutes=float(p.get("restart_minutes", _PLANT_RESTART_MINUTES)),
             status=p.get("status", "active"),
+            **{f: (None if p.get(f) is None else float(p[f])) for f in ("fixed_kw", "eir_ref", "eir_per_k")},
             **second(p),
             **_dates(p),
         )
@@ -306,6 +307,8 @@ def spec_snapshot(spec: dict[str, Any], campus_id: int = 1, as_of: date | None =
         design_pue=float(c["design_pue"]) if c.get("design_pue") is not None else None,
         ambient_temp_c=float(c.get("ambient_temp_c", _AMBIENT_TEMP_C)),
         other_it_fraction=float(c.get("other_it_fraction", cat.default_value("other_it_fraction"))),
+        gpu_power_fraction=float(c.get("gpu_power_fraction", 1.0)),
+        server_overhead_scale=float(c.get("server_overhead_scale", 1.0)),
         climate=str(c.get("climate", DEFAULT_CLIMATE)),
         power_redundancy=str(c.get("power_redundancy", "")),
         cooling_redundancy=str(c.get("cooling_redundancy", "")),

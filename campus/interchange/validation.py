@@ -40,6 +40,7 @@ from campus.interchange.rules import (
     partial_domain_day,
     peak_in_service,
     phase_problem,
+    plant_fit_problem,
     power_cycles,
     unit_in_other_hall,
     unit_position_problems,
@@ -51,7 +52,6 @@ from campus.interchange.schema import CAMPUS_SPEC_SCHEMA
 PHASE_FIELDS = ("in_service_date", "retire_date")
 
 # The spec's single-feed side (``FeedSide.N``), spelled out so this module needs no ORM import.
-_SIDE_N = "N"
 
 _VALIDATOR = Draft7Validator(CAMPUS_SPEC_SCHEMA)
 # Compiled to Python code: ~20x faster than jsonschema on a valid spec, but it stops at the first error,
@@ -174,7 +174,6 @@ class SpecChecker:
         self.units: dict[str, str] = {}
         self.pods: dict[str, str] = {}
         self.switches: dict[str, str] = {}
-        self.rack_sides: dict[tuple[str, str], str] = {}  # (rack, side) -> path of the feed
 
     def error(self, path: str, message: str) -> None:
         self.errors.append({"path": path, "message": message})
@@ -311,7 +310,6 @@ class SpecChecker:
             rating = rack.get(f"feed_{side}_rating_kw", rack.get("feed_rating_kw", rack["design_kw"]))
             if rating <= 0:
                 self.error(f"{path}.feed_rating_kw", "a feed needs a rating above 0 kW (design_kw is 0)")
-            self.rack_sides[(rack["name"], side.upper())] = f"{path}.feed_{side}"
         self._ref(self.units, rack.get("cooling_unit"), f"{path}.cooling_unit", "cooling unit")
         unit = self.unit_places.get(rack.get("cooling_unit"))
         if unit is not None and where is not None:
@@ -405,17 +403,9 @@ class SpecChecker:
                 elif to in self.devices and feed["from"] in self.devices:
                     children.setdefault(feed["from"], []).append((to, i))
             else:
+                # several feeds of one side share its load, their ratings adding up (the whips of a
+                # 2(N+1) design: two per side)
                 self._ref(self.racks, rack, f"{path}.rack", "rack")
-                side = feed.get("side", _SIDE_N)
-                if side != _SIDE_N:
-                    key = (rack, side)
-                    if key in self.rack_sides:
-                        self.error(
-                            f"{path}.side",
-                            f'rack "{rack}" already has a side {side} feed ({self.rack_sides[key]})',
-                        )
-                    else:
-                        self.rack_sides[key] = path
         self._check_cycles(children)
 
     def _check_cycles(self, children: dict[str, list[tuple[str, int]]]) -> None:
@@ -432,6 +422,8 @@ class SpecChecker:
             self._check_place(plant, path)
             self._ref(self.devices, plant.get("power_device"), f"{path}.power_device", "power device")
             self._ref(self.devices, plant.get("power_device_b"), f"{path}.power_device_b", "power device")
+            if problem := plant_fit_problem(plant):
+                self.error(f"{path}.{problem[0]}", f'cooling plant "{plant["name"]}": {problem[1]}')
         for i, unit in enumerate(self.data.get("cooling_units", [])):
             path = f"cooling_units[{i}]"
             self._check_place(unit, path)

@@ -5,6 +5,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from campus.choices import CoolingPlantKind, CoolingUnitKind, Status
+from campus.interchange.rules import PLANT_FIT_FIELDS, plant_fit_problem
 
 from .base import SET_NULL_STAMPED, InventoryModel
 
@@ -21,6 +22,30 @@ class CoolingPlant(InventoryModel):
     capacity_kw = models.FloatField(validators=[MinValueValidator(1), MaxValueValidator(2_000_000)])
     cop = models.FloatField(default=5.0, validators=[MinValueValidator(0.5), MaxValueValidator(100)])
     restart_minutes = models.FloatField(default=6, validators=[MinValueValidator(0), MaxValueValidator(240)])
+    # A fitted plant (campus.analysis.calibration_facility): P = fixed_kw + Q · (eir_ref + eir_per_k · (T − 20 °C)).
+    # All three or none; none: the kind's own equations at the rated COP (docs/model.md).
+    fixed_kw = models.FloatField(
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MinValueValidator(0), MaxValueValidator(2_000_000)],
+        help_text="Fitted power drawn whatever the heat load (fans, pumps), kW; with eir_ref and eir_per_k it "
+        "replaces the kind's plant equations. Null: the equations at the rated COP.",
+    )
+    eir_ref = models.FloatField(
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MinValueValidator(0), MaxValueValidator(2)],
+        help_text="Fitted electric input ratio (kW of electricity per kW of heat) at 20 °C outdoor dry bulb.",
+    )
+    eir_per_k = models.FloatField(
+        null=True,
+        blank=True,
+        default=None,
+        validators=[MinValueValidator(-0.1), MaxValueValidator(0.1)],
+        help_text="Fitted change of the electric input ratio per K of outdoor dry bulb, 1/K.",
+    )
     power_device = models.ForeignKey(
         "campus.PowerDevice", on_delete=SET_NULL_STAMPED, null=True, blank=True, related_name="cooling_plants"
     )
@@ -48,6 +73,12 @@ class CoolingPlant(InventoryModel):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The fitted coefficients come together (``rules.plant_fit_problem``), said on the first one missing."""
+        if problem := plant_fit_problem({f: getattr(self, f) for f in PLANT_FIT_FIELDS}):
+            raise ValidationError({problem[0]: problem[1]})
+        super().clean()
 
 
 class CoolingUnit(InventoryModel):

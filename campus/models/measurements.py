@@ -28,6 +28,13 @@ class MeasurementRollup(models.Model):
     mean = models.FloatField()
     max = models.FloatField()
     samples = models.PositiveIntegerField()
+    # A day's (resolution 1d) merge state: what its next write needs to stay exact without reading the
+    # day's buckets again (campus.analysis.measurements.DayRollup). Null on 5-minute buckets.
+    total = models.FloatField(null=True, blank=True, help_text="Sum of the day's 5-minute mean x samples.")
+    earlier_peak = models.FloatField(
+        null=True, blank=True, help_text="Highest 5-minute mean of the day before its last bucket."
+    )
+    last_start = models.DateTimeField(null=True, blank=True, help_text="Start of the day's last bucket.")
 
     class Meta:
         constraints = [

@@ -117,11 +117,6 @@ class PowerFeed(InventoryModel):
             models.CheckConstraint(
                 condition=~Q(upstream=models.F("downstream_device")), name="powerfeed_no_self_loop"
             ),
-            models.UniqueConstraint(
-                fields=("rack", "side"),
-                condition=Q(rack__isnull=False) & ~Q(side="N"),
-                name="powerfeed_one_per_rack_side",
-            ),
         ]
 
     def __str__(self) -> str:

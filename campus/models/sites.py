@@ -49,6 +49,18 @@ class Campus(TimestampedModel):
         "plant, the power chain and the campus's weather, hour by hour (docs/model.md).",
     )
     ambient_temp_c = models.FloatField(default=25, validators=[MinValueValidator(-60), MaxValueValidator(60)])
+    gpu_power_fraction = models.FloatField(
+        default=1.0,
+        validators=[MinValueValidator(0.05), MaxValueValidator(1.2)],
+        help_text="The GPUs' modelled draw as a fraction of their TDP (1: at TDP, the design load). A "
+        "calibration from measured rack power sets it (docs/live.md, Applying a calibration).",
+    )
+    server_overhead_scale = models.FloatField(
+        default=1.0,
+        validators=[MinValueValidator(0.1), MaxValueValidator(3.0)],
+        help_text="Scale of the servers' power beyond their GPUs (the node models' overhead_w and NIC "
+        "extras; 1: the catalog's figures). A calibration from measured rack power sets it.",
+    )
     other_it_fraction = models.FloatField(
         default=0.10,
         validators=[MinValueValidator(0), MaxValueValidator(0.9)],

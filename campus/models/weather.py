@@ -1,6 +1,7 @@
 import io
 
 import numpy as np
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from .base import TimestampedModel
@@ -18,6 +19,11 @@ class CampusWeather(TimestampedModel):
     longitude = models.FloatField(null=True, blank=True)
     elevation_m = models.FloatField(null=True, blank=True)
     pressure_pa = models.FloatField(help_text="Mean station pressure over the year, Pa.")
+    utc_offset_h = models.FloatField(
+        default=0.0,
+        validators=[MinValueValidator(-12), MaxValueValidator(14)],
+        help_text="The hours' local standard time, hours east of UTC (the EPW file's LOCATION time zone).",
+    )
     leap_day_dropped = models.BooleanField(default=False)
     # the site's design conditions (campus.analysis.design_weather.DesignConditions fields), when supplied
     design_conditions = models.JSONField(
@@ -51,6 +57,7 @@ class CampusWeather(TimestampedModel):
         return {
             "source": self.source,
             "pressure_pa": self.pressure_pa,
+            "utc_offset_h": self.utc_offset_h,
             "design": self.design_conditions,
             **self.arrays(),
         }

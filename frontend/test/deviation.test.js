@@ -44,10 +44,10 @@ test("a row's peak and model are in its own unit", () => {
   assert.equal(peakText(pdu), "power_kw: measured peak 150.0 kW, modelled 100.0 kW");
 });
 
-test("racks and power devices link to their pages; cooling units, plants and the campus to none", () => {
+test("racks, power devices and cooling units link to their pages; plants and the campus to none", () => {
   assert.equal(objectHref(3, pdu), "/campuses/3/inventory/power-devices/7/");
   assert.equal(objectHref(3, { object_kind: "rack", object_id: 9 }), "/campuses/3/inventory/racks/9/");
-  assert.equal(objectHref(3, cduReturn), null); // id 7 is a cooling unit's, not power device 7
+  assert.equal(objectHref(3, cduReturn), "/campuses/3/inventory/cooling-units/7/"); // not power device 7
   assert.equal(objectHref(3, { object_kind: "chiller", object_id: 2 }), null);
   assert.equal(objectHref(3, { object_kind: "campus", object_id: 3 }), null);
 });

@@ -239,6 +239,13 @@ class ScheduleSerializer(SimulationSerializer):
         help_text='Rules that flag a run, e.g. [{"metric": "ettr", "op": "<", "value": 0.9}]; "stat" (default '
         '"mean") picks p5/p50/p95/ci95_low/ci95_high; a "campus.<name>" metric tests the campus summary.',
     )
+    confidence_target = ConfidenceTargetSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Each run of the schedule stops adding replicas once the confidence interval of the metric's "
+        "mean is this narrow, `replicas` being the cap (as a run's `confidence_target`; docs/runs.md). Null: "
+        "every run runs `replicas` replicas.",
+    )
     last_run = serializers.SerializerMethodField()
 
     class Meta:
@@ -253,6 +260,7 @@ class ScheduleSerializer(SimulationSerializer):
             "replicas",
             "seed",
             "thresholds",
+            "confidence_target",
             "webhook_url",
             "enabled",
             "periodic_task",
@@ -286,6 +294,11 @@ class ScheduleSerializer(SimulationSerializer):
             if problems:
                 errors["crontab"] = problems
         errors.update(threshold_errors(current("thresholds", [])))
+        scenario = current("scenario")
+        if scenario is not None:
+            target = current("confidence_target")
+            replicas = current("replicas", Schedule._meta.get_field("replicas").default)
+            errors.update(runs.schedule_target_errors(scenario.kind, scenario.params, target, replicas))
         if errors:
             raise serializers.ValidationError(errors)
         attrs["crontab"] = " ".join(crontab.split())

@@ -17,7 +17,7 @@ from typing import Any
 from campus import catalog_data
 from simulations.engine.params import title_of, validate_params
 from simulations.engine.registry import model
-from simulations.engine.words import CAUSES, Metric, Summary, cause_label, num, pct
+from simulations.engine.words import CAUSES, Metric, Summary, cause_label, job_sentence, num, pct
 
 # The run pipeline and the API read the number words and labels from here beside the functions below.
 __all__ = [
@@ -129,4 +129,6 @@ def explain(kind: str, summary: Mapping[str, Any] | None, params: Mapping[str, A
         p = validate_params(kind, dict(params or {}), stored=True)
     except ValueError:
         return []
-    return [s for s in fn(Summary(summary), p) if s]
+    details = summary.get("details")
+    job = job_sentence(details.get("job")) if isinstance(details, Mapping) else None
+    return [s for s in fn(Summary(summary), p) if s] + ([job] if job else [])

@@ -237,10 +237,11 @@ class ThroughputParams(ParamsBase):
 
     precision: Precision = "bf16"
     """Number format the job trains in; sets the GPUs' peak throughput (dense TFLOPS of the part)."""
-    # Model FLOPs utilisation at full power: ~40 % BF16 on H100 (SemiAnalysis, 100k H100 clusters, 2024-06),
-    # 38-43 % for Llama 3 405B (The Llama 3 Herd of Models, arXiv 2407.21783, §3.3.2, Table 4).
-    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
-    """Share of the peak throughput the job achieves at full power (about 0.4 for large BF16 training)."""
+    # Empty: the step-time model's MFU on the campus's hardware (campus.analysis.job_compute: the summary's
+    # compute.mfu; the catalog's ~40 % BF16 / ~35 % FP8, SemiAnalysis 2024-06, where no preset job fits).
+    mfu: float | None = Field(None, gt=0, le=1, title="Model FLOPs utilisation (0–1)")
+    """Share of the peak throughput the job achieves at full power; empty: from the hardware (the step-time
+    model of the campus's jobs, as the summary's MFU). A number overrides it."""
 
 
 class JobParams(ThroughputParams):
@@ -251,10 +252,11 @@ class JobParams(ThroughputParams):
         default_value("checkpoint_interval_minutes"), gt=0, le=MAX_CHECKPOINT_MINUTES
     )
     """Time between two checkpoints, minutes; work since the last one is lost when the job is interrupted."""
-    # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
-    checkpoint_write_minutes: float = Field(
-        default_value("checkpoint_write_minutes"), ge=0, le=MINUTES_A_WEEK
-    )
-    """Time the job spends writing one checkpoint, minutes."""
-    restart_minutes: float = Field(default_value("restart_minutes"), ge=0, le=MINUTES_A_WEEK)
-    """Time from the GPUs being back to the job training again (reload, re-initialise), minutes."""
+    # Empty: the checkpoint model on the inventory's storage and front end (campus.analysis.job_compute);
+    # without a storage system the catalog's 5 and 10 min (Kokolis et al. 2024, Meta RSC).
+    checkpoint_write_minutes: float | None = Field(None, ge=0, le=MINUTES_A_WEEK)
+    """Time the job spends writing one checkpoint, minutes; empty: from the hardware (the job's state over
+    the storage and front-end bandwidth). A number overrides it."""
+    restart_minutes: float | None = Field(None, ge=0, le=MINUTES_A_WEEK)
+    """Time from the GPUs being back to the job training again (reload, re-initialise), minutes; empty: from
+    the hardware (launch + restore from the storage). A number overrides it."""

@@ -19,10 +19,11 @@ one figure when the PUE is typed (``facility.campus_pue``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from campus.analysis.energy import ItBreakdown, it_breakdown
 from campus.analysis.facility import campus_pue
+from campus.analysis.job_compute import campus_mfu
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.analysis.summary import campus_it
 from simulations.engine.job import cap_throughput_fraction, peak_tflops
@@ -37,7 +38,7 @@ class ServerGroup:
     gpu: GpuSpec
     nodes: int
     gpus: int
-    node_fixed_w: float  # overhead + extra NIC power per node, W
+    node_fixed_w: float  # overhead + extra NIC power per node (× the campus's server_overhead_scale), W
     nominal_tflops: float  # sustained at full power: gpus x peak x MFU
 
     @property
@@ -58,6 +59,7 @@ class CampusLoad:
     pue: float  # annual, energy-weighted: energy and means
     peak_pue: float | None = None  # the hour of peak facility power: peaks and the grid (None: ``pue``)
     storage_kw: float = 0.0  # storage systems (campus.analysis.storage_power), held
+    job: dict = field(default_factory=dict)  # the MFU the groups train at and its source (``campus_mfu``)
 
     @property
     def beyond_servers_kw(self) -> float:
@@ -111,10 +113,17 @@ class CampusLoad:
 
 
 def campus_load(
-    snap: CampusSnapshot, precision: str, mfu: float, utilization: float = 1.0, pue: float | None = None
+    snap: CampusSnapshot,
+    precision: str,
+    mfu: float | None,
+    utilization: float = 1.0,
+    pue: float | None = None,
 ) -> CampusLoad:
     """Group the active servers of ``snap`` by (pod, server model). ``utilization`` scales both the GPU
-    power and the work done (a GPU busy a fraction u of the time)."""
+    power and the work done (a GPU busy a fraction u of the time). ``mfu`` None: the campus's jobs' MFU
+    from the hardware (``job_compute.campus_mfu``, the summary's ``compute.mfu``); a number overrides it."""
+    job = campus_mfu(snap, precision, mfu)
+    mfu = job["mfu"]
     counts: dict[tuple[int | None, str], int] = {}
     extra = 0.0
     for r in snap.racks:
@@ -138,7 +147,7 @@ def campus_load(
                 gpu=gpu,
                 nodes=n,
                 gpus=gpus,
-                node_fixed_w=spec.overhead_w + spec.nics * spec.nic_extra_w,
+                node_fixed_w=snap.node_overhead_w(slug),  # the campus's calibrated overhead scale
                 nominal_tflops=gpus * peak_tflops(gpu, precision) * mfu * utilization,
             )
         )
@@ -146,7 +155,14 @@ def campus_load(
     it = baseline_it(snap)
     resolved = campus_pue(snap, pue)
     return CampusLoad(
-        tuple(groups), extra, it.network_kw, it.other_it_kw, resolved.pue, resolved.peak_pue, it.storage_kw
+        tuple(groups),
+        extra,
+        it.network_kw,
+        it.other_it_kw,
+        resolved.pue,
+        resolved.peak_pue,
+        it.storage_kw,
+        job,
     )
 
 

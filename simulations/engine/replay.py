@@ -29,6 +29,7 @@ from simulations.engine.fields import MAX_KW, FieldError, ParamsBase
 
 MAX_REPLAY_VALUES = 110_000  # a year of 5-minute means (105,120) and some
 MEASURED_STEP_S = 300.0  # the twin's rollup bucket (campus.analysis.measurements.BUCKET_S)
+MAX_LAST_HOURS = 8_784.0  # a leap year of hours (the daily rollups are kept 400 days)
 
 
 class LoadSource(ParamsBase):
@@ -46,6 +47,9 @@ class LoadSource(ParamsBase):
     """Measured: the first instant replayed (ISO 8601 with its zone)."""
     end: datetime | None = Field(None, title="Window end")
     """Measured: the end of the window replayed (not included)."""
+    last_hours: float | None = Field(None, gt=0, le=MAX_LAST_HOURS, title="Last hours before the run (h)")
+    """Measured: instead of start and end, the window of this many hours before the run is launched (a
+    schedule's firing), ending on the last whole 5-minute bucket; start and end are filled in then."""
     step_seconds: float | None = Field(None, gt=0, le=86_400, title="Step (s)")
     """Series: seconds between two values (each holds over its step). Measured: 300, filled in."""
     values_kw: list[float] | None = Field(
@@ -61,7 +65,7 @@ class LoadSource(ParamsBase):
 
     @model_validator(mode="after")
     def _check(self) -> LoadSource:
-        if self.kind == "measured":
+        if self.kind == "measured" and self.last_hours is None:
             if self.start is None:
                 raise FieldError("start", "give the window's start (ISO 8601 with its zone)")
             if self.end is None:
@@ -71,6 +75,8 @@ class LoadSource(ParamsBase):
                     raise FieldError(name, "give the time zone (e.g. Z or +00:00)")
             if self.end <= self.start:
                 raise FieldError("end", "must be after start")
+        if self.last_hours is not None and self.kind != "measured":
+            raise FieldError("last_hours", "a window of a measured load only (kind: measured)")
         if self.kind == "series":
             if not self.values_kw:
                 raise FieldError("values_kw", "give the power values, kW")
@@ -102,6 +108,7 @@ class LoadSource(ParamsBase):
                 object_name=self.object_name,
                 start=self.start.isoformat() if self.start else None,
                 end=self.end.isoformat() if self.end else None,
+                last_hours=self.last_hours,
                 filled_steps=self.filled_steps,
             )
         if self.replayed:
@@ -131,9 +138,10 @@ def replay_sentence(source: LoadSource) -> str | None:
         name = source.object_name or "the campus"
         where = f"{source.object_kind} {name}" if source.object_kind == "building" else name
         filled = f"; {source.filled_steps} missing 5-minute means filled in" if source.filled_steps else ""
+        last = f", the last {source.last_hours:g} h before the run" if source.last_hours is not None else ""
         return (
             f"The load was replayed from the measured power of {where} from {source.start:%Y-%m-%d %H:%M} "
-            f"to {source.end:%Y-%m-%d %H:%M} UTC ({len(source.values_kw or ())} 5-minute means{filled})."
+            f"to {source.end:%Y-%m-%d %H:%M} UTC ({len(source.values_kw or ())} 5-minute means{filled}{last})."
         )
     if source.kind == "series":
         return (

@@ -134,3 +134,19 @@ def duration_h(hours: float) -> str:
 def times(n: float) -> str:
     """1 -> "once", 3 -> "3 times"."""
     return "once" if n == 1 else f"{num(n)} times"
+
+
+def job_sentence(job: Mapping[str, Any] | None) -> str | None:
+    """The figures a kind's job ran with and where each came from (a run's ``details["job"]``: typed, from
+    the hardware or the catalog's), in a sentence; None without them."""
+    if not job:
+        return None
+    parts = (
+        [f"{pct(job['mfu'])} MFU ({job.get('mfu_source', 'typed')})"] if job.get("mfu") is not None else []
+    )
+    for key, what in (("checkpoint_minutes", "checkpoint write"), ("restart_minutes", "restart")):
+        if job.get(key) is not None:
+            parts.append(f"{num(job[key])} min {what} ({job.get(key + '_source', 'typed')})")
+    wl = job.get("workload")
+    on = f", as {wl['model']} on {num(wl['gpus'])} GPUs" if wl else ""
+    return "The job ran with " + ", ".join(parts) + on + "." if parts else None

@@ -13,7 +13,7 @@ losing its workers, so no run stays *running* for ever.
 Tasks are sent by name (``dispatch``), so nothing here imports ``simulations.tasks``.
 """
 
-from .confidence import ConfidenceTargetError
+from .confidence import ConfidenceTargetError, schedule_target_errors
 from .config import (
     DEFAULT_REPLICAS,
     RunFinishedError,
@@ -48,6 +48,7 @@ __all__ = [
     "launch_run",
     "reap_stale_runs",
     "run_schedule",
+    "schedule_target_errors",
     "series_labels",
     "series_metrics",
     "start",

@@ -18,8 +18,11 @@ import math
 from typing import Any
 
 from simulations.engine import catalogue
+from simulations.engine.params import ParamsError
 from simulations.engine.runner import Sequential
 from simulations.models import ReplicaResult, Run
+
+from .config import stochastic, validated_params
 
 DEFAULTS = {"metric": "ettr", "confidence": 0.95, "min_replicas": 10}
 
@@ -61,6 +64,22 @@ def normalise(kind: str, target: dict[str, Any], replicas: int, stochastic: bool
         "min_replicas": int(t["min_replicas"]),
         "max_replicas": int(replicas),
     }
+
+
+def schedule_target_errors(kind: str, params: dict | None, target: dict | None, replicas: int) -> dict:
+    """What ``normalise`` would refuse in a schedule's ``target`` for its scenario (``kind``, ``params``)
+    and its ``replicas`` (the cap), keyed by field as the API answers them; {} when it fits or is None."""
+    if not target:
+        return {}
+    try:
+        validated = validated_params(kind, params)
+    except ParamsError:
+        return {}  # the scenario's own parameters are checked where they are saved
+    try:
+        normalise(kind, dict(target), replicas, stochastic(kind, validated), False)
+    except ConfidenceTargetError as exc:
+        return exc.errors
+    return {}
 
 
 def _rule(c: dict) -> Sequential:

@@ -81,7 +81,7 @@ def launch_run(
         raise ValueError(f"seed must be between 0 and {MAX_SEED}")
     # Freeze the full parameter set now: later edits of the scenario do not change a run in flight; a
     # measured load is read now, so the run keeps the series it replays.
-    unreadable = None
+    failure = None
     try:
         params = replay.resolve(
             scenario.kind, validated.model_dump(mode="json"), scenario.campus_id, scenario.campus.name
@@ -90,7 +90,8 @@ def launch_run(
         if schedule is None:
             raise
         # a schedule fires unattended: its run is kept, failed with the reason (the window's rollups pruned)
-        unreadable, params = str(exc), validated.model_dump(mode="json")
+        failure = f"could not read the measured load: {exc}"
+        params = validated.model_dump(mode="json")
     spec = None
     if sweep is not None:
         per_point = replicas if replicas is not None else default_replicas(scenario.kind, validated)
@@ -119,9 +120,15 @@ def launch_run(
         size = chunk_size_for(replicas, scenario.kind)
     confidence = None
     if confidence_target is not None:
-        confidence = confidence_spec.normalise(
-            scenario.kind, confidence_target, replicas, random, sweep is not None
-        )
+        try:
+            confidence = confidence_spec.normalise(
+                scenario.kind, confidence_target, replicas, random, sweep is not None
+            )
+        except confidence_spec.ConfidenceTargetError as exc:
+            if schedule is None:
+                raise
+            # the scenario changed since the schedule was saved: its run is kept, failed with the reason
+            failure = failure or f"the schedule's confidence target does not fit the scenario: {exc}"
     run = Run.objects.create(
         scenario=scenario,
         # What the run runs, as the scenario is now (a later edit of the scenario changes neither).
@@ -139,8 +146,8 @@ def launch_run(
         created_by=user if getattr(user, "is_authenticated", False) else None,
         celery_task_id=str(uuid.uuid4()),
     )
-    if unreadable is not None:
-        fail_locked(run, f"could not read the measured load: {unreadable}")
+    if failure is not None:
+        fail_locked(run, failure)
         return run
     transaction.on_commit(lambda: send_start(run.pk, run.celery_task_id))
     return run
@@ -189,4 +196,10 @@ def run_schedule(schedule_id: int) -> Run | None:
     schedule = Schedule.objects.select_related("scenario").filter(pk=schedule_id).first()
     if schedule is None or not schedule.enabled:
         return None
-    return launch_run(schedule.scenario, replicas=schedule.replicas, seed=schedule.seed, schedule=schedule)
+    return launch_run(
+        schedule.scenario,
+        replicas=schedule.replicas,
+        seed=schedule.seed,
+        schedule=schedule,
+        confidence_target=schedule.confidence_target,
+    )

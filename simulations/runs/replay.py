@@ -9,11 +9,11 @@ object) is a ``ParamsError`` naming the field.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from campus import measurements_store as store
-from campus.analysis.measurements import BUCKET_S
+from campus.analysis.measurements import BUCKET_S, bucket_start
 from campus.analysis.replay import regular
 from campus.models import Building
 from simulations.engine.params import ParamsError, validate_params
@@ -24,12 +24,26 @@ def _error(field: str, message: str) -> ParamsError:
     return ParamsError([{"field": f"load_source.{field}", "message": message}])
 
 
-def resolve(kind: str, params: dict | None, campus_id: int, campus_name: str) -> dict:
-    """``params`` with a measured load source's series filled in; any other parameters unchanged."""
+def last_window(last_hours: float, now: datetime) -> tuple[datetime, datetime]:
+    """The window of ``last_hours`` before ``now``, ending on the start of the 5-minute bucket ``now`` falls
+    in (that bucket is still filling: its mean would be read again whole by the next sync)."""
+    end = bucket_start(now)
+    return end - timedelta(hours=last_hours), end
+
+
+def resolve(
+    kind: str, params: dict | None, campus_id: int, campus_name: str, now: datetime | None = None
+) -> dict:
+    """``params`` with a measured load source's series filled in; any other parameters unchanged. A window
+    given as ``last_hours`` is the one before ``now`` (default: this instant, a run's launch or a schedule's
+    firing)."""
     src = params.get("load_source") if isinstance(params, dict) else None
     if not isinstance(src, dict) or src.get("kind") != "measured":
         return params or {}
     ls: Any = validate_params(kind, params).load_source  # the window's own fields first
+    if ls.last_hours is not None:
+        start, end = last_window(ls.last_hours, now or datetime.now(UTC))
+        ls = ls.model_copy(update={"start": start, "end": end})
     if ls.object_kind == "campus":
         name = ls.object_name or campus_name
         if name != campus_name:
@@ -45,7 +59,7 @@ def resolve(kind: str, params: dict | None, campus_id: int, campus_name: str) ->
     points = store.object_points(campus_id, ls.object_kind, name, ls.start, ls.end)
     if not points:
         raise _error(
-            "start",
+            "start" if ls.last_hours is None else "last_hours",
             f"no measured power of {ls.object_kind} {name!r} between {ls.start.isoformat()} and "
             f"{ls.end.isoformat()}",
         )

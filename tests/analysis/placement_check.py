@@ -12,6 +12,23 @@ from campus.analysis.snapshot import CampusSnapshot, LinkSnap, PowerFeedSnap, Ra
 TOL = 1e-6
 
 
+def _whips_of_a_neighbour(
+    snap: CampusSnapshot, hall_id: int, mine: list[tuple[int, str]]
+) -> list[tuple[int, str]]:
+    """The other A/B feeds (device, side) of a rack of the hall fed from both of ``mine``."""
+    if len(mine) < 2:
+        return []
+    in_hall = {r.id for r in snap.racks if r.hall_id == hall_id}
+    by_rack: dict[int, set[tuple[int, str]]] = {}
+    for f in snap.power_feeds:
+        if f.rack_id in in_hall and f.side in ("A", "B"):
+            by_rack.setdefault(f.rack_id, set()).add((f.upstream_id, f.side))
+    for rid in sorted(by_rack):
+        if set(mine) <= by_rack[rid]:
+            return sorted(by_rack[rid] - set(mine), key=lambda us: (us[1], us[0]))
+    return []
+
+
 def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSnapshot:
     """``snap`` with the option's racks, their A/B feeds and their cooling units added, and their cables: the
     racks' node cables and the uplinks the option adds (as a branch writes them), whose transceivers the
@@ -67,14 +84,14 @@ def with_option(snap: CampusSnapshot, option: dict, node_model: str) -> CampusSn
                     switches[link["switch"]],
                 )
             )
-        for side in "AB":
-            if spec[f"feed_{side.lower()}"] is None:
-                continue
+        mine = [(dev[spec[f"feed_{s.lower()}"]], s) for s in "AB" if spec[f"feed_{s.lower()}"] is not None]
+        # as a branch writes them: a rack beside one with two whips a side (2(N+1)) takes its other whips,
+        # the rack's rating a side shared by the whips
+        more = _whips_of_a_neighbour(snap, hall.id, mine)
+        for up, side in mine + more:
             feed_id += 1
             feeds.append(
-                PowerFeedSnap(
-                    feed_id, dev[spec[f"feed_{side.lower()}"]], None, rack_id, side, spec["feed_rating_kw"]
-                )
+                PowerFeedSnap(feed_id, up, None, rack_id, side, spec["feed_rating_kw"] / (2 if more else 1))
             )
     return dataclasses.replace(snap, racks=tuple(racks), power_feeds=tuple(feeds), links=tuple(links))
 

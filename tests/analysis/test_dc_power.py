@@ -241,8 +241,11 @@ def test_the_plant_model_pue_falls_by_about_the_chain_difference_on_800_vdc():
         for a in ("ac", "dc-800")
     }
     # by hand at the cited efficiencies: 1 / 0.93998 - 1 / 0.97812 = 0.0415 more input per kW delivered on AC;
-    # the loss curves move each device off its quoted point, so a band around it
-    assert 0.03 <= pue["ac"] - pue["dc-800"] <= 0.05
+    # the loss curves move each device off its quoted point, so a band around it. 2N is 2(N+1): each UPS
+    # module or SST carries about 0.8 k / (2 (k + 1)) of its rating (0.27-0.3 at k = 2-3), where the no-load
+    # losses weigh more (Schneider Electric WP 75: 2(N+1) the most lightly loaded UPS design), and AC has
+    # two such stages (transformer, UPS) to 800 VDC's one (SST): the band reaches above the quoted points'
+    assert 0.03 <= pue["ac"] - pue["dc-800"] <= 0.06
 
 
 @pytest.mark.parametrize(

@@ -261,8 +261,9 @@ def test_levels_by_pairs_equal_both_elements_failed_through_impact_mode(base, cu
 
 
 def test_a_device_in_series_above_another_fails_in_every_pair_as_that_one_does():
-    # the generator's 2N design: each UPS feeds one PDU, its only input. Failed through impact mode, every
-    # pair with the UPS loses what the same pair with its PDU loses (the rule the search dedupes by).
+    # the generator's 2N design: each block's switchgear feeds one UPS module, its only input. Failed
+    # through impact mode, every pair with the switchgear loses what the same pair with its UPS loses (the
+    # rule the search dedupes by).
     snap = BASES[0]
     every = [(k, i) for k, i, _ in redundancy_elements(snap)]
     series = [
@@ -270,7 +271,7 @@ def test_a_device_in_series_above_another_fails_in_every_pair_as_that_one_does()
         for d, r in zip(every, series_representatives_of(snap, every), strict=True)
         if d != every[r]
     ]
-    assert series, "the 2N design has UPSs in series above PDUs"
+    assert series, "the 2N design has switchgear in series above UPS modules"
     for upper, lower in series[:2]:
         for other in every:
             if other in (upper, lower):

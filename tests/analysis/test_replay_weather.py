@@ -56,7 +56,9 @@ def test_replayed_hours_take_the_measured_dry_and_wet_bulb_and_the_typical_rest(
     wb = [22.0, 22.5, 23.0, 23.5] + [None] * 9
     rw = r.replay_weather(YEAR, T0, T0 + 13 * H, _hourly(db), _hourly(wb), max_gap_h=6)
     np.testing.assert_allclose(rw.dry_bulb_c[:4], [30.0, 31.0, 32.0, 33.0])
-    start = r.hour_of_year(T0)
+    # the year's hours are Eastern Standard Time: 1 July 00:00 UTC is 30 June 19:00 EST
+    start = r.hour_of_year(T0, YEAR.utc_offset_h)
+    assert start == (31 + 28 + 31 + 30 + 31 + 30) * 24 - 5
     # hours 4..11: a gap of 8 hours, the typical year's
     np.testing.assert_allclose(rw.dry_bulb_c[4:12], YEAR.dry_bulb_c[start + 4 : start + 12])
     assert rw.counts()["dry_bulb"] == {"measured": 4, "interpolated": 1, "typical": 8}

@@ -1,4 +1,5 @@
-"""The summary's jobs take their recovery and MFU from the hardware, and storage power is IT load.
+"""The summary's jobs take their recovery and MFU from the hardware, and storage power is IT load (taken out
+of the ``other_it_fraction`` allowance, which counted it, down to nothing).
 
 A generated 512-GPU campus (64 HGX H100 servers in 16 racks, one island) with one storage system. Its job
 runs Llama 3 405B on Llama 3's split (TP8 x PP16, FSDP): DP = 512 / 128 = 4. Truth by hand:
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from campus.analysis.cards import rack_it_mw_by
 from campus.analysis.energy import it_breakdown
+from campus.analysis.floor_map import campus_floor_map
 from campus.analysis.heat import heat_map
 from campus.analysis.power import baseline_rollup
 from campus.analysis.snapshot import LinkSnap, SwitchSnap
@@ -140,35 +142,50 @@ def test_an_island_too_small_for_every_preset_keeps_the_catalog_mfu():
     assert small["workload"]["model"] == "llama3-70b"
 
 
-def test_campus_it_is_servers_network_and_storage_and_every_view_carries_it():
-    snap = _snap(power_kw=50.0)
+# 64 HGX H100 servers: 8 x 700 W GPUs + 8 x 575 W overhead (SemiAnalysis, 100k H100 clusters, 2024-06)
+SERVERS_KW = 64 * 8 * (700.0 + 575.0) / 1000.0  # 652.8 kW
+# the published allowance: IT outside the servers ~10 % of IT, so servers x 0.1 / 0.9 = 72.533 kW
+ALLOWANCE_KW = SERVERS_KW * 0.1 / 0.9
+
+
+@pytest.mark.parametrize(
+    ("storage_kw", "allowance_left_kw"),
+    [(50.0, ALLOWANCE_KW - 50.0), (100.0, 0.0)],  # inside the allowance; beyond it (the rest adds)
+)
+def test_campus_it_is_racks_network_storage_and_the_allowance_left_and_every_view_agrees(
+    storage_kw, allowance_left_kw
+):
+    snap = replace(_snap(power_kw=storage_kw), other_it_fraction=0.1)
     without = replace(snap, storage_systems=())
     it, it0 = it_breakdown(snap), it_breakdown(without)
-    # conservation: campus IT = servers + network + rack extras + the allowance + storage
-    assert it.storage_kw == 50.0
-    parts = (
-        it.gpu_kw + it.server_overhead_kw + it.network_kw + it.rack_extra_kw + it.other_it_kw + it.storage_kw
-    )
-    assert it.it_kw == pytest.approx(parts)
-    assert it.it_kw - it0.it_kw == pytest.approx(50.0)
+    assert it.gpu_kw + it.server_overhead_kw == pytest.approx(SERVERS_KW)
+    assert it0.other_it_kw == pytest.approx(ALLOWANCE_KW)
+    # the storage the inventory now carries comes out of the allowance, down to nothing
+    assert it.storage_kw == storage_kw
+    assert it.other_it_kw == pytest.approx(allowance_left_kw)
+    # conservation by hand: IT = racks + network + storage + the allowance left
+    assert it.it_kw == pytest.approx(SERVERS_KW + it.network_kw + storage_kw + allowance_left_kw)
+    # counted once: inside the allowance IT does not move; beyond it, by what the allowance cannot hold
+    assert it.it_kw - it0.it_kw == pytest.approx(max(storage_kw - ALLOWANCE_KW, 0.0))
     s = campus_summary(snap, include_redundancy=False)
-    s0 = campus_summary(without, include_redundancy=False)
-    assert s["power"]["storage_mw"] == pytest.approx(0.05)
-    assert s["power"]["it_mw"] - s0["power"]["it_mw"] == pytest.approx(0.05)
-    # the building card (its building's IT) and the power chain (the load beside the racks) carry it
-    (card,) = s["buildings"]
-    (card0,) = s0["buildings"]
-    assert card["it_mw"] - card0["it_mw"] == pytest.approx(0.05)
+    assert s["power"]["storage_mw"] == pytest.approx(storage_kw / 1000.0)
+    assert s["power"]["other_it_mw"] == pytest.approx(allowance_left_kw / 1000.0)
+    assert s["power"]["it_mw"] == pytest.approx(it.it_kw / 1000.0)
+    # the building cards, the floor map and the power chain carry the same watts
     assert sum(c["it_mw"] for c in s["buildings"]) == pytest.approx(s["power"]["it_mw"])
-    chain, chain0 = baseline_rollup(snap), baseline_rollup(without)
-    assert sum(chain.it_beside_racks_kw.values()) - sum(chain0.it_beside_racks_kw.values()) == pytest.approx(
-        50.0
-    )
+    fm = campus_floor_map(snap, {}, {})
+    assert fm["campus"]["it_mw"] == pytest.approx(s["power"]["it_mw"])
+    assert sum(b["it_mw"] for b in fm["buildings"]) == pytest.approx(s["power"]["it_mw"])
     assert sum(rack_it_mw_by(snap, "hall_id").values()) == pytest.approx(s["power"]["it_mw"])
-    # and its heat reaches the cooling: the heat map's IT is the campus IT
+    chain = baseline_rollup(snap)
+    assert sum(chain.it_beside_racks_kw.values()) == pytest.approx(
+        it.network_kw + storage_kw + allowance_left_kw
+    )
+    # and the heat reaches the cooling: the heat map's IT is the campus IT
     hm = heat_map(snap)
-    assert hm.storage_kw == 50.0 and hm.it_kw == pytest.approx(it.it_kw)
-    assert s["cooling"]["heat_sources_mw"]["storage"] == pytest.approx(0.05)
+    assert hm.storage_kw == storage_kw and hm.other_it_kw == pytest.approx(allowance_left_kw)
+    assert hm.it_kw == pytest.approx(it.it_kw)
+    assert s["cooling"]["heat_sources_mw"]["storage"] == pytest.approx(storage_kw / 1000.0)
 
 
 def test_a_storage_system_out_of_operation_draws_nothing():

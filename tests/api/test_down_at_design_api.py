@@ -1,5 +1,5 @@
-"""Racks down at design through the API: a generated 2N air campus whose PDU A is set offline and whose PDU
-B is re-rated below its racks' load, so PDU B trips at design load and its racks are dark before anything
+"""Racks down at design through the API: a generated 2N air campus whose row PDUs are set offline but one,
+re-rated below its racks' load, so it trips at design load and its racks are dark before anything
 fails (docs/model.md §1 "Racks already down at design", §8 "What runs at design")."""
 
 from __future__ import annotations
@@ -22,30 +22,27 @@ def test_pdu_a_offline_and_pdu_b_tripping_is_an_error_and_the_summary_counts_wha
     summary_url = reverse("campus-summary", kwargs={"pk": campus.pk})
     before = planner_client.get(summary_url).json()
     pdus = models.PowerDevice.objects.filter(building__campus=campus, kind="pdu").order_by("id")
-    # a PDU pair feeding the same racks: A and B sides of one row
-    pair = None
-    for a in pdus:
-        racks_a = set(
-            models.PowerFeed.objects.filter(upstream=a, rack__isnull=False).values_list("rack", flat=True)
+    # the PDUs feeding the same racks: the A and B whips of one row (two a side in 2(N+1))
+    by_racks: dict[frozenset, list] = {}
+    for pdu in pdus:
+        fed = frozenset(
+            models.PowerFeed.objects.filter(upstream=pdu, rack__isnull=False).values_list("rack", flat=True)
         )
-        for b in pdus:
-            racks_b = set(
-                models.PowerFeed.objects.filter(upstream=b, rack__isnull=False).values_list("rack", flat=True)
-            )
-            if b != a and racks_a and racks_a == racks_b:
-                pair = (a, b, racks_a)
-                break
-        if pair:
-            break
-    assert pair is not None
-    a, b, racks = pair
-    # the truth, counted from the inventory: the GPUs of the racks the pair feeds
+        if fed:
+            by_racks.setdefault(fed, []).append(pdu)
+    racks, row_pdus = next((fed, group) for fed, group in by_racks.items() if len(group) > 1)
+    assert len(row_pdus) == 4
+    *offline, b = row_pdus
+    # the truth, counted from the inventory: the GPUs of the racks the row's PDUs feed
     gpus = sum(n.node_model.gpus_per_node for n in models.Node.objects.filter(rack__in=racks))
-    assert (
-        planner_client.patch(f"/api/power-devices/{a.pk}/", {"status": "offline"}, format="json").status_code
-        == 200
-    )
-    # B re-rated to 1 kW: it carries the pair's whole load alone and trips at design load
+    for a in offline:
+        assert (
+            planner_client.patch(
+                f"/api/power-devices/{a.pk}/", {"status": "offline"}, format="json"
+            ).status_code
+            == 200
+        )
+    # the last re-rated to 1 kW: it carries the row's whole load alone and trips at design load
     assert (
         planner_client.patch(f"/api/power-devices/{b.pk}/", {"rated_kw": 1.0}, format="json").status_code
         == 200

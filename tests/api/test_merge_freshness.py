@@ -119,7 +119,7 @@ def test_a_merged_pdu_rating_moves_a_warm_summarys_binding(planner_client, phase
 def test_a_merges_history_records_each_changed_fields_value_before_then_after(planner_client, phased):
     """As an API change does (docs/api.md, "Change history"): the generated rows were written in bulk,
     without history, so the merge first records their state before it, then the merge's change."""
-    old = PowerDevice.objects.get(campus=phased, name="B1-H1-R01-PDU-A")  # its rating, read from the row
+    old = PowerDevice.objects.get(campus=phased, name="B1-H1-R01-PDU-A1")  # its rating, read from the row
     branch_id = branch(planner_client, phased.pk)
     pdu = PowerDevice.objects.get(campus_id=branch_id, name=old.name)
     raised = old.rated_kw + 150.0

@@ -126,8 +126,11 @@ def test_apply_as_branch_passes_the_design_checks_and_adds_exactly_the_it(planne
     spots = sorted((r["x_m"], r["y_m"]) for r in option["racks"])
     assert sorted((r.x_m, r.y_m) for r in placed) == spots
     for rack in placed:
-        feeds = {f.side: f.upstream.name for f in PowerFeed.objects.filter(rack=rack)}
-        assert feeds == {"A": option["racks"][0]["feed_a"], "B": option["racks"][0]["feed_b"]}
+        # on the option's A and B devices, and (2N as 2(N+1)) the second whip a side of the racks beside
+        feeds = sorted((f.side, f.upstream.name) for f in PowerFeed.objects.filter(rack=rack))
+        first = {side: min(name for s, name in feeds if s == side) for side in "AB"}
+        assert first == {"A": option["racks"][0]["feed_a"], "B": option["racks"][0]["feed_b"]}
+        assert [side for side, _ in feeds] == ["A", "A", "B", "B"]
         assert Node.objects.filter(rack=rack).count() == npr
         assert Link.objects.filter(a_rack=rack).exists()
     # IT by hand from the catalog rows: GPUs x TDP + overhead + NICs x NIC extra

@@ -59,9 +59,11 @@ def test_redundancy_list_is_exactly_what_impact_mode_finds_element_by_element(pa
 
 
 def _mpdu_spec(dual: bool) -> dict:
-    """A generated air-cooled campus: its CRAHs are dual-fed from a hall's mechanical PDU A (on UPS A) and
-    B (on UPS B); without ``dual`` they hang off PDU A alone."""
-    spec = generate_spec("Mechanical", 256, cooling="air", **SMALL)
+    """A generated air-cooled N+1 campus declared 2N: its CRAHs are dual-fed from a hall's mechanical PDU A
+    and B (on two of its blocks); without ``dual`` they hang off PDU A alone. (The generator's 2N spreads
+    the CRAHs over several mechanical PDUs a side, so one PDU alone stops no pool.)"""
+    spec = generate_spec("Mechanical", 256, cooling="air", power_redundancy="N+1", **SMALL)
+    spec["campus"]["power_redundancy"] = "2N"
     if not dual:
         for unit in spec["cooling_units"]:
             unit.pop("power_device_b", None)
@@ -166,9 +168,12 @@ class TestCompoundImpact:
     [
         # asked for: the N domains' single points are warnings
         ({"power_redundancy": "N", "cooling_redundancy": "N"}, "warning", "warning"),
-        # 2N cooling: a hall's two CRAHs, one out for maintenance and the other failed, lose its racks
-        # (docs/model.md, "Achieved redundancy"): achieved N+1, an error against the declared 2N
-        ({"power_redundancy": "N+1", "cooling_redundancy": "2N"}, "ok", "error"),
+        # 2N cooling keeps two spares: a hall's three CRAHs where one carries it, one out for maintenance
+        # and another failed (docs/model.md, "Achieved redundancy"): achieved 2N, as declared
+        ({"power_redundancy": "N+1", "cooling_redundancy": "2N"}, "ok", "ok"),
+        # 2N power over N cooling: a CRAH's two mechanical PDUs, one out and the other failed, stop it
+        # and an N pool has no unit to spare: achieved N+1, an error against the declared 2N
+        ({"power_redundancy": "2N", "cooling_redundancy": "N"}, "error", "warning"),
     ],
 )
 def test_the_redundancy_endpoint_checks_the_declared_redundancy(viewer_client, params, power, cooling):
@@ -190,6 +195,6 @@ def test_a_declared_2n_chain_with_a_single_point_is_an_error(viewer_client):
     ).json()
     power = next(d for d in body["declared"] if d["domain"] == "power")
     assert (power["declared"], power["achieved"], power["severity"]) == ("2N", "N", "error")
-    # the mechanical PDUs A and what feeds them (UPS, switchgear of side A)
+    # the mechanical PDUs A and what feeds them (their block's UPS and switchgear)
     assert any("MPDU-A" in name for name in power["single_points"])
     assert not any(name.endswith("MPDU-B") or "-UPS-B" in name for name in power["single_points"])

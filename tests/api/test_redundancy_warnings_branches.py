@@ -2,10 +2,10 @@
 a placement or an expansion proposal applied as a branch, branch creation (inline and by a job) and a
 background import (``?async=1``); with ``?strict=true`` a 409 (a failed job) that writes nothing.
 
-The campus: the generator's 2N design declared 2N (two paths of one UPS each, docs/generator.md). One
-path's UPS out for maintenance and the other's failed darken the racks, so it achieves N+1, below its
+The campus: the generator's N+1 design declared 2N (k + 1 blocks, each rack on two, docs/generator.md).
+One of a rack's blocks out for maintenance and the other failed darken it, so it achieves N+1, below its
 declaration (tests/api/test_redundancy_warnings_paths.py). A branch is a copy: judged from its parent's
-levels, it warns of nothing; racks placed in it are fed by the same two paths, so they are N+1 too and,
+levels, it warns of nothing; racks placed in it are fed by two blocks too, so they are N+1 too and,
 new, newly below the declared 2N: the placement warns for them, and only for them.
 """
 

@@ -2,9 +2,9 @@
 import, the branch merge (each with ``?strict=true`` a 409 that writes nothing) and the admin (a messages
 warning). The API's inventory writes are tests/api/test_redundancy_warnings.py.
 
-The campus of the import: the generator's 2N design (two paths of one UPS each, docs/generator.md) declared
-2N. One path's UPS out for maintenance and the other's failed darken the racks, so it achieves N+1, below
-its declaration: a new campus starts from nothing, so its import warns.
+The campus of the import: the generator's N+1 design (k + 1 blocks, each rack on two, docs/generator.md)
+declared 2N. One of a rack's blocks out for maintenance and the other failed darken it, so it achieves
+N+1, below its declaration: a new campus starts from nothing, so its import warns.
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ pytestmark = pytest.mark.usefixtures("fresh_analytics")
 
 
 def _spec(name: str) -> dict:
-    return generate_spec(name, 256, cooling="air", power_redundancy="2N", cooling_redundancy="N+1", **SMALL)
+    spec = generate_spec(name, 256, cooling="air", power_redundancy="N+1", cooling_redundancy="N+1", **SMALL)
+    spec["campus"]["power_redundancy"] = "2N"  # declared above what is built
+    return spec
 
 
 @pytest.mark.django_db

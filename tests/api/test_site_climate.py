@@ -11,6 +11,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from campus import state
 from campus.analysis import weather as w
 from campus.analysis.climate_normals import STATION_BY_CLIMATE
 from campus.analysis.design_weather import design_conditions_of
@@ -93,6 +94,8 @@ def test_normals_and_design_conditions_become_the_campus_weather(planner_client,
         ({"design": {**DESIGN, "cooling_mcwb_04_c": 50.0}}, "design"),
         ({"design": {**DESIGN, "extreme_db_20y_c": 40.0}}, "design"),
         ({"design": {**DESIGN, "cooling_db_1_c": None}}, "design"),
+        ({"time_zone": "Mars/Olympus_Mons"}, "time_zone"),
+        ({"time_zone": "America"}, "time_zone"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field(planner_client, campus, over, field):
@@ -196,3 +199,11 @@ def test_facility_year_reports_the_design_hours_beside_the_typical_year(viewer_c
             reverse("campus-facility-year", args=[campus.pk]), {"climate": "dublin-ie"}
         ).json()
     )
+
+
+def test_a_time_zone_makes_the_years_hours_local_standard_time(planner_client, campus):
+    # Arizona keeps Mountain Standard Time (UTC-7) all year: the tz database's America/Phoenix
+    created = planner_client.post(url(campus), body(time_zone="America/Phoenix"), format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["utc_offset_h"] == -7.0
+    assert w.weather_of(state.campus_state(campus).snap).utc_offset_h == -7.0

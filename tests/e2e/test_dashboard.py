@@ -132,7 +132,12 @@ def test_overview_figures_match_the_summary_api(planner_page, demo):
     # the first job's preset workload and its step-time MFU (docs/training.md, "The summary's jobs")
     first = summary["reliability"]["headline"]["jobs"][0]
     if first["training"]["workload"]:
-        assert first["training"]["workload"]["model"] in page.inner_text("[data-testid=job-workload]")
+        line = page.inner_text("[data-testid=job-workload]")
+        assert first["training"]["workload"]["model"] in line
+        # the jobs checkpointing together share the storage (docs/training.md, "Storage shared by the jobs")
+        ck = first["training"]["checkpoint"]
+        if ck and ck["storage_jobs"] > 1:
+            assert f"shared by {ck['storage_jobs']} jobs" in line
     assert shown("fig-fabric-switches") == summary["network"]["switches"]
     assert shown("risk-dark") == power["racks_without_power"]
     assert shown("risk-redundancy") == power["redundancy_findings_count"]

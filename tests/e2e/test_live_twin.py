@@ -1,9 +1,11 @@
 """The live twin on the dashboard (docs/dashboard.md, "Measured against modelled"), on the demo campus with its
 day of emulated measurements (``load_demo_measurements``, as ``make run`` loads them): the overview's side-by-side
 figures and basis toggle agree with the summary API on each basis; the floor map's measured-load and deviation
-colourings give each rack the colour of its API figure's bin and outline the racks with an alarm; the rack, PDU
-and UPS pages show the measured peak beside the modelled figure with a trend chart. Every page passes axe-core's
-WCAG AA checks."""
+colourings give each rack (and, on the deviation colouring, each power device drawn) the colour of its API
+figure's bin and outline those with an alarm; the rack, PDU and UPS pages show the measured peak beside the
+modelled figure with a trend chart, a CDU's page its temperatures, flow and heat; the weather card sets the year
+in the measured weather beside the typical year as the facility-replay API gives them. Every page passes
+axe-core's WCAG AA checks."""
 
 from __future__ import annotations
 
@@ -162,5 +164,130 @@ def test_a_device_page_sets_its_measured_peak_beside_its_model_with_a_trend(
     page.wait_for_selector("[data-testid=measured-chart] .uplot")
     page.locator("[data-testid=measured-card]").scroll_into_view_if_needed()
     screenshot(page, f"live-{kind}-page")
+    axe_clean(page)
+    watch.check()
+
+
+def test_the_deviation_colouring_paints_the_power_devices_by_their_own_deviation(planner_page, measured_demo):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    rows = {
+        (o["object_kind"], o["object_id"]): o
+        for o in api(page, f"/api/campuses/{campus}/measured/?metric=power_kw")["objects"]
+    }
+    page.goto(f"/campuses/{campus}/map/?metric=deviation")
+    page.wait_for_function("window.floorMap && floorMap.ready === true && floorMap.measured !== null")
+    devices = [p for p in page.evaluate("floorMap.plant") if p["type"] == "power"]
+    assert devices, "the demo map draws no power device"
+    measured = alarms = 0
+    for p in devices:
+        row = rows.get((p["kind"], p["id"]))
+        deviation = None if row is None or row["deviation"] is None else row["deviation"] * 100
+        assert p["color"] == binned(deviation, DEVIATION_EDGES, DEVIATION_COLORS), p
+        assert p["highlighted"] == bool(row and row["alarm"]), p
+        measured += row is not None
+        alarms += bool(row and row["alarm"])
+    assert (
+        measured >= 1 and alarms >= 1
+    )  # the demo's PDU reading 50 % high is drawn, over the model and outlined
+    note = page.locator("[data-testid=measured-device-colours]")
+    assert int(note.get_attribute("data-measured")) == measured
+    assert int(note.get_attribute("data-alarms")) == alarms
+    assert int(note.get_attribute("data-unmeasured")) == len(devices) - measured
+    assert "power devices alike" in page.inner_text("[data-testid=legend]")
+    screenshot(page, "live-map-devices-deviation")
+    # the hall of the PDU whose meter reads high: it is drawn there, over the model (orange or red) and outlined
+    pdu = next(p for p in devices if (rows.get((p["kind"], p["id"])) or {}).get("alarm") == "over")
+    hall = api(page, f"/api/power-devices/{pdu['id']}/")["hall"]
+    page.goto(f"/campuses/{campus}/map/?metric=deviation&hall={hall['id']}")
+    page.wait_for_function("window.floorMap && floorMap.ready === true && floorMap.measured !== null")
+    page.wait_for_function("floorMap.plant.some((p) => p.highlighted)")
+    (drawn,) = [p for p in page.evaluate("floorMap.plant") if p["key"] == f"power:{pdu['id']}"]
+    row = rows[(pdu["kind"], pdu["id"])]
+    assert (
+        drawn["color"] == binned(row["deviation"] * 100, DEVIATION_EDGES, DEVIATION_COLORS)
+        and drawn["highlighted"]
+    )
+    screenshot(page, "live-map-hall-devices-deviation")
+    # another colouring gives the devices back their kind's fill
+    page.select_option("[data-testid=metric-picker]", "load_kw")
+    page.wait_for_function("floorMap.metric === 'load_kw'")
+    fills = {
+        p["color"]
+        for p in page.evaluate("floorMap.plant")
+        if p["type"] == "power" and p["kind"] != "generator"
+    }
+    assert fills == {"#475467"}
+    axe_clean(page)
+    watch.check()
+
+
+def test_a_cooling_units_page_sets_its_temperatures_flow_and_heat_beside_the_model(
+    planner_page, measured_demo
+):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    objects = api(page, f"/api/campuses/{campus}/measured/")["objects"]
+    cdus = [o for o in objects if o["object_kind"] == "cdu"]
+    assert cdus, "the demo measures no CDU"
+    name, unit_id = cdus[0]["object_name"], cdus[0]["object_id"]
+    by_metric = {o["metric"]: o for o in cdus if o["object_name"] == name}
+    assert set(by_metric) >= {"supply_temp_c", "return_temp_c", "flow_lpm", "heat_kw"}
+    page.goto(f"/campuses/{campus}/inventory/?table=cooling")
+    page.click(f"[data-testid=inventory-table] a:text-is('{name}')")
+    page.wait_for_url(f"**/inventory/cooling-units/{unit_id}/")
+    page.wait_for_selector("[data-testid=measured-card][data-ready=true]")
+    assert page.inner_text("[data-testid=unit-name]") == name
+    for metric, row in by_metric.items():
+        if metric not in ("supply_temp_c", "return_temp_c", "flow_lpm", "heat_kw"):
+            continue
+        assert value(page, f"measured-{metric}-peak") == pytest.approx(row["measured_peak"])
+        assert value(page, f"measured-{metric}-modelled") == pytest.approx(row["modelled"])
+        assert value(page, f"measured-{metric}-deviation") == pytest.approx(row["deviation"])
+        assert page.get_attribute(f"[data-testid=measured-{metric}]", "data-alarm") == (row["alarm"] or "")
+        chart = page.locator(f"[data-testid=measured-chart-{metric}]")
+        assert int(chart.get_attribute("data-points")) >= 200  # a day of 5-minute buckets
+    # the demo's units carry 0.8 of their modelled heat at their design supply temperature: 20 % under
+    assert by_metric["heat_kw"]["deviation"] == pytest.approx(-0.2, abs=0.03)
+    assert "under the model" in page.inner_text("[data-testid=measured-heat_kw-deviation]")
+    assert "K" in page.inner_text("[data-testid=measured-supply_temp_c-deviation]")
+    page.wait_for_selector("[data-testid=measured-chart-heat_kw] .uplot")
+    screenshot(page, "live-cdu-page", full_page=True)
+    axe_clean(page)
+    watch.check()
+
+
+def test_the_weather_card_sets_the_year_in_the_measured_weather_beside_the_typical_year(
+    planner_page, measured_demo
+):
+    page, watch = planner_page
+    campus = measured_demo["campus_id"]
+    name = api(page, f"/api/campuses/{campus}/")["name"]
+    held = api(
+        page,
+        f"/api/campuses/{campus}/measured/object/?object_kind=campus&object_name={name}&metric=dry_bulb_c&days=35",
+    )
+    assert len(held["times"]) >= 200
+    from datetime import UTC, datetime
+    from urllib.parse import urlencode
+
+    start = datetime.fromtimestamp(held["times"][0], UTC).isoformat()
+    end = datetime.fromtimestamp(held["times"][-1] + 300, UTC).isoformat()
+    replay = api(page, f"/api/campuses/{campus}/facility-replay/?{urlencode({'start': start, 'end': end})}")
+    page.goto(f"/campuses/{campus}/")
+    page.wait_for_selector("[data-testid=weather-replay][data-ready=true]", timeout=60_000)
+    for key in ("pue", "annual_energy_mwh", "peak_facility_mw", "water_m3", "hours_short"):
+        for scope, typical, measured in (("span", "typical_span", "span"), ("year", "typical_year", "year")):
+            a, b = replay[typical][key], replay[measured][key]
+            assert value(page, f"weather-replay-{scope}-{key}-typical") == pytest.approx(a)
+            assert value(page, f"weather-replay-{scope}-{key}-measured") == pytest.approx(b)
+            assert value(page, f"weather-replay-{scope}-{key}-difference") == pytest.approx(b - a)
+    summary = page.locator("[data-testid=weather-replay-summary]")
+    assert float(summary.get_attribute("data-pue")) == pytest.approx(replay["span"]["pue"])
+    assert int(summary.get_attribute("data-hours")) == replay["hours"] >= 24
+    assert f"{replay['how']['dry_bulb'].get('measured', 0)} measured" in summary.inner_text()
+    page.wait_for_selector("[data-testid=weather-replay-chart] .uplot")
+    page.locator("[data-testid=weather-replay]").scroll_into_view_if_needed()
+    screenshot(page, "live-weather-replay")
     axe_clean(page)
     watch.check()

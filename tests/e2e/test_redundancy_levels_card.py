@@ -3,16 +3,17 @@ per domain, the level declared and the level achieved as ``GET /redundancy/`` fi
 that cost GPUs named; a write made on the floor map that takes the campus below its declared level (a rack
 placed as a branch) shows its warning there, in the placement panel, and the map stays on the campus.
 
-The campus: the generator's 2N design declared 2N (two paths of one UPS each, docs/generator.md). One path's
-UPS out for maintenance and the other's failed darken the racks, so it achieves N+1; a rack placed on the
-same two paths is N+1 too, newly below the declared 2N.
+The campus: the generator's N+1 design (k + 1 blocks, each rack on two of them, docs/generator.md) declared
+2N. One of a rack's two blocks out for maintenance and the other failed darken it, so it achieves N+1; a
+rack placed on two blocks is N+1 too, newly below the declared 2N. (The generator's own 2N, 2(N+1),
+achieves 2N: tests/interchange/test_generator_2n.py.)
 """
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import ask_placement, generated_campus, login, new_page, screenshot
+from .conftest import PASSWORD, ask_placement, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -23,9 +24,28 @@ SMALL = {"hall_max_it_mw": 0.2, "building_max_it_mw": 0.5, "racks_per_row": 4, "
 
 @pytest.fixture(scope="module")
 def below(django_db_setup, django_db_blocker):
-    spec = dict(gpus=256, cooling="air", power_redundancy="2N", cooling_redundancy="N+1", **SMALL)
-    with generated_campus(django_db_blocker, "Levels campus", PLANNER, **spec) as campus_id:
-        yield campus_id
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from campus.interchange.generate import generate_spec
+    from campus.interchange.importer import import_campus
+    from campus.models import Campus
+
+    with django_db_blocker.unblock():
+        call_command("sync_catalog", verbosity=0)
+        spec = generate_spec(
+            "Levels campus", 256, cooling="air", power_redundancy="N+1", cooling_redundancy="N+1", **SMALL
+        )
+        spec["campus"]["power_redundancy"] = "2N"  # declared above what is built
+        campus = import_campus(spec)
+        user = get_user_model().objects.create_user(username=PLANNER, password=PASSWORD)
+        user.groups.add(Group.objects.get_or_create(name="planner")[0])
+    yield campus.id
+    with django_db_blocker.unblock():
+        Campus.objects.filter(parent_id=campus.id).delete()
+        Campus.objects.filter(pk=campus.id).delete()
+        get_user_model().objects.filter(username=PLANNER).delete()
 
 
 @pytest.fixture

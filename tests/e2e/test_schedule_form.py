@@ -1,5 +1,6 @@
 """Schedules are created and edited in the dashboard (administrators): a preset writes the crontab, shown in
-words; thresholds are picked by their catalogue labels; a webhook is kept; the API holds what the form said."""
+words; thresholds are picked by their catalogue labels; a webhook and a confidence target are kept; the API holds
+what the form said."""
 
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ def test_an_administrator_creates_and_edits_a_schedule_in_the_dashboard(admin_pa
     threshold.locator("[data-part=op]").select_option("<")
     threshold.locator("[data-part=value]").fill("90")
     page.fill("[data-testid=sf-webhook]", "https://alerts.example.org/hooks/campus")
+    # each run stops once the ETTR's mean is known to ±1 % (the replicas per run the cap)
+    assert page.input_value("[data-testid=sf-confidence-metric]") == "ettr"
+    page.fill("[data-testid=sf-confidence]", "1")
     screenshot(page, "schedule-form", full_page=True)
     assert axe_violations(page) == []
     page.click("[data-testid=sf-save]")
@@ -58,6 +62,8 @@ def test_an_administrator_creates_and_edits_a_schedule_in_the_dashboard(admin_pa
         assert made["crontab"] == "30 6 * * 1"
         assert made["thresholds"] == [{"metric": "ettr", "stat": "mean", "op": "<", "value": 0.9}]
         assert made["webhook_url"] == "https://alerts.example.org/hooks/campus"
+        target = made["confidence_target"]
+        assert (target["relative_half_width"], target["metric"]) == (0.01, "ettr")
         row = page.locator(f"[data-testid=schedule-table] tr[data-schedule-id='{made['id']}']")
         assert "every Monday at 06:30 UTC" in row.inner_text()
 
@@ -66,6 +72,7 @@ def test_an_administrator_creates_and_edits_a_schedule_in_the_dashboard(admin_pa
         page.wait_for_selector("[data-testid=schedule-form]")
         assert page.input_value("[data-testid=sf-preset]") == "weekly"
         assert page.input_value("[data-testid=sf-time]") == "06:30"
+        assert page.input_value("[data-testid=sf-confidence]") == "1"
         page.select_option("[data-testid=sf-preset]", "daily")
         page.fill("[data-testid=sf-time]", "02:15")
         page.click("[data-testid=sf-save]")

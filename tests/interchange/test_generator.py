@@ -8,6 +8,7 @@ import pytest
 from campus import catalog_data as cat
 from campus.analysis.fabric import design_fabric
 from campus.analysis.facility import facility_year
+from campus.analysis.feeds import rack_side_ratings_kw
 from campus.analysis.power import rollup
 from campus.analysis.redundancy import redundancy_check
 from campus.analysis.snapshot import SwitchSpec
@@ -77,9 +78,19 @@ def test_generated_gpu_count_is_exact(params):
 )
 def test_every_rack_has_a_and_b_feeds_rated_for_the_whole_rack(params):
     spec = generate_spec("G", **params)
+    # 2N as 2(N+1): a second whip a side beside feed_a and feed_b, each whip rated for half the rack
+    whips = defaultdict(list)
+    for f in spec["power_feeds"]:
+        if "rack" in f:
+            whips[f["rack"]].append((f["side"], f["rating_kw"], f["from"]))
     for _, rack in all_racks(spec):
         assert rack["feed_a"] != rack["feed_b"]
-        assert rack["feed_rating_kw"] >= rack["design_kw"]
+        feeds = [("A", rack["feed_rating_kw"], rack["feed_a"]), ("B", rack["feed_rating_kw"], rack["feed_b"])]
+        feeds += whips[rack["name"]]
+        assert sorted(side for side, _, _ in feeds) == ["A", "A", "B", "B"]
+        assert len({device for _, _, device in feeds}) == 4
+        ratings = rack_side_ratings_kw((side, kw) for side, kw, _ in feeds)
+        assert min(ratings.values()) >= rack["design_kw"]
         node_kw = sum(g["count"] * cat.node_power_w(g["model"]) for g in rack["nodes"]) / 1000.0
         assert rack["design_kw"] == pytest.approx(node_kw, abs=0.01)
 
@@ -275,9 +286,11 @@ def test_generated_campus_imports_and_is_2n_with_no_overloads():
     )
     assert gpus == 2048 + 288 == spec_counts(spec)["gpus"]
     for rack in Rack.objects.filter(campus=campus):
-        feeds = {f.side: f.rating_kw for f in PowerFeed.objects.filter(rack=rack)}
-        assert set(feeds) == {"A", "B"}
-        assert min(feeds.values()) >= rack.design_kw
+        # 2N as 2(N+1): two whips a side, each rated for half the rack, so either side alone carries it
+        feeds = sorted((f.side, f.rating_kw) for f in PowerFeed.objects.filter(rack=rack))
+        assert [side for side, _ in feeds] == ["A", "A", "B", "B"]
+        assert min(rating for _, rating in feeds) >= rack.design_kw / 2
+        assert min(rack_side_ratings_kw(feeds).values()) >= rack.design_kw
         assert rack.cooling_unit_id is not None
     snap = build_snapshot(campus)
     result = rollup(snap)

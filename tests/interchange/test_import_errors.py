@@ -231,11 +231,19 @@ def test_feed_to_a_device_and_a_rack_at_once(small_spec):
 
 
 @pytest.mark.django_db
-def test_second_side_a_feed_of_a_rack_is_refused(small_spec):
+def test_a_second_side_a_feed_of_a_rack_shares_the_side_and_exports_as_a_power_feed(small_spec):
+    # two whips a side (the generator's 2N racks): the rack's side A is fed by both, ratings adding up
+    from campus.interchange.exporter import export_campus
+
     small_spec["power_feeds"].append({"from": "UPS-A", "rack": "R01-01", "side": "A", "rating_kw": 50.0})
-    errors = rejected(small_spec)
-    assert paths(errors) == ["power_feeds[4].side"]
-    assert f"({RACK0}.feed_a)" in errors[0]["message"]
+    assert validate_spec(small_spec) == []
+    campus = import_campus(small_spec)
+    feeds = PowerFeed.objects.filter(rack__name="R01-01", side="A").order_by("upstream__name")
+    rack = small_spec["buildings"][0]["halls"][0]["rows"][0]["racks"][0]
+    assert [f.upstream.name for f in feeds] == sorted([rack["feed_a"], "UPS-A"])
+    out = export_campus(campus)
+    assert out["buildings"][0]["halls"][0]["rows"][0]["racks"][0]["feed_a"] == min(rack["feed_a"], "UPS-A")
+    assert {"from": "UPS-A", "rack": "R01-01", "side": "A", "rating_kw": 50.0} in out["power_feeds"]
 
 
 @pytest.mark.django_db

@@ -146,10 +146,18 @@ def test_service_dates_round_trip_through_yaml_text():
     rack = first["buildings"][1]["halls"][0]["rows"][0]["racks"][0]
     assert rack["in_service_date"] == "2026-09-01"
     assert rack["nodes"][0]["in_service_date"] == "2026-09-01"
-    feed = PowerFeed.objects.get(rack__name=rack["name"], side="A")
+    # a 2N rack's second whip a side is a power feed of its own (feed_a, feed_b: the first by device name)
+    whips = [f for f in first["power_feeds"] if f.get("rack") == rack["name"]]
+    assert [(f["side"], f["from"]) for f in whips] == [
+        ("A", rack["feed_a"][:-1] + "2"),
+        ("B", rack["feed_b"][:-1] + "2"),
+    ]
+    feed = PowerFeed.objects.get(rack__name=rack["name"], side="A", upstream__name=rack["feed_a"])
     PowerFeed.objects.filter(pk=feed.pk).update(in_service_date="2026-10-01", retire_date="2031-01-01")
     edited = export_campus(Campus.objects.get(name="Dated"))
-    loose = [f for f in edited["power_feeds"] if f.get("rack") == rack["name"]]
+    # the other A whip, dated as its rack, is written inline now
+    assert edited["buildings"][1]["halls"][0]["rows"][0]["racks"][0]["feed_a"] == whips[0]["from"]
+    loose = [f for f in edited["power_feeds"] if f.get("rack") == rack["name"] and f["side"] == "A"]
     assert loose == [
         {
             "from": feed.upstream.name,

@@ -161,9 +161,15 @@ def test_measured_against_modelled_beyond_power_and_the_calibrated_branch_fits_b
         url("calibration-apply", campus), {"name": "Calib calibrated"}, content_type="application/json"
     )
     assert r.status_code == 201, r.content
-    applied = {a["object"]: a for a in r.json()["applied"]}
-    assert applied["ups UPS-1"]["to"] == pytest.approx(ups["efficiency"], abs=1e-6)
-    assert applied["air-chiller AC-1"]["to"] == pytest.approx(plant["cop"], abs=1e-6)
+    applied = {(a["object"], a["field"]): a for a in r.json()["applied"]}
+    assert applied[("ups UPS-1", "efficiency")]["to"] == pytest.approx(ups["efficiency"], abs=1e-6)
+    for name in ("cop", "fixed_kw", "eir_ref", "eir_per_k"):
+        assert applied[("air-chiller AC-1", name)]["to"] == pytest.approx(plant[name], abs=1e-6), name
+    # R1 holds no GPU server: the rack fit has nothing to fit, and says so
+    assert {n["parameter"] for n in r.json()["not_applied"]} == {
+        "gpu_power_fraction",
+        "server_overhead_scale",
+    }
     branch_id = r.json()["id"]
 
     trunk = rows

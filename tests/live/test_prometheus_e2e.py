@@ -217,20 +217,27 @@ def scrapes(procs, metric: str = 'device_power_watts{campus="Live"}') -> float:
 
 
 def test_calibration_recovers_the_emulators_hidden_gpu_fraction_and_overhead_scale(emulated, viewer_client):
-    """Eight racks of 1 to 4 servers (8 × 700 W GPUs, 4,600 W overhead) and 0 to 3 kW of extras, drawn by the
-    emulator with a hidden GPU fraction of 0.78 and overhead scale of 1.08 and 2 % noise per scrape: the fit
-    from what Prometheus holds gives both back within three standard errors."""
+    """Eight racks of 1 to 4 servers of one make (8 × 700 W GPUs, 4,600 W overhead) and 0 to 2 of another (4 ×
+    700 W GPUs, 3,000 W overhead), drawn by the emulator with a hidden GPU fraction of 0.78 and overhead scale
+    of 1.08 and 2 % noise per scrape: the fit from what Prometheus holds gives both back within three
+    standard errors."""
     campus = f.CampusFactory(name="Cal", other_it_fraction=0.0)
     hall = f.DataHallFactory(building=f.BuildingFactory(campus=campus))
-    node_model = f.NodeModelFactory()
+    big, small = f.NodeModelFactory(), f.NodeModelFactory(gpus_per_node=4, overhead_w=3000.0, rack_units=4)
     objects = []
     for i in range(8):
-        servers, extra = 1 + i % 4, float(i % 3)
-        rack = f.RackFactory(hall=hall, name=f"C{i}", extra_it_kw=extra, design_kw=60.0)
-        for _ in range(servers):
-            f.NodeFactory(rack=rack, node_model=node_model)
+        servers, others = 1 + i % 4, i % 3
+        rack = f.RackFactory(hall=hall, name=f"C{i}", extra_it_kw=0.0, design_kw=60.0)
+        for model, count in ((big, servers), (small, others)):
+            for _ in range(count):
+                f.NodeFactory(rack=rack, node_model=model)
         objects.append(
-            {"kind": "rack", "name": f"C{i}", "gpu_kw": 5.6 * servers, "other_kw": 4.6 * servers + extra}
+            {
+                "kind": "rack",
+                "name": f"C{i}",
+                "gpu_kw": 5.6 * servers + 2.8 * others,
+                "other_kw": 4.6 * servers + 3.0 * others,
+            }
         )
     procs = emulated(
         {"campus": "Cal", "objects": objects, "gpu_fraction": 0.78, "overhead_scale": 1.08, "noise": 0.02}

@@ -131,3 +131,82 @@ def test_a_schedule_whose_window_is_gone_keeps_a_failed_run_saying_why(measured_
     run = Run.objects.get(pk=run_schedule(schedule.pk))
     assert run.status == RunStatus.FAILED and run.schedule_id == schedule.pk
     assert run.error.startswith("could not read the measured load: load_source.start: no measured power")
+
+
+# ---------------------------------------------------------------- a window relative to the firing: last_hours
+
+
+def _relative_rows(campus_name, now):
+    """Means before ``now`` (a 5-minute boundary): six old buckets 3 h to 2.5 h before it (outside a 2 h
+    window), a gap, then the last 1 h 50 min to 15 min before it with one bucket missing."""
+    old = {now - timedelta(minutes=180 - 5 * i): 9000.0 for i in range(6)}
+    recent = {now - timedelta(minutes=110 - 5 * i): 400.0 + 10.0 * i for i in range(20)}
+    del recent[now - timedelta(minutes=60)]
+    lines = ["object_kind,object_name,metric,time,value"]
+    for t, mean in sorted({**old, **recent}.items()):
+        lines.append(f"campus,{campus_name},power_kw,{(t + timedelta(seconds=90)).isoformat()},{mean}")
+    return "\n".join(lines) + "\n", recent
+
+
+def test_a_schedule_replays_the_last_hours_before_it_fires(planner_client):
+    from campus.analysis.measurements import bucket_start
+
+    campus = build_small_campus()
+    now = bucket_start(datetime.now(UTC))
+    body, recent = _relative_rows(campus.name, now)
+    answer = planner_client.post(f"/api/campuses/{campus.pk}/measurements/", body, content_type="text/csv")
+    assert answer.status_code == 201, answer.content
+    answer = _scenario(planner_client, campus, {"kind": "measured", "last_hours": 2}, step_minutes=5.0)
+    assert answer.status_code == 201, answer.content
+    scenario = Scenario.objects.get(pk=answer.json()["id"])
+    assert "start" not in scenario.params["load_source"]  # the scenario keeps the relative window
+    schedule = Schedule.objects.create(scenario=scenario, name="replay the last 2 h", crontab="0 2 * * *")
+    run = run_all(Run.objects.get(pk=run_schedule(schedule.pk)))
+    assert run.status == RunStatus.SUCCEEDED, run.error
+    assert run.schedule_id == schedule.pk
+    # the window [fired − 2 h, fired) starts in the gap (a firing up to 5 minutes later moves it into the
+    # gap still): the series runs from the first mean held, 1 h 50 min before, to the last; the missing
+    # bucket is the mean of its neighbours; the old buckets (9,000 kW) are outside
+    times = sorted(recent)
+    first, missing = times[0], now - timedelta(minutes=60)
+    hand, t = [], first
+    while t <= times[-1]:
+        if t == missing:
+            hand.append((recent[t - timedelta(minutes=5)] + recent[t + timedelta(minutes=5)]) / 2)
+        else:
+            hand.append(recent[t])
+        t += timedelta(minutes=5)
+    source = run.params["load_source"]
+    assert source["values_kw"] == pytest.approx(hand)
+    assert source["filled_steps"] == 1 and source["last_hours"] == 2
+    assert datetime.fromisoformat(source["start"]) == first
+    assert datetime.fromisoformat(source["end"]) == times[-1] + timedelta(minutes=5)
+    hand_mwh = sum(max(0.0, v - CAP_KW) for v in hand) * (5 / 60) / 1000.0
+    assert run.summary["metrics"]["shortfall_mwh"]["mean"] == pytest.approx(hand_mwh, rel=1e-9)
+    words = planner_client.get(f"/api/runs/{run.pk}/").json()["explanation"]
+    assert "the last 2 h before the run" in words[0]
+
+
+@pytest.mark.parametrize(
+    ("source", "field"),
+    [
+        ({"kind": "synthetic", "last_hours": 24}, "load_source.last_hours"),
+        ({"kind": "measured", "last_hours": 0}, "load_source.last_hours"),
+        ({"kind": "measured", "last_hours": 9000}, "load_source.last_hours"),
+        ({"kind": "measured", "last_hours": "a day"}, "load_source.last_hours"),
+        ({"kind": "measured", "last_hours": 24, "window": 1}, "load_source.window"),
+    ],
+)
+def test_a_bad_relative_window_is_a_400_naming_its_field(measured_campus, planner_client, source, field):
+    answer = _scenario(planner_client, measured_campus, source)
+    assert answer.status_code == 400, answer.content
+    assert field in answer.json()["params"], answer.json()
+
+
+def test_a_relative_window_without_measurements_is_a_400_naming_last_hours(planner_client):
+    campus = build_small_campus()  # nothing measured
+    answer = _scenario(planner_client, campus, {"kind": "measured", "last_hours": 24})
+    assert answer.status_code == 400
+    errors = answer.json()["params"]
+    assert list(errors) == ["load_source.last_hours"]
+    assert "no measured power of campus" in errors["load_source.last_hours"][0]

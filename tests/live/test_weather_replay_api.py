@@ -97,6 +97,22 @@ def test_a_replayed_week_equals_the_plant_model_hour_by_hour(campus, planner_cli
     # a hot week raises the PUE above the typical year's same hours
     typical_week_pue = sum(typical["facility_mw"][i] for i in week) / sum(typical["it_mw"][i] for i in week)
     assert span["pue"] > typical_week_pue
+    # a branch holding no measurements replays its site's weather, the trunk's
+    branch = planner_client.post(
+        reverse("campus-branch", kwargs={"pk": campus.pk}),
+        {"name": "Weather b"},
+        content_type="application/json",
+    )
+    assert branch.status_code == 201, branch.content
+    path, query = _url(type(campus)(pk=branch.json()["id"]), start=T0.isoformat(), end=end.isoformat())
+    on_branch = viewer_client.get(path, query)
+    assert on_branch.status_code == 200, on_branch.content
+    assert on_branch.json()["hourly"]["dry_bulb_c"] == body["hourly"]["dry_bulb_c"]
+    # the same hours of the typical year, beside the window: the facility year's own hours summed
+    same = body["typical_span"]
+    assert same["hours"] == HOURS
+    assert same["annual_energy_mwh"] == pytest.approx(sum(typical["facility_mw"][i] for i in week), rel=1e-5)
+    assert same["pue"] == pytest.approx(typical_week_pue, rel=2e-4)  # the hourly API rounds its figures
 
 
 def test_a_window_without_measured_weather_is_a_400_naming_the_start(campus, viewer_client):

@@ -119,3 +119,59 @@ def test_the_api_takes_a_confidence_target_and_names_what_is_wrong(planner_clien
         for key in path:
             assert key in errors, (body, errors)
             errors = errors[key]
+
+
+# ---------------------------------------------------------------- a schedule carries the target
+
+
+def _schedule(client, scenario, **extra):
+    body = {"scenario": scenario.pk, "name": "nightly", "crontab": "0 2 * * *", "replicas": 400, **extra}
+    return client.post("/api/schedules/", body, format="json")
+
+
+def test_a_scheduled_run_carries_the_schedules_confidence_target(admin_client_api, noisy):
+    r = _schedule(admin_client_api, noisy, seed=7, confidence_target=TARGET)
+    assert r.status_code == 201, r.json()
+    assert r.json()["confidence_target"] == {**TARGET, "metric": "ettr", "confidence": 0.95}
+    run = run_all(runs.run_schedule(r.json()["id"]))
+    assert run.status == RunStatus.SUCCEEDED
+    assert run.schedule_id == r.json()["id"]
+    assert run.confidence["max_replicas"] == 400 and run.confidence["relative_half_width"] == 0.01
+    # the same stop as an unscheduled run with the target: the rule on the replicas in index order
+    want = _direct(run, TARGET)
+    assert want.converged and run.replicas == want.replicas < 400
+    assert run.summary["confidence"]["converged"] is True
+    got = admin_client_api.get(f"/api/runs/{run.pk}/").json()["confidence"]
+    assert got["replicas"] == want.replicas
+
+
+def test_a_schedule_without_a_target_runs_its_replicas(admin_client_api, noisy):
+    r = _schedule(admin_client_api, noisy, replicas=3)
+    assert r.status_code == 201, r.json()
+    assert r.json()["confidence_target"] is None
+    run = run_all(runs.run_schedule(r.json()["id"]))
+    assert run.confidence is None and run.replicas == 3
+
+
+def test_a_schedules_target_the_scenario_cannot_meet_is_a_400_naming_the_field(admin_client_api, noisy):
+    r = _schedule(admin_client_api, noisy, confidence_target={**TARGET, "metric": "nope"})
+    assert r.status_code == 400 and "confidence_target.metric" in r.json()
+    r = _schedule(admin_client_api, noisy, replicas=5, confidence_target=TARGET)
+    assert r.status_code == 400 and "confidence_target.min_replicas" in r.json()
+    r = _schedule(admin_client_api, noisy, confidence_target={**TARGET, "rel": 1})
+    assert r.status_code == 400 and "rel" in r.json()["confidence_target"]
+    deterministic = Scenario.objects.create(campus=noisy.campus, kind="power_capping", name="Caps", params={})
+    r = _schedule(admin_client_api, deterministic, confidence_target=TARGET)
+    assert r.status_code == 400 and "confidence_target" in r.json()
+
+
+def test_a_scheduled_run_whose_scenario_no_longer_fits_the_target_fails_saying_why(admin_client_api, noisy):
+    r = _schedule(admin_client_api, noisy, confidence_target=TARGET)
+    assert r.status_code == 201, r.json()
+    noisy.kind = "power_capping"  # deterministic: one replica is the answer
+    noisy.params = {}
+    noisy.save()
+    run = runs.run_schedule(r.json()["id"])
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert "confidence target" in run.error

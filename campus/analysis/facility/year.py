@@ -18,6 +18,9 @@ facility(h) = IT + conversion losses(h) + cooling(h), each term from the invento
   loss curve that passes through its inventory efficiency at the reference load; its load in an hour is
   its design-point load (``power.design_load_rollup``: no utility tripped on its capacity) scaled by the chain's delivered load (IT + mechanical)
   in that hour against the design point.
+* A plant holding fitted coefficients (``fixed_kw``, ``eir_ref``, ``eir_per_k``, from a calibration on its
+  measured power) draws ``fitted_plant_power_kw`` instead of its kind's equations; its capacity, margin,
+  water and free cooling stay the kind's.
 
 docs/model.md ("Facility physics") has each equation with its unit and source.
 """
@@ -37,6 +40,18 @@ from campus.analysis.snapshot import CampusSnapshot, CoolingPlantSnap, CoolingUn
 from campus.catalog_data import default_value
 
 PLANT_KINDS = ("chiller", "dry-cooler", "cooling-tower", "air-chiller", "adiabatic-cooler")
+FIT_REFERENCE_C = 20.0  # outdoor dry bulb a fitted plant's electric input ratio is stated at, °C (a choice)
+
+
+def fitted_plant_power_kw(
+    fixed_kw: float, eir_ref: float, eir_per_k: float, heat_kw: np.ndarray, dry_bulb_c: np.ndarray
+) -> np.ndarray:
+    """A fitted plant's power, kW: fixed + Q · (eir_ref + eir_per_k · (T − 20 °C)), a first-order inverse
+    model (fans and pumps that run whatever the load; an electric input ratio rising with the outdoor
+    temperature, the DOE-2 chiller curve EIR-f(T) to first order). Never below zero."""
+    q = np.asarray(heat_kw, dtype=float)
+    t = np.asarray(dry_bulb_c, dtype=float)
+    return np.maximum(fixed_kw + q * (eir_ref + eir_per_k * (t - FIT_REFERENCE_C)), 0.0)
 
 
 @dataclass(frozen=True)
@@ -243,6 +258,8 @@ def _plant_year(
         )
     else:
         raise ValueError(f"cooling plant {p.name}: unknown kind {p.kind!r} (one of {', '.join(PLANT_KINDS)})")
+    if p.fitted is not None:
+        power = fitted_plant_power_kw(*p.fitted, q, dry_bulb_c)
     return PlantYear(
         id=p.id,
         name=p.name,

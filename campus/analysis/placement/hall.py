@@ -49,8 +49,11 @@ def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[t
         info = g.rack_feed_info.get(r.id, ())
         a = {up for _, side, up in info if side == "A"}
         b = {up for _, side, up in info if side == "B"}
-        if len(a) == 1 and len(b) == 1:
-            pair = (next(iter(a)), next(iter(b)))
+        if a and b:
+            # a rack with several feeds a side (the whips of a 2(N+1) design) counts by its first of each
+            # side by name, as the spec writes them inline; a rack placed on the pair takes the same whips
+            # (``placement_branch.whips_beside``; the fit counts them: ``_whips``)
+            pair = (min(a, key=lambda d: g.devices[d].name), min(b, key=lambda d: g.devices[d].name))
             seen[pair] = seen.get(pair, 0) + 1
         elif single and len(info) == 1:
             pair = (next(iter(a | b)), None)
@@ -67,6 +70,22 @@ def _feed_pairs(g: PowerGraph, hall_racks: list, single: bool = False) -> list[t
         if not live.get(a, False) or (b is not None and not live.get(b, False)):
             continue
         out.append((a, b))
+    return out
+
+
+def _whips(g: PowerGraph, hall_racks: list) -> dict[tuple[int, int], list[tuple[str, int]]]:
+    """(side, device) of the other feeds of the hall's racks with several a side (a 2(N+1) design's second
+    whips), by the rack's first A and B device (``_feed_pairs``): a rack placed on the pair takes them too."""
+    out: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    for r in hall_racks:
+        info = g.rack_feed_info.get(r.id, ())
+        by_side = {
+            s: sorted({up for _, side, up in info if side == s}, key=lambda d: g.devices[d].name)
+            for s in "AB"
+        }
+        if by_side["A"] and by_side["B"] and len(by_side["A"]) + len(by_side["B"]) > 2:
+            pair = (by_side["A"][0], by_side["B"][0])
+            out.setdefault(pair, [(s, d) for s in "AB" for d in by_side[s][1:]])
     return out
 
 
@@ -155,6 +174,7 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         return [], cfail
     # ---- power
     pairs = _feed_pairs(g, hall_racks, single=snap.power_redundancy == "N")
+    whips = _whips(g, hall_racks)
     if not hall_racks:
         pairs = _empty_hall_pairs(g, hall.id, single=snap.power_redundancy == "N")
     if not pairs:
@@ -178,7 +198,12 @@ def _evaluate_hall(inp: _HallInput, hall) -> tuple[list[dict], _Fail | None]:
         for pair in assign:
             count[pair] = count.get(pair, 0) + 1
         return [
-            _Load(fed_kw * n, [("A", a, None)] if b is None else [("A", a, None), ("B", b, None)])
+            _Load(
+                fed_kw * n,
+                [("A", a, None)]
+                if b is None
+                else [("A", a, None), ("B", b, None)] + [(s, d, None) for s, d in whips.get((a, b), ())],
+            )
             for (a, b), n in count.items()
         ] + mech
 

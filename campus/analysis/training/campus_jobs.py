@@ -6,7 +6,8 @@ runs the first workload of ``DEFAULT_WORKLOADS`` that its GPUs can run (the para
 the memory holds the model), with data parallelism the largest the island holds; the GPUs the split leaves
 over stay idle. Its step time (``steptime.step_time``) gives the MFU at each precision the GPUs have, and
 its checkpoint (``recovery.checkpoint_costs``) is written to the campus's fastest storage system in operation,
-through the front-end fabric the job's racks are cabled with and the nodes' front-end ports. A job none of
+through the front-end fabric the job's racks are cabled with and the nodes' front-end ports, its bandwidth
+shared with the other jobs writing to it at the same moments (``share_storage``). A job none of
 the workloads fits, or a campus without a storage system, keeps the catalog's figures for what is missing.
 """
 
@@ -21,7 +22,7 @@ from campus.analysis.phases import OUT_OF_OPERATION
 from campus.analysis.snapshot import CampusSnapshot, StorageSnap
 from campus.analysis.training.cluster import Pool, pools_from_snapshot
 from campus.analysis.training.presets import LLAMA3, MODELS
-from campus.analysis.training.recovery import StorageSystem, checkpoint_costs
+from campus.analysis.training.recovery import StorageSystem, checkpoint_costs, shared_write_s
 from campus.analysis.training.steptime import step_time
 from campus.analysis.training.workload import PRECISIONS, Parallelism, Workload
 
@@ -168,17 +169,49 @@ def declared_job_models(snap: CampusSnapshot, jobs: Sequence[dict]) -> list[dict
     racks_by_pod: dict[int | None, list] = {}
     for r in snap.racks:
         racks_by_pod.setdefault(None if whole else r.pod_id, []).append(r)
-    out = []
-    for job in jobs:
-        racks = racks_by_pod.get(job["pod_id"], [])
-        sub = replace(snap, racks=tuple(racks))
-        try:
-            pools = pools_from_snapshot(sub)
-        except ValueError:
-            out.append({"gpus": 0, "workload": None, "mfu": {}, "island_mfu": {}, "checkpoint": None})
-            continue
-        out.append(job_model(snap, pools, {r.id for r in racks}))
+    out = [job_on_racks(snap, racks_by_pod.get(job["pod_id"], [])) for job in jobs]
+    share_storage(snap, out)
     return out
+
+
+def job_on_racks(snap: CampusSnapshot, racks: Sequence, gpus: int | None = None) -> dict:
+    """``job_model`` of one synchronous job over ``racks`` (RackSnap), on ``gpus`` of their GPUs when given
+    (taken from the largest GPU model first, as ``fit_pools``; the rest stay idle and out of the job)."""
+    try:
+        pools = pools_from_snapshot(replace(snap, racks=tuple(racks)))
+    except ValueError:
+        return {"gpus": 0, "workload": None, "mfu": {}, "island_mfu": {}, "checkpoint": None}
+    if gpus is not None:
+        pools = fit_pools(pools, gpus)
+    return job_model(snap, pools, {r.id for r in racks})
+
+
+def share_storage(snap: CampusSnapshot, models: Sequence[dict]) -> None:
+    """The jobs checkpointing to one storage system write together: each job's ``checkpoint_write_s``
+    (and its async write) becomes its write with the storage's bandwidth shared (``shared_write_s``), its
+    write alone kept as ``write_alone_s``, and ``storage_jobs`` says how many jobs share the system.
+
+    **Assumption**: the jobs checkpoint at the same moments (simultaneous), the case storage is sized
+    for: jobs saving on the same cadence (every N steps or minutes) and launched together stay aligned,
+    and nothing in the inventory staggers them. Restores are not shared: the jobs fail independently,
+    so a restore meets another job's only by chance."""
+    by_storage: dict[str, list[dict]] = {}
+    for m in models:
+        if m["checkpoint"] is not None:
+            by_storage.setdefault(m["checkpoint"]["storage"], []).append(m["checkpoint"])
+    bandwidth = {s.name: s.write_gb_s for s in snap.storage_systems}
+    for name, cks in by_storage.items():
+        times = shared_write_s(
+            [ck["checkpoint_bytes"] for ck in cks], [ck["write_cap_gb_s"] for ck in cks], bandwidth[name]
+        )
+        for ck, t in zip(cks, times, strict=True):
+            alone = ck["checkpoint_write_s"]
+            ck["write_alone_s"] = alone
+            ck["storage_jobs"] = len(cks)
+            # never below the write alone (the shares are exact; this only absorbs rounding)
+            ck["checkpoint_write_s"] = ck["async_write_s"] = max(t, alone)
+            if ck["checkpoint_write_s"] > 0:
+                ck["write_gb_s"] = ck["checkpoint_bytes"] / ck["checkpoint_write_s"] / 1e9
 
 
 def weighted_mfu(models: Sequence[dict], peaks: Sequence[dict[str, float]]) -> dict[str, float | None]:

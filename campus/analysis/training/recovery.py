@@ -78,7 +78,8 @@ def checkpoint_costs(
 
     Returns seconds and bytes: ``checkpoint_bytes``, ``bytes_per_gpu`` (the largest shard), ``writers``,
     ``checkpoint_write_s`` (blocking, synchronous), ``write_bound`` ("storage", "front-end fabric" or
-    "node NIC": the nodes' front-end ports),
+    "node NIC": the nodes' front-end ports), ``write_gb_s`` (its bandwidth), ``write_cap_gb_s`` (the job's
+    own bound beside the storage's: the front-end fabric or the nodes' ports; inf when neither binds),
     ``restore_s``, ``restore_bound``, ``restart_s`` (launch + restore), ``launch_s``, ``async_overhead_s``
     (what an async checkpoint blocks), ``async_write_s`` (its background write), ``in_memory_write_s`` and
     ``in_memory_restore_s`` (peers' host memory over the back-end fabric)."""
@@ -123,6 +124,7 @@ def checkpoint_costs(
         "checkpoint_write_s": write_s,
         "write_bound": write_bound,
         "write_gb_s": write_bounds[write_bound] / GB,
+        "write_cap_gb_s": min(v for k, v in write_bounds.items() if k != "storage") / GB,
         "restore_s": restore_s,
         "restore_bound": restore_bound,
         "restore_gb_s": read_bounds[restore_bound] / GB,
@@ -133,3 +135,40 @@ def checkpoint_costs(
         "in_memory_write_s": per_gpu / nic,
         "in_memory_restore_s": per_gpu / nic,
     }
+
+
+def shared_write_s(
+    sizes_bytes: Sequence[float], caps_gb_s: Sequence[float], storage_gb_s: float
+) -> list[float]:
+    """Write time of each of several jobs' checkpoints started together on one storage system, seconds.
+
+    The storage's ``storage_gb_s`` is shared max-min fairly (processor sharing: every job writing gets an
+    equal share, a job capped lower by its own front end, ``caps_gb_s``, takes its cap and leaves the rest
+    to the others); as a job finishes its share goes to the ones still writing. Alone, a job writes at
+    min(storage, its cap), as ``checkpoint_costs`` has it. Adding a job never shortens another's write."""
+    if storage_gb_s <= 0:
+        raise ValueError("storage_gb_s: must be > 0")
+    if len(sizes_bytes) != len(caps_gb_s):
+        raise ValueError("caps_gb_s: one per job")
+    left = [float(b) for b in sizes_bytes]
+    caps = [float(c) * GB for c in caps_gb_s]
+    if any(b < 0 for b in left) or any(c <= 0 for c in caps):
+        raise ValueError("sizes_bytes must be >= 0 and caps_gb_s > 0")
+    done = [0.0 if b == 0 else math.nan for b in left]
+    t = 0.0
+    while True:
+        active = [i for i, d in enumerate(done) if math.isnan(d)]
+        if not active:
+            return done
+        # max-min fair rates: fill the capped jobs first, the rest share what is left equally
+        rates, budget = {}, storage_gb_s * GB
+        for n, i in enumerate(sorted(active, key=lambda i: caps[i])):
+            share = budget / (len(active) - n)
+            rates[i] = min(caps[i], share)
+            budget -= rates[i]
+        dt = min(left[i] / rates[i] for i in active)
+        t += dt
+        for i in active:
+            left[i] -= rates[i] * dt
+            if left[i] <= 1e-9 * max(sizes_bytes[i], 1.0):
+                done[i] = t

@@ -80,8 +80,9 @@ class SummaryQuerySerializer(StrictQueryMixin, BasisQuery, AsOfQuery):
         default=SUMMARY_DEFAULTS["gpu_power_fraction"],
         min_value=0.05,
         max_value=1.0,
-        help_text="Average GPU draw as a fraction of TDP, for energy. Only the GPUs draw less: the servers' "
-        "other parts, the network and the other IT keep their full-load figures.",
+        help_text="Average GPU draw as a fraction of the campus's modelled draw (TDP, or TDP × the campus's "
+        "calibrated gpu_power_fraction), for energy. Only the GPUs draw less: the servers' other parts, the "
+        "network and the other IT keep their full-load figures.",
     )
     dataset = serializers.CharField(
         required=False,
@@ -471,8 +472,9 @@ class FacilityYearQuerySerializer(StrictQueryMixin, AsOfQuery):
         default=1.0,
         min_value=0.05,
         max_value=1.0,
-        help_text="Average GPU draw as a fraction of TDP. Only the GPUs draw less: the servers' other parts, "
-        "the network and the other IT keep their full-load figures.",
+        help_text="Average GPU draw as a fraction of the campus's modelled draw (TDP, or TDP × the campus's "
+        "calibrated gpu_power_fraction). Only the GPUs draw less: the servers' other parts, the network and "
+        "the other IT keep their full-load figures.",
     )
     climate = serializers.ChoiceField(
         choices=CLIMATES,

@@ -100,7 +100,10 @@ class RackFeedSerializer(serializers.Serializer):
 class RackPowerSerializer(serializers.Serializer):
     gpus = serializers.IntegerField(help_text="GPUs in the rack's active servers.")
     gpus_by_model = serializers.DictField(child=serializers.IntegerField())
-    it_load_kw = serializers.FloatField(help_text="IT load at full GPU TDP (servers plus extra_it_kw), kW.")
+    it_load_kw = serializers.FloatField(
+        help_text="Modelled IT load (servers plus extra_it_kw), kW: the GPUs at TDP and the catalog's "
+        "overhead, or at the campus's calibrated gpu_power_fraction and server_overhead_scale."
+    )
     design_kw = serializers.FloatField()
     feeds = RackFeedSerializer(many=True)
     feed_a_kw = serializers.FloatField(help_text="Total rating of the rack's side-A feeds, kW.")

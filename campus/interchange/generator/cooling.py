@@ -165,12 +165,14 @@ def partition(loads: list[float], n: int) -> list[int]:
 
 
 def redundant_count(needed: int, redundancy: str) -> int:
-    """Units installed for ``needed`` units' worth of heat: N as needed, N+1 one spare, 2N twice."""
+    """Units installed for ``needed`` units' worth of heat: N as needed, N+1 one spare, 2N twice and at
+    least two spares (one out for maintenance and one failed leave the heat carried: three where one
+    carries it)."""
     needed = max(1, needed)
     if redundancy == "N":
         return needed
     if redundancy == "2N":
-        return 2 * needed
+        return max(2 * needed, needed + 2)
     return needed + 1
 
 
@@ -443,8 +445,11 @@ def building_plants(b: Builder, bname: str, units: list[UnitPlan]) -> list[Plant
     return plants
 
 
-def add_plants(b: Builder, bname: str, plants: list[PlantPlan], supplies: tuple[str, str | None]) -> None:
-    for p in plants:
+def add_plants(
+    b: Builder, bname: str, plants: list[PlantPlan], supplies: list[tuple[str, str | None]]
+) -> None:
+    """The plants' rows, each on its (A, B) mechanical switchboards."""
+    for p, (supply_a, supply_b) in zip(plants, supplies, strict=True):
         row: Row = {
             "name": p.name,
             "kind": p.kind,
@@ -452,8 +457,8 @@ def add_plants(b: Builder, bname: str, plants: list[PlantPlan], supplies: tuple[
             "capacity_kw": p.capacity_kw,
             "cop": p.cop,
             "restart_minutes": cat.default_value("chiller_restart_minutes"),
-            "power_device": supplies[0],
+            "power_device": supply_a,
         }
-        if supplies[1]:
-            row["power_device_b"] = supplies[1]
+        if supply_b:
+            row["power_device_b"] = supply_b
         b.plants.append(row)

@@ -101,7 +101,8 @@ def stamp_phases(b: Builder, pods: list[PodPlan], days: list[date]) -> None:
     for device in b.devices:
         device["in_service_date"] = device_day[device["name"]] = at(device)
     for feed in b.feeds:
-        feed["in_service_date"] = max(device_day[feed["from"]], device_day[feed["to"]])
+        below = device_day[feed["to"]] if "to" in feed else rack_day[feed["rack"]]
+        feed["in_service_date"] = max(device_day[feed["from"]], below)
     for row in (*b.storage, *b.plants, *b.units):
         row["in_service_date"] = at(row)
     pod_day = {}

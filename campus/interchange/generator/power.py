@@ -70,6 +70,8 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
             hall["design_it_mw"] = r3(hall_heat.it_kw / 1000.0)
             if b.power_redundancy == "N+1":
                 tx_in_kw, hall_units = _hall_power_blocks(b, bname, hall, rows, hall_heat, subs)
+            elif b.power_redundancy == "2N":
+                tx_in_kw, hall_units = _hall_power_2n(b, bname, hall, rows, hall_heat, subs)
             else:
                 tx_in_kw, hall_units = _hall_power(b, bname, hall, rows, hall_heat, subs)
             halls_out_kw += tx_in_kw
@@ -93,12 +95,16 @@ def power_and_cooling(b: Builder, heat: list[list[cooling.HallHeat]]) -> None:
         n_msb_gens = math.ceil(plant_kw / _eff("switchgear") / GENERATOR_KW) + 1
         for s in sides:
             b.device(subs[s], "substation", bname, sub_kw, utility_feed=f"UTIL-{s}")
-            b.device(msbs[s], "switchgear", bname, msb_kw)
-            b.feed(subs[s], msbs[s], msb_kw, s)
-            for g in range(n_msb_gens):
-                gen = _generator(b, f"{msbs[s]}-GEN-{g + 1:02d}", bname)
-                b.feed(gen, msbs[s], GENERATOR_KW, s)
-        cooling.add_plants(b, bname, plants, (msbs["A"], msbs.get("B")))
+        if b.power_redundancy == "2N":
+            _mechanical_switchboards_2n(b, bname, plants, subs, n_msb_gens)
+        else:
+            for s in sides:
+                b.device(msbs[s], "switchgear", bname, msb_kw)
+                b.feed(subs[s], msbs[s], msb_kw, s)
+                for g in range(n_msb_gens):
+                    gen = _generator(b, f"{msbs[s]}-GEN-{g + 1:02d}", bname)
+                    b.feed(gen, msbs[s], GENERATOR_KW, s)
+            cooling.add_plants(b, bname, plants, [(msbs["A"], msbs.get("B"))] * len(plants))
         campus_input_kw += sub_in_kw
     # Each utility feed carries the whole campus when the other is lost.
     capacity_mw = ceil_to(campus_input_kw * GRID_MARGIN / 1000.0, 1.0)
@@ -206,6 +212,139 @@ def _hall_power(
                 if "B" in sides:
                     spec["feed_b"] = f"{row_name}-B"
                 spec["feed_rating_kw"] = ceil_to(rack.kw / b.max_util, 5.0)
+    return tx_in, units
+
+
+def supply_pairs(pools: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """(m, the (A, B) supply of each member) for loads on two feeds each (cooling units, plants), m supplies
+    a side: members of one pool (``pools``: its index per member) on distinct (A, B) pairs, so one supply
+    of each side lost (one out for maintenance, the other failed) stops at most one member of a pool, the
+    spare an N+1 or 2N pool keeps. m = ceil(sqrt(the largest pool)): m² pairs."""
+    sizes: dict[int, int] = {}
+    for pool in pools:
+        sizes[pool] = sizes.get(pool, 0) + 1
+    m = max(1, math.isqrt(max(sizes.values(), default=1) - 1) + 1)
+    seen: dict[int, int] = {}
+    out = []
+    for pool in pools:
+        u = seen.get(pool, 0)
+        seen[pool] = u + 1
+        a, c = u % m, u // m  # a Latin square: a pool's members on distinct pairs, spread over both sides
+        out.append((a, (a + c) % m))
+    return m, out
+
+
+def _mechanical_switchboards_2n(
+    b: Builder, bname: str, plants: list[cooling.PlantPlan], subs: dict[str, str], n_gens: int
+) -> None:
+    """2N: m mechanical switchboards a side (``supply_pairs`` over the plant loops), each on its side's
+    substation and the side's N+1 generators and rated for every plant it feeds (their other side may be
+    lost); a plant on one switchboard of each side."""
+    loops = [p.name.rsplit("-", 1)[0] for p in plants]
+    m, pairs = supply_pairs([loops.index(loop) for loop in loops])
+    plant_kw = [p.electrical_kw / _eff("switchgear") for p in plants]
+    supplies = []
+    for s, side in zip(SIDES, (0, 1), strict=True):
+        names = [f"{bname}-MSB-{s}{i + 1}" for i in range(m)]
+        for i, name in enumerate(names):
+            kw = sum(k for k, pq in zip(plant_kw, pairs, strict=True) if pq[side] == i)
+            rated = ceil_to(kw / b.max_util, 100.0) if kw > 0 else 100.0
+            b.device(name, "switchgear", bname, rated)
+            b.feed(subs[s], name, rated, s)
+        for g in range(n_gens):
+            gen = _generator(b, f"{bname}-MSB-{s}-GEN-{g + 1:02d}", bname)
+            for name in names:
+                b.feed(gen, name, GENERATOR_KW, s)
+        supplies.append([names[pq[side]] for pq in pairs])
+    cooling.add_plants(b, bname, plants, list(zip(supplies[0], supplies[1], strict=True)))
+
+
+def _hall_power_2n(
+    b: Builder, bname: str, hall: Row, rows: list[HallRow], heat: cooling.HallHeat, subs: dict[str, str]
+) -> tuple[float, list[cooling.UnitPlan]]:
+    """2N as two N+1 systems, "2(N+1)" (Schneider Electric WP 75): per side a transformer (its switchgear
+    riding on the side's N+1 generators while it is out) and k + 1 blocks of switchgear and one UPS module,
+    any k carrying the whole hall (``block_count``); every row PDU and mechanical PDU of a side on all of the
+    side's UPS modules (in parallel). Every rack takes two whips a side (``<row>-PDU-A1``, ``-A2``, ``-B1``,
+    ``-B2``), each rated for half the rack: with any two of the four lost, the two left carry it. The
+    cooling units take one mechanical PDU of each side (``supply_pairs``), so any pair of them stops at most
+    one unit of a group. Returns (what one side's transformer draws carrying the whole hall, the hall's
+    cooling units)."""
+    hname = hall["name"]
+    prefix = f"{bname}-{hname}"
+    arch = b.architecture
+    eff_pdu, eff_ups, eff_row = _eff("pdu"), _eff(arch.module_kind), _eff(arch.row_kind)
+    eff_swgr = _eff("switchgear")
+    eff_tx = _eff("transformer") if arch.transformer else 1.0
+    units = cooling.hall_units(b, prefix, bname, hall, heat, None)
+    groups = [u.row["group"] for u in units]
+    m, pairs = supply_pairs([groups.index(g) for g in groups])
+    unit_kw = [cooling.unit_electrical_kw(u) / eff_pdu for u in units]
+
+    def fed_kw(kw: float) -> float:
+        return kw + heat.beside_kw * kw / heat.servers_kw if heat.servers_kw > 0 else kw
+
+    row_kw = [sum(fed_kw(rack.kw) for _, rack in members) / eff_row for _, members in rows]
+    side_in = (sum(row_kw) + sum(unit_kw)) / eff_ups  # the whole hall on one side's UPS modules
+    k = block_count(side_in, b.max_util)
+    ups_kw = ceil_to(side_in / k / b.max_util, 100.0)
+    swgr_in = side_in / k / eff_swgr
+    swgr_kw = ceil_to(swgr_in / b.max_util, 500.0)
+    tx_in = side_in / eff_swgr / eff_tx
+    tx_kw = ceil_to(tx_in / b.max_util, 500.0)
+    n_gens = math.ceil(side_in / eff_swgr / GENERATOR_KW) + 1  # N+1 a side, on every block's switchgear
+    ups_names: dict[str, list[str]] = {}
+    mpdu_names: dict[str, list[str]] = {}
+    for side, s in enumerate(SIDES):
+        # dc-800: the MV switchgear hangs off the substation and the SSTs below it do the step-down.
+        above = subs[s]
+        if arch.transformer:
+            above = b.device(f"{prefix}-TX-{s}", "transformer", bname, tx_kw, hname)
+            b.feed(subs[s], above, tx_kw, s)
+        gens = [_generator(b, f"{prefix}-GEN-{s}{g + 1:02d}", bname, hname) for g in range(n_gens)]
+        ups_names[s] = []
+        for n in range(k + 1):
+            swgr = b.device(f"{prefix}-SWGR-{s}{n + 1:02d}", "switchgear", bname, swgr_kw, hname)
+            b.feed(above, swgr, swgr_kw, s)
+            for gen in gens:
+                b.feed(gen, swgr, GENERATOR_KW, s)
+            ups = b.device(
+                f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{s}{n + 1:02d}",
+                arch.module_kind,
+                bname,
+                ups_kw,
+                hname,
+                battery_minutes=cat.default_value("ups_battery_minutes"),
+            )
+            b.feed(swgr, ups, ups_kw, s)
+            ups_names[s].append(ups)
+        mpdu_names[s] = []
+        for i in range(m if units else 0):
+            kw = sum(v for v, pq in zip(unit_kw, pairs, strict=True) if pq[side] == i)
+            mpdu_kw = ceil_to(kw / b.max_util, 10.0) if kw > 0 else 10.0
+            mpdu = b.device(f"{prefix}-MPDU-{s}{i + 1}", "pdu", bname, mpdu_kw, hname)
+            for ups in ups_names[s]:
+                b.feed(ups, mpdu, mpdu_kw, s)
+            mpdu_names[s].append(mpdu)
+    for u, (a, c) in zip(units, pairs, strict=True):
+        u.row["power_device"], u.row["power_device_b"] = mpdu_names["A"][a], mpdu_names["B"][c]
+
+    for r, (row_spec, members) in enumerate(rows):
+        pdu_kw = ceil_to(row_kw[r] / 2 / b.max_util, 50.0)
+        row_name = f"{prefix}-{row_spec['name']}-{_ROW_NAME[arch.row_kind]}"
+        for s in SIDES:
+            for w in (1, 2):
+                pdu = b.device(f"{row_name}-{s}{w}", arch.row_kind, bname, pdu_kw, hname)
+                for ups in ups_names[s]:
+                    b.feed(ups, pdu, pdu_kw, s)
+        for spec, rack in members:
+            whip_kw = ceil_to(rack.kw / b.max_util, 5.0) / 2  # a side: a rack feed's rating, as in N+1
+            spec["feed_a"], spec["feed_b"] = f"{row_name}-A1", f"{row_name}-B1"
+            spec["feed_rating_kw"] = whip_kw
+            for s in SIDES:
+                b.feeds.append(
+                    {"from": f"{row_name}-{s}2", "rack": spec["name"], "side": s, "rating_kw": whip_kw}
+                )
     return tx_in, units
 
 

@@ -14,8 +14,7 @@ from campus.analysis.cooling import cooling_balance
 from campus.analysis.facility import campus_facility_year
 from campus.analysis.facility.year import plant_power_kw
 from campus.analysis.heat import rack_it_kw_by_id
-from campus.analysis.measured_model import hour_of_year
-from campus.analysis.weather import weather_of
+from campus.analysis.weather import hour_of_year, weather_of
 from campus.emulator import REFERENCE_C, Profile, readings
 from campus.interchange.demo import DEMO_NAME
 from campus.models import Campus, MeasurementRollup
@@ -62,7 +61,8 @@ class Command(BaseCommand):
         ]
         offsets = {f"pdu:{devices[0].name}": OFFSET} if devices and devices[0].kind == "pdu" else {}
         day_start = m.bucket_start(timezone.now()) - timedelta(days=1)
-        hours = [hour_of_year(day_start + timedelta(hours=h)) for h in range(24)]
+        offset = weather_of(snap).utc_offset_h
+        hours = [hour_of_year(day_start + timedelta(hours=h), offset) for h in range(24)]
         objects += cooling_objects(snap, hours)
         known = m.objects(snap)
         objects = [o for o in objects if len(known.get((o["kind"], o["name"]), ())) == 1]

@@ -10,21 +10,16 @@ export const ALARM = {
   under: { text: "under the model", cls: "alarm-under" },
 };
 
-// Kinds a /measured/ row may name that have no page of their own (cooling units and plants; docs/live.md).
-const NO_PAGE = new Set([
-  "campus",
-  "building",
-  "hall",
-  "crah",
-  "cdu",
-  "rear-door",
-  "immersion",
-  "chiller",
-  "dry-cooler",
-  "cooling-tower",
-  "air-chiller",
-  "adiabatic-cooler",
-]);
+const COOLING_UNIT_KINDS = new Set(["crah", "cdu", "rear-door", "immersion"]);
+const PLANT_KINDS = new Set(["chiller", "dry-cooler", "cooling-tower", "air-chiller", "adiabatic-cooler"]);
+const NOT_DEVICES = new Set(["campus", "building", "hall", "rack"]);
+
+/** Whether a /measured/ row is a power device's. @param {{object_kind: string}} row */
+export function isPowerDevice(row) {
+  return (
+    !NOT_DEVICES.has(row.object_kind) && !COOLING_UNIT_KINDS.has(row.object_kind) && !PLANT_KINDS.has(row.object_kind)
+  );
+}
 
 /**
  * "+12.0 %" for a deviation given as a fraction, "−17.5 K" for one in kelvin (a temperature's).
@@ -57,11 +52,14 @@ export function peakText(row) {
 }
 
 /**
- * The inventory page of a row's object, or null (a cooling unit or plant, the campus, a building, a hall).
+ * The inventory page of a row's object (a rack, a power device, a cooling unit), or null (a plant, the campus,
+ * a building, a hall).
  * @param {number} campusId @param {{object_kind: string, object_id: number | null}} row
  */
 export function objectHref(campusId, row) {
-  if (row.object_id == null || NO_PAGE.has(row.object_kind)) return null;
-  const kind = row.object_kind === "rack" ? "racks" : "power-devices";
-  return `/campuses/${campusId}/inventory/${kind}/${row.object_id}/`;
+  if (row.object_id == null) return null;
+  const base = `/campuses/${campusId}/inventory`;
+  if (row.object_kind === "rack") return `${base}/racks/${row.object_id}/`;
+  if (COOLING_UNIT_KINDS.has(row.object_kind)) return `${base}/cooling-units/${row.object_id}/`;
+  return isPowerDevice(row) ? `${base}/power-devices/${row.object_id}/` : null;
 }

@@ -188,7 +188,7 @@ export function drawPlant(map, ctx, view, scale) {
   for (const p of map.plant) {
     // Level of detail: an element under 2 px is left out (zoom in to see every PDU).
     if (!intersects(p, view) || Math.max(p.w, p.h) < minW) continue;
-    const fill = plantStyle(p).fill;
+    const fill = plantFill(map, p);
     let list = byFill.get(fill);
     if (!list) byFill.set(fill, (list = []));
     list.push(p);
@@ -204,6 +204,26 @@ export function drawPlant(map, ctx, view, scale) {
       ctx.stroke();
     }
   }
+  // items with an alarm outlined, as racks are
+  if (map.plantHighlight.size) {
+    ctx.beginPath();
+    for (const p of map.plant) {
+      if (!map.plantHighlight.has(p.key ?? "") || !intersects(p, view)) continue;
+      ctx.rect(p.x - 1 / scale, p.y - 1 / scale, Math.max(p.w, minW) + 2 / scale, Math.max(p.h, minW) + 2 / scale);
+    }
+    ctx.lineWidth = 2 / scale;
+    ctx.strokeStyle = "#111827";
+    ctx.stroke();
+  }
+}
+
+/**
+ * A plant item's fill: its metric colour when the map colours it, else its kind's.
+ * @param {FloorMap} map
+ * @param {import("./floorgeometry.js").PlantItem} p
+ */
+export function plantFill(map, p) {
+  return map.plantColors.get(p.key ?? "") ?? plantStyle(p).fill;
 }
 
 /**
@@ -228,7 +248,7 @@ export function drawPlantLabels(map, ctx, view, scale) {
     const sx = (p.x + p.w / 2 - map.ox) * scale;
     const sy = (p.y + p.h / 2 - map.oy) * scale;
     const name = shortName(p.name);
-    ctx.fillStyle = plantStyle(p).text;
+    ctx.fillStyle = map.plantColors.has(p.key ?? "") ? textOn(plantFill(map, p)) : plantStyle(p).text;
     // The name when it fits, else the kind's code, else nothing.
     const text = [wpx > 90 ? p.name : null, name, code].find((t) => t && ctx.measureText(t).width <= wpx - 4);
     if (text && hpx >= 12) ctx.fillText(text, sx, sy);

@@ -69,6 +69,8 @@ export class FloorMap {
     /** Power devices, cooling units and plants. @type {PlantItem[]} */
     this.plant = [];
     this.hoveredPlant = -1;
+    this.plantColors = new Map(); // plant items coloured by a metric: fill by key (the rest: their kind's)
+    this.plantHighlight = new Set(); // keys of plant items outlined (an alarm)
     /**
      * The power and cooling paths of the selection (PlantGraph.paths).
      * @type {{segments: {x1: number, y1: number, x2: number, y2: number, color: string}[], items: number[],
@@ -163,6 +165,14 @@ export class FloorMap {
   setHighlight(indices) {
     this.highlight = new Set(indices);
     this.cells = null;
+    this.requestDraw();
+  }
+
+  /** Plant fills by key (empty: the kinds'), some outlined.
+   * @param {Map<string, string>} colors @param {string[]} [outlined] */
+  setPlantColors(colors, outlined = []) {
+    this.plantColors = colors;
+    this.plantHighlight = new Set(outlined);
     this.requestDraw();
   }
 

@@ -1,7 +1,8 @@
 // @ts-check
 // Measured against modelled (docs/live.md): one object's modelled figure beside its measured peak, mean and
 // highest sample, its deviation and alarm, and a small trend chart of its 5-minute means against the model
-// (GET /api/campuses/{id}/measured/object/). Used on the rack and power-device pages.
+// (GET /api/campuses/{id}/measured/object/). Used on the rack and power-device pages; a cooling unit's page has
+// one row per metric (supply and return temperature, flow, heat) and a chart of each.
 import { api } from "./api.js";
 import { mount } from "./charts.js";
 import { ALARM, deviationText } from "./deviation.js";
@@ -98,7 +99,7 @@ function render(body, a) {
           "No measurement of it in the window: measurements come by upload or from Prometheus (docs/live.md).",
         ),
   );
-  if (a.times.length) trendChart(body, a);
+  if (a.times.length) trendChart(body, a, "Measured (5-minute mean and highest sample) and modelled, kW");
 }
 
 /** @param {string} kind */
@@ -106,23 +107,36 @@ function kindNote(kind) {
   return kind === "rack" ? "IT load: servers at full GPU TDP plus extras" : "input in the healthy roll-up";
 }
 
-/** 5-minute means and maxima against the modelled line. @param {HTMLElement} body @param {any} a */
-function trendChart(body, a) {
+/** @param {number | null | undefined} v @param {string} unit */
+function withUnit(v, unit) {
+  if (v === null || v === undefined) return "–";
+  if (unit === "kW") return f.kw(v);
+  return `${f.num(v, unit === "°C" ? 1 : 0)} ${unit}`;
+}
+
+/**
+ * 5-minute means and maxima against the modelled line (one figure, or one per bucket).
+ * @param {HTMLElement} body @param {any} a a /measured/object/ answer @param {string} caption
+ * @param {string} [testid]
+ */
+function trendChart(body, a, caption, testid = "measured-chart") {
+  const unit = a.unit ?? "kW";
   const first = new Date(a.times[0] * 1000).toISOString().slice(0, 16).replace("T", " ");
   const last = new Date(a.times[a.times.length - 1] * 1000).toISOString().slice(0, 16).replace("T", " ");
-  const peak = a.comparison?.measured_peak_kw;
+  const peak = a.comparison?.measured_peak;
+  const what = METRIC_WORDS[a.metric ?? "power_kw"] ?? a.metric;
   const summary =
-    `5-minute mean power of ${a.object_name} from ${first} to ${last} UTC (${f.num(a.times.length)} points), ` +
-    `peak ${f.kw(peak)} against ${f.kw(a.modelled_kw)} modelled`;
+    `5-minute mean ${what} of ${a.object_name} from ${first} to ${last} UTC (${f.num(a.times.length)} points), ` +
+    `peak ${withUnit(peak, unit)} against ${withUnit(a.modelled, unit)} modelled`;
   const plotBox = el("div", { class: "chart-plot", role: "img", "aria-label": summary });
   const box = el(
     "figure",
-    { class: "chart chart-small", "data-testid": "measured-chart", "data-points": a.times.length },
-    el("figcaption", { class: "small" }, "Measured (5-minute mean and highest sample) and modelled, kW"),
+    { class: "chart chart-small", "data-testid": testid, "data-points": a.times.length },
+    el("figcaption", { class: "small" }, caption),
     plotBox,
   );
   body.append(box);
-  const modelled = a.times.map(() => a.modelled_kw);
+  const modelled = a.modelled_series ?? a.times.map(() => a.modelled);
   mount(
     plotBox,
     {
@@ -141,6 +155,136 @@ function trendChart(body, a) {
         { stroke: "#4a5568", grid: { stroke: "#e7ebf0", width: 1 }, size: 56, values: (u, t) => f.ticks(t) },
       ],
     },
-    [a.times, a.mean_kw, a.max_kw, modelled],
+    [a.times, a.mean ?? a.mean_kw, a.max ?? a.max_kw, modelled],
   );
+}
+
+/** A cooling unit's metrics, in the order the card lists them, with their words. */
+export const COOLING_METRICS = ["supply_temp_c", "return_temp_c", "flow_lpm", "heat_kw"];
+/** @type {Record<string, string>} */
+const METRIC_WORDS = {
+  power_kw: "power",
+  supply_temp_c: "supply temperature",
+  return_temp_c: "return temperature",
+  flow_lpm: "flow",
+  heat_kw: "heat",
+};
+/** @type {Record<string, string>} */
+const MODEL_NOTES = {
+  supply_temp_c: "the inventory's design supply temperature",
+  return_temp_c: "the inventory's design return temperature",
+  flow_lpm: "the inventory's flow, or 1.5 L/min per kW of its modelled heat",
+  heat_kw: "its heat in the cooling balance, GPUs at full TDP",
+};
+
+/**
+ * A cooling unit's card: supply and return temperature, flow and heat, each measured against the model with
+ * its deviation, alarm and trend, and a chart of each metric measured.
+ * @param {number} campusId
+ * @param {string} kind the unit's kind (cdu, crah, rear-door, immersion)
+ * @param {string} name
+ */
+export function coolingMeasuredCard(campusId, kind, name) {
+  const body = el("div", {}, el("p", { class: "loading" }, "Loading the measurements…"));
+  const card = el(
+    "section",
+    {
+      class: "card card-wide",
+      "aria-labelledby": "measured-title",
+      "data-testid": "measured-card",
+      "aria-busy": "true",
+    },
+    el("h2", { id: "measured-title" }, "Measured against modelled"),
+    body,
+  );
+  Promise.all(
+    COOLING_METRICS.map((metric) => {
+      const query = new URLSearchParams({ object_kind: kind, object_name: name, metric });
+      return api.get(`/api/campuses/${campusId}/measured/object/?${query}`);
+    }),
+  )
+    .then((answers) => renderCooling(body, answers))
+    .catch((error) => fill(body, errorBox(error, "measured-error")))
+    .finally(() => {
+      card.setAttribute("aria-busy", "false");
+      card.dataset.ready = "true";
+    });
+  return card;
+}
+
+/** @param {HTMLElement} body @param {any[]} answers one /measured/object/ answer per COOLING_METRICS */
+function renderCooling(body, answers) {
+  const measured = answers.filter((a) => a.comparison);
+  const band = answers[0]?.band ?? 0.1;
+  const bandK = answers[0]?.band_k ?? 2;
+  const cell = (/** @type {string} */ testid, /** @type {any} */ raw, /** @type {any} */ text) =>
+    el("td", { class: "num", "data-testid": testid, "data-value": raw ?? null }, text);
+  const rows = answers.map((a) => {
+    const c = a.comparison;
+    const alarm = c?.alarm ? ALARM[c.alarm] : null;
+    const id = `measured-${a.metric}`;
+    return el(
+      "tr",
+      { "data-testid": id, "data-alarm": c?.alarm ?? "" },
+      el(
+        "th",
+        { scope: "row" },
+        f.label(METRIC_WORDS[a.metric]),
+        el("div", { class: "muted small" }, MODEL_NOTES[a.metric]),
+      ),
+      cell(`${id}-modelled`, a.modelled, withUnit(a.modelled, a.unit)),
+      cell(`${id}-peak`, c?.measured_peak, c ? withUnit(c.measured_peak, a.unit) : "not measured"),
+      cell(`${id}-mean`, c?.measured_mean, c ? withUnit(c.measured_mean, a.unit) : "–"),
+      el(
+        "td",
+        { class: "num", "data-testid": `${id}-deviation`, "data-value": c?.deviation ?? null },
+        el("strong", { class: alarm?.cls ?? null }, deviationText(c.deviation, c.deviation_unit)),
+        alarm ? el("div", { class: "small" }, `alarm: ${alarm.text}`) : null,
+      ),
+      cell(
+        `${id}-trend`,
+        c?.trend_per_day,
+        c?.trend_per_day == null ? "–" : `${f.num(c.trend_per_day, 2)} ${a.unit}/day`,
+      ),
+    );
+  });
+  fill(
+    body,
+    el(
+      "table",
+      { class: "table", "data-testid": "measured-cooling" },
+      el(
+        "caption",
+        {},
+        "Peak: the highest 5-minute mean of the last 7 days held. Alarm beyond ",
+        `±${f.num(bandK, 1)} K of a temperature's design, ±${f.pct(band)} of the flow and heat.`,
+      ),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          ["Metric", "Modelled", "Measured peak", "Mean", "Deviation", "Trend of the daily peaks"].map((h, i) =>
+            el("th", { scope: "col", class: i ? "num" : null }, h),
+          ),
+        ),
+      ),
+      el("tbody", {}, rows),
+    ),
+    measured.length
+      ? null
+      : el(
+          "p",
+          { class: "muted", "data-testid": "measured-none" },
+          "No measurement of it in the window: measurements come by upload or from Prometheus (docs/live.md).",
+        ),
+  );
+  const charts = el("div", { class: "measured-charts" });
+  body.append(charts);
+  for (const a of answers) {
+    if (!a.times.length) continue;
+    const caption = `${f.label(METRIC_WORDS[a.metric])} (${a.unit}): 5-minute mean, highest sample and model`;
+    trendChart(charts, a, caption, `measured-chart-${a.metric}`);
+  }
 }

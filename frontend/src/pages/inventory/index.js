@@ -1,12 +1,13 @@
 // @ts-check
 // The inventory: a table per kind of object (racks, power devices, cooling units, switches, servers, links), the
-// search of the top bar across them, a power device's page, a rack's page with its elevations, and the capacity
-// report. Which one the page shows comes from its boot block (frontend/views.py).
+// search of the top bar across them, a power device's page, a cooling unit's page, a rack's page with its
+// elevations, and the capacity report. Which one the page shows comes from its boot block (frontend/views.py).
 import { api, qs } from "../../lib/api.js";
 import { $, boot, el, errorBox, fill, wireCampusPicker } from "../../lib/dom.js";
 import { dataTable } from "../../lib/datatable.js";
 import { enableExports } from "../../lib/export.js";
 import { capacityPage } from "./capacity.js";
+import { coolingUnitPage } from "./cooling-unit.js";
 import { devicePage } from "./device.js";
 import { rackPage } from "./rack.js";
 import { tableSpecs } from "./tables.js";
@@ -94,6 +95,7 @@ wireCampusPicker();
 enableExports();
 if (page.view === "device" && page.objectId) devicePage(root, campusId, page.objectId);
 else if (page.view === "rack" && page.objectId) rackPage(root, campusId, page.objectId);
+else if (page.view === "cooling" && page.objectId) coolingUnitPage(root, campusId, page.objectId);
 else if (page.view === "capacity") capacityPage(root, campusId);
 else if (page.q) searchView(page.q);
 else tablesView();

@@ -128,6 +128,7 @@ export function tableSpecs(campusId) {
       url: "/api/cooling-units/",
       params,
       ordering: "name",
+      link: (u) => `${base}/cooling-units/${u.id}/`,
       columns: [
         { label: "Unit", value: (u) => u.name, order: "name" },
         { label: "Kind", value: (u) => choice(COOLING_KINDS, u.kind), order: "kind" },

@@ -5,11 +5,12 @@ import { api } from "../../lib/api.js";
 import { $, clear, el } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { IMPACT, METRICS, NO_DATA } from "../../lib/colors.js";
-import { beyondBand, deviationText, objectHref } from "../../lib/deviation.js";
+import { beyondBand, deviationText, isPowerDevice, objectHref } from "../../lib/deviation.js";
 
 export function recolor(page) {
   if (!page.scene) return;
   if (page.impact) {
+    page.map.setPlantColors(new Map());
     const kinds = page.impact.kindOf;
     page.map.setColors((r) => IMPACT[kinds.get(r.id) ?? "unaffected"].color);
     page.map.setHighlight(page.scene.racks.flatMap((r, i) => (kinds.has(r.id) ? [i] : [])));
@@ -36,7 +37,10 @@ export function recolor(page) {
     const label = page.metric === "temperature" && page.replayValues ? "No series (nominal)" : "No data";
     bins.push({ color: NO_DATA, label, count: counts.get(NO_DATA) });
   }
+  const devices = page.metric === "deviation" ? colourDevices(page, metric.scale) : null;
+  if (!devices) page.map.setPlantColors(new Map());
   renderLegend(metric.title + (metric.unit ? ` (${metric.unit})` : ""), bins);
+  if (devices) devicesNote(devices);
   if (live) measuredNote(page);
   if (page.metric === "temperature" && !page.replayValues) {
     $("legend").append(
@@ -73,7 +77,7 @@ function renderLegend(title, bins) {
 }
 
 const MEASURED = new Set(["measured_kw", "deviation"]);
-const DEVICES_SHOWN = 8; // power devices with an alarm listed under the legend, furthest from the model first
+const DEVICES_SHOWN = 8; // objects beyond the racks with an alarm listed under the legend, furthest first (in bands)
 
 /** Read GET /measured/ once (racks by id, the rest by kind and name) and recolour when a measured metric is shown. */
 export async function loadMeasured(page) {
@@ -100,6 +104,55 @@ function annotate(page) {
     r.deviation = o?.deviation ?? null;
     r.alarm = o?.alarm ?? null;
   }
+}
+
+/**
+ * On the deviation colouring, the power devices drawn take the colour of their own input's deviation (the
+ * `power_kw` row of /measured/), grey when not measured, outlined with an alarm.
+ * @returns {{measured: number, unmeasured: number, alarms: number} | null}
+ */
+function colourDevices(page, scale) {
+  if (!page.measured) return null;
+  const rows = new Map(
+    page.measured.objects
+      .filter((o) => o.metric === "power_kw" && o.object_id != null && isPowerDevice(o))
+      .map((o) => [`${o.object_kind}:${o.object_id}`, o]),
+  );
+  const colors = new Map();
+  const outlined = [];
+  const counts = { measured: 0, unmeasured: 0, alarms: 0 };
+  for (const p of page.scene.plant ?? []) {
+    if (p.type !== "power") continue;
+    const o = rows.get(`${p.kind}:${p.id}`);
+    colors.set(p.key, scale.color(o?.deviation == null ? null : o.deviation * 100));
+    if (o) counts.measured += 1;
+    else counts.unmeasured += 1;
+    if (o?.alarm) {
+      outlined.push(p.key);
+      counts.alarms += 1;
+    }
+  }
+  page.map.setPlantColors(colors, outlined);
+  return counts;
+}
+
+/** @param {{measured: number, unmeasured: number, alarms: number}} d */
+function devicesNote(d) {
+  $("legend").append(
+    el(
+      "p",
+      {
+        class: "small",
+        "data-testid": "measured-device-colours",
+        "data-measured": d.measured,
+        "data-unmeasured": d.unmeasured,
+        "data-alarms": d.alarms,
+      },
+      `Racks and power devices alike: each PDU, UPS and other power device drawn takes the colour of its own ` +
+        `input's deviation (${f.num(d.measured)} measured, ${f.num(d.alarms)} with an alarm, outlined; ` +
+        `${f.num(d.unmeasured)} not measured, grey).`,
+    ),
+  );
 }
 
 /** Under the measured legend: the racks with an alarm (outlined) and the power devices with one, by name. */
@@ -136,7 +189,8 @@ function measuredNote(page) {
               objectHref(page.campusId, o)
                 ? el("a", { href: objectHref(page.campusId, o) }, o.object_name)
                 : o.object_name,
-              ` (${o.object_kind}, ${o.metric}): ${o.alarm} the model, ${deviationText(o.deviation, o.deviation_unit)}`,
+              ` (${o.object_kind}${o.metric && o.metric !== "power_kw" ? `, ${f.label(o.metric)}` : ""}): ` +
+                `${o.alarm} the model, ${deviationText(o.deviation, o.deviation_unit)}`,
             ),
           ),
           devices.length > shown.length

@@ -2,6 +2,7 @@
 // window.floorMap: what the browser tests and tools read from the map (rack positions and colours, the view,
 // the impact counts, frame times) and the few moves they make.
 import { IMPACT, NO_DATA } from "../../lib/colors.js";
+import { plantFill } from "../../lib/floordraw.js";
 import { openRack, showPaths } from "./racks.js";
 
 export function exposeForTests(page) {
@@ -74,6 +75,8 @@ export function exposeForTests(page) {
         y: box.top + (p.y + p.h / 2 - page.map.oy) * page.map.scale,
         w: p.w * page.map.scale,
         h: p.h * page.map.scale,
+        color: plantFill(page.map, p), // its fill: its kind's, or its metric's (the deviation colouring)
+        highlighted: page.map.plantHighlight.has(p.key),
       }));
     },
     /** The paths drawn for the selection: node, number of link segments, racks and plant items on them. */

@@ -294,7 +294,8 @@ function workloadNote(job) {
   if (!w) return null;
   const mfu = job.training.mfu?.bf16;
   const ck = job.training.checkpoint;
-  const bound = ck ? `; checkpoint bound by the ${ck.write_bound} (${ck.storage})` : "";
+  const shared = ck?.storage_jobs > 1 ? `, shared by ${ck.storage_jobs} jobs checkpointing together` : "";
+  const bound = ck ? `; checkpoint bound by the ${ck.write_bound} (${ck.storage}${shared})` : "";
   return el(
     "p",
     { class: "small", "data-testid": "job-workload" },

@@ -1,12 +1,13 @@
 // @ts-check
 // The campus's climate and weather year (/api/campuses/{id}/weather/), the climate picker, and the facility
 // across the year (/api/campuses/{id}/facility-year/): PUE, facility power and water as month × hour heat
-// maps, and the hottest day.
+// maps, and the hottest day; then the year in the measured weather beside the typical one (weather-replay.js).
 import { api, qs } from "../../lib/api.js";
 import { timeChart } from "../../lib/charts.js";
 import { el, fill } from "../../lib/dom.js";
 import * as f from "../../lib/format.js";
 import { designConditionsWords } from "../../lib/design.js";
+import { weatherReplay } from "./weather-replay.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -277,5 +278,6 @@ async function load(page, card, onChange) {
   card.querySelector(".loading")?.remove();
   card.append(...body, extra);
   if (year && Array.isArray(year.dry_bulb_c) && year.dry_bulb_c.length) hottestDay(extra, year);
+  if (plantModel && !page.asOf) card.append(weatherReplay(page));
   card.dataset.ready = "true";
 }

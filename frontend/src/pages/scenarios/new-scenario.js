@@ -206,6 +206,7 @@ function renderForm(page, kind, pickers) {
         ),
         el("div", { class: "field-error", hidden: true, id: "as-of-error" }),
       ),
+      selectedKind.stochastic ? confidenceField(selectedKind) : null,
     ),
   );
   const paramsBox = el("div", { "data-testid": "param-fields" });
@@ -244,6 +245,50 @@ function renderForm(page, kind, pickers) {
   };
 }
 
+// The run's confidence target (docs/runs.md, "Replicas to a confidence target"): stop adding replicas once the
+// 95 % interval of a metric's mean is within ± this share of it; the replicas above are then the cap.
+function confidenceField(kind) {
+  const names = Object.keys(kind.metrics ?? {}).filter((n) => !n.includes("."));
+  const first = names.includes("ettr") ? "ettr" : names[0];
+  return el(
+    "div",
+    { class: "field" },
+    el("label", { for: "run-confidence" }, "Stop at ± (%)"),
+    el("input", {
+      id: "run-confidence",
+      type: "number",
+      min: 0.0001,
+      max: 100,
+      step: "any",
+      placeholder: "off",
+      "data-testid": "run-confidence-target",
+      "aria-describedby": "run-confidence-help",
+    }),
+    el("label", { for: "run-confidence-metric", class: "visually-hidden" }, "Metric of the confidence target"),
+    el(
+      "select",
+      { id: "run-confidence-metric", "data-testid": "run-confidence-metric" },
+      names.map((n) => el("option", { value: n, selected: n === first }, kind.metrics[n].label ?? n)),
+    ),
+    el(
+      "div",
+      { class: "field-help", id: "run-confidence-help" },
+      "Stop adding replicas once the 95 % interval of this metric's mean is within ± this share of it " +
+        "(the replicas are then the cap); empty: run them all.",
+    ),
+    el("div", { class: "field-error", hidden: true, id: "confidence-error" }),
+  );
+}
+
+/** The confidence target the form asks for, or null. */
+function confidenceTarget() {
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById("run-confidence"));
+  const text = input?.value.trim() ?? "";
+  if (!text) return null;
+  const metric = /** @type {HTMLSelectElement} */ ($("run-confidence-metric")).value;
+  return { relative_half_width: Number(text) / 100, metric };
+}
+
 function setError(id, message) {
   const node = $(id);
   if (!node) return;
@@ -273,6 +318,10 @@ function clientChecks(page) {
   const seedOk = seedText === "" || (Number.isInteger(Number(seedText)) && Number(seedText) >= 0);
   setError("seed-error", seedOk ? null : "The seed is a whole number ≥ 0, or empty.");
   ok &&= seedOk;
+  const target = confidenceTarget();
+  const targetOk = target === null || (target.relative_half_width >= 1e-6 && target.relative_half_width <= 1);
+  setError("confidence-error", targetOk ? null : "The target is a share from 0.0001 % to 100 %, or empty.");
+  ok &&= targetOk;
   const paramErrors = page.form.validateAll();
   const sweepOk = page.sweep.validate();
   return ok && sweepOk && paramErrors.length === 0;
@@ -316,6 +365,7 @@ async function launchScenario(page) {
       ...(seedText ? { seed: Number(seedText) } : {}),
       ...(asOf ? { as_of: asOf } : {}),
       ...(sweep ? { sweep } : {}),
+      ...(confidenceTarget() ? { confidence_target: confidenceTarget() } : {}),
     });
     await loadRuns(page);
     page.openRun(run.id);
@@ -344,6 +394,7 @@ function showApiErrors(page, error) {
     else if (path === "replicas") setError("replicas-error", message);
     else if (path === "seed") setError("seed-error", message);
     else if (path === "as_of") setError("as-of-error", message);
+    else if (path.startsWith("confidence_target")) setError("confidence-error", message);
     else other.push(`${path}: ${message}`);
   }
   other.push(...page.form.showErrors(params));

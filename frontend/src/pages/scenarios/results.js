@@ -179,7 +179,8 @@ function loadSource(run) {
     source.kind === "measured"
       ? `Load replayed from the measured power of ${source.object_kind === "building" ? "building " : "campus "}` +
         `${source.object_name ?? ""}, ${source.start ?? "?"} to ${source.end ?? "?"} ` +
-        `(${count} 5-minute means${source.filled_steps ? `, ${source.filled_steps} filled in` : ""}).`
+        `(${count} 5-minute means${source.filled_steps ? `, ${source.filled_steps} filled in` : ""}` +
+        `${source.last_hours != null ? `; the last ${source.last_hours} h before the run` : ""}).`
       : `Load replayed from a given series of ${count} values, one every ${source.step_seconds} s.`;
   return el("p", { class: "load-source", "data-testid": "load-source" }, text);
 }

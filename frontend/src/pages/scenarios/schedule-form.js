@@ -130,6 +130,19 @@ export async function scheduleForm(page, schedule, done) {
     "data-testid": "sf-webhook",
   });
   const enabled = el("input", { id: "sf-enabled", type: "checkbox", checked: schedule ? schedule.enabled : true });
+  // Each run's confidence target (docs/runs.md): stop at ± this share of the metric's mean; empty: none.
+  const target = schedule?.confidence_target ?? null;
+  const targetPct = el("input", {
+    id: "sf-confidence",
+    type: "number",
+    min: 0.0001,
+    max: 100,
+    step: "any",
+    placeholder: "off",
+    value: target ? String(Math.round(target.relative_half_width * 100 * 1e9) / 1e9) : "",
+    "data-testid": "sf-confidence",
+  });
+  const targetMetric = el("select", { id: "sf-confidence-metric", "data-testid": "sf-confidence-metric" });
 
   const rules = el("div", { class: "threshold-rows", "data-testid": "sf-thresholds" });
   const metricsOf = () => {
@@ -177,7 +190,16 @@ export async function scheduleForm(page, schedule, done) {
     rules.append(row);
   };
   for (const rule of schedule?.thresholds ?? []) addRule(rule);
-  scenario.addEventListener("change", () => fill(rules));
+  const fillTargetMetric = (/** @type {string | undefined} */ wanted = undefined) => {
+    const metrics = metricsOf().filter(([m]) => !m.includes("."));
+    const pick = wanted ?? (metrics.some(([m]) => m === "ettr") ? "ettr" : metrics[0]?.[0]);
+    fill(targetMetric, ...metrics.map(([m, label]) => el("option", { value: m, selected: m === pick }, label)));
+  };
+  fillTargetMetric(target?.metric);
+  scenario.addEventListener("change", () => {
+    fill(rules);
+    fillTargetMetric();
+  });
 
   const form = el(
     "form",
@@ -189,6 +211,8 @@ export async function scheduleForm(page, schedule, done) {
     ...Object.values(parts),
     words,
     field("sf-replicas", "Replicas per run", replicas),
+    field("sf-confidence", "Stop each run at ± (%) of the mean of", targetPct),
+    field("sf-confidence-metric", "Metric of the confidence target", targetMetric),
     el("h4", {}, "Thresholds"),
     rules,
     el(
@@ -221,6 +245,9 @@ export async function scheduleForm(page, schedule, done) {
       interval_seconds: null,
       replicas: Number(replicas.value),
       thresholds,
+      confidence_target: targetPct.value.trim()
+        ? { relative_half_width: Number(targetPct.value) / 100, metric: targetMetric.value }
+        : null,
       webhook_url: webhook.value.trim(),
       enabled: enabled.checked,
     };

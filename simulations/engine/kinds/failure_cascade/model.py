@@ -82,6 +82,14 @@ _BATCH = 4096
 
 
 def run(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
+    """One replica (:func:`walk`), with the job's MFU, checkpoint write and restart and their sources in
+    its details (``job``: typed, from the hardware or the catalog's)."""
+    out = walk(plan, seed, progress)
+    out.details = {**out.details, "job": plan.job}
+    return out
+
+
+def walk(plan: CascadePlan, seed: int, progress: Progress | None = None) -> ReplicaResult:
     """One replica: the SimPy process steps from one event that can change the capacity or end a wait to
     the next (facility failures and repairs, node repairs while the job waits for them, a failure that
     finds too few healthy nodes), and books each stretch of job failures between two such events in one

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from campus.catalog_data import default_value
 from simulations.engine.fields import (
     ADVANCED,
     HOURS_A_YEAR,
@@ -71,13 +70,14 @@ class FailureCascadeParams(ParamsBase):
         "optimal", title="Checkpoint interval (min)"
     )
     """Time between checkpoints, minutes, or "optimal" (Young/Daly: the square root of 2 x write time x MTBF)."""
-    # Kokolis et al. 2024 (Meta RSC): checkpoint write ~5 min, restart overhead 5-20 min.
-    checkpoint_write_minutes: float = Field(
-        default_value("checkpoint_write_minutes"), ge=0, le=MINUTES_A_WEEK
-    )
-    """Time the job spends writing one checkpoint, minutes."""
-    restart_minutes: float = Field(default_value("restart_minutes"), ge=0, le=MINUTES_A_WEEK)
-    """Time from the GPUs being back to the job training again, minutes."""
+    # Empty: the checkpoint model on the inventory's storage and front end (campus.analysis.job_compute);
+    # without a storage system the catalog's 5 and 10 min (Kokolis et al. 2024, Meta RSC).
+    checkpoint_write_minutes: float | None = Field(None, ge=0, le=MINUTES_A_WEEK)
+    """Time the job spends writing one checkpoint, minutes; empty: from the hardware (the job's state over
+    the storage and front-end bandwidth). A number overrides it."""
+    restart_minutes: float | None = Field(None, ge=0, le=MINUTES_A_WEEK)
+    """Time from the GPUs being back to the job training again, minutes; empty: from the hardware (launch
+    + restore from the storage). A number overrides it."""
     # OPT-175B kept 12 spares for 124 nodes.
     hot_spares: int | None = Field(None, ge=0, title="Hot spare nodes")
     """Spare nodes held outside the job: the job's pool is its nodes and these, never the rest of the campus
@@ -127,8 +127,9 @@ class FailureCascadeParams(ParamsBase):
     of the failure classes; facility failures are not drawn in this walk."""
     precision: Precision = "bf16"
     """Number format the job trains in; sets the GPUs' peak throughput."""
-    mfu: float = Field(default_value("mfu_bf16"), gt=0, le=1, title="Model FLOPs utilisation (0–1)")
-    """Share of the peak throughput the job achieves."""
+    mfu: float | None = Field(None, gt=0, le=1, title="Model FLOPs utilisation (0–1)")
+    """Share of the peak throughput the job achieves; empty: from the hardware (the step-time model of a
+    preset workload on the job's GPUs). A number overrides it."""
     series_points: int = Field(200, ge=2, le=20000, title="Chart points", json_schema_extra=ADVANCED)
     """Samples of each time series."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from campus.analysis.impact import racks_lost
+from campus.analysis.job_compute import job_figures
 from campus.analysis.power import power_graph, rollup
 from campus.analysis.reliability import DEFAULT_JOB_DATASET, PER_MODEL, spare_shortfall_probability
 from campus.analysis.snapshot import CampusSnapshot, FailureRate
@@ -113,6 +114,9 @@ class CascadePlan:
     copy_h: float
     job_rate_per_hour: float
     unmodelled: list[str]
+    # the MFU, checkpoint write and restart the job runs with, each with its source (typed, the hardware's
+    # or the catalog's: ``campus.analysis.job_compute.job_figures``)
+    job: dict = field(default_factory=dict)
     _impact: dict[tuple[int, int], tuple[tuple[int, ...], bool]] = field(default_factory=dict)
     _arrays: ClassArrays | None = field(default=None, repr=False)
     _pool: PoolSetup | None = field(default=None, repr=False)
@@ -448,7 +452,16 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
             continue
         unmodelled.append(r.component)
     job_rate = sum(c.rate_per_hour for c in classes if c.target == JOB)
-    write_h = p.checkpoint_write_minutes / 60.0
+    job = job_figures(
+        snap,
+        [r for r in snap.racks if r.id in job_racks],
+        p.precision,
+        gpus=job_gpus,
+        mfu=p.mfu,
+        checkpoint_minutes=p.checkpoint_write_minutes,
+        restart_minutes=p.restart_minutes,
+    )
+    write_h = job["checkpoint_minutes"] / 60.0
     step_h = p.step_seconds / 3600.0
     if p.checkpoint_interval_minutes == "optimal" and p.recovery == "in_memory":
         # Failures do not roll back to the checkpoint, so there is no trade-off to optimise: checkpoints
@@ -485,13 +498,14 @@ def prepare(snap: CampusSnapshot, params: FailureCascadeParams) -> CascadePlan:
         job_gpus_by_model=by_model,
         eligible_nodes=sum(eligible_by_rack.values()),
         spare_nodes=spare_nodes,
-        job_tflops=job_tflops(snap.gpus, by_model, p.precision, p.mfu),
+        job_tflops=job_tflops(snap.gpus, by_model, p.precision, job["mfu"]),
         interval_h=interval_h,
         write_h=write_h,
-        restart_h=p.restart_minutes / 60.0,
+        restart_h=job["restart_minutes"] / 60.0,
         copy_h=copy_h,
         job_rate_per_hour=job_rate,
         unmodelled=unmodelled,
+        job=job,
     )
 
 

@@ -38,9 +38,9 @@ METRICS: dict[str, Metric] = {
     "ettr_expected": M(
         "Expected ETTR with spares",
         "fraction",
-        "Closed form beside the server-pool walk: Daly's renewal formula at the job's rate, the restart "
-        "lengthened by host selections, preemptions and waits for repairs as the nodes in repair exceed "
-        "the standbys, the working pool and the spare pool (Poisson, M/G/inf).",
+        "Closed form beside the server-pool walk: Daly's renewal formula at the job's rate, averaged over "
+        "the run as repairs find the bad servers (two-class renewal), with the waits for repairs once the "
+        "nodes in repair exceed every spare (Poisson, M/G/inf) and the spare pool's preemptions.",
         True,
         bounds=SHARE,
     ),
@@ -65,6 +65,22 @@ METRICS: dict[str, Metric] = {
         "Nodes in repair",
         "",
         "Expected nodes in the repair pipeline at a time (failures per hour x mean repair time).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "preemptions_expected": M(
+        "Preemptions expected",
+        "",
+        "Closed form: nodes the spare pool gives the working pool over the run, once each, as the nodes in "
+        "repair first pass each level beyond the standbys and idle nodes (expected up-crossings).",
+        False,
+        bounds=NON_NEGATIVE,
+    ),
+    "bad_server_failures_expected": M(
+        "Bad-server failures expected",
+        "",
+        "Closed form: failures of bad nodes over the run, each bad node failing until a repair finds it "
+        "(1 / q failures on average, q the chance a repair finds the fault).",
         False,
         bounds=NON_NEGATIVE,
     ),

@@ -568,4 +568,4 @@ def run(plan: GridPlan, seed: int, progress: Progress | None = None) -> ReplicaR
         **out,
         **(flex.series() if policy == "flexibility" else {}),
     }
-    return ReplicaResult(metrics=metrics, series=series, events=n)
+    return ReplicaResult(metrics=metrics, series=series, events=n, details={"job": plan.load.job})

@@ -266,10 +266,10 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
     down: list[tuple[float, float]] = []  # the job's own down intervals (outage plus restart), in the window
     rolled_back: list[tuple[float, float]] = []  # work done in the window and thrown away at an interruption
     before_s = 0.0  # work done before the window (at full pace) and thrown away: redone in the window
-    seg_s = (plan.job_interval_h * 3600.0) + p.job.checkpoint_write_minutes * 60.0
+    seg_s = (plan.job_interval_h * 3600.0) + plan.job["checkpoint_minutes"] * 60.0
     phase = rng.uniform(0.0, seg_s)  # where in its checkpoint cycle the job was at t = 0
     merged = _merge(down_windows)
-    restart_s = p.job.restart_minutes * 60.0
+    restart_s = plan.job["restart_minutes"] * 60.0
     back = -math.inf
     for t0, t1 in merged:
         interruptions += 1
@@ -338,7 +338,7 @@ def run(plan: CoolingPlan, seed: int, progress: Progress | None = None) -> Repli
         for rid in sorted(rack_temp)[:MAX_RACK_SERIES]:
             out[f"rack.{rid}.gpu_temp_c"] = rack_temp[rid]
     # what the run failed, by name (a CDU loss without a target: the units its group cannot cover)
-    details = {"failed": plan.failed, "default_set": plan.default_set}
+    details = {"failed": plan.failed, "default_set": plan.default_set, "job": plan.job}
     return ReplicaResult(metrics=metrics, series=out, events=events, details=details)
 
 

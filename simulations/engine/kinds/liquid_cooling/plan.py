@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from campus.analysis.heat import heat_map, plant_loops
+from campus.analysis.job_compute import job_figures
 from campus.analysis.snapshot import CampusSnapshot, GpuSpec
 from campus.catalog_data import default_value
 from simulations.engine.fields import ParamsError
@@ -87,6 +88,9 @@ class CoolingPlan:
     failed: list[dict] = field(default_factory=list)
     # a CDU loss without a target whose smallest uncovered set has more than one unit (no single loss is)
     default_set: bool = False
+    # the job's (every GPU of the campus) MFU, checkpoint write and restart, each with its source: typed, the
+    # hardware's or the catalog's (``campus.analysis.job_compute.job_figures``)
+    job: dict = field(default_factory=dict)
 
 
 def uncovered_cdus(
@@ -319,8 +323,26 @@ def prepare(snap: CampusSnapshot, params: LiquidCoolingParams) -> CoolingPlan:
         {"event": source[i], "kind": kinds[i], "id": t, "name": _target_name(snap, kinds[i], t)}
         for i, t in enumerate(targets)
     ]
+    job = job_figures(
+        snap,
+        racks,
+        p.job.precision,
+        mfu=p.job.mfu,
+        checkpoint_minutes=p.job.checkpoint_write_minutes,
+        restart_minutes=p.job.restart_minutes,
+    )
+    job = {k: v for k, v in job.items() if not k.startswith("mfu")}  # the kind reads no throughput
     return CoolingPlan(
-        p, groups, effects, supply, campus_gpus, interval_h, targets, failed=failed, default_set=default_set
+        p,
+        groups,
+        effects,
+        supply,
+        campus_gpus,
+        interval_h,
+        targets,
+        failed=failed,
+        default_set=default_set,
+        job=job,
     )
 
 

@@ -146,4 +146,6 @@ def run(plan: CappingPlan, seed: int, progress: Progress | None = None) -> Repli
         "mean_cap_fraction": np.asarray(capmean),
         "perf_per_w_tflops_per_kw": np.asarray(tput) / np.maximum(np.asarray(fac), 1e-12),
     }
-    return ReplicaResult(metrics=metrics, series=series, events=len(plan.segments))
+    return ReplicaResult(
+        metrics=metrics, series=series, events=len(plan.segments), details={"job": plan.load.job}
+    )

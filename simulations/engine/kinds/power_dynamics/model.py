@@ -201,6 +201,7 @@ def run(plan: DynamicsPlan, seed: int, progress: Progress | None = None) -> Repl
         "resolution_ms": p.resolution_ms,
         "steps": plan.steps,
         "load_source": p.load_source.describe(),
+        "jobs": plan.job_checkpoints,
         "assets": {
             "bess": {"source": plan.assets.get("bess", "params"), **p.bess.model_dump(mode="json")},
             "generation": {

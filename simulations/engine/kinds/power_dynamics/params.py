@@ -43,8 +43,10 @@ class DynamicsJob(ParamsBase):
         None, gt=0, le=SECONDS_A_WEEK, title="Checkpoint every (s)"
     )
     """A checkpoint every so many seconds of training; the GPUs idle while it is written. Empty: none."""
-    checkpoint_seconds: float = Field(30.0, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
-    """How long writing one checkpoint takes, seconds."""
+    checkpoint_seconds: float | None = Field(None, ge=0, le=SECONDS_A_DAY, title="Checkpoint duration (s)")
+    """How long writing one checkpoint takes, seconds; empty: from the hardware (the checkpoint model of a
+    preset job on the job's GPUs against the campus's storage; the catalog's 5 min without one). A number
+    overrides it."""
 
 
 class DynamicsEvent(ParamsBase):

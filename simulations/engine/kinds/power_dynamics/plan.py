@@ -10,6 +10,7 @@ import numpy as np
 
 from campus.analysis.facility import campus_pue
 from campus.analysis.heat import it_beyond_at
+from campus.analysis.job_compute import job_figures
 from campus.analysis.onsite import prime_generators, storage_pool
 from campus.analysis.snapshot import CampusSnapshot
 from campus.analysis.units import kw_to_mw
@@ -77,15 +78,43 @@ class DynamicsPlan:
     assets: dict[str, str] = field(default_factory=dict)
     # a replayed load (the draw at the grid connection before the battery and generation), or None: the jobs'
     replay: LoadSource | None = None
+    # each job's checkpoint write and its source (typed, the hardware's or the catalog's): ``_job_checkpoints``
+    job_checkpoints: list[dict] = field(default_factory=list)
 
 
 def _error(field_name: str, message: str) -> ParamsError:
     return ParamsError([{"field": field_name, "message": message}])
 
 
-def _job_timelines(p: PowerDynamicsParams) -> list[JobTimeline]:
+def _job_checkpoints(
+    snap: CampusSnapshot, p: PowerDynamicsParams, owner: dict[int | None, int]
+) -> list[dict]:
+    """Each job's checkpoint write, seconds, and where it comes from: typed, or the checkpoint model of a job
+    over its pods' running racks (``job_compute.job_figures``; the catalog's without a storage system)."""
     out = []
     for j, job in enumerate(p.jobs):
+        if job.checkpoint_seconds is not None:
+            out.append({"checkpoint_seconds": job.checkpoint_seconds, "checkpoint_seconds_source": "typed"})
+            continue
+        racks = [
+            r
+            for r in snap.racks
+            if r.status not in DEAD_RACK_STATUSES and (job.pods is None or owner.get(r.pod_id) == j)
+        ]
+        fig = job_figures(snap, racks, "bf16")
+        out.append(
+            {
+                "checkpoint_seconds": fig["checkpoint_minutes"] * 60.0,
+                "checkpoint_seconds_source": fig["checkpoint_minutes_source"],
+            }
+        )
+    return out
+
+
+def _job_timelines(p: PowerDynamicsParams, checkpoints: list[dict]) -> list[JobTimeline]:
+    out = []
+    for j, job in enumerate(p.jobs):
+        checkpoint_s = checkpoints[j]["checkpoint_seconds"]
         changes: list[tuple[float, str, float]] = []  # (t, "up"/"down", ramp)
         if job.start_seconds is not None:
             changes.append((job.start_seconds, "up", 0.0))
@@ -100,7 +129,7 @@ def _job_timelines(p: PowerDynamicsParams) -> list[JobTimeline]:
             elif ev.kind == "job_start":
                 changes.append((ev.at_seconds, "up", ev.ramp_seconds))
             else:
-                dur = ev.duration_seconds if ev.duration_seconds is not None else job.checkpoint_seconds
+                dur = ev.duration_seconds if ev.duration_seconds is not None else checkpoint_s
                 extra.append((ev.at_seconds, ev.at_seconds + dur))
         changes.sort(key=lambda c: (c[0], c[1] == "up"))
         runs: list[tuple[float, float, float]] = []
@@ -121,7 +150,7 @@ def _job_timelines(p: PowerDynamicsParams) -> list[JobTimeline]:
                 job.comm_power_fraction,
                 job.phase_offset_seconds,
                 job.checkpoint_every_seconds,
-                job.checkpoint_seconds,
+                checkpoint_s,
                 runs,
                 extra,
             )
@@ -217,7 +246,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
                 continue
             spec = snap.node_models[slug]
             gpu = snap.gpus[spec.gpu]
-            const_w[b] += n * (spec.overhead_w + spec.nics * spec.nic_extra_w)
+            const_w[b] += n * snap.node_overhead_w(slug)  # the campus's calibrated overhead scale
             count = n * spec.gpus_per_node
             if job is None:
                 const_w[b] += count * gpu.tdp_w * idle
@@ -292,12 +321,13 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
     natural_peak_mw = (peak_gpu_kw + sum(const_w.values()) / 1000.0) * factor / 1000.0
     if replay is not None:
         natural_peak_mw = max(replay.values_kw or [0.0]) / 1000.0
+    checkpoints = _job_checkpoints(snap, p, owner)
     return DynamicsPlan(
         params=p,
         dt_s=dt,
         steps=steps,
         units=units,
-        jobs=_job_timelines(p),
+        jobs=_job_timelines(p, checkpoints),
         buildings=buildings,
         weights_kw=weights,
         const_kw_by_building=np.array([const_w.get(b, 0.0) / 1000.0 for b in buildings]),
@@ -313,6 +343,7 @@ def prepare(snap: CampusSnapshot, params: PowerDynamicsParams) -> DynamicsPlan:
         natural_peak_mw=natural_peak_mw,
         assets=assets,
         replay=replay,
+        job_checkpoints=checkpoints,
     )
 
 
