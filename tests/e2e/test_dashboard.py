@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD, axe_violations, csrf_headers, login, new_page, screenshot
+from .conftest import PASSWORD, axe_violations, csrf_headers, generated_campus, login, new_page, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=False)]
 
@@ -327,14 +327,23 @@ def _path(chain: dict, side: str) -> list[dict]:
 # ---------------------------------------------------------------- impact mode
 
 
-def test_impact_mode_highlights_the_racks_the_impact_api_names(planner_page, demo):
+@pytest.fixture(scope="module")
+def single_path(django_db_setup, django_db_blocker):
+    """A campus whose single power failures cost racks: the demo's 2(N+1) chain, standby generators behind
+    every side, loses no rack side to any one device."""
+    with generated_campus(
+        django_db_blocker, "Single path", "single-path-planner", gpus=512, power_redundancy="N"
+    ) as cid:
+        yield cid
+
+
+def test_impact_mode_highlights_the_racks_the_impact_api_names(planner_page, single_path):
     page, watch = planner_page
-    campus_id = demo["campus_id"]
+    campus_id = single_path
     page.goto(f"/campuses/{campus_id}/map/")
     wait_map_ready(page)
     page.wait_for_selector("[data-testid=impact-device][data-ready=true]")
-    # the first power device whose loss hits racks (in the demo's 2(N+1) chain a UPS module or a PDU costs
-    # none: its side's other blocks carry the rack; a side's transformer takes that side off its racks)
+    # the first power device whose loss hits racks (a row PDU of the single path)
     values = page.eval_on_selector_all(
         "[data-testid=impact-device] option[value^='power:']", "options => options.map(o => o.value)"
     )
