@@ -157,7 +157,7 @@ def test_a_power_device_page_agrees_with_impact_mode_and_a_2n_hand_calculation(p
     assert f"{row.inner_text()} kW" == shown
 
 
-def test_a_ups_on_the_floor_map_serves_the_racks_impact_mode_hits(planner, demo):
+def test_a_ups_on_the_floor_map_shows_the_racks_below_it_and_those_impact_mode_hits(planner, demo):
     campus = demo["campus_id"]
     ups = every(planner, f"/api/power-devices/?campus={campus}&kind=ups")[0]
     planner.goto(f"/campuses/{campus}/map/?hall={ups['hall']['id']}")
@@ -167,7 +167,11 @@ def test_a_ups_on_the_floor_map_serves_the_racks_impact_mode_hits(planner, demo)
     hit = api(planner, f"/api/campuses/{campus}/impact/?device={ups['id']}")["racks"]
     lost = set(hit["lost_a"]) | set(hit["lost_b"]) | set(hit["lost_both"]) | set(hit["lost_cooling"])
     assert int(planner.get_attribute("[data-testid=selection-served]", "data-racks")) == len(lost)
-    assert planner.evaluate("floorMap.paths")["served"] == len(lost)
+    # the paths drawn reach every rack below the module; in the demo's 2(N+1) chain none of them is hit when
+    # it fails (the side's other modules carry it), and the note says so
+    below = planner.evaluate("floorMap.paths")["served"]
+    assert below > 0 and len(lost) <= below
+    assert not lost and "no rack is hit when it fails" in planner.inner_text("[data-testid=selection-served]")
     screenshot(planner, "map-ups-serves")
 
 
