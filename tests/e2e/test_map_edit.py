@@ -273,10 +273,8 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
 
     page.fill("[data-testid=placement-branch-name]", "Edit base campus – one more rack")
     page.click("[data-testid=placement-apply]")
-    # the generated design declares 2N and achieves N+1: the new rack is newly below it, so the warning
-    # stays in the panel and the branch opens on demand
-    page.wait_for_selector("[data-testid=placement-open-branch]")
-    page.click("[data-testid=placement-open-branch]")
+    # the generated design declares 2N and achieves it (2(N+1)), and the rack placed beside its neighbours
+    # takes their whips: no warning, so the branch opens at once (a warning would keep the panel open)
     page.wait_for_url(lambda url: f"/campuses/{parent}/" not in url)
     page.wait_for_function("window.floorMap && window.floorMap.ready === true")
     branch = api_get(page, f"/api/campuses/?parent={parent}&name=Edit base campus – one more rack")[
@@ -287,4 +285,6 @@ def test_place_racks_draws_the_proposal_and_applies_it_as_a_branch(planner, desi
         api_get(page, f"/api/campuses/{c}/summary/")["inventory"]["racks"] for c in (parent, branch["id"])
     ]
     assert racks[1] == racks[0] + 1
+    levels = api_get(page, f"/api/campuses/{branch['id']}/redundancy/")["levels"]
+    assert levels and all(level["meets_declared"] for level in levels)
     watch.check()
