@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 
 from . import models
@@ -71,8 +72,39 @@ class RunSeriesAdmin(admin.ModelAdmin):
     readonly_fields = fields
 
 
+class ScheduleAdminForm(forms.ModelForm):
+    """The admin's schedule form checks the confidence target as the API does (docs/runs.md): its fields by
+    the API's serializer, then against the scenario and the replica cap; every problem is an error on
+    ``confidence_target`` naming its field, and nothing is saved."""
+
+    def clean(self):
+        from simulations.api.serializers import ConfidenceTargetSerializer
+        from simulations.runs.confidence import schedule_target_errors
+
+        data = super().clean()
+        target = data.get("confidence_target")
+        if not target:
+            return data
+        checked = ConfidenceTargetSerializer(data=target)
+        if not checked.is_valid():
+            for name, problems in checked.errors.items():
+                self.add_error("confidence_target", f"{name}: {' '.join(str(p) for p in problems)}")
+            return data
+        data["confidence_target"] = target = dict(checked.validated_data)
+        scenario = data.get("scenario")
+        replicas = data.get("replicas") or models.Schedule._meta.get_field("replicas").default
+        if scenario is not None:
+            for name, problems in schedule_target_errors(
+                scenario.kind, scenario.params, target, replicas
+            ).items():
+                words = problems if isinstance(problems, str) else " ".join(str(p) for p in problems)
+                self.add_error("confidence_target", f"{name}: {words}")
+        return data
+
+
 @admin.register(models.Schedule)
 class ScheduleAdmin(admin.ModelAdmin):
+    form = ScheduleAdminForm
     list_display = ("name", "scenario", "crontab", "interval_seconds", "replicas", "enabled")
     list_filter = ("enabled",)
     search_fields = ("name",)

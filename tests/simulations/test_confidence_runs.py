@@ -3,6 +3,8 @@ confidence interval of the ETTR's mean is narrow enough, at the replica ``run_to
 the same replica seeds (an independent path: the engine called directly, one replica after another), and
 the run says how many replicas it used and the half-width it reached."""
 
+import json
+
 import pytest
 
 from simulations import runs
@@ -175,3 +177,32 @@ def test_a_scheduled_run_whose_scenario_no_longer_fits_the_target_fails_saying_w
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
     assert "confidence target" in run.error
+
+
+def test_the_admin_schedule_form_checks_the_target_as_the_api_does(rf, noisy, admin_user):
+    from django.contrib import admin
+
+    from simulations.models import Schedule
+
+    request = rf.post("/admin/")
+    request.user = admin_user
+    form_class = admin.site._registry[Schedule].get_form(request)
+    base = {"scenario": noisy.pk, "name": "nightly", "crontab": "0 2 * * *", "replicas": 400, "enabled": True}
+
+    def form(target, **extra):
+        return form_class(data={**base, **extra, "confidence_target": json.dumps(target)})
+
+    for target, extra, word in (
+        ({**TARGET, "metric": "nope"}, {}, "metric"),
+        (TARGET, {"replicas": 5}, "min_replicas"),
+        ({**TARGET, "rel": 1}, {}, "rel"),
+        ({"relative_half_width": "wide"}, {}, "relative_half_width"),
+    ):
+        bad = form(target, **extra)
+        assert not bad.is_valid(), target
+        assert word in " ".join(bad.errors["confidence_target"])
+    good = form(TARGET)
+    assert good.is_valid(), good.errors
+    saved = good.save()
+    assert saved.confidence_target == {**TARGET, "metric": "ettr", "confidence": 0.95}
+    assert Schedule.objects.count() == 1
