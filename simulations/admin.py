@@ -1,6 +1,9 @@
 from django import forms
 from django.contrib import admin
 
+from simulations.api.serializers import ConfidenceTargetSerializer
+from simulations.runs.confidence import schedule_target_errors
+
 from . import models
 
 
@@ -78,9 +81,6 @@ class ScheduleAdminForm(forms.ModelForm):
     ``confidence_target`` naming its field, and nothing is saved."""
 
     def clean(self):
-        from simulations.api.serializers import ConfidenceTargetSerializer
-        from simulations.runs.confidence import schedule_target_errors
-
         data = super().clean()
         target = data.get("confidence_target")
         if not target:
