@@ -69,12 +69,18 @@ def test_an_nvl72_racks_a_and_b_feeds_each_carry_half_its_own_draw_and_b_all_of_
     assert rack.nodes == (("gb200-nvl72-tray", 18),)
     chain = baseline_rollup(snap)
     assert chain.rack_side_load_kw(snap, rack.id) == pytest.approx({"A": 65.97, "B": 65.97}, abs=1e-9)
-    a_pdu = next(g.feeds[f].upstream_id for f in g.rack_feeds[rack.id] if g.feeds[f].side == "A")
-    lost = rollup(snap, failed=frozenset({a_pdu}))
+    # the generated 2N is 2(N+1): two whips a side, from two row PDUs; one of them lost, the side's other whip
+    # carries the side; both lost, side B carries all of it
+    a_pdus = [g.feeds[f].upstream_id for f in g.rack_feeds[rack.id] if g.feeds[f].side == "A"]
+    assert len(a_pdus) == 2
+    one = rollup(snap, failed=frozenset(a_pdus[:1]))
+    assert one.rack_side_load_kw(snap, rack.id) == pytest.approx({"A": 65.97, "B": 65.97}, abs=1e-9)
+    lost = rollup(snap, failed=frozenset(a_pdus))
     assert not lost.tripped
     assert lost.rack_side_load_kw(snap, rack.id) == pytest.approx({"A": 0.0, "B": 131.94}, abs=1e-9)
-    # the generator rates each feed for the rack alone: 131.94 / 0.8 = 164.9 -> 165 kW (5 kW steps)
-    assert {g.feeds[f].rating_kw for f in g.rack_feeds[rack.id]} == {165.0}
+    # the generator rates each whip for half of a side's feed (any two of the four carry the rack):
+    # 131.94 / 0.8 = 164.9 -> 165 kW (5 kW steps), / 2 = 82.5 kW
+    assert {g.feeds[f].rating_kw for f in g.rack_feeds[rack.id]} == {82.5}
 
 
 # ---------------------------------------------------------------- conservation over the generator's space
