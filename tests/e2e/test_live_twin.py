@@ -45,7 +45,9 @@ def measured_demo(demo, django_db_blocker):
 
 
 def api(page, path: str):
-    response = page.request.get(path)
+    # the first /measured/ of the demo builds measured-against-modelled for every object (the cooling balance
+    # included): on two busy cores that cold read has taken over Playwright's default 30 s
+    response = page.request.get(path, timeout=120_000)
     assert response.ok, f"{path}: HTTP {response.status} {response.text()[:300]}"
     return response.json()
 
