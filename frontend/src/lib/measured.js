@@ -15,13 +15,8 @@ const fact = (term, value, testid, raw) => [
   el("dd", { "data-testid": testid, "data-value": raw ?? null }, value),
 ];
 
-/**
- * The card, filled once the object's series arrives.
- * @param {number} campusId
- * @param {string} kind "rack" or a power device's kind
- * @param {string} name
- */
-export function measuredCard(campusId, kind, name) {
+/** The measured card's frame, busy until its body is filled: {card, body}. */
+function cardShell() {
   const body = el("div", {}, el("p", { class: "loading" }, "Loading the measurements…"));
   const card = el(
     "section",
@@ -34,6 +29,17 @@ export function measuredCard(campusId, kind, name) {
     el("h2", { id: "measured-title" }, "Measured against modelled"),
     body,
   );
+  return { card, body };
+}
+
+/**
+ * The card, filled once the object's series arrives.
+ * @param {number} campusId
+ * @param {string} kind "rack" or a power device's kind
+ * @param {string} name
+ */
+export function measuredCard(campusId, kind, name) {
+  const { card, body } = cardShell();
   const query = new URLSearchParams({ object_kind: kind, object_name: name });
   api
     .get(`/api/campuses/${campusId}/measured/object/?${query}`)
@@ -185,18 +191,7 @@ const MODEL_NOTES = {
  * @param {string} name
  */
 export function coolingMeasuredCard(campusId, kind, name) {
-  const body = el("div", {}, el("p", { class: "loading" }, "Loading the measurements…"));
-  const card = el(
-    "section",
-    {
-      class: "card card-wide",
-      "aria-labelledby": "measured-title",
-      "data-testid": "measured-card",
-      "aria-busy": "true",
-    },
-    el("h2", { id: "measured-title" }, "Measured against modelled"),
-    body,
-  );
+  const { card, body } = cardShell();
   Promise.all(
     COOLING_METRICS.map((metric) => {
       const query = new URLSearchParams({ object_kind: kind, object_name: name, metric });
