@@ -184,16 +184,7 @@ def _hall_power(
             b.feed(gen, swgr, GENERATOR_KW, s)
         ups_names[s] = []
         for u, rated in enumerate(ups_rated):
-            ups = b.device(
-                f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{s}{u + 1:02d}",
-                arch.module_kind,
-                bname,
-                rated,
-                hname,
-                battery_minutes=cat.default_value("ups_battery_minutes"),
-            )
-            b.feed(swgr, ups, rated, s)
-            ups_names[s].append(ups)
+            ups_names[s].append(_ups_module(b, arch, prefix, s, u, bname, hname, swgr, rated))
         if units:
             b.device(mpdus[s], "pdu", bname, mpdu_kw, hname)
             b.feed(ups_names[s][0], mpdus[s], mpdu_kw, s)
@@ -308,16 +299,7 @@ def _hall_power_2n(
             b.feed(above, swgr, swgr_kw, s)
             for gen in gens:
                 b.feed(gen, swgr, GENERATOR_KW, s)
-            ups = b.device(
-                f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{s}{n + 1:02d}",
-                arch.module_kind,
-                bname,
-                ups_kw,
-                hname,
-                battery_minutes=cat.default_value("ups_battery_minutes"),
-            )
-            b.feed(swgr, ups, ups_kw, s)
-            ups_names[s].append(ups)
+            ups_names[s].append(_ups_module(b, arch, prefix, s, n, bname, hname, swgr, ups_kw))
         mpdu_names[s] = []
         for i in range(m if units else 0):
             kw = sum(v for v, pq in zip(unit_kw, pairs, strict=True) if pq[side] == i)
@@ -511,3 +493,19 @@ def _hall_power_blocks(
             spec["feed_rating_kw"] = ceil_to(racks[i][3] / b.max_util, 5.0)
     # One substation carries the whole hall when the other is lost.
     return sum(loads) / eff_ups / eff_swgr / eff_tx, units
+
+
+def _ups_module(
+    b, arch, prefix: str, side: str, index: int, building: str, hall: str, swgr: str, rated: float
+) -> str:
+    """UPS module ``index`` (0-based) of ``side``, fed from ``swgr`` at its rating; its name."""
+    ups = b.device(
+        f"{prefix}-{_MODULE_NAME[arch.module_kind]}-{side}{index + 1:02d}",
+        arch.module_kind,
+        building,
+        rated,
+        hall,
+        battery_minutes=cat.default_value("ups_battery_minutes"),
+    )
+    b.feed(swgr, ups, rated, side)
+    return ups
